@@ -1,0 +1,63 @@
+// Every value a user may optimise is a named parameter: a flat array of doubles with
+// its gradient, bounds and an "optimize" flag. Gradients are computed for every
+// parameter, optimised or not, so any sensitivity can be shown.
+#pragma once
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace nudge {
+
+enum class ParamId : int {
+  InitialPosition,  // N x 3, metres
+  InitialVelocity,  // N x 3, m/s
+  Mass,             // N x 1, kg
+  ExternalForce,    // N x 3, N, constant over the rollout
+  Stiffness,        // S x 1, N/m
+  Damping,          // S x 1, N s/m
+  RestLength,       // S x 1, m
+  Gravity,          // 1 x 3, m/s^2
+  Drag,             // 1 x 1, N s/m per particle (force -drag * v)
+  GroundStiffness,  // 1 x 1, N/m of penetration
+  Friction,         // 1 x 1, Coulomb coefficient
+  Controls,         // T x C, one value per step and actuation channel
+  Count
+};
+inline constexpr int kParamCount = static_cast<int>(ParamId::Count);
+
+// The name used in scene files, result files and the command line.
+std::string_view param_name(ParamId id);
+std::optional<ParamId> param_from_name(std::string_view name);
+
+struct Parameter {
+  ParamId id{};
+  int rows = 0, cols = 0;    // shape; value.size() == rows * cols
+  std::vector<double> value;
+  std::vector<double> grad;  // dL/dvalue, same shape, written by a gradient evaluation
+  double lower = -std::numeric_limits<double>::infinity();  // bounds, applied by projection
+  double upper = std::numeric_limits<double>::infinity();
+  bool optimize = false;
+
+  int size() const { return rows * cols; }
+};
+
+// One Parameter per ParamId, always all present (an array may have zero rows).
+struct ParameterSet {
+  std::array<Parameter, kParamCount> items;
+
+  Parameter& operator[](ParamId id) { return items[static_cast<int>(id)]; }
+  const Parameter& operator[](ParamId id) const { return items[static_cast<int>(id)]; }
+
+  // The optimised entries flattened into one vector, in ParamId order, and back.
+  int optimized_size() const;
+  std::vector<double> gather_optimized() const;
+  std::vector<double> gather_optimized_grad() const;
+  void scatter_optimized(const std::vector<double>& flat);
+  void optimized_bounds(std::vector<double>& lower, std::vector<double>& upper) const;
+  void zero_grad();
+};
+
+}  // namespace nudge

@@ -1,0 +1,101 @@
+// A scene as the user describes it: topology, settings, parameter values, objectives
+// and optimiser settings. Plain data in double precision; the engine builds its
+// flat-array Model from it for each rollout.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "nudge/optimizer.h"
+#include "nudge/parameters.h"
+#include "nudge/result.h"
+
+namespace nudge {
+
+struct Ground {
+  bool enabled = false;
+  double height = 0.0;             // plane y = height, normal +y
+  double damping = 0.0;            // N s/m, normal velocity damping while in contact
+  double contact_smoothing = 1e-3;  // m: width over which the penalty switches on (softplus)
+  double friction_smoothing = 1e-2;  // m/s: slip speed below which friction is viscous
+  // Stiffness and friction coefficient are parameters (ParamId::GroundStiffness, Friction).
+};
+
+struct Settings {
+  double dt = 1e-3;           // s
+  int steps = 100;            // T, number of steps; states x_0 .. x_T
+  int checkpoint_every = 0;   // 0: store every state; K > 0: store every K-th and recompute
+  Ground ground;
+};
+
+// A reference marker track, read from a CSV file: frame, marker, x, y, z.
+struct MarkerSample {
+  int frame = 0;
+  int marker = 0;
+  double position[3] = {0, 0, 0};
+};
+
+enum class ObjectiveType {
+  Target,     // w * |c_t - target|^2, c the centroid of `particles` at step t
+  Positions,  // w / |P| * sum_i |x_t,i - target_i|^2, per-particle targets
+  Markers,    // w / #samples * sum |x_{frame*steps_per_frame, particle(marker)} - sample|^2
+  Velocity,   // w * |centroid velocity at step t - target|^2
+  Effort,     // w / (T * C) * sum of squared controls
+  Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
+};
+
+struct Objective {
+  ObjectiveType type = ObjectiveType::Target;
+  double weight = 1.0;
+  int step = -1;                          // -1: the final step T
+  std::vector<int> particles;             // Target, Positions, Velocity, Travel
+  std::vector<double> target;             // 3 values (Target, Velocity) or |P| x 3 (Positions)
+  double direction[3] = {1, 0, 0};        // Travel, unit length
+  // Markers
+  std::filesystem::path marker_file;      // as written in the scene, resolved against its folder
+  int steps_per_frame = 1;
+  std::vector<std::pair<int, int>> bind;  // (marker id, particle index)
+  std::vector<MarkerSample> samples;      // loaded and validated with the scene
+};
+
+struct Scene {
+  std::string name;
+  std::string description;
+  std::filesystem::path source;  // the file it was loaded from, empty if built in code
+
+  Settings settings;
+
+  // Topology: what parameters do not cover. N particles, S springs, C channels.
+  std::vector<unsigned char> pinned;  // N: 1 holds the particle's velocity at zero
+  std::vector<int> spring_a;          // S: first end
+  std::vector<int> spring_b;          // S: second end, != spring_a
+  std::vector<int> spring_channel;    // S: actuation channel, -1 for a passive spring
+  std::vector<double> actuation;      // S: rest length scales by (1 + actuation * control)
+  int channels = 0;                   // C
+
+  ParameterSet params;
+  std::vector<Objective> objectives;
+  OptimizerSettings optimizer;
+
+  int particle_count() const { return static_cast<int>(pinned.size()); }
+  int spring_count() const { return static_cast<int>(spring_a.size()); }
+};
+
+// Gives every parameter its shape for the scene's N, S, T, C and fills defaults
+// (zeros; rest lengths from initial positions where `rest_from_positions`).
+void shape_parameters(Scene& scene);
+
+// Checks the invariants the engine relies on (indices in range, positive masses,
+// finite values, ...). The loader calls it; code that builds scenes by hand should too.
+Status check_scene(const Scene& scene);
+
+// Loading validates everything before returning; errors name the file, the JSON path,
+// what was found and what was expected. Unknown keys are errors.
+Result<Scene> load_scene(const std::filesystem::path& path);
+Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& source);
+
+// Writes atomically: to a temporary file beside `path`, flushed, then renamed.
+Status save_scene(const Scene& scene, const std::filesystem::path& path);
+
+}  // namespace nudge

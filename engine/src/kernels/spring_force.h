@@ -1,0 +1,80 @@
+// Damped, optionally actuated spring between particles a and b.
+//   d = x_b - x_a, l = |d|, u = d / l
+//   L = L0 (1 + actuation * control[t, channel])      (L = L0 for a passive spring)
+//   f_a = (k (l - L) + c ((v_b - v_a) . u)) u,  f_b = -f_a
+#pragma once
+
+#include "model.h"
+#include "nudge/vec3.h"
+
+namespace nudge {
+
+template <class T>
+NUDGE_HD T spring_rest_length(const ModelView<T>& m, int s, int step) {
+  const int ch = m.channel[s];
+  if (ch < 0) return m.rest[s];
+  return m.rest[s] * (T(1) + m.actuation[s] * m.controls[step * m.channels + ch]);
+}
+
+// Force on end a of spring s. x, v: current positions and velocities (n x 3).
+template <class T>
+NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int step, const T* x, const T* v) {
+  const int ia = m.a[s], ib = m.b[s];
+  const Vec3<T> d = load3(x, ib) - load3(x, ia);
+  const Vec3<T> dv = load3(v, ib) - load3(v, ia);
+  const T l = length(d);
+  const Vec3<T> u = d * (T(1) / l);
+  const T mag = m.stiffness[s] * (l - spring_rest_length(m, s, step)) + m.damping[s] * dot(dv, u);
+  return mag * u;
+}
+
+// What the spring adjoint hands back per spring; the particle pass gathers it.
+template <class T>
+struct SpringAdjoint {
+  Vec3<T> adj_d;   // dL/d(x_b - x_a)
+  Vec3<T> adj_dv;  // dL/d(v_b - v_a)
+};
+
+// Adjoint of spring_force given adj_f = dL/df_a - dL/df_b. Accumulates the spring's own
+// parameter gradients; returns the adjoint of its relative position and velocity and
+// writes dL/dL (the effective rest length) to *adj_rest_eff for the control gradients.
+template <class T>
+NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int step, const T* x, const T* v,
+                                               Vec3<T> adj_f, T* adj_stiffness, T* adj_damping, T* adj_rest,
+                                               T* adj_rest_eff) {
+  const int ia = m.a[s], ib = m.b[s];
+  const Vec3<T> d = load3(x, ib) - load3(x, ia);
+  const Vec3<T> dv = load3(v, ib) - load3(v, ia);
+  const T l = length(d);
+  const T inv_l = T(1) / l;
+  const Vec3<T> u = d * inv_l;
+  const T k = m.stiffness[s], c = m.damping[s];
+  const T rest_eff = spring_rest_length(m, s, step);
+  const T dv_u = dot(dv, u);
+  const T mag = k * (l - rest_eff) + c * dv_u;
+
+  // f = mag * u
+  const T adj_mag = dot(adj_f, u);
+  Vec3<T> adj_u = mag * adj_f + (adj_mag * c) * dv;
+  // mag = k (l - L) + c (dv . u)
+  adj_stiffness[s] += adj_mag * (l - rest_eff);
+  adj_damping[s] += adj_mag * dv_u;
+  const T adj_l = adj_mag * k;
+  const T adj_rest_effective = -adj_mag * k;
+  const Vec3<T> adj_dv = (adj_mag * c) * u;
+  // u = d / l and l = |d|
+  const Vec3<T> adj_d = (adj_u - u * dot(u, adj_u)) * inv_l + adj_l * u;
+
+  const int ch = m.channel[s];
+  if (ch < 0) {
+    adj_rest[s] += adj_rest_effective;
+    *adj_rest_eff = T(0);
+  } else {
+    const T control = m.controls[step * m.channels + ch];
+    adj_rest[s] += adj_rest_effective * (T(1) + m.actuation[s] * control);
+    *adj_rest_eff = adj_rest_effective;  // dL/dcontrol = this * rest * actuation
+  }
+  return {adj_d, adj_dv};
+}
+
+}  // namespace nudge
