@@ -1,0 +1,51 @@
+// The simulator on the CPU: Rollout instantiated with CpuExec, in float and double.
+#include <string>
+
+#include "cpu_exec.h"
+#include "rollout.h"
+#include "simulator_backends.h"
+
+namespace nudge {
+
+namespace {
+
+template <class T>
+class CpuSimulator final : public Simulator {
+public:
+  CpuSimulator(const Scene& scene, std::shared_ptr<ThreadPool> pool, int checkpoint_every)
+      : threads_(pool->size()), rollout_(scene, CpuExec{std::move(pool)}, checkpoint_every) {}
+
+  Result<Evaluation> evaluate(const ParameterSet& params) override { return rollout_.forward(params); }
+
+  Result<Evaluation> gradient(ParameterSet& params) override {
+    Result<Evaluation> eval = rollout_.forward(params);
+    if (eval) rollout_.backward(params);
+    return eval;
+  }
+
+  Result<Trajectory> trajectory(const ParameterSet& params) override {
+    Result<Evaluation> eval = rollout_.forward(params);
+    if (!eval) return eval.error();
+    return rollout_.trajectory();
+  }
+
+  std::string device_name() const override {
+    return "cpu, " + std::to_string(threads_) + (threads_ == 1 ? " thread, " : " threads, ") +
+           (sizeof(T) == 4 ? "float32" : "float64");
+  }
+
+private:
+  int threads_;
+  Rollout<T, CpuExec> rollout_;
+};
+
+}  // namespace
+
+std::unique_ptr<Simulator> make_cpu_simulator(const Scene& scene, Precision precision, int threads,
+                                              int checkpoint_every) {
+  auto pool = std::make_shared<ThreadPool>(threads);
+  if (precision == Precision::Float32) return std::make_unique<CpuSimulator<float>>(scene, pool, checkpoint_every);
+  return std::make_unique<CpuSimulator<double>>(scene, pool, checkpoint_every);
+}
+
+}  // namespace nudge

@@ -1,0 +1,78 @@
+// The launchable units of a step: one functor per kernel, called once per element
+// index by a backend (a loop over a chunk on the CPU, a thread per index on CUDA).
+#pragma once
+
+#include "particle_step.h"
+#include "spring_force.h"
+
+namespace nudge {
+
+template <class T>
+struct SpringForceKernel {  // over springs
+  ModelView<T> m;
+  int step;
+  const T *x, *v;
+  T* fs;
+  NUDGE_HD void operator()(int s) const { store3(fs, s, spring_force(m, s, step, x, v)); }
+};
+
+template <class T>
+struct ParticleStepKernel {  // over particles
+  ModelView<T> m;
+  const T *x, *v, *fs;
+  T *x1, *v1;
+  NUDGE_HD void operator()(int i) const { particle_step(m, i, x, v, fs, x1, v1); }
+};
+
+template <class T>
+struct ParticleAdjointKernel {  // over particles
+  ModelView<T> m;
+  const T *x, *v, *v1;
+  T *adj_x, *adj_v, *adj_f;
+  GradView<T> grad;
+  NUDGE_HD void operator()(int i) const { particle_step_adjoint(m, i, x, v, v1, adj_x, adj_v, adj_f, grad); }
+};
+
+template <class T>
+struct SpringAdjointKernel {  // over springs
+  ModelView<T> m;
+  int step;
+  const T *x, *v, *adj_f;
+  T *adj_d, *adj_dv, *adj_rest_eff;
+  GradView<T> grad;
+  NUDGE_HD void operator()(int s) const {
+    const Vec3<T> af = load3(adj_f, m.a[s]) - load3(adj_f, m.b[s]);
+    const SpringAdjoint<T> r =
+        spring_force_adjoint(m, s, step, x, v, af, grad.stiffness, grad.damping, grad.rest, &adj_rest_eff[s]);
+    store3(adj_d, s, r.adj_d);
+    store3(adj_dv, s, r.adj_dv);
+  }
+};
+
+template <class T>
+struct ParticleGatherKernel {  // over particles
+  ModelView<T> m;
+  const T *adj_d, *adj_dv;
+  T *adj_x, *adj_v;
+  NUDGE_HD void operator()(int i) const { particle_gather_adjoint(m, i, adj_d, adj_dv, adj_x, adj_v); }
+};
+
+// dL/dcontrol[step, c] = sum over the springs of channel c of dL/dL_eff * L0 * actuation.
+template <class T>
+struct ControlAdjointKernel {  // over channels
+  ModelView<T> m;
+  int step;
+  const int *channel_start, *channel_spring;  // CSR: springs of each channel
+  const T* adj_rest_eff;
+  T* adj_controls;
+  NUDGE_HD void operator()(int c) const {
+    T sum = 0;
+    for (int j = channel_start[c]; j < channel_start[c + 1]; ++j) {
+      const int s = channel_spring[j];
+      sum += adj_rest_eff[s] * m.rest[s] * m.actuation[s];
+    }
+    adj_controls[step * m.channels + c] += sum;
+  }
+};
+
+}  // namespace nudge

@@ -1,0 +1,172 @@
+#include "objectives.h"
+
+#include <algorithm>
+#include <set>
+
+namespace nudge {
+
+namespace {
+
+template <class T>
+void centroid(const std::vector<int>& particles, const T* a, double c[3]) {
+  c[0] = c[1] = c[2] = 0.0;
+  for (int p : particles)
+    for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(a[3 * p + k]);
+  for (int k = 0; k < 3; ++k) c[k] /= static_cast<double>(particles.size());
+}
+
+}  // namespace
+
+Objectives::Objectives(const Scene& scene) : channels_(scene.channels), steps_(scene.settings.steps) {
+  std::set<int> observed;
+  const auto resolve = [&](int step) { return step < 0 ? steps_ : step; };
+  for (const Objective& o : scene.objectives) {
+    Term term{o.type, o.weight, o.particles, {0, 0, 0}, {o.direction[0], o.direction[1], o.direction[2]},
+              resolve(o.step), {}, 1.0};
+    switch (o.type) {
+      case ObjectiveType::Target:
+      case ObjectiveType::Velocity:
+        std::copy_n(o.target.begin(), 3, term.target);
+        observed.insert(term.step);
+        break;
+      case ObjectiveType::Travel:
+        observed.insert(0);
+        observed.insert(term.step);
+        break;
+      case ObjectiveType::Positions: {
+        auto& points = term.points[term.step];
+        for (size_t i = 0; i < o.particles.size(); ++i)
+          points.push_back({o.particles[i], {o.target[3 * i], o.target[3 * i + 1], o.target[3 * i + 2]}});
+        term.point_scale = 1.0 / static_cast<double>(points.size());
+        observed.insert(term.step);
+        break;
+      }
+      case ObjectiveType::Markers: {
+        std::map<int, int> particle_of;
+        for (auto [marker, particle] : o.bind) particle_of[marker] = particle;
+        int count = 0;
+        for (const MarkerSample& s : o.samples) {
+          auto it = particle_of.find(s.marker);
+          if (it == particle_of.end()) continue;
+          const int step = s.frame * o.steps_per_frame;
+          term.points[step].push_back({it->second, {s.position[0], s.position[1], s.position[2]}});
+          observed.insert(step);
+          ++count;
+        }
+        term.point_scale = count > 0 ? 1.0 / count : 0.0;
+        break;
+      }
+      case ObjectiveType::Effort:
+        break;
+    }
+    terms_.push_back(std::move(term));
+  }
+  observed_.assign(observed.begin(), observed.end());
+}
+
+template <class T>
+void Objectives::add_state_loss(int t, const T* x, const T* v, std::vector<double>& term_loss) const {
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    const Term& term = terms_[i];
+    double c[3];
+    double loss = 0.0;
+    switch (term.type) {
+      case ObjectiveType::Target:
+      case ObjectiveType::Velocity:
+        if (t != term.step) continue;
+        centroid(term.particles, term.type == ObjectiveType::Target ? x : v, c);
+        for (int k = 0; k < 3; ++k) loss += (c[k] - term.target[k]) * (c[k] - term.target[k]);
+        loss *= term.weight;
+        break;
+      case ObjectiveType::Travel: {
+        if (t != 0 && t != term.step) continue;
+        if (t == term.step && t == 0) continue;  // travelled nowhere: contributes 0
+        centroid(term.particles, x, c);
+        const double sign = t == 0 ? 1.0 : -1.0;  // L = -w dir . (c_t - c_0)
+        for (int k = 0; k < 3; ++k) loss += sign * term.weight * term.direction[k] * c[k];
+        break;
+      }
+      case ObjectiveType::Positions:
+      case ObjectiveType::Markers: {
+        auto it = term.points.find(t);
+        if (it == term.points.end()) continue;
+        for (const Point& p : it->second)
+          for (int k = 0; k < 3; ++k) {
+            const double e = static_cast<double>(x[3 * p.particle + k]) - p.target[k];
+            loss += e * e;
+          }
+        loss *= term.weight * term.point_scale;
+        break;
+      }
+      case ObjectiveType::Effort:
+        continue;
+    }
+    term_loss[i] += loss;
+  }
+}
+
+template <class T>
+void Objectives::add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_v) const {
+  for (const Term& term : terms_) {
+    double c[3];
+    const double share = 1.0 / static_cast<double>(std::max<size_t>(1, term.particles.size()));
+    switch (term.type) {
+      case ObjectiveType::Target:
+      case ObjectiveType::Velocity: {
+        if (t != term.step) continue;
+        const bool on_x = term.type == ObjectiveType::Target;
+        centroid(term.particles, on_x ? x : v, c);
+        T* adj = on_x ? adj_x : adj_v;
+        for (int p : term.particles)
+          for (int k = 0; k < 3; ++k) adj[3 * p + k] += static_cast<T>(2.0 * term.weight * (c[k] - term.target[k]) * share);
+        break;
+      }
+      case ObjectiveType::Travel: {
+        if ((t != 0 && t != term.step) || (t == 0 && term.step == 0)) continue;
+        const double sign = t == 0 ? 1.0 : -1.0;
+        for (int p : term.particles)
+          for (int k = 0; k < 3; ++k) adj_x[3 * p + k] += static_cast<T>(sign * term.weight * term.direction[k] * share);
+        break;
+      }
+      case ObjectiveType::Positions:
+      case ObjectiveType::Markers: {
+        auto it = term.points.find(t);
+        if (it == term.points.end()) continue;
+        const double scale = 2.0 * term.weight * term.point_scale;
+        for (const Point& p : it->second)
+          for (int k = 0; k < 3; ++k)
+            adj_x[3 * p.particle + k] +=
+                static_cast<T>(scale * (static_cast<double>(x[3 * p.particle + k]) - p.target[k]));
+        break;
+      }
+      case ObjectiveType::Effort:
+        break;
+    }
+  }
+}
+
+void Objectives::add_param_loss(const ParameterSet& params, std::vector<double>& term_loss) const {
+  const Parameter& controls = params[ParamId::Controls];
+  for (size_t i = 0; i < terms_.size(); ++i) {
+    if (terms_[i].type != ObjectiveType::Effort || controls.value.empty()) continue;
+    double sum = 0.0;
+    for (double u : controls.value) sum += u * u;
+    term_loss[i] += terms_[i].weight * sum / static_cast<double>(controls.value.size());
+  }
+}
+
+void Objectives::add_param_grad(ParameterSet& params) const {
+  Parameter& controls = params[ParamId::Controls];
+  for (const Term& term : terms_) {
+    if (term.type != ObjectiveType::Effort || controls.value.empty()) continue;
+    const double scale = 2.0 * term.weight / static_cast<double>(controls.value.size());
+    for (size_t j = 0; j < controls.value.size(); ++j) controls.grad[j] += scale * controls.value[j];
+  }
+}
+
+template void Objectives::add_state_loss<float>(int, const float*, const float*, std::vector<double>&) const;
+template void Objectives::add_state_loss<double>(int, const double*, const double*, std::vector<double>&) const;
+template void Objectives::add_state_grad<float>(int, const float*, const float*, float*, float*) const;
+template void Objectives::add_state_grad<double>(int, const double*, const double*, double*, double*) const;
+
+}  // namespace nudge

@@ -1,0 +1,51 @@
+// The scene's objective terms evaluated on rollout states. Each term reads the state at
+// a few steps ("observed steps"); its loss and its gradient with respect to those states
+// are computed on the host in double, whatever precision the rollout runs in.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "nudge/scene.h"
+
+namespace nudge {
+
+class Objectives {
+public:
+  explicit Objectives(const Scene& scene);  // the scene must pass check_scene
+
+  int term_count() const { return static_cast<int>(terms_.size()); }
+  // Steps at which some term reads the state, ascending and unique.
+  const std::vector<int>& observed_steps() const { return observed_; }
+
+  // Adds each term's loss from the state at step t (n x 3 arrays) to term_loss.
+  template <class T>
+  void add_state_loss(int t, const T* x, const T* v, std::vector<double>& term_loss) const;
+  // Adds dL/dx_t and dL/dv_t into adj_x and adj_v (n x 3).
+  template <class T>
+  void add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_v) const;
+  // Terms on parameters alone (control effort): their loss, and gradients added to params.
+  void add_param_loss(const ParameterSet& params, std::vector<double>& term_loss) const;
+  void add_param_grad(ParameterSet& params) const;
+
+private:
+  struct Point {  // one particle compared with one target position
+    int particle;
+    double target[3];
+  };
+  struct Term {
+    ObjectiveType type;
+    double weight;
+    std::vector<int> particles;
+    double target[3] = {0, 0, 0};
+    double direction[3] = {1, 0, 0};
+    int step = 0;                             // resolved: -1 became the final step
+    std::map<int, std::vector<Point>> points; // Positions and Markers, by step
+    double point_scale = 1.0;                 // 1 / number of compared points
+  };
+  std::vector<Term> terms_;
+  std::vector<int> observed_;
+  int channels_ = 0, steps_ = 0;
+};
+
+}  // namespace nudge

@@ -1,0 +1,63 @@
+// Backend choice for Simulator::create, and the names used on the command line.
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "simulator_backends.h"
+
+namespace nudge {
+
+std::optional<Device> device_from_name(std::string_view name) {
+  if (name == "auto") return Device::Auto;
+  if (name == "cpu") return Device::Cpu;
+  if (name == "cuda") return Device::Cuda;
+  return std::nullopt;
+}
+
+std::optional<Precision> precision_from_name(std::string_view name) {
+  if (name == "float32") return Precision::Float32;
+  if (name == "float64") return Precision::Float64;
+  return std::nullopt;
+}
+
+std::string_view precision_name(Precision p) { return p == Precision::Float32 ? "float32" : "float64"; }
+
+bool cuda_available(std::string* why) {
+#if defined(NUDGE_WITH_CUDA)
+  return cuda_device_present(why);
+#else
+  if (why) *why = "this build has no CUDA backend (nvcc was not found when it was configured)";
+  return false;
+#endif
+}
+
+Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const SimulatorOptions& options) {
+  if (Status valid = check_scene(scene); !valid) return valid.error();
+  const int checkpoint_every = options.checkpoint_every >= 0 ? options.checkpoint_every : scene.settings.checkpoint_every;
+
+  // Refuse rollouts whose stored states would not fit, and say how to fix it.
+  const int steps = scene.settings.steps;
+  const bool stores_all = checkpoint_every <= 0 || checkpoint_every >= steps;
+  const double state_bytes = double(scene.particle_count()) * 6 * (options.precision == Precision::Float32 ? 4 : 8);
+  const double stored = stores_all ? double(steps) + 1 : double((steps - 1) / checkpoint_every + 2 + checkpoint_every);
+  constexpr double kMaxStateBytes = 8.0 * (1ull << 30);
+  if (stored * state_bytes > kMaxStateBytes)
+    return Error{"the rollout would keep " + std::to_string(stored * state_bytes / (1 << 30)) +
+                 " GiB of states (more than 8 GiB); set simulation.checkpoint_every (e.g. " +
+                 std::to_string(std::max(1, int(std::sqrt(double(steps))))) + ") to store fewer"};
+
+  std::string why;
+  if (options.device == Device::Cuda || options.device == Device::Auto) {
+#if defined(NUDGE_WITH_CUDA)
+    if (auto sim = make_cuda_simulator(scene, options.precision, checkpoint_every, &why)) return sim;
+#else
+    cuda_available(&why);
+#endif
+    if (options.device == Device::Cuda) return Error{"--device cuda: " + why};
+  }
+  auto sim = make_cpu_simulator(scene, options.precision, options.threads, checkpoint_every);
+  if (options.device == Device::Auto) sim->notice_ = "no usable CUDA GPU (" + why + "); running on the CPU";
+  return Result<std::unique_ptr<Simulator>>(std::move(sim));
+}
+
+}  // namespace nudge
