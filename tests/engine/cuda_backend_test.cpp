@@ -1,0 +1,239 @@
+// The CUDA backend against the CPU backend on small scenes: the same loss, the same
+// gradient for every parameter, the same error for a rollout that blows up, and bitwise
+// equal gradients whether the GPU stores every state or recomputes from checkpoints.
+//
+// Without a usable GPU each case says "skipped: <why>" and returns; ctest marks the
+// suite skipped on that text (tests/CMakeLists.txt). The device choice case runs
+// everywhere, and ctest runs it again on its own so that the skip cannot hide it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nudge/parameters.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+
+using namespace nudge;
+
+namespace {
+
+// Precision-dependent agreement between the backends. Entries far below the largest of
+// their parameter are judged against `floor` times that largest one: they are sums that
+// nearly cancel, where a different rounding order moves them more in relative terms.
+struct Tolerance {
+  double relative;
+  double floor;
+};
+constexpr Tolerance kFloat64{1e-9, 1e-6};
+constexpr Tolerance kFloat32{1e-3, 1e-2};
+
+// A tetrahedron dropped onto the ground, one particle pinned above it on a soft tether,
+// two actuated springs on two control channels, drag and an external force; objectives
+// on the final centroid, a mid-rollout velocity and the control effort.
+Scene tetrahedron_scene(int steps) {
+  Scene scene;
+  scene.name = "cuda backend test";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = steps;
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.damping = 5.0;
+  scene.settings.ground.contact_smoothing = 2e-3;
+  scene.settings.ground.friction_smoothing = 2e-2;
+
+  scene.pinned = {0, 0, 0, 0, 1};
+  scene.spring_a = {0, 0, 0, 1, 1, 2, 3};
+  scene.spring_b = {1, 2, 3, 2, 3, 3, 4};
+  scene.spring_channel = {0, -1, -1, 1, -1, 0, -1};
+  scene.actuation = {0.2, 0, 0, 0.15, 0, 0.1, 0};
+  scene.channels = 2;
+
+  scene.params[ParamId::InitialPosition].value = {0.0, 0.03, 0.0,  0.3, 0.04, 0.0, 0.15, 0.02, 0.26,
+                                                  0.15, 0.28, 0.09, 0.2, 0.9, 0.1};
+  shape_parameters(scene);  // rest lengths from the positions above, defaults elsewhere
+
+  const auto set = [&](ParamId id, std::vector<double> value) { scene.params[id].value = std::move(value); };
+  set(ParamId::InitialVelocity, {0.5, -1.0, 0.1, 0.4, -0.9, 0.0, 0.6, -1.1, 0.2, 0.5, -1.0, 0.1, 0, 0, 0});
+  set(ParamId::Mass, {1.0, 0.8, 1.2, 0.9, 0.5});
+  set(ParamId::ExternalForce, {0, 0, 0, 0.3, 0, -0.2, 0, 0, 0, 0, 0.1, 0, 0, 0, 0});
+  set(ParamId::Stiffness, {300, 250, 280, 320, 260, 240, 20});
+  set(ParamId::Damping, {0.5, 0.4, 0.6, 0.5, 0.3, 0.4, 0.1});
+  set(ParamId::Drag, {0.2});
+  set(ParamId::Friction, {0.6});
+  std::vector<double> controls(size_t(steps) * 2);
+  for (int t = 0; t < steps; ++t) {
+    controls[2 * t] = 0.8 * std::sin(0.05 * t);
+    controls[2 * t + 1] = 0.5 * std::cos(0.03 * t);
+  }
+  set(ParamId::Controls, controls);
+  for (Parameter& p : scene.params.items) p.grad.assign(p.value.size(), 0.0);
+
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.particles = {0, 1, 2, 3};
+  target.target = {0.4, 0.1, 0.2};
+  Objective velocity;
+  velocity.type = ObjectiveType::Velocity;
+  velocity.step = steps / 2;
+  velocity.weight = 0.5;
+  velocity.particles = {1, 3};
+  velocity.target = {1.0, 0.0, 0.0};
+  Objective effort;
+  effort.type = ObjectiveType::Effort;
+  effort.weight = 1e-2;
+  scene.objectives = {target, velocity, effort};
+  return scene;
+}
+
+// Whether the CUDA cases can run; if not, says so in the words ctest looks for.
+bool gpu_or_skip() {
+  std::string why;
+  if (cuda_available(&why)) return true;
+  MESSAGE("skipped: " << why);
+  return false;
+}
+
+std::unique_ptr<Simulator> make(const Scene& scene, Device device, Precision precision, int checkpoint_every = 0) {
+  auto sim = Simulator::create(scene, SimulatorOptions{device, precision, 1, checkpoint_every});
+  REQUIRE_MESSAGE(sim.ok(), sim.error().message);
+  return std::move(sim.value());
+}
+
+// Forward and backward; returns the parameters with their gradients.
+ParameterSet gradient(Simulator& sim, const Scene& scene, double& loss) {
+  ParameterSet params = scene.params;
+  Result<Evaluation> eval = sim.gradient(params);
+  REQUIRE_MESSAGE(eval.ok(), eval.error().message);
+  loss = eval->loss;
+  return params;
+}
+
+void check_close(const char* what, const std::vector<double>& gpu, const std::vector<double>& cpu, Tolerance tol) {
+  REQUIRE(gpu.size() == cpu.size());
+  double largest = 0.0;
+  for (double x : cpu) largest = std::max(largest, std::fabs(x));
+  double worst = 0.0;
+  size_t worst_at = 0;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    const double scale = std::max({std::fabs(gpu[i]), std::fabs(cpu[i]), tol.floor * largest, 1e-300});
+    const double err = std::fabs(gpu[i] - cpu[i]) / scale;
+    if (err > worst) {
+      worst = err;
+      worst_at = i;
+    }
+  }
+  INFO(what << "[" << worst_at << "]: cuda " << (gpu.empty() ? 0.0 : gpu[worst_at]) << ", cpu "
+            << (cpu.empty() ? 0.0 : cpu[worst_at]) << ", relative error " << worst);
+  CHECK(worst <= tol.relative);
+}
+
+void compare_with_cpu(const Scene& scene, Precision precision, Tolerance tol) {
+  auto gpu = make(scene, Device::Cuda, precision);
+  auto cpu = make(scene, Device::Cpu, precision);
+  double gpu_loss = 0, cpu_loss = 0;
+  const ParameterSet g = gradient(*gpu, scene, gpu_loss);
+  const ParameterSet c = gradient(*cpu, scene, cpu_loss);
+  CHECK(gpu_loss > 0);
+  check_close("loss", {gpu_loss}, {cpu_loss}, tol);
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    const std::string name(param_name(id));
+    check_close(name.c_str(), g[id].grad, c[id].grad, tol);
+  }
+  // The states themselves, every step.
+  Result<Trajectory> gt = gpu->trajectory(scene.params), ct = cpu->trajectory(scene.params);
+  REQUIRE(gt.ok());
+  REQUIRE(ct.ok());
+  check_close("trajectory x", gt->x, ct->x, tol);
+  check_close("trajectory v", gt->v, ct->v, tol);
+}
+
+void check_checkpoints_bitwise(const Scene& scene, Precision precision) {
+  auto stored = make(scene, Device::Cuda, precision, 0);
+  auto checkpointed = make(scene, Device::Cuda, precision, 7);  // 7 does not divide the step count
+  double stored_loss = 0, checkpointed_loss = 0;
+  const ParameterSet s = gradient(*stored, scene, stored_loss);
+  const ParameterSet c = gradient(*checkpointed, scene, checkpointed_loss);
+  CHECK(stored_loss == checkpointed_loss);
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    INFO(param_name(id));
+    CHECK(s[id].grad == c[id].grad);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cuda: float64 loss, gradients and states match the CPU to 1e-9") {
+  if (!gpu_or_skip()) return;
+  compare_with_cpu(tetrahedron_scene(240), Precision::Float64, kFloat64);
+}
+
+TEST_CASE("cuda: float32 loss, gradients and states match the CPU to 1e-3") {
+  if (!gpu_or_skip()) return;
+  compare_with_cpu(tetrahedron_scene(240), Precision::Float32, kFloat32);
+}
+
+TEST_CASE("cuda: checkpointed gradients are bitwise equal to stored ones") {
+  if (!gpu_or_skip()) return;
+  const Scene scene = tetrahedron_scene(240);
+  SUBCASE("float64") { check_checkpoints_bitwise(scene, Precision::Float64); }
+  SUBCASE("float32") { check_checkpoints_bitwise(scene, Precision::Float32); }
+}
+
+TEST_CASE("cuda: a rollout that produces NaN fails with the CPU's message") {
+  if (!gpu_or_skip()) return;
+  Scene scene = tetrahedron_scene(100);
+  // Particles 0 and 1 start at the same place: their spring has no direction.
+  auto& x = scene.params[ParamId::InitialPosition].value;
+  std::copy_n(x.begin(), 3, x.begin() + 3);
+  for (Precision precision : {Precision::Float64, Precision::Float32}) {
+    for (int checkpoint_every : {0, 7}) {
+      Result<Evaluation> gpu = make(scene, Device::Cuda, precision, checkpoint_every)->evaluate(scene.params);
+      Result<Evaluation> cpu = make(scene, Device::Cpu, precision, checkpoint_every)->evaluate(scene.params);
+      REQUIRE_FALSE(gpu.ok());
+      REQUIRE_FALSE(cpu.ok());
+      CHECK(gpu.error().message == cpu.error().message);
+      CHECK(gpu.error().message.find("step 1 ") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("cuda: the simulator names the GPU and the precision") {
+  if (!gpu_or_skip()) return;
+  const Scene scene = tetrahedron_scene(10);
+  const std::string f32 = make(scene, Device::Cuda, Precision::Float32)->device_name();
+  const std::string f64 = make(scene, Device::Cuda, Precision::Float64)->device_name();
+  MESSAGE(f32);
+  CHECK(f32.starts_with("cuda, "));
+  CHECK(f32.ends_with(", float32"));
+  CHECK(f64.ends_with(", float64"));
+}
+
+TEST_CASE("cuda: device choice: auto uses the GPU when there is one and otherwise the CPU, saying why") {
+  const Scene scene = tetrahedron_scene(10);
+  std::string why;
+  const bool gpu = cuda_available(&why);
+  auto sim = make(scene, Device::Auto, Precision::Float64);
+  auto cuda = Simulator::create(scene, SimulatorOptions{Device::Cuda, Precision::Float64, 1, 0});
+  if (gpu) {
+    CHECK(sim->device_name().starts_with("cuda, "));
+    CHECK(sim->notice().empty());
+    CHECK(cuda.ok());
+    return;
+  }
+  INFO("why: " << why);
+  CHECK_FALSE(why.empty());
+  CHECK(sim->device_name().starts_with("cpu, "));
+  CHECK(sim->notice().find("running on the CPU") != std::string::npos);
+  CHECK(sim->notice().find(why) != std::string::npos);
+  REQUIRE_FALSE(cuda.ok());
+  CHECK(cuda.error().message.find(why) != std::string::npos);
+  // The CPU still computes the gradient.
+  double loss = 0;
+  gradient(*sim, scene, loss);
+  CHECK(loss > 0);
+}
