@@ -25,7 +25,7 @@ struct ModelView {
   const T* stiffness = nullptr;  // s
   const T* damping = nullptr;    // s
   const T* rest = nullptr;       // s
-  const T* actuation = nullptr;  // s
+  const T* actuation = nullptr;  // s, 0 for a passive spring
 
   // Incidence, CSR by particle: springs touching particle i are
   // inc_spring[inc_start[i] .. inc_start[i+1]), with inc_sign +1 at end a, -1 at end b.
@@ -40,7 +40,7 @@ struct ModelView {
   T ground_height = 0, ground_stiffness = 0, ground_damping = 0, friction = 0;
   T contact_smoothing = 1, friction_smoothing = 1;
 
-  const T* controls = nullptr;   // steps x channels
+  const T* controls = nullptr;   // steps x channels, at least one entry (padded with 0)
 };
 
 }  // namespace nudge

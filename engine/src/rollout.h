@@ -238,7 +238,10 @@ private:
     exec_.upload(a_, scene.spring_a);
     exec_.upload(b_, scene.spring_b);
     exec_.upload(channel_, scene.spring_channel);
-    exec_.upload(actuation_, convert(scene.actuation));
+    // Passive springs get actuation 0, which keeps the spring kernels branch-free.
+    std::vector<T> actuation(s_);
+    for (int s = 0; s < s_; ++s) actuation[s] = scene.spring_channel[s] < 0 ? T(0) : static_cast<T>(scene.actuation[s]);
+    exec_.upload(actuation_, actuation);
     // Incidence by particle, springs in ascending order: a fixed summation order.
     std::vector<int> start(n_ + 1, 0), spring(2 * s_);
     std::vector<T> sign(2 * s_);
@@ -278,7 +281,9 @@ private:
     exec_.upload(stiffness_, convert(p[ParamId::Stiffness].value));
     exec_.upload(damping_, convert(p[ParamId::Damping].value));
     exec_.upload(rest_, convert(p[ParamId::RestLength].value));
-    exec_.upload(controls_, convert(p[ParamId::Controls].value));
+    std::vector<T> controls = convert(p[ParamId::Controls].value);
+    if (controls.empty()) controls.push_back(T(0));  // a valid slot for passive springs to read
+    exec_.upload(controls_, controls);
     for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[k]);
     drag_ = static_cast<T>(p[ParamId::Drag].value[0]);
     ground_stiffness_ = static_cast<T>(p[ParamId::GroundStiffness].value[0]);

@@ -4,8 +4,12 @@
 #include <type_traits>
 
 // Kernel code is written once and compiled for the host and, under nvcc, for the device.
+// Kernels are small and called per element in hot loops: always inline them, so the
+// CPU backend's loops see whole kernels and can vectorise them.
 #if defined(__CUDACC__)
-#define NUDGE_HD __host__ __device__ inline
+#define NUDGE_HD __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+#define NUDGE_HD inline __attribute__((always_inline))
 #else
 #define NUDGE_HD inline
 #endif

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,10 @@ enum class ObjectiveType {
   Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
 };
 
+// The names used in scene files: "target", "positions", "markers", ...
+std::string_view objective_type_name(ObjectiveType type);
+std::optional<ObjectiveType> objective_type_from_name(std::string_view name);
+
 struct Objective {
   ObjectiveType type = ObjectiveType::Target;
   double weight = 1.0;
@@ -81,6 +87,11 @@ struct Scene {
   int particle_count() const { return static_cast<int>(pinned.size()); }
   int spring_count() const { return static_cast<int>(spring_a.size()); }
 };
+
+// Limits enforced by the loader and check_scene.
+inline constexpr int kMaxSteps = 10'000'000;
+inline constexpr int kMaxChannels = 4096;
+inline constexpr long long kMaxControlValues = 100'000'000;  // steps x channels (800 MB of doubles)
 
 // Gives every parameter its shape for the scene's N, S, T, C and fills defaults
 // (zeros; rest lengths from initial positions where `rest_from_positions`).

@@ -9,11 +9,18 @@
 
 namespace nudge {
 
+// The control signal seen by spring s at a step. Branch-free, so loops over springs
+// vectorise: a passive spring (channel -1) has actuation 0 and reads a valid slot,
+// and rest * (1 + 0 * u) == rest exactly.
+template <class T>
+NUDGE_HD T spring_control(const ModelView<T>& m, int s, int step) {
+  const int ch = m.channel[s];
+  return m.controls[step * m.channels + (ch < 0 ? 0 : ch)];
+}
+
 template <class T>
 NUDGE_HD T spring_rest_length(const ModelView<T>& m, int s, int step) {
-  const int ch = m.channel[s];
-  if (ch < 0) return m.rest[s];
-  return m.rest[s] * (T(1) + m.actuation[s] * m.controls[step * m.channels + ch]);
+  return m.rest[s] * (T(1) + m.actuation[s] * spring_control(m, s, step));
 }
 
 // Force on end a of spring s. x, v: current positions and velocities (n x 3).
@@ -65,15 +72,8 @@ NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int
   // u = d / l and l = |d|
   const Vec3<T> adj_d = (adj_u - u * dot(u, adj_u)) * inv_l + adj_l * u;
 
-  const int ch = m.channel[s];
-  if (ch < 0) {
-    adj_rest[s] += adj_rest_effective;
-    *adj_rest_eff = T(0);
-  } else {
-    const T control = m.controls[step * m.channels + ch];
-    adj_rest[s] += adj_rest_effective * (T(1) + m.actuation[s] * control);
-    *adj_rest_eff = adj_rest_effective;  // dL/dcontrol = this * rest * actuation
-  }
+  adj_rest[s] += adj_rest_effective * (T(1) + m.actuation[s] * spring_control(m, s, step));
+  *adj_rest_eff = adj_rest_effective;  // dL/dcontrol = this * rest * actuation (0 if passive)
   return {adj_d, adj_dv};
 }
 

@@ -1,0 +1,13 @@
+// The `nudge` command line: validate, simulate, optimize, gradcheck, bench.
+#pragma once
+
+namespace nudge {
+
+// Exit codes shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;  // ran, but a check did not pass (gradcheck)
+inline constexpr int kExitBadInput = 2;     // bad arguments, scene files or values
+
+int run_command_line(int argc, char** argv);
+
+}  // namespace nudge

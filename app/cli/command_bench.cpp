@@ -1,0 +1,68 @@
+// nudge bench cloth: benchmark B1 of ../shared/bench/SPEC.md; the last line of standard
+// output is the JSON object the spec describes, so one script can line up the peers.
+#include <iostream>
+#include <memory>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cloth_benchmark.h"
+
+namespace nudge {
+
+namespace {
+
+struct BenchArgs {
+  int n = 32, steps = 500, runs = 5, checkpoint = 0;
+  std::string dtype = "float32";
+  std::string write_scene;
+  DeviceOptions device;
+};
+
+int run_bench_cloth(const BenchArgs& args) {
+  ClothBenchOptions options;
+  options.n = args.n;
+  options.steps = args.steps;
+  options.runs = args.runs;
+  options.checkpoint_every = args.checkpoint;
+  options.precision = *precision_from_name(args.dtype);
+  options.device = *device_from_name(args.device.device);
+  options.threads = args.device.threads;
+  if (!args.write_scene.empty()) {
+    if (Status s = save_scene(make_cloth_scene(args.n, args.steps), args.write_scene); !s) {
+      print_error(s.error().message);
+      return kExitBadInput;
+    }
+    std::cerr << "wrote " << args.write_scene << "\n";
+    return kExitOk;
+  }
+  Result<ClothBenchResult> result = run_cloth_benchmark(options);
+  if (!result) {
+    print_error(result.error().message);
+    return kExitBadInput;
+  }
+  if (!result->notice.empty()) std::cerr << "nudge: " << result->notice << "\n";
+  std::cout << result->to_json() << std::endl;
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  CLI::App* bench = app.add_subcommand("bench", "Benchmarks of ../shared/bench/SPEC.md");
+  bench->require_subcommand(1);
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* cloth = bench->add_subcommand("cloth", "B1: gradient of a hanging mass-spring sheet");
+  cloth->add_option("--n", args->n, "Sheet is n x n particles")->check(CLI::Range(2, 4096));
+  cloth->add_option("--steps", args->steps, "Time steps")->check(CLI::Range(1, 10000000));
+  cloth->add_option("--dtype", args->dtype, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
+  cloth->add_option("--runs", args->runs, "Timed runs (median reported)")->check(CLI::Range(1, 1000));
+  cloth->add_option("--checkpoint", args->checkpoint, "Store every K-th state and recompute (0: store all)")
+      ->check(CLI::Range(0, 10000000));
+  cloth->add_option("--device", args->device.device, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cloth->add_option("--threads", args->device.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
+  cloth->add_option("--write-scene", args->write_scene, "Write the B1 scene to this file instead of running");
+  cloth->callback([args, &exit_code] { exit_code = run_bench_cloth(*args); });
+}
+
+}  // namespace nudge

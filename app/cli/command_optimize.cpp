@@ -1,0 +1,161 @@
+// nudge optimize SCENE: tunes the scene's optimised parameters to minimise its
+// objectives, showing progress, and writes the loss history, the final parameter
+// values and timings.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/progress.h"
+#include "nudge/atomic_file.h"
+#include "nudge/optimizer.h"
+
+namespace nudge {
+
+namespace {
+
+struct OptimizeArgs {
+  std::string scene, out, log, write_scene;
+  std::optional<int> iterations;
+  std::optional<std::string> optimizer;
+  std::optional<double> learning_rate;
+  DeviceOptions device;
+};
+
+std::string format_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
+}
+
+std::string result_json(const Scene& scene, const ParameterSet& params, const OptimizeResult& result,
+                        const std::string& device, double seconds) {
+  nlohmann::ordered_json j;
+  j["scene"] = scene.source.string();
+  j["device"] = device;
+  j["optimizer"] = method_name(scene.optimizer.method);
+  j["iterations"] = result.iterations;
+  j["evaluations"] = result.evaluations;
+  j["stop_reason"] = stop_reason_name(result.reason);
+  if (!result.message.empty()) j["message"] = result.message;
+  j["initial_loss"] = result.loss_history.front();
+  j["final_loss"] = result.loss;
+  j["loss_history"] = result.loss_history;
+  j["grad_norm_history"] = result.grad_norm_history;
+  nlohmann::ordered_json values;
+  for (const Parameter& p : params.items)
+    if (p.optimize) values[std::string(param_name(p.id))] = {{"shape", {p.rows, p.cols}}, {"value", p.value}};
+  j["parameters"] = values;
+  j["timings"] = {{"total_s", seconds},
+                  {"per_evaluation_s", result.evaluations > 0 ? seconds / result.evaluations : 0.0}};
+  return j.dump(2) + "\n";
+}
+
+std::string loss_csv(const OptimizeResult& result) {
+  std::string csv = "iteration,loss,grad_norm\n";
+  for (size_t i = 0; i < result.loss_history.size(); ++i)
+    csv += std::to_string(i) + "," + format_number(result.loss_history[i]) + "," +
+           format_number(i < result.grad_norm_history.size() ? result.grad_norm_history[i] : NAN) + "\n";
+  return csv;
+}
+
+int run_optimize(const OptimizeArgs& args) {
+  std::optional<Scene> scene = load_scene_or_report(args.scene);
+  if (!scene) return kExitBadInput;
+  OptimizerSettings& settings = scene->optimizer;
+  if (args.iterations) settings.iterations = *args.iterations;
+  if (args.optimizer) settings.method = *method_from_name(*args.optimizer);
+  if (args.learning_rate) settings.learning_rate = *args.learning_rate;
+  if (scene->params.optimized_size() == 0) {
+    print_error(args.scene + ": no parameter is optimised; set \"optimize\": true for one under \"parameters\"");
+    return kExitBadInput;
+  }
+  auto sim = create_simulator_or_report(*scene, args.device);
+  if (!sim) return kExitBadInput;
+
+  ParameterSet params = scene->params;
+  LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
+    params.scatter_optimized(x);
+    Result<Evaluation> eval = sim->gradient(params);
+    if (!eval) return eval.error();
+    grad = params.gather_optimized_grad();
+    return eval->loss;
+  };
+  std::vector<double> lower, upper;
+  params.optimized_bounds(lower, upper);
+
+  std::cerr << "optimising " << params.optimized_size() << " values of " << scene->name << " with "
+            << method_name(settings.method) << " on " << sim->device_name() << "\n";
+  ProgressLine progress(settings.iterations);
+  const auto start = std::chrono::steady_clock::now();
+  Result<OptimizeResult> result =
+      minimize(f, params.gather_optimized(), lower, upper, settings, [&](const IterationInfo& info) {
+        progress.update(info.iteration, "loss " + format_number(info.loss) + "  |grad| " + format_number(info.grad_norm));
+        return true;
+      });
+  progress.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!result) {
+    print_error(args.scene + ": the initial parameters do not evaluate: " + result.error().message);
+    return kExitBadInput;
+  }
+  params.scatter_optimized(result->x);
+
+  std::cout << "loss " << format_number(result->loss_history.front()) << " -> " << format_number(result->loss)
+            << " after " << result->iterations << " iterations (" << stop_reason_name(result->reason) << ", "
+            << format_seconds(seconds) << ")\n";
+  if (!result->message.empty()) std::cout << "stopped early, keeping the last good parameters: " << result->message << "\n";
+
+  const std::string device = sim->device_name();
+  if (!args.out.empty()) {
+    if (Status s = write_file_atomically(args.out, result_json(*scene, params, *result, device, seconds)); !s) {
+      print_error(s.error().message);
+      return kExitBadInput;
+    }
+    std::cout << "wrote " << args.out << "\n";
+  }
+  if (!args.log.empty()) {
+    if (Status s = write_file_atomically(args.log, loss_csv(*result)); !s) {
+      print_error(s.error().message);
+      return kExitBadInput;
+    }
+    std::cout << "wrote " << args.log << "\n";
+  }
+  if (!args.write_scene.empty()) {
+    Scene optimised = *scene;
+    for (Parameter& p : optimised.params.items) p.value = params[p.id].value;
+    if (Status s = save_scene(optimised, args.write_scene); !s) {
+      print_error(s.error().message);
+      return kExitBadInput;
+    }
+    std::cout << "wrote " << args.write_scene << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_optimize_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<OptimizeArgs>();
+  CLI::App* cmd = app.add_subcommand("optimize", "Tune the scene's optimised parameters to minimise its objectives");
+  cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
+  cmd->add_option("--iterations", args->iterations, "Number of iterations (default: the scene's)")
+      ->check(CLI::Range(0, 100000000));
+  cmd->add_option("--optimizer", args->optimizer, "adam, gd or lbfgs (default: the scene's)")
+      ->check(CLI::IsMember({"adam", "gd", "lbfgs"}));
+  cmd->add_option("--lr", args->learning_rate, "Learning rate (default: the scene's)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--out", args->out, "Result JSON: loss_history, parameter values, timings");
+  cmd->add_option("--log", args->log, "Loss history CSV: iteration,loss,grad_norm");
+  cmd->add_option("--write-scene", args->write_scene, "Save the scene with the optimised parameter values");
+  add_device_options(*cmd, args->device);
+  cmd->callback([args, &exit_code] { exit_code = run_optimize(*args); });
+}
+
+}  // namespace nudge

@@ -1,0 +1,35 @@
+// nudge validate SCENE: loads and checks a scene, and summarises it.
+#include <iostream>
+#include <memory>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace nudge {
+
+void add_validate_command(CLI::App& app, int& exit_code) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand("validate", "Check a scene file; exit 2 with the error if it is invalid");
+  cmd->add_option("scene", *path, "Scene file (JSON)")->required();
+  cmd->callback([path, &exit_code] {
+    std::optional<Scene> scene = load_scene_or_report(*path);
+    if (!scene) {
+      exit_code = kExitBadInput;
+      return;
+    }
+    std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count()
+              << " springs, " << scene->settings.steps << " steps of " << scene->settings.dt << " s, "
+              << scene->channels << " control channels, " << scene->objectives.size() << " objective terms\n";
+    std::cout << "optimised parameters:";
+    int optimised = 0;
+    for (const Parameter& p : scene->params.items)
+      if (p.optimize) {
+        std::cout << " " << param_name(p.id) << " (" << p.size() << ")";
+        ++optimised;
+      }
+    std::cout << (optimised ? "\n" : " none\n");
+  });
+}
+
+}  // namespace nudge

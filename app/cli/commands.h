@@ -1,0 +1,14 @@
+// Each subcommand adds itself to the command line; its action sets the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace nudge {
+
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_simulate_command(CLI::App& app, int& exit_code);
+void add_optimize_command(CLI::App& app, int& exit_code);
+void add_gradcheck_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
+
+}  // namespace nudge

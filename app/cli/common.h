@@ -1,0 +1,32 @@
+// What the subcommands share: loading a scene with its error reported, choosing a
+// simulator from --device/--precision/--threads, and printing errors.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+
+namespace nudge {
+
+struct DeviceOptions {
+  std::string device = "auto";
+  std::string precision = "float64";
+  int threads = 0;
+};
+
+// Adds --device, --precision and --threads to a subcommand.
+void add_device_options(CLI::App& command, DeviceOptions& options);
+
+void print_error(const std::string& message);
+
+// Loads and validates; prints the error and returns nullopt on failure.
+std::optional<Scene> load_scene_or_report(const std::string& path);
+
+// Creates the simulator; prints a fallback notice once, or the error.
+std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options);
+
+}  // namespace nudge

@@ -1,0 +1,130 @@
+#include "cloth_benchmark.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+namespace nudge {
+
+Scene make_cloth_scene(int n, int steps) {
+  constexpr double h = 0.05;
+  Scene scene;
+  scene.name = "cloth";
+  scene.description = "B1: a hanging " + std::to_string(n) + " x " + std::to_string(n) +
+                      " mass-spring sheet pinned at two corners; its final positions are pulled toward targets.";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = steps;
+  const int count = n * n;
+  scene.pinned.assign(count, 0);
+  scene.pinned[0] = scene.pinned[n - 1] = 1;
+  std::vector<double> position(3 * count);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int p = i * n + j;
+      position[3 * p] = i * h, position[3 * p + 1] = 1.0, position[3 * p + 2] = j * h;
+    }
+  auto spring = [&](int a, int b) {
+    scene.spring_a.push_back(a);
+    scene.spring_b.push_back(b);
+  };
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const int p = i * n + j;
+      if (i + 1 < n) spring(p, (i + 1) * n + j);
+      if (j + 1 < n) spring(p, p + 1);
+      if (i + 1 < n && j + 1 < n) {
+        spring(p, (i + 1) * n + j + 1);
+        spring((i + 1) * n + j, p + 1);
+      }
+    }
+  scene.params[ParamId::InitialPosition].value = position;
+  shape_parameters(scene);  // rest lengths from the initial positions, zero velocities
+  scene.params[ParamId::Mass].value.assign(count, 0.01);
+  scene.params[ParamId::Stiffness].value.assign(scene.spring_count(), 200.0);
+  scene.params[ParamId::Damping].value.assign(scene.spring_count(), 0.1);
+  scene.params[ParamId::Gravity].value = {0.0, -9.81, 0.0};
+  scene.params[ParamId::InitialVelocity].optimize = true;
+
+  Objective target;
+  target.type = ObjectiveType::Positions;
+  for (int p = 0; p < count; ++p) {
+    target.particles.push_back(p);
+    target.target.insert(target.target.end(),
+                         {position[3 * p] + 0.2, position[3 * p + 1] - 0.9, position[3 * p + 2] + 0.1});
+  }
+  scene.objectives.push_back(std::move(target));
+  return scene;
+}
+
+namespace {
+
+double norm(const std::vector<double>& v) {
+  double sum = 0.0;
+  for (double x : v) sum += x * x;
+  return std::sqrt(sum);
+}
+
+template <class F>
+double median_seconds(int runs, F&& f) {
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
+}
+
+}  // namespace
+
+std::string ClothBenchResult::to_json() const {
+  nlohmann::ordered_json j;
+  j["impl"] = "nudge-" + device;
+  j["bench"] = "cloth";
+  j["n"] = options.n;
+  j["steps"] = options.steps;
+  j["dtype"] = precision_name(options.precision);
+  j["loss"] = loss;
+  j["grad_v0_norm"] = grad_v0_norm;
+  j["grad_k_norm"] = grad_k_norm;
+  j["forward_s"] = forward_s;
+  j["gradient_s"] = gradient_s;
+  j["runs"] = options.runs;
+  j["threads"] = threads;
+  j["checkpoint_every"] = options.checkpoint_every;
+  return j.dump();
+}
+
+Result<ClothBenchResult> run_cloth_benchmark(const ClothBenchOptions& options) {
+  if (options.n < 2 || options.steps < 1 || options.runs < 1)
+    return Error{"cloth benchmark: need n >= 2, steps >= 1 and runs >= 1"};
+  Scene scene = make_cloth_scene(options.n, options.steps);
+  SimulatorOptions sim_options;
+  sim_options.device = options.device;
+  sim_options.precision = options.precision;
+  sim_options.threads = options.threads;
+  sim_options.checkpoint_every = options.checkpoint_every;
+  auto sim = Simulator::create(scene, sim_options);
+  if (!sim) return sim.error();
+
+  ClothBenchResult result;
+  result.options = options;
+  result.device = (*sim)->device_name();
+  result.notice = (*sim)->notice();
+  result.threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+  ParameterSet params = scene.params;
+  Result<Evaluation> eval = (*sim)->gradient(params);  // warm-up, and the reported values
+  if (!eval) return eval.error();
+  result.loss = eval->loss;
+  result.grad_v0_norm = norm(params[ParamId::InitialVelocity].grad);
+  result.grad_k_norm = norm(params[ParamId::Stiffness].grad);
+  result.forward_s = median_seconds(options.runs, [&] { (void)(*sim)->evaluate(params); });
+  result.gradient_s = median_seconds(options.runs, [&] { (void)(*sim)->gradient(params); });
+  return result;
+}
+
+}  // namespace nudge

@@ -1,0 +1,345 @@
+// Parameter shapes and defaults, and the invariants the engine relies on for any
+// scene, loaded or built in code. Messages name the place as a scene file would
+// ("springs.pairs[3]", "particles.mass[2]") so users and programmers read the same words.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "nudge/scene.h"
+
+namespace nudge {
+
+namespace {
+
+struct Shape {
+  int rows = 0, cols = 0;
+};
+
+Shape shape_of(ParamId id, int n, int s, int t, int c) {
+  switch (id) {
+    case ParamId::InitialPosition:
+    case ParamId::InitialVelocity:
+    case ParamId::ExternalForce: return {n, 3};
+    case ParamId::Mass: return {n, 1};
+    case ParamId::Stiffness:
+    case ParamId::Damping:
+    case ParamId::RestLength: return {s, 1};
+    case ParamId::Gravity: return {1, 3};
+    case ParamId::Drag:
+    case ParamId::GroundStiffness:
+    case ParamId::Friction: return {1, 1};
+    case ParamId::Controls:
+      // An impossible size is left empty for check_scene to report, rather than allocated.
+      if (static_cast<long long>(t) * c > kMaxControlValues) return {0, 0};
+      return {t, c};
+    case ParamId::Count: break;
+  }
+  return {};
+}
+
+// The spring's length in the initial configuration, or 0 if an end is out of range
+// (check_scene reports that).
+double initial_distance(const Scene& scene, int spring) {
+  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  const int a = scene.spring_a[spring], b = scene.spring_b[spring];
+  const int n = scene.particle_count();
+  if (a < 0 || a >= n || b < 0 || b >= n) return 0.0;
+  return std::hypot(x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]);
+}
+
+std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
+  const auto size = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
+  switch (id) {
+    case ParamId::Mass: return std::vector<double>(size, 1.0);
+    case ParamId::Stiffness: return std::vector<double>(size, 100.0);
+    case ParamId::Gravity: return {0.0, -9.81, 0.0};
+    case ParamId::GroundStiffness: return {1e4};
+    case ParamId::Friction: return {0.5};
+    case ParamId::RestLength: {
+      std::vector<double> rest(size);
+      for (int i = 0; i < shape.rows; ++i) rest[i] = initial_distance(scene, i);
+      return rest;
+    }
+    default: return std::vector<double>(size, 0.0);
+  }
+}
+
+// ---- check_scene -------------------------------------------------------------
+
+using Problem = std::optional<std::string>;  // the first violated invariant, if any
+
+std::string number_text(double x) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
+  return std::string(buffer, result.ptr);
+}
+std::string number_text(int x) { return std::to_string(x); }
+
+bool finite(double x) { return std::isfinite(x); }
+bool positive(double x) { return std::isfinite(x) && x > 0; }
+bool non_negative(double x) { return std::isfinite(x) && x >= 0; }
+bool unit_interval_open_right(double x) { return std::isfinite(x) && x >= 0 && x < 1; }
+
+std::string index_path(const std::string& path, long long i) { return path + "[" + std::to_string(i) + "]"; }
+
+template <class Number>
+std::string found(const std::string& where, Number value, std::string_view expected) {
+  return where + ": found " + number_text(value) + "; expected " + std::string(expected);
+}
+
+// Where each parameter lives in a scene file, and what its values must be.
+struct ParamRule {
+  std::string_view where;
+  std::string_view expected;
+  bool (*ok)(double);
+};
+
+ParamRule rule_for(ParamId id) {
+  switch (id) {
+    case ParamId::InitialPosition: return {"particles.position", "a finite position (m)", finite};
+    case ParamId::InitialVelocity: return {"particles.velocity", "a finite velocity (m/s)", finite};
+    case ParamId::Mass: return {"particles.mass", "a mass > 0 (kg)", positive};
+    case ParamId::ExternalForce: return {"particles.force", "a finite force (N)", finite};
+    case ParamId::Stiffness: return {"springs.stiffness", "a stiffness >= 0 (N/m)", non_negative};
+    case ParamId::Damping: return {"springs.damping", "a damping >= 0 (N s/m)", non_negative};
+    case ParamId::RestLength: return {"springs.rest_length", "a rest length > 0 (m)", positive};
+    case ParamId::Gravity: return {"simulation.gravity", "a finite acceleration (m/s^2)", finite};
+    case ParamId::Drag: return {"simulation.drag", "a drag >= 0 (N s/m)", non_negative};
+    case ParamId::GroundStiffness: return {"simulation.ground.stiffness", "a stiffness >= 0 (N/m)", non_negative};
+    case ParamId::Friction: return {"simulation.ground.friction", "a friction coefficient >= 0", non_negative};
+    case ParamId::Controls: return {"controls.values", "a finite control value", finite};
+    case ParamId::Count: break;
+  }
+  return {"?", "?", finite};
+}
+
+// "particles.position[4][1]", "springs.stiffness[2]", "simulation.gravity[1]", "simulation.drag".
+std::string element_path(std::string_view where, const Parameter& p, int flat_index) {
+  std::string path(where);
+  if (p.rows == 1 && p.cols == 1) return path;
+  if (p.rows == 1) return index_path(path, flat_index);
+  if (p.cols == 1) return index_path(path, flat_index);
+  return index_path(index_path(path, flat_index / p.cols), flat_index % p.cols);
+}
+
+Problem check_settings(const Scene& scene) {
+  const Settings& s = scene.settings;
+  if (!(finite(s.dt) && s.dt > 0 && s.dt <= 1))
+    return found("simulation.dt", s.dt, "a time step in (0, 1] (s)");
+  if (s.steps < 1 || s.steps > kMaxSteps)
+    return found("simulation.steps", s.steps, "a step count in [1, " + std::to_string(kMaxSteps) + "]");
+  if (s.checkpoint_every < 0)
+    return found("simulation.checkpoint_every", s.checkpoint_every, "an interval >= 0 (0 stores every state)");
+  const Ground& g = s.ground;
+  if (!finite(g.height)) return found("simulation.ground.height", g.height, "a finite height (m)");
+  if (!non_negative(g.damping)) return found("simulation.ground.damping", g.damping, "a damping >= 0 (N s/m)");
+  if (!positive(g.contact_smoothing))
+    return found("simulation.ground.contact_smoothing", g.contact_smoothing, "a width > 0 (m)");
+  if (!positive(g.friction_smoothing))
+    return found("simulation.ground.friction_smoothing", g.friction_smoothing, "a speed > 0 (m/s)");
+  return std::nullopt;
+}
+
+Problem check_topology(const Scene& scene) {
+  const int n = scene.particle_count(), s = scene.spring_count(), c = scene.channels;
+  if (n < 1) return std::string("particles.position: found no particles; expected at least one");
+  for (int i = 0; i < n; ++i)
+    if (scene.pinned[i] > 1)
+      return found(index_path("particles.pinned", i), int{scene.pinned[i]}, "0 (free) or 1 (pinned)");
+  if (c < 0 || c > kMaxChannels)
+    return found("controls.channels", c, "a channel count in [0, " + std::to_string(kMaxChannels) + "]");
+  if (static_cast<long long>(scene.settings.steps) * c > kMaxControlValues)
+    return "controls: found " + std::to_string(scene.settings.steps) + " steps x " + std::to_string(c) +
+           " channels; expected at most " + std::to_string(kMaxControlValues) + " control values";
+
+  const auto size_problem = [&](std::string_view what, std::size_t size) -> Problem {
+    if (size == static_cast<std::size_t>(s)) return std::nullopt;
+    return std::string(what) + ": found " + std::to_string(size) + " entries; expected " + std::to_string(s) +
+           " (one per spring)";
+  };
+  if (Problem p = size_problem("spring_b", scene.spring_b.size())) return p;
+  if (Problem p = size_problem("springs.channel", scene.spring_channel.size())) return p;
+  if (Problem p = size_problem("springs.actuation", scene.actuation.size())) return p;
+
+  const std::string particle_range = "a particle index in [0, " + std::to_string(n) + ")";
+  for (int i = 0; i < s; ++i) {
+    const std::string pair = index_path("springs.pairs", i);
+    const int a = scene.spring_a[i], b = scene.spring_b[i];
+    if (a < 0 || a >= n) return found(index_path(pair, 0), a, particle_range);
+    if (b < 0 || b >= n) return found(index_path(pair, 1), b, particle_range);
+    if (a == b) return pair + ": a spring joins particle " + std::to_string(a) + " to itself";
+    const int channel = scene.spring_channel[i];
+    if (channel < -1 || channel >= c)
+      return found(index_path("springs.channel", i), channel,
+                   "-1 (passive) or a channel in [0, " + std::to_string(c) + ")");
+    if (!finite(scene.actuation[i]))
+      return found(index_path("springs.actuation", i), scene.actuation[i], "a finite actuation");
+  }
+  return std::nullopt;
+}
+
+Problem check_parameters(const Scene& scene) {
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    const Parameter& p = scene.params[id];
+    const ParamRule rule = rule_for(id);
+    const std::string where(rule.where);
+    if (p.id != id)
+      return "params[" + std::to_string(i) + "]: found the id of '" + std::string(param_name(p.id)) +
+             "'; expected '" + std::string(param_name(id)) + "' (call shape_parameters)";
+    const Shape shape = shape_of(id, scene.particle_count(), scene.spring_count(), scene.settings.steps,
+                                 scene.channels);
+    if (p.rows != shape.rows || p.cols != shape.cols ||
+        p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) ||
+        p.grad.size() != p.value.size())
+      return where + ": found " + std::to_string(p.rows) + " x " + std::to_string(p.cols) + " with " +
+             std::to_string(p.value.size()) + " values and " + std::to_string(p.grad.size()) +
+             " gradients; expected " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
+             " (call shape_parameters)";
+    for (int k = 0; k < p.size(); ++k)
+      if (!rule.ok(p.value[k])) return found(element_path(rule.where, p, k), p.value[k], rule.expected);
+    const std::string bounds = "parameters." + std::string(param_name(id));
+    if (std::isnan(p.lower) || std::isnan(p.upper) || p.lower > p.upper)
+      return bounds + ": found lower " + number_text(p.lower) + " and upper " + number_text(p.upper) +
+             "; expected lower <= upper";
+  }
+  // A spring's rest length must differ from zero (checked above); its ends must too
+  // have been checked by check_topology, which runs first.
+  return std::nullopt;
+}
+
+Problem check_particle_list(const std::string& where, const std::vector<int>& particles, int n) {
+  if (particles.empty()) return where + ": found no particles; expected at least one particle index";
+  std::set<int> seen;
+  for (std::size_t k = 0; k < particles.size(); ++k) {
+    const int i = particles[k];
+    if (i < 0 || i >= n)
+      return found(index_path(where, static_cast<long long>(k)), i,
+                   "a particle index in [0, " + std::to_string(n) + ")");
+    if (!seen.insert(i).second)
+      return found(index_path(where, static_cast<long long>(k)), i, "each particle at most once");
+  }
+  return std::nullopt;
+}
+
+Problem check_markers(const std::string& where, const Objective& o, int n, int steps) {
+  if (o.steps_per_frame < 1)
+    return found(where + ".steps_per_frame", o.steps_per_frame, "an integer >= 1");
+  if (o.bind.empty()) return where + ".bind: found no markers; expected at least one [marker, particle] pair";
+  std::set<int> bound;
+  for (std::size_t k = 0; k < o.bind.size(); ++k) {
+    const std::string pair = index_path(where + ".bind", static_cast<long long>(k));
+    const auto [marker, particle] = o.bind[k];
+    if (!bound.insert(marker).second) return found(index_path(pair, 0), marker, "each marker bound once");
+    if (particle < 0 || particle >= n)
+      return found(index_path(pair, 1), particle, "a particle index in [0, " + std::to_string(n) + ")");
+  }
+  std::set<int> observed;
+  for (std::size_t k = 0; k < o.samples.size(); ++k) {
+    const MarkerSample& sample = o.samples[k];
+    const std::string at = index_path(where + ".samples", static_cast<long long>(k));
+    if (!bound.contains(sample.marker)) return found(at + ".marker", sample.marker, "a marker listed in bind");
+    const long long step = static_cast<long long>(sample.frame) * o.steps_per_frame;
+    if (step < 0 || step > steps)
+      return found(at + ".frame", sample.frame,
+                   "a frame whose step (frame x " + std::to_string(o.steps_per_frame) + ") is in [0, " +
+                       std::to_string(steps) + "]");
+    for (double x : sample.position)
+      if (!finite(x)) return found(at + ".position", x, "a finite position (m)");
+    observed.insert(sample.marker);
+  }
+  for (std::size_t k = 0; k < o.bind.size(); ++k)
+    if (!observed.contains(o.bind[k].first))
+      return found(index_path(index_path(where + ".bind", static_cast<long long>(k)), 0), o.bind[k].first,
+                   "a marker that has samples");
+  return std::nullopt;
+}
+
+Problem check_objectives(const Scene& scene) {
+  const int n = scene.particle_count(), steps = scene.settings.steps;
+  for (std::size_t k = 0; k < scene.objectives.size(); ++k) {
+    const Objective& o = scene.objectives[k];
+    const std::string where = index_path("objectives", static_cast<long long>(k));
+    if (!non_negative(o.weight)) return found(where + ".weight", o.weight, "a weight >= 0");
+    if (o.step < -1 || o.step > steps)
+      return found(where + ".step", o.step, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]");
+
+    const bool uses_particles = o.type == ObjectiveType::Target || o.type == ObjectiveType::Positions ||
+                                o.type == ObjectiveType::Velocity || o.type == ObjectiveType::Travel;
+    if (uses_particles)
+      if (Problem p = check_particle_list(where + ".particles", o.particles, n)) return p;
+
+    std::size_t target_size = 0;
+    if (o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity) target_size = 3;
+    if (o.type == ObjectiveType::Positions) target_size = 3 * o.particles.size();
+    if (o.target.size() != target_size)
+      return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +
+             std::to_string(target_size);
+    for (std::size_t i = 0; i < o.target.size(); ++i)
+      if (!finite(o.target[i]))
+        return found(index_path(where + ".target", static_cast<long long>(i)), o.target[i], "a finite number");
+
+    if (o.type == ObjectiveType::Travel) {
+      const double length = std::hypot(o.direction[0], o.direction[1], o.direction[2]);
+      if (!finite(length) || std::abs(length - 1.0) > 1e-9)
+        return found(where + ".direction", length, "a unit vector (length 1)");
+    }
+    if (o.type == ObjectiveType::Markers)
+      if (Problem p = check_markers(where, o, n, steps)) return p;
+  }
+  return std::nullopt;
+}
+
+Problem check_optimizer(const Scene& scene) {
+  const OptimizerSettings& o = scene.optimizer;
+  if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
+      o.method != OptimizerMethod::LBFGS)
+    return found("optimizer.method", static_cast<int>(o.method), "gd, adam or lbfgs");
+  if (o.iterations < 0) return found("optimizer.iterations", o.iterations, "an integer >= 0");
+  if (!positive(o.learning_rate)) return found("optimizer.learning_rate", o.learning_rate, "a number > 0");
+  if (!unit_interval_open_right(o.momentum)) return found("optimizer.momentum", o.momentum, "a number in [0, 1)");
+  if (!unit_interval_open_right(o.beta1)) return found("optimizer.beta1", o.beta1, "a number in [0, 1)");
+  if (!unit_interval_open_right(o.beta2)) return found("optimizer.beta2", o.beta2, "a number in [0, 1)");
+  if (!positive(o.epsilon)) return found("optimizer.epsilon", o.epsilon, "a number > 0");
+  if (o.history < 1 || o.history > 1000) return found("optimizer.history", o.history, "an integer in [1, 1000]");
+  if (!non_negative(o.clip)) return found("optimizer.clip", o.clip, "a number >= 0 (0: no clipping)");
+  if (!non_negative(o.tolerance)) return found("optimizer.tolerance", o.tolerance, "a number >= 0");
+  if (!non_negative(o.loss_tolerance))
+    return found("optimizer.loss_tolerance", o.loss_tolerance, "a number >= 0");
+  return std::nullopt;
+}
+
+}  // namespace
+
+void shape_parameters(Scene& scene) {
+  const int s = scene.spring_count();
+  if (scene.spring_channel.size() != static_cast<std::size_t>(s)) scene.spring_channel.assign(s, -1);
+  if (scene.actuation.size() != static_cast<std::size_t>(s)) scene.actuation.assign(s, 0.0);
+
+  const int n = scene.particle_count();
+  const int t = std::max(scene.settings.steps, 0), c = std::max(scene.channels, 0);
+  // In ParamId order, so initial positions are shaped before rest lengths default from them.
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    Parameter& p = scene.params[id];
+    const Shape shape = shape_of(id, n, s, t, c);
+    p.id = id;
+    if (p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols))
+      p.value = default_value(scene, id, shape);
+    p.rows = shape.rows;
+    p.cols = shape.cols;
+    p.grad.assign(p.value.size(), 0.0);
+  }
+}
+
+Status check_scene(const Scene& scene) {
+  // Topology first: parameter and objective checks index with it.
+  for (const auto check : {check_settings, check_topology, check_parameters, check_objectives, check_optimizer})
+    if (Problem problem = check(scene)) return Error{*problem};
+  return Ok{};
+}
+
+}  // namespace nudge

@@ -1,0 +1,1081 @@
+// Scene files (docs/scene-format.md): JSON text to a checked Scene, and back.
+//
+// Reading happens in three passes so that no input, however broken, can crash,
+// hang or recurse deeply: a scan of the raw text (nesting depth, NaN, numbers too
+// large), nlohmann's parser (syntax, duplicate keys), then a walk over the DOM that
+// checks every key and value against the format. Every error names the file, the
+// JSON path, what was found and what was expected.
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "marker_csv.h"
+#include "nudge/atomic_file.h"
+#include "nudge/scene.h"
+
+namespace nudge {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;  // keeps keys in the order written, for saving
+
+constexpr std::uintmax_t kMaxSceneBytes = std::uintmax_t{256} << 20;
+constexpr int kMaxNesting = 64;  // a valid scene nests 5 deep
+constexpr std::string_view kFormat = "nudge-scene";
+constexpr int kVersion = 1;
+constexpr long long kIntMax = std::numeric_limits<int>::max();
+
+// Thrown only inside this file; parse_scene turns it into an Error.
+struct LoadFailure {
+  std::string message;
+};
+
+bool finite(double x) { return std::isfinite(x); }
+bool positive(double x) { return std::isfinite(x) && x > 0; }
+bool non_negative(double x) { return std::isfinite(x) && x >= 0; }
+bool unit_interval_open_right(double x) { return std::isfinite(x) && x >= 0 && x < 1; }
+bool time_step(double x) { return std::isfinite(x) && x > 0 && x <= 1; }
+
+// Shortest text that reads back as the same double ("2", "0.1", "inf").
+std::string number_text(double x) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x).ptr);
+}
+
+std::string range_text(long long lo, long long hi) {
+  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+template <class Words>
+std::string join(const Words& words) {
+  std::string out;
+  for (std::string_view w : words) out += (out.empty() ? "" : ", ") + std::string(w);
+  return out;
+}
+
+// "target, positions, markers, velocity, effort, travel"
+std::string objective_type_names() {
+  std::vector<std::string_view> names;
+  for (int i = 0; i <= static_cast<int>(ObjectiveType::Travel); ++i)
+    names.push_back(objective_type_name(static_cast<ObjectiveType>(i)));
+  return join(names);
+}
+
+// ---- Pass 1: the raw text --------------------------------------------------------
+
+std::string line_column(int line, std::size_t column) {
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Whether a JSON number token overflows a double. from_chars reports underflow
+// (1e-999) the same way, so look at where the leading digit sits: overflow only
+// happens far above 10^0, underflow far below.
+bool overflows_double(std::string_view token) {
+  double value = 0;
+  if (std::from_chars(token.data(), token.data() + token.size(), value).ec != std::errc::result_out_of_range)
+    return false;
+  const std::size_t exponent_at = token.find_first_of("eE");
+  const std::string_view mantissa = token.substr(0, exponent_at);
+  long long exponent = 0;
+  if (exponent_at != std::string_view::npos) {
+    std::string_view digits = token.substr(exponent_at + 1);
+    const bool negative = !digits.empty() && digits.front() == '-';
+    if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) digits.remove_prefix(1);
+    for (char d : digits) {
+      if (d < '0' || d > '9') break;
+      exponent = std::min(exponent * 10 + (d - '0'), 1'000'000'000LL);  // clamped: only the sign matters
+    }
+    if (negative) exponent = -exponent;
+  }
+  const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+  const std::size_t first = mantissa.find_first_of("123456789");
+  if (first == std::string_view::npos) return false;  // zero never overflows
+  const long long magnitude = first < point ? static_cast<long long>(point - first) - 1
+                                            : -static_cast<long long>(first - point);
+  return magnitude + exponent > 0;
+}
+
+// Catches what the parser would handle badly or explain obscurely: nesting too deep
+// for any scene (before a DOM is built), NaN and Infinity (not JSON), comments (not
+// JSON), numbers too large for a double and stray bytes. Skips strings; all other
+// syntax is left to the parser.
+struct RawTextProblem {
+  std::size_t offset = 0;  // where it starts
+  std::string message;
+};
+
+std::optional<RawTextProblem> scan_raw_text(std::string_view text) {
+  int depth = 0;
+  int line = 1;
+  std::size_t line_start = 0;
+  const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const auto is_number_char = [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto problem = [&](const std::string& what) {
+      return RawTextProblem{i, line_column(line, i - line_start + 1) + ": " + what};
+    };
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+        if (i < text.size() && text[i] == '\n') {  // invalid in JSON, but keep positions right
+          ++line;
+          line_start = i + 1;
+        }
+      }
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting)
+        return problem("found more than " + std::to_string(kMaxNesting) +
+                       " nested arrays or objects; expected at most " + std::to_string(kMaxNesting) +
+                       " (a scene needs 5)");
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    } else if (c == '/') {
+      return problem("found '/', the start of a comment; expected JSON, which has no comments (use \"description\")");
+    } else if (is_letter(c) || (c == '-' && i + 1 < text.size() && is_letter(text[i + 1]))) {
+      std::size_t end = i + 1;
+      while (end < text.size() && is_letter(text[end])) ++end;
+      std::string word(text.substr(i, end - i));
+      std::string lower = word;
+      for (char& ch : lower) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+      if (lower.starts_with('-')) lower.erase(0, 1);
+      if (lower == "nan" || lower == "infinity" || lower == "inf")
+        return problem("found " + word + ", which is not JSON; expected a finite number");
+      i = end - 1;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i + 1;
+      while (end < text.size() && is_number_char(text[end])) ++end;
+      const std::string_view token = text.substr(i, end - i);
+      if (overflows_double(token))
+        return problem("found " + printable_excerpt(token, 40) +
+                       ", a number too large for a double; expected a finite number");
+      i = end - 1;
+    } else if (c != ' ' && c != '\t' && c != '\r' && c != ':' && c != ',') {
+      // Also NUL, which the parser would take for the end of the input.
+      return problem("JSON syntax error: found the byte " + printable_excerpt(std::string_view(&text[i], 1)) +
+                     ", which cannot appear in JSON outside a string");
+    }
+  }
+  return std::nullopt;
+}
+
+// ---- Pass 2: the parser ------------------------------------------------------------
+
+std::string member_path(const std::string& path, std::string_view key) {
+  const bool identifier = !key.empty() && !(key.front() >= '0' && key.front() <= '9') &&
+                          std::all_of(key.begin(), key.end(), [](char c) {
+                            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                   c == '_';
+                          });
+  if (identifier) return path + "." + std::string(key);
+  return path + "[\"" + printable_excerpt(key) + "\"]";
+}
+
+std::string element_path(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+// Finds the first key that occurs twice in one object: the parser keeps the last
+// one silently, and a repeated key is as easy a mistake as a misspelt one.
+class DuplicateKeyFinder {
+public:
+  bool on_event(Json::parse_event_t event, const Json& parsed) {
+    using Event = Json::parse_event_t;
+    switch (event) {
+      case Event::object_start: frames_.push_back({true, {}, {}, 0}); break;
+      case Event::array_start: frames_.push_back({false, {}, {}, 0}); break;
+      case Event::object_end:
+      case Event::array_end:
+        if (!frames_.empty()) frames_.pop_back();
+        finish_value();
+        break;
+      case Event::value: finish_value(); break;
+      case Event::key:
+        if (!frames_.empty() && parsed.is_string()) {
+          Frame& frame = frames_.back();
+          frame.key = parsed.get<std::string>();
+          if (!frame.keys.insert(frame.key).second && !duplicate_) duplicate_ = current_path();
+        }
+        break;
+    }
+    return true;
+  }
+  // "$.springs.stiffness" for the second "stiffness" in springs, if any.
+  const std::optional<std::string>& duplicate() const { return duplicate_; }
+
+private:
+  struct Frame {
+    bool is_object;
+    std::set<std::string> keys;
+    std::string key;        // the current member's key, objects only
+    std::size_t index = 0;  // the current element's index, arrays only
+  };
+  void finish_value() {
+    if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().index;
+  }
+  std::string current_path() const {
+    std::string path = "$";
+    for (const Frame& f : frames_) path = f.is_object ? member_path(path, f.key) : element_path(path, f.index);
+    return path;
+  }
+  std::vector<Frame> frames_;
+  std::optional<std::string> duplicate_;
+};
+
+// nlohmann: "[json.exception.parse_error.101] parse error at line 3, column 5: syntax
+// error while parsing value - invalid literal; last read: 'x'"
+// becomes "line 3, column 5: JSON syntax error: invalid literal; last read: 'x'".
+// The position is recomputed from the byte offset: the parser counts the character
+// that ended a token, often a newline ("line 6, column 0"); the token itself is clearer.
+std::string describe_parse_error(const Json::parse_error& e, std::string_view text) {
+  const std::string_view what = e.what();
+  std::string_view detail = what;
+  if (const std::size_t at = what.find(": ", what.find("parse error")); at != std::string_view::npos)
+    detail = what.substr(at + 2);
+  if (const std::size_t dash = detail.find(" - "); detail.starts_with("syntax error") && dash != detail.npos)
+    detail.remove_prefix(dash + 3);
+
+  std::size_t offset = std::min<std::size_t>(e.byte, text.size());  // e.byte counts from 1
+  offset = offset > 0 ? offset - 1 : 0;
+  while (offset > 0 && std::string_view(" \t\r\n").find(text[offset]) != std::string_view::npos) --offset;
+  const std::size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;  // npos + 1 == 0
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  return line_column(static_cast<int>(line), offset - line_start + 1) +
+         ": JSON syntax error: " + printable_excerpt(detail, 200);
+}
+
+// ---- Pass 3: the DOM ------------------------------------------------------------
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'stiffness'?)" for a near miss, else nothing.
+template <class Words>
+std::string did_you_mean(std::string_view word, const Words& candidates) {
+  std::string_view best;
+  std::size_t best_distance = 3;  // further than 2 edits is not a near miss
+  for (std::string_view known : candidates)
+    if (const std::size_t d = edit_distance(word, known); d < best_distance && d < word.size()) {
+      best = known;
+      best_distance = d;
+    }
+  return best.empty() ? std::string() : " (did you mean '" + std::string(best) + "'?)";
+}
+
+// What a value is, for "found ...": numbers as written (shortest round trip), strings quoted.
+std::string describe(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
+    case Json::value_t::string: {
+      const std::string& s = value.get_ref<const std::string&>();
+      return s.empty() ? "an empty string" : "\"" + printable_excerpt(s) + "\"";
+    }
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+    case Json::value_t::number_float: return value.dump();
+    case Json::value_t::object: return value.empty() ? "an empty object" : "an object";
+    case Json::value_t::array:
+      return value.empty() ? "an empty array"
+                           : "an array of " + std::to_string(value.size()) + (value.size() == 1 ? " value" : " values");
+    default: return "an unsupported value";
+  }
+}
+
+// A JSON value and where it is in the file.
+struct Node {
+  const Json& json;
+  std::string path;
+
+  Node element(std::size_t i) const { return {json[i], element_path(path, i)}; }
+  std::size_t size() const { return json.size(); }
+};
+
+// Walks the DOM into a Scene, checking every value as it goes.
+class SceneReader {
+public:
+  SceneReader(std::string file, fs::path folder) : file_(std::move(file)), folder_(std::move(folder)) {}
+
+  Scene read(const Json& root, const fs::path& source) {
+    Scene scene;
+    scene.source = source;
+    const Node top{root, "$"};
+    if (!root.is_object()) fail_found(top, "a JSON object (a Nudge scene)");
+    // Format and version before unknown keys: a newer file should read as a version problem.
+    const Node format = required(top, "format", "\"nudge-scene\"");
+    if (!format.json.is_string() || format.json.get_ref<const std::string&>() != kFormat)
+      fail_found(format, "\"nudge-scene\"");
+    const Node version = required(top, "version", "1");
+    if (version.json.is_number() && version.json.get<double>() > kVersion)
+      fail_found(version, "1 (this file was written by a newer version of Nudge)");
+    integer(version, kVersion, kVersion, "1");
+    expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "controls",
+                        "parameters", "objectives", "optimizer"});
+
+    const std::string stem = source.stem().string();
+    scene.name = stem.empty() ? "untitled" : stem;
+    if (auto name = optional(top, "name")) scene.name = string(*name, "a scene name");
+    if (auto description = optional(top, "description")) scene.description = string(*description, "a description");
+
+    // Order matters: particles give N, controls give C, springs need both.
+    read_simulation(required(top, "simulation", "an object with the simulation settings"), scene);
+    read_particles(required(top, "particles", "an object with the particles' \"position\""), scene);
+    read_controls(optional(top, "controls"), scene);
+    const std::optional<Node> springs = optional(top, "springs");
+    const bool rest_lengths_defaulted = read_springs(springs, scene);
+
+    shape_parameters(scene);  // defaults for every parameter the file did not give
+    if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
+    if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
+    if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
+    if (auto optimizer = optional(top, "optimizer")) read_optimizer(*optimizer, scene.optimizer);
+    return scene;
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    throw LoadFailure{file_ + ": " + path + ": " + message};
+  }
+  [[noreturn]] void fail_found(const Node& node, std::string_view expected) const {
+    fail(node.path, "found " + describe(node.json) + "; expected " + std::string(expected));
+  }
+
+  // ---- structure ----
+
+  static std::string context_of(const Node& node) { return node.path == "$" ? "the scene" : node.path.substr(2); }
+
+  void expect_object(const Node& node, std::initializer_list<std::string_view> keys,
+                     const std::string& context = {}) const {
+    if (!node.json.is_object()) fail_found(node, "an object with the keys: " + join(keys));
+    for (const auto& [key, value] : node.json.items()) {
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      fail(member_path(node.path, key), "unknown key '" + printable_excerpt(key) + "' in " +
+                                            (context.empty() ? context_of(node) : context) + did_you_mean(key, keys) +
+                                            "; expected one of: " + join(keys));
+    }
+  }
+
+  std::optional<Node> optional(const Node& object, std::string_view key) const {
+    const auto it = object.json.find(key);
+    if (it == object.json.end()) return std::nullopt;
+    return Node{*it, member_path(object.path, key)};
+  }
+
+  Node required(const Node& object, std::string_view key, std::string_view expected) const {
+    if (auto node = optional(object, key)) return *node;
+    fail(object.path, "missing key '" + std::string(key) + "'; expected " + std::string(expected));
+  }
+
+  void expect_array(const Node& node, std::string_view expected) const {
+    if (!node.json.is_array()) fail_found(node, expected);
+  }
+
+  // ---- values ----
+
+  double number(const Node& node, std::string_view expected, bool (*ok)(double) = finite) const {
+    if (!node.json.is_number() || !ok(node.json.get<double>())) fail_found(node, expected);
+    return node.json.get<double>();
+  }
+
+  // Accepts integral numbers however written (500, 5e2); rejects 1.5.
+  long long integer(const Node& node, long long lo, long long hi, std::string_view expected) const {
+    const Json& j = node.json;
+    long long value = 0;
+    if (j.is_number_unsigned()) {
+      if (j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) fail_found(node, expected);
+      value = static_cast<long long>(j.get<std::uint64_t>());
+    } else if (j.is_number_integer()) {
+      value = j.get<std::int64_t>();
+    } else if (j.is_number_float()) {
+      const double x = j.get<double>();
+      if (x != std::floor(x) || x < static_cast<double>(lo) || x > static_cast<double>(hi)) fail_found(node, expected);
+      value = static_cast<long long>(x);
+    } else {
+      fail_found(node, expected);
+    }
+    if (value < lo || value > hi) fail_found(node, expected);
+    return value;
+  }
+
+  int int_in(const Node& node, long long lo, long long hi, std::string_view what) const {
+    return static_cast<int>(integer(node, lo, hi, std::string(what) + " in " + range_text(lo, hi)));
+  }
+
+  bool boolean(const Node& node) const {
+    if (!node.json.is_boolean()) fail_found(node, "true or false");
+    return node.json.get<bool>();
+  }
+
+  std::string string(const Node& node, std::string_view expected) const {
+    if (!node.json.is_string()) fail_found(node, "a string (" + std::string(expected) + ")");
+    return node.json.get<std::string>();
+  }
+
+  std::array<double, 3> vec3(const Node& node, std::string_view expected) const {
+    if (!node.json.is_array() || node.size() != 3) fail_found(node, expected);
+    std::array<double, 3> v{};
+    for (std::size_t k = 0; k < 3; ++k) v[k] = number(node.element(k), "a finite number");
+    return v;
+  }
+
+  // `rows` rows of [x, y, z], flattened; rows == 0 means any non-zero count.
+  std::vector<double> rows_of_3(const Node& node, std::size_t rows, std::string_view row_expected,
+                                std::string_view count_expected) const {
+    if (!node.json.is_array() || node.json.empty() || (rows != 0 && node.size() != rows))
+      fail_found(node, count_expected);
+    std::vector<double> flat;
+    flat.reserve(3 * node.size());
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const std::array<double, 3> v = vec3(node.element(i), row_expected);
+      flat.insert(flat.end(), v.begin(), v.end());
+    }
+    return flat;
+  }
+
+  // One number for all `count` items, or exactly `count` numbers.
+  std::vector<double> per_item(const Node& node, std::size_t count, std::string_view item, std::string_view expected,
+                               bool (*ok)(double), bool allow_single = true) const {
+    const std::string counted = std::to_string(count) + " numbers (one per " + std::string(item) + ")";
+    if (allow_single && node.json.is_number()) return std::vector<double>(count, number(node, expected, ok));
+    if (!node.json.is_array() || node.size() != count)
+      fail_found(node, allow_single ? "a number or an array of " + counted : "an array of " + counted);
+    std::vector<double> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = number(node.element(i), expected, ok);
+    return values;
+  }
+
+  int particle_index(const Node& node) const {
+    return static_cast<int>(integer(node, 0, particle_count_ - 1,
+                                    "a particle index in [0, " + std::to_string(particle_count_) + ")"));
+  }
+
+  // A non-empty list of distinct particle indices.
+  std::vector<int> particle_list(const Node& node) const {
+    if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of particle indices");
+    std::vector<int> list;
+    std::map<int, std::size_t> first_at;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node element = node.element(k);
+      const int i = particle_index(element);
+      if (const auto [it, inserted] = first_at.emplace(i, k); !inserted)
+        fail_found(element, "each particle once (" + std::to_string(i) + " is already at [" +
+                                std::to_string(it->second) + "])");
+      list.push_back(i);
+    }
+    return list;
+  }
+
+  // ---- sections ----
+
+  void read_simulation(const Node& node, Scene& scene) const {
+    expect_object(node, {"dt", "steps", "checkpoint_every", "gravity", "drag", "ground"});
+    Settings& s = scene.settings;
+    s.dt = number(required(node, "dt", "a time step in (0, 1] (s)"), "a time step in (0, 1] (s)", time_step);
+    s.steps = int_in(required(node, "steps", "a step count, an integer in " + range_text(1, kMaxSteps)), 1, kMaxSteps,
+                     "a step count, an integer");
+    if (auto every = optional(node, "checkpoint_every"))
+      s.checkpoint_every = int_in(*every, 0, kIntMax, "an integer (0: store every state)");
+    if (auto gravity = optional(node, "gravity")) {
+      const std::array<double, 3> g = vec3(*gravity, "a gravity vector [x, y, z] (m/s^2)");
+      scene.params[ParamId::Gravity].value.assign(g.begin(), g.end());
+    }
+    if (auto drag = optional(node, "drag"))
+      scene.params[ParamId::Drag].value = {number(*drag, "a drag coefficient >= 0 (N s/m)", non_negative)};
+    if (auto ground = optional(node, "ground")) read_ground(*ground, scene);
+  }
+
+  void read_ground(const Node& node, Scene& scene) const {
+    expect_object(node, {"height", "stiffness", "damping", "friction", "contact_smoothing", "friction_smoothing"});
+    Ground& g = scene.settings.ground;
+    g.enabled = true;
+    if (auto height = optional(node, "height")) g.height = number(*height, "a finite height (m)");
+    if (auto stiffness = optional(node, "stiffness"))
+      scene.params[ParamId::GroundStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
+    if (auto damping = optional(node, "damping")) g.damping = number(*damping, "a damping >= 0 (N s/m)", non_negative);
+    if (auto friction = optional(node, "friction"))
+      scene.params[ParamId::Friction].value = {number(*friction, "a friction coefficient >= 0", non_negative)};
+    if (auto smoothing = optional(node, "contact_smoothing"))
+      g.contact_smoothing = number(*smoothing, "a width > 0 (m)", positive);
+    if (auto smoothing = optional(node, "friction_smoothing"))
+      g.friction_smoothing = number(*smoothing, "a speed > 0 (m/s)", positive);
+  }
+
+  void read_particles(const Node& node, Scene& scene) {
+    expect_object(node, {"position", "velocity", "mass", "pinned", "force"});
+    const std::vector<double> position =
+        rows_of_3(required(node, "position", "a non-empty array of [x, y, z] positions (m)"), 0,
+                  "a position [x, y, z] (m)", "a non-empty array of [x, y, z] positions (m)");
+    if (position.size() / 3 > static_cast<std::size_t>(kIntMax)) fail(node.path, "too many particles");
+    particle_count_ = static_cast<int>(position.size() / 3);
+    const auto n = static_cast<std::size_t>(particle_count_);
+    const std::string per_particle = "an array of " + std::to_string(n) + " rows (one per particle)";
+    scene.params[ParamId::InitialPosition].value = position;
+
+    if (auto velocity = optional(node, "velocity"))
+      scene.params[ParamId::InitialVelocity].value =
+          rows_of_3(*velocity, n, "a velocity [x, y, z] (m/s)", per_particle + " of [x, y, z] velocities (m/s)");
+    if (auto mass = optional(node, "mass"))
+      scene.params[ParamId::Mass].value = per_item(*mass, n, "particle", "a mass > 0 (kg)", positive);
+    if (auto force = optional(node, "force"))
+      scene.params[ParamId::ExternalForce].value =
+          rows_of_3(*force, n, "a force [x, y, z] (N)", per_particle + " of [x, y, z] forces (N)");
+
+    scene.pinned.assign(n, 0);
+    if (auto pinned = optional(node, "pinned")) {
+      expect_array(*pinned, "an array of particle indices");
+      for (std::size_t k = 0; k < pinned->size(); ++k) {
+        const Node element = pinned->element(k);
+        const int i = particle_index(element);
+        if (scene.pinned[i]) fail_found(element, "each particle once (" + std::to_string(i) + " is already pinned)");
+        scene.pinned[i] = 1;
+      }
+    }
+  }
+
+  void read_controls(const std::optional<Node>& node, Scene& scene) const {
+    if (!node) return;
+    expect_object(*node, {"channels", "values"});
+    const Node channels = required(*node, "channels", "a channel count, an integer in " + range_text(0, kMaxChannels));
+    scene.channels = int_in(channels, 0, kMaxChannels, "a channel count, an integer");
+    const long long total = static_cast<long long>(scene.channels) * scene.settings.steps;
+    if (total > kMaxControlValues)
+      fail(channels.path, "found " + std::to_string(scene.channels) + " channels x " +
+                              std::to_string(scene.settings.steps) + " steps = " + std::to_string(total) +
+                              " control values; expected at most " + std::to_string(kMaxControlValues));
+    auto values = optional(*node, "values");
+    if (!values) return;  // shape_parameters fills zeros
+    const auto steps = static_cast<std::size_t>(scene.settings.steps);
+    const auto c = static_cast<std::size_t>(scene.channels);
+    std::vector<double>& controls = scene.params[ParamId::Controls].value;
+    if (values->json.is_number()) {
+      controls.assign(steps * c, number(*values, "a finite control value"));
+      return;
+    }
+    const std::string row_expected = "an array of " + std::to_string(c) + " control values (one per channel)";
+    if (!values->json.is_array() || values->size() != steps)
+      fail_found(*values, "a number for all, or an array of " + std::to_string(steps) +
+                              " rows (one per step, simulation.steps) of " + std::to_string(c) + " numbers");
+    controls.reserve(steps * c);
+    for (std::size_t t = 0; t < steps; ++t) {
+      const Node row = values->element(t);
+      if (!row.json.is_array() || row.size() != c) fail_found(row, row_expected);
+      for (std::size_t k = 0; k < c; ++k) controls.push_back(number(row.element(k), "a finite control value"));
+    }
+  }
+
+  // Returns whether rest lengths are left to their default (the initial distance).
+  bool read_springs(const std::optional<Node>& node, Scene& scene) const {
+    if (!node) return false;
+    expect_object(*node, {"pairs", "stiffness", "damping", "rest_length", "channel", "actuation"});
+    const Node pairs = required(*node, "pairs", "an array of [a, b] particle index pairs");
+    expect_array(pairs, "an array of [a, b] particle index pairs");
+    const std::size_t s = pairs.size();
+    for (std::size_t k = 0; k < s; ++k) {
+      const Node pair = pairs.element(k);
+      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [a, b] of particle indices");
+      const int a = particle_index(pair.element(0)), b = particle_index(pair.element(1));
+      if (a == b)
+        fail(pair.path, "found a spring from particle " + std::to_string(a) +
+                            " to itself; expected two different particles");
+      scene.spring_a.push_back(a);
+      scene.spring_b.push_back(b);
+    }
+
+    if (auto stiffness = optional(*node, "stiffness"))
+      scene.params[ParamId::Stiffness].value =
+          per_item(*stiffness, s, "spring", "a stiffness >= 0 (N/m)", non_negative);
+    if (auto damping = optional(*node, "damping"))
+      scene.params[ParamId::Damping].value = per_item(*damping, s, "spring", "a damping >= 0 (N s/m)", non_negative);
+    auto rest = optional(*node, "rest_length");
+    if (rest)
+      scene.params[ParamId::RestLength].value =
+          per_item(*rest, s, "spring", "a rest length > 0 (m)", positive, /*allow_single=*/false);
+
+    scene.spring_channel.assign(s, -1);
+    if (auto channel = optional(*node, "channel")) {
+      const int c = scene.channels;
+      const std::string expected = c == 0 ? "-1 (passive; controls.channels is 0, so no spring can be driven)"
+                                          : "-1 (passive) or a channel in [0, " + std::to_string(c) + ")";
+      if (!channel->json.is_array() || channel->size() != s)
+        fail_found(*channel, "an array of " + std::to_string(s) + " channels (one per spring)");
+      for (std::size_t k = 0; k < s; ++k)
+        scene.spring_channel[k] = static_cast<int>(integer(channel->element(k), -1, c - 1, expected));
+    }
+    scene.actuation.assign(s, 0.0);
+    if (auto actuation = optional(*node, "actuation"))
+      scene.actuation = per_item(*actuation, s, "spring", "a finite actuation", finite);
+    return !rest.has_value();
+  }
+
+  // A default rest length is the initial distance, which must not be zero.
+  void check_default_rest_lengths(const Scene& scene, const Node& springs) const {
+    const std::vector<double>& rest = scene.params[ParamId::RestLength].value;
+    const Node pairs = *optional(springs, "pairs");
+    for (std::size_t k = 0; k < rest.size(); ++k)
+      if (!positive(rest[k]))
+        fail(pairs.element(k).path,
+             "found particles " + std::to_string(scene.spring_a[k]) + " and " + std::to_string(scene.spring_b[k]) +
+                 " at distance " + number_text(rest[k]) +
+                 " initially, which cannot be the default rest length; expected distinct finite positions "
+                 "or a \"rest_length\" > 0 for every spring");
+  }
+
+  void read_parameters(const Node& node, Scene& scene) const {
+    if (!node.json.is_object()) fail_found(node, "an object of parameter names");
+    for (const auto& [name, value] : node.json.items()) {
+      const Node entry{value, member_path(node.path, name)};
+      const std::optional<ParamId> id = param_from_name(name);
+      if (!id) {
+        std::vector<std::string_view> names;
+        for (int i = 0; i < kParamCount; ++i) names.push_back(param_name(static_cast<ParamId>(i)));
+        fail(entry.path, "unknown parameter '" + printable_excerpt(name) + "'" + did_you_mean(name, names) +
+                             "; expected one of: " + join(names));
+      }
+      expect_object(entry, {"optimize", "lower", "upper"});
+      Parameter& p = scene.params[*id];
+      if (auto optimize = optional(entry, "optimize")) p.optimize = boolean(*optimize);
+      if (auto lower = optional(entry, "lower")) p.lower = number(*lower, "a finite lower bound");
+      if (auto upper = optional(entry, "upper")) p.upper = number(*upper, "a finite upper bound");
+      if (p.lower > p.upper)
+        fail(entry.path, "found lower " + number_text(p.lower) + " > upper " + number_text(p.upper) +
+                             "; expected lower <= upper");
+    }
+  }
+
+  void read_objectives(const Node& node, Scene& scene) const {
+    expect_array(node, "an array of objectives");
+    for (std::size_t k = 0; k < node.size(); ++k) scene.objectives.push_back(read_objective(node.element(k), scene));
+  }
+
+  int step(const Node& objective, int steps) const {
+    auto node = optional(objective, "step");
+    if (!node) return -1;
+    return static_cast<int>(
+        integer(*node, -1, steps, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]"));
+  }
+
+  Objective read_objective(const Node& node, const Scene& scene) const {
+    if (!node.json.is_object()) fail_found(node, "an objective object with a \"type\"");
+    const Node type_node = required(node, "type", "one of: " + objective_type_names());
+    const std::string type_name = string(type_node, "one of: " + objective_type_names());
+    const std::optional<ObjectiveType> type = objective_type_from_name(type_name);
+    if (!type) fail_found(type_node, "one of: " + objective_type_names());
+    const std::string context = context_of(node) + " (a " + type_name + " objective)";
+
+    Objective o;
+    o.type = *type;
+    switch (*type) {
+      case ObjectiveType::Target:
+      case ObjectiveType::Velocity: {
+        expect_object(node, {"type", "particles", "target", "step", "weight"}, context);
+        o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
+        const std::string_view expected = *type == ObjectiveType::Target ? "a target position [x, y, z] (m)"
+                                                                         : "a target velocity [x, y, z] (m/s)";
+        const std::array<double, 3> target = vec3(required(node, "target", expected), expected);
+        o.target.assign(target.begin(), target.end());
+        break;
+      }
+      case ObjectiveType::Positions:
+        expect_object(node, {"type", "particles", "targets", "offset", "step", "weight"}, context);
+        if (auto particles = optional(node, "particles")) {
+          o.particles = particle_list(*particles);
+        } else {
+          for (int i = 0; i < scene.particle_count(); ++i) o.particles.push_back(i);
+        }
+        read_position_targets(node, scene, o);
+        break;
+      case ObjectiveType::Markers:
+        expect_object(node, {"type", "file", "bind", "steps_per_frame", "weight"}, context);
+        read_markers(node, scene, o);
+        break;
+      case ObjectiveType::Effort: expect_object(node, {"type", "weight"}, context); break;
+      case ObjectiveType::Travel:
+        expect_object(node, {"type", "particles", "direction", "step", "weight"}, context);
+        o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
+        if (auto direction = optional(node, "direction")) read_direction(*direction, o);
+        break;
+    }
+    o.step = step(node, scene.settings.steps);
+    if (auto weight = optional(node, "weight")) o.weight = number(*weight, "a weight >= 0", non_negative);
+    return o;
+  }
+
+  void read_position_targets(const Node& node, const Scene& scene, Objective& o) const {
+    auto targets = optional(node, "targets");
+    auto offset = optional(node, "offset");
+    if (targets.has_value() == offset.has_value())
+      fail(node.path, std::string(targets ? "found both" : "found neither") +
+                          " \"targets\" and \"offset\"; expected exactly one of them");
+    if (targets) {
+      o.target = rows_of_3(*targets, o.particles.size(), "a target position [x, y, z] (m)",
+                           "an array of " + std::to_string(o.particles.size()) +
+                               " [x, y, z] targets (one per listed particle)");
+      return;
+    }
+    const std::array<double, 3> d = vec3(*offset, "an offset [dx, dy, dz] (m)");
+    const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+    for (int i : o.particles)
+      for (int k = 0; k < 3; ++k) {
+        const double target = x0[3 * i + k] + d[k];
+        if (!finite(target)) fail_found(*offset, "an offset whose targets stay finite");
+        o.target.push_back(target);
+      }
+  }
+
+  void read_direction(const Node& node, Objective& o) const {
+    const std::array<double, 3> d = vec3(node, "a direction [x, y, z]");
+    const double scale = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
+    if (scale == 0) fail_found(node, "a non-zero direction");
+    // A direction that is unit length already (as saved) is kept bit for bit:
+    // normalising again could change a last digit and break load-save-load.
+    if (scale <= 1 && std::abs(std::hypot(d[0], d[1], d[2]) - 1) <= 4 * std::numeric_limits<double>::epsilon()) {
+      std::copy(d.begin(), d.end(), o.direction);
+      return;
+    }
+    const double length = std::hypot(d[0] / scale, d[1] / scale, d[2] / scale);  // scaled: cannot overflow
+    for (int k = 0; k < 3; ++k) o.direction[k] = d[k] / scale / length;
+  }
+
+  void read_markers(const Node& node, const Scene& scene, Objective& o) const {
+    const Node file = required(node, "file", "the path of a marker CSV file");
+    const std::string written = string(file, "the path of a marker CSV file, relative to the scene's folder");
+    if (written.empty()) fail_found(file, "the path of a marker CSV file");
+    o.marker_file = fs::path(written);
+    const fs::path resolved = o.marker_file.is_absolute() ? o.marker_file : folder_ / o.marker_file;
+
+    if (auto spf = optional(node, "steps_per_frame"))
+      o.steps_per_frame = int_in(*spf, 1, kIntMax, "an integer number of steps per frame");
+
+    const Node bind = required(node, "bind", "a non-empty array of [marker, particle] pairs");
+    if (!bind.json.is_array() || bind.json.empty()) fail_found(bind, "a non-empty array of [marker, particle] pairs");
+    std::map<int, std::size_t> bound;  // marker id -> index in bind
+    for (std::size_t k = 0; k < bind.size(); ++k) {
+      const Node pair = bind.element(k);
+      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [marker, particle]");
+      const Node marker_node = pair.element(0);
+      const int marker = int_in(marker_node, std::numeric_limits<int>::min(), kIntMax, "a marker id, an integer");
+      if (const auto [it, inserted] = bound.emplace(marker, k); !inserted)
+        fail_found(marker_node, "each marker bound once (marker " + std::to_string(marker) + " is already at [" +
+                                    std::to_string(it->second) + "])");
+      o.bind.emplace_back(marker, particle_index(pair.element(1)));
+    }
+
+    Result<MarkerTrack> track = read_marker_csv(resolved);
+    if (!track) fail(file.path, track.error().message);
+
+    // Keep the samples of bound markers; others are ignored.
+    std::set<int> observed;
+    const long long steps = scene.settings.steps;
+    for (std::size_t k = 0; k < track->samples.size(); ++k) {
+      const MarkerSample& sample = track->samples[k];
+      if (!bound.contains(sample.marker)) continue;
+      const long long step_of_frame = static_cast<long long>(sample.frame) * o.steps_per_frame;
+      if (step_of_frame < 0 || step_of_frame > steps)
+        fail(file.path, resolved.string() + ":" + std::to_string(track->lines[k]) + ": found frame " +
+                            std::to_string(sample.frame) + " (step " + std::to_string(step_of_frame) + " at " +
+                            std::to_string(o.steps_per_frame) + " steps per frame); expected a frame in [0, " +
+                            std::to_string(steps / o.steps_per_frame) + "] (simulation.steps is " +
+                            std::to_string(steps) + ")");
+      o.samples.push_back(sample);
+      observed.insert(sample.marker);
+    }
+    for (const auto& [marker, k] : bound)
+      if (!observed.contains(marker))
+        fail_found(bind.element(k).element(0), "a marker id that occurs in " + resolved.string());
+  }
+
+  void read_optimizer(const Node& node, OptimizerSettings& o) const {
+    expect_object(node, {"method", "iterations", "learning_rate", "momentum", "beta1", "beta2", "epsilon", "history",
+                         "clip", "tolerance", "loss_tolerance"});
+    if (auto method = optional(node, "method")) {
+      const std::string name = string(*method, "gd, adam or lbfgs");
+      const std::optional<OptimizerMethod> m = method_from_name(name);
+      if (!m) fail_found(*method, "one of: gd, adam, lbfgs");
+      o.method = *m;
+    }
+    const auto read_number = [&](std::string_view key, double& field, std::string_view expected, bool (*ok)(double)) {
+      if (auto value = optional(node, key)) field = number(*value, expected, ok);
+    };
+    if (auto iterations = optional(node, "iterations")) o.iterations = int_in(*iterations, 0, kIntMax, "an integer");
+    if (auto history = optional(node, "history")) o.history = int_in(*history, 1, 1000, "an integer");
+    read_number("learning_rate", o.learning_rate, "a number > 0", positive);
+    read_number("momentum", o.momentum, "a number in [0, 1)", unit_interval_open_right);
+    read_number("beta1", o.beta1, "a number in [0, 1)", unit_interval_open_right);
+    read_number("beta2", o.beta2, "a number in [0, 1)", unit_interval_open_right);
+    read_number("epsilon", o.epsilon, "a number > 0", positive);
+    read_number("clip", o.clip, "a number >= 0 (0: no clipping)", non_negative);
+    read_number("tolerance", o.tolerance, "a number >= 0", non_negative);
+    read_number("loss_tolerance", o.loss_tolerance, "a number >= 0", non_negative);
+  }
+
+  std::string file_;
+  fs::path folder_;  // marker files are relative to it
+  int particle_count_ = 0;
+};
+
+// ---- Writing ---------------------------------------------------------------------
+
+OrderedJson rows(const std::vector<double>& flat, int cols) {
+  OrderedJson out = OrderedJson::array();
+  for (std::size_t at = 0; at + static_cast<std::size_t>(cols) <= flat.size() && cols > 0; at += cols)
+    out.push_back(std::vector<double>(flat.begin() + static_cast<std::ptrdiff_t>(at),
+                                      flat.begin() + static_cast<std::ptrdiff_t>(at + cols)));
+  return out;
+}
+
+OrderedJson vec3_json(const double* v) { return OrderedJson::array({v[0], v[1], v[2]}); }
+
+OrderedJson objective_json(const Objective& o) {
+  OrderedJson j;
+  j["type"] = objective_type_name(o.type);
+  switch (o.type) {
+    case ObjectiveType::Target:
+    case ObjectiveType::Velocity:
+      j["particles"] = o.particles;
+      j["target"] = o.target;
+      j["step"] = o.step;
+      break;
+    case ObjectiveType::Positions:
+      j["particles"] = o.particles;
+      j["targets"] = rows(o.target, 3);
+      j["step"] = o.step;
+      break;
+    case ObjectiveType::Markers: {
+      j["file"] = o.marker_file.generic_string();
+      OrderedJson bind = OrderedJson::array();
+      for (const auto& [marker, particle] : o.bind) bind.push_back({marker, particle});
+      j["bind"] = bind;
+      j["steps_per_frame"] = o.steps_per_frame;
+      break;
+    }
+    case ObjectiveType::Effort: break;
+    case ObjectiveType::Travel:
+      j["particles"] = o.particles;
+      j["direction"] = vec3_json(o.direction);
+      j["step"] = o.step;
+      break;
+  }
+  j["weight"] = o.weight;
+  return j;
+}
+
+OrderedJson scene_json(const Scene& scene) {
+  const ParameterSet& p = scene.params;
+  OrderedJson j;
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["name"] = scene.name;
+  if (!scene.description.empty()) j["description"] = scene.description;
+
+  OrderedJson& sim = j["simulation"];
+  sim["dt"] = scene.settings.dt;
+  sim["steps"] = scene.settings.steps;
+  sim["checkpoint_every"] = scene.settings.checkpoint_every;
+  sim["gravity"] = p[ParamId::Gravity].value;
+  sim["drag"] = p[ParamId::Drag].value.at(0);
+  if (const Ground& g = scene.settings.ground; g.enabled) {
+    OrderedJson& ground = sim["ground"];
+    ground["height"] = g.height;
+    ground["stiffness"] = p[ParamId::GroundStiffness].value.at(0);
+    ground["damping"] = g.damping;
+    ground["friction"] = p[ParamId::Friction].value.at(0);
+    ground["contact_smoothing"] = g.contact_smoothing;
+    ground["friction_smoothing"] = g.friction_smoothing;
+  }
+
+  OrderedJson& particles = j["particles"];
+  particles["position"] = rows(p[ParamId::InitialPosition].value, 3);
+  particles["velocity"] = rows(p[ParamId::InitialVelocity].value, 3);
+  particles["mass"] = p[ParamId::Mass].value;
+  OrderedJson pinned = OrderedJson::array();
+  for (int i = 0; i < scene.particle_count(); ++i)
+    if (scene.pinned[i]) pinned.push_back(i);
+  particles["pinned"] = pinned;
+  particles["force"] = rows(p[ParamId::ExternalForce].value, 3);
+
+  if (scene.spring_count() > 0) {
+    OrderedJson& springs = j["springs"];
+    OrderedJson pairs = OrderedJson::array();
+    for (int i = 0; i < scene.spring_count(); ++i) pairs.push_back({scene.spring_a[i], scene.spring_b[i]});
+    springs["pairs"] = pairs;
+    springs["stiffness"] = p[ParamId::Stiffness].value;
+    springs["damping"] = p[ParamId::Damping].value;
+    springs["rest_length"] = p[ParamId::RestLength].value;
+    springs["channel"] = scene.spring_channel;
+    springs["actuation"] = scene.actuation;
+  }
+  if (scene.channels > 0) {
+    j["controls"]["channels"] = scene.channels;
+    j["controls"]["values"] = rows(p[ParamId::Controls].value, scene.channels);
+  }
+
+  OrderedJson parameters = OrderedJson::object();
+  for (const Parameter& param : p.items) {
+    const bool lower = std::isfinite(param.lower), upper = std::isfinite(param.upper);
+    if (!param.optimize && !lower && !upper) continue;
+    OrderedJson& entry = parameters[std::string(param_name(param.id))];
+    entry["optimize"] = param.optimize;
+    if (lower) entry["lower"] = param.lower;
+    if (upper) entry["upper"] = param.upper;
+  }
+  if (!parameters.empty()) j["parameters"] = parameters;
+
+  if (!scene.objectives.empty()) {
+    OrderedJson& objectives = j["objectives"] = OrderedJson::array();
+    for (const Objective& o : scene.objectives) objectives.push_back(objective_json(o));
+  }
+
+  const OptimizerSettings& o = scene.optimizer;
+  j["optimizer"] = {{"method", method_name(o.method)},
+                    {"iterations", o.iterations},
+                    {"learning_rate", o.learning_rate},
+                    {"momentum", o.momentum},
+                    {"beta1", o.beta1},
+                    {"beta2", o.beta2},
+                    {"epsilon", o.epsilon},
+                    {"history", o.history},
+                    {"clip", o.clip},
+                    {"tolerance", o.tolerance},
+                    {"loss_tolerance", o.loss_tolerance}};
+  return j;
+}
+
+std::string compact(const OrderedJson& value) {
+  return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+// Indented JSON, but an array of plain values stays on one line, so that a file of
+// positions reads as one [x, y, z] row per line.
+void write_pretty(std::string& out, const OrderedJson& value, int indent) {
+  const std::string inner(static_cast<std::size_t>(indent) + 2, ' ');
+  const auto is_container = [](const OrderedJson& v) { return v.is_array() || v.is_object(); };
+  if (value.is_object() && !value.empty()) {
+    out += "{\n";
+    bool first = true;
+    for (const auto& [key, member] : value.items()) {
+      out += (first ? "" : ",\n") + inner + compact(OrderedJson(key)) + ": ";
+      write_pretty(out, member, indent + 2);
+      first = false;
+    }
+    out += "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "}";
+  } else if (value.is_array() && std::any_of(value.begin(), value.end(), is_container)) {
+    out += "[\n";
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      out += (i ? ",\n" : "") + inner;
+      write_pretty(out, value[i], indent + 2);
+    }
+    out += "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "]";
+  } else if (value.is_array()) {
+    out += "[";
+    for (std::size_t i = 0; i < value.size(); ++i) out += (i ? ", " : "") + compact(value[i]);
+    out += "]";
+  } else {
+    out += compact(value);
+  }
+}
+
+}  // namespace
+
+Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& source) {
+  const std::string file = source.empty() ? "<scene>" : source.string();
+  try {
+    if (json_text.size() > kMaxSceneBytes)
+      return Error{file + ": the text is " + std::to_string(json_text.size() >> 20) + " MiB; expected at most " +
+                   std::to_string(kMaxSceneBytes >> 20) + " MiB"};
+    if (json_text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+      return Error{file + ": the file is empty; expected a JSON object with \"format\": \"nudge-scene\""};
+    if (std::optional<RawTextProblem> problem = scan_raw_text(json_text)) {
+      // Errors in reading order: a syntax error before the problem comes first.
+      try {
+        const Json prefix = Json::parse(json_text.substr(0, problem->offset));
+      } catch (const Json::parse_error& e) {
+        if (std::string_view(e.what()).find("unexpected end of input") == std::string_view::npos)
+          return Error{file + ": " + describe_parse_error(e, json_text)};
+      } catch (const std::exception&) {
+      }
+      return Error{file + ": " + problem->message};
+    }
+
+    DuplicateKeyFinder duplicates;
+    Json root;
+    try {
+      root = Json::parse(json_text.begin(), json_text.end(), [&](int, Json::parse_event_t event, Json& parsed) {
+        return duplicates.on_event(event, parsed);
+      });
+    } catch (const Json::parse_error& e) {
+      return Error{file + ": " + describe_parse_error(e, json_text)};
+    } catch (const Json::out_of_range&) {  // the raw scan should have caught it first
+      return Error{file + ": found a number too large for a double; expected finite numbers"};
+    }
+    if (const auto& path = duplicates.duplicate())
+      return Error{file + ": " + *path + ": found this key a second time in the same object; expected each key once"};
+
+    SceneReader reader(file, source.parent_path());
+    Scene scene = reader.read(root, source);
+    // A safety net: the reader checks everything as it goes, so this should never fail.
+    if (Status valid = check_scene(scene); !valid) return Error{file + ": " + valid.error().message};
+    return scene;
+  } catch (const LoadFailure& failure) {
+    return Error{failure.message};
+  } catch (const std::bad_alloc&) {
+    return Error{file + ": out of memory while loading the scene"};
+  } catch (const std::exception& e) {
+    return Error{file + ": unexpected error while loading the scene: " + printable_excerpt(e.what(), 200)};
+  }
+}
+
+Result<Scene> load_scene(const std::filesystem::path& path) {
+  Result<std::string> text = read_text_file(path, kMaxSceneBytes, "a scene file (.json)");
+  if (!text) return text.error();
+  return parse_scene(*text, path);
+}
+
+Status save_scene(const Scene& scene, const std::filesystem::path& path) {
+  const std::string name = path.string();
+  if (Status valid = check_scene(scene); !valid)
+    return Error{name + ": not saved, the scene is invalid: " + valid.error().message};
+  // A markers objective refers to its samples by file; samples set in code have none.
+  for (std::size_t k = 0; k < scene.objectives.size(); ++k)
+    if (scene.objectives[k].type == ObjectiveType::Markers && scene.objectives[k].marker_file.empty())
+      return Error{name + ": not saved: objectives[" + std::to_string(k) +
+                   "] is a markers objective without a marker_file; expected the path of its CSV file"};
+  std::string text;
+  try {
+    write_pretty(text, scene_json(scene), 0);
+  } catch (const std::exception& e) {
+    return Error{name + ": not saved: " + printable_excerpt(e.what(), 200)};
+  }
+  text += "\n";
+  return write_file_atomically(path, text);
+}
+
+}  // namespace nudge

@@ -1,0 +1,179 @@
+// The `nudge` binary run as a user runs it: exit codes, messages and output files.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path source_dir() {
+  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
+  return fs::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `nudge ARGS` from the source directory.
+Run nudge(const std::string& args) {
+  const char* binary = std::getenv("NUDGE_BINARY");
+  REQUIRE_MESSAGE(binary != nullptr, "NUDGE_BINARY is not set (run through ctest)");
+  const std::string command = "cd '" + source_dir().string() + "' && '" + binary + "' " + args + " 2>&1";
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t got;
+  while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, got);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("nudge_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(std::rand()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("cli: validate accepts every example scene") {
+  for (const auto& entry : fs::directory_iterator(source_dir() / "scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    const Run run = nudge("validate scenes/" + entry.path().filename().string());
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+    CHECK(contains(run.output, ": ok: "));
+  }
+}
+
+TEST_CASE("cli: bad input exits 2 with a message naming the file") {
+  TempDir dir;
+  const fs::path bad = dir.path / "bad.json";
+  std::ofstream(bad) << R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 0},
+                          "particles": {"position": [[0, 0, 0]]}})";
+  for (const std::string& command : {"validate " + bad.string(), "simulate " + bad.string(),
+                                     "optimize " + bad.string(), "gradcheck " + bad.string()}) {
+    const Run run = nudge(command);
+    INFO(command << "\n" << run.output);
+    CHECK(run.exit_code == 2);
+    CHECK(contains(run.output, "bad.json"));
+    CHECK(contains(run.output, "steps"));
+  }
+  const Run missing = nudge("validate " + (dir.path / "nope.json").string());
+  CHECK(missing.exit_code == 2);
+  CHECK(contains(missing.output, "nope.json"));
+  const Run directory = nudge("validate " + dir.path.string());
+  CHECK(directory.exit_code == 2);
+  const Run usage = nudge("optimize scenes/projectile.json --optimizer newton");
+  CHECK(usage.exit_code == 2);
+  const Run no_command = nudge("");
+  CHECK(no_command.exit_code == 2);
+}
+
+TEST_CASE("cli: simulate writes the whole trajectory") {
+  TempDir dir;
+  const fs::path out = dir.path / "traj.csv";
+  const Run run = nudge("simulate scenes/projectile.json --out " + out.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(contains(run.output, "loss "));
+  std::ifstream in(out);
+  std::string header;
+  std::getline(in, header);
+  CHECK(header == "step,time,particle,x,y,z,vx,vy,vz");
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) ++rows;
+  CHECK(rows == 501);  // 500 steps plus the initial state, one particle
+}
+
+TEST_CASE("cli: optimize writes the result, the loss log and the optimised scene") {
+  TempDir dir;
+  const fs::path result = dir.path / "result.json", log = dir.path / "loss.csv", scene = dir.path / "opt.json";
+  const Run run = nudge("optimize scenes/projectile.json --iterations 5 --out " + result.string() + " --log " +
+                        log.string() + " --write-scene " + scene.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(read_file(result));
+  REQUIRE(j.contains("loss_history"));
+  CHECK(j["loss_history"].size() >= 2);
+  CHECK(j["final_loss"].get<double>() < j["initial_loss"].get<double>());
+  CHECK(j["parameters"].contains("initial_velocity"));
+  CHECK(j["timings"]["total_s"].get<double>() > 0.0);
+  CHECK(contains(read_file(log), "iteration,loss,grad_norm"));
+  // The optimised scene is a valid scene whose loss is the final loss.
+  const Run simulated = nudge("simulate " + scene.string());
+  INFO(simulated.output);
+  CHECK(simulated.exit_code == 0);
+}
+
+TEST_CASE("cli: gradcheck passes on an example and fails an impossible tolerance") {
+  const Run ok = nudge("gradcheck scenes/projectile.json");
+  INFO(ok.output);
+  CHECK(ok.exit_code == 0);
+  CHECK(contains(ok.output, "initial_velocity"));
+  // Steps so small that the differences are rounding noise: nothing can be verified, and it says so.
+  const Run strict = nudge("gradcheck scenes/spring_sysid.json --step 1e-12");
+  INFO(strict.output);
+  CHECK(strict.exit_code == 1);
+  CHECK(contains(strict.output, "FAIL"));
+}
+
+TEST_CASE("cli: bench cloth prints the spec's JSON on its last line") {
+  const Run run = nudge("bench cloth --n 8 --steps 20 --runs 1 --dtype float64 --device cpu");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  std::string last = run.output;
+  while (!last.empty() && last.back() == '\n') last.pop_back();
+  last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+  const nlohmann::json j = nlohmann::json::parse(last);
+  for (const char* field : {"impl", "bench", "n", "steps", "dtype", "loss", "grad_v0_norm", "grad_k_norm",
+                            "forward_s", "gradient_s", "runs", "threads"})
+    CHECK_MESSAGE(j.contains(field), field);
+  CHECK(j["bench"] == "cloth");
+  CHECK(j["n"] == 8);
+}
+
+TEST_CASE("cli: --device auto falls back to the CPU with one message; --device cuda without a GPU is an error") {
+  const Run automatic = nudge("simulate scenes/projectile.json --device auto");
+  INFO(automatic.output);
+  CHECK(automatic.exit_code == 0);
+  const Run cuda = nudge("simulate scenes/projectile.json --device cuda");
+  INFO(cuda.output);
+  // Decided at run time: a machine with a GPU runs on it; one without says why, once.
+  if (contains(automatic.output, "running on the CPU")) {
+    size_t count = 0;
+    for (size_t at = automatic.output.find("running on the CPU"); at != std::string::npos;
+         at = automatic.output.find("running on the CPU", at + 1))
+      ++count;
+    CHECK(count == 1);
+    CHECK(cuda.exit_code == 2);
+    CHECK(contains(cuda.output, "--device cuda"));
+  } else {
+    CHECK(cuda.exit_code == 0);
+  }
+}

@@ -1,0 +1,252 @@
+#include <doctest/doctest.h>
+
+// The example scenes in scenes/ are the same files users open and benchmarks run; here
+// each one is loaded, simulated, and its optimisation run with the scene's own optimiser
+// settings through the engine API (as `nudge optimize` does), and checked for the result
+// the scene's description promises.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "nudge/optimizer.h"
+#include "nudge/parameters.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+
+using namespace nudge;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The repository root: NUDGE_SOURCE_DIR (set by ctest), else three levels above this file.
+fs::path source_dir() {
+  if (const char* env = std::getenv("NUDGE_SOURCE_DIR"); env != nullptr && *env != '\0') return fs::path(env);
+  return fs::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+fs::path scene_path(const std::string& name) { return source_dir() / "scenes" / (name + ".json"); }
+
+Scene load(const fs::path& path) {
+  Result<Scene> scene = load_scene(path);
+  INFO("loading ", path.string());
+  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? std::string() : scene.error().message));
+  return std::move(scene).value();
+}
+
+Scene load_example(const std::string& name) { return load(scene_path(name)); }
+
+std::unique_ptr<Simulator> cpu_simulator(const Scene& scene) {
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  options.precision = Precision::Float64;
+  options.threads = 1;  // the examples are small; results do not depend on the thread count
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
+  REQUIRE_MESSAGE(sim.ok(), (sim.ok() ? std::string() : sim.error().message));
+  return std::move(sim).value();
+}
+
+double evaluate_loss(Simulator& sim, const ParameterSet& params) {
+  Result<Evaluation> eval = sim.evaluate(params);
+  REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? std::string() : eval.error().message));
+  return eval->loss;
+}
+
+struct Optimised {
+  ParameterSet params;  // the scene's parameters with the optimised values scattered in
+  OptimizeResult result;
+};
+
+// Runs the scene's optimisation exactly as `nudge optimize` does; `iterations` < 0 keeps the
+// scene's own count.
+Optimised optimise(const Scene& scene, int iterations = -1) {
+  std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+  OptimizerSettings settings = scene.optimizer;
+  if (iterations >= 0) settings.iterations = iterations;
+  ParameterSet params = scene.params;
+  REQUIRE(params.optimized_size() > 0);
+  LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
+    params.scatter_optimized(x);
+    Result<Evaluation> eval = sim->gradient(params);
+    if (!eval) return eval.error();
+    grad = params.gather_optimized_grad();
+    return eval->loss;
+  };
+  std::vector<double> lower, upper;
+  params.optimized_bounds(lower, upper);
+  Result<OptimizeResult> result = minimize(f, params.gather_optimized(), lower, upper, settings);
+  REQUIRE_MESSAGE(result.ok(), (result.ok() ? std::string() : result.error().message));
+  INFO("stopped: ", std::string(stop_reason_name(result->reason)), " ", result->message);
+  CHECK(result->reason != StopReason::EvaluationFailed);
+  CHECK(result->reason != StopReason::LineSearchFailed);
+  params.scatter_optimized(result->x);
+  return {params, std::move(result).value()};
+}
+
+// Centroid of all particles at step t of a trajectory.
+std::vector<double> centroid(const Trajectory& traj, int t) {
+  std::vector<double> c(3, 0.0);
+  for (int i = 0; i < traj.particles; ++i)
+    for (int k = 0; k < 3; ++k) c[k] += traj.x[(static_cast<size_t>(t) * traj.particles + i) * 3 + k];
+  for (double& v : c) v /= traj.particles;
+  return c;
+}
+
+Trajectory rollout(const Scene& scene, const ParameterSet& params) {
+  std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+  Result<Trajectory> traj = sim->trajectory(params);
+  REQUIRE_MESSAGE(traj.ok(), (traj.ok() ? std::string() : traj.error().message));
+  return std::move(traj).value();
+}
+
+double relative_error(double value, double truth) { return std::fabs(value - truth) / std::fabs(truth); }
+
+}  // namespace
+
+TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
+  const fs::path folder = source_dir() / "scenes";
+  REQUIRE_MESSAGE(fs::is_directory(folder), folder.string());
+  std::set<std::string> found;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
+  for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth"}) {
+    INFO("scenes/", expected, ".json");
+    CHECK(found.count(expected) == 1);
+  }
+
+  for (const std::string& name : found) {
+    CAPTURE(name);
+    const Scene scene = load_example(name);  // what `nudge validate` runs
+    CHECK(check_scene(scene).ok());
+    CHECK(scene.name == name);
+    CHECK(scene.description.size() > 40);
+    CHECK(scene.params.optimized_size() > 0);  // every example has something to optimise
+    CHECK(!scene.objectives.empty());
+
+    std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+    const double loss = evaluate_loss(*sim, scene.params);
+    CHECK(std::isfinite(loss));
+  }
+}
+
+TEST_CASE("example: projectile's launch velocity lands it on the target") {
+  const Scene scene = load_example("projectile");
+  REQUIRE(scene.particle_count() == 1);
+  REQUIRE(scene.objectives.size() == 1);
+  const std::vector<double> target = scene.objectives[0].target;
+  REQUIRE(target.size() == 3);
+
+  std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+  const double initial_loss = evaluate_loss(*sim, scene.params);
+  CHECK(initial_loss > 1.0);  // the guess misses by more than a metre
+
+  const Optimised opt = optimise(scene);
+  const Trajectory traj = rollout(scene, opt.params);
+  const std::vector<double> landed = centroid(traj, traj.steps);
+  const double miss = std::hypot(landed[0] - target[0], landed[1] - target[1], landed[2] - target[2]);
+  INFO("landed at (", landed[0], ", ", landed[1], ", ", landed[2], ") after ", opt.result.iterations, " iterations");
+  CHECK(miss < 0.01);
+  for (double v : opt.params[ParamId::InitialVelocity].value) {
+    CHECK(v >= -30.0);
+    CHECK(v <= 30.0);
+  }
+}
+
+TEST_CASE("example: spring_sysid recovers the spring's stiffness and damping from the marker track") {
+  const Scene scene = load_example("spring_sysid");
+  const Scene truth = load(source_dir() / "assets" / "tracks" / "spring_sysid_truth.json");
+  const double true_k = truth.params[ParamId::Stiffness].value.at(0);
+  const double true_c = truth.params[ParamId::Damping].value.at(0);
+  // The guess is well off, so the test means something.
+  CHECK(relative_error(scene.params[ParamId::Stiffness].value.at(0), true_k) > 0.2);
+  CHECK(relative_error(scene.params[ParamId::Damping].value.at(0), true_c) > 0.2);
+
+  const Optimised opt = optimise(scene);
+  const double k = opt.params[ParamId::Stiffness].value.at(0);
+  const double c = opt.params[ParamId::Damping].value.at(0);
+  INFO("stiffness ", k, " (true ", true_k, "), damping ", c, " (true ", true_c, "), loss ",
+       opt.result.loss_history.front(), " -> ", opt.result.loss, " in ", opt.result.iterations, " iterations");
+  CHECK(relative_error(k, true_k) < 0.01);
+  CHECK(relative_error(c, true_c) < 0.01);
+}
+
+TEST_CASE("example: pendulum_length recovers the rod's length from the marker track") {
+  const Scene scene = load_example("pendulum_length");
+  const Scene truth = load(source_dir() / "assets" / "tracks" / "pendulum_truth.json");
+  const double true_length = truth.params[ParamId::RestLength].value.at(0);
+  CHECK(relative_error(scene.params[ParamId::RestLength].value.at(0), true_length) > 0.1);
+
+  const Optimised opt = optimise(scene);
+  const double length = opt.params[ParamId::RestLength].value.at(0);
+  INFO("rest length ", length, " (true ", true_length, "), loss ", opt.result.loss_history.front(), " -> ",
+       opt.result.loss, " in ", opt.result.iterations, " iterations");
+  CHECK(relative_error(length, true_length) < 0.01);
+}
+
+TEST_CASE("example: the marker tracks are what their truth scenes produce") {
+  // With the true values put into the example, its markers objective is zero up to
+  // rounding: the track, the truth scene and the example agree.
+  struct Case {
+    const char* example;
+    const char* truth;
+  };
+  for (const Case& c : {Case{"spring_sysid", "spring_sysid_truth.json"}, Case{"pendulum_length", "pendulum_truth.json"}}) {
+    CAPTURE(c.example);
+    Scene scene = load_example(c.example);
+    const Scene truth = load(source_dir() / "assets" / "tracks" / c.truth);
+    REQUIRE(truth.particle_count() == scene.particle_count());
+    REQUIRE(truth.spring_count() == scene.spring_count());
+    std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+    const double guess_loss = evaluate_loss(*sim, scene.params);
+    for (ParamId id : {ParamId::Stiffness, ParamId::Damping, ParamId::RestLength})
+      scene.params[id].value = truth.params[id].value;
+    const double truth_loss = evaluate_loss(*sim, scene.params);
+    CHECK(guess_loss > 1e-4);
+    CHECK(truth_loss < 1e-20);
+  }
+}
+
+TEST_CASE("example: walker stands with its initial controls") {
+  const Scene scene = load_example("walker");
+  REQUIRE(scene.settings.ground.enabled);
+  const Trajectory traj = rollout(scene, scene.params);
+  double lowest = 1e9, highest = -1e9, max_speed = 0.0, max_z = 0.0;
+  for (size_t i = 0; i < traj.x.size(); i += 3) {
+    lowest = std::min(lowest, traj.x[i + 1]);
+    highest = std::max(highest, traj.x[i + 1]);
+    max_z = std::max(max_z, std::fabs(traj.x[i + 2]));
+    max_speed = std::max(max_speed, std::hypot(traj.v[i], traj.v[i + 1], traj.v[i + 2]));
+  }
+  INFO("lowest ", lowest, " m, highest ", highest, " m, fastest ", max_speed, " m/s");
+  CHECK(max_z == 0.0);      // a planar robot stays in z = 0
+  CHECK(lowest > -0.005);   // feet do not sink through the ground
+  CHECK(highest < 0.4);     // nor does the robot jump (it is 0.3 m tall)
+  CHECK(max_speed < 2.0);   // no blow-up
+  const std::vector<double> start = centroid(traj, 0), end = centroid(traj, traj.steps);
+  CHECK(std::fabs(end[0] - start[0]) < 0.03);  // it rocks in place
+  CHECK(std::fabs(end[1] - start[1]) < 0.03);
+}
+
+TEST_CASE("example: walker learns to travel along +x") {
+  const Scene scene = load_example("walker");
+  const Trajectory before = rollout(scene, scene.params);
+  const double travel_before = centroid(before, before.steps)[0] - centroid(before, 0)[0];
+
+  const Optimised opt = optimise(scene);
+  const Trajectory after = rollout(scene, opt.params);
+  const double travel_after = centroid(after, after.steps)[0] - centroid(after, 0)[0];
+  const std::vector<double>& controls = opt.params[ParamId::Controls].value;
+  CHECK(*std::min_element(controls.begin(), controls.end()) >= -1.0);  // within the bounds
+  CHECK(*std::max_element(controls.begin(), controls.end()) <= 1.0);
+  INFO("travel ", travel_before, " m -> ", travel_after, " m; loss ", opt.result.loss_history.front(), " -> ",
+       opt.result.loss, " in ", opt.result.iterations, " iterations");
+  // Measured: 0.004 m -> 0.476 m after the scene's 100 Adam iterations.
+  CHECK(opt.result.loss < opt.result.loss_history.front());
+  CHECK(travel_after > 0.2);
+  CHECK(travel_after > 2.0 * std::max(travel_before, 0.0) + 0.05);
+}

@@ -1,0 +1,129 @@
+// Rollout properties that must hold bit for bit: checkpointing recomputes exactly what
+// storing every state keeps, and the CPU result does not depend on the thread count.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "cloth_benchmark.h"
+#include "nudge/simulator.h"
+#include "test_scenes.h"
+
+using namespace nudge;
+
+namespace {
+
+struct Outcome {
+  double loss = 0;
+  ParameterSet params;
+};
+
+Outcome run_gradient(const Scene& scene, SimulatorOptions options) {
+  auto sim = Simulator::create(scene, options);
+  REQUIRE(sim.ok());
+  Outcome out{0.0, scene.params};
+  Result<Evaluation> eval = (*sim)->gradient(out.params);
+  REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
+  out.loss = eval->loss;
+  return out;
+}
+
+bool bitwise_equal(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void require_bitwise_equal(const Outcome& a, const Outcome& b) {
+  CHECK(bitwise_equal(a.loss, b.loss));
+  for (int p = 0; p < kParamCount; ++p) {
+    const std::vector<double>& ga = a.params.items[p].grad;
+    const std::vector<double>& gb = b.params.items[p].grad;
+    REQUIRE(ga.size() == gb.size());
+    size_t differing = 0;
+    for (size_t i = 0; i < ga.size(); ++i) differing += bitwise_equal(ga[i], gb[i]) ? 0 : 1;
+    INFO(param_name(static_cast<ParamId>(p)));
+    CHECK(differing == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("rollout: checkpointed gradients equal stored gradients to the last bit") {
+  for (Precision precision : {Precision::Float64, Precision::Float32}) {
+    const Scene scene = test::make_feature_scene(61);
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    options.precision = precision;
+    options.checkpoint_every = 0;
+    const Outcome stored = run_gradient(scene, options);
+    for (int k : {1, 7, 16, 60}) {  // 61 steps: ragged last segments included
+      CAPTURE(k);
+      options.checkpoint_every = k;
+      require_bitwise_equal(stored, run_gradient(scene, options));
+    }
+  }
+}
+
+TEST_CASE("rollout: results are bitwise equal with 1, 2 and 8 threads") {
+  // Large enough that every kernel is split across threads.
+  const Scene scene = make_cloth_scene(40, 40);
+  for (Precision precision : {Precision::Float32, Precision::Float64}) {
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    options.precision = precision;
+    options.threads = 1;
+    const Outcome one = run_gradient(scene, options);
+    for (int threads : {2, 8}) {
+      CAPTURE(threads);
+      options.threads = threads;
+      require_bitwise_equal(one, run_gradient(scene, options));
+    }
+  }
+}
+
+TEST_CASE("rollout: float32 and float64 agree on a well-conditioned scene") {
+  const Scene scene = make_cloth_scene(12, 200);
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  options.precision = Precision::Float64;
+  const Outcome d = run_gradient(scene, options);
+  options.precision = Precision::Float32;
+  const Outcome f = run_gradient(scene, options);
+  CHECK(f.loss == doctest::Approx(d.loss).epsilon(1e-5));
+  const auto& gd = d.params[ParamId::Stiffness].grad;
+  const auto& gf = f.params[ParamId::Stiffness].grad;
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < gd.size(); ++i) diff += (gd[i] - gf[i]) * (gd[i] - gf[i]), norm += gd[i] * gd[i];
+  CHECK(std::sqrt(diff / norm) < 1e-3);
+}
+
+TEST_CASE("rollout: a blow-up stops with the step and particle named") {
+  Scene scene = test::make_feature_scene(60);
+  scene.objectives.clear();  // so that a shorter rollout stays a valid scene
+  scene.params[ParamId::Stiffness].value[2] = 1e9;  // far too stiff for dt = 2 ms
+  for (int k : {0, 8}) {
+    CAPTURE(k);
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    options.checkpoint_every = k;
+    auto sim = Simulator::create(scene, options);
+    REQUIRE(sim.ok());
+    ParameterSet params = scene.params;
+    Result<Evaluation> eval = (*sim)->gradient(params);
+    REQUIRE_FALSE(eval.ok());
+    const std::string& message = eval.error().message;
+    INFO(message);
+    CHECK(message.find("non-finite") != std::string::npos);
+    CHECK(message.find("particle ") != std::string::npos);
+    // The named step is the first bad one: one step fewer runs clean.
+    const size_t at = message.find("at step ");
+    REQUIRE(at != std::string::npos);
+    const int step = std::stoi(message.substr(at + 8));
+    CHECK(step >= 1);
+    Scene shorter = scene;
+    shorter.settings.steps = step - 1;
+    shorter.params[ParamId::Controls].value.resize(size_t(shorter.settings.steps) * shorter.channels);
+    shape_parameters(shorter);
+    auto short_sim = Simulator::create(shorter, options);
+    REQUIRE(short_sim.ok());
+    CHECK((*short_sim)->evaluate(shorter.params).ok());
+  }
+}

@@ -1,0 +1,882 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "marker_csv.h"
+#include "nudge/scene.h"
+
+#ifdef _WIN32
+#include <process.h>
+#define NUDGE_TEST_PID _getpid()
+#else
+#include <unistd.h>
+#define NUDGE_TEST_PID getpid()
+#endif
+
+namespace fs = std::filesystem;
+using namespace nudge;
+
+namespace {
+
+fs::path source_dir() {
+  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  return fs::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+fs::path data_dir() { return source_dir() / "tests" / "data"; }
+
+// A fresh folder under the system's temporary folder, removed with everything in it.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int counter = 0;
+    path = fs::temp_directory_path() /
+           ("nudge-scene-test-" + std::to_string(NUDGE_TEST_PID) + "-" + std::to_string(counter++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  fs::path write(const fs::path& name, std::string_view text) const {
+    const fs::path file = path / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream out(file, std::ios::binary);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return file;
+  }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path)) names.push_back(entry.path().filename().string());
+    return names;
+  }
+};
+
+// A valid scene: 4 particles, 10 steps of 0.01 s, plus `extra` top-level members.
+std::string scene_with(std::string_view extra = "") {
+  std::string text = R"({"format": "nudge-scene", "version": 1,
+ "simulation": {"dt": 0.01, "steps": 10},
+ "particles": {"position": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]})";
+  if (!extra.empty()) text += ",\n " + std::string(extra);
+  return text + "}";
+}
+
+// The same with the simulation and particles sections given.
+std::string scene_from(std::string_view simulation, std::string_view particles, std::string_view extra = "") {
+  std::string text = R"({"format": "nudge-scene", "version": 1, "simulation": )" + std::string(simulation) +
+                     R"(, "particles": )" + std::string(particles);
+  if (!extra.empty()) text += ", " + std::string(extra);
+  return text + "}";
+}
+
+constexpr std::string_view kSimulation = R"({"dt": 0.01, "steps": 10})";
+constexpr std::string_view kParticles = R"({"position": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]})";
+
+std::string error_of(const Result<Scene>& result) {
+  REQUIRE_FALSE(result.ok());
+  return result.error().message;
+}
+
+void check_same(const Scene& a, const Scene& b) {
+  CHECK(a.name == b.name);
+  CHECK(a.description == b.description);
+  CHECK(a.settings.dt == b.settings.dt);
+  CHECK(a.settings.steps == b.settings.steps);
+  CHECK(a.settings.checkpoint_every == b.settings.checkpoint_every);
+  CHECK(a.settings.ground.enabled == b.settings.ground.enabled);
+  CHECK(a.settings.ground.height == b.settings.ground.height);
+  CHECK(a.settings.ground.damping == b.settings.ground.damping);
+  CHECK(a.settings.ground.contact_smoothing == b.settings.ground.contact_smoothing);
+  CHECK(a.settings.ground.friction_smoothing == b.settings.ground.friction_smoothing);
+  CHECK(a.pinned == b.pinned);
+  CHECK(a.spring_a == b.spring_a);
+  CHECK(a.spring_b == b.spring_b);
+  CHECK(a.spring_channel == b.spring_channel);
+  CHECK(a.actuation == b.actuation);
+  CHECK(a.channels == b.channels);
+  for (int i = 0; i < kParamCount; ++i) {
+    const Parameter& p = a.params.items[i];
+    const Parameter& q = b.params.items[i];
+    CAPTURE(param_name(p.id));
+    CHECK(p.id == q.id);
+    CHECK(p.rows == q.rows);
+    CHECK(p.cols == q.cols);
+    CHECK(p.value == q.value);  // exact: numbers round-trip
+    CHECK(p.lower == q.lower);
+    CHECK(p.upper == q.upper);
+    CHECK(p.optimize == q.optimize);
+  }
+  REQUIRE(a.objectives.size() == b.objectives.size());
+  for (std::size_t k = 0; k < a.objectives.size(); ++k) {
+    const Objective& o = a.objectives[k];
+    const Objective& r = b.objectives[k];
+    CAPTURE(k);
+    CHECK(o.type == r.type);
+    CHECK(o.weight == r.weight);
+    CHECK(o.step == r.step);
+    CHECK(o.particles == r.particles);
+    CHECK(o.target == r.target);
+    for (int axis = 0; axis < 3; ++axis) CHECK(o.direction[axis] == r.direction[axis]);
+    CHECK(o.marker_file == r.marker_file);
+    CHECK(o.steps_per_frame == r.steps_per_frame);
+    CHECK(o.bind == r.bind);
+    REQUIRE(o.samples.size() == r.samples.size());
+    for (std::size_t s = 0; s < o.samples.size(); ++s) {
+      CHECK(o.samples[s].frame == r.samples[s].frame);
+      CHECK(o.samples[s].marker == r.samples[s].marker);
+      for (int axis = 0; axis < 3; ++axis) CHECK(o.samples[s].position[axis] == r.samples[s].position[axis]);
+    }
+  }
+  const OptimizerSettings& x = a.optimizer;
+  const OptimizerSettings& y = b.optimizer;
+  CHECK(x.method == y.method);
+  CHECK(x.iterations == y.iterations);
+  CHECK(x.learning_rate == y.learning_rate);
+  CHECK(x.momentum == y.momentum);
+  CHECK(x.beta1 == y.beta1);
+  CHECK(x.beta2 == y.beta2);
+  CHECK(x.epsilon == y.epsilon);
+  CHECK(x.history == y.history);
+  CHECK(x.clip == y.clip);
+  CHECK(x.tolerance == y.tolerance);
+  CHECK(x.loss_tolerance == y.loss_tolerance);
+}
+
+// A copy of the complete test scene and its marker track in a temporary folder,
+// laid out as in tests/data so the relative marker path resolves.
+fs::path copy_complete_scene(const TempDir& dir) {
+  fs::create_directories(dir.path / "scenes");
+  fs::create_directories(dir.path / "markers");
+  fs::copy_file(data_dir() / "scenes" / "complete.json", dir.path / "scenes" / "complete.json");
+  fs::copy_file(data_dir() / "markers" / "walk.csv", dir.path / "markers" / "walk.csv");
+  return dir.path / "scenes" / "complete.json";
+}
+
+struct BadInput {
+  const char* name;
+  std::string text;
+  std::vector<std::string> expected;  // substrings the message must contain
+};
+
+std::vector<BadInput> bad_inputs() {
+  const std::string springs4 = R"("springs": {"pairs": [[0, 1], [1, 2]]})";
+  return {
+      // Not JSON at all
+      {"empty file", "", {"the file is empty"}},
+      {"only whitespace", " \n\t\r\n", {"the file is empty"}},
+      {"binary bytes", std::string("\x00\x01\x02\xff\xfe", 5), {"line 1, column 1: JSON syntax error"}},
+      {"truncated", R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01)",
+       {"JSON syntax error", "unexpected end of input"}},
+      {"number where a key belongs", "{\"format\": \"nudge-scene\",\n  5\n}",
+       {"line 2, column 3: JSON syntax error: unexpected number literal; expected string literal"}},
+      {"trailing garbage", scene_with() + " x", {"JSON syntax error", "end of input"}},
+      {"invalid UTF-8 in a string", R"({"format": "nudge-)" + std::string("\xff") + R"("})",
+       {"JSON syntax error", "UTF-8"}},
+      {"deep nesting", std::string(100000, '['), {"line 1, column 65", "more than 64 nested", "expected at most 64"}},
+      {"NaN", scene_from(R"({"dt": 0.01, "steps": 10,
+  "drag": NaN})", kParticles),
+       {"line 2, column 11: found NaN, which is not JSON; expected a finite number"}},
+      {"-Infinity", scene_from(kSimulation, R"({"position": [[0, -Infinity, 0]]})"), {"found -Infinity, which is not JSON"}},
+      {"1e999", scene_from(R"({"dt": 1e999, "steps": 10})", kParticles),
+       {"found 1e999, a number too large for a double; expected a finite number"}},
+      {"comment", "{\n  // a comment\n}", {"line 2, column 3", "comment", "no comments"}},
+      {"duplicate key", scene_from(R"({"dt": 0.01, "steps": 10, "dt": 0.02})", kParticles),
+       {"$.simulation.dt: found this key a second time"}},
+      {"duplicate key in an array element", scene_with(R"("objectives": [{"type": "effort"}, {"type": "effort", "weight": 1, "weight": 2}])"),
+       {"$.objectives[1].weight: found this key a second time"}},
+
+      // Format and version
+      {"top level array", "[]", {"$: found an empty array; expected a JSON object (a Nudge scene)"}},
+      {"missing format", R"({"version": 1})", {"$: missing key 'format'; expected \"nudge-scene\""}},
+      {"wrong format", R"({"format": "nudge-scen", "version": 1})",
+       {"$.format: found \"nudge-scen\"; expected \"nudge-scene\""}},
+      {"newer version", R"({"format": "nudge-scene", "version": 2, "shiny": true})",
+       {"$.version: found 2; expected 1 (this file was written by a newer version of Nudge)"}},
+      {"version as text", R"({"format": "nudge-scene", "version": "1"})", {"$.version: found \"1\"; expected 1"}},
+      {"unknown top-level key", scene_with(R"("objective": [])"),
+       {"$.objective: unknown key 'objective' in the scene (did you mean 'objectives'?); expected one of: format,"}},
+      {"name not a string", scene_with(R"("name": 5)"), {"$.name: found 5; expected a string"}},
+
+      // Simulation
+      {"missing simulation", R"({"format": "nudge-scene", "version": 1, "particles": {}})",
+       {"$: missing key 'simulation'"}},
+      {"simulation not an object", scene_from("[]", kParticles), {"$.simulation: found an empty array; expected an object"}},
+      {"zero dt", scene_from(R"({"dt": 0, "steps": 10})", kParticles),
+       {"$.simulation.dt: found 0; expected a time step in (0, 1] (s)"}},
+      {"dt as text", scene_from(R"({"dt": "0.01", "steps": 10})", kParticles), {"$.simulation.dt: found \"0.01\""}},
+      {"missing steps", scene_from(R"({"dt": 0.01})", kParticles), {"$.simulation: missing key 'steps'"}},
+      {"zero steps", scene_from(R"({"dt": 0.01, "steps": 0})", kParticles),
+       {"$.simulation.steps: found 0; expected a step count, an integer in [1, 10000000]"}},
+      {"fractional steps", scene_from(R"({"dt": 0.01, "steps": 1.5})", kParticles),
+       {"$.simulation.steps: found 1.5; expected a step count, an integer"}},
+      {"too many steps", scene_from(R"({"dt": 0.01, "steps": 99999999999999999999999})", kParticles),
+       {"$.simulation.steps: found 9.999999999999999e+22; expected a step count"}},
+      {"negative checkpoint", scene_from(R"({"dt": 0.01, "steps": 10, "checkpoint_every": -1})", kParticles),
+       {"$.simulation.checkpoint_every: found -1; expected an integer (0: store every state) in [0, "}},
+      {"short gravity", scene_from(R"({"dt": 0.01, "steps": 10, "gravity": [0, -9.81]})", kParticles),
+       {"$.simulation.gravity: found an array of 2 values; expected a gravity vector [x, y, z] (m/s^2)"}},
+      {"negative drag", scene_from(R"({"dt": 0.01, "steps": 10, "drag": -0.5})", kParticles),
+       {"$.simulation.drag: found -0.5; expected a drag coefficient >= 0"}},
+      {"ground key typo", scene_from(R"({"dt": 0.01, "steps": 10, "ground": {"frction": 1}})", kParticles),
+       {"$.simulation.ground.frction: unknown key 'frction' in simulation.ground (did you mean 'friction'?)"}},
+      {"zero contact smoothing", scene_from(R"({"dt": 0.01, "steps": 10, "ground": {"contact_smoothing": 0}})", kParticles),
+       {"$.simulation.ground.contact_smoothing: found 0; expected a width > 0 (m)"}},
+
+      // Particles
+      {"missing particles", R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 10}})",
+       {"$: missing key 'particles'"}},
+      {"no particles", scene_from(kSimulation, R"({"position": []})"),
+       {"$.particles.position: found an empty array; expected a non-empty array of [x, y, z] positions (m)"}},
+      {"short position row", scene_from(kSimulation, R"({"position": [[0, 0, 0], [1, 0]]})"),
+       {"$.particles.position[1]: found an array of 2 values; expected a position [x, y, z] (m)"}},
+      {"coordinate as text", scene_from(kSimulation, R"({"position": [[0, 0, "0"]]})"),
+       {"$.particles.position[0][2]: found \"0\"; expected a finite number"}},
+      {"negative mass", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]], "mass": [1, 1, -1, 1]})"),
+       {"$.particles.mass[2]: found -1; expected a mass > 0 (kg)"}},
+      {"mass count", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]], "mass": [1, 1]})"),
+       {"$.particles.mass: found an array of 2 values; expected a number or an array of 4 numbers (one per particle)"}},
+      {"zero scalar mass", scene_from(kSimulation, R"({"position": [[0,0,0]], "mass": 0})"),
+       {"$.particles.mass: found 0; expected a mass > 0 (kg)"}},
+      {"velocity rows", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "velocity": [[0,0,0]]})"),
+       {"$.particles.velocity: found an array of 1 value; expected an array of 2 rows (one per particle)"}},
+      {"pinned twice", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "pinned": [0, 0]})"),
+       {"$.particles.pinned[1]: found 0; expected each particle once"}},
+      {"pinned out of range", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "pinned": [-1]})"),
+       {"$.particles.pinned[0]: found -1; expected a particle index in [0, 2)"}},
+      {"particles key typo", scene_from(kSimulation, R"({"position": [[0,0,0]], "masses": 1})"),
+       {"$.particles.masses: unknown key 'masses' in particles (did you mean 'mass'?)"}},
+
+      // Springs and controls
+      {"spring end out of range", scene_with(R"("springs": {"pairs": [[0, 1], [1, 7]]})"),
+       {"$.springs.pairs[1][1]: found 7; expected a particle index in [0, 4)"}},
+      {"spring to itself", scene_with(R"("springs": {"pairs": [[0, 1], [2, 2]]})"),
+       {"$.springs.pairs[1]: found a spring from particle 2 to itself; expected two different particles"}},
+      {"fractional spring end", scene_with(R"("springs": {"pairs": [[0, 1.5]]})"),
+       {"$.springs.pairs[0][1]: found 1.5; expected a particle index in [0, 4)"}},
+      {"spring as a triple", scene_with(R"("springs": {"pairs": [[0, 1, 2]]})"),
+       {"$.springs.pairs[0]: found an array of 3 values; expected a pair [a, b] of particle indices"}},
+      {"springs without pairs", scene_with(R"("springs": {"stiffness": 1})"), {"$.springs: missing key 'pairs'"}},
+      {"springs key typo", scene_with(R"("springs": {"pairs": [[0, 1]], "stifness": 5})"),
+       {"$.springs.stifness: unknown key 'stifness' in springs (did you mean 'stiffness'?); expected one of: pairs, "
+        "stiffness, damping, rest_length, channel, actuation"}},
+      {"negative stiffness", scene_with(R"("springs": {"pairs": [[0, 1], [1, 2]], "stiffness": [5, -5]})"),
+       {"$.springs.stiffness[1]: found -5; expected a stiffness >= 0 (N/m)"}},
+      {"rest length zero", scene_with(R"("springs": {"pairs": [[0, 1]], "rest_length": [0]})"),
+       {"$.springs.rest_length[0]: found 0; expected a rest length > 0 (m)"}},
+      {"rest length as a number", scene_with(R"("springs": {"pairs": [[0, 1]], "rest_length": 1})"),
+       {"$.springs.rest_length: found 1; expected an array of 1 numbers (one per spring)"}},
+      {"coincident spring ends", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0],[1,0,0]]})",
+                                            R"("springs": {"pairs": [[0, 1], [1, 2]]})"),
+       {"$.springs.pairs[1]: found particles 1 and 2 at distance 0", "rest_length"}},
+      {"channel without controls", scene_with(springs4.substr(0, springs4.size() - 1) + R"(, "channel": [0, -1]})"),
+       {"$.springs.channel[0]: found 0; expected -1 (passive; controls.channels is 0"}},
+      {"channel out of range", scene_with(R"("controls": {"channels": 2}, "springs": {"pairs": [[0, 1]], "channel": [2]})"),
+       {"$.springs.channel[0]: found 2; expected -1 (passive) or a channel in [0, 2)"}},
+      {"too many channels", scene_with(R"("controls": {"channels": 5000})"),
+       {"$.controls.channels: found 5000; expected a channel count, an integer in [0, 4096]"}},
+      {"too many control values", scene_from(R"({"dt": 0.01, "steps": 10000000})", kParticles, R"("controls": {"channels": 11})"),
+       {"$.controls.channels: found 11 channels x 10000000 steps = 110000000 control values; expected at most 100000000"}},
+      {"control rows", scene_with(R"("controls": {"channels": 2, "values": [[0, 0], [0, 0], [0, 0]]})"),
+       {"$.controls.values: found an array of 3 values; expected a number for all, or an array of 10 rows"}},
+      {"control row width", scene_with(R"("controls": {"channels": 1, "values": [[0, 0], [0], [0], [0], [0], [0], [0], [0], [0], [0]]})"),
+       {"$.controls.values[0]: found an array of 2 values; expected an array of 1 control values (one per channel)"}},
+
+      // Parameters
+      {"unknown parameter", scene_with(R"("parameters": {"stifness": {"optimize": true}})"),
+       {"$.parameters.stifness: unknown parameter 'stifness' (did you mean 'stiffness'?); expected one of: initial_position, initial_velocity"}},
+      {"bounds crossed", scene_with(R"("parameters": {"mass": {"lower": 2, "upper": 1}})"),
+       {"$.parameters.mass: found lower 2 > upper 1; expected lower <= upper"}},
+      {"optimize as text", scene_with(R"("parameters": {"mass": {"optimize": "yes"}})"),
+       {"$.parameters.mass.optimize: found \"yes\"; expected true or false"}},
+      {"parameter key typo", scene_with(R"("parameters": {"mass": {"lowr": 0}})"),
+       {"$.parameters.mass.lowr: unknown key 'lowr' in parameters.mass (did you mean 'lower'?)"}},
+
+      // Objectives
+      {"objectives not an array", scene_with(R"("objectives": {})"),
+       {"$.objectives: found an empty object; expected an array of objectives"}},
+      {"objective without type", scene_with(R"("objectives": [{"weight": 1}])"), {"$.objectives[0]: missing key 'type'"}},
+      {"unknown objective type", scene_with(R"("objectives": [{"type": "targte"}])"),
+       {"$.objectives[0].type: found \"targte\"; expected one of: target, positions, markers, velocity, effort, travel"}},
+      {"objective key of another type", scene_with(R"("objectives": [{"type": "target", "particles": [0], "targets": [[0,0,0]]}])"),
+       {"$.objectives[0].targets: unknown key 'targets' in objectives[0] (a target objective) (did you mean 'target'?)"}},
+      {"target missing", scene_with(R"("objectives": [{"type": "target", "particles": [0]}])"),
+       {"$.objectives[0]: missing key 'target'"}},
+      {"step past the end", scene_with(R"("objectives": [{"type": "target", "particles": [0], "target": [0,0,0], "step": 11}])"),
+       {"$.objectives[0].step: found 11; expected -1 (the final step) or a step in [0, 10]"}},
+      {"duplicate objective particle", scene_with(R"("objectives": [{"type": "velocity", "particles": [0, 0], "target": [0,0,0]}])"),
+       {"$.objectives[0].particles[1]: found 0; expected each particle once"}},
+      {"empty objective particles", scene_with(R"("objectives": [{"type": "travel", "particles": []}])"),
+       {"$.objectives[0].particles: found an empty array; expected a non-empty array of particle indices"}},
+      {"negative weight", scene_with(R"("objectives": [{"type": "effort", "weight": -1}])"),
+       {"$.objectives[0].weight: found -1; expected a weight >= 0"}},
+      {"both targets and offset", scene_with(R"("objectives": [{"type": "positions", "targets": [[0,0,0]], "offset": [0,0,0]}])"),
+       {"$.objectives[0]: found both \"targets\" and \"offset\"; expected exactly one of them"}},
+      {"neither targets nor offset", scene_with(R"("objectives": [{"type": "positions"}])"),
+       {"$.objectives[0]: found neither \"targets\" and \"offset\""}},
+      {"targets count", scene_with(R"("objectives": [{"type": "positions", "particles": [0, 1], "targets": [[0,0,0]]}])"),
+       {"$.objectives[0].targets: found an array of 1 value; expected an array of 2 [x, y, z] targets"}},
+      {"zero direction", scene_with(R"("objectives": [{"type": "travel", "particles": [0], "direction": [0, 0, 0]}])"),
+       {"$.objectives[0].direction: found an array of 3 values; expected a non-zero direction"}},
+      {"missing marker file", scene_with(R"("objectives": [{"type": "markers", "file": "no-such-track.csv", "bind": [[0, 0]]}])"),
+       {"$.objectives[0].file: scenes/no-such-track.csv: no such file"}},
+      {"markers without bind", scene_with(R"("objectives": [{"type": "markers", "file": "t.csv", "bind": []}])"),
+       {"$.objectives[0].bind: found an empty array; expected a non-empty array of [marker, particle] pairs"}},
+
+      // Optimizer
+      {"unknown method", scene_with(R"("optimizer": {"method": "sgd"})"),
+       {"$.optimizer.method: found \"sgd\"; expected one of: gd, adam, lbfgs"}},
+      {"beta2 of 1", scene_with(R"("optimizer": {"beta2": 1})"), {"$.optimizer.beta2: found 1; expected a number in [0, 1)"}},
+      {"optimizer key typo", scene_with(R"("optimizer": {"iteration": 5})"),
+       {"$.optimizer.iteration: unknown key 'iteration' in optimizer (did you mean 'iterations'?)"}},
+      {"negative iterations", scene_with(R"("optimizer": {"iterations": -3})"),
+       {"$.optimizer.iterations: found -3; expected an integer in [0, 2147483647]"}},
+  };
+}
+
+}  // namespace
+
+// The text of the first ```<language> block after `heading` in a Markdown file.
+std::string code_block_after(const std::string& markdown, std::string_view heading, std::string_view language) {
+  const std::size_t section = markdown.find(heading);
+  REQUIRE(section != std::string::npos);
+  const std::string fence = "```" + std::string(language) + "\n";
+  const std::size_t start = markdown.find(fence, section);
+  REQUIRE(start != std::string::npos);
+  const std::size_t end = markdown.find("```", start + fence.size());
+  REQUIRE(end != std::string::npos);
+  return markdown.substr(start + fence.size(), end - start - fence.size());
+}
+
+TEST_CASE("scene: malformed input gives an error naming the file, the JSON path and what was expected") {
+  const std::vector<BadInput> inputs = bad_inputs();
+  CHECK(inputs.size() >= 25);
+  for (const BadInput& input : inputs) {
+    CAPTURE(input.name);
+    Result<Scene> result = parse_scene(input.text, "scenes/bad.json");
+    REQUIRE_FALSE(result.ok());
+    const std::string& message = result.error().message;
+    CAPTURE(message);
+    CHECK(message.starts_with("scenes/bad.json: "));
+    for (const std::string& expected : input.expected) CHECK(message.find(expected) != std::string::npos);
+  }
+}
+
+TEST_CASE("scene: text without a source path is called <scene> in errors") {
+  const std::string message = error_of(parse_scene("{", ""));
+  CHECK(message.starts_with("<scene>: line 1, column 1: JSON syntax error: unexpected end of input"));
+}
+
+TEST_CASE("scene: a complete scene parses with every field as given") {
+  Result<Scene> loaded = load_scene(data_dir() / "scenes" / "complete.json");
+  REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+  const Scene& s = *loaded;
+  const ParameterSet& p = s.params;
+
+  CHECK(s.name == "walker");
+  CHECK(s.description.starts_with("Four particles"));
+  CHECK(s.source == data_dir() / "scenes" / "complete.json");
+  CHECK(s.settings.dt == 0.002);
+  CHECK(s.settings.steps == 20);
+  CHECK(s.settings.checkpoint_every == 5);
+  CHECK(p[ParamId::Gravity].value == std::vector<double>{0, -9.5, 0.25});
+  CHECK(p[ParamId::Drag].value == std::vector<double>{0.1});
+  CHECK(s.settings.ground.enabled);
+  CHECK(s.settings.ground.height == -0.5);
+  CHECK(p[ParamId::GroundStiffness].value == std::vector<double>{20000});
+  CHECK(s.settings.ground.damping == 3);
+  CHECK(p[ParamId::Friction].value == std::vector<double>{0.8});
+  CHECK(s.settings.ground.contact_smoothing == 0.002);
+  CHECK(s.settings.ground.friction_smoothing == 0.05);
+
+  CHECK(s.particle_count() == 4);
+  CHECK(p[ParamId::InitialPosition].value == std::vector<double>{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0});
+  CHECK(p[ParamId::InitialVelocity].value == std::vector<double>{0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.5});
+  CHECK(p[ParamId::Mass].value == std::vector<double>{1, 2, 3, 4});
+  CHECK(s.pinned == std::vector<unsigned char>{0, 0, 0, 1});
+  CHECK(p[ParamId::ExternalForce].value == std::vector<double>{0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});
+
+  CHECK(s.spring_a == std::vector<int>{0, 1, 3, 2, 0});
+  CHECK(s.spring_b == std::vector<int>{1, 3, 2, 0, 3});
+  CHECK(p[ParamId::Stiffness].value == std::vector<double>{100, 200, 300, 400, 500});
+  CHECK(p[ParamId::Damping].value == std::vector<double>(5, 0.5));
+  CHECK(p[ParamId::RestLength].value == std::vector<double>{1, 1, 1, 1, 1.5});
+  CHECK(s.spring_channel == std::vector<int>{0, -1, 1, -1, 0});
+  CHECK(s.actuation == std::vector<double>{0.1, 0, 0.2, 0, 0.3});
+  CHECK(s.channels == 2);
+  CHECK(p[ParamId::Controls].rows == 20);
+  CHECK(p[ParamId::Controls].cols == 2);
+  CHECK(p[ParamId::Controls].value == std::vector<double>(40, 0.25));
+
+  CHECK(p[ParamId::Controls].optimize);
+  CHECK(p[ParamId::Controls].lower == -1);
+  CHECK(p[ParamId::Controls].upper == 1);
+  CHECK_FALSE(p[ParamId::Mass].optimize);
+  CHECK(p[ParamId::Mass].lower == 0.1);
+  CHECK(std::isinf(p[ParamId::Mass].upper));
+  CHECK(p[ParamId::InitialVelocity].optimize);
+  CHECK_FALSE(p[ParamId::Stiffness].optimize);
+  for (const Parameter& param : p.items) {
+    CHECK(param.grad.size() == param.value.size());
+    CHECK(param.size() == static_cast<int>(param.value.size()));
+  }
+
+  REQUIRE(s.objectives.size() == 6);
+  const Objective& target = s.objectives[0];
+  CHECK(target.type == ObjectiveType::Target);
+  CHECK(target.particles == std::vector<int>{0, 1});
+  CHECK(target.target == std::vector<double>{2, 0, 0});
+  CHECK(target.step == 10);
+  CHECK(target.weight == 2);
+
+  const Objective& positions = s.objectives[1];
+  CHECK(positions.type == ObjectiveType::Positions);
+  CHECK(positions.particles == std::vector<int>{2});
+  CHECK(positions.target == std::vector<double>{0, 1.5, 0});  // initial (0, 1, 0) + offset
+  CHECK(positions.step == -1);
+  CHECK(positions.weight == 0.5);
+
+  const Objective& markers = s.objectives[2];
+  CHECK(markers.type == ObjectiveType::Markers);
+  CHECK(markers.marker_file == fs::path("../markers/walk.csv"));
+  CHECK(markers.steps_per_frame == 5);
+  CHECK(markers.bind == std::vector<std::pair<int, int>>{{7, 0}, {8, 1}});
+  CHECK(markers.weight == 3);
+  REQUIRE(markers.samples.size() == 4);  // marker 9 is not bound, so ignored
+  CHECK(markers.samples[3].frame == 4);
+  CHECK(markers.samples[3].marker == 8);
+  CHECK(markers.samples[3].position[0] == 1.5);
+  CHECK(markers.samples[3].position[1] == 0.25);
+  CHECK(markers.samples[3].position[2] == -1e-3);
+
+  const Objective& velocity = s.objectives[3];
+  CHECK(velocity.type == ObjectiveType::Velocity);
+  CHECK(velocity.target == std::vector<double>{1, 0, 0});
+  CHECK(velocity.step == -1);
+  CHECK(velocity.weight == 1);
+
+  CHECK(s.objectives[4].type == ObjectiveType::Effort);
+  CHECK(s.objectives[4].weight == 0.001);
+
+  const Objective& travel = s.objectives[5];
+  CHECK(travel.type == ObjectiveType::Travel);
+  CHECK(travel.particles == std::vector<int>{0, 1, 2});
+  CHECK(travel.direction[0] == doctest::Approx(0.6));
+  CHECK(travel.direction[1] == 0);
+  CHECK(travel.direction[2] == doctest::Approx(0.8));
+  CHECK(travel.step == 20);
+
+  const OptimizerSettings& o = s.optimizer;
+  CHECK(o.method == OptimizerMethod::LBFGS);
+  CHECK(o.iterations == 50);
+  CHECK(o.learning_rate == 0.05);
+  CHECK(o.momentum == 0.5);
+  CHECK(o.beta1 == 0.8);
+  CHECK(o.beta2 == 0.99);
+  CHECK(o.epsilon == 1e-6);
+  CHECK(o.history == 7);
+  CHECK(o.clip == 10);
+  CHECK(o.tolerance == 1e-9);
+  CHECK(o.loss_tolerance == 1e-12);
+}
+
+TEST_CASE("scene: defaults apply to everything left out") {
+  Result<Scene> parsed = parse_scene(scene_with(), "somewhere/projectile.json");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  const Scene& s = *parsed;
+  const ParameterSet& p = s.params;
+  CHECK(s.name == "projectile");
+  CHECK(s.description.empty());
+  CHECK(s.settings.checkpoint_every == 0);
+  CHECK_FALSE(s.settings.ground.enabled);
+  CHECK(p[ParamId::Gravity].value == std::vector<double>{0, -9.81, 0});
+  CHECK(p[ParamId::Drag].value == std::vector<double>{0});
+  CHECK(p[ParamId::GroundStiffness].value == std::vector<double>{1e4});
+  CHECK(p[ParamId::Friction].value == std::vector<double>{0.5});
+  CHECK(p[ParamId::InitialVelocity].value == std::vector<double>(12, 0.0));
+  CHECK(p[ParamId::Mass].value == std::vector<double>(4, 1.0));
+  CHECK(p[ParamId::ExternalForce].value == std::vector<double>(12, 0.0));
+  CHECK(s.pinned == std::vector<unsigned char>(4, 0));
+  CHECK(s.spring_count() == 0);
+  CHECK(s.channels == 0);
+  CHECK(p[ParamId::Controls].rows == 10);
+  CHECK(p[ParamId::Controls].cols == 0);
+  CHECK(s.objectives.empty());
+  for (const Parameter& param : p.items) {
+    CHECK_FALSE(param.optimize);
+    CHECK(std::isinf(param.lower));
+    CHECK(std::isinf(param.upper));
+  }
+  CHECK(s.optimizer.method == OptimizerMethod::Adam);
+  CHECK(s.optimizer.iterations == 100);
+
+  Result<Scene> ground = parse_scene(
+      scene_from(R"({"dt": 0.01, "steps": 10, "ground": {}})", kParticles,
+                 R"("springs": {"pairs": [[0, 1]]}, "controls": {"channels": 3})"),
+      "");
+  REQUIRE(ground.ok());
+  CHECK(ground->name == "untitled");
+  CHECK(ground->settings.ground.enabled);
+  CHECK(ground->settings.ground.height == 0);
+  CHECK(ground->settings.ground.damping == 0);
+  CHECK(ground->settings.ground.contact_smoothing == 1e-3);
+  CHECK(ground->settings.ground.friction_smoothing == 1e-2);
+  CHECK(ground->params[ParamId::Stiffness].value == std::vector<double>{100});
+  CHECK(ground->params[ParamId::Damping].value == std::vector<double>{0});
+  CHECK(ground->spring_channel == std::vector<int>{-1});
+  CHECK(ground->actuation == std::vector<double>{0});
+  CHECK(ground->params[ParamId::Controls].value == std::vector<double>(30, 0.0));
+}
+
+TEST_CASE("scene: rest lengths default to the initial distances") {
+  Result<Scene> parsed =
+      parse_scene(scene_from(kSimulation, R"({"position": [[0, 0, 0], [3, 4, 0], [3, 4, 12]]})",
+                             R"("springs": {"pairs": [[0, 1], [1, 2], [2, 0]], "stiffness": 50})"),
+                  "");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  CHECK(parsed->params[ParamId::RestLength].value == std::vector<double>{5, 12, 13});
+  CHECK(parsed->params[ParamId::Stiffness].value == std::vector<double>{50, 50, 50});
+}
+
+TEST_CASE("scene: a positions offset expands to one target per particle, all particles by default") {
+  Result<Scene> parsed = parse_scene(
+      scene_with(R"("objectives": [{"type": "positions", "offset": [1, 2, 3]},
+                                   {"type": "positions", "particles": [3, 1], "targets": [[7, 8, 9], [4, 5, 6]]}])"),
+      "");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  const Objective& all = parsed->objectives[0];
+  CHECK(all.particles == std::vector<int>{0, 1, 2, 3});
+  CHECK(all.target == std::vector<double>{1, 2, 3, 2, 2, 3, 1, 3, 3, 1, 2, 4});
+  const Objective& listed = parsed->objectives[1];
+  CHECK(listed.particles == std::vector<int>{3, 1});
+  CHECK(listed.target == std::vector<double>{7, 8, 9, 4, 5, 6});
+}
+
+TEST_CASE("scene: marker tracks load relative to the scene file, with errors naming file and line") {
+  TempDir dir;
+  const auto scene_using = [&](std::string_view csv, std::string_view objective_extra = "") {
+    dir.write("tracks/track.csv", csv);
+    return dir.write("scene.json",
+                     scene_with(R"("objectives": [{"type": "markers", "file": "tracks/track.csv",
+                                   "bind": [[0, 2], [1, 3]], "steps_per_frame": 2)" +
+                                std::string(objective_extra) + "}]"));
+  };
+
+  SUBCASE("valid, with CRLF line ends, spaces and blank lines at the end") {
+    Result<Scene> loaded =
+        load_scene(scene_using("frame,marker,x,y,z \r\n0,0,1,2,3\r\n0, 1, 4, 5, 6\r\n5,1,+7,-8e-1,9\r\n2,5,0,0,0\r\n\r\n\n"));
+    REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+    const Objective& o = loaded->objectives.at(0);
+    CHECK(o.marker_file == fs::path("tracks/track.csv"));
+    CHECK(o.steps_per_frame == 2);
+    REQUIRE(o.samples.size() == 3);  // marker 5 is not bound
+    CHECK(o.samples[2].frame == 5);
+    CHECK(o.samples[2].marker == 1);
+    CHECK(o.samples[2].position[0] == 7);
+    CHECK(o.samples[2].position[1] == -0.8);
+    CHECK(o.samples[2].position[2] == 9);
+  }
+  SUBCASE("a row with four values") {
+    const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,2,3\n0,1,4,5\n")));
+    CHECK(message.find("scene.json: $.objectives[0].file: ") != std::string::npos);
+    CHECK(message.find("track.csv:3: expected 5 comma-separated values, found 4") != std::string::npos);
+  }
+  SUBCASE("a bad header") {
+    const std::string message = error_of(load_scene(scene_using("frame;marker;x;y;z\n")));
+    CHECK(message.find("track.csv:1: found the header 'frame;marker;x;y;z'; expected exactly 'frame,marker,x,y,z'") !=
+          std::string::npos);
+  }
+  SUBCASE("an empty marker file") {
+    const std::string message = error_of(load_scene(scene_using("")));
+    CHECK(message.find("track.csv:1: found an empty file; expected the header") != std::string::npos);
+  }
+  SUBCASE("NaN in a coordinate") {
+    const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,nan,3\n")));
+    CHECK(message.find("track.csv:2: column 'y': found 'nan'; expected a finite number") != std::string::npos);
+  }
+  SUBCASE("a fractional frame") {
+    const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n1.5,0,1,2,3\n")));
+    CHECK(message.find("track.csv:2: column 'frame': found '1.5'; expected an integer") != std::string::npos);
+  }
+  SUBCASE("the same frame and marker twice") {
+    const std::string message =
+        error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,2,3\n0,1,1,2,3\n0,0,1,2,3\n")));
+    CHECK(message.find("track.csv:4: found frame 0 marker 0 again (first on line 2)") != std::string::npos);
+  }
+  SUBCASE("a blank line before more rows") {
+    const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,2,3\n\n0,1,1,2,3\n")));
+    CHECK(message.find("track.csv:3: found a blank line followed by more rows") != std::string::npos);
+  }
+  SUBCASE("a frame past the last step") {
+    const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,2,3\n6,1,1,2,3\n")));
+    CHECK(message.find("track.csv:3: found frame 6 (step 12 at 2 steps per frame); expected a frame in [0, 5]") !=
+          std::string::npos);
+  }
+  SUBCASE("a bound marker missing from the file") {
+    const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,2,3\n")));
+    CHECK(message.find("$.objectives[0].bind[1][0]: found 1; expected a marker id that occurs in") != std::string::npos);
+  }
+  SUBCASE("the marker path is a directory") {
+    fs::create_directories(dir.path / "tracks" / "track.csv");
+    const fs::path scene = dir.write("scene.json", scene_with(R"("objectives": [{"type": "markers",
+                                     "file": "tracks/track.csv", "bind": [[0, 2]]}])"));
+    const std::string message = error_of(load_scene(scene));
+    CHECK(message.find("track.csv: is a directory; expected a marker CSV file") != std::string::npos);
+  }
+}
+
+TEST_CASE("scene: marker CSV rows parse on their own") {
+  const Result<MarkerTrack> track = parse_marker_csv("\xEF\xBB\xBF" "frame,marker,x,y,z\n3,-1,0.5,1e2,-2\n", "m.csv");
+  REQUIRE(track.ok());
+  REQUIRE(track->samples.size() == 1);
+  CHECK(track->samples[0].frame == 3);
+  CHECK(track->samples[0].marker == -1);
+  CHECK(track->samples[0].position[1] == 100);
+  CHECK(track->lines == std::vector<int>{2});
+
+  const Result<MarkerTrack> huge = parse_marker_csv("frame,marker,x,y,z\n0,0,1e999,0,0\n", "m.csv");
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().message == "m.csv:2: column 'x': found '1e999'; expected a finite number");
+
+  const Result<MarkerTrack> binary = parse_marker_csv("frame,marker,x,y,z\n\x01,\xff,0,0,0\n", "m.csv");
+  REQUIRE_FALSE(binary.ok());
+  CHECK(binary.error().message == "m.csv:2: column 'frame': found '\\x01'; expected an integer");
+}
+
+TEST_CASE("scene: load, save and load again gives the same scene") {
+  TempDir dir;
+  const fs::path original = copy_complete_scene(dir);
+  Result<Scene> first = load_scene(original);
+  REQUIRE_MESSAGE(first.ok(), (first.ok() ? "" : first.error().message));
+
+  const fs::path saved = dir.path / "scenes" / "saved.json";
+  const Status status = save_scene(*first, saved);
+  REQUIRE_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+  Result<Scene> second = load_scene(saved);
+  REQUIRE_MESSAGE(second.ok(), (second.ok() ? "" : second.error().message));
+  check_same(*first, *second);
+  CHECK(second->source == saved);
+
+  // Saving again over the saved file gives the same bytes: the output is stable.
+  std::ifstream in(saved, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("\"targets\": [\n") != std::string::npos);  // positions written out, not as an offset
+  CHECK(text.find("[0.0, 1.5, 0.0]") != std::string::npos);   // one row per line
+  REQUIRE(save_scene(*second, saved).ok());
+  std::ifstream again(saved, std::ios::binary);
+  CHECK(std::string((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>()) == text);
+
+  // Numbers that need all 17 digits survive.
+  Scene tricky = *first;
+  tricky.params[ParamId::Drag].value[0] = 0.1 + 0.2;
+  tricky.params[ParamId::InitialPosition].value[4] = 1.0 / 3.0;
+  tricky.params[ParamId::Mass].value[1] = 5e-324 * 1e300;
+  tricky.settings.dt = std::nextafter(0.001, 1.0);
+  REQUIRE(save_scene(tricky, saved).ok());
+  Result<Scene> third = load_scene(saved);
+  REQUIRE(third.ok());
+  check_same(tricky, *third);
+
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path / "scenes")) names.push_back(entry.path().filename().string());
+  CHECK(names.size() == 2);  // complete.json and saved.json, no temporary files
+}
+
+TEST_CASE("scene: saving fails cleanly and leaves no temporary file") {
+  TempDir dir;
+  Result<Scene> scene = parse_scene(scene_with(), "");
+  REQUIRE(scene.ok());
+
+  SUBCASE("into a missing folder") {
+    const fs::path target = dir.path / "missing" / "folder" / "scene.json";
+    const Status status = save_scene(*scene, target);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.starts_with(target.string() + ": cannot write"));
+    CHECK_FALSE(fs::exists(dir.path / "missing"));
+    CHECK(dir.entries().empty());
+  }
+  SUBCASE("over a directory") {
+    fs::create_directories(dir.path / "taken.json" / "inside");
+    const Status status = save_scene(*scene, dir.path / "taken.json");
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.starts_with((dir.path / "taken.json").string() + ": cannot write"));
+    CHECK(dir.entries() == std::vector<std::string>{"taken.json"});
+  }
+  SUBCASE("a markers objective needs a file to refer to") {
+    Scene with_markers = *scene;
+    Objective o;
+    o.type = ObjectiveType::Markers;
+    o.bind = {{0, 1}};
+    o.samples = {{0, 0, {0, 0, 0}}};
+    with_markers.objectives.push_back(o);
+    REQUIRE(check_scene(with_markers).ok());
+    const Status status = save_scene(with_markers, dir.path / "scene.json");
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("objectives[0] is a markers objective without a marker_file") !=
+          std::string::npos);
+    CHECK(dir.entries().empty());
+  }
+  SUBCASE("an invalid scene is refused and an existing file is kept") {
+    const fs::path target = dir.write("scene.json", "keep me");
+    Scene broken = *scene;
+    broken.params[ParamId::Mass].value[0] = std::nan("");
+    const Status status = save_scene(broken, target);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message.find("particles.mass[0]: found nan; expected a mass > 0 (kg)") != std::string::npos);
+    std::ifstream in(target);
+    std::string text;
+    std::getline(in, text);
+    CHECK(text == "keep me");
+    CHECK(dir.entries() == std::vector<std::string>{"scene.json"});
+  }
+}
+
+TEST_CASE("scene: unreadable paths and hostile files fail cleanly") {
+  TempDir dir;
+  SUBCASE("a directory") {
+    const std::string message = error_of(load_scene(dir.path));
+    CHECK(message == dir.path.string() + ": is a directory; expected a scene file (.json)");
+  }
+  SUBCASE("a missing path") {
+    const std::string message = error_of(load_scene(dir.path / "nope.json"));
+    CHECK(message == (dir.path / "nope.json").string() + ": no such file");
+  }
+  SUBCASE("an empty file") {
+    const fs::path file = dir.write("empty.json", "");
+    CHECK(error_of(load_scene(file)).find("empty.json: the file is empty") != std::string::npos);
+  }
+  SUBCASE("binary bytes") {
+    std::string bytes;
+    for (int i = 0; i < 4096; ++i) bytes += static_cast<char>((i * 7919) & 0xFF);
+    const fs::path file = dir.write("binary.json", bytes);
+    CHECK(error_of(load_scene(file)).find("binary.json: line 1, column 1: JSON syntax error") != std::string::npos);
+  }
+  SUBCASE("100000 nested arrays") {
+    const fs::path file = dir.write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+    CHECK(error_of(load_scene(file)).find("deep.json: line 1, column 65: found more than 64 nested") !=
+          std::string::npos);
+  }
+  SUBCASE("100000 nested objects inside a string-laden scene") {
+    std::string text = R"({"format": "nudge-scene", "description": "[[[[{{{{ not nesting", "x": )";
+    for (int i = 0; i < 100000; ++i) text += R"({"a": )";
+    const fs::path file = dir.write("deep.json", text);
+    CHECK(error_of(load_scene(file)).find("more than 64 nested") != std::string::npos);
+  }
+  SUBCASE("a file over 256 MiB is refused before reading") {
+    const fs::path file = dir.write("huge.json", "");
+    fs::resize_file(file, (std::uintmax_t{256} << 20) + 1);  // sparse: costs no disk
+    CHECK(error_of(load_scene(file)) == file.string() + ": the file is 256 MiB; expected at most 256 MiB");
+  }
+}
+
+TEST_CASE("scene: shape_parameters gives every parameter its shape and default") {
+  Scene scene;
+  scene.settings.steps = 4;
+  scene.channels = 2;
+  scene.pinned = {0, 1, 0};
+  scene.spring_a = {0, 1};
+  scene.spring_b = {1, 2};
+  scene.params[ParamId::InitialPosition].value = {0, 0, 0, 0, 2, 0, 0, 2, 1};
+  scene.params[ParamId::Mass].value = {1, 2};  // wrong size: replaced by the default
+  shape_parameters(scene);
+
+  const ParameterSet& p = scene.params;
+  for (int i = 0; i < kParamCount; ++i) CHECK(p.items[i].id == static_cast<ParamId>(i));
+  CHECK(p[ParamId::InitialPosition].rows == 3);
+  CHECK(p[ParamId::InitialPosition].cols == 3);
+  CHECK(p[ParamId::InitialPosition].value == std::vector<double>{0, 0, 0, 0, 2, 0, 0, 2, 1});
+  CHECK(p[ParamId::Mass].value == std::vector<double>{1, 1, 1});
+  CHECK(p[ParamId::RestLength].value == std::vector<double>{2, 1});
+  CHECK(p[ParamId::Stiffness].value == std::vector<double>{100, 100});
+  CHECK(p[ParamId::Gravity].value == std::vector<double>{0, -9.81, 0});
+  CHECK(p[ParamId::Controls].rows == 4);
+  CHECK(p[ParamId::Controls].cols == 2);
+  CHECK(p[ParamId::Controls].grad == std::vector<double>(8, 0.0));
+  CHECK(scene.spring_channel == std::vector<int>{-1, -1});
+  CHECK(scene.actuation == std::vector<double>{0, 0});
+  CHECK(check_scene(scene).ok());
+}
+
+TEST_CASE("scene: check_scene names the broken invariant of a scene built in code") {
+  Scene scene;
+  scene.settings.steps = 5;
+  scene.pinned = {0, 0, 0, 0, 0, 0};
+  scene.params[ParamId::InitialPosition].value = {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0, 0, 5, 0, 0};
+  scene.spring_a = {0, 1, 2, 3};
+  scene.spring_b = {1, 2, 3, 4};
+  shape_parameters(scene);
+  REQUIRE(check_scene(scene).ok());
+
+  const auto message_after = [&](auto&& change) {
+    Scene copy = scene;
+    change(copy);
+    const Status status = check_scene(copy);
+    REQUIRE_FALSE(status.ok());
+    return status.error().message;
+  };
+  CHECK(message_after([](Scene& s) { s.spring_b[3] = 3; }) == "springs.pairs[3]: a spring joins particle 3 to itself");
+  CHECK(message_after([](Scene& s) { s.spring_a[1] = 6; }) ==
+        "springs.pairs[1][0]: found 6; expected a particle index in [0, 6)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::Mass].value[2] = -1; }) ==
+        "particles.mass[2]: found -1; expected a mass > 0 (kg)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::InitialVelocity].value[4] = INFINITY; }) ==
+        "particles.velocity[1][1]: found inf; expected a finite velocity (m/s)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::RestLength].value[0] = 0; }) ==
+        "springs.rest_length[0]: found 0; expected a rest length > 0 (m)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::Friction].value[0] = -0.1; }) ==
+        "simulation.ground.friction: found -0.1; expected a friction coefficient >= 0");
+  CHECK(message_after([](Scene& s) { s.settings.steps = 0; }).starts_with("simulation.steps: found 0"));
+  CHECK(message_after([](Scene& s) { s.settings.dt = 0; }).starts_with("simulation.dt: found 0"));
+  CHECK(message_after([](Scene& s) { s.params[ParamId::Stiffness].value.pop_back(); })
+            .starts_with("springs.stiffness: found 4 x 1 with 3 values"));
+  CHECK(message_after([](Scene& s) { s.spring_channel[0] = 0; }) ==
+        "springs.channel[0]: found 0; expected -1 (passive) or a channel in [0, 0)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::Mass].lower = 2, s.params[ParamId::Mass].upper = 1; }) ==
+        "parameters.mass: found lower 2 and upper 1; expected lower <= upper");
+  CHECK(message_after([](Scene& s) {
+          Objective o;
+          o.type = ObjectiveType::Target;
+          o.particles = {0, 9};
+          o.target = {0, 0, 0};
+          s.objectives.push_back(o);
+        }) == "objectives[0].particles[1]: found 9; expected a particle index in [0, 6)");
+  CHECK(message_after([](Scene& s) {
+          Objective o;
+          o.type = ObjectiveType::Travel;
+          o.particles = {0};
+          o.direction[0] = 2;
+          s.objectives.push_back(o);
+        }) == "objectives[0].direction: found 2; expected a unit vector (length 1)");
+  CHECK(message_after([](Scene& s) { s.optimizer.learning_rate = 0; }) ==
+        "optimizer.learning_rate: found 0; expected a number > 0");
+}
+
+TEST_CASE("scene: the complete example in docs/scene-format.md loads") {
+  std::ifstream in(source_dir() / "docs" / "scene-format.md", std::ios::binary);
+  REQUIRE(in);
+  const std::string markdown((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  TempDir dir;
+  dir.write("hopper-track.csv", code_block_after(markdown, "## Complete example", "csv"));
+  const fs::path scene_path = dir.write("hopper.json", code_block_after(markdown, "## Complete example", "json"));
+  Result<Scene> scene = load_scene(scene_path);
+  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
+  CHECK(scene->name == "hopper");
+  CHECK(scene->particle_count() == 4);
+  CHECK(scene->spring_count() == 6);
+  CHECK(scene->channels == 2);
+  REQUIRE(scene->objectives.size() == 6);
+  CHECK(scene->objectives[4].samples.size() == 6);
+
+  const Result<MarkerTrack> track =
+      parse_marker_csv(code_block_after(markdown, "## Marker CSV files", "csv"), "scene-format.md");
+  REQUIRE(track.ok());
+  CHECK(track->samples.size() == 3);
+}

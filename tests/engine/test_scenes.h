@@ -1,0 +1,75 @@
+// Small scenes built in code for engine tests, each exercising many features at once.
+#pragma once
+
+#include <cmath>
+
+#include "nudge/scene.h"
+
+namespace nudge::test {
+
+// Four particles in a tetrahedron dropping onto the ground, with drag, friction, an
+// external force, a pinned particle, two actuated springs on two control channels, and
+// one objective term of every type.
+inline Scene make_feature_scene(int steps = 60, bool pinned = true) {
+  Scene scene;
+  scene.name = "features";
+  scene.settings.dt = 2e-3;
+  scene.settings.steps = steps;
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.damping = 3.0;
+  scene.settings.ground.contact_smoothing = 5e-3;
+  scene.settings.ground.friction_smoothing = 0.05;
+  scene.pinned = {0, 0, 0, static_cast<unsigned char>(pinned ? 1 : 0)};
+  scene.spring_a = {0, 0, 0, 1, 1, 2};
+  scene.spring_b = {1, 2, 3, 2, 3, 3};
+  scene.spring_channel = {0, -1, -1, 1, -1, -1};
+  scene.actuation = {0.2, 0, 0, 0.15, 0, 0};
+  scene.channels = 2;
+  scene.params[ParamId::InitialPosition].value = {0.0, 0.02, 0.0, 0.3, 0.01, 0.05, 0.1, 0.03, 0.28, 0.12, 0.3, 0.1};
+  shape_parameters(scene);
+  scene.params[ParamId::InitialVelocity].value = {0.5, -0.3, 0.1, 0.2, -0.6, 0.0, -0.1, -0.4, 0.3, 0.0, 0.0, 0.0};
+  scene.params[ParamId::Mass].value = {0.3, 0.25, 0.4, 0.35};
+  scene.params[ParamId::ExternalForce].value = {0.2, 0.0, -0.1, 0, 0, 0, 0.0, 0.3, 0.0, 0, 0, 0};
+  scene.params[ParamId::Stiffness].value = {120, 90, 150, 110, 80, 130};
+  scene.params[ParamId::Damping].value = {0.5, 0.3, 0.2, 0.4, 0.1, 0.6};
+  scene.params[ParamId::Gravity].value = {0.0, -9.81, 0.0};
+  scene.params[ParamId::Drag].value = {0.05};
+  scene.params[ParamId::GroundStiffness].value = {3000.0};
+  scene.params[ParamId::Friction].value = {0.6};
+  std::vector<double>& controls = scene.params[ParamId::Controls].value;
+  for (int t = 0; t < steps; ++t) {
+    controls[2 * t] = 0.5 * std::sin(0.2 * t);
+    controls[2 * t + 1] = 0.4 * std::cos(0.13 * t);
+  }
+
+  const auto objective = [](ObjectiveType type) {
+    Objective o;
+    o.type = type;
+    return o;
+  };
+  Objective target = objective(ObjectiveType::Target);
+  target.particles = {0, 1};
+  target.target = {0.5, 0.1, 0.0};
+  target.step = steps / 2;
+  Objective positions = objective(ObjectiveType::Positions);
+  positions.particles = {1, 2};
+  positions.target = {0.4, 0.0, 0.1, 0.0, 0.05, 0.4};
+  Objective velocity = objective(ObjectiveType::Velocity);
+  velocity.particles = {2};
+  velocity.target = {0.1, 0.0, 0.0};
+  velocity.weight = 0.5;
+  Objective effort = objective(ObjectiveType::Effort);
+  effort.weight = 0.01;
+  Objective travel = objective(ObjectiveType::Travel);
+  travel.particles = {0, 1, 2};
+  travel.weight = 0.3;
+  Objective markers = objective(ObjectiveType::Markers);
+  markers.steps_per_frame = 10;
+  markers.bind = {{7, 1}};
+  for (int frame = 0; frame * 10 <= steps; ++frame)
+    markers.samples.push_back({frame, 7, {0.3 + 0.01 * frame, 0.0, 0.05}});
+  scene.objectives = {target, positions, velocity, effort, travel, markers};
+  return scene;
+}
+
+}  // namespace nudge::test
