@@ -120,8 +120,7 @@ ParamRule rule_for(ParamId id) {
 std::string element_path(std::string_view where, const Parameter& p, int flat_index) {
   std::string path(where);
   if (p.rows == 1 && p.cols == 1) return path;
-  if (p.rows == 1) return index_path(path, flat_index);
-  if (p.cols == 1) return index_path(path, flat_index);
+  if (p.rows == 1 || p.cols == 1) return index_path(path, flat_index);
   return index_path(index_path(path, flat_index / p.cols), flat_index % p.cols);
 }
 
@@ -188,8 +187,8 @@ Problem check_parameters(const Scene& scene) {
     const ParamRule rule = rule_for(id);
     const std::string where(rule.where);
     if (p.id != id)
-      return "params[" + std::to_string(i) + "]: found the id of '" + std::string(param_name(p.id)) +
-             "'; expected '" + std::string(param_name(id)) + "' (call shape_parameters)";
+      return "params[" + std::to_string(i) + "]: found id " + std::to_string(static_cast<int>(p.id)) +
+             "; expected " + std::to_string(i) + " ('" + std::string(param_name(id)) + "'; call shape_parameters)";
     const Shape shape = shape_of(id, scene.particle_count(), scene.spring_count(), scene.settings.steps,
                                  scene.channels);
     if (p.rows != shape.rows || p.cols != shape.cols ||
@@ -206,8 +205,6 @@ Problem check_parameters(const Scene& scene) {
       return bounds + ": found lower " + number_text(p.lower) + " and upper " + number_text(p.upper) +
              "; expected lower <= upper";
   }
-  // A spring's rest length must differ from zero (checked above); its ends must too
-  // have been checked by check_topology, which runs first.
   return std::nullopt;
 }
 

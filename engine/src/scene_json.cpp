@@ -124,7 +124,8 @@ std::optional<RawTextProblem> scan_raw_text(std::string_view text) {
   const auto is_number_char = [](char c) {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
   };
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  const std::size_t start = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // the parser skips a byte order mark
+  for (std::size_t i = start; i < text.size(); ++i) {
     const char c = text[i];
     const auto problem = [&](const std::string& what) {
       return RawTextProblem{i, line_column(line, i - line_start + 1) + ": " + what};

@@ -370,6 +370,10 @@ TEST_CASE("scene: malformed input gives an error naming the file, the JSON path 
   }
 }
 
+TEST_CASE("scene: a UTF-8 byte order mark is accepted") {
+  CHECK(parse_scene("\xEF\xBB\xBF" + scene_with(), "").ok());
+}
+
 TEST_CASE("scene: text without a source path is called <scene> in errors") {
   const std::string message = error_of(parse_scene("{", ""));
   CHECK(message.starts_with("<scene>: line 1, column 1: JSON syntax error: unexpected end of input"));
