@@ -1,5 +1,7 @@
 #include "thread_pool.h"
 
+#include <algorithm>
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
 #define NUDGE_PAUSE() _mm_pause()
@@ -11,11 +13,13 @@ namespace nudge {
 
 namespace {
 constexpr int kSpinIterations = 20000;  // about 10-50 us of spinning before sleeping
-}
+constexpr int kChunksPerThread = 4;     // enough to rebalance when a thread is late
+constexpr int kMinChunk = 256;          // elements; smaller chunks cost more than they balance
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -25,31 +29,45 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::run_chunk(int chunk) const {
-  const long long threads = size();
-  const int begin = static_cast<int>(n_ * chunk / threads);
-  const int end = static_cast<int>(n_ * (chunk + 1) / threads);
-  if (begin < end) call_(ctx_, begin, end);
+void ThreadPool::work(uint32_t generation) {
+  for (;;) {
+    uint64_t claim = claim_.load(std::memory_order_acquire);
+    if (static_cast<uint32_t>(claim >> 32) != generation) return;  // a newer job, or none
+    const int chunk = static_cast<int>(claim & 0xffffffffu);
+    const int chunks = chunks_.load(std::memory_order_relaxed);
+    if (chunk >= chunks) return;
+    if (!claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) continue;
+    // Holding a claim of this generation: the job's fields cannot change until it is done.
+    const long long n = n_.load(std::memory_order_relaxed);
+    const int begin = static_cast<int>(n * chunk / chunks);
+    const int end = static_cast<int>(n * (chunk + 1) / chunks);
+    call_.load(std::memory_order_relaxed)(ctx_.load(std::memory_order_relaxed), begin, end);
+    done_.fetch_add(1, std::memory_order_release);
+  }
 }
 
 void ThreadPool::run(int n, const void* ctx, Call call) {
-  ctx_ = ctx;
-  call_ = call;
-  n_ = n;
-  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);
+  const int chunks = std::max(1, std::min(size() * kChunksPerThread, n / kMinChunk));
+  ctx_.store(ctx, std::memory_order_relaxed);
+  call_.store(call, std::memory_order_relaxed);
+  n_.store(n, std::memory_order_relaxed);
+  chunks_.store(chunks, std::memory_order_relaxed);
+  done_.store(0, std::memory_order_relaxed);
+  const uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  claim_.store(uint64_t(generation) << 32, std::memory_order_release);
+  generation_.store(generation, std::memory_order_release);
   generation_.notify_all();
-  run_chunk(0);
-  for (int spin = 0; pending_.load(std::memory_order_acquire) != 0; ++spin) {
+  work(generation);
+  for (int spin = 0; done_.load(std::memory_order_acquire) != chunks; ++spin) {
     if (spin < kSpinIterations) NUDGE_PAUSE();
     else std::this_thread::yield();
   }
 }
 
-void ThreadPool::worker_loop(int index) {
-  unsigned seen = 0;
+void ThreadPool::worker_loop() {
+  uint32_t seen = 0;
   for (;;) {
-    unsigned now = generation_.load(std::memory_order_acquire);
+    uint32_t now = generation_.load(std::memory_order_acquire);
     for (int spin = 0; now == seen && spin < kSpinIterations; ++spin) {
       NUDGE_PAUSE();
       now = generation_.load(std::memory_order_acquire);
@@ -60,8 +78,7 @@ void ThreadPool::worker_loop(int index) {
     }
     seen = now;
     if (stop_.load()) return;
-    run_chunk(index);
-    pending_.fetch_sub(1, std::memory_order_acq_rel);
+    work(seen);
   }
 }
 

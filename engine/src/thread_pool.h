@@ -1,11 +1,15 @@
 // A small fork-join pool for the CPU backend. parallel_for splits an index range into
-// one contiguous chunk per thread; kernels touch only their own elements, so results
-// do not depend on the thread count. Workers spin briefly before sleeping because a
-// rollout dispatches thousands of short kernels and a sleep/wake per kernel would cost
-// more than the kernel.
+// chunks that threads claim one at a time; kernels touch only their own elements, so
+// results do not depend on which thread runs a chunk, nor on the thread count.
+//
+// Claiming (rather than one fixed chunk per thread) matters on a busy machine: when a
+// worker is descheduled, the caller takes the remaining chunks itself instead of
+// waiting for it. Workers spin briefly before sleeping because a rollout dispatches
+// thousands of short kernels and a sleep/wake per kernel would cost more than the kernel.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <thread>
 #include <vector>
 
@@ -36,17 +40,19 @@ public:
 private:
   using Call = void (*)(const void*, int, int);
   void run(int n, const void* ctx, Call call);
-  void worker_loop(int index);
-  void run_chunk(int chunk) const;
+  void worker_loop();
+  // Claims and runs chunks of job `generation` until none are left.
+  void work(uint32_t generation);
 
   std::vector<std::thread> workers_;
-  std::atomic<unsigned> generation_{0};  // bumped once per job; workers wait on it
-  std::atomic<int> pending_{0};          // workers still running the current job
+  std::atomic<uint32_t> generation_{0};  // bumped once per job; sleeping workers wait on it
+  std::atomic<uint64_t> claim_{0};       // (generation << 32) | next unclaimed chunk
+  std::atomic<int> done_{0};             // chunks finished in the current job
   std::atomic<bool> stop_{false};
-  // The current job, published before generation_ is bumped.
-  const void* ctx_ = nullptr;
-  Call call_ = nullptr;
-  int n_ = 0;
+  // The current job; stable while any of its chunks is claimed and unfinished.
+  std::atomic<const void*> ctx_{nullptr};
+  std::atomic<Call> call_{nullptr};
+  std::atomic<int> n_{0}, chunks_{0};
 };
 
 }  // namespace nudge
