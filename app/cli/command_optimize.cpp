@@ -14,7 +14,7 @@
 #include "cli/common.h"
 #include "cli/progress.h"
 #include "nudge/atomic_file.h"
-#include "nudge/optimizer.h"
+#include "nudge/optimize_scene.h"
 
 namespace nudge {
 
@@ -80,32 +80,20 @@ int run_optimize(const OptimizeArgs& args) {
   if (!sim) return kExitBadInput;
 
   ParameterSet params = scene->params;
-  LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
-    params.scatter_optimized(x);
-    Result<Evaluation> eval = sim->gradient(params);
-    if (!eval) return eval.error();
-    grad = params.gather_optimized_grad();
-    return eval->loss;
-  };
-  std::vector<double> lower, upper;
-  params.optimized_bounds(lower, upper);
-
   std::cerr << "optimising " << params.optimized_size() << " values of " << scene->name << " with "
             << method_name(settings.method) << " on " << sim->device_name() << "\n";
   ProgressLine progress(settings.iterations);
   const auto start = std::chrono::steady_clock::now();
-  Result<OptimizeResult> result =
-      minimize(f, params.gather_optimized(), lower, upper, settings, [&](const IterationInfo& info) {
-        progress.update(info.iteration, "loss " + format_number(info.loss) + "  |grad| " + format_number(info.grad_norm));
-        return true;
-      });
+  Result<OptimizeResult> result = optimize_parameters(*sim, params, settings, [&](const IterationInfo& info) {
+    progress.update(info.iteration, "loss " + format_number(info.loss) + "  |grad| " + format_number(info.grad_norm));
+    return true;
+  });
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!result) {
     print_error(args.scene + ": the initial parameters do not evaluate: " + result.error().message);
     return kExitBadInput;
   }
-  params.scatter_optimized(result->x);
 
   std::cout << "loss " << format_number(result->loss_history.front()) << " -> " << format_number(result->loss)
             << " after " << result->iterations << " iterations (" << stop_reason_name(result->reason) << ", "

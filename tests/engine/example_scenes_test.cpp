@@ -14,9 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "nudge/optimizer.h"
+#include "nudge/optimize_scene.h"
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
+#include "nudge/optimize_scene.h"
 #include "nudge/simulator.h"
 
 using namespace nudge;
@@ -70,21 +71,11 @@ Optimised optimise(const Scene& scene, int iterations = -1) {
   if (iterations >= 0) settings.iterations = iterations;
   ParameterSet params = scene.params;
   REQUIRE(params.optimized_size() > 0);
-  LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
-    params.scatter_optimized(x);
-    Result<Evaluation> eval = sim->gradient(params);
-    if (!eval) return eval.error();
-    grad = params.gather_optimized_grad();
-    return eval->loss;
-  };
-  std::vector<double> lower, upper;
-  params.optimized_bounds(lower, upper);
-  Result<OptimizeResult> result = minimize(f, params.gather_optimized(), lower, upper, settings);
+  Result<OptimizeResult> result = optimize_parameters(*sim, params, settings);
   REQUIRE_MESSAGE(result.ok(), (result.ok() ? std::string() : result.error().message));
   INFO("stopped: ", std::string(stop_reason_name(result->reason)), " ", result->message);
   CHECK(result->reason != StopReason::EvaluationFailed);
   CHECK(result->reason != StopReason::LineSearchFailed);
-  params.scatter_optimized(result->x);
   return {params, std::move(result).value()};
 }
 
