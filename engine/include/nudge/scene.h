@@ -94,7 +94,7 @@ inline constexpr int kMaxChannels = 4096;
 inline constexpr long long kMaxControlValues = 100'000'000;  // steps x channels (800 MB of doubles)
 
 // Gives every parameter its shape for the scene's N, S, T, C and fills defaults
-// (zeros; rest lengths from initial positions where `rest_from_positions`).
+// (zeros; rest lengths from the initial positions).
 void shape_parameters(Scene& scene);
 
 // Checks the invariants the engine relies on (indices in range, positive masses,
