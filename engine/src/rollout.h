@@ -52,13 +52,6 @@ public:
     exec_.resize(adj_rest_eff_, size_t(s_));
   }
 
-  // Bytes the stored states take (what checkpointing saves).
-  static size_t state_bytes(int particles, int steps, int checkpoint_every) {
-    const size_t stored = checkpoint_every > 0 && checkpoint_every < steps ? size_t((steps - 1) / checkpoint_every + 2 + checkpoint_every)
-                                                                           : size_t(steps + 1);
-    return stored * size_t(particles) * 6 * sizeof(T);
-  }
-
   // Runs the rollout with these parameter values and returns the loss.
   Result<Evaluation> forward(const ParameterSet& params) {
     upload_parameters(params);
@@ -232,9 +225,9 @@ private:
   }
 
   void upload_topology(const Scene& scene) {
-    std::vector<T> free(n_);
-    for (int i = 0; i < n_; ++i) free[i] = scene.pinned[i] ? T(0) : T(1);
-    exec_.upload(free_, free);
+    free_host_.resize(n_);
+    for (int i = 0; i < n_; ++i) free_host_[i] = scene.pinned[i] ? T(0) : T(1);
+    exec_.upload(free_, free_host_);
     exec_.upload(a_, scene.spring_a);
     exec_.upload(b_, scene.spring_b);
     exec_.upload(channel_, scene.spring_channel);
@@ -291,10 +284,8 @@ private:
     // The initial state; a pinned particle starts at rest.
     std::vector<T> x0 = convert(p[ParamId::InitialPosition].value);
     std::vector<T> v0 = convert(p[ParamId::InitialVelocity].value);
-    std::vector<T> free(n_);
-    exec_.download(exec_.data(free_), size_t(n_), free.data());
     for (int i = 0; i < n_; ++i)
-      for (int k = 0; k < 3; ++k) v0[3 * i + k] *= free[i];
+      for (int k = 0; k < 3; ++k) v0[3 * i + k] *= free_host_[i];
     exec_.upload_to(state_x(0), x0);
     exec_.upload_to(state_v(0), v0);
   }
@@ -359,10 +350,10 @@ private:
   // global parameters in a fixed order, so the result does not depend on threads.
   void download_gradients(ParameterSet& p, size_t state) {
     p.zero_grad();
-    std::vector<double> ax = fetch(adj_x_, state), av = fetch(adj_v_, state), free = fetch(free_, n_);
+    std::vector<double> ax = fetch(adj_x_, state), av = fetch(adj_v_, state);
     p[ParamId::InitialPosition].grad = ax;
     for (int i = 0; i < n_; ++i)
-      for (int k = 0; k < 3; ++k) av[3 * i + k] *= free[i];
+      for (int k = 0; k < 3; ++k) av[3 * i + k] *= static_cast<double>(free_host_[i]);
     p[ParamId::InitialVelocity].grad = av;
     p[ParamId::Mass].grad = fetch(g_mass_, n_);
     p[ParamId::ExternalForce].grad = fetch(g_ext_force_, state);
@@ -401,6 +392,7 @@ private:
   // Gradient accumulators (see GradView).
   Array<T> g_mass_, g_ext_force_, g_gravity_, g_drag_, g_ground_k_, g_friction_, g_stiffness_, g_damping_, g_rest_,
       g_controls_;
+  std::vector<T> free_host_;  // the pinned mask (0 pinned, 1 free), kept on the host too
   // Host copies used when the backend's memory is not host memory.
   std::vector<T> host_x_, host_v_, host_adj_x_, host_adj_v_;
 };
