@@ -14,6 +14,10 @@ namespace nudge {
 struct CpuExec {
   std::shared_ptr<ThreadPool> pool;
 
+  // The rollout lays springs out in runs and launches the span and block kernels
+  // (kernels/span_kernels.h): contiguous loops that vectorise.
+  static constexpr bool kSpringRuns = true;
+
   template <class U>
   using Array = std::vector<U>;
 
@@ -48,6 +52,19 @@ struct CpuExec {
 #pragma omp simd
       for (int i = begin; i < end; ++i) local(i);
     });
+  }
+
+  // Runs kernel(k) for k in [0, n) where each k is a block of work with its own inner
+  // loops (a span of springs, a block of particles): spread one block at a time.
+  template <class F>
+  void launch_blocks(int n, const F& kernel) const {
+    pool->parallel_for(
+        n,
+        [&kernel](int begin, int end) {
+          const F local = kernel;  // as in launch: fields stay in registers
+          for (int k = begin; k < end; ++k) local(k);
+        },
+        2, 1);
   }
 };
 

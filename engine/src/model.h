@@ -1,5 +1,8 @@
 // The model as kernels see it: raw pointers into flat arrays (host or device memory)
 // and scalars. Everything here is constant during a rollout.
+//
+// Arrays of 3-vectors, here and in the states, are structures of arrays: "3 x n" means
+// all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
 #include "nudge/config.h"
@@ -16,7 +19,7 @@ struct ModelView {
   // Particles (n)
   const T* mass = nullptr;       // n
   const T* free = nullptr;       // n: 0 for a pinned particle, 1 otherwise
-  const T* ext_force = nullptr;  // n x 3
+  const T* ext_force = nullptr;  // 3 x n
 
   // Springs (s)
   const int* a = nullptr;        // s

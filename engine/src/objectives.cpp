@@ -7,17 +7,19 @@ namespace nudge {
 
 namespace {
 
+// a: a state array (3 x n, structure of arrays).
 template <class T>
-void centroid(const std::vector<int>& particles, const T* a, double c[3]) {
+void centroid(const std::vector<int>& particles, const T* a, int n, double c[3]) {
   c[0] = c[1] = c[2] = 0.0;
   for (int p : particles)
-    for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(a[3 * p + k]);
+    for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(a[size_t(k) * n + p]);
   for (int k = 0; k < 3; ++k) c[k] /= static_cast<double>(particles.size());
 }
 
 }  // namespace
 
-Objectives::Objectives(const Scene& scene) : channels_(scene.channels), steps_(scene.settings.steps) {
+Objectives::Objectives(const Scene& scene)
+    : n_(scene.particle_count()), channels_(scene.channels), steps_(scene.settings.steps) {
   std::set<int> observed;
   const auto resolve = [&](int step) { return step < 0 ? steps_ : step; };
   for (const Objective& o : scene.objectives) {
@@ -74,14 +76,14 @@ void Objectives::add_state_loss(int t, const T* x, const T* v, std::vector<doubl
       case ObjectiveType::Target:
       case ObjectiveType::Velocity:
         if (t != term.step) continue;
-        centroid(term.particles, term.type == ObjectiveType::Target ? x : v, c);
+        centroid(term.particles, term.type == ObjectiveType::Target ? x : v, n_, c);
         for (int k = 0; k < 3; ++k) loss += (c[k] - term.target[k]) * (c[k] - term.target[k]);
         loss *= term.weight;
         break;
       case ObjectiveType::Travel: {
         if (t != 0 && t != term.step) continue;
         if (t == term.step && t == 0) continue;  // travelled nowhere: contributes 0
-        centroid(term.particles, x, c);
+        centroid(term.particles, x, n_, c);
         const double sign = t == 0 ? 1.0 : -1.0;  // L = -w dir . (c_t - c_0)
         for (int k = 0; k < 3; ++k) loss += sign * term.weight * term.direction[k] * c[k];
         break;
@@ -92,7 +94,7 @@ void Objectives::add_state_loss(int t, const T* x, const T* v, std::vector<doubl
         if (it == term.points.end()) continue;
         for (const Point& p : it->second)
           for (int k = 0; k < 3; ++k) {
-            const double e = static_cast<double>(x[3 * p.particle + k]) - p.target[k];
+            const double e = static_cast<double>(x[at(p.particle, k)]) - p.target[k];
             loss += e * e;
           }
         loss *= term.weight * term.point_scale;
@@ -115,17 +117,17 @@ void Objectives::add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_
       case ObjectiveType::Velocity: {
         if (t != term.step) continue;
         const bool on_x = term.type == ObjectiveType::Target;
-        centroid(term.particles, on_x ? x : v, c);
+        centroid(term.particles, on_x ? x : v, n_, c);
         T* adj = on_x ? adj_x : adj_v;
         for (int p : term.particles)
-          for (int k = 0; k < 3; ++k) adj[3 * p + k] += static_cast<T>(2.0 * term.weight * (c[k] - term.target[k]) * share);
+          for (int k = 0; k < 3; ++k) adj[at(p, k)] += static_cast<T>(2.0 * term.weight * (c[k] - term.target[k]) * share);
         break;
       }
       case ObjectiveType::Travel: {
         if ((t != 0 && t != term.step) || (t == 0 && term.step == 0)) continue;
         const double sign = t == 0 ? 1.0 : -1.0;
         for (int p : term.particles)
-          for (int k = 0; k < 3; ++k) adj_x[3 * p + k] += static_cast<T>(sign * term.weight * term.direction[k] * share);
+          for (int k = 0; k < 3; ++k) adj_x[at(p, k)] += static_cast<T>(sign * term.weight * term.direction[k] * share);
         break;
       }
       case ObjectiveType::Positions:
@@ -135,8 +137,7 @@ void Objectives::add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_
         const double scale = 2.0 * term.weight * term.point_scale;
         for (const Point& p : it->second)
           for (int k = 0; k < 3; ++k)
-            adj_x[3 * p.particle + k] +=
-                static_cast<T>(scale * (static_cast<double>(x[3 * p.particle + k]) - p.target[k]));
+            adj_x[at(p.particle, k)] += static_cast<T>(scale * (static_cast<double>(x[at(p.particle, k)]) - p.target[k]));
         break;
       }
       case ObjectiveType::Effort:

@@ -18,10 +18,10 @@ public:
   // Steps at which some term reads the state, ascending and unique.
   const std::vector<int>& observed_steps() const { return observed_; }
 
-  // Adds each term's loss from the state at step t (n x 3 arrays) to term_loss.
+  // Adds each term's loss from the state at step t (3 x n arrays) to term_loss.
   template <class T>
   void add_state_loss(int t, const T* x, const T* v, std::vector<double>& term_loss) const;
-  // Adds dL/dx_t and dL/dv_t into adj_x and adj_v (n x 3).
+  // Adds dL/dx_t and dL/dv_t into adj_x and adj_v (3 x n).
   template <class T>
   void add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_v) const;
   // Terms on parameters alone (control effort): their loss, and gradients added to params.
@@ -43,9 +43,12 @@ private:
     std::map<int, std::vector<Point>> points; // Positions and Markers, by step
     double point_scale = 1.0;                 // 1 / number of compared points
   };
+  // Component k of particle p in a state array (3 x n, structure of arrays).
+  size_t at(int p, int k) const { return size_t(k) * n_ + p; }
+
   std::vector<Term> terms_;
   std::vector<int> observed_;
-  int channels_ = 0, steps_ = 0;
+  int n_ = 0, channels_ = 0, steps_ = 0;
 };
 
 }  // namespace nudge

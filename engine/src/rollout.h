@@ -2,16 +2,23 @@
 // needs (every state, or a checkpoint every K steps that the backward pass recomputes
 // from), evaluates the objectives, and runs the adjoint kernels in reverse.
 //
+// States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
+// then all y, then all z), so that kernels read contiguous components; the public
+// interface (parameters, gradients, Trajectory) uses xyz triples (n x 3) and is
+// converted at the boundary.
+//
 // Exec is the backend: it owns memory (Exec::Array<T>), moves data to and from the host,
 // and launches a kernel functor over an index range. CpuExec and CudaExec implement it.
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "kernels/span_kernels.h"
 #include "kernels/step_kernels.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -21,6 +28,9 @@ namespace nudge {
 
 // How often the forward pass looks for NaN or Inf when it stores every state.
 inline constexpr int kFiniteCheckInterval = 64;
+// Runs of springs shorter than this stay loose; spans of springs hold at most kMaxSpan.
+inline constexpr int kMinSpringRun = 8;
+inline constexpr int kMaxSpan = 64;
 
 template <class T, class Exec>
 class Rollout {
@@ -131,8 +141,9 @@ public:
     auto append = [&](int t, const T* x, const T* v) {
       exec_.download(x, state, hx.data());
       exec_.download(v, state, hv.data());
-      std::copy(hx.begin(), hx.end(), traj.x.begin() + t * state);
-      std::copy(hv.begin(), hv.end(), traj.v.begin() + t * state);
+      const std::vector<double> x_aos = to_triples(hx), v_aos = to_triples(hv);
+      std::copy(x_aos.begin(), x_aos.end(), traj.x.begin() + t * state);
+      std::copy(v_aos.begin(), v_aos.end(), traj.v.begin() + t * state);
     };
     if (!checkpoint_every_) {
       for (int t = 0; t <= steps_; ++t) append(t, state_x(t), state_v(t));
@@ -163,18 +174,40 @@ private:
 
   void step(int t, const T* x, const T* v, T* x1, T* v1) {
     const ModelView<T> m = model_view();
-    if (s_ > 0) exec_.launch(s_, SpringForceKernel<T>{m, t, x, v, exec_.data(fs_)});
-    exec_.launch(n_, ParticleStepKernel<T>{m, x, v, exec_.data(fs_), x1, v1});
+    T* fs = exec_.data(fs_);
+    if constexpr (Exec::kSpringRuns) {
+      exec_.launch_blocks(spans(), SpringForceSpanKernel<T>{m, t, x, v, fs, layout_.spans.data()});
+      exec_.launch_blocks(layout_.blocks(), ParticleStepBlockKernel<T>{m, x, v, fs, x1, v1, layout_.block_start.data(),
+                                                                        layout_.segments.data()});
+    } else {
+      if (s_ > 0) exec_.launch(s_, SpringForceKernel<T>{m, t, x, v, fs});
+      exec_.launch(n_, ParticleStepKernel<T>{m, x, v, fs, x1, v1});
+    }
   }
+
+  int spans() const { return static_cast<int>(layout_.spans.size()); }
 
   void adjoint_step(int t, const T* x, const T* v, const T* v1, const GradView<T>& grad) {
     const ModelView<T> m = model_view();
-    exec_.launch(n_, ParticleAdjointKernel<T>{m, x, v, v1, exec_.data(adj_x_), exec_.data(adj_v_), exec_.data(adj_f_), grad});
+    if (m.ground)
+      exec_.launch(n_, ParticleAdjointKernel<T, true>{m, x, v, v1, exec_.data(adj_x_), exec_.data(adj_v_),
+                                                      exec_.data(adj_f_), grad});
+    else
+      exec_.launch(n_, ParticleAdjointKernel<T, false>{m, x, v, v1, exec_.data(adj_x_), exec_.data(adj_v_),
+                                                       exec_.data(adj_f_), grad});
     if (s_ == 0) return;
-    exec_.launch(s_, SpringAdjointKernel<T>{m, t, x, v, exec_.data(adj_f_), exec_.data(adj_d_), exec_.data(adj_dv_),
-                                            exec_.data(adj_rest_eff_), grad});
-    exec_.launch(n_, ParticleGatherKernel<T>{m, exec_.data(adj_d_), exec_.data(adj_dv_), exec_.data(adj_x_),
-                                             exec_.data(adj_v_)});
+    T *adj_f = exec_.data(adj_f_), *adj_d = exec_.data(adj_d_), *adj_dv = exec_.data(adj_dv_);
+    T *adj_x = exec_.data(adj_x_), *adj_v = exec_.data(adj_v_), *adj_rest_eff = exec_.data(adj_rest_eff_);
+    if constexpr (Exec::kSpringRuns) {
+      exec_.launch_blocks(spans(), SpringAdjointSpanKernel<T>{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad,
+                                                              layout_.spans.data()});
+      exec_.launch_blocks(layout_.blocks(), ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, adj_x, adj_v,
+                                                                          layout_.block_start.data(),
+                                                                          layout_.segments.data()});
+    } else {
+      exec_.launch(s_, SpringAdjointKernel<T>{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad});
+      exec_.launch(n_, ParticleGatherKernel<T>{m, adj_d, adj_dv, adj_x, adj_v});
+    }
     if (channels_ > 0)
       exec_.launch(channels_, ControlAdjointKernel<T>{m, t, exec_.data(channel_start_), exec_.data(channel_spring_),
                                                       exec_.data(adj_rest_eff_), grad.controls});
@@ -218,7 +251,7 @@ private:
       const long at = in_x ? bad_x : bad_v;
       return Error{"the rollout produced a non-finite " + std::string(in_x ? "position" : "velocity") +
                    " at step " + std::to_string(t) + " (t = " + std::to_string(t * static_cast<double>(dt_)) +
-                   " s), particle " + std::to_string(at / 3) +
+                   " s), particle " + std::to_string(at % n_) +
                    "; the time step may be too large for the stiffness, or a parameter is extreme"};
     }
     return std::nullopt;
@@ -228,52 +261,75 @@ private:
     free_host_.resize(n_);
     for (int i = 0; i < n_; ++i) free_host_[i] = scene.pinned[i] ? T(0) : T(1);
     exec_.upload(free_, free_host_);
-    exec_.upload(a_, scene.spring_a);
-    exec_.upload(b_, scene.spring_b);
-    exec_.upload(channel_, scene.spring_channel);
+    // Springs in the layout's order from here on; parameters and gradients are permuted
+    // on their way in and out (upload_parameters, download_gradients).
+    layout_ = make_spring_layout(scene.spring_a, scene.spring_b, scene.spring_channel, n_,
+                                 Exec::kSpringRuns ? kMinSpringRun : INT_MAX, kMaxSpan, kParticleBlock);
+    exec_.upload(a_, layout_.a);
+    exec_.upload(b_, layout_.b);
+    const std::vector<int> channel = in_layout_order(scene.spring_channel);
+    exec_.upload(channel_, channel);
     // Passive springs get actuation 0, which keeps the spring kernels branch-free.
+    const std::vector<double> actuation_scene = in_layout_order(scene.actuation);
     std::vector<T> actuation(s_);
-    for (int s = 0; s < s_; ++s) actuation[s] = scene.spring_channel[s] < 0 ? T(0) : static_cast<T>(scene.actuation[s]);
+    for (int s = 0; s < s_; ++s) actuation[s] = channel[s] < 0 ? T(0) : static_cast<T>(actuation_scene[s]);
     exec_.upload(actuation_, actuation);
-    // Incidence by particle, springs in ascending order: a fixed summation order.
-    std::vector<int> start(n_ + 1, 0), spring(2 * s_);
-    std::vector<T> sign(2 * s_);
-    for (int s = 0; s < s_; ++s) {
-      ++start[scene.spring_a[s] + 1];
-      ++start[scene.spring_b[s] + 1];
-    }
-    for (int i = 0; i < n_; ++i) start[i + 1] += start[i];
-    std::vector<int> fill(start.begin(), start.end() - 1);
-    for (int s = 0; s < s_; ++s) {
-      spring[fill[scene.spring_a[s]]] = s;
-      sign[fill[scene.spring_a[s]]++] = T(1);
-      spring[fill[scene.spring_b[s]]] = s;
-      sign[fill[scene.spring_b[s]]++] = T(-1);
-    }
-    exec_.upload(inc_start_, start);
-    exec_.upload(inc_spring_, spring);
-    exec_.upload(inc_sign_, sign);
+    exec_.upload(inc_start_, layout_.inc_start);
+    exec_.upload(inc_spring_, layout_.inc_spring);
+    exec_.upload(inc_sign_, std::vector<T>(layout_.inc_sign.begin(), layout_.inc_sign.end()));
     // Springs by actuation channel, for the control gradients.
     std::vector<int> cstart(channels_ + 1, 0), cspring;
     for (int s = 0; s < s_; ++s)
-      if (scene.spring_channel[s] >= 0) ++cstart[scene.spring_channel[s] + 1];
+      if (channel[s] >= 0) ++cstart[channel[s] + 1];
     for (int c = 0; c < channels_; ++c) cstart[c + 1] += cstart[c];
     cspring.resize(cstart[channels_]);
     std::vector<int> cfill(cstart.begin(), cstart.end() - 1);
     for (int s = 0; s < s_; ++s)
-      if (scene.spring_channel[s] >= 0) cspring[cfill[scene.spring_channel[s]]++] = s;
+      if (channel[s] >= 0) cspring[cfill[channel[s]]++] = s;
     exec_.upload(channel_start_, cstart);
     exec_.upload(channel_spring_, cspring);
   }
 
   static std::vector<T> convert(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
 
+  // xyz triples (n x 3) to a structure of arrays (3 x n), converting to T.
+  std::vector<T> to_components(const std::vector<double>& triples) const {
+    std::vector<T> out(triples.size());
+    for (int i = 0; i < n_; ++i)
+      for (int k = 0; k < 3; ++k) out[size_t(k) * n_ + i] = static_cast<T>(triples[3 * size_t(i) + k]);
+    return out;
+  }
+
+  // A structure of arrays (3 x n) to xyz triples (n x 3) in double.
+  template <class U>
+  std::vector<double> to_triples(const std::vector<U>& components) const {
+    std::vector<double> out(components.size());
+    for (int i = 0; i < n_; ++i)
+      for (int k = 0; k < 3; ++k) out[3 * size_t(i) + k] = static_cast<double>(components[size_t(k) * n_ + i]);
+    return out;
+  }
+
+  // A per-spring array from the scene's order into the layout's.
+  template <class U>
+  std::vector<U> in_layout_order(const std::vector<U>& scene_order) const {
+    std::vector<U> out(s_);
+    for (int s = 0; s < s_; ++s) out[s] = scene_order[layout_.order[s]];
+    return out;
+  }
+
+  // A per-spring gradient from the layout's order back into the scene's.
+  std::vector<double> in_scene_order(const std::vector<double>& layout_order) const {
+    std::vector<double> out(s_);
+    for (int s = 0; s < s_; ++s) out[layout_.order[s]] = layout_order[s];
+    return out;
+  }
+
   void upload_parameters(const ParameterSet& p) {
     exec_.upload(mass_, convert(p[ParamId::Mass].value));
-    exec_.upload(ext_force_, convert(p[ParamId::ExternalForce].value));
-    exec_.upload(stiffness_, convert(p[ParamId::Stiffness].value));
-    exec_.upload(damping_, convert(p[ParamId::Damping].value));
-    exec_.upload(rest_, convert(p[ParamId::RestLength].value));
+    exec_.upload(ext_force_, to_components(p[ParamId::ExternalForce].value));
+    exec_.upload(stiffness_, convert(in_layout_order(p[ParamId::Stiffness].value)));
+    exec_.upload(damping_, convert(in_layout_order(p[ParamId::Damping].value)));
+    exec_.upload(rest_, convert(in_layout_order(p[ParamId::RestLength].value)));
     std::vector<T> controls = convert(p[ParamId::Controls].value);
     if (controls.empty()) controls.push_back(T(0));  // a valid slot for passive springs to read
     exec_.upload(controls_, controls);
@@ -282,12 +338,11 @@ private:
     ground_stiffness_ = static_cast<T>(p[ParamId::GroundStiffness].value[0]);
     friction_ = static_cast<T>(p[ParamId::Friction].value[0]);
     // The initial state; a pinned particle starts at rest.
-    std::vector<T> x0 = convert(p[ParamId::InitialPosition].value);
-    std::vector<T> v0 = convert(p[ParamId::InitialVelocity].value);
+    std::vector<double> v0 = p[ParamId::InitialVelocity].value;
     for (int i = 0; i < n_; ++i)
-      for (int k = 0; k < 3; ++k) v0[3 * i + k] *= free_host_[i];
-    exec_.upload_to(state_x(0), x0);
-    exec_.upload_to(state_v(0), v0);
+      for (int k = 0; k < 3; ++k) v0[3 * i + k] *= static_cast<double>(free_host_[i]);
+    exec_.upload_to(state_x(0), to_components(p[ParamId::InitialPosition].value));
+    exec_.upload_to(state_v(0), to_components(v0));
   }
 
   ModelView<T> model_view() {
@@ -350,20 +405,20 @@ private:
   // global parameters in a fixed order, so the result does not depend on threads.
   void download_gradients(ParameterSet& p, size_t state) {
     p.zero_grad();
-    std::vector<double> ax = fetch(adj_x_, state), av = fetch(adj_v_, state);
+    std::vector<double> ax = to_triples(fetch(adj_x_, state)), av = to_triples(fetch(adj_v_, state));
     p[ParamId::InitialPosition].grad = ax;
     for (int i = 0; i < n_; ++i)
       for (int k = 0; k < 3; ++k) av[3 * i + k] *= static_cast<double>(free_host_[i]);
     p[ParamId::InitialVelocity].grad = av;
     p[ParamId::Mass].grad = fetch(g_mass_, n_);
-    p[ParamId::ExternalForce].grad = fetch(g_ext_force_, state);
-    p[ParamId::Stiffness].grad = fetch(g_stiffness_, s_);
-    p[ParamId::Damping].grad = fetch(g_damping_, s_);
-    p[ParamId::RestLength].grad = fetch(g_rest_, s_);
+    p[ParamId::ExternalForce].grad = to_triples(fetch(g_ext_force_, state));
+    p[ParamId::Stiffness].grad = in_scene_order(fetch(g_stiffness_, s_));
+    p[ParamId::Damping].grad = in_scene_order(fetch(g_damping_, s_));
+    p[ParamId::RestLength].grad = in_scene_order(fetch(g_rest_, s_));
     p[ParamId::Controls].grad = fetch(g_controls_, size_t(steps_) * channels_);
-    const std::vector<double> gravity = fetch(g_gravity_, state);
-    for (int i = 0; i < n_; ++i)
-      for (int k = 0; k < 3; ++k) p[ParamId::Gravity].grad[k] += gravity[3 * i + k];
+    const std::vector<double> gravity = fetch(g_gravity_, state);  // 3 x n
+    for (int k = 0; k < 3; ++k)
+      for (int i = 0; i < n_; ++i) p[ParamId::Gravity].grad[k] += gravity[size_t(k) * n_ + i];
     const auto sum = [](const std::vector<double>& v) {
       double total = 0.0;
       for (double x : v) total += x;
@@ -381,6 +436,7 @@ private:
   Ground ground_;
   T gravity_[3] = {0, 0, 0};
   T drag_ = 0, ground_stiffness_ = 0, friction_ = 0;
+  SpringLayout layout_;  // host side; the span and block kernels read it directly on the CPU
 
   // Topology (constant for the scene) and parameters (uploaded each forward).
   Array<T> free_, actuation_, inc_sign_, mass_, ext_force_, stiffness_, damping_, rest_, controls_;

@@ -1,6 +1,7 @@
 #include "thread_pool.h"
 
 #include <algorithm>
+#include <bit>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
@@ -13,13 +14,13 @@ namespace nudge {
 
 namespace {
 constexpr int kSpinIterations = 20000;  // about 10-50 us of spinning before sleeping
-constexpr int kChunksPerThread = 4;     // enough to rebalance when a thread is late
-constexpr int kMinChunk = 256;          // elements; smaller chunks cost more than they balance
+constexpr int kChunksPerThread = 2;     // enough to rebalance when a thread is late
+constexpr int kMaxChunks = 32;          // chunks are claimed as bits of one word
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -29,14 +30,19 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::work(uint32_t generation) {
+void ThreadPool::work(uint32_t generation, int thread) {
   for (;;) {
     uint64_t claim = claim_.load(std::memory_order_acquire);
     if (static_cast<uint32_t>(claim >> 32) != generation) return;  // a newer job, or none
-    const int chunk = static_cast<int>(claim & 0xffffffffu);
     const int chunks = chunks_.load(std::memory_order_relaxed);
-    if (chunk >= chunks) return;
-    if (!claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) continue;
+    const uint32_t all = chunks == 32 ? ~0u : (1u << chunks) - 1u;
+    const uint32_t free_chunks = ~static_cast<uint32_t>(claim) & all;
+    if (free_chunks == 0) return;
+    // A thread's own share first: consecutive kernels then hand each thread the same
+    // elements, whose cache lines stay in its core's cache instead of moving between cores.
+    int chunk = thread * chunks / size();
+    if (!(free_chunks >> chunk & 1u)) chunk = std::countr_zero(free_chunks);
+    if (!claim_.compare_exchange_weak(claim, claim | (1u << chunk), std::memory_order_acq_rel)) continue;
     // Holding a claim of this generation: the job's fields cannot change until it is done.
     const long long n = n_.load(std::memory_order_relaxed);
     const int begin = static_cast<int>(n * chunk / chunks);
@@ -46,8 +52,8 @@ void ThreadPool::work(uint32_t generation) {
   }
 }
 
-void ThreadPool::run(int n, const void* ctx, Call call) {
-  const int chunks = std::max(1, std::min(size() * kChunksPerThread, n / kMinChunk));
+void ThreadPool::run(int n, int min_chunk, const void* ctx, Call call) {
+  const int chunks = std::max(1, std::min({size() * kChunksPerThread, kMaxChunks, n / std::max(1, min_chunk)}));
   ctx_.store(ctx, std::memory_order_relaxed);
   call_.store(call, std::memory_order_relaxed);
   n_.store(n, std::memory_order_relaxed);
@@ -57,14 +63,14 @@ void ThreadPool::run(int n, const void* ctx, Call call) {
   claim_.store(uint64_t(generation) << 32, std::memory_order_release);
   generation_.store(generation, std::memory_order_release);
   generation_.notify_all();
-  work(generation);
+  work(generation, 0);
   for (int spin = 0; done_.load(std::memory_order_acquire) != chunks; ++spin) {
     if (spin < kSpinIterations) NUDGE_PAUSE();
     else std::this_thread::yield();
   }
 }
 
-void ThreadPool::worker_loop() {
+void ThreadPool::worker_loop(int thread) {
   uint32_t seen = 0;
   for (;;) {
     uint32_t now = generation_.load(std::memory_order_acquire);
@@ -78,7 +84,7 @@ void ThreadPool::worker_loop() {
     }
     seen = now;
     if (stop_.load()) return;
-    work(seen);
+    work(seen, thread);
   }
 }
 

@@ -63,7 +63,7 @@ struct TinyModel {
 
 TEST_CASE("kernel: spring_force adjoint matches finite differences") {
   TinyModel tiny;
-  std::vector<double> x{0.1, 0.2, -0.1, 0.9, 0.5, 0.3}, v{0.3, -0.2, 0.1, -0.4, 0.6, 0.2};
+  std::vector<double> x{0.1, 0.9, 0.2, 0.5, -0.1, 0.3}, v{0.3, -0.4, -0.2, 0.6, 0.1, 0.2};  // 3 x n
   const Vec3<double> w{0.7, -1.1, 0.4};  // weights on the force
   for (int passive = 0; passive < 2; ++passive) {
     tiny.channel[0] = passive ? -1 : 0;
@@ -75,8 +75,9 @@ TEST_CASE("kernel: spring_force adjoint matches finite differences") {
     ModelView<double> m = tiny.view();
     double gk = 0, gc = 0, grest = 0, grest_eff = 0;
     const SpringAdjoint<double> r = spring_force_adjoint(m, 0, step, x.data(), v.data(), w, &gk, &gc, &grest, &grest_eff);
-    const double adj_x[6] = {-r.adj_d.x, -r.adj_d.y, -r.adj_d.z, r.adj_d.x, r.adj_d.y, r.adj_d.z};
-    const double adj_v[6] = {-r.adj_dv.x, -r.adj_dv.y, -r.adj_dv.z, r.adj_dv.x, r.adj_dv.y, r.adj_dv.z};
+    // States are structures of arrays (3 x n): x of both particles, then y, then z.
+    const double adj_x[6] = {-r.adj_d.x, r.adj_d.x, -r.adj_d.y, r.adj_d.y, -r.adj_d.z, r.adj_d.z};
+    const double adj_v[6] = {-r.adj_dv.x, r.adj_dv.x, -r.adj_dv.y, r.adj_dv.y, -r.adj_dv.z, r.adj_dv.z};
     for (int i = 0; i < 6; ++i) {
       check_entry("x", i, adj_x[i], central_difference(&x[i], phi));
       check_entry("v", i, adj_v[i], central_difference(&v[i], phi));
@@ -99,12 +100,12 @@ TEST_CASE("kernel: contact_force adjoint matches finite differences in, near and
     auto phi = [&] {
       ModelView<double> m = tiny.view();
       m.ground_stiffness = kc, m.friction = mu;
-      return dot(w, contact_force(m, load3(x.data(), 0), load3(v.data(), 0)));
+      return dot(w, contact_force(m, load3(x.data(), 0, 1), load3(v.data(), 0, 1)));
     };
     ModelView<double> m = tiny.view();
     Vec3<double> ax{0, 0, 0}, av{0, 0, 0};
     double gk = 0, gmu = 0;
-    contact_force_adjoint(m, load3(x.data(), 0), load3(v.data(), 0), w, ax, av, gk, gmu);
+    contact_force_adjoint(m, load3(x.data(), 0, 1), load3(v.data(), 0, 1), w, ax, av, gk, gmu);
     const double adj_x[3] = {ax.x, ax.y, ax.z}, adj_v[3] = {av.x, av.y, av.z};
     for (int i = 0; i < 3; ++i) {
       check_entry("x", i, adj_x[i], central_difference(&x[i], phi));
@@ -117,8 +118,9 @@ TEST_CASE("kernel: contact_force adjoint matches finite differences in, near and
 
 TEST_CASE("kernel: particle_step adjoint matches finite differences") {
   TinyModel tiny;
-  std::vector<double> x{0.1, 0.003, -0.1, 0.9, 0.5, 0.3}, v{0.3, -0.2, 0.1, -0.4, 0.6, 0.2};
-  std::vector<double> fs{1.5, -0.7, 0.4};  // the spring's force on end a
+  // 3 x n: x of both particles, then y, then z; particle 0 sits at height 0.003, in contact.
+  std::vector<double> x{0.1, 0.9, 0.003, 0.5, -0.1, 0.3}, v{0.3, -0.4, -0.2, 0.6, 0.1, 0.2};
+  std::vector<double> fs{1.5, -0.7, 0.4};  // the spring's force on end a (3 x 1)
   const std::vector<double> wx{0.3, -0.8, 0.5, 0.2, 0.9, -0.4}, wv{-0.6, 0.1, 0.7, 0.5, -0.3, 0.8};
   double gravity[3] = {0.1, -9.81, 0.2}, drag = 0.3, kc = 500.0, mu = 0.6;
   auto view = [&] {
@@ -153,8 +155,8 @@ TEST_CASE("kernel: particle_step adjoint matches finite differences") {
     for (int i = 0; i < 2; ++i) check_entry("mass", i, g_mass[i], central_difference(&tiny.mass[i], phi));
     for (int k = 0; k < 3; ++k) {
       // The spring force enters particle a with +1 and particle b with -1.
-      check_entry("spring force", k, af[k] - af[3 + k], central_difference(&fs[k], phi));
-      check_entry("gravity", k, g_grav[k] + g_grav[3 + k], central_difference(&gravity[k], phi));
+      check_entry("spring force", k, af[2 * k] - af[2 * k + 1], central_difference(&fs[k], phi));
+      check_entry("gravity", k, g_grav[2 * k] + g_grav[2 * k + 1], central_difference(&gravity[k], phi));
     }
     check_entry("drag", 0, g_drag[0] + g_drag[1], central_difference(&drag, phi));
     check_entry("ground_stiffness", 0, g_kc[0] + g_kc[1], central_difference(&kc, phi));
@@ -169,15 +171,15 @@ TEST_CASE("kernel: particle_gather adjoint matches finite differences") {
   std::vector<double> adj_d{0.4, -0.3, 0.8}, adj_dv{-0.2, 0.6, 0.1};
   std::vector<double> ax(6, 0.0), av(6, 0.0);
   for (int i = 0; i < 2; ++i) particle_gather_adjoint(m, i, adj_d.data(), adj_dv.data(), ax.data(), av.data());
-  std::vector<double> x{0.1, 0.2, -0.1, 0.9, 0.5, 0.3};
+  std::vector<double> x{0.1, 0.9, 0.2, 0.5, -0.1, 0.3};  // 3 x n
   auto phi = [&] {
     double total = 0;
-    for (int k = 0; k < 3; ++k) total += adj_d[k] * (x[3 + k] - x[k]);
+    for (int k = 0; k < 3; ++k) total += adj_d[k] * (x[2 * k + 1] - x[2 * k]);
     return total;
   };
   for (int j = 0; j < 6; ++j) check_entry("x", j, ax[j], central_difference(&x[j], phi));
   for (int k = 0; k < 3; ++k) {
-    CHECK(av[k] == doctest::Approx(-adj_dv[k]));
-    CHECK(av[3 + k] == doctest::Approx(adj_dv[k]));
+    CHECK(av[2 * k] == doctest::Approx(-adj_dv[k]));
+    CHECK(av[2 * k + 1] == doctest::Approx(adj_dv[k]));
   }
 }

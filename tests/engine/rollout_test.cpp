@@ -63,18 +63,21 @@ TEST_CASE("rollout: checkpointed gradients equal stored gradients to the last bi
 }
 
 TEST_CASE("rollout: results are bitwise equal with 1, 2 and 8 threads") {
-  // Large enough that every kernel is split across threads.
-  const Scene scene = make_cloth_scene(40, 40);
-  for (Precision precision : {Precision::Float32, Precision::Float64}) {
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    options.precision = precision;
-    options.threads = 1;
-    const Outcome one = run_gradient(scene, options);
-    for (int threads : {2, 8}) {
-      CAPTURE(threads);
-      options.threads = threads;
-      require_bitwise_equal(one, run_gradient(scene, options));
+  // The cloth is large enough that every kernel is split across threads; the lattice
+  // mixes runs of springs with loose ones.
+  for (const Scene& scene : {make_cloth_scene(40, 40), test::make_lattice_scene(8, 40, 60)}) {
+    CAPTURE(scene.name);
+    for (Precision precision : {Precision::Float32, Precision::Float64}) {
+      SimulatorOptions options;
+      options.device = Device::Cpu;
+      options.precision = precision;
+      options.threads = 1;
+      const Outcome one = run_gradient(scene, options);
+      for (int threads : {2, 8}) {
+        CAPTURE(threads);
+        options.threads = threads;
+        require_bitwise_equal(one, run_gradient(scene, options));
+      }
     }
   }
 }

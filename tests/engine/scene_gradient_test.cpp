@@ -44,6 +44,10 @@ TEST_CASE("scene gradient: a free (unpinned) body in contact, over a longer hori
   require_gradients_match(scene, 12, 1e-6);
 }
 
+TEST_CASE("scene gradient: a lattice with runs of springs, actuated runs and loose springs") {
+  require_gradients_match(test::make_lattice_scene(), 10, 1e-6);
+}
+
 TEST_CASE("scene gradient: every example scene through gradcheck") {
   const std::filesystem::path scenes = source_dir() / "scenes";
   int checked = 0;

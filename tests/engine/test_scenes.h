@@ -72,4 +72,79 @@ inline Scene make_feature_scene(int steps = 60, bool pinned = true) {
   return scene;
 }
 
+// A standing lattice strip (rows x cols particles in the x-y plane) on the ground: long
+// runs of springs (rows, columns, diagonals) that the CPU lays out as runs, some of them
+// actuated, plus a few irregular springs that stay loose, so that one gradient check covers
+// runs, loose springs and the permutation of per-spring parameters.
+inline Scene make_lattice_scene(int rows = 3, int cols = 12, int steps = 80) {
+  Scene scene;
+  scene.name = "lattice";
+  scene.settings.dt = 2e-3;
+  scene.settings.steps = steps;
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.damping = 2.0;
+  scene.settings.ground.contact_smoothing = 5e-3;
+  scene.settings.ground.friction_smoothing = 0.05;
+  const int n = rows * cols;
+  const double h = 0.05;
+  std::vector<double> x0;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      x0.push_back(c * h + 0.003 * r);
+      x0.push_back(0.004 + r * h);
+      x0.push_back(0.01 * std::sin(c + 2.0 * r));
+    }
+  scene.pinned.assign(n, 0);
+  scene.pinned[n - 1] = 1;
+  auto spring = [&](int a, int b, int channel, double actuation) {
+    scene.spring_a.push_back(a);
+    scene.spring_b.push_back(b);
+    scene.spring_channel.push_back(channel);
+    scene.actuation.push_back(actuation);
+  };
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const int i = r * cols + c;
+      if (c + 1 < cols) spring(i, i + 1, r == 0 ? c % 2 : -1, r == 0 ? 0.2 : 0.0);  // bottom row: muscles
+      if (r + 1 < rows) spring(i, i + cols, -1, 0.0);
+      if (r + 1 < rows && c + 1 < cols) spring(i, i + cols + 1, -1, 0.0);
+      if (r + 1 < rows && c + 1 < cols) spring(i + 1, i + cols, -1, 0.0);
+    }
+  spring(0, n - 1, -1, 0.0);  // irregular braces: loose springs
+  spring(cols / 2, n - cols, 1, 0.1);
+  scene.channels = 2;
+  scene.params[ParamId::InitialPosition].value = x0;
+  shape_parameters(scene);
+  const int s = scene.spring_count();
+  for (int i = 0; i < n; ++i) {
+    scene.params[ParamId::InitialVelocity].value[3 * i] = 0.2 * std::cos(i);
+    scene.params[ParamId::InitialVelocity].value[3 * i + 1] = -0.1;
+    scene.params[ParamId::Mass].value[i] = 0.02 + 0.001 * (i % 5);
+  }
+  for (int k = 0; k < s; ++k) {
+    scene.params[ParamId::Stiffness].value[k] = 300 + 10 * (k % 7);
+    scene.params[ParamId::Damping].value[k] = 0.05 + 0.01 * (k % 3);
+  }
+  scene.params[ParamId::ExternalForce].value[3 * 5] = 0.05;
+  scene.params[ParamId::Gravity].value = {0.0, -9.81, 0.0};
+  scene.params[ParamId::Drag].value = {0.02};
+  scene.params[ParamId::GroundStiffness].value = {2000.0};
+  scene.params[ParamId::Friction].value = {0.5};
+  std::vector<double>& controls = scene.params[ParamId::Controls].value;
+  for (int t = 0; t < steps; ++t) {
+    controls[2 * t] = 0.4 * std::sin(0.15 * t);
+    controls[2 * t + 1] = 0.3 * std::cos(0.11 * t);
+  }
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.particles = {0, cols - 1, n - cols};
+  target.target = {0.4, 0.05, 0.02};
+  Objective travel;
+  travel.type = ObjectiveType::Travel;
+  travel.particles = {0, 1, 2};
+  travel.weight = 0.2;
+  scene.objectives = {target, travel};
+  return scene;
+}
+
 }  // namespace nudge::test

@@ -26,9 +26,21 @@ template <class T> NUDGE_HD Vec3<T> operator*(Vec3<T> a, T s) { return {s * a.x,
 template <class T> NUDGE_HD T dot(Vec3<T> a, Vec3<T> b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 template <class T> NUDGE_HD T length(Vec3<T> a) { return std::sqrt(dot(a, a)); }
 
-// Loads and stores from flat arrays of xyz triples (N x 3).
-template <class T> NUDGE_HD Vec3<T> load3(const T* p, int i) { return {p[3 * i], p[3 * i + 1], p[3 * i + 2]}; }
-template <class T> NUDGE_HD void store3(T* p, int i, Vec3<T> v) { p[3 * i] = v.x; p[3 * i + 1] = v.y; p[3 * i + 2] = v.z; }
-template <class T> NUDGE_HD void add3(T* p, int i, Vec3<T> v) { p[3 * i] += v.x; p[3 * i + 1] += v.y; p[3 * i + 2] += v.z; }
+// Loads and stores of 3-vectors kept as structure of arrays: component k of element i
+// is p[k * stride + i], stride being the element count (3 x N). Loops over elements then
+// read each component contiguously, which is what lets them run as SIMD lanes.
+template <class T> NUDGE_HD Vec3<T> load3(const T* p, int i, int stride) {
+  return {p[i], p[stride + i], p[2 * stride + i]};
+}
+template <class T> NUDGE_HD void store3(T* p, int i, int stride, Vec3<T> v) {
+  p[i] = v.x;
+  p[stride + i] = v.y;
+  p[2 * stride + i] = v.z;
+}
+template <class T> NUDGE_HD void add3(T* p, int i, int stride, Vec3<T> v) {
+  p[i] += v.x;
+  p[stride + i] += v.y;
+  p[2 * stride + i] += v.z;
+}
 
 }  // namespace nudge

@@ -129,6 +129,10 @@ public:
   template <class U>
   using Array = DeviceArray<U>;
 
+  // A thread per particle gathering through the incidence list suits the GPU; the CPU's
+  // runs of springs (spring_layout.h) would only serialise that work.
+  static constexpr bool kSpringRuns = false;
+
   CudaExec() : first_bad_(1) {}
 
   template <class U> U* data(DeviceArray<U>& a) const { return a.data(); }

@@ -18,21 +18,30 @@ NUDGE_HD T spring_control(const ModelView<T>& m, int s, int step) {
   return m.controls[step * m.channels + (ch < 0 ? 0 : ch)];
 }
 
-template <class T>
+// kActuated = false promises a passive spring: the rest length is read directly, without
+// the control lookup (an indexed load that would keep a SIMD loop gathering).
+template <bool kActuated = true, class T>
 NUDGE_HD T spring_rest_length(const ModelView<T>& m, int s, int step) {
+  if (!kActuated) return m.rest[s];
   return m.rest[s] * (T(1) + m.actuation[s] * spring_control(m, s, step));
 }
 
-// Force on end a of spring s. x, v: current positions and velocities (n x 3).
-template <class T>
-NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int step, const T* x, const T* v) {
-  const int ia = m.a[s], ib = m.b[s];
-  const Vec3<T> d = load3(x, ib) - load3(x, ia);
-  const Vec3<T> dv = load3(v, ib) - load3(v, ia);
+// Force on end a of spring s, which joins particles ia and ib. x, v: current positions
+// and velocities (3 x n). The ends are arguments so that a loop over a run of springs
+// can compute them (ia = a0 + t) instead of loading them.
+template <bool kActuated = true, class T>
+NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int ia, int ib, int step, const T* x, const T* v) {
+  const Vec3<T> d = load3(x, ib, m.n) - load3(x, ia, m.n);
+  const Vec3<T> dv = load3(v, ib, m.n) - load3(v, ia, m.n);
   const T l = length(d);
   const Vec3<T> u = d * (T(1) / l);
-  const T mag = m.stiffness[s] * (l - spring_rest_length(m, s, step)) + m.damping[s] * dot(dv, u);
+  const T mag = m.stiffness[s] * (l - spring_rest_length<kActuated>(m, s, step)) + m.damping[s] * dot(dv, u);
   return mag * u;
+}
+
+template <class T>
+NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int step, const T* x, const T* v) {
+  return spring_force(m, s, m.a[s], m.b[s], step, x, v);
 }
 
 // What the spring adjoint hands back per spring; the particle pass gathers it.
@@ -45,18 +54,17 @@ struct SpringAdjoint {
 // Adjoint of spring_force given adj_f = dL/df_a - dL/df_b. Accumulates the spring's own
 // parameter gradients; returns the adjoint of its relative position and velocity and
 // writes dL/dL (the effective rest length) to *adj_rest_eff for the control gradients.
-template <class T>
-NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int step, const T* x, const T* v,
-                                               Vec3<T> adj_f, T* adj_stiffness, T* adj_damping, T* adj_rest,
-                                               T* adj_rest_eff) {
-  const int ia = m.a[s], ib = m.b[s];
-  const Vec3<T> d = load3(x, ib) - load3(x, ia);
-  const Vec3<T> dv = load3(v, ib) - load3(v, ia);
+template <bool kActuated = true, class T>
+NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int ia, int ib, int step, const T* x,
+                                               const T* v, Vec3<T> adj_f, T* adj_stiffness, T* adj_damping,
+                                               T* adj_rest, T* adj_rest_eff) {
+  const Vec3<T> d = load3(x, ib, m.n) - load3(x, ia, m.n);
+  const Vec3<T> dv = load3(v, ib, m.n) - load3(v, ia, m.n);
   const T l = length(d);
   const T inv_l = T(1) / l;
   const Vec3<T> u = d * inv_l;
   const T k = m.stiffness[s], c = m.damping[s];
-  const T rest_eff = spring_rest_length(m, s, step);
+  const T rest_eff = spring_rest_length<kActuated>(m, s, step);
   const T dv_u = dot(dv, u);
   const T mag = k * (l - rest_eff) + c * dv_u;
 
@@ -72,9 +80,21 @@ NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int
   // u = d / l and l = |d|
   const Vec3<T> adj_d = (adj_u - u * dot(u, adj_u)) * inv_l + adj_l * u;
 
-  adj_rest[s] += adj_rest_effective * (T(1) + m.actuation[s] * spring_control(m, s, step));
-  *adj_rest_eff = adj_rest_effective;  // dL/dcontrol = this * rest * actuation (0 if passive)
+  if (!kActuated) {
+    adj_rest[s] += adj_rest_effective;  // no control gradient to feed
+  } else {
+    adj_rest[s] += adj_rest_effective * (T(1) + m.actuation[s] * spring_control(m, s, step));
+    *adj_rest_eff = adj_rest_effective;  // dL/dcontrol = this * rest * actuation (0 if passive)
+  }
   return {adj_d, adj_dv};
+}
+
+template <class T>
+NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int step, const T* x, const T* v,
+                                               Vec3<T> adj_f, T* adj_stiffness, T* adj_damping, T* adj_rest,
+                                               T* adj_rest_eff) {
+  return spring_force_adjoint(m, s, m.a[s], m.b[s], step, x, v, adj_f, adj_stiffness, adj_damping, adj_rest,
+                              adj_rest_eff);
 }
 
 }  // namespace nudge

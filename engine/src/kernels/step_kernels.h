@@ -13,7 +13,7 @@ struct SpringForceKernel {  // over springs
   int step;
   const T *x, *v;
   T* fs;
-  NUDGE_HD void operator()(int s) const { store3(fs, s, spring_force(m, s, step, x, v)); }
+  NUDGE_HD void operator()(int s) const { store3(fs, s, m.s, spring_force(m, s, step, x, v)); }
 };
 
 template <class T>
@@ -24,13 +24,16 @@ struct ParticleStepKernel {  // over particles
   NUDGE_HD void operator()(int i) const { particle_step(m, i, x, v, fs, x1, v1); }
 };
 
-template <class T>
+// kContact = false: for a scene without ground, a branch-free body that vectorises.
+template <class T, bool kContact = true>
 struct ParticleAdjointKernel {  // over particles
   ModelView<T> m;
   const T *x, *v, *v1;
   T *adj_x, *adj_v, *adj_f;
   GradView<T> grad;
-  NUDGE_HD void operator()(int i) const { particle_step_adjoint(m, i, x, v, v1, adj_x, adj_v, adj_f, grad); }
+  NUDGE_HD void operator()(int i) const {
+    particle_step_adjoint<kContact>(m, i, x, v, v1, adj_x, adj_v, adj_f, grad);
+  }
 };
 
 template <class T>
@@ -41,11 +44,11 @@ struct SpringAdjointKernel {  // over springs
   T *adj_d, *adj_dv, *adj_rest_eff;
   GradView<T> grad;
   NUDGE_HD void operator()(int s) const {
-    const Vec3<T> af = load3(adj_f, m.a[s]) - load3(adj_f, m.b[s]);
+    const Vec3<T> af = load3(adj_f, m.a[s], m.n) - load3(adj_f, m.b[s], m.n);
     const SpringAdjoint<T> r =
         spring_force_adjoint(m, s, step, x, v, af, grad.stiffness, grad.damping, grad.rest, &adj_rest_eff[s]);
-    store3(adj_d, s, r.adj_d);
-    store3(adj_dv, s, r.adj_dv);
+    store3(adj_d, s, m.s, r.adj_d);
+    store3(adj_dv, s, m.s, r.adj_dv);
   }
 };
 
