@@ -9,7 +9,8 @@ sizes=("${@:-32 64}")
 lines=()
 for n in ${sizes[@]}; do
   for dtype in float32 float64; do
-    lines+=("$(build/release/app/nudge bench cloth --n "$n" --dtype "$dtype" --device cpu | tail -n 1)")
+    lines+=("$(build/release/app/nudge bench cloth --n "$n" --dtype "$dtype" --device cpu --threads 1 | tail -n 1)")
+    lines+=("$(build/release/app/nudge bench cloth --n "$n" --dtype "$dtype" --device cpu | tail -n 1)")  # all cores
     lines+=("$(/usr/bin/python3 "$peer" --n "$n" --dtype "$dtype" | tail -n 1)")
   done
 done
