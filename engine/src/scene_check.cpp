@@ -290,6 +290,21 @@ Problem check_objectives(const Scene& scene) {
   return std::nullopt;
 }
 
+Problem check_camera(const Scene& scene) {
+  const SceneCamera& c = scene.camera;
+  if (!c.set) return std::nullopt;
+  for (int k = 0; k < 3; ++k) {
+    if (!std::isfinite(c.eye[k])) return found("camera.eye[" + std::to_string(k) + "]", c.eye[k], "a finite number");
+    if (!std::isfinite(c.target[k]))
+      return found("camera.target[" + std::to_string(k) + "]", c.target[k], "a finite number");
+  }
+  if (c.eye[0] == c.target[0] && c.eye[1] == c.target[1] && c.eye[2] == c.target[2])
+    return std::string("camera.target: the same point as camera.eye; expected a point other than the camera position");
+  if (!(c.fov_degrees > 0 && c.fov_degrees < 180))
+    return found("camera.fov_degrees", c.fov_degrees, "a vertical field of view in degrees, in (0, 180)");
+  return std::nullopt;
+}
+
 Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
@@ -334,7 +349,8 @@ void shape_parameters(Scene& scene) {
 
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
-  for (const auto check : {check_settings, check_topology, check_parameters, check_objectives, check_optimizer})
+  for (const auto check :
+       {check_settings, check_topology, check_parameters, check_objectives, check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};
 }

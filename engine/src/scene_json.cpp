@@ -340,7 +340,7 @@ public:
       fail_found(version, "1 (this file was written by a newer version of Nudge)");
     integer(version, kVersion, kVersion, "1");
     expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "controls",
-                        "parameters", "objectives", "optimizer"});
+                        "parameters", "objectives", "optimizer", "camera"});
 
     const std::string stem = source.stem().string();
     scene.name = stem.empty() ? "untitled" : stem;
@@ -359,6 +359,7 @@ public:
     if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
     if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
     if (auto optimizer = optional(top, "optimizer")) read_optimizer(*optimizer, scene.optimizer);
+    if (auto camera = optional(top, "camera")) read_camera(*camera, scene.camera);
     return scene;
   }
 
@@ -814,6 +815,21 @@ private:
         fail_found(bind.element(k).element(0), "a marker id that occurs in " + resolved.string());
   }
 
+  void read_camera(const Node& node, SceneCamera& camera) const {
+    expect_object(node, {"eye", "target", "fov_degrees"});
+    const std::array<double, 3> eye = vec3(required(node, "eye", "the camera position [x, y, z] (m)"),
+                                           "the camera position [x, y, z] (m)");
+    const Node target_node = required(node, "target", "the point looked at [x, y, z] (m)");
+    const std::array<double, 3> target = vec3(target_node, "the point looked at [x, y, z] (m)");
+    if (eye == target) fail_found(target_node, "a point other than the camera position");
+    if (auto fov = optional(node, "fov_degrees"))
+      camera.fov_degrees = number(*fov, "a vertical field of view in degrees, in (0, 180)",
+                                  [](double v) { return v > 0 && v < 180; });
+    std::copy(eye.begin(), eye.end(), camera.eye);
+    std::copy(target.begin(), target.end(), camera.target);
+    camera.set = true;
+  }
+
   void read_optimizer(const Node& node, OptimizerSettings& o) const {
     expect_object(node, {"method", "iterations", "learning_rate", "momentum", "beta1", "beta2", "epsilon", "history",
                          "clip", "tolerance", "loss_tolerance"});
@@ -967,6 +983,10 @@ OrderedJson scene_json(const Scene& scene) {
                     {"clip", o.clip},
                     {"tolerance", o.tolerance},
                     {"loss_tolerance", o.loss_tolerance}};
+  if (scene.camera.set)
+    j["camera"] = {{"eye", vec3_json(scene.camera.eye)},
+                   {"target", vec3_json(scene.camera.target)},
+                   {"fov_degrees", scene.camera.fov_degrees}};
   return j;
 }
 

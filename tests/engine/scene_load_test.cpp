@@ -137,6 +137,12 @@ void check_same(const Scene& a, const Scene& b) {
       for (int axis = 0; axis < 3; ++axis) CHECK(o.samples[s].position[axis] == r.samples[s].position[axis]);
     }
   }
+  CHECK(a.camera.set == b.camera.set);
+  for (int k = 0; k < 3; ++k) {
+    CHECK(a.camera.eye[k] == b.camera.eye[k]);
+    CHECK(a.camera.target[k] == b.camera.target[k]);
+  }
+  CHECK(a.camera.fov_degrees == b.camera.fov_degrees);
   const OptimizerSettings& x = a.optimizer;
   const OptimizerSettings& y = b.optimizer;
   CHECK(x.method == y.method);
@@ -333,6 +339,12 @@ std::vector<BadInput> bad_inputs() {
        {"$.objectives[0].bind: found an empty array; expected a non-empty array of [marker, particle] pairs"}},
 
       // Optimizer
+      {"camera looking at itself", scene_with(R"("camera": {"eye": [1, 2, 3], "target": [1, 2, 3]})"),
+       {"$.camera.target: found an array of 3 values; expected a point other than the camera position"}},
+      {"camera fov of 180", scene_with(R"("camera": {"eye": [1, 2, 3], "target": [0, 0, 0], "fov_degrees": 180})"),
+       {"$.camera.fov_degrees: found 180; expected a vertical field of view in degrees, in (0, 180)"}},
+      {"camera without target", scene_with(R"("camera": {"eye": [1, 2, 3]})"),
+       {"$.camera: missing key 'target'"}},
       {"unknown method", scene_with(R"("optimizer": {"method": "sgd"})"),
        {"$.optimizer.method: found \"sgd\"; expected one of: gd, adam, lbfgs"}},
       {"beta2 of 1", scene_with(R"("optimizer": {"beta2": 1})"), {"$.optimizer.beta2: found 1; expected a number in [0, 1)"}},

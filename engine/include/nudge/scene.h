@@ -65,12 +65,22 @@ struct Objective {
   std::vector<MarkerSample> samples;      // loaded and validated with the scene
 };
 
+// Where a viewer looks from when it first shows the scene (the renderer frames the scene
+// itself when none is set). Plain numbers: the engine knows nothing about rendering.
+struct SceneCamera {
+  bool set = false;
+  double eye[3] = {0, 0, 0};
+  double target[3] = {0, 0, 0};
+  double fov_degrees = 45.0;  // vertical field of view, in (0, 180)
+};
+
 struct Scene {
   std::string name;
   std::string description;
   std::filesystem::path source;  // the file it was loaded from, empty if built in code
 
   Settings settings;
+  SceneCamera camera;
 
   // Topology: what parameters do not cover. N particles, S springs, C channels.
   std::vector<unsigned char> pinned;  // N: 1 holds the particle's velocity at zero
