@@ -17,6 +17,9 @@ int run_command_line(int argc, char** argv) {
   add_optimize_command(app, exit_code);
   add_gradcheck_command(app, exit_code);
   add_bench_command(app, exit_code);
+#ifdef NUDGE_WITH_RENDERER
+  add_render_command(app, exit_code);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

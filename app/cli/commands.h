@@ -10,5 +10,8 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 void add_optimize_command(CLI::App& app, int& exit_code);
 void add_gradcheck_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
+#ifdef NUDGE_WITH_RENDERER
+void add_render_command(CLI::App& app, int& exit_code);
+#endif
 
 }  // namespace nudge

@@ -177,3 +177,62 @@ TEST_CASE("cli: --device auto falls back to the CPU with one message; --device c
     CHECK(cuda.exit_code == 0);
   }
 }
+
+namespace {
+
+// Width and height from a PNG's IHDR chunk (bytes 16-23, big-endian); {0, 0} if not a PNG.
+std::pair<int, int> png_size(const fs::path& path) {
+  const std::string bytes = read_file(path);
+  if (bytes.size() < 24 || bytes.compare(1, 3, "PNG") != 0) return {0, 0};
+  auto be32 = [&](size_t at) {
+    int v = 0;
+    for (size_t k = 0; k < 4; ++k) v = (v << 8) | static_cast<unsigned char>(bytes[at + k]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+}  // namespace
+
+TEST_CASE("cli: render writes a PNG of one frame, and a sequence of the whole motion") {
+  TempDir dir;
+  const fs::path shot = dir.path / "shot.png";
+  const Run one = nudge("render scenes/projectile.json --out '" + shot.string() + "' --width 200 --height 120 --validate");
+  INFO(one.output);
+  CHECK(one.exit_code == 0);
+  CHECK(png_size(shot) == std::pair<int, int>{200, 120});
+
+  // 500 steps of 2 ms at 20 fps: a frame every 25 steps, 0 to 475, and the last step.
+  const fs::path frames = dir.path / "frames";
+  const Run seq = nudge("render scenes/projectile.json --frames '" + frames.string() + "' --fps 20 --width 64 --height 48");
+  INFO(seq.output);
+  CHECK(seq.exit_code == 0);
+  size_t count = 0;
+  for (const auto& entry : fs::directory_iterator(frames)) count += entry.path().extension() == ".png";
+  CHECK(count == 21);
+  CHECK(png_size(frames / "frame_00020.png") == std::pair<int, int>{64, 48});
+}
+
+TEST_CASE("cli: render refuses bad requests with a message and writes nothing") {
+  TempDir dir;
+  const std::string out = "'" + (dir.path / "x.png").string() + "'";
+  struct Case {
+    std::string args, message;
+    int exit_code;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"render scenes/projectile.json --out " + out + " --frame 100000", "past the last step", 2},
+           {"render scenes/projectile.json --out " + out + " --eye 1 2 3", "--eye and --target go together", 2},
+           {"render scenes/projectile.json", "exactly one of --out", 2},
+           {"render scenes/projectile.json --out " + out + " --eye 1 1 1 --target 1 1 1", "camera", 2},
+           {"render scenes/missing.json --out " + out, "missing.json", 2},
+           {"render scenes/projectile.json --out '" + (dir.path / "no" / "such" / "x.png").string() + "'", "x.png", 1},
+       }) {
+    const Run run = nudge(c.args);
+    INFO(c.args);
+    INFO(run.output);
+    CHECK(run.exit_code == c.exit_code);
+    CHECK(contains(run.output, c.message));
+  }
+  CHECK(fs::is_empty(dir.path));
+}

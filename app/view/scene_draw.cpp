@@ -1,0 +1,198 @@
+#include "view/scene_draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace nudge::view {
+
+namespace {
+
+constexpr size_t kMaxErrorLines = 200;
+
+glm::vec3 position(const std::vector<double>& xyz, size_t offset, int i) {
+  const size_t at = offset + 3 * size_t(i);
+  return {static_cast<float>(xyz[at]), static_cast<float>(xyz[at + 1]), static_cast<float>(xyz[at + 2])};
+}
+
+glm::vec3 vec(const double* v) {
+  return {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
+}
+
+// 1, 2 or 5 times a power of ten, near `x`: grid spacings a person reads easily.
+float nice_step(float x) {
+  const float decade = std::pow(10.0f, std::floor(std::log10(std::max(x, 1e-6f))));
+  for (float m : {1.0f, 2.0f, 5.0f})
+    if (m * decade >= x) return m * decade;
+  return 10.0f * decade;
+}
+
+glm::vec3 centroid(const std::vector<int>& particles, const std::vector<double>& xyz, size_t offset) {
+  glm::vec3 c{0, 0, 0};
+  for (int p : particles) c += position(xyz, offset, p);
+  return particles.empty() ? c : c / static_cast<float>(particles.size());
+}
+
+}  // namespace
+
+float Bounds::radius() const { return std::max(0.5f * glm::length(hi - lo), 0.05f); }
+
+Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
+  const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
+  const size_t count = xyz.size() / 3;
+  Bounds b;
+  if (count == 0) return b;
+  b.lo = glm::vec3(std::numeric_limits<float>::max());
+  b.hi = glm::vec3(std::numeric_limits<float>::lowest());
+  for (size_t k = 0; k < count; ++k) {
+    const glm::vec3 p = position(xyz, 0, static_cast<int>(k));
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+    b.lo = glm::min(b.lo, p);
+    b.hi = glm::max(b.hi, p);
+  }
+  if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);  // nothing finite
+  return b;
+}
+
+render::Camera framing_camera(const Bounds& bounds, float aspect, float fov_y_degrees) {
+  render::Camera camera;
+  camera.fov_y_degrees = fov_y_degrees;
+  const float half_y = glm::radians(fov_y_degrees) * 0.5f;
+  const float half_x = std::atan(std::tan(half_y) * std::max(aspect, 0.1f));
+  const float distance = 1.15f * bounds.radius() / std::sin(std::min(half_x, half_y));
+  const glm::vec3 direction = glm::normalize(glm::vec3(0.55f, 0.45f, 1.0f));
+  camera.target = bounds.center();
+  camera.eye = camera.target + distance * direction;
+  camera.near_plane = std::max(1e-4f, distance * 1e-3f);
+  camera.far_plane = distance * 100.0f;
+  return camera;
+}
+
+render::Camera scene_camera(const Scene& scene, const Bounds& bounds, float aspect) {
+  if (!scene.camera.set) return framing_camera(bounds, aspect);
+  render::Camera camera;
+  camera.eye = vec(scene.camera.eye);
+  camera.target = vec(scene.camera.target);
+  camera.fov_y_degrees = static_cast<float>(scene.camera.fov_degrees);
+  const float distance = glm::length(camera.eye - camera.target);
+  camera.near_plane = std::max(1e-4f, distance * 1e-3f);
+  camera.far_plane = std::max(distance, bounds.radius()) * 100.0f;
+  return camera;
+}
+
+float default_particle_radius(const Scene& scene, const Bounds& bounds) {
+  std::vector<double> rest = scene.params[ParamId::RestLength].value;
+  const float cap = 0.04f * bounds.radius() + 1e-3f;
+  if (rest.empty()) return cap;
+  std::nth_element(rest.begin(), rest.begin() + rest.size() / 2, rest.end());
+  return std::clamp(0.22f * static_cast<float>(rest[rest.size() / 2]), 1e-3f, cap);
+}
+
+render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
+                                 const SceneDrawOptions& options) {
+  render::DrawList list;
+  list.camera = options.camera;
+  const int n = scene.particle_count();
+  const int steps = traj ? traj->steps : 0;
+  step = std::clamp(step, 0, steps);
+  const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
+  const size_t offset = traj ? size_t(step) * n * 3 : 0;
+  const Bounds bounds = scene_bounds(scene, traj);
+  const float radius = options.particle_radius > 0 ? options.particle_radius : default_particle_radius(scene, bounds);
+
+  // The grid on the ground, or just under the lowest point when there is no ground.
+  list.grid.visible = options.grid;
+  list.grid.height = scene.settings.ground.enabled ? static_cast<float>(scene.settings.ground.height)
+                                                   : bounds.lo.y - radius;
+  list.grid.spacing = nice_step(bounds.radius() / 4);
+  list.grid.half_lines = std::clamp(static_cast<int>(std::ceil(3 * bounds.radius() / list.grid.spacing)), 8, 60);
+
+  if (options.springs && scene.spring_count() > 0) {
+    render::LineBatch passive, muscles;
+    passive.width_pixels = 1.5f;
+    muscles.width_pixels = 3.0f;
+    float largest = 0;  // the largest |actuation * control| at this step, for the legend
+    const std::vector<double>& controls = scene.params[ParamId::Controls].value;
+    const int control_step = std::min(step, std::max(steps - 1, 0));
+    auto signal = [&](int s) {
+      const int ch = scene.spring_channel[s];
+      if (ch < 0 || controls.empty()) return 0.0f;
+      return static_cast<float>(scene.actuation[s] * controls[size_t(control_step) * scene.channels + ch]);
+    };
+    for (int s = 0; s < scene.spring_count(); ++s)
+      if (scene.spring_channel[s] >= 0) largest = std::max(largest, std::fabs(signal(s)));
+    const float range = largest > 0 ? largest : 1.0f;
+    for (int s = 0; s < scene.spring_count(); ++s) {
+      const glm::vec3 a = position(xyz, offset, scene.spring_a[s]), b = position(xyz, offset, scene.spring_b[s]);
+      if (scene.spring_channel[s] < 0) {
+        passive.points.insert(passive.points.end(), {a, b});
+        continue;
+      }
+      // Muscles: blue when the control shortens the spring, red when it lengthens it.
+      const render::Rgba c = render::map_value(render::ColorMap::Diverging, signal(s), -range, range);
+      muscles.points.insert(muscles.points.end(), {a, b});
+      muscles.colors.insert(muscles.colors.end(), {c, c});
+    }
+    passive.colors = {colors::kSpring};
+    if (!passive.points.empty()) list.lines.push_back(std::move(passive));
+    if (!muscles.points.empty()) {
+      list.lines.push_back(std::move(muscles));
+      list.legends.push_back({render::ColorMap::Diverging, -range, range, "muscle: actuation x control"});
+    }
+  }
+
+  if (options.particles) {
+    list.spheres.reserve(n);
+    for (int i = 0; i < n; ++i)
+      list.spheres.push_back({position(xyz, offset, i), radius, scene.pinned[i] ? colors::kPinned : colors::kParticle});
+  }
+
+  if (options.objectives) {
+    render::LineBatch errors;
+    errors.width_pixels = 1.5f;
+    errors.colors = {colors::kError};
+    auto target_at = [&](glm::vec3 goal, glm::vec3 from) {
+      list.spheres.push_back({goal, 0.7f * radius, colors::kTarget});
+      errors.points.insert(errors.points.end(), {from, goal});
+    };
+    for (const Objective& o : scene.objectives) {
+      switch (o.type) {
+        case ObjectiveType::Target:
+          target_at(vec(o.target.data()), centroid(o.particles, xyz, offset));
+          break;
+        case ObjectiveType::Positions:
+          for (size_t k = 0; k < o.particles.size(); ++k)
+            target_at(vec(&o.target[3 * k]), position(xyz, offset, o.particles[k]));
+          break;
+        case ObjectiveType::Markers: {
+          // The marker frame at or before this step.
+          const int frame = step / std::max(o.steps_per_frame, 1);
+          std::map<int, int> particle_of(o.bind.begin(), o.bind.end());
+          for (const MarkerSample& sample : o.samples) {
+            if (sample.frame != frame) continue;
+            const auto it = particle_of.find(sample.marker);
+            if (it != particle_of.end()) target_at(vec(sample.position), position(xyz, offset, it->second));
+          }
+          break;
+        }
+        case ObjectiveType::Travel: {
+          render::ArrowBatch arrow;
+          arrow.origins = {centroid(o.particles, xyz, 0)};
+          arrow.vectors = {glm::normalize(vec(o.direction)) * bounds.radius() * 0.5f};
+          arrow.colors = {colors::kTarget};
+          list.arrows.push_back(std::move(arrow));
+          break;
+        }
+        case ObjectiveType::Velocity:
+        case ObjectiveType::Effort:
+          break;
+      }
+    }
+    // Past a few hundred, error lines hide the scene; the targets alone still show the goal.
+    if (!errors.points.empty() && errors.points.size() <= 2 * kMaxErrorLines) list.lines.push_back(std::move(errors));
+  }
+  return list;
+}
+
+}  // namespace nudge::view

@@ -1,0 +1,57 @@
+// What a scene looks like: turns an engine Scene and one frame of its motion into the
+// renderer's draw list (particles as spheres, springs as lines, muscles coloured by their
+// control, objectives as green targets with error lines, the ground grid), and chooses
+// a camera that frames it. The window and `nudge render` draw the same thing.
+#pragma once
+
+#include <vector>
+
+#include "nudge/render/draw_list.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+
+namespace nudge::view {
+
+struct Bounds {
+  glm::vec3 lo{0, 0, 0}, hi{0, 0, 0};
+  glm::vec3 center() const { return 0.5f * (lo + hi); }
+  float radius() const;  // half the diagonal, never below a small positive size
+};
+
+// Every particle over the whole trajectory, or the initial positions when traj is null.
+Bounds scene_bounds(const Scene& scene, const Trajectory* traj);
+
+// A three-quarter view from the front right and above, far enough that the bounds fit
+// the vertical field of view and, at this aspect (width / height), the horizontal one.
+render::Camera framing_camera(const Bounds& bounds, float aspect, float fov_y_degrees = 45.0f);
+
+// The scene's own camera when it has one, else framing_camera.
+render::Camera scene_camera(const Scene& scene, const Bounds& bounds, float aspect);
+
+struct SceneDrawOptions {
+  render::Camera camera;
+  bool particles = true;
+  bool springs = true;
+  bool objectives = true;
+  bool grid = true;
+  float particle_radius = 0;  // 0: from the scene (a quarter of the median rest length)
+};
+
+// Sphere radius that suits the scene's spacing.
+float default_particle_radius(const Scene& scene, const Bounds& bounds);
+
+// The scene at step `step` of traj (positions n x 3 from traj->x), or at its initial
+// positions when traj is null.
+render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
+                                 const SceneDrawOptions& options);
+
+// Colours of the dark theme shared by the viewport and renders.
+namespace colors {
+inline constexpr render::Rgba kParticle{0.86f, 0.88f, 0.92f, 1};
+inline constexpr render::Rgba kPinned{0.96f, 0.62f, 0.22f, 1};
+inline constexpr render::Rgba kSpring{0.42f, 0.55f, 0.72f, 1};
+inline constexpr render::Rgba kTarget{0.35f, 0.9f, 0.45f, 1};
+inline constexpr render::Rgba kError{0.35f, 0.9f, 0.45f, 0.7f};
+}  // namespace colors
+
+}  // namespace nudge::view

@@ -1,0 +1,162 @@
+// Every example scene drawn offscreen (lavapipe where there is no GPU) with Vulkan
+// validation on, and its pixels checked: particles where the camera projects them,
+// background where nothing is, muscles in the colour map's colour for their control.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "nudge/render/gpu_context.h"
+#include "nudge/render/image.h"
+#include "nudge/render/offscreen_target.h"
+#include "view/scene_draw.h"
+
+using namespace nudge;
+
+namespace {
+
+std::filesystem::path source_dir() {
+  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+constexpr int kWidth = 400, kHeight = 300;
+
+struct Rendered {
+  Scene scene;
+  Trajectory traj;
+  view::SceneDrawOptions options;
+  render::Image image;
+};
+
+// Loads, simulates and draws a scene at its last step with these options.
+Rendered render_scene(render::GpuContext& gpu, const std::string& name, view::SceneDrawOptions options) {
+  Result<Scene> scene = load_scene(source_dir() / "scenes" / (name + ".json"));
+  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
+  SimulatorOptions sim_options;
+  sim_options.device = Device::Cpu;
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(*scene, sim_options);
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene->params);
+  REQUIRE(traj.ok());
+  options.camera = view::scene_camera(*scene, view::scene_bounds(*scene, &*traj), float(kWidth) / kHeight);
+  render::Expected<render::OffscreenTarget> target = render::OffscreenTarget::create(gpu, kWidth, kHeight);
+  REQUIRE_MESSAGE(target.ok(), (target.ok() ? "" : target.error().message));
+  render::Expected<render::Image> image = target->render(view::scene_draw_list(*scene, &*traj, traj->steps, options));
+  REQUIRE_MESSAGE(image.ok(), (image.ok() ? "" : image.error().message));
+  return {std::move(*scene), std::move(*traj), options, std::move(*image)};
+}
+
+glm::vec3 final_position(const Rendered& r, int i) {
+  const size_t at = (size_t(r.traj.steps) * r.traj.particles + i) * 3;
+  return {float(r.traj.x[at]), float(r.traj.x[at + 1]), float(r.traj.x[at + 2])};
+}
+
+bool near(std::array<std::uint8_t, 4> got, render::Rgba want, int tolerance) {
+  const std::array<std::uint8_t, 4> w = render::to_bytes(want);
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(int(got[k]) - int(w[k])) > tolerance) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("scene render: every example scene shows its particles and its background") {
+  render::ContextOptions context_options;
+  context_options.validation = true;
+  context_options.print_validation_messages = false;
+  render::Expected<render::GpuContext> gpu = render::GpuContext::create(context_options);
+  REQUIRE_MESSAGE(gpu.ok(), (gpu.ok() ? "" : gpu.error().message));
+
+  for (const std::string name : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth"}) {
+    CAPTURE(name);
+    view::SceneDrawOptions options;
+    options.grid = false;        // background must be plain where nothing is drawn
+    options.objectives = false;  // targets could cover particles
+    options.springs = false;     // and so could the muscles' legend panel
+    const Rendered r = render_scene(*gpu, name, options);
+    const render::DrawList list = view::scene_draw_list(r.scene, &r.traj, r.traj.steps, r.options);
+    const float radius = list.spheres.empty() ? 0 : list.spheres[0].radius;
+
+    // Particles: at the projected centre, the sphere's colour (lit, so a bright grey for a
+    // free particle, orange for a pinned one), never the background.
+    int checked = 0;
+    for (int i : {0, r.scene.particle_count() / 2, r.scene.particle_count() - 1}) {
+      const std::optional<glm::vec2> px = render::project_to_pixel(r.options.camera, final_position(r, i), kWidth, kHeight);
+      if (!px) continue;
+      const auto c = render::pixel_at(r.image, int(px->x), int(px->y));
+      CAPTURE(i);
+      CAPTURE(int(c[0]));
+      CAPTURE(int(c[1]));
+      CAPTURE(int(c[2]));
+      CHECK_FALSE(near(c, list.background, 12));
+      if (r.scene.pinned[i]) {
+        CHECK(c[0] > c[2] + 60);  // orange: red well above blue
+      } else {
+        CHECK(std::min({c[0], c[1], c[2]}) > 90);  // bright
+        CHECK(std::abs(int(c[0]) - int(c[2])) < 60);  // grey, not a hue
+      }
+      ++checked;
+    }
+    CHECK(checked > 0);
+    if (std::getenv("NUDGE_KEEP_RENDERS")) (void)render::write_png("/tmp/scene_render_" + name + ".png", r.image);
+
+    // Background: a pixel far from every projected sphere and spring end is exactly the
+    // background colour.
+    glm::vec2 lo{1e9f, 1e9f}, hi{-1e9f, -1e9f};
+    for (int i = 0; i < r.scene.particle_count(); ++i)
+      if (auto px = render::project_to_pixel(r.options.camera, final_position(r, i), kWidth, kHeight)) {
+        lo = glm::min(lo, *px);
+        hi = glm::max(hi, *px);
+      }
+    const int corner_x = lo.x > kWidth / 2 ? 2 : kWidth - 3, corner_y = lo.y > kHeight / 2 ? 2 : kHeight - 3;
+    CAPTURE(corner_x);
+    CAPTURE(corner_y);
+    CHECK(near(render::pixel_at(r.image, corner_x, corner_y), list.background, 1));
+    (void)radius;
+  }
+  CHECK(gpu->validation_message_count() == 0);
+  for (const std::string& m : gpu->validation_messages()) MESSAGE(m);
+}
+
+TEST_CASE("scene render: a walker muscle has the diverging map's colour for its control") {
+  render::ContextOptions context_options;
+  context_options.validation = true;
+  context_options.print_validation_messages = false;
+  render::Expected<render::GpuContext> gpu = render::GpuContext::create(context_options);
+  REQUIRE(gpu.ok());
+  view::SceneDrawOptions options;
+  options.grid = options.particles = options.objectives = false;  // muscles and springs only
+  const Rendered r = render_scene(*gpu, "walker", options);
+  const render::DrawList list = view::scene_draw_list(r.scene, &r.traj, r.traj.steps, r.options);
+  REQUIRE(list.legends.size() == 1);
+  const render::Legend& legend = list.legends[0];
+
+  // The muscle with the strongest signal at the last control step.
+  const int step = r.traj.steps - 1;
+  const auto& controls = r.scene.params[ParamId::Controls].value;
+  int best = -1;
+  float best_signal = 0;
+  for (int s = 0; s < r.scene.spring_count(); ++s) {
+    const int ch = r.scene.spring_channel[s];
+    if (ch < 0) continue;
+    const float signal = float(r.scene.actuation[s] * controls[size_t(step) * r.scene.channels + ch]);
+    if (best < 0 || std::fabs(signal) > std::fabs(best_signal)) best = s, best_signal = signal;
+  }
+  REQUIRE(best >= 0);
+  const glm::vec3 mid = 0.5f * (final_position(r, r.scene.spring_a[best]) + final_position(r, r.scene.spring_b[best]));
+  const std::optional<glm::vec2> px = render::project_to_pixel(r.options.camera, mid, kWidth, kHeight);
+  REQUIRE(px.has_value());
+  const render::Rgba expected = render::map_value(legend.map, best_signal, legend.min, legend.max);
+  const auto got = render::pixel_at(r.image, int(px->x), int(px->y));
+  CAPTURE(best_signal);
+  CAPTURE(int(got[0]));
+  CAPTURE(int(got[1]));
+  CAPTURE(int(got[2]));
+  CHECK(near(got, expected, 3));
+  CHECK_FALSE(near(got, view::colors::kSpring, 20));  // not drawn as a passive spring
+  CHECK(gpu->validation_message_count() == 0);
+}
