@@ -8,7 +8,7 @@ namespace nudge {
 
 int run_command_line(int argc, char** argv) {
   CLI::App app{"Nudge: inverse design on a differentiable physics engine.\n"
-               "The window arrives in a later release; these commands run headless."};
+               "These commands run headless; the window arrives in a later release."};
   app.name("nudge");
   app.require_subcommand(1);
   int exit_code = kExitOk;
