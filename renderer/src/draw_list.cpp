@@ -44,8 +44,8 @@ Status validate(const DrawList& list) {
   for (std::size_t i = 0; i < list.lines.size(); ++i) {
     const LineBatch& batch = list.lines[i];
     if (!color_count_ok(batch.colors.size(), batch.points.size()))
-      return Error{color_count_error(element("lines", i), batch.colors.size(),
-                                     batch.points.size(), "points")};
+      return Error{color_count_error(element("lines", i), batch.colors.size(), batch.points.size(),
+                                     "points")};
     if (!(batch.width_pixels >= 0 && std::isfinite(batch.width_pixels)))
       return Error{element("lines", i) + "width_pixels is " + std::to_string(batch.width_pixels) +
                    ", expected a finite value >= 0"};
@@ -60,8 +60,8 @@ Status validate(const DrawList& list) {
                                      batch.origins.size(), "arrows")};
     if (!std::isfinite(batch.scale) || !(batch.max_length >= 0) ||
         !(batch.width_pixels >= 0 && std::isfinite(batch.width_pixels)))
-      return Error{element("arrows", i) + "scale " + std::to_string(batch.scale) +
-                   ", max_length " + std::to_string(batch.max_length) + ", width_pixels " +
+      return Error{element("arrows", i) + "scale " + std::to_string(batch.scale) + ", max_length " +
+                   std::to_string(batch.max_length) + ", width_pixels " +
                    std::to_string(batch.width_pixels) +
                    ": expected a finite scale, max_length >= 0 and a finite width >= 0"};
   }

@@ -39,8 +39,9 @@ void pack_lines(const std::vector<LineBatch>& batches, std::vector<gpu::LineSegm
 void pack_meshes(const std::vector<Mesh>& meshes, FramePacket& packet) {
   for (const Mesh& mesh : meshes) {
     const auto base = static_cast<std::uint32_t>(packet.mesh_vertices.size());
-    const std::vector<glm::vec3> computed =
-        mesh.normals.empty() ? smooth_normals(mesh.positions, mesh.indices) : std::vector<glm::vec3>{};
+    const std::vector<glm::vec3> computed = mesh.normals.empty()
+                                                ? smooth_normals(mesh.positions, mesh.indices)
+                                                : std::vector<glm::vec3>{};
     const std::vector<glm::vec3>& normals = mesh.normals.empty() ? computed : mesh.normals;
     for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
       packet.mesh_vertices.push_back({gpu::vec4(mesh.positions[i], 1), gpu::vec4(normals[i], 0),
@@ -120,9 +121,9 @@ void pack_frame(const DrawList& list, int width, int height, FramePacket& packet
   for (const TexturedQuad& quad : list.quads) {
     gpu::QuadInstance instance{};
     for (std::size_t k = 0; k < 4; ++k) instance.corners[k] = gpu::vec4(quad.corners[k], 1);
-    instance.texels = {static_cast<std::uint32_t>(packet.texel_count),
-                       static_cast<std::uint32_t>(quad.width), static_cast<std::uint32_t>(quad.height),
-                       quad.filter == TextureFilter::Linear ? 1u : 0u};
+    instance.texels = {
+        static_cast<std::uint32_t>(packet.texel_count), static_cast<std::uint32_t>(quad.width),
+        static_cast<std::uint32_t>(quad.height), quad.filter == TextureFilter::Linear ? 1u : 0u};
     packet.quads.push_back(instance);
     packet.texel_count += quad.rgba.size() / 4;
   }

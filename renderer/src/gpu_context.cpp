@@ -18,8 +18,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
     VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data) {
   auto* log = static_cast<ValidationLog*>(user_data);
-  std::string text = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error: "
-                                                                               : "warning: ";
+  std::string text =
+      (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error: " : "warning: ";
   text += (data && data->pMessage) ? data->pMessage : "(no message)";
   log->add(std::move(text));
   return VK_FALSE;  // never abort the call that produced the message
@@ -28,8 +28,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
 VkDebugUtilsMessengerCreateInfoEXT messenger_info(ValidationLog* log) {
   VkDebugUtilsMessengerCreateInfoEXT info{};
   info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-  info.messageSeverity =
-      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
@@ -43,8 +43,9 @@ bool has_layer(const char* name) {
   if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS) return false;
   std::vector<VkLayerProperties> layers(count);
   if (vkEnumerateInstanceLayerProperties(&count, layers.data()) != VK_SUCCESS) return false;
-  return std::any_of(layers.begin(), layers.end(),
-                     [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+  return std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) {
+    return std::strcmp(l.layerName, name) == 0;
+  });
 }
 
 std::vector<std::string> instance_extensions(const char* layer) {
@@ -52,7 +53,8 @@ std::vector<std::string> instance_extensions(const char* layer) {
   std::vector<std::string> names;
   if (vkEnumerateInstanceExtensionProperties(layer, &count, nullptr) != VK_SUCCESS) return names;
   std::vector<VkExtensionProperties> found(count);
-  if (vkEnumerateInstanceExtensionProperties(layer, &count, found.data()) != VK_SUCCESS) return names;
+  if (vkEnumerateInstanceExtensionProperties(layer, &count, found.data()) != VK_SUCCESS)
+    return names;
   for (const VkExtensionProperties& e : found) names.emplace_back(e.extensionName);
   return names;
 }
@@ -237,8 +239,9 @@ Expected<GpuContext> GpuContext::create(const ContextOptions& options) {
   std::vector<VkPhysicalDevice> devices(count);
   NUDGE_VK_TRY(vkEnumeratePhysicalDevices(instance, &count, devices.data()));
   if (devices.empty())
-    return Error{"no Vulkan device found (without a GPU, install Mesa's lavapipe: "
-                 "apt-get install mesa-vulkan-drivers)"};
+    return Error{
+        "no Vulkan device found (without a GPU, install Mesa's lavapipe: "
+        "apt-get install mesa-vulkan-drivers)"};
   VkPhysicalDevice chosen = VK_NULL_HANDLE;
   std::uint32_t family = 0;
   int best_rank = 1 << 30;
@@ -248,12 +251,15 @@ Expected<GpuContext> GpuContext::create(const ContextOptions& options) {
     vkGetPhysicalDeviceProperties(candidate, &properties);
     const std::optional<std::uint32_t> queue = graphics_family(instance, candidate, options);
     const char* why_not = nullptr;
-    if (!queue) why_not = options.swapchain ? "no graphics queue that can present" : "no graphics queue";
+    if (!queue)
+      why_not = options.swapchain ? "no graphics queue that can present" : "no graphics queue";
     else if (options.swapchain && !has_device_extension(candidate, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
       why_not = "no VK_KHR_swapchain";
-    else if (find_depth_format(candidate) == VK_FORMAT_UNDEFINED) why_not = "no depth format";
+    else if (find_depth_format(candidate) == VK_FORMAT_UNDEFINED)
+      why_not = "no depth format";
     if (why_not) {
-      rejected += std::string(rejected.empty() ? "" : "; ") + properties.deviceName + ": " + why_not;
+      rejected +=
+          std::string(rejected.empty() ? "" : "; ") + properties.deviceName + ": " + why_not;
       continue;
     }
     const int rank = type_rank(properties.deviceType);

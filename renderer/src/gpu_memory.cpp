@@ -53,7 +53,8 @@ Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size,
   if (allocated != VK_SUCCESS && preferred != 0) {
     // The preferred heap can be small (device-local host-visible memory without
     // resizable BAR is 256 MiB): fall back to plain host memory.
-    allocate.memoryTypeIndex = *find_memory_type(gpu.memory, requirements.memoryTypeBits, required, 0);
+    allocate.memoryTypeIndex =
+        *find_memory_type(gpu.memory, requirements.memoryTypeBits, required, 0);
     allocated = vkAllocateMemory(gpu.device, &allocate, nullptr, &result.memory);
   }
   NUDGE_VK_TRY(allocated);
@@ -95,8 +96,8 @@ Expected<DeviceImage> create_device_image(const GpuDevice& gpu, const DeviceImag
   NUDGE_VK_TRY(vkCreateImage(gpu.device, &info, nullptr, &result.image));
   VkMemoryRequirements requirements;
   vkGetImageMemoryRequirements(gpu.device, result.image, &requirements);
-  Expected<std::uint32_t> type = find_memory_type(
-      gpu.memory, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  Expected<std::uint32_t> type = find_memory_type(gpu.memory, requirements.memoryTypeBits,
+                                                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
   if (!type) return type.error();
   VkMemoryAllocateInfo allocate{};
   allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;

@@ -75,9 +75,8 @@ void add_text(std::vector<gpu::OverlayVertex>& out, const std::string& text, int
   static_assert(sizeof(FontVertex) == 16, "stb_easy_font writes 16-byte vertices");
   std::string chars = printable(text);
   std::vector<FontVertex> quads(chars.size() * 64 + 64);  // ~270 bytes per character
-  const int quad_count =
-      stb_easy_font_print(0, 0, chars.data(), nullptr, quads.data(),
-                          static_cast<int>(quads.size() * sizeof(FontVertex)));
+  const int quad_count = stb_easy_font_print(0, 0, chars.data(), nullptr, quads.data(),
+                                             static_cast<int>(quads.size() * sizeof(FontVertex)));
   const auto fx = static_cast<float>(x);
   const auto fy = static_cast<float>(y);
   const auto fs = static_cast<float>(scale);
@@ -97,11 +96,11 @@ std::vector<LegendLayout> layout_legends(const std::vector<Legend>& legends, int
   int right = width - m.margin;
   for (const Legend& legend : legends) {
     const LegendTexts texts = texts_of(legend);
-    const int values_width = std::max({text_width(texts.max, m.scale),
-                                       text_width(texts.mid, m.scale),
-                                       text_width(texts.min, m.scale)});
-    const int content_width = std::max(m.bar_width + m.tick + m.gap + values_width,
-                                       text_width(texts.label, m.scale));
+    const int values_width =
+        std::max({text_width(texts.max, m.scale), text_width(texts.mid, m.scale),
+                  text_width(texts.min, m.scale)});
+    const int content_width =
+        std::max(m.bar_width + m.tick + m.gap + values_width, text_width(texts.label, m.scale));
     LegendLayout layout;
     layout.text_scale = m.scale;
     layout.panel.width = m.pad + content_width + m.pad;
@@ -111,8 +110,8 @@ std::vector<LegendLayout> layout_legends(const std::vector<Legend>& legends, int
     // Below the label, with room for the max value centred on the bar's top row.
     layout.bar.y = layout.panel.y + m.pad + m.cap + m.gap + m.cap / 2 + m.scale;
     layout.bar.width = m.bar_width;
-    layout.bar.height = std::clamp(static_cast<int>(0.28f * static_cast<float>(height)),
-                                   4 * m.cap, 240 * m.scale);
+    layout.bar.height =
+        std::clamp(static_cast<int>(0.28f * static_cast<float>(height)), 4 * m.cap, 240 * m.scale);
     layout.panel.height = layout.bar.y + layout.bar.height + m.cap / 2 + m.pad - layout.panel.y;
     layouts.push_back(layout);
     right = layout.panel.x - m.margin / 2;

@@ -14,13 +14,12 @@ namespace nudge::render {
 
 namespace {
 
-constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_UNORM;  // not _SRGB: colours go in as given
 constexpr std::uint64_t kFenceTimeoutNs = 120'000'000'000;  // lavapipe is slow, not that slow
 
 // Everything whose size follows the target's: re-created together on resize.
 struct Surfaces {
   int width = 0, height = 0;
-  DeviceImage color;    // multisampled when samples > 1
+  DeviceImage color;  // multisampled when samples > 1
   DeviceImage depth;
   DeviceImage resolve;  // single-sample result; unused when samples == 1
   VkFramebuffer framebuffer = VK_NULL_HANDLE;
@@ -37,12 +36,13 @@ void destroy_surfaces(VkDevice device, Surfaces& s) {
 }
 
 Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pass,
-                                   VkSampleCountFlagBits samples, int width, int height) {
+                                   VkFormat color_format, VkSampleCountFlagBits samples, int width,
+                                   int height) {
   const std::uint32_t max_side = gpu.properties.limits.maxImageDimension2D;
   if (width <= 0 || height <= 0 || static_cast<std::uint32_t>(width) > max_side ||
       static_cast<std::uint32_t>(height) > max_side)
-    return Error{"OffscreenTarget: size " + std::to_string(width) + " x " +
-                 std::to_string(height) + " is not within 1 .. " + std::to_string(max_side)};
+    return Error{"OffscreenTarget: size " + std::to_string(width) + " x " + std::to_string(height) +
+                 " is not within 1 .. " + std::to_string(max_side)};
   Surfaces s;
   s.width = width;
   s.height = height;
@@ -58,10 +58,11 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
   DeviceImageSpec spec;
   spec.width = static_cast<std::uint32_t>(width);
   spec.height = static_cast<std::uint32_t>(height);
-  spec.format = kColorFormat;
+  spec.format = color_format;
   spec.samples = samples;
-  spec.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-               (multisampled ? VkImageUsageFlags{0} : VkImageUsageFlags{VK_IMAGE_USAGE_TRANSFER_SRC_BIT});
+  spec.usage =
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+      (multisampled ? VkImageUsageFlags{0} : VkImageUsageFlags{VK_IMAGE_USAGE_TRANSFER_SRC_BIT});
   Expected<DeviceImage> color = create_device_image(gpu, spec);
   if (!color) return color.error();
   s.color = *color;
@@ -74,7 +75,7 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
   s.depth = *depth;
 
   if (multisampled) {
-    spec.format = kColorFormat;
+    spec.format = color_format;
     spec.samples = VK_SAMPLE_COUNT_1_BIT;
     spec.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     spec.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
@@ -95,9 +96,9 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
   NUDGE_VK_TRY(vkCreateFramebuffer(gpu.device, &framebuffer, nullptr, &s.framebuffer));
 
   // Read back through cached memory where there is some: the CPU reads every byte.
-  Expected<HostBuffer> readback =
-      create_host_buffer(gpu, static_cast<VkDeviceSize>(width) * static_cast<VkDeviceSize>(height) * 4,
-                         VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  Expected<HostBuffer> readback = create_host_buffer(
+      gpu, static_cast<VkDeviceSize>(width) * static_cast<VkDeviceSize>(height) * 4,
+      VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
   if (!readback) return readback.error();
   s.readback = *readback;
   guard.surfaces = nullptr;
@@ -108,6 +109,7 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
 
 struct OffscreenTarget::State {
   GpuDevice gpu;
+  VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM;
   VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
   VkRenderPass render_pass = VK_NULL_HANDLE;
   std::optional<SceneRenderer> renderer;
@@ -140,15 +142,20 @@ int OffscreenTarget::height() const { return state_ ? state_->surfaces.height : 
 int OffscreenTarget::samples() const { return state_ ? static_cast<int>(state_->samples) : 0; }
 
 Expected<OffscreenTarget> OffscreenTarget::create(const GpuContext& gpu, int width, int height,
-                                                  int samples) {
+                                                  int samples, VkFormat color_format) {
+  // UNORM, not _SRGB, by default: the draw list's sRGB-encoded colours go in as given.
+  if (color_format != VK_FORMAT_R8G8B8A8_UNORM && color_format != VK_FORMAT_R8G8B8A8_SRGB)
+    return Error{"OffscreenTarget: colour format " + std::to_string(color_format) +
+                 " is not supported (R8G8B8A8_UNORM or R8G8B8A8_SRGB)"};
   OffscreenTarget target;
   target.state_ = std::make_unique<State>();
   State& s = *target.state_;
   s.gpu = gpu.device();
+  s.color_format = color_format;
   s.samples = supported_sample_count(s.gpu.properties, samples);
 
   RenderPassShape shape;
-  shape.color_format = kColorFormat;
+  shape.color_format = color_format;
   shape.depth_format = s.gpu.depth_format;
   shape.samples = s.samples;
   shape.final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
@@ -156,13 +163,14 @@ Expected<OffscreenTarget> OffscreenTarget::create(const GpuContext& gpu, int wid
   if (!render_pass) return render_pass.error();
   s.render_pass = *render_pass;
 
-  Expected<Surfaces> surfaces = create_surfaces(s.gpu, s.render_pass, s.samples, width, height);
+  Expected<Surfaces> surfaces =
+      create_surfaces(s.gpu, s.render_pass, s.color_format, s.samples, width, height);
   if (!surfaces) return surfaces.error();
   s.surfaces = *surfaces;
 
   SceneRendererConfig config;
   config.render_pass = s.render_pass;
-  config.color_format = kColorFormat;
+  config.color_format = color_format;
   config.samples = s.samples;
   config.frames_in_flight = 1;  // render() waits for each frame
   Expected<SceneRenderer> renderer = SceneRenderer::create(gpu, config);
@@ -185,7 +193,8 @@ Status OffscreenTarget::resize(int width, int height) {
   if (!state_) return Error{"OffscreenTarget::resize on a moved-from target"};
   State& s = *state_;
   if (width == s.surfaces.width && height == s.surfaces.height) return Ok{};
-  Expected<Surfaces> fresh = create_surfaces(s.gpu, s.render_pass, s.samples, width, height);
+  Expected<Surfaces> fresh =
+      create_surfaces(s.gpu, s.render_pass, s.color_format, s.samples, width, height);
   if (!fresh) return fresh.error();
   destroy_surfaces(s.gpu.device, s.surfaces);  // no work in flight: render() waits
   s.surfaces = *fresh;
@@ -201,7 +210,7 @@ Status OffscreenTarget::State::record(const DrawList& list) {
 
   const VkExtent2D extent{static_cast<std::uint32_t>(surfaces.width),
                           static_cast<std::uint32_t>(surfaces.height)};
-  const SceneClearValues clear = scene_clear_values(list.background, kColorFormat);
+  const SceneClearValues clear = scene_clear_values(list.background, color_format);
   VkRenderPassBeginInfo pass{};
   pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
   pass.renderPass = render_pass;
@@ -221,7 +230,8 @@ Status OffscreenTarget::State::record(const DrawList& list) {
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {extent.width, extent.height, 1};
-  const VkImage source = samples != VK_SAMPLE_COUNT_1_BIT ? surfaces.resolve.image : surfaces.color.image;
+  const VkImage source =
+      samples != VK_SAMPLE_COUNT_1_BIT ? surfaces.resolve.image : surfaces.color.image;
   vkCmdCopyImageToBuffer(commands, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                          surfaces.readback.buffer, 1, &region);
   VkBufferMemoryBarrier to_host{};
@@ -254,7 +264,8 @@ Expected<Image> OffscreenTarget::render(const DrawList& list) {
   Image image;
   image.width = s.surfaces.width;
   image.height = s.surfaces.height;
-  image.rgba.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4);
+  image.rgba.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) *
+                    4);
   std::memcpy(image.rgba.data(), s.surfaces.readback.mapped, image.rgba.size());
   return image;
 }

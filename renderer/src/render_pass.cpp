@@ -98,10 +98,8 @@ bool is_srgb_format(VkFormat format) {
     case VK_FORMAT_B8G8R8_SRGB:
     case VK_FORMAT_R8G8B8A8_SRGB:
     case VK_FORMAT_B8G8R8A8_SRGB:
-    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-      return true;
-    default:
-      return false;
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32: return true;
+    default: return false;
   }
 }
 
@@ -129,9 +127,9 @@ VkSampleCountFlagBits supported_sample_count(const VkPhysicalDeviceProperties& p
                                              int requested) {
   const VkSampleCountFlags supported = properties.limits.framebufferColorSampleCounts &
                                        properties.limits.framebufferDepthSampleCounts;
-  for (VkSampleCountFlagBits count : {VK_SAMPLE_COUNT_64_BIT, VK_SAMPLE_COUNT_32_BIT,
-                                      VK_SAMPLE_COUNT_16_BIT, VK_SAMPLE_COUNT_8_BIT,
-                                      VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_2_BIT}) {
+  for (VkSampleCountFlagBits count :
+       {VK_SAMPLE_COUNT_64_BIT, VK_SAMPLE_COUNT_32_BIT, VK_SAMPLE_COUNT_16_BIT,
+        VK_SAMPLE_COUNT_8_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_2_BIT}) {
     if (static_cast<int>(count) <= requested && (supported & count)) return count;
   }
   return VK_SAMPLE_COUNT_1_BIT;

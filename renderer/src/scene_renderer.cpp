@@ -104,8 +104,8 @@ Expected<SceneRenderer> SceneRenderer::create(const GpuContext& gpu,
   s.config = config;
   const VkDevice device = s.gpu.device;
   const VkPhysicalDeviceLimits& limits = s.gpu.properties.limits;
-  s.alignment = std::max<VkDeviceSize>({limits.minUniformBufferOffsetAlignment,
-                                        limits.minStorageBufferOffsetAlignment, 16});
+  s.alignment = std::max<VkDeviceSize>(
+      {limits.minUniformBufferOffsetAlignment, limits.minStorageBufferOffsetAlignment, 16});
 
   VkDescriptorSetLayoutBinding bindings[NUDGE_BINDING_COUNT]{};
   for (std::uint32_t b = 0; b < NUDGE_BINDING_COUNT; ++b) {
@@ -166,11 +166,11 @@ Status SceneRenderer::State::ensure_capacity(FrameSlot& slot, VkDeviceSize neede
   // re-create the buffer every frame.
   const VkDeviceSize capacity =
       std::max<VkDeviceSize>({needed, slot.buffer.size + slot.buffer.size / 2, 256 * 1024});
-  Expected<HostBuffer> buffer = create_host_buffer(
-      gpu, capacity,
-      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-          VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  Expected<HostBuffer> buffer =
+      create_host_buffer(gpu, capacity,
+                         VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                             VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (!buffer)
     return Error{"SceneRenderer: cannot grow the frame buffer to " + std::to_string(capacity) +
                  " bytes: " + buffer.error().message};
@@ -239,21 +239,22 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkE
   pack_frame(list, static_cast<int>(extent.width), static_cast<int>(extent.height), s.packet);
   const FrameLayout layout = layout_frame(s.packet, s.alignment);
   const VkDeviceSize max_range = s.gpu.properties.limits.maxStorageBufferRange;
-  for (const FrameLayout::Range* range : {&layout.spheres, &layout.segments, &layout.arrows,
-                                          &layout.mesh_vertices, &layout.quads, &layout.texels,
-                                          &layout.overlay}) {
+  for (const FrameLayout::Range* range :
+       {&layout.spheres, &layout.segments, &layout.arrows, &layout.mesh_vertices, &layout.quads,
+        &layout.texels, &layout.overlay}) {
     if (range->size > max_range)
       return Error{"SceneRenderer: " + std::to_string(range->size) +
                    " bytes of one kind of record in one frame, more than this device's "
-                   "maxStorageBufferRange (" + std::to_string(max_range) + ")"};
+                   "maxStorageBufferRange (" +
+                   std::to_string(max_range) + ")"};
   }
   FrameSlot& slot = s.slots[frame_slot];
   if (Status grown = s.ensure_capacity(slot, layout.total); !grown) return grown.error();
   s.write_packet(slot, layout, list);
   s.update_descriptors(slot, layout);
 
-  const VkViewport viewport{0, 0, static_cast<float>(extent.width),
-                            static_cast<float>(extent.height), 0, 1};
+  const VkViewport viewport{
+      0, 0, static_cast<float>(extent.width), static_cast<float>(extent.height), 0, 1};
   const VkRect2D scissor{{0, 0}, extent};
   vkCmdSetViewport(commands, 0, 1, &viewport);
   vkCmdSetScissor(commands, 0, 1, &scissor);

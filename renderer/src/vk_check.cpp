@@ -7,8 +7,7 @@ namespace nudge::render {
 std::string vk_result_name(VkResult result) {
   switch (result) {
 #define NUDGE_CASE(name) \
-  case name:             \
-    return #name;
+  case name: return #name;
     NUDGE_CASE(VK_SUCCESS)
     NUDGE_CASE(VK_NOT_READY)
     NUDGE_CASE(VK_TIMEOUT)
@@ -40,8 +39,7 @@ std::string vk_result_name(VkResult result) {
     NUDGE_CASE(VK_ERROR_VALIDATION_FAILED_EXT)
     NUDGE_CASE(VK_ERROR_INVALID_SHADER_NV)
 #undef NUDGE_CASE
-    default:
-      return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
+    default: return "VkResult(" + std::to_string(static_cast<int>(result)) + ")";
   }
 }
 
@@ -49,8 +47,7 @@ Error vk_error(std::string_view call, VkResult result, const char* file, int lin
   // Only the function's name: the arguments add noise, not information.
   const std::string_view function = call.substr(0, call.find('('));
   return Error{std::string(function) + " failed: " + vk_result_name(result) + " (" +
-               std::filesystem::path(file).filename().string() + ":" + std::to_string(line) +
-               ")"};
+               std::filesystem::path(file).filename().string() + ":" + std::to_string(line) + ")"};
 }
 
 }  // namespace nudge::render

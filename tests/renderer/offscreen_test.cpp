@@ -13,6 +13,11 @@
 
 #include <glm/glm.hpp>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <dlfcn.h>
+#include <link.h>
+#endif
+
 #include "nudge/render/draw_list.h"
 #include "nudge/render/gpu_context.h"
 #include "nudge/render/legend_layout.h"
@@ -39,6 +44,25 @@ std::optional<Gpu>& gpu_holder() {
   return holder;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+// Mesa's Vulkan drivers keep process-wide allocations (pthread_once initialisers, LLVM
+// state) in their globals, and the loader dlclose()s the driver at vkDestroyInstance. The
+// globals are unmapped, so LeakSanitizer reports those allocations as leaks from an
+// "<unknown module>" that no suppression can name. Keeping every library loaded so far
+// (driver, layers) mapped leaves them reachable; leaks in our own code are still reported.
+void keep_loaded_libraries_mapped() {
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void*) {
+        if (info->dlpi_name && info->dlpi_name[0] != '\0')
+          dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);  // reference kept
+        return 0;
+      },
+      nullptr);
+}
+#else
+void keep_loaded_libraries_mapped() {}
+#endif
+
 std::string joined(const std::vector<std::string>& messages) {
   std::string all;
   for (const std::string& m : messages) all += m + "\n";
@@ -52,6 +76,7 @@ Gpu& shared_gpu() {
     options.validation = true;
     Expected<GpuContext> context = GpuContext::create(options);
     REQUIRE_MESSAGE(context.ok(), (context.ok() ? "" : context.error().message));
+    keep_loaded_libraries_mapped();
     INFO(joined(context->notes()));
     CHECK(context->validation_enabled());
     MESSAGE("rendering on ", context->device_name());
@@ -124,8 +149,8 @@ struct Ray {
 
 // The ray through the centre of pixel p, as the rasteriser samples it.
 Ray pixel_ray(const Camera& camera, glm::ivec2 p, int width = kSize, int height = kSize) {
-  const glm::mat4 inverse = glm::inverse(
-      projection_matrix(camera, float(width) / float(height)) * view_matrix(camera));
+  const glm::mat4 inverse =
+      glm::inverse(projection_matrix(camera, float(width) / float(height)) * view_matrix(camera));
   const glm::vec2 ndc{(float(p.x) + 0.5f) / float(width) * 2 - 1,
                       (float(p.y) + 0.5f) / float(height) * 2 - 1};
   glm::vec4 a = inverse * glm::vec4(ndc, 0, 1);
@@ -141,8 +166,8 @@ Bytes expected_sphere_pixel(const DrawList& list, const Sphere& s, glm::ivec2 p)
   const glm::vec3 miss = to_center - along * ray.direction;
   const float t = along - std::sqrt(s.radius * s.radius - glm::dot(miss, miss));
   const glm::vec3 normal = glm::normalize(ray.origin + t * ray.direction - s.center);
-  return bytes_of(gpu::shade_surface(rgb_of(s.color), normal,
-                                     glm::normalize(list.light_direction), -ray.direction));
+  return bytes_of(gpu::shade_surface(rgb_of(s.color), normal, glm::normalize(list.light_direction),
+                                     -ray.direction));
 }
 
 // The colour a lit plane (point, normal) of colour c must show at pixel p: two-sided.
@@ -165,6 +190,25 @@ Mesh square(float z, float half, Rgba color) {
   mesh.indices = {0, 1, 2, 0, 2, 3};
   return mesh;
 }
+
+// Releases the shared device when the test run ends, whichever tests ran: destroying
+// Vulkan objects from static destructors, after the driver's own exit handlers, crashes.
+struct ReleaseGpuAtRunEnd : doctest::IReporter {
+  explicit ReleaseGpuAtRunEnd(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override { gpu_holder().reset(); }
+  void test_case_start(const doctest::TestCaseData&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_LISTENER("release_gpu_at_run_end", 1, ReleaseGpuAtRunEnd);
 
 }  // namespace
 
@@ -191,11 +235,12 @@ TEST_CASE("offscreen: a sphere appears where project_to_pixel says, lit, and now
   const glm::ivec2 centre = pixel_of(list, sphere.center);
   check_pixel(image, centre, expected_sphere_pixel(list, sphere, centre), 3);
   // Off-centre pixels are shaded with their own normals.
-  const glm::vec3 right = glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
+  const glm::vec3 right =
+      glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
   const glm::vec2 centre_px = *project_to_pixel(list.camera, sphere.center, kSize, kSize);
-  const float radius_px =
-      glm::length(*project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) -
-                  centre_px);
+  const float radius_px = glm::length(
+      *project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) -
+      centre_px);
   REQUIRE(radius_px > 20);
   for (glm::vec2 offset : {glm::vec2(0.6f, 0), glm::vec2(-0.5f, 0.4f), glm::vec2(0, -0.7f)}) {
     const glm::ivec2 p = glm::ivec2(glm::floor(centre_px + offset * radius_px));
@@ -227,8 +272,10 @@ TEST_CASE("offscreen: sphere depth is exact: a plane through a sphere cuts its o
   // The cap in front of z = 0.4 has radius sqrt(0.6^2 - 0.4^2) = 0.447 around the axis.
   const glm::ivec2 centre = pixel_of(list, {0, 0, 0});
   check_pixel(image, centre, expected_sphere_pixel(list, sphere, centre), 3);
-  const glm::ivec2 on_plane = pixel_of(list, {0.52f, 0, 0.4f});  // beyond the cap, inside the outline
-  check_pixel(image, on_plane, expected_plane_pixel(list, {0, 0, 0.4f}, {0, 0, 1}, plane_color, on_plane), 3);
+  const glm::ivec2 on_plane =
+      pixel_of(list, {0.52f, 0, 0.4f});  // beyond the cap, inside the outline
+  check_pixel(image, on_plane,
+              expected_plane_pixel(list, {0, 0, 0.4f}, {0, 0, 1}, plane_color, on_plane), 3);
 }
 
 TEST_CASE("offscreen: lines of known colour cross known pixels, segments and strips") {
@@ -261,7 +308,7 @@ TEST_CASE("offscreen: lines of known colour cross known pixels, segments and str
 TEST_CASE("offscreen: an arrow shows its colour at the middle of its drawn length") {
   DrawList list = empty_front_view();
   const Rgba teal{0.2f, 0.88f, 0.68f, 1};  // 255 c far from halves: no rounding ties
-  ArrowBatch long_arrow;  // |v| = 10, clamped to 1.5
+  ArrowBatch long_arrow;                   // |v| = 10, clamped to 1.5
   long_arrow.origins = {{-1, 0.3f, 0}};
   long_arrow.vectors = {{10, 0, 0}};
   long_arrow.max_length = 1.5f;
@@ -277,8 +324,9 @@ TEST_CASE("offscreen: an arrow shows its colour at the middle of its drawn lengt
   const Bytes background = to_bytes(list.background);
 
   check_pixel(image, pixel_of(list, {-0.25f, 0.3f, 0}), to_bytes(teal), 0);  // middle
-  check_pixel(image, pixel_of(list, {0.42f, 0.3f, 0}), to_bytes(teal), 0);   // the head, near the tip
-  check_pixel(image, pixel_of(list, {0.6f, 0.3f, 0}), background, 0);        // beyond the tip
+  check_pixel(image, pixel_of(list, {0.42f, 0.3f, 0}), to_bytes(teal),
+              0);                                                      // the head, near the tip
+  check_pixel(image, pixel_of(list, {0.6f, 0.3f, 0}), background, 0);  // beyond the tip
   check_pixel(image, pixel_of(list, {-0.75f, -0.4f, 0}), to_bytes(teal), 0);
   check_pixel(image, pixel_of(list, {-0.4f, -0.4f, 0}), background, 0);
   // The head (16 px long, 6.4 px half-width at its base, about 0.2 units) is wider than
@@ -314,11 +362,12 @@ TEST_CASE("offscreen: a mesh triangle covers its centroid with its lit colour, f
 TEST_CASE("offscreen: a textured quad shows its texels at the right places") {
   DrawList list = empty_front_view();
   TexturedQuad quad;
-  quad.corners = {glm::vec3(-1, 1, 0), glm::vec3(1, 1, 0), glm::vec3(1, -1, 0), glm::vec3(-1, -1, 0)};
+  quad.corners = {glm::vec3(-1, 1, 0), glm::vec3(1, 1, 0), glm::vec3(1, -1, 0),
+                  glm::vec3(-1, -1, 0)};
   quad.width = 2;
   quad.height = 2;
-  quad.rgba = {255, 0, 0, 255,   0, 255, 0, 255,     // top row: red, green
-               0, 0, 255, 255,   255, 255, 0, 255};  // bottom row: blue, yellow
+  quad.rgba = {255, 0, 0,   255, 0,   255, 0, 255,   // top row: red, green
+               0,   0, 255, 255, 255, 255, 0, 255};  // bottom row: blue, yellow
   list.quads.push_back(quad);
   TexturedQuad smooth;  // black to white, filtered
   smooth.corners = {glm::vec3(-1, -1.1f, 0), glm::vec3(1, -1.1f, 0), glm::vec3(1, -1.4f, 0),
@@ -350,8 +399,10 @@ TEST_CASE("offscreen: a textured quad shows its texels at the right places") {
 TEST_CASE("offscreen: the grid draws the X axis red and the Z axis blue") {
   DrawList list;  // the default camera, grid on
   const Image image = render(list);
-  const Bytes x_axis = pixel_at(image, pixel_of(list, {1.5f, 0, 0}).x, pixel_of(list, {1.5f, 0, 0}).y);
-  const Bytes z_axis = pixel_at(image, pixel_of(list, {0, 0, 1.5f}).x, pixel_of(list, {0, 0, 1.5f}).y);
+  const Bytes x_axis =
+      pixel_at(image, pixel_of(list, {1.5f, 0, 0}).x, pixel_of(list, {1.5f, 0, 0}).y);
+  const Bytes z_axis =
+      pixel_at(image, pixel_of(list, {0, 0, 1.5f}).x, pixel_of(list, {0, 0, 1.5f}).y);
   INFO("x axis ", show(x_axis), ", z axis ", show(z_axis));
   CHECK(x_axis[0] > x_axis[1] + 80);
   CHECK(x_axis[0] > x_axis[2] + 80);
@@ -419,7 +470,8 @@ TEST_CASE("offscreen: resizing and re-creating targets works and leaks nothing")
   CHECK_FALSE(shared_gpu().target.resize(0, 10).ok());
   CHECK(shared_gpu().target.width() == kSize);  // a failed resize keeps the old size
   for (int i = 0; i < 3; ++i) {
-    Expected<OffscreenTarget> target = OffscreenTarget::create(shared_gpu().context, 32, 32, i == 1 ? 1 : 4);
+    Expected<OffscreenTarget> target =
+        OffscreenTarget::create(shared_gpu().context, 32, 32, i == 1 ? 1 : 4);
     REQUIRE(target.ok());
     Expected<Image> image = target->render(list);
     REQUIRE(image.ok());
@@ -431,7 +483,8 @@ TEST_CASE("offscreen: resizing and re-creating targets works and leaks nothing")
   shape.depth_format = shared_gpu().context.device().depth_format;
   shape.samples = VK_SAMPLE_COUNT_4_BIT;
   shape.final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-  Expected<VkRenderPass> pass = create_scene_render_pass(shared_gpu().context.device().device, shape);
+  Expected<VkRenderPass> pass =
+      create_scene_render_pass(shared_gpu().context.device().device, shape);
   REQUIRE(pass.ok());
   {
     SceneRendererConfig config{*pass, 0, shape.color_format, shape.samples, 2};
@@ -441,6 +494,35 @@ TEST_CASE("offscreen: resizing and re-creating targets works and leaks nothing")
   }
   vkDestroyRenderPass(shared_gpu().context.device().device, *pass, nullptr);
   check_no_validation_messages();
+}
+
+TEST_CASE("offscreen: an sRGB target shows the same colours (the path of sRGB swapchains)") {
+  DrawList list = empty_front_view();
+  list.background = {0.15f, 0.3f, 0.45f, 1};
+  const Sphere sphere{{-0.6f, 0.4f, 0}, 0.4f, {0.8f, 0.4f, 0.3f, 1}};
+  list.spheres.push_back(sphere);
+  list.lines.push_back(LineBatch{{{-1, -0.5f, 0}, {1, -0.5f, 0}}, {{0.62f, 0.12f, 0.72f, 1}}, 5});
+  TexturedQuad quad;
+  quad.corners = {glm::vec3(0.2f, 0.8f, 0), glm::vec3(1, 0.8f, 0), glm::vec3(1, 0, 0),
+                  glm::vec3(0.2f, 0, 0)};
+  quad.width = 1;
+  quad.height = 1;
+  quad.rgba = {40, 180, 90, 255};
+  list.quads.push_back(quad);
+  const Image unorm = render(list);
+  Expected<OffscreenTarget> srgb_target =
+      OffscreenTarget::create(shared_gpu().context, kSize, kSize, 4, VK_FORMAT_R8G8B8A8_SRGB);
+  REQUIRE_MESSAGE(srgb_target.ok(), (srgb_target.ok() ? "" : srgb_target.error().message));
+  Expected<Image> srgb = srgb_target->render(list);
+  REQUIRE(srgb.ok());
+  check_no_validation_messages();
+  for (glm::vec3 world : {glm::vec3(0, 0.9f, 0), glm::vec3(-0.6f, 0.4f, 0),
+                          glm::vec3(0.6f, 0.4f, 0), glm::vec3(0, -0.5f, 0)}) {
+    const glm::ivec2 p = pixel_of(list, world);
+    check_pixel(*srgb, p, pixel_at(unorm, p.x, p.y), 1);
+  }
+  CHECK_FALSE(
+      OffscreenTarget::create(shared_gpu().context, 8, 8, 1, VK_FORMAT_B8G8R8A8_UNORM).ok());
 }
 
 TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
@@ -460,7 +542,9 @@ TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
       const glm::vec3 p{-1.85f + 1.15f * u, 1.45f - 1.05f * v + 0.06f * v * v * std::sin(3.0f * u),
                         -0.75f + fold + 0.32f * v * v};
       cloth.positions.push_back(p);
-      cloth.colors.push_back(map_value(ColorMap::Sequential, glm::length(glm::vec2(fold, 0.32f * v * v)) + 0.02f * v, 0.0f, 0.36f));
+      cloth.colors.push_back(map_value(ColorMap::Sequential,
+                                       glm::length(glm::vec2(fold, 0.32f * v * v)) + 0.02f * v,
+                                       0.0f, 0.36f));
     }
   }
   for (int j = 0; j < n; ++j) {
@@ -478,7 +562,8 @@ TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
   for (int k = 0; k < 2; ++k)
     for (int j = 0; j < 3; ++j)
       for (int i = 0; i < 4; ++i) {
-        const glm::vec3 r{-0.45f + 0.3f * float(i), 0.12f + 0.28f * float(j), -0.1f + 0.34f * float(k)};
+        const glm::vec3 r{-0.45f + 0.3f * float(i), 0.12f + 0.28f * float(j),
+                          -0.1f + 0.34f * float(k)};
         const float bulge = 0.05f * std::sin(2.4f * float(i)) * float(j) / 2.0f;
         rest.push_back(r);
         nodes.push_back(r + glm::vec3(0.0f, 0.03f * float(i) * float(j) / 3.0f, bulge));

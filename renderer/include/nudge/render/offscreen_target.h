@@ -4,6 +4,8 @@
 
 #include <memory>
 
+#include <vulkan/vulkan.h>
+
 #include "nudge/render/draw_list.h"
 #include "nudge/render/gpu_context.h"
 #include "nudge/render/image.h"
@@ -14,8 +16,11 @@ namespace nudge::render {
 class OffscreenTarget {
 public:
   // An R8G8B8A8_UNORM target. `samples` is reduced to what the device supports.
+  // R8G8B8A8_SRGB is accepted too (it gives the same bytes; it exercises the path of
+  // sRGB swapchains); other formats are refused.
   static Expected<OffscreenTarget> create(const GpuContext& gpu, int width, int height,
-                                          int samples = 4);
+                                          int samples = 4,
+                                          VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM);
 
   OffscreenTarget(OffscreenTarget&& other) noexcept;
   OffscreenTarget& operator=(OffscreenTarget&& other) noexcept;
@@ -34,9 +39,8 @@ public:
   int height() const;
   int samples() const;
 
-  struct State;  // offscreen_target.cpp
-
 private:
+  struct State;  // offscreen_target.cpp
   OffscreenTarget();
   std::unique_ptr<State> state_;
 };

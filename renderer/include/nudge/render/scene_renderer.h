@@ -8,11 +8,12 @@
 //
 // Frame slots: the caller owns frames in flight. Before calling record() with a slot, the
 // GPU must be done with the command buffer recorded with that slot last time (wait on the
-// fence of that frame), because record() overwrites the slot's buffer.
+// fence of that frame), because record() overwrites the slot's buffer. Hence also one
+// record() per slot per submission.
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include <vulkan/vulkan.h>
 
@@ -48,9 +49,8 @@ public:
 
   std::uint32_t frames_in_flight() const;
 
-  struct State;  // pipelines, buffers and descriptor sets (scene_renderer.cpp)
-
 private:
+  struct State;  // pipelines, buffers and descriptor sets (scene_renderer.cpp)
   SceneRenderer();
   std::unique_ptr<State> state_;
 };
