@@ -175,12 +175,13 @@ private:
   void step(int t, const T* x, const T* v, T* x1, T* v1) {
     const ModelView<T> m = model_view();
     T* fs = exec_.data(fs_);
+    const SpringForceKernel<T> forces{m, t, x, v, fs};
     if constexpr (Exec::kSpringRuns) {
-      exec_.launch_blocks(spans(), SpringForceSpanKernel<T>{m, t, x, v, fs, layout_.spans.data()});
+      exec_.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{forces, layout_.spans.data()});
       exec_.launch_blocks(layout_.blocks(), ParticleStepBlockKernel<T>{m, x, v, fs, x1, v1, layout_.block_start.data(),
                                                                         layout_.segments.data()});
     } else {
-      if (s_ > 0) exec_.launch(s_, SpringForceKernel<T>{m, t, x, v, fs});
+      if (s_ > 0) exec_.launch(s_, forces);
       exec_.launch(n_, ParticleStepKernel<T>{m, x, v, fs, x1, v1});
     }
   }
@@ -198,14 +199,14 @@ private:
     if (s_ == 0) return;
     T *adj_f = exec_.data(adj_f_), *adj_d = exec_.data(adj_d_), *adj_dv = exec_.data(adj_dv_);
     T *adj_x = exec_.data(adj_x_), *adj_v = exec_.data(adj_v_), *adj_rest_eff = exec_.data(adj_rest_eff_);
+    const SpringAdjointKernel<T> springs{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad};
     if constexpr (Exec::kSpringRuns) {
-      exec_.launch_blocks(spans(), SpringAdjointSpanKernel<T>{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad,
-                                                              layout_.spans.data()});
+      exec_.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});
       exec_.launch_blocks(layout_.blocks(), ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, adj_x, adj_v,
                                                                           layout_.block_start.data(),
                                                                           layout_.segments.data()});
     } else {
-      exec_.launch(s_, SpringAdjointKernel<T>{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad});
+      exec_.launch(s_, springs);
       exec_.launch(n_, ParticleGatherKernel<T>{m, adj_d, adj_dv, adj_x, adj_v});
     }
     if (channels_ > 0)

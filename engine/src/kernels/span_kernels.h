@@ -6,8 +6,7 @@
 #pragma once
 
 #include "../spring_layout.h"
-#include "particle_step.h"
-#include "spring_force.h"
+#include "step_kernels.h"
 
 namespace nudge {
 
@@ -32,25 +31,22 @@ inline void add_segments(const int* block_start, const IncidenceSegment* segment
   }
 }
 
-template <class T>
-struct SpringForceSpanKernel {  // over spans
-  ModelView<T> m;
-  int step;
-  const T *x, *v;
-  T* fs;
+// Runs a per-spring kernel of step_kernels.h (SpringForceKernel, SpringAdjointKernel)
+// over spans: in a run the ends are computed (a0 + t, b0 + t) and the loop vectorises;
+// a passive span skips the control lookup; loose springs read their ends.
+template <class SpringKernel>
+struct SpringSpanKernel {  // over spans
+  SpringKernel spring;
   const SpringSpan* spans;
   template <bool kActuated>
   void run(const SpringSpan& span) const {
 #pragma omp simd
-    for (int t = 0; t < span.count; ++t) {
-      const int s = span.first + t;
-      store3(fs, s, m.s, spring_force<kActuated>(m, s, span.a0 + t, span.b0 + t, step, x, v));
-    }
+    for (int t = 0; t < span.count; ++t) spring.template at<kActuated>(span.first + t, span.a0 + t, span.b0 + t);
   }
   void operator()(int k) const {
     const SpringSpan span = spans[k];
     if (span.a0 < 0) {
-      for (int s = span.first; s < span.first + span.count; ++s) store3(fs, s, m.s, spring_force(m, s, step, x, v));
+      for (int s = span.first; s < span.first + span.count; ++s) spring(s);
     } else if (span.actuated) {
       run<true>(span);
     } else {
@@ -77,39 +73,6 @@ struct ParticleStepBlockKernel {  // over particle blocks
     } else {
 #pragma omp simd
       for (int i = p0; i < p1; ++i) integrate_particle<false>(m, i, x, v, load3(sum, i - p0, kParticleBlock), x1, v1);
-    }
-  }
-};
-
-template <class T>
-struct SpringAdjointSpanKernel {  // over spans
-  ModelView<T> m;
-  int step;
-  const T *x, *v, *adj_f;
-  T *adj_d, *adj_dv, *adj_rest_eff;
-  GradView<T> grad;
-  const SpringSpan* spans;
-  template <bool kActuated>
-  void one(int s, int ia, int ib) const {
-    const Vec3<T> af = load3(adj_f, ia, m.n) - load3(adj_f, ib, m.n);
-    const SpringAdjoint<T> r = spring_force_adjoint<kActuated>(m, s, ia, ib, step, x, v, af, grad.stiffness,
-                                                               grad.damping, grad.rest, &adj_rest_eff[s]);
-    store3(adj_d, s, m.s, r.adj_d);
-    store3(adj_dv, s, m.s, r.adj_dv);
-  }
-  template <bool kActuated>
-  void run(const SpringSpan& span) const {
-#pragma omp simd
-    for (int t = 0; t < span.count; ++t) one<kActuated>(span.first + t, span.a0 + t, span.b0 + t);
-  }
-  void operator()(int k) const {
-    const SpringSpan span = spans[k];
-    if (span.a0 < 0) {
-      for (int s = span.first; s < span.first + span.count; ++s) one<true>(s, m.a[s], m.b[s]);
-    } else if (span.actuated) {
-      run<true>(span);
-    } else {
-      run<false>(span);
     }
   }
 };

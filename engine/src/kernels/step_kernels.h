@@ -1,5 +1,7 @@
 // The launchable units of a step: one functor per kernel, called once per element
 // index by a backend (a loop over a chunk on the CPU, a thread per index on CUDA).
+// The spring kernels also take a spring's ends as arguments (at()), so that the CPU's
+// span kernel (span_kernels.h) can compute them along a run instead of loading them.
 #pragma once
 
 #include "particle_step.h"
@@ -13,7 +15,11 @@ struct SpringForceKernel {  // over springs
   int step;
   const T *x, *v;
   T* fs;
-  NUDGE_HD void operator()(int s) const { store3(fs, s, m.s, spring_force(m, s, step, x, v)); }
+  template <bool kActuated = true>
+  NUDGE_HD void at(int s, int ia, int ib) const {
+    store3(fs, s, m.s, spring_force<kActuated>(m, s, ia, ib, step, x, v));
+  }
+  NUDGE_HD void operator()(int s) const { at(s, m.a[s], m.b[s]); }
 };
 
 template <class T>
@@ -43,13 +49,15 @@ struct SpringAdjointKernel {  // over springs
   const T *x, *v, *adj_f;
   T *adj_d, *adj_dv, *adj_rest_eff;
   GradView<T> grad;
-  NUDGE_HD void operator()(int s) const {
-    const Vec3<T> af = load3(adj_f, m.a[s], m.n) - load3(adj_f, m.b[s], m.n);
-    const SpringAdjoint<T> r =
-        spring_force_adjoint(m, s, step, x, v, af, grad.stiffness, grad.damping, grad.rest, &adj_rest_eff[s]);
+  template <bool kActuated = true>
+  NUDGE_HD void at(int s, int ia, int ib) const {
+    const Vec3<T> af = load3(adj_f, ia, m.n) - load3(adj_f, ib, m.n);
+    const SpringAdjoint<T> r = spring_force_adjoint<kActuated>(m, s, ia, ib, step, x, v, af, grad.stiffness,
+                                                               grad.damping, grad.rest, &adj_rest_eff[s]);
     store3(adj_d, s, m.s, r.adj_d);
     store3(adj_dv, s, m.s, r.adj_dv);
   }
+  NUDGE_HD void operator()(int s) const { at(s, m.a[s], m.b[s]); }
 };
 
 template <class T>
