@@ -89,6 +89,14 @@ float default_particle_radius(const Scene& scene, const Bounds& bounds) {
   return std::clamp(0.22f * static_cast<float>(rest[rest.size() / 2]), 1e-3f, cap);
 }
 
+SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, float aspect) {
+  SceneDrawOptions options;
+  options.bounds = scene_bounds(scene, traj);
+  options.camera = scene_camera(scene, options.bounds, aspect);
+  options.particle_radius = default_particle_radius(scene, options.bounds);
+  return options;
+}
+
 render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
                                  const SceneDrawOptions& options) {
   render::DrawList list;
@@ -98,8 +106,8 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
   step = std::clamp(step, 0, steps);
   const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
   const size_t offset = traj ? size_t(step) * n * 3 : 0;
-  const Bounds bounds = scene_bounds(scene, traj);
-  const float radius = options.particle_radius > 0 ? options.particle_radius : default_particle_radius(scene, bounds);
+  const Bounds& bounds = options.bounds;
+  const float radius = options.particle_radius;
 
   // The grid on the ground, or just under the lowest point when there is no ground.
   list.grid.visible = options.grid;

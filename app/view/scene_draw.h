@@ -28,17 +28,24 @@ render::Camera framing_camera(const Bounds& bounds, float aspect, float fov_y_de
 // The scene's own camera when it has one, else framing_camera.
 render::Camera scene_camera(const Scene& scene, const Bounds& bounds, float aspect);
 
+// What stays the same from frame to frame of one motion; computed once per trajectory.
 struct SceneDrawOptions {
   render::Camera camera;
+  Bounds bounds;              // of the whole motion: places and sizes the grid
+  float particle_radius = 0;  // sphere radius
   bool particles = true;
   bool springs = true;
   bool objectives = true;
   bool grid = true;
-  float particle_radius = 0;  // 0: from the scene (a quarter of the median rest length)
 };
 
 // Sphere radius that suits the scene's spacing.
 float default_particle_radius(const Scene& scene, const Bounds& bounds);
+
+// Options for drawing this motion (traj, or the initial positions when null) at this
+// aspect (width / height): its bounds, the scene's camera or one that frames it, and
+// the default particle radius.
+SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, float aspect);
 
 // The scene at step `step` of traj (positions n x 3 from traj->x), or at its initial
 // positions when traj is null.
