@@ -6,11 +6,18 @@
 
 namespace nudge {
 
-int run_command_line(int argc, char** argv) {
-  CLI::App app{"Nudge: inverse design on a differentiable physics engine.\n"
-               "These commands run headless; the window arrives in a later release."};
+int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand) {
+  CLI::App app{no_subcommand ? "Nudge: inverse design on a differentiable physics engine.\n"
+                               "`nudge [SCENE]` opens the studio's window; the subcommands run headless."
+                             : "Nudge: inverse design on a differentiable physics engine.\n"
+                               "This build has no window; the subcommands run headless."};
   app.name("nudge");
-  app.require_subcommand(1);
+  if (no_subcommand) {
+    app.require_subcommand(0, 1);
+    no_subcommand->add_options(app);
+  } else {
+    app.require_subcommand(1);
+  }
   int exit_code = kExitOk;
   add_validate_command(app, exit_code);
   add_simulate_command(app, exit_code);
@@ -30,6 +37,7 @@ int run_command_line(int argc, char** argv) {
     app.exit(e);
     return kExitBadInput;
   }
+  if (no_subcommand && app.get_subcommands().empty()) return no_subcommand->run();
   return exit_code;
 }
 

@@ -1,6 +1,12 @@
 // The `nudge` command line: validate, simulate, optimize, gradcheck, bench, render.
 #pragma once
 
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
 namespace nudge {
 
 // Exit codes shared by every subcommand.
@@ -9,6 +15,14 @@ inline constexpr int kExitCheckFailed = 1;  // ran, but a check did not pass (gr
 inline constexpr int kExitFailure = 1;      // could not finish: no Vulkan device, a failed write
 inline constexpr int kExitBadInput = 2;     // bad arguments, scene files or values
 
-int run_command_line(int argc, char** argv);
+// What `nudge` does with no subcommand (`nudge`, `nudge SCENE`): open the window, when
+// this build has one. `add_options` adds its arguments to the top-level command; `run`
+// runs it after parsing and returns the exit code.
+struct DefaultCommand {
+  std::function<void(CLI::App&)> add_options;
+  std::function<int()> run;
+};
+
+int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand = nullptr);
 
 }  // namespace nudge

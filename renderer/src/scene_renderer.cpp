@@ -228,6 +228,12 @@ void SceneRenderer::State::update_descriptors(const FrameSlot& slot, const Frame
 
 Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkExtent2D extent,
                              std::uint32_t frame_slot) {
+  return record(commands, list, VkRect2D{{0, 0}, extent}, frame_slot);
+}
+
+Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkRect2D area,
+                             std::uint32_t frame_slot) {
+  const VkExtent2D extent = area.extent;
   if (!state_) return Error{"SceneRenderer::record on a moved-from renderer"};
   State& s = *state_;
   if (frame_slot >= s.slots.size())
@@ -253,9 +259,13 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkE
   s.write_packet(slot, layout, list);
   s.update_descriptors(slot, layout);
 
-  const VkViewport viewport{
-      0, 0, static_cast<float>(extent.width), static_cast<float>(extent.height), 0, 1};
-  const VkRect2D scissor{{0, 0}, extent};
+  const VkViewport viewport{static_cast<float>(area.offset.x),
+                            static_cast<float>(area.offset.y),
+                            static_cast<float>(extent.width),
+                            static_cast<float>(extent.height),
+                            0,
+                            1};
+  const VkRect2D scissor = area;
   vkCmdSetViewport(commands, 0, 1, &viewport);
   vkCmdSetScissor(commands, 0, 1, &scissor);
   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipeline_layout, 0, 1,

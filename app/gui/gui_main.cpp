@@ -1,0 +1,98 @@
+#include "gui/gui_main.h"
+
+#include <chrono>
+#include <csignal>
+#include <iostream>
+
+#include "gui/studio.h"
+#include "gui/theme.h"
+#include "gui/window.h"
+#include "studio/app_log.h"
+
+namespace nudge::gui {
+
+namespace {
+
+constexpr int kExitOk = 0, kExitFailure = 1, kExitNoDisplay = 2;
+
+// SIGINT and SIGTERM close the window as its close button does.
+volatile std::sig_atomic_t g_stop_requested = 0;
+void on_stop_signal(int) {
+  g_stop_requested = 1;
+  Window::wake();
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& options) {
+  studio::AppLog log(studio::AppLog::kDefaultCapacity, &std::cerr);
+
+  // A scene named on the command line is checked before any window opens, like every
+  // other command's input.
+  std::optional<Result<studio::Document>> first;
+  if (!options.scene.empty()) {
+    first.emplace(studio::Document::open(options.scene));
+    if (!*first) {
+      std::cerr << studio::format_log_line(studio::LogLevel::Error, first->error().message) << "\n";
+      return kExitNoDisplay;  // bad input: 2, as for every command
+    }
+  }
+
+  WindowOptions window_options;
+  window_options.samples = options.samples;
+  window_options.vsync = options.vsync;
+  window_options.validation = options.validation;
+  window_options.font_path = assets_directory() + "/fonts/DejaVuSans.ttf";
+  bool no_display = false;
+  render::Expected<std::unique_ptr<Window>> created = Window::create(window_options, &no_display);
+  if (!created) {
+    if (no_display) {
+      std::cerr << "nudge: no display: " << created.error().message << "\n"
+                << "nudge: the window needs a display (X11 or Wayland). Without one, use the headless commands:\n"
+                << "  nudge validate SCENE, nudge simulate SCENE, nudge optimize SCENE,\n"
+                << "  nudge gradcheck SCENE, nudge render SCENE --out shot.png, nudge bench ...\n"
+                << "  (nudge --help lists them)\n";
+      return kExitNoDisplay;
+    }
+    std::cerr << studio::format_log_line(studio::LogLevel::Error, created.error().message) << "\n";
+    return kExitFailure;
+  }
+  Window& window = **created;
+  for (const std::string& note : window.notes()) log.warning(note);
+  log.info("Vulkan device: " + window.device_name() + ", present mode " + window.present_mode_name());
+
+  Studio studio(window, log);
+  if (first) {
+    studio.open(options.scene);
+  }
+  if (options.play) studio.play();
+
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  Clock::time_point last = start;
+  bool ok = true;
+  while (!window.should_close() && !g_stop_requested) {
+    // Sleep until input when nothing moves; the worker wakes us when a motion is ready.
+    window.wait_events(studio.animating() ? 0.0 : 0.25);
+    const Clock::time_point now = Clock::now();
+    const double wall = std::chrono::duration<double>(now - last).count();
+    last = now;
+    if (!studio.frame(wall)) {
+      ok = false;
+      break;
+    }
+    if (options.quit_after_seconds > 0 &&
+        std::chrono::duration<double>(now - start).count() >= options.quit_after_seconds)
+      window.request_close();
+  }
+  if (window.validation_message_count() > 0) {
+    for (const std::string& m : window.validation_messages()) log.error("Vulkan validation: " + m);
+    ok = false;
+  }
+  log.info("closed");
+  return ok ? kExitOk : kExitFailure;
+}
+
+}  // namespace nudge::gui

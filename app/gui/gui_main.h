@@ -1,0 +1,22 @@
+// `nudge` and `nudge SCENE`: the studio's window.
+#pragma once
+
+#include <string>
+
+namespace nudge::gui {
+
+struct GuiOptions {
+  std::string scene;               // opened at start; empty: a new scene
+  bool play = false;               // start playing the motion at once
+  double quit_after_seconds = 0;   // > 0: close by itself after this long (demos, scripts)
+  int samples = 4;
+  bool vsync = true;
+  bool validation = false;         // Vulkan validation layer; messages go to the log
+};
+
+// Runs the window until it is closed. Exit codes as the command line's: 0 closed
+// normally, 1 the window or its GPU failed, 2 no display (with a message naming the
+// headless commands).
+int run_gui(const GuiOptions& options);
+
+}  // namespace nudge::gui

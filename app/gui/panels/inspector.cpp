@@ -1,0 +1,181 @@
+// Read-only properties of the selected element, at the frame the timeline shows
+// (editing comes with the editor).
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "gui/panels/panels.h"
+
+namespace nudge::gui {
+
+namespace {
+
+void row(const char* label, const std::string& value) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  ImGui::TableNextColumn();
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
+std::string number(double v) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+std::string vec3(const double* v) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.4g, %.4g, %.4g", v[0], v[1], v[2]);
+  return text;
+}
+
+std::string bounds(const Parameter& p) {
+  if (std::isinf(p.lower) && std::isinf(p.upper)) return "none";
+  return "[" + number(p.lower) + ", " + number(p.upper) + "]";
+}
+
+const double* at3(const std::vector<double>& values, int i) { return values.data() + 3 * size_t(i); }
+
+void settings(const StudioState& state, const Scene& scene) {
+  const Settings& s = scene.settings;
+  if (!scene.name.empty()) row("name", scene.name);
+  if (!scene.description.empty()) row("description", scene.description);
+  row("file", state.document.has_path() ? state.document.path().string() : "not saved");
+  row("steps", std::to_string(s.steps));
+  row("dt", number(s.dt) + " s");
+  row("duration", number(s.steps * s.dt) + " s");
+  row("particles", std::to_string(scene.particle_count()));
+  row("springs", std::to_string(scene.spring_count()));
+  row("muscle channels", std::to_string(scene.channels));
+  row("gravity", vec3(scene.params[ParamId::Gravity].value.data()) + " m/s^2");
+  row("drag", number(scene.params[ParamId::Drag].value[0]) + " N s/m");
+  row("ground", s.ground.enabled ? "y = " + number(s.ground.height) : "none");
+  if (s.ground.enabled) {
+    row("ground stiffness", number(scene.params[ParamId::GroundStiffness].value[0]) + " N/m");
+    row("friction", number(scene.params[ParamId::Friction].value[0]));
+  }
+  row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
+  if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request) {
+    row("loss", number(state.motion->evaluation.loss));
+    row("rollout", number(state.motion->seconds * 1000) + " ms");
+  }
+}
+
+void particle(const StudioState& state, const Scene& scene, int i) {
+  const ParameterSet& p = scene.params;
+  row("index", std::to_string(i));
+  row("mass", number(p[ParamId::Mass].value[size_t(i)]) + " kg");
+  row("pinned", scene.pinned[size_t(i)] ? "yes" : "no");
+  row("initial position", vec3(at3(p[ParamId::InitialPosition].value, i)) + " m");
+  row("initial velocity", vec3(at3(p[ParamId::InitialVelocity].value, i)) + " m/s");
+  row("external force", vec3(at3(p[ParamId::ExternalForce].value, i)) + " N");
+  if (const Trajectory* traj = state.trajectory()) {
+    const int t = state.playback.frame();
+    const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;
+    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+    row("position", vec3(traj->x.data() + at) + " m");
+    row("velocity", vec3(traj->v.data() + at) + " m/s");
+  }
+}
+
+void spring(const StudioState& state, const Scene& scene, int j) {
+  const ParameterSet& p = scene.params;
+  const int a = scene.spring_a[size_t(j)], b = scene.spring_b[size_t(j)];
+  row("index", std::to_string(j));
+  row("particles", std::to_string(a) + " - " + std::to_string(b));
+  row("stiffness", number(p[ParamId::Stiffness].value[size_t(j)]) + " N/m");
+  row("damping", number(p[ParamId::Damping].value[size_t(j)]) + " N s/m");
+  row("rest length", number(p[ParamId::RestLength].value[size_t(j)]) + " m");
+  const int channel = scene.spring_channel[size_t(j)];
+  row("muscle", channel < 0 ? "passive" : "channel " + std::to_string(channel) + ", actuation " +
+                                              number(scene.actuation[size_t(j)]));
+  if (const Trajectory* traj = state.trajectory()) {
+    const int t = state.playback.frame();
+    const double* xa = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(a)) * 3;
+    const double* xb = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(b)) * 3;
+    const double length = std::sqrt((xa[0] - xb[0]) * (xa[0] - xb[0]) + (xa[1] - xb[1]) * (xa[1] - xb[1]) +
+                                    (xa[2] - xb[2]) * (xa[2] - xb[2]));
+    row("length now", number(length) + " m");
+    if (channel >= 0 && t < scene.settings.steps) {
+      const Parameter& controls = p[ParamId::Controls];
+      row("control now", number(controls.value[size_t(t) * size_t(controls.cols) + size_t(channel)]));
+    }
+  }
+}
+
+void objective(const StudioState& state, const Scene& scene, int k) {
+  const Objective& o = scene.objectives[size_t(k)];
+  row("type", std::string(objective_type_name(o.type)));
+  row("weight", number(o.weight));
+  row("step", o.step < 0 ? "final (" + std::to_string(scene.settings.steps) + ")" : std::to_string(o.step));
+  if (!o.particles.empty()) {
+    std::string list;
+    for (size_t i = 0; i < o.particles.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(o.particles[i]);
+    if (o.particles.size() > 12) list += ", ... (" + std::to_string(o.particles.size()) + ")";
+    row("particles", list);
+  }
+  if ((o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity) && o.target.size() == 3)
+    row("target", vec3(o.target.data()));
+  if (o.type == ObjectiveType::Travel) row("direction", vec3(o.direction));
+  if (o.type == ObjectiveType::Markers) {
+    row("marker file", o.marker_file.string());
+    row("markers bound", std::to_string(o.bind.size()));
+    row("samples", std::to_string(o.samples.size()));
+    row("steps per frame", std::to_string(o.steps_per_frame));
+  }
+  if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request &&
+      size_t(k) < state.motion->evaluation.term_loss.size())
+    row("loss term", number(state.motion->evaluation.term_loss[size_t(k)]));
+}
+
+void parameter(const Scene& scene, int id) {
+  const Parameter& p = scene.params.items[size_t(id)];
+  row("name", std::string(param_name(p.id)));
+  row("shape", std::to_string(p.rows) + " x " + std::to_string(p.cols));
+  row("optimised", p.optimize ? "yes" : "no");
+  row("bounds", bounds(p));
+  double lo = INFINITY, hi = -INFINITY;
+  for (double v : p.value) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (!p.value.empty()) row("values", p.value.size() == 1 ? number(lo) : "from " + number(lo) + " to " + number(hi));
+}
+
+}  // namespace
+
+void draw_inspector(StudioState& state, const studio::Rect& area) {
+  begin_panel("Inspector", area);
+  const Scene& scene = state.scene();
+  const Selection sel = state.selection;
+  const auto in_range = [](int i, size_t n) { return i >= 0 && size_t(i) < n; };
+  const bool valid = sel.kind == Selection::Kind::Settings ||
+                     (sel.kind == Selection::Kind::Particle && in_range(sel.index, scene.pinned.size())) ||
+                     (sel.kind == Selection::Kind::Spring && in_range(sel.index, scene.spring_a.size())) ||
+                     (sel.kind == Selection::Kind::Objective && in_range(sel.index, scene.objectives.size())) ||
+                     (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
+  if (!valid) {
+    ImGui::TextDisabled("Select an element in the Scene panel.");
+    end_panel();
+    return;
+  }
+  if (ImGui::BeginTable("properties", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.4f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    switch (sel.kind) {
+      case Selection::Kind::Settings: settings(state, scene); break;
+      case Selection::Kind::Particle: particle(state, scene, sel.index); break;
+      case Selection::Kind::Spring: spring(state, scene, sel.index); break;
+      case Selection::Kind::Objective: objective(state, scene, sel.index); break;
+      case Selection::Kind::Parameter: parameter(scene, sel.index); break;
+      case Selection::Kind::None: break;
+    }
+    ImGui::EndTable();
+  }
+  end_panel();
+}
+
+}  // namespace nudge::gui

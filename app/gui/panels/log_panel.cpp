@@ -1,0 +1,40 @@
+// The log: what the studio did and what went wrong, newest at the bottom.
+#include <imgui.h>
+
+#include "gui/panels/panels.h"
+#include "gui/theme.h"
+
+namespace nudge::gui {
+
+void draw_log_panel(StudioState& state, const studio::Rect& area) {
+  begin_panel("Log", area);
+  static std::uint64_t seen_generation = 0;
+  const std::uint64_t generation = state.log.generation();
+  if (ImGui::SmallButton("Clear")) state.log.clear();
+  ImGui::SameLine();
+  ImGui::TextDisabled("%d error(s)", state.log.error_count());
+  ImGui::BeginChild("entries", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  const std::vector<studio::LogEntry> entries = state.log.entries();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(entries.size()));
+  while (clipper.Step())
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const studio::LogEntry& e = entries[size_t(i)];
+      ImGui::TextDisabled("%8.2f", e.seconds);
+      ImGui::SameLine();
+      if (e.level == studio::LogLevel::Error)
+        ImGui::TextColored(theme::kErrorText, "error: %s", e.message.c_str());
+      else if (e.level == studio::LogLevel::Warning)
+        ImGui::TextColored(theme::kWarningText, "warning: %s", e.message.c_str());
+      else
+        ImGui::TextUnformatted(e.message.c_str());
+    }
+  if (generation != seen_generation) {  // something new: show it
+    ImGui::SetScrollHereY(1.0f);
+    seen_generation = generation;
+  }
+  ImGui::EndChild();
+  end_panel();
+}
+
+}  // namespace nudge::gui

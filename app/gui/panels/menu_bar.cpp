@@ -1,0 +1,75 @@
+// File, View and Help.
+#include <imgui.h>
+
+#include "gui/panels/panels.h"
+
+namespace nudge::gui {
+
+namespace {
+
+void file_menu(StudioState& state) {
+  if (!ImGui::BeginMenu("File")) return;
+  if (ImGui::MenuItem("New", "Ctrl+N")) state.queue(command::NewScene{});
+  if (ImGui::MenuItem("Open...", "Ctrl+O")) state.popups.open_file = true;
+  if (ImGui::BeginMenu("Open Recent", !state.recent.paths().empty())) {
+    for (const std::filesystem::path& path : state.recent.paths())
+      if (ImGui::MenuItem(path.filename().string().c_str(), path.parent_path().string().c_str()))
+        state.queue(command::Open{path});
+    ImGui::Separator();
+    if (ImGui::MenuItem("Clear List")) state.queue(command::ClearRecent{});
+    ImGui::EndMenu();
+  }
+  const std::vector<std::filesystem::path> examples = studio::list_example_scenes(state.examples_dir);
+  if (ImGui::BeginMenu("Examples", !examples.empty())) {
+    for (const std::filesystem::path& path : examples)
+      if (ImGui::MenuItem(path.stem().string().c_str())) state.queue(command::Open{path});
+    ImGui::EndMenu();
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Save", "Ctrl+S")) state.queue(command::Save{});
+  if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) state.popups.save_as = true;
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.queue(command::Quit{});
+  ImGui::EndMenu();
+}
+
+void view_menu(StudioState& state) {
+  if (!ImGui::BeginMenu("View")) return;
+  ViewFlags& v = state.view;
+  ImGui::MenuItem("Outliner", nullptr, &v.outliner);
+  ImGui::MenuItem("Inspector", nullptr, &v.inspector);
+  ImGui::MenuItem("Timeline", nullptr, &v.timeline);
+  ImGui::MenuItem("Log", nullptr, &v.log);
+  ImGui::Separator();
+  ImGui::MenuItem("Particles", nullptr, &v.particles);
+  ImGui::MenuItem("Springs", nullptr, &v.springs);
+  ImGui::MenuItem("Objectives", nullptr, &v.objectives);
+  ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Frame All", "F")) state.queue(command::FrameAll{});
+  if (ImGui::MenuItem("Reset Camera", "R")) state.queue(command::ResetCamera{});
+  ImGui::EndMenu();
+}
+
+void help_menu(StudioState& state) {
+  if (!ImGui::BeginMenu("Help")) return;
+  if (ImGui::MenuItem("Keys and Mouse", "F1")) state.popups.keys = true;
+  if (ImGui::MenuItem("About Nudge")) state.popups.about = true;
+  ImGui::EndMenu();
+}
+
+}  // namespace
+
+float draw_menu_bar(StudioState& state) {
+  float height = 0;
+  if (ImGui::BeginMainMenuBar()) {
+    file_menu(state);
+    view_menu(state);
+    help_menu(state);
+    height = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+  }
+  return height;
+}
+
+}  // namespace nudge::gui

@@ -1,0 +1,97 @@
+// The scene's elements in a tree: settings, particles, springs, objectives, parameters.
+// Clicking one selects it for the inspector and the viewport's highlight.
+#include <imgui.h>
+
+#include <string>
+
+#include "gui/panels/panels.h"
+
+namespace nudge::gui {
+
+namespace {
+
+bool selectable(StudioState& state, Selection item, const char* label) {
+  const bool selected = state.selection == item;
+  if (ImGui::Selectable(label, selected)) {
+    state.selection = item;
+    return true;
+  }
+  return false;
+}
+
+// A long list drawn row by row as it scrolls into view.
+template <class Label>
+void element_list(StudioState& state, Selection::Kind kind, int count, Label label) {
+  ImGuiListClipper clipper;
+  clipper.Begin(count);
+  while (clipper.Step())
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      ImGui::PushID(i);
+      selectable(state, {kind, i}, label(i).c_str());
+      ImGui::PopID();
+    }
+}
+
+}  // namespace
+
+void draw_outliner(StudioState& state, const studio::Rect& area) {
+  begin_panel("Scene", area);
+  const Scene& scene = state.scene();
+  ImGui::TextUnformatted(scene.name.empty() ? state.document.display_name().c_str() : scene.name.c_str());
+  if (!scene.description.empty() && ImGui::IsItemHovered()) {  // the whole text is in the inspector
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(scene.description.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  ImGui::Separator();
+  ImGui::BeginChild("tree");
+  selectable(state, {Selection::Kind::Settings, 0}, "Settings");
+
+  const int n = scene.particle_count();
+  if (ImGui::TreeNodeEx("particles", ImGuiTreeNodeFlags_None, "Particles (%d)", n)) {
+    element_list(state, Selection::Kind::Particle, n, [&](int i) {
+      return "particle " + std::to_string(i) + (scene.pinned[size_t(i)] ? "  (pinned)" : "");
+    });
+    ImGui::TreePop();
+  }
+  const int s = scene.spring_count();
+  if (ImGui::TreeNodeEx("springs", ImGuiTreeNodeFlags_None, "Springs (%d)", s)) {
+    element_list(state, Selection::Kind::Spring, s, [&](int j) {
+      std::string label = "spring " + std::to_string(j) + ": " + std::to_string(scene.spring_a[size_t(j)]) +
+                          " - " + std::to_string(scene.spring_b[size_t(j)]);
+      if (scene.spring_channel[size_t(j)] >= 0)
+        label += "  (muscle " + std::to_string(scene.spring_channel[size_t(j)]) + ")";
+      return label;
+    });
+    ImGui::TreePop();
+  }
+  const int k = static_cast<int>(scene.objectives.size());
+  if (ImGui::TreeNodeEx("objectives", ImGuiTreeNodeFlags_DefaultOpen, "Objectives (%d)", k)) {
+    for (int i = 0; i < k; ++i) {
+      ImGui::PushID(i);
+      const std::string label = std::to_string(i) + ": " +
+                                std::string(objective_type_name(scene.objectives[size_t(i)].type));
+      selectable(state, {Selection::Kind::Objective, i}, label.c_str());
+      ImGui::PopID();
+    }
+    ImGui::TreePop();
+  }
+  if (ImGui::TreeNodeEx("parameters", ImGuiTreeNodeFlags_None, "Parameters")) {
+    for (int p = 0; p < kParamCount; ++p) {
+      const Parameter& param = scene.params.items[size_t(p)];
+      if (param.size() == 0) continue;
+      ImGui::PushID(p);
+      const std::string label = std::string(param_name(param.id)) + "  " + std::to_string(param.rows) +
+                                " x " + std::to_string(param.cols) + (param.optimize ? "  (optimised)" : "");
+      selectable(state, {Selection::Kind::Parameter, p}, label.c_str());
+      ImGui::PopID();
+    }
+    ImGui::TreePop();
+  }
+  ImGui::EndChild();
+  end_panel();
+}
+
+}  // namespace nudge::gui

@@ -1,0 +1,28 @@
+// The window's panels: each draws itself from the StudioState into the rectangle the
+// layout gives it, and queues Commands for anything beyond changing the view.
+#pragma once
+
+#include "gui/studio_state.h"
+#include "studio/panel_layout.h"
+
+namespace nudge::gui {
+
+// Returns the menu bar's height.
+float draw_menu_bar(StudioState& state);
+void draw_outliner(StudioState& state, const studio::Rect& area);
+void draw_inspector(StudioState& state, const studio::Rect& area);
+void draw_timeline(StudioState& state, const studio::Rect& area);
+void draw_log_panel(StudioState& state, const studio::Rect& area);
+void draw_status_bar(StudioState& state, const studio::Rect& area);
+// The error banner over the top of the viewport, and the "computing" note.
+void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport);
+// Open and Save As dialogs, Help > Keys and About.
+void draw_popups(StudioState& state);
+
+// Fixed, undecorated window filling `area`, for panels laid out by the studio.
+// `titled`: with a title bar naming the panel (side and bottom panels); the timeline and
+// status bar go without.
+bool begin_panel(const char* name, const studio::Rect& area, bool titled = true);
+void end_panel();
+
+}  // namespace nudge::gui

@@ -1,0 +1,154 @@
+// Modal windows: the Open and Save As dialogs (a folder listing with a path field), and
+// Help's keys and about.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "gui/panels/panels.h"
+#include "gui/theme.h"
+
+namespace nudge::gui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The state of the file dialog between frames.
+struct FileDialog {
+  fs::path folder;
+  std::string name;  // file name or a full path typed by the user
+};
+
+FileDialog g_dialog;
+
+void start_dialog(const StudioState& state, bool save) {
+  std::error_code ec;
+  const fs::path current = state.document.has_path() ? state.document.path() : fs::path{};
+  g_dialog.folder = !current.empty() ? current.parent_path() : fs::current_path(ec);
+  if (g_dialog.folder.empty()) g_dialog.folder = ".";
+  g_dialog.folder = fs::absolute(g_dialog.folder, ec);
+  g_dialog.name = save ? (current.empty() ? "untitled.json" : current.filename().string()) : "";
+}
+
+// The chosen path when the user confirms, else empty.
+fs::path file_dialog(const char* title, const char* action) {
+  fs::path chosen;
+  ImGui::SetNextWindowSize(ImVec2(560, 420), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal(title, nullptr)) return chosen;
+  ImGui::TextDisabled("%s", g_dialog.folder.string().c_str());
+  const float footer = ImGui::GetFrameHeightWithSpacing() * 2.2f;
+  ImGui::BeginChild("listing", ImVec2(0, -footer), true);
+  std::error_code ec;
+  if (g_dialog.folder.has_parent_path() && g_dialog.folder != g_dialog.folder.root_path() &&
+      ImGui::Selectable("../"))
+    g_dialog.folder = g_dialog.folder.parent_path();
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(g_dialog.folder, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec))
+    entries.push_back(*it);
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    std::error_code e1, e2;
+    const bool da = a.is_directory(e1), db = b.is_directory(e2);
+    return da != db ? da : a.path().filename() < b.path().filename();
+  });
+  for (const fs::directory_entry& entry : entries) {
+    std::error_code e;
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(".")) continue;
+    if (entry.is_directory(e)) {
+      if (ImGui::Selectable((name + "/").c_str())) g_dialog.folder = entry.path();
+    } else if (entry.path().extension() == ".json") {
+      if (ImGui::Selectable(name.c_str(), g_dialog.name == name, ImGuiSelectableFlags_AllowDoubleClick)) {
+        g_dialog.name = name;
+        if (ImGui::IsMouseDoubleClicked(0)) chosen = entry.path();
+      }
+    }
+  }
+  ImGui::EndChild();
+  ImGui::SetNextItemWidth(-1);
+  const bool entered = ImGui::InputText("##name", &g_dialog.name, ImGuiInputTextFlags_EnterReturnsTrue);
+  if ((ImGui::Button(action, ImVec2(120, 0)) || entered) && !g_dialog.name.empty()) {
+    const fs::path typed(g_dialog.name);
+    chosen = typed.is_absolute() ? typed : g_dialog.folder / typed;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    ImGui::CloseCurrentPopup();
+  if (!chosen.empty()) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+  return chosen;
+}
+
+void keys_window(bool* open) {
+  ImGui::SetNextWindowSize(ImVec2(460, 0), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Keys and Mouse", open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  static const char* const kRows[][2] = {
+      {"Left drag", "rotate the camera around its target"},
+      {"Middle drag, Shift + left drag", "pan"},
+      {"Wheel", "zoom"},
+      {"F", "frame the whole motion"},
+      {"R", "reset the camera"},
+      {"Space", "play or pause"},
+      {"Left, Right", "step one frame back or forward"},
+      {"Home, End", "first or last frame"},
+      {"L", "loop on or off"},
+      {"Ctrl+N, Ctrl+O", "new scene, open a scene"},
+      {"Ctrl+S, Ctrl+Shift+S", "save, save as"},
+      {"Ctrl+Q", "quit"},
+      {"F1", "this window"},
+      {"Drop a file", "open it"},
+  };
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+    for (const auto& r : kRows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextColored(theme::kAccent, "%s", r[0]);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r[1]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+void about_window(const StudioState& state, bool* open) {
+  ImGui::SetNextWindowSize(ImVec2(460, 0), ImGuiCond_Appearing);
+  if (!ImGui::Begin("About Nudge", open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::TextUnformatted("Nudge: inverse design on a differentiable physics engine.");
+  ImGui::TextWrapped("Open a scene, watch its motion, and (from the command line for now) optimise "
+                     "its controls and materials: nudge optimize, gradcheck, render, bench.");
+  ImGui::Separator();
+  ImGui::TextDisabled("Vulkan device: %s", state.device_name.c_str());
+  ImGui::TextDisabled("Dear ImGui %s", IMGUI_VERSION);
+  ImGui::End();
+}
+
+}  // namespace
+
+void draw_popups(StudioState& state) {
+  if (state.popups.open_file) {
+    start_dialog(state, false);
+    ImGui::OpenPopup("Open Scene");
+    state.popups.open_file = false;
+  }
+  if (state.popups.save_as) {
+    start_dialog(state, true);
+    ImGui::OpenPopup("Save Scene As");
+    state.popups.save_as = false;
+  }
+  if (fs::path path = file_dialog("Open Scene", "Open"); !path.empty()) state.queue(command::Open{path});
+  if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) state.queue(command::SaveAs{path});
+  if (state.popups.keys) keys_window(&state.popups.keys);
+  if (state.popups.about) about_window(state, &state.popups.about);
+}
+
+}  // namespace nudge::gui

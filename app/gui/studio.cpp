@@ -1,0 +1,270 @@
+#include "gui/studio.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>  // key codes: Dear ImGui 1.86's GLFW backend indexes keys by them
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "gui/panels/panels.h"
+
+namespace nudge::gui {
+
+namespace {
+
+constexpr render::Rgba kHighlight{1.0f, 0.85f, 0.25f, 1};
+
+bool key_pressed(int glfw_key, bool repeat = false) { return ImGui::IsKeyPressed(glfw_key, repeat); }
+
+glm::vec3 position_at(const Scene& scene, const Trajectory* traj, int frame, int i) {
+  const double* p = traj ? traj->x.data() + (size_t(frame) * size_t(traj->particles) + size_t(i)) * 3
+                         : scene.params[ParamId::InitialPosition].value.data() + size_t(i) * 3;
+  return {float(p[0]), float(p[1]), float(p[2])};
+}
+
+}  // namespace
+
+Studio::Studio(Window& window, studio::AppLog& log)
+    : window_(window), state_(log),
+      worker_(std::make_unique<studio::RolloutWorker>([](const studio::RolloutResult&) { Window::wake(); })) {
+  state_.device_name = window.device_name();
+  state_.examples_dir = studio::examples_directory(NUDGE_SOURCE_SCENES_DIR);
+  state_.recent_file = studio::default_recent_files_path();
+  if (!state_.recent_file.empty()) state_.recent = studio::RecentFiles::load(state_.recent_file);
+  set_document(studio::Document{});
+}
+
+void Studio::set_document(studio::Document document) {
+  state_.document = std::move(document);
+  state_.selection = {Selection::Kind::Settings, 0};
+  state_.banner.clear();
+  state_.draw_options = view::scene_draw_options(state_.document.scene(), nullptr, viewport_aspect_);
+  state_.camera = studio::OrbitCamera(state_.draw_options.camera);
+  camera_moved_ = false;
+  const Scene& scene = state_.document.scene();
+  state_.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
+  window_.set_title(state_.document.title());
+  start_rollout();
+}
+
+void Studio::start_rollout() { state_.motion_request = worker_->request(state_.document.scene()); }
+
+bool Studio::open(const std::filesystem::path& path) {
+  Result<studio::Document> opened = studio::Document::open(path);
+  if (!opened) {
+    show_error(opened.error().message);
+    return false;
+  }
+  const bool was_playing = state_.playback.playing();
+  set_document(std::move(*opened));
+  if (was_playing) state_.playback.play();
+  remember_recent(path);
+  state_.log.info("opened " + path.string());
+  return true;
+}
+
+void Studio::remember_recent(const std::filesystem::path& path) {
+  state_.recent.add(path);
+  if (state_.recent_file.empty()) return;
+  if (Status saved = state_.recent.save(state_.recent_file); !saved)
+    state_.log.warning("could not keep the recent files list: " + saved.error().message);
+}
+
+void Studio::show_error(const std::string& message) {
+  state_.log.error(message);
+  state_.banner = message;
+}
+
+void Studio::adopt_newest_motion() {
+  std::shared_ptr<const studio::RolloutResult> newest = worker_->latest();
+  if (!newest || newest == state_.motion || newest->generation != state_.motion_request) return;
+  state_.motion = newest;
+  if (!newest->ok()) {
+    show_error(state_.document.display_name() + ": the rollout failed: " + newest->error);
+    return;
+  }
+  const Trajectory& traj = newest->trajectory;
+  state_.playback.set_motion(traj.steps + 1, traj.dt);
+  state_.draw_options = view::scene_draw_options(newest->scene, &traj, viewport_aspect_);
+  // Frame the whole motion unless the user has already moved the camera.
+  state_.camera.set_home(state_.draw_options.camera);
+  if (!camera_moved_) state_.camera.reset();
+  char line[200];
+  std::snprintf(line, sizeof line, "%s: %d steps simulated in %.0f ms, loss %.6g",
+                state_.document.display_name().c_str(), traj.steps, newest->seconds * 1000,
+                newest->evaluation.loss);
+  state_.log.info(line);
+}
+
+bool Studio::animating() const {
+  return state_.playback.playing() || state_.motion_request != (state_.motion ? state_.motion->generation : 0);
+}
+
+void Studio::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
+  studio::Playback& play = state_.playback;
+  if (ctrl) {
+    if (key_pressed(GLFW_KEY_N)) state_.queue(command::NewScene{});
+    if (key_pressed(GLFW_KEY_O)) state_.popups.open_file = true;
+    if (key_pressed(GLFW_KEY_S)) {
+      if (shift || !state_.document.has_path())
+        state_.popups.save_as = true;
+      else
+        state_.queue(command::Save{});
+    }
+    if (key_pressed(GLFW_KEY_Q)) state_.queue(command::Quit{});
+    return;
+  }
+  if (ImGui::IsAnyItemActive()) return;
+  if (key_pressed(GLFW_KEY_SPACE)) play.toggle();
+  if (key_pressed(GLFW_KEY_RIGHT, true)) play.step_forward();
+  if (key_pressed(GLFW_KEY_LEFT, true)) play.step_back();
+  if (key_pressed(GLFW_KEY_HOME)) play.seek(0);
+  if (key_pressed(GLFW_KEY_END)) play.seek(play.frame_count() - 1);
+  if (key_pressed(GLFW_KEY_F)) state_.queue(command::FrameAll{});
+  if (key_pressed(GLFW_KEY_R)) state_.queue(command::ResetCamera{});
+  if (key_pressed(GLFW_KEY_L)) play.set_loop(!play.loop());
+  if (key_pressed(GLFW_KEY_F1)) state_.popups.keys = true;
+}
+
+void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 mouse = io.MousePos;
+  const bool inside = mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y &&
+                      mouse.y < viewport.bottom();
+  // Drags that began in the viewport keep going when the cursor leaves it.
+  static bool dragging = false;
+  const bool any_down = io.MouseDown[0] || io.MouseDown[1] || io.MouseDown[2];
+  if (!any_down) dragging = false;
+  if (inside && !io.WantCaptureMouse && (ImGui::IsMouseClicked(0) || ImGui::IsMouseClicked(1) || ImGui::IsMouseClicked(2)))
+    dragging = true;
+  if (dragging) {
+    const ImVec2 d = io.MouseDelta;
+    if (d.x != 0 || d.y != 0) {
+      if (io.MouseDown[2] || (io.MouseDown[0] && io.KeyShift) || io.MouseDown[1])
+        state_.camera.pan(d.x, d.y, viewport.height);
+      else if (io.MouseDown[0])
+        state_.camera.rotate(d.x, d.y);
+      camera_moved_ = true;
+    }
+  }
+  if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) {
+    state_.camera.zoom(io.MouseWheel);
+    camera_moved_ = true;
+  }
+}
+
+render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const {
+  view::SceneDrawOptions options = state_.draw_options;
+  options.camera = state_.camera.camera();
+  options.particles = state_.view.particles;
+  options.springs = state_.view.springs;
+  options.objectives = state_.view.objectives;
+  options.grid = state_.view.grid;
+  const Scene& scene = state_.scene();
+  const Trajectory* traj = state_.trajectory();
+  const int frame = traj ? std::min(state_.playback.frame(), traj->steps) : 0;
+  render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
+  (void)viewport;
+
+  // The selected element, drawn over the scene in the highlight colour.
+  const Selection& sel = state_.selection;
+  if (sel.kind == Selection::Kind::Particle && sel.index >= 0 && sel.index < scene.particle_count())
+    list.spheres.push_back({position_at(scene, traj, frame, sel.index), options.particle_radius * 1.6f, kHighlight});
+  if (sel.kind == Selection::Kind::Spring && sel.index >= 0 && sel.index < scene.spring_count()) {
+    render::LineBatch line;
+    line.points = {position_at(scene, traj, frame, scene.spring_a[size_t(sel.index)]),
+                   position_at(scene, traj, frame, scene.spring_b[size_t(sel.index)])};
+    line.colors = {kHighlight};
+    line.width_pixels = 5;
+    list.lines.push_back(std::move(line));
+  }
+  return list;
+}
+
+void Studio::run_commands() {
+  std::vector<Command> commands = std::exchange(state_.commands, {});
+  for (Command& c : commands) {
+    if (auto* open_file = std::get_if<command::Open>(&c)) {
+      open(open_file->path);
+    } else if (std::holds_alternative<command::NewScene>(c)) {
+      set_document(studio::Document{});
+      state_.log.info("new scene");
+    } else if (std::holds_alternative<command::Save>(c)) {
+      if (!state_.document.has_path()) {
+        state_.popups.save_as = true;
+      } else if (Status saved = state_.document.save(); !saved) {
+        show_error(saved.error().message);
+      } else {
+        state_.log.info("saved " + state_.document.path().string());
+        window_.set_title(state_.document.title());
+      }
+    } else if (auto* save_as = std::get_if<command::SaveAs>(&c)) {
+      if (Status saved = state_.document.save_as(save_as->path); !saved) {
+        show_error(saved.error().message);
+      } else {
+        state_.log.info("saved " + save_as->path.string());
+        window_.set_title(state_.document.title());
+        remember_recent(save_as->path);
+      }
+    } else if (std::holds_alternative<command::Quit>(c)) {
+      window_.request_close();
+    } else if (std::holds_alternative<command::FrameAll>(c)) {
+      state_.camera.frame(state_.draw_options.bounds, viewport_aspect_);
+      camera_moved_ = true;
+    } else if (std::holds_alternative<command::ResetCamera>(c)) {
+      state_.camera.reset();
+      camera_moved_ = false;
+    } else if (std::holds_alternative<command::ClearRecent>(c)) {
+      state_.recent.clear();
+      if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);
+    }
+  }
+}
+
+bool Studio::frame(double wall_seconds) {
+  for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
+  adopt_newest_motion();
+  state_.playback.advance(wall_seconds);
+  // Smoothed over about half a second of frames, for a readable number.
+  const double blend = std::clamp(wall_seconds * 2.0, 0.02, 1.0);
+  state_.frame_seconds += (wall_seconds - state_.frame_seconds) * blend;
+
+  window_.begin_ui_frame();
+  handle_keys();
+  const ImGuiIO& io = ImGui::GetIO();
+  const float top = draw_menu_bar(state_);
+  const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline,
+                                  state_.view.log};
+  const studio::PanelLayout layout =
+      studio::compute_panel_layout(io.DisplaySize.x, io.DisplaySize.y, top, ImGui::GetFrameHeight(), shown);
+  if (!layout.outliner.empty()) draw_outliner(state_, layout.outliner);
+  if (!layout.inspector.empty()) draw_inspector(state_, layout.inspector);
+  if (!layout.timeline.empty()) draw_timeline(state_, layout.timeline);
+  if (!layout.log.empty()) draw_log_panel(state_, layout.log);
+  draw_status_bar(state_, layout.status_bar);
+  draw_viewport_overlay(state_, layout.viewport);
+  draw_popups(state_);
+  handle_viewport_mouse(layout.viewport);
+
+  if (layout.viewport.height > 0) viewport_aspect_ = layout.viewport.width / layout.viewport.height;
+  const render::DrawList list = viewport_draw_list(layout.viewport);
+  // ImGui works in window units; the framebuffer may have more pixels (HiDPI).
+  const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+  const PixelRect pixels{int(std::lround(layout.viewport.x * sx)), int(std::lround(layout.viewport.y * sy)),
+                         int(std::lround(layout.viewport.width * sx)),
+                         int(std::lround(layout.viewport.height * sy))};
+  const render::Status rendered = window_.render(&list, pixels);
+  run_commands();
+  if (!rendered) {
+    state_.log.error("drawing failed: " + rendered.error().message);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace nudge::gui

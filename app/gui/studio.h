@@ -1,0 +1,53 @@
+// The studio: one frame of the window at a time. It takes dropped files and keys, adopts
+// the newest motion from the rollout worker, advances the play head, lays out and draws
+// the panels, moves the camera, renders the scene, then carries out the commands the
+// panels queued (open, save, quit...).
+#pragma once
+
+#include <memory>
+
+#include "gui/studio_state.h"
+#include "studio/panel_layout.h"
+#include "gui/window.h"
+
+namespace nudge::gui {
+
+class Studio {
+public:
+  // `log` receives every message (and echoes it to stderr).
+  Studio(Window& window, studio::AppLog& log);
+
+  // Opens a scene file; on failure the current document stays, and the error goes to the
+  // log and the banner. Returns whether it opened.
+  bool open(const std::filesystem::path& path);
+
+  void play() { state_.playback.play(); }
+
+  // Draws and presents one frame; `wall_seconds` is the time since the previous one.
+  // Returns false when the window failed (its error is in the log).
+  bool frame(double wall_seconds);
+
+  // Whether the next frame differs without input: playing, or waiting for a rollout.
+  bool animating() const;
+
+  const StudioState& state() const { return state_; }
+
+private:
+  void start_rollout();
+  void adopt_newest_motion();
+  void handle_keys();
+  void handle_viewport_mouse(const studio::Rect& viewport);
+  render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
+  void run_commands();
+  void show_error(const std::string& message);
+  void set_document(studio::Document document);
+  void remember_recent(const std::filesystem::path& path);
+
+  Window& window_;
+  StudioState state_;
+  std::unique_ptr<studio::RolloutWorker> worker_;
+  bool camera_moved_ = false;  // by the user since the document opened
+  float viewport_aspect_ = 16.0f / 9.0f;
+};
+
+}  // namespace nudge::gui

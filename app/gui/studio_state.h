@@ -1,0 +1,112 @@
+// What the panels of the window read and change each frame: the document, the motion
+// shown, the play head, the camera, the selection and which panels are open. Panels ask
+// for anything beyond that (open a file, save, quit) by queueing a Command, which the
+// studio carries out after the panels are drawn, so no panel half-applies an action.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "studio/app_log.h"
+#include "studio/document.h"
+#include "studio/orbit_camera.h"
+#include "studio/playback.h"
+#include "studio/recent_files.h"
+#include "studio/rollout_worker.h"
+#include "view/scene_draw.h"
+
+namespace nudge::gui {
+
+// The element the outliner and inspector point at; the viewport highlights it.
+struct Selection {
+  enum class Kind { None, Settings, Particle, Spring, Objective, Parameter };
+  Kind kind = Kind::None;
+  int index = -1;
+  bool operator==(const Selection&) const = default;
+};
+
+namespace command {
+struct NewScene {};
+struct Open {
+  std::filesystem::path path;
+};
+struct Save {};
+struct SaveAs {
+  std::filesystem::path path;
+};
+struct Quit {};
+struct FrameAll {};
+struct ResetCamera {};
+struct ClearRecent {};
+}  // namespace command
+
+using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
+                             command::Quit, command::FrameAll, command::ResetCamera,
+                             command::ClearRecent>;
+
+// Which panels and scene layers are shown (the View menu).
+struct ViewFlags {
+  bool outliner = true;
+  bool inspector = true;
+  bool timeline = true;
+  bool log = true;
+  bool particles = true;
+  bool springs = true;
+  bool objectives = true;
+  bool grid = true;
+};
+
+// Modal windows and popups that a menu item or key opens on the next frame.
+struct Popups {
+  bool open_file = false;  // the Open dialog
+  bool save_as = false;    // the Save As dialog
+  bool keys = false;       // Help > Keys
+  bool about = false;      // Help > About
+};
+
+struct StudioState {
+  explicit StudioState(studio::AppLog& log_sink) : log(log_sink) {}
+
+  studio::AppLog& log;
+  studio::Document document;
+  studio::RecentFiles recent;
+  std::filesystem::path recent_file;  // where `recent` is kept; empty: not kept
+  std::filesystem::path examples_dir;
+
+  // The motion shown: the newest rollout of the current document (null until it comes).
+  std::shared_ptr<const studio::RolloutResult> motion;
+  std::uint64_t motion_request = 0;  // generation asked for the current document
+  view::SceneDrawOptions draw_options;  // bounds and sizes of `motion`
+
+  studio::Playback playback;
+  studio::OrbitCamera camera;
+  Selection selection;
+  ViewFlags view;
+  Popups popups;
+
+  // The newest error of a user action (a file that did not open...), shown in a banner
+  // over the viewport until dismissed or replaced. Also in the log.
+  std::string banner;
+
+  // Frame timing for the status bar (seconds per frame, smoothed).
+  double frame_seconds = 1.0 / 60.0;
+  std::string device_name;
+
+  std::vector<Command> commands;  // queued by panels, carried out after drawing
+  void queue(Command c) { commands.push_back(std::move(c)); }
+
+  // The scene being shown: the motion's when it belongs to the current document (it is
+  // the exact scene that was simulated), else the document's.
+  const Scene& scene() const {
+    return motion && motion->generation == motion_request ? motion->scene : document.scene();
+  }
+  const Trajectory* trajectory() const {
+    return motion && motion->generation == motion_request && motion->ok() ? &motion->trajectory
+                                                                          : nullptr;
+  }
+};
+
+}  // namespace nudge::gui

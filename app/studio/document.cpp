@@ -1,0 +1,106 @@
+#include "studio/document.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <system_error>
+#include <utility>
+
+namespace nudge::studio {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The folder relative paths in a scene file are resolved against.
+fs::path folder_of(const fs::path& file) {
+  const fs::path folder = file.parent_path();
+  return folder.empty() ? fs::path(".") : folder;
+}
+
+}  // namespace
+
+Scene make_new_scene() {
+  Scene scene;
+  scene.name = "untitled";
+  scene.description = "A 1 kg particle dropped from 1 m onto the ground. Optimising its launch velocity "
+                      "makes it land on the target at (0.5, 0, 0) after 1 s.";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 1000;
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.damping = 100.0;  // half of critical with the default stiffness: it lands and stays
+  scene.pinned = {0};  // one particle, free
+  scene.params[ParamId::InitialPosition].value = {0.0, 1.0, 0.0};
+  shape_parameters(scene);  // mass 1 kg, gravity -9.81 m/s^2, ground stiffness and friction defaults
+  Parameter& velocity = scene.params[ParamId::InitialVelocity];
+  velocity.optimize = true;
+  velocity.lower = -10.0;
+  velocity.upper = 10.0;
+
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.particles = {0};
+  target.target = {0.5, 0.0, 0.0};
+  scene.objectives.push_back(target);
+  return scene;
+}
+
+Result<Document> Document::open(const fs::path& path) {
+  Result<Scene> scene = load_scene(path);
+  if (!scene) return scene.error();
+  Document document;
+  document.scene_ = std::move(*scene);
+  document.path_ = path;
+  return document;
+}
+
+void Document::replace_scene(Scene scene) {
+  scene_ = std::move(scene);
+  scene_.source = path_;
+  dirty_ = true;
+}
+
+Status Document::save() {
+  if (path_.empty()) return Error{"the new scene has no file yet; choose one with Save As"};
+  return save_as(path_);
+}
+
+Status Document::save_as(const fs::path& path) {
+  Scene saved = scene_;
+  std::error_code old_ec, new_ec;
+  const fs::path old_folder = fs::absolute(folder_of(scene_.source), old_ec).lexically_normal();
+  const fs::path new_folder = fs::absolute(folder_of(path), new_ec).lexically_normal();
+  if (!old_ec && !new_ec && old_folder != new_folder)
+    for (Objective& objective : saved.objectives)
+      if (!objective.marker_file.empty() && objective.marker_file.is_relative())
+        objective.marker_file = (old_folder / objective.marker_file).lexically_normal().lexically_proximate(new_folder);
+  saved.source = path;
+  if (Status written = save_scene(saved, path); !written) return written;
+  scene_ = std::move(saved);
+  path_ = path;
+  dirty_ = false;
+  return Ok{};
+}
+
+std::string Document::display_name() const { return path_.empty() ? "untitled" : path_.filename().string(); }
+
+std::string Document::title() const { return "Nudge - " + display_name() + (dirty_ ? "*" : ""); }
+
+fs::path examples_directory(const fs::path& fallback) {
+  std::error_code ec;
+  if (const char* dir = std::getenv("NUDGE_SCENES_DIR"); dir && *dir && fs::is_directory(dir, ec)) return dir;
+  if (!fallback.empty() && fs::is_directory(fallback, ec)) return fallback;
+  return {};
+}
+
+std::vector<fs::path> list_example_scenes(const fs::path& dir) {
+  std::vector<fs::path> scenes;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->path().extension() == ".json" && it->is_regular_file(type_ec)) scenes.push_back(it->path());
+  }
+  std::sort(scenes.begin(), scenes.end());
+  return scenes;
+}
+
+}  // namespace nudge::studio

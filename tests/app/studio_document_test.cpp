@@ -1,0 +1,321 @@
+// The studio's document (open, new, save, save as, title), the example scene list, and
+// the recent files list, on real scene files and temporary folders.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "nudge/simulator.h"
+#include "studio/document.h"
+#include "studio/recent_files.h"
+
+using namespace nudge;
+using namespace nudge::studio;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path source_dir() {
+  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
+  return fs::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int count = 0;
+    path = fs::temp_directory_path() /
+           ("nudge_studio_test_" + std::to_string(::getpid()) + "_" + std::to_string(count++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Sets an environment variable for one scope and puts the old value back.
+class ScopedEnv {
+public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+Document open_or_fail(const fs::path& path) {
+  Result<Document> document = Document::open(path);
+  REQUIRE_MESSAGE(document.ok(), (document.ok() ? "" : document.error().message));
+  return std::move(*document);
+}
+
+}  // namespace
+
+TEST_CASE("document: a new scene is valid, drops a particle onto the ground, and is untitled") {
+  const Scene scene = make_new_scene();
+  const Status valid = check_scene(scene);
+  REQUIRE_MESSAGE(valid.ok(), (valid.ok() ? "" : valid.error().message));
+  CHECK(scene.particle_count() == 1);
+  CHECK(scene.settings.ground.enabled);
+  CHECK(scene.settings.dt * scene.settings.steps == doctest::Approx(1.0));
+  CHECK(scene.params[ParamId::InitialPosition].value[1] == 1.0);
+
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  auto simulator = Simulator::create(scene, options);
+  REQUIRE(simulator.ok());
+  Result<Trajectory> trajectory = (*simulator)->trajectory(scene.params);
+  REQUIRE(trajectory.ok());
+  // It falls, lands on the ground at y = 0 after sqrt(2 h / g) = 0.45 s, and rests there.
+  const auto y_at = [&](double t) { return trajectory->x[size_t(std::lround(t / scene.settings.dt)) * 3 + 1]; };
+  CHECK(y_at(0.3) == doctest::Approx(1.0 - 0.5 * 9.81 * 0.3 * 0.3).epsilon(0.01));
+  CHECK(std::abs(y_at(0.8)) < 0.01);
+  CHECK(std::abs(y_at(1.0)) < 0.01);
+  Result<Evaluation> evaluation = (*simulator)->evaluate(scene.params);
+  REQUIRE(evaluation.ok());
+  CHECK(evaluation->loss > 0.0);  // the target is not where it lands: something to optimise
+
+  const Document document;
+  CHECK(document.title() == "Nudge - untitled");
+  CHECK(document.display_name() == "untitled");
+  CHECK_FALSE(document.has_path());
+  CHECK_FALSE(document.dirty());
+}
+
+TEST_CASE("document: open reads a scene; a bad file gives the engine's message and changes nothing") {
+  Document document = open_or_fail(source_dir() / "scenes" / "projectile.json");
+  CHECK(document.title() == "Nudge - projectile.json");
+  CHECK(document.scene().name == "projectile");
+  CHECK(document.path() == source_dir() / "scenes" / "projectile.json");
+  CHECK_FALSE(document.dirty());
+
+  TempDir temp;
+  const fs::path bad = temp.path / "bad.json";
+  write_text(bad, R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": -1, "steps": 10},
+                      "particles": {"position": [[0, 0, 0]]}})");
+  for (const fs::path& path : {bad, temp.path / "missing.json"}) {
+    CAPTURE(path);
+    Result<Document> opened = Document::open(path);
+    REQUIRE_FALSE(opened.ok());
+    // The same message the engine gives, naming the file.
+    Result<Scene> engine = load_scene(path);
+    REQUIRE_FALSE(engine.ok());
+    CHECK(opened.error().message == engine.error().message);
+    CHECK(opened.error().message.find(path.filename().string()) != std::string::npos);
+  }
+  CHECK(document.scene().name == "projectile");
+  CHECK(document.title() == "Nudge - projectile.json");
+}
+
+TEST_CASE("document: save as, edits, save, and the dirty mark in the title") {
+  TempDir temp;
+  Document document;
+  CHECK_FALSE(document.save().ok());  // a new scene needs a name first
+  CHECK_FALSE(document.has_path());
+
+  const fs::path first = temp.path / "drop.json";
+  Status saved = document.save_as(first);
+  REQUIRE_MESSAGE(saved.ok(), (saved.ok() ? "" : saved.error().message));
+  CHECK(document.path() == first);
+  CHECK(document.title() == "Nudge - drop.json");
+  Document reopened = open_or_fail(first);
+  CHECK(reopened.scene().settings.steps == document.scene().settings.steps);
+  CHECK(reopened.scene().params[ParamId::InitialPosition].value ==
+        document.scene().params[ParamId::InitialPosition].value);
+
+  Scene edited = document.scene();
+  edited.params[ParamId::InitialVelocity].value = {1.5, 0.0, -0.5};
+  document.replace_scene(edited);
+  CHECK(document.dirty());
+  CHECK(document.title() == "Nudge - drop.json*");
+  saved = document.save();
+  REQUIRE_MESSAGE(saved.ok(), (saved.ok() ? "" : saved.error().message));
+  CHECK_FALSE(document.dirty());
+  CHECK(document.title() == "Nudge - drop.json");
+  CHECK(open_or_fail(first).scene().params[ParamId::InitialVelocity].value ==
+        std::vector<double>{1.5, 0.0, -0.5});
+  // Nothing left beside it: the write went through a temporary that was renamed.
+  int files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(temp.path)) ++files;
+  CHECK(files == 1);
+
+  // A failed save keeps the document's file and its unsaved mark.
+  document.mark_dirty();
+  const Status failed = document.save_as(temp.path / "no" / "such" / "folder" / "x.json");
+  CHECK_FALSE(failed.ok());
+  CHECK(document.path() == first);
+  CHECK(document.dirty());
+}
+
+TEST_CASE("document: save as into another folder keeps marker files reachable") {
+  // spring_sysid's track is "../assets/tracks/...", relative to scenes/.
+  Document document = open_or_fail(source_dir() / "scenes" / "spring_sysid.json");
+  TempDir temp;
+  const fs::path copy = temp.path / "deeper" / "sysid.json";
+  fs::create_directories(copy.parent_path());
+  const Status saved = document.save_as(copy);
+  REQUIRE_MESSAGE(saved.ok(), (saved.ok() ? "" : saved.error().message));
+  Document reopened = open_or_fail(copy);
+  REQUIRE(reopened.scene().objectives.size() == document.scene().objectives.size());
+  CHECK(reopened.scene().objectives[0].samples.size() == document.scene().objectives[0].samples.size());
+  // And saved again in place, the path stays as good.
+  const Status again = reopened.save();
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  open_or_fail(copy);
+}
+
+TEST_CASE("document: example scenes are the sorted JSON files of a folder") {
+  const std::vector<fs::path> scenes = list_example_scenes(source_dir() / "scenes");
+  REQUIRE(scenes.size() >= 5);
+  CHECK(std::is_sorted(scenes.begin(), scenes.end()));
+  bool projectile = false, walker = false;
+  for (const fs::path& scene : scenes) {
+    CHECK(scene.extension() == ".json");
+    projectile |= scene.filename() == "projectile.json";
+    walker |= scene.filename() == "walker.json";
+  }
+  CHECK(projectile);
+  CHECK(walker);
+
+  TempDir temp;
+  write_text(temp.path / "b.json", "{}");
+  write_text(temp.path / "a.json", "{}");
+  write_text(temp.path / "notes.txt", "");
+  fs::create_directories(temp.path / "dir.json");
+  const std::vector<fs::path> listed = list_example_scenes(temp.path);
+  REQUIRE(listed.size() == 2);
+  CHECK(listed[0].filename() == "a.json");
+  CHECK(listed[1].filename() == "b.json");
+  CHECK(list_example_scenes(temp.path / "missing").empty());
+}
+
+TEST_CASE("document: the examples folder comes from NUDGE_SCENES_DIR, else the fallback") {
+  TempDir temp;
+  const fs::path fallback = source_dir() / "scenes";
+  {
+    ScopedEnv env("NUDGE_SCENES_DIR", temp.path.c_str());
+    CHECK(examples_directory(fallback) == temp.path);
+  }
+  {
+    ScopedEnv env("NUDGE_SCENES_DIR", (temp.path / "missing").c_str());
+    CHECK(examples_directory(fallback) == fallback);
+  }
+  {
+    ScopedEnv env("NUDGE_SCENES_DIR", nullptr);
+    CHECK(examples_directory(fallback) == fallback);
+    CHECK(examples_directory(temp.path / "missing").empty());
+  }
+}
+
+TEST_CASE("recent files: most recent first, each file once, at most ten") {
+  TempDir temp;
+  RecentFiles recent;
+  const fs::path a = temp.path / "a.json", b = temp.path / "b.json";
+  recent.add(a);
+  recent.add(b);
+  recent.add(temp.path / "sub" / ".." / "a.json");  // the same file spelled differently
+  REQUIRE(recent.paths().size() == 2);
+  CHECK(recent.paths()[0] == fs::weakly_canonical(a));
+  CHECK(recent.paths()[1] == fs::weakly_canonical(b));
+
+  // A relative path names the file in the working directory.
+  recent.add("relative.json");
+  CHECK(recent.paths()[0].is_absolute());
+  CHECK(recent.paths()[0] == fs::weakly_canonical(fs::current_path() / "relative.json"));
+
+  for (int i = 0; i < 12; ++i) recent.add(temp.path / ("s" + std::to_string(i) + ".json"));
+  REQUIRE(recent.paths().size() == RecentFiles::kMaxEntries);
+  CHECK(recent.paths().front().filename() == "s11.json");
+  CHECK(recent.paths().back().filename() == "s2.json");
+
+  recent.remove(temp.path / "s5.json");
+  CHECK(recent.paths().size() == RecentFiles::kMaxEntries - 1);
+  for (const fs::path& path : recent.paths()) CHECK(path.filename() != "s5.json");
+  recent.add("");  // ignored
+  CHECK(recent.paths().size() == RecentFiles::kMaxEntries - 1);
+}
+
+TEST_CASE("recent files: saved and loaded back; bad files give an empty list") {
+  TempDir temp;
+  RecentFiles recent;
+  recent.add(temp.path / "one.json");
+  recent.add(temp.path / "two.json");
+  const fs::path file = temp.path / "config" / "nudge" / "recent.json";  // folders made on save
+  const Status saved = recent.save(file);
+  REQUIRE_MESSAGE(saved.ok(), (saved.ok() ? "" : saved.error().message));
+  CHECK(read_text(file).find("two.json") != std::string::npos);
+  const RecentFiles loaded = RecentFiles::load(file);
+  CHECK(loaded.paths() == recent.paths());
+
+  CHECK(RecentFiles::load(temp.path / "missing.json").paths().empty());
+  for (const char* text : {"", "not json", "{\"files\": 3}", "[1, 2]", "{\"files\": [", "null"}) {
+    CAPTURE(text);
+    write_text(file, text);
+    CHECK(RecentFiles::load(file).paths().empty());
+  }
+  // Entries that are not paths are skipped; repeats and extras beyond ten are dropped.
+  std::string many = "{\"files\": [3, \"\", \"/x/a.json\", \"/x/a.json\"";
+  for (int i = 0; i < 15; ++i) many += ", \"/x/f" + std::to_string(i) + ".json\"";
+  write_text(file, many + "]}");
+  const RecentFiles partial = RecentFiles::load(file);
+  REQUIRE(partial.paths().size() == RecentFiles::kMaxEntries);
+  CHECK(partial.paths()[0] == "/x/a.json");
+  CHECK(partial.paths()[9] == "/x/f8.json");
+  // A folder where the file should be is not a crash either.
+  CHECK(RecentFiles::load(temp.path).paths().empty());
+  CHECK_FALSE(recent.save(temp.path).ok());
+  CHECK(fs::is_directory(temp.path));
+}
+
+TEST_CASE("recent files: the default file is under XDG_CONFIG_HOME, else ~/.config") {
+  {
+    ScopedEnv config("XDG_CONFIG_HOME", "/tmp/cfg");
+    CHECK(default_recent_files_path() == fs::path("/tmp/cfg/nudge/recent.json"));
+  }
+  {
+    ScopedEnv config("XDG_CONFIG_HOME", nullptr);
+    ScopedEnv home("HOME", "/home/someone");
+    CHECK(default_recent_files_path() == fs::path("/home/someone/.config/nudge/recent.json"));
+  }
+  {
+    ScopedEnv config("XDG_CONFIG_HOME", "relative/cfg");  // not absolute: ignored, per the spec
+    ScopedEnv home("HOME", "/home/someone");
+    CHECK(default_recent_files_path() == fs::path("/home/someone/.config/nudge/recent.json"));
+  }
+  {
+    ScopedEnv config("XDG_CONFIG_HOME", nullptr);
+    ScopedEnv home("HOME", nullptr);
+    CHECK(default_recent_files_path().empty());
+  }
+}

@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""End-to-end test of the Nudge GUI under Xvfb, driven as a user would drive it.
+
+Starts its own Xvfb, runs `nudge scenes/walker.json --play`, checks screenshots against the
+app's colour contract, drops a malformed scene file on the window, closes it like a window
+manager, and checks that with no display the app exits 2 naming the headless commands.
+
+    gui_xvfb_test.py --nudge BUILD/app/nudge --client BUILD/tests/gui/x11_test_client \
+                     --source-dir REPO_ROOT --out DIR
+
+Needs Xvfb and ImageMagick (`import`, `convert`); standard library only. Screenshots and the
+app's stdout/stderr are left in --out. Exit 0 when every step passed, 1 on the first failure.
+"""
+
+import argparse
+import collections
+import ctypes
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# The contract with the app (see the GUI's documentation).
+SCREEN_W, SCREEN_H = 1280, 800
+WINDOW_TITLE = "Nudge - walker.json"
+BACKGROUND = (20, 22, 27)  # viewport clear colour, sRGB bytes, exact
+ERROR_BANNER = (170, 45, 45)  # fill of the error banner, exact
+ERROR_PREFIX = "nudge: error:"
+
+# Thresholds of the checks (pixels).
+MIN_BACKGROUND_PIXELS = 5000
+MIN_DISTINCT_COLOURS = 8  # anti-aliased UI text and the scene give many more
+MIN_SCENE_PIXELS = 200  # non-background pixels inside the viewport's bounding box
+MIN_CHANGED_PIXELS = 50  # between two screenshots 1 s apart while playing
+MIN_BANNER_PIXELS = 500
+
+WINDOW_TIMEOUT_S = 60  # software Vulkan (lavapipe) is slow to start
+ERROR_LINE_TIMEOUT_S = 10
+CLOSE_TIMEOUT_S = 20
+NO_DISPLAY_TIMEOUT_S = 10
+MALFORMED_SCENE = '{"format": "nudge-scene", "version": 1, "particles": ['
+# A space and a non-ASCII letter: the drop must carry the path through URI encoding intact.
+MALFORMED_NAME = "truncated scène.json"
+
+
+class StepFailed(Exception):
+    pass
+
+
+def log(message):
+    print(message, flush=True)
+
+
+def check(condition, what):
+    """Prints `what` as passed, or raises naming it."""
+    if not condition:
+        raise StepFailed(what)
+    log(f"  ok: {what}")
+
+
+def die_with_parent():
+    """preexec_fn: the child gets SIGKILL when this test dies, even by SIGKILL (a ctest
+    timeout), so no Xvfb or app is ever left behind."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def stop(proc, grace_s=5):
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def tail(path, lines=30):
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return "(none)"
+    return "\n".join(text.splitlines()[-lines:]) or "(empty)"
+
+
+# ---- Screenshots --------------------------------------------------------------------------
+
+
+class Screenshot:
+    """The root window's pixels as raw 8-bit RGB, read through ImageMagick."""
+
+    def __init__(self, path, env):
+        subprocess.run(["import", "-window", "root", str(path)], env=env, check=True,
+                       timeout=60, capture_output=True)
+        self.path = path
+        self.data = subprocess.run(["convert", str(path), "-depth", "8", "rgb:-"], check=True,
+                                   timeout=60, capture_output=True).stdout
+        self.width, self.height = SCREEN_W, SCREEN_H
+        if len(self.data) != self.width * self.height * 3:
+            raise StepFailed(f"{path} holds {len(self.data)} bytes of RGB, expected a "
+                             f"{SCREEN_W}x{SCREEN_H} screen")
+
+    def pixel(self, x, y):
+        i = 3 * (y * self.width + x)
+        return self.data[i:i + 3]
+
+    def row(self, y, x0, w):
+        """The bytes of w pixels of row y from x0."""
+        start = 3 * (y * self.width + x0)
+        return self.data[start:start + 3 * w]
+
+    def colours(self, rect):
+        """Counter of colours (3-byte values) inside rect = (x, y, w, h)."""
+        x0, y0, w, h = rect
+        counts = collections.Counter()
+        for y in range(y0, y0 + h):
+            row = self.row(y, x0, w)
+            counts.update(row[i:i + 3] for i in range(0, len(row), 3))
+        return counts
+
+    def positions(self, rgb):
+        """(x, y) of every pixel of exactly this colour."""
+        pattern, i = bytes(rgb), self.data.find(bytes(rgb))
+        while i != -1:
+            if i % 3 == 0:  # a match across two pixels is no pixel
+                yield (i // 3) % self.width, (i // 3) // self.width
+            i = self.data.find(pattern, i + 1)
+
+
+def bounding_box(points):
+    """(x, y, w, h) of the points, or None."""
+    xs, ys = zip(*points) if points else ((), ())
+    if not xs:
+        return None
+    return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def inside(point, rect):
+    x, y, w, h = rect
+    return x <= point[0] < x + w and y <= point[1] < y + h
+
+
+def clip_to_screen(rect):
+    x, y, w, h = rect
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, SCREEN_W), min(y + h, SCREEN_H)
+    return x0, y0, max(x1 - x0, 0), max(y1 - y0, 0)
+
+
+def describe(rgb):
+    return "RGB(%d, %d, %d)" % tuple(rgb)
+
+
+def common_colours(counts, n=6):
+    return ", ".join(f"{describe(c)} x{k}" for c, k in counts.most_common(n))
+
+
+# ---- The test -----------------------------------------------------------------------------
+
+
+class GuiTest:
+    def __init__(self, args):
+        self.nudge = str(Path(args.nudge).resolve())
+        self.client = str(Path(args.client).resolve())
+        self.source_dir = Path(args.source_dir).resolve()
+        self.out = Path(args.out).resolve()
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.stdout_path = self.out / "nudge_stdout.txt"
+        self.stderr_path = self.out / "nudge_stderr.txt"
+        self.xvfb = None
+        self.app = None
+        self.temp_dirs = []
+        self.env = None
+
+    def temp_dir(self, prefix):
+        path = Path(tempfile.mkdtemp(prefix=prefix))  # mode 700, as XDG_RUNTIME_DIR must be
+        self.temp_dirs.append(path)
+        return path
+
+    def cleanup(self):
+        stop(self.app)
+        stop(self.xvfb)
+        for path in self.temp_dirs:
+            shutil.rmtree(path, ignore_errors=True)
+
+    def client_run(self, *args, timeout=30):
+        return subprocess.run([self.client, *args], env=self.env, capture_output=True, text=True,
+                              errors="replace", timeout=timeout)
+
+    def client_ok(self, *args, timeout=30):
+        result = self.client_run(*args, timeout=timeout)
+        if result.returncode != 0:
+            raise StepFailed(f"x11_test_client {' '.join(args)} exited {result.returncode}: "
+                             f"{result.stderr.strip()}")
+        return result.stdout.strip()
+
+    def require_app_running(self):
+        code = self.app.poll()
+        if code is not None:
+            how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"with code {code}"
+            raise StepFailed(f"nudge exited early, {how}")
+
+    def app_stderr(self):
+        return self.stderr_path.read_text(errors="replace")
+
+    def window_rect(self):
+        return tuple(int(v) for v in self.client_ok("geometry", WINDOW_TITLE).split())
+
+    # a. Xvfb
+    def start_xvfb(self):
+        log("step a: start Xvfb")
+        runtime_dir = self.temp_dir("nudge-gui-xdg-")
+        read_fd, write_fd = os.pipe()
+        xvfb_log = open(self.out / "xvfb_log.txt", "wb")
+        # -displayfd: Xvfb picks a free display and writes its number once it accepts clients.
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN_W}x{SCREEN_H}x24",
+             "-nolisten", "tcp", "-noreset"],
+            pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=xvfb_log, stderr=xvfb_log,
+            preexec_fn=die_with_parent)
+        os.close(write_fd)
+        xvfb_log.close()
+        number, deadline = b"", time.monotonic() + 30
+        while not number.endswith(b"\n"):
+            ready, _, _ = select.select([read_fd], [], [], max(deadline - time.monotonic(), 0))
+            chunk = os.read(read_fd, 16) if ready else b""
+            if not chunk:
+                os.close(read_fd)
+                raise StepFailed("Xvfb gave no display number (log: "
+                                 f"{tail(self.out / 'xvfb_log.txt', 5)})")
+            number += chunk
+        os.close(read_fd)
+        self.env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        self.env.update(DISPLAY=f":{number.decode().strip()}", XDG_RUNTIME_DIR=str(runtime_dir))
+        log(f"  ok: Xvfb runs on {self.env['DISPLAY']} ({SCREEN_W}x{SCREEN_H}x24)")
+
+    # b. the app, playing the walker
+    def start_app(self):
+        log("step b: start nudge scenes/walker.json --play")
+        with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
+            self.app = subprocess.Popen([self.nudge, "scenes/walker.json", "--play"],
+                                        cwd=self.source_dir, env=self.env,
+                                        stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                        preexec_fn=die_with_parent)
+        # Short waits in a loop so that an app that dies at start fails at once, not in 60 s.
+        deadline = time.monotonic() + WINDOW_TIMEOUT_S
+        while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+            self.require_app_running()
+            if time.monotonic() > deadline:
+                raise StepFailed(f"no window titled 'Nudge...' within {WINDOW_TIMEOUT_S} s")
+        check(True, "a window whose title contains 'Nudge' is mapped")
+        title = self.client_ok("title", "Nudge")
+        check(title.startswith(WINDOW_TITLE), f"window title {title!r} starts with {WINDOW_TITLE!r}")
+        time.sleep(3)  # let it play
+        self.require_app_running()
+        check(True, "nudge still runs after 3 s of playing")
+
+    # c. the first screenshot shows the app
+    def check_app_shown(self):
+        log("step c: screenshot shows the app")
+        rect = self.window_rect()
+        log(f"  window at {rect[0]},{rect[1]} size {rect[2]}x{rect[3]}")
+        visible = clip_to_screen(rect)
+        check(visible[2] * visible[3] > 0, "the window is on screen")
+        shot = Screenshot(self.out / "gui_walker.png", self.env)
+        screen_colours = shot.colours((0, 0, SCREEN_W, SCREEN_H))
+        top_colour, top_count = screen_colours.most_common(1)[0]
+        check(top_count < 0.99 * SCREEN_W * SCREEN_H,
+              f"the screen is not uniform (commonest colour {describe(top_colour)} covers "
+              f"{100 * top_count / (SCREEN_W * SCREEN_H):.1f}%)")
+        window_colours = shot.colours(visible)
+        log(f"  commonest colours in the window: {common_colours(window_colours)}")
+        check(len(window_colours) >= MIN_DISTINCT_COLOURS,
+              f"the window shows {len(window_colours)} distinct colours "
+              f">= {MIN_DISTINCT_COLOURS} (text and scene, not flat fills)")
+        background = [p for p in shot.positions(BACKGROUND) if inside(p, visible)]
+        check(len(background) >= MIN_BACKGROUND_PIXELS,
+              f"{len(background)} pixels in the window have the viewport background "
+              f"{describe(BACKGROUND)} (>= {MIN_BACKGROUND_PIXELS})")
+        self.viewport = bounding_box(background)
+        log("  viewport (bounding box of the background) at %d,%d size %dx%d" % self.viewport)
+        viewport_colours = shot.colours(self.viewport)
+        scene = sum(viewport_colours.values()) - viewport_colours[bytes(BACKGROUND)]
+        check(scene >= MIN_SCENE_PIXELS,
+              f"{scene} pixels inside the viewport are not background (>= {MIN_SCENE_PIXELS}: "
+              f"something is drawn)")
+        banner = window_colours[bytes(ERROR_BANNER)]
+        check(banner < MIN_BANNER_PIXELS,
+              f"no error banner yet ({banner} pixels of {describe(ERROR_BANNER)}, "
+              f"< {MIN_BANNER_PIXELS})")
+        check(ERROR_PREFIX not in self.app_stderr(), f"no '{ERROR_PREFIX}' line on stderr yet")
+        self.first_shot = shot
+
+    # d. it moves
+    def check_playing(self):
+        log("step d: a second screenshot 1 s later differs (the motion plays)")
+        time.sleep(1)
+        self.require_app_running()
+        shot = Screenshot(self.out / "gui_walker_later.png", self.env)
+        x0, y0, w, h = clip_to_screen(self.window_rect())
+        changed = in_viewport = 0
+        for y in range(y0, y0 + h):
+            if shot.row(y, x0, w) == self.first_shot.row(y, x0, w):
+                continue  # most rows are unchanged: skip them whole
+            for x in range(x0, x0 + w):
+                if shot.pixel(x, y) != self.first_shot.pixel(x, y):
+                    changed += 1
+                    in_viewport += inside((x, y), self.viewport)
+        check(changed >= MIN_CHANGED_PIXELS,
+              f"{changed} pixels of the window changed (>= {MIN_CHANGED_PIXELS}; "
+              f"{in_viewport} of them in the viewport)")
+
+    # e. a malformed scene dropped on the window is reported, and the scene stays
+    def check_drop_error(self):
+        log("step e: drop a malformed scene file")
+        scene = self.temp_dir("nudge-gui-drop-") / MALFORMED_NAME
+        scene.write_text(MALFORMED_SCENE, encoding="utf-8")
+        try:
+            dropped = self.client_ok("drop", WINDOW_TITLE, str(scene))
+        except StepFailed:
+            self.require_app_running()  # an app that died on the drop is the real news
+            raise
+        check(True, f"x11_test_client {dropped} (XDND finished)")
+        time.sleep(2)
+        deadline = time.monotonic() + ERROR_LINE_TIMEOUT_S
+        while True:
+            self.require_app_running()
+            lines = [l for l in self.app_stderr().splitlines()
+                     if ERROR_PREFIX in l and scene.name in l]
+            if lines or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        check(True, "nudge still runs after the drop")
+        check(lines, f"stderr has a line with '{ERROR_PREFIX}' and '{scene.name}'"
+                     + (f": {lines[0]!r}" if lines else ""))
+        title = self.client_ok("title", "Nudge")
+        check("walker.json" in title, f"the title {title!r} still names walker.json")
+        # The banner may need a frame or two (software rendering): a few tries.
+        for attempt in range(3):
+            shot = Screenshot(self.out / "gui_drop_error.png", self.env)
+            rect = clip_to_screen(self.window_rect())
+            banner = [p for p in shot.positions(ERROR_BANNER) if inside(p, rect)]
+            if len(banner) >= MIN_BANNER_PIXELS:
+                break
+            time.sleep(1)
+        box = bounding_box(banner)
+        check(len(banner) >= MIN_BANNER_PIXELS,
+              f"{len(banner)} pixels of the error banner colour {describe(ERROR_BANNER)} in "
+              f"the window (>= {MIN_BANNER_PIXELS})"
+              + (" at %d,%d size %dx%d" % box if box else ""))
+
+    # f. closing the window like a window manager quits cleanly
+    def check_close(self):
+        log("step f: close the window (WM_DELETE_WINDOW)")
+        self.client_ok("close", WINDOW_TITLE)
+        try:
+            code = self.app.wait(CLOSE_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise StepFailed(f"nudge still runs {CLOSE_TIMEOUT_S} s after WM_DELETE_WINDOW")
+        check(code == 0, f"nudge exited with code {code} (expected 0)")
+        validation = [l for l in self.app_stderr().splitlines() if "Validation" in l]
+        check(not validation, "no Vulkan validation message on stderr"
+                              + (f" (first: {validation[0]!r})" if validation else ""))
+
+    # g. with no display the app says so and points to the headless commands
+    def check_no_display(self):
+        log("step g: nudge with no display")
+        env = {k: v for k, v in self.env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        try:
+            result = subprocess.run([self.nudge], cwd=self.source_dir, env=env,
+                                    stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                    errors="replace", timeout=NO_DISPLAY_TIMEOUT_S,
+                                    preexec_fn=die_with_parent)
+        except subprocess.TimeoutExpired:
+            raise StepFailed(f"nudge with no display still runs after {NO_DISPLAY_TIMEOUT_S} s")
+        log(f"  stderr: {result.stderr.strip()!r}")
+        log(f"  stdout: {result.stdout.strip()!r}")
+        check(result.returncode == 2, f"exit code {result.returncode} (expected 2)")
+        message = result.stderr
+        check("display" in message.lower(), "stderr mentions the display")
+        for command in ("nudge render", "nudge simulate"):
+            check(command in message, f"stderr names '{command}'")
+
+    def run(self):
+        steps = [("a: start Xvfb", self.start_xvfb),
+                 ("b: start the app", self.start_app),
+                 ("c: screenshot shows the app", self.check_app_shown),
+                 ("d: the motion plays", self.check_playing),
+                 ("e: malformed scene dropped", self.check_drop_error),
+                 ("f: close the window", self.check_close),
+                 ("g: no display", self.check_no_display)]
+        for name, step in steps:
+            try:
+                step()
+            except (StepFailed, subprocess.SubprocessError, OSError) as error:
+                log(f"FAIL [step {name}]: {error}")
+                if self.app:
+                    log(f"--- nudge stderr (tail) ---\n{tail(self.stderr_path)}")
+                    log(f"--- nudge stdout (tail) ---\n{tail(self.stdout_path, 10)}")
+                log(f"(screenshots and logs in {self.out})")
+                return 1
+        log("PASS: the GUI under Xvfb")
+        return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nudge", required=True, help="the nudge binary")
+    parser.add_argument("--client", required=True, help="the x11_test_client binary")
+    parser.add_argument("--source-dir", required=True, help="the repository root (has scenes/)")
+    parser.add_argument("--out", required=True, help="folder for screenshots and logs")
+    args = parser.parse_args()
+    for tool in ("Xvfb", "import", "convert"):
+        if not shutil.which(tool):
+            log(f"FAIL [setup]: '{tool}' is not installed (needs Xvfb and ImageMagick)")
+            return 1
+    # SIGTERM (a ctest timeout, Ctrl-C from a wrapper) still runs the cleanup below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    test = GuiTest(args)
+    try:
+        return test.run()
+    finally:
+        test.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
