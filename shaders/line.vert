@@ -13,9 +13,8 @@ layout(std430, set = 0, binding = NUDGE_BINDING_SEGMENTS) readonly buffer Segmen
 layout(location = 0) out vec4 out_color;
 
 void main() {
-  // (end, side) of the six vertices of the quad.
-  const vec2 corners[6] = vec2[](vec2(0, -1), vec2(1, -1), vec2(1, 1),
-                                 vec2(0, -1), vec2(1, 1), vec2(0, 1));
+  // (end, side) of the quad's four vertices, a triangle strip per instance.
+  const vec2 corners[4] = vec2[](vec2(0, -1), vec2(1, -1), vec2(0, 1), vec2(1, 1));
   LineSegment segment = segments[gl_InstanceIndex];
   vec4 a = frame.view_projection * vec4(segment.a.xyz, 1.0);
   vec4 b = frame.view_projection * vec4(segment.b.xyz, 1.0);

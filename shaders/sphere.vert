@@ -15,8 +15,8 @@ layout(location = 1) flat out vec4 out_center_radius;
 layout(location = 2) flat out vec4 out_color;
 
 void main() {
-  const vec2 corners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1),
-                                 vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
+  // A four-vertex triangle strip per instance.
+  const vec2 corners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(-1, 1), vec2(1, 1));
   SphereInstance sphere = spheres[gl_InstanceIndex];
   vec3 center = sphere.center_radius.xyz;
   float radius = sphere.center_radius.w;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <iostream>
 
 #include "gui/studio.h"
@@ -73,6 +74,7 @@ int run_gui(const GuiOptions& options) {
   const Clock::time_point start = Clock::now();
   Clock::time_point last = start;
   bool ok = true;
+  long frames = 0;
   while (!window.should_close() && !g_stop_requested) {
     // Sleep until input when nothing moves; the worker wakes us when a motion is ready.
     window.wait_events(studio.animating() ? 0.0 : 0.25);
@@ -83,6 +85,7 @@ int run_gui(const GuiOptions& options) {
       ok = false;
       break;
     }
+    ++frames;
     if (options.quit_after_seconds > 0 &&
         std::chrono::duration<double>(now - start).count() >= options.quit_after_seconds)
       window.request_close();
@@ -91,7 +94,11 @@ int run_gui(const GuiOptions& options) {
     for (const std::string& m : window.validation_messages()) log.error("Vulkan validation: " + m);
     ok = false;
   }
-  log.info("closed");
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  char summary[160];
+  std::snprintf(summary, sizeof summary, "closed after %ld frames in %.1f s (%.1f fps on average)", frames, seconds,
+                seconds > 0 ? double(frames) / seconds : 0.0);
+  log.info(summary);
   return ok ? kExitOk : kExitFailure;
 }
 

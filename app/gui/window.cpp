@@ -184,7 +184,17 @@ render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& op
   s.notes = s.gpu->notes();
 
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-  s.window = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  // No bigger than the screen's work area (less what a window manager adds around it).
+  int width = options.width, height = options.height;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+    int x = 0, y = 0, area_width = 0, area_height = 0;
+    glfwGetMonitorWorkarea(monitor, &x, &y, &area_width, &area_height);
+    if (area_width > 0 && area_height > 0) {
+      width = std::min(width, area_width);
+      height = std::min(height, area_height);
+    }
+  }
+  s.window = glfwCreateWindow(width, height, options.title.c_str(), nullptr, nullptr);
   if (!s.window) return render::Error{"cannot open a window: " + last_glfw_error()};
   glfwSetWindowUserPointer(s.window, &s);
   glfwSetDropCallback(s.window, [](GLFWwindow* window, int n, const char** paths) {
@@ -196,7 +206,6 @@ render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& op
   if (glfwCreateWindowSurface(s.gpu->device().instance, s.window, nullptr, &s.surface) != VK_SUCCESS)
     return render::Error{"cannot make a Vulkan surface for the window: " + last_glfw_error()};
 
-  int width = 0, height = 0;
   glfwGetFramebufferSize(s.window, &width, &height);
   render::SwapchainOptions chain_options;
   chain_options.samples = options.samples;

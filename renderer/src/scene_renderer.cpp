@@ -285,9 +285,9 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     vkCmdDraw(commands, vertices, count(instances), 0, 0);
   };
-  draw(s.pipelines.spheres, 6, p.spheres.size());
+  draw(s.pipelines.spheres, 4, p.spheres.size());  // strips
   draw(s.pipelines.quads, 6, p.quads.size());
-  draw(s.pipelines.lines, 6, p.segments.size());
+  draw(s.pipelines.lines, 4, p.segments.size());
   draw(s.pipelines.arrows, 9, p.arrows.size());
   draw(s.pipelines.grid, 6, p.grid ? 1 : 0);
   draw(s.pipelines.overlay, count(p.overlay.size()), 1);

@@ -415,6 +415,10 @@ def main():
     parser.add_argument("--source-dir", required=True, help="the repository root (has scenes/)")
     parser.add_argument("--out", required=True, help="folder for screenshots and logs")
     args = parser.parse_args()
+    for name, path in (("--nudge", args.nudge), ("--client", args.client)):
+        if not os.access(path, os.X_OK):
+            log(f"FAIL [setup]: {name} {path} is not an executable file")
+            return 1
     for tool in ("Xvfb", "import", "convert"):
         if not shutil.which(tool):
             log(f"FAIL [setup]: '{tool}' is not installed (needs Xvfb and ImageMagick)")
