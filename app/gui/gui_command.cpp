@@ -16,8 +16,9 @@ DefaultCommand window_command() {
     app.add_option("--quit-after", options->quit_after_seconds,
                    "Close the window by itself after this many seconds (demos, scripts)")
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--samples", options->samples, "Multisampling of the viewport: 1, 2, 4 or 8")
-        ->check(CLI::IsMember({1, 2, 4, 8}));
+    app.add_option("--samples", options->samples,
+                   "Multisampling: 1, 2, 4 or 8; 0 (default): 4 on a GPU, 1 on a CPU rasteriser")
+        ->check(CLI::IsMember({0, 1, 2, 4, 8}));
     app.add_flag("!--no-vsync", options->vsync, "Draw frames as fast as possible (measuring)");
     app.add_flag("--validate", options->validation,
                  "Vulkan validation layer on; any message is an error and the exit code 1");

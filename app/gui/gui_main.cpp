@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "gui/studio.h"
 #include "gui/theme.h"
@@ -60,7 +61,8 @@ int run_gui(const GuiOptions& options) {
   }
   Window& window = **created;
   for (const std::string& note : window.notes()) log.warning(note);
-  log.info("Vulkan device: " + window.device_name() + ", present mode " + window.present_mode_name());
+  log.info("Vulkan device: " + window.device_name() + ", present mode " + window.present_mode_name() + ", " +
+           std::to_string(window.samples()) + " sample(s) per pixel");
 
   Studio studio(window, log);
   if (first) {
@@ -77,7 +79,12 @@ int run_gui(const GuiOptions& options) {
   long frames = 0;
   while (!window.should_close() && !g_stop_requested) {
     // Sleep until input when nothing moves; the worker wakes us when a motion is ready.
-    window.wait_events(studio.animating() ? 0.0 : 0.25);
+    if (studio.animating()) {
+      window.pace_frame();
+      window.wait_events(0.0);
+    } else {
+      window.wait_events(0.25);
+    }
     const Clock::time_point now = Clock::now();
     const double wall = std::chrono::duration<double>(now - last).count();
     last = now;

@@ -9,7 +9,7 @@ struct GuiOptions {
   std::string scene;               // opened at start; empty: a new scene
   bool play = false;               // start playing the motion at once
   double quit_after_seconds = 0;   // > 0: close by itself after this long (demos, scripts)
-  int samples = 4;
+  int samples = 0;                 // 0: 4 on a GPU, 1 on a CPU rasteriser
   bool vsync = true;
   bool validation = false;         // Vulkan validation layer; messages go to the log
 };

@@ -1,6 +1,8 @@
 #include "gui/window.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -53,6 +55,9 @@ struct Window::State {
   bool imgui_context = false, imgui_glfw = false, imgui_vulkan = false;
   std::vector<std::string> dropped;
   std::vector<std::string> notes;
+  bool vsync = true;
+  double refresh_seconds = 1.0 / 60.0;
+  std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
   render::Rgba background{20 / 255.0f, 22 / 255.0f, 27 / 255.0f, 1};
 
   ~State() {
@@ -208,7 +213,12 @@ render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& op
 
   glfwGetFramebufferSize(s.window, &width, &height);
   render::SwapchainOptions chain_options;
-  chain_options.samples = options.samples;
+  const bool cpu_device = s.gpu->device().properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  chain_options.samples = options.samples > 0 ? options.samples : (cpu_device ? 1 : 4);
+  s.vsync = options.vsync;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
+    if (const GLFWvidmode* mode = glfwGetVideoMode(monitor); mode && mode->refreshRate > 0)
+      s.refresh_seconds = 1.0 / mode->refreshRate;
   chain_options.vsync = options.vsync;
   render::Expected<render::Swapchain> chain = render::Swapchain::create(
       *s.gpu, s.surface, {static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)},
@@ -243,6 +253,17 @@ void Window::wait_events(double timeout_seconds) {
 void Window::wake() { glfwPostEmptyEvent(); }
 
 void Window::set_title(const std::string& title) { glfwSetWindowTitle(state_->window, title.c_str()); }
+
+void Window::pace_frame() {
+  State& s = *state_;
+  using Clock = std::chrono::steady_clock;
+  if (s.vsync) {
+    const Clock::time_point due =
+        s.last_frame + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s.refresh_seconds));
+    if (Clock::now() < due) std::this_thread::sleep_until(due);
+  }
+  s.last_frame = Clock::now();
+}
 
 void Window::begin_ui_frame() {
   ImGui_ImplVulkan_NewFrame();
@@ -307,6 +328,8 @@ std::size_t Window::validation_message_count() const {
 std::vector<std::string> Window::validation_messages() const {
   return state_->gpu->validation_messages();
 }
+
+int Window::samples() const { return static_cast<int>(state_->swapchain->samples()); }
 
 std::string Window::present_mode_name() const {
   switch (state_->swapchain->present_mode()) {
