@@ -12,12 +12,10 @@ int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand)
                              : "Nudge: inverse design on a differentiable physics engine.\n"
                                "This build has no window; the subcommands run headless."};
   app.name("nudge");
-  if (no_subcommand) {
+  if (no_subcommand)
     app.require_subcommand(0, 1);
-    no_subcommand->add_options(app);
-  } else {
+  else
     app.require_subcommand(1);
-  }
   int exit_code = kExitOk;
   add_validate_command(app, exit_code);
   add_simulate_command(app, exit_code);
@@ -27,6 +25,7 @@ int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand)
 #ifdef NUDGE_WITH_RENDERER
   add_render_command(app, exit_code);
 #endif
+  if (no_subcommand) no_subcommand->add_options(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -16,10 +16,11 @@ inline constexpr int kExitFailure = 1;      // could not finish: no Vulkan devic
 inline constexpr int kExitBadInput = 2;     // bad arguments, scene files or values
 
 // What `nudge` does with no subcommand (`nudge`, `nudge SCENE`): open the window, when
-// this build has one. `add_options` adds its arguments to the top-level command; `run`
-// runs it after parsing and returns the exit code.
+// this build has one. `add_options` adds its arguments to the top-level command (and
+// any subcommands that need the window, which set `exit_code`); `run` runs it after
+// parsing and returns the exit code.
 struct DefaultCommand {
-  std::function<void(CLI::App&)> add_options;
+  std::function<void(CLI::App&, int& exit_code)> add_options;
   std::function<int()> run;
 };
 

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -63,6 +64,12 @@ bool Studio::open(const std::filesystem::path& path) {
   remember_recent(path);
   state_.log.info("opened " + path.string());
   return true;
+}
+
+void Studio::show_scene(Scene scene) {
+  studio::Document document;
+  document.replace_scene(std::move(scene));
+  set_document(std::move(document));
 }
 
 void Studio::remember_recent(const std::filesystem::path& path) {
@@ -234,6 +241,9 @@ bool Studio::frame(double wall_seconds) {
   const double blend = std::clamp(wall_seconds * 2.0, 0.02, 1.0);
   state_.frame_seconds += (wall_seconds - state_.frame_seconds) * blend;
 
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  const Clock::time_point ui_start = Clock::now();
   window_.begin_ui_frame();
   handle_keys();
   const ImGuiIO& io = ImGui::GetIO();
@@ -252,13 +262,18 @@ bool Studio::frame(double wall_seconds) {
   handle_viewport_mouse(layout.viewport);
 
   if (layout.viewport.height > 0) viewport_aspect_ = layout.viewport.width / layout.viewport.height;
+  timings_.ui = since(ui_start);
+  const Clock::time_point list_start = Clock::now();
   const render::DrawList list = viewport_draw_list(layout.viewport);
+  timings_.draw_list = since(list_start);
   // ImGui works in window units; the framebuffer may have more pixels (HiDPI).
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
   const PixelRect pixels{int(std::lround(layout.viewport.x * sx)), int(std::lround(layout.viewport.y * sy)),
                          int(std::lround(layout.viewport.width * sx)),
                          int(std::lround(layout.viewport.height * sy))};
+  const Clock::time_point render_start = Clock::now();
   const render::Status rendered = window_.render(&list, pixels);
+  timings_.render = since(render_start);
   run_commands();
   if (!rendered) {
     state_.log.error("drawing failed: " + rendered.error().message);

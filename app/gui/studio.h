@@ -21,7 +21,18 @@ public:
   // log and the banner. Returns whether it opened.
   bool open(const std::filesystem::path& path);
 
+  // Shows a scene built in code (benchmarks, demos) as a new, unsaved document.
+  void show_scene(Scene scene);
+
   void play() { state_.playback.play(); }
+
+  // Where the last frame's time went, in seconds (for `nudge bench render`).
+  struct FrameTimings {
+    double ui = 0;         // panels, input and layout (Dear ImGui)
+    double draw_list = 0;  // turning the scene at this frame into the renderer's draw list
+    double render = 0;     // recording, submitting and presenting (waits for the GPU's previous frame)
+  };
+  const FrameTimings& last_frame_timings() const { return timings_; }
 
   // Draws and presents one frame; `wall_seconds` is the time since the previous one.
   // Returns false when the window failed (its error is in the log).
@@ -48,6 +59,7 @@ private:
   std::unique_ptr<studio::RolloutWorker> worker_;
   bool camera_moved_ = false;  // by the user since the document opened
   float viewport_aspect_ = 16.0f / 9.0f;
+  FrameTimings timings_;
 };
 
 }  // namespace nudge::gui

@@ -13,6 +13,7 @@ app's stdout/stderr are left in --out. Exit 0 when every step passed, 1 on the f
 """
 
 import argparse
+import json
 import collections
 import ctypes
 import os
@@ -243,7 +244,7 @@ class GuiTest:
     def start_app(self):
         log("step b: start nudge scenes/walker.json --play")
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
-            self.app = subprocess.Popen([self.nudge, "scenes/walker.json", "--play"],
+            self.app = subprocess.Popen([self.nudge, "scenes/walker.json", "--play", "--validate"],
                                         cwd=self.source_dir, env=self.env,
                                         stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                         preexec_fn=die_with_parent)
@@ -315,6 +316,44 @@ class GuiTest:
               f"{changed} pixels of the window changed (>= {MIN_CHANGED_PIXELS}; "
               f"{in_viewport} of them in the viewport)")
 
+    def viewport_changes(self, before, after):
+        x0, y0, w, h = self.viewport
+        return sum(1 for y in range(y0, y0 + h) if after.row(y, x0, w) != before.row(y, x0, w)
+                   for x in range(x0, x0 + w) if after.pixel(x, y) != before.pixel(x, y))
+
+    # d2. the keyboard reaches the app: Space pauses the motion and plays it again
+    def check_space_pauses(self):
+        log("step d2: Space pauses (the viewport stops changing) and resumes")
+        self.client_ok("key", WINDOW_TITLE, "space")
+        time.sleep(1)  # let a frame or two in flight land
+        first = Screenshot(self.out / "gui_paused_1.png", self.env)
+        time.sleep(1)
+        second = Screenshot(self.out / "gui_paused_2.png", self.env)
+        paused_changes = self.viewport_changes(first, second)
+        check(paused_changes == 0, f"{paused_changes} viewport pixels changed in 1 s while paused (expected 0)")
+        self.client_ok("key", WINDOW_TITLE, "space")
+        time.sleep(1)
+        third = Screenshot(self.out / "gui_resumed.png", self.env)
+        resumed_changes = self.viewport_changes(second, third)
+        check(resumed_changes >= MIN_CHANGED_PIXELS,
+              f"{resumed_changes} viewport pixels changed in 1 s after Space again (>= {MIN_CHANGED_PIXELS})")
+
+    # h. `nudge bench render` runs in a window and prints its JSON line
+    def check_bench_render(self):
+        log("step h: nudge bench render (a short run)")
+        result = subprocess.run([self.nudge, "bench", "render", "--n", "16", "--frames", "20", "--warmup", "2"],
+                                cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True, errors="replace", timeout=120,
+                                preexec_fn=die_with_parent)
+        log(f"  stderr: {result.stderr.strip()!r}")
+        check(result.returncode == 0, f"exit code {result.returncode} (expected 0)")
+        lines = result.stdout.strip().splitlines()
+        check(lines, "it printed a line on stdout")
+        record = json.loads(lines[-1])
+        check(record.get("benchmark") == "render" and record.get("frames") == 20 and record.get("n") == 16,
+              f"the JSON line names the benchmark, 20 frames and n = 16: {lines[-1]}")
+        check(record.get("fps", 0) > 0 and record.get("frame_ms_median", 0) > 0, "fps and frame time are positive")
+
     # e. a malformed scene dropped on the window is reported, and the scene stays
     def check_drop_error(self):
         log("step e: drop a malformed scene file")
@@ -363,7 +402,7 @@ class GuiTest:
         except subprocess.TimeoutExpired:
             raise StepFailed(f"nudge still runs {CLOSE_TIMEOUT_S} s after WM_DELETE_WINDOW")
         check(code == 0, f"nudge exited with code {code} (expected 0)")
-        validation = [l for l in self.app_stderr().splitlines() if "Validation" in l]
+        validation = [l for l in self.app_stderr().splitlines() if "validation" in l.lower() and "layer" not in l.lower()]
         check(not validation, "no Vulkan validation message on stderr"
                               + (f" (first: {validation[0]!r})" if validation else ""))
 
@@ -391,9 +430,11 @@ class GuiTest:
                  ("b: start the app", self.start_app),
                  ("c: screenshot shows the app", self.check_app_shown),
                  ("d: the motion plays", self.check_playing),
+                 ("d2: Space pauses and resumes", self.check_space_pauses),
                  ("e: malformed scene dropped", self.check_drop_error),
                  ("f: close the window", self.check_close),
-                 ("g: no display", self.check_no_display)]
+                 ("g: no display", self.check_no_display),
+                 ("h: bench render", self.check_bench_render)]
         for name, step in steps:
             try:
                 step()
