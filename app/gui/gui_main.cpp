@@ -41,6 +41,8 @@ int run_gui(const GuiOptions& options) {
   }
 
   WindowOptions window_options;
+  // The document's title from the first frame on (the studio sets it again on every open).
+  window_options.title = first ? first->value().title() : studio::Document{}.title();
   window_options.samples = options.samples;
   window_options.vsync = options.vsync;
   window_options.validation = options.validation;

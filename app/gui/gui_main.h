@@ -11,7 +11,11 @@ struct GuiOptions {
   double quit_after_seconds = 0;   // > 0: close by itself after this long (demos, scripts)
   int samples = 0;                 // 0: 4 on a GPU, 1 on a CPU rasteriser
   bool vsync = true;
-  bool validation = false;         // Vulkan validation layer; messages go to the log
+#ifdef NDEBUG
+  bool validation = false;  // Vulkan validation layer; any message is an error (exit code 1)
+#else
+  bool validation = true;  // on in debug builds
+#endif
 };
 
 // Runs the window until it is closed. Exit codes as the command line's: 0 closed

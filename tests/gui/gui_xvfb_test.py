@@ -338,6 +338,36 @@ class GuiTest:
         check(resumed_changes >= MIN_CHANGED_PIXELS,
               f"{resumed_changes} viewport pixels changed in 1 s after Space again (>= {MIN_CHANGED_PIXELS})")
 
+    # d3. the swapchain survives a resize (re-created at the new size) and being minimised
+    def check_resize_and_minimise(self):
+        log("step d3: resize the window to 720x480 and back, and minimise it for 1 s")
+        x, y, w, h = self.window_rect()
+        self.client_ok("resize", WINDOW_TITLE, "720", "480")
+        time.sleep(1.5)
+        self.require_app_running()
+        small = self.window_rect()
+        check((small[2], small[3]) == (720, 480), f"the window is now {small[2]}x{small[3]} (expected 720x480)")
+        shot = Screenshot(self.out / "gui_resized.png", self.env)
+        small_visible = clip_to_screen(small)
+        background = [p for p in shot.positions(BACKGROUND) if inside(p, small_visible)]
+        check(len(background) >= MIN_BACKGROUND_PIXELS,
+              f"{len(background)} viewport background pixels in the small window (>= {MIN_BACKGROUND_PIXELS})")
+        box = bounding_box(background)
+        check(box[0] + box[2] <= small[0] + 720 and box[1] + box[3] <= small[1] + 480,
+              "the viewport lies inside the resized window")
+        self.client_ok("minimise", WINDOW_TITLE, "1")
+        time.sleep(0.5)
+        self.require_app_running()
+        self.client_ok("resize", WINDOW_TITLE, str(w), str(h))
+        time.sleep(1.5)
+        self.require_app_running()
+        check(self.window_rect()[2:] == (w, h), f"the window is back to {w}x{h}")
+        shot = Screenshot(self.out / "gui_restored.png", self.env)
+        restored = clip_to_screen(self.window_rect())
+        background = [p for p in shot.positions(BACKGROUND) if inside(p, restored)]
+        check(bounding_box(background) == self.viewport,
+              "after minimising and resizing back, the viewport is where it was")
+
     # h. `nudge bench render` runs in a window and prints its JSON line
     def check_bench_render(self):
         log("step h: nudge bench render (a short run)")
@@ -431,6 +461,7 @@ class GuiTest:
                  ("c: screenshot shows the app", self.check_app_shown),
                  ("d: the motion plays", self.check_playing),
                  ("d2: Space pauses and resumes", self.check_space_pauses),
+                 ("d3: resize and minimise", self.check_resize_and_minimise),
                  ("e: malformed scene dropped", self.check_drop_error),
                  ("f: close the window", self.check_close),
                  ("g: no display", self.check_no_display),

@@ -7,6 +7,9 @@
 //   x11_test_client geometry TITLE_SUBSTRING                       print "X Y WIDTH HEIGHT" (root)
 //   x11_test_client drop TITLE_SUBSTRING FILE_PATH [X Y]           drop a file with XDND 5
 //   x11_test_client close TITLE_SUBSTRING                          send WM_DELETE_WINDOW
+//   x11_test_client resize TITLE_SUBSTRING WIDTH HEIGHT            resize the window
+//   x11_test_client minimise TITLE_SUBSTRING SECONDS               unmap it for a while (as a
+//                                                                  window manager minimises), then map it
 //   x11_test_client key TITLE_SUBSTRING KEYSYM_NAME                send a key press and release
 //
 // Exit codes: 0 done, 1 the action failed (no such window, timeout, refused), 2 bad usage or no
@@ -249,6 +252,31 @@ static int cmd_close(const char* needle) {
   return 0;
 }
 
+// Without a window manager the client's own requests take effect directly.
+static int cmd_resize(const char* needle, const char* width_arg, const char* height_arg) {
+  const int width = atoi(width_arg), height = atoi(height_arg);
+  if (width <= 0 || height <= 0) fail(EXIT_USAGE, "resize: \"%s x %s\" is not a size", width_arg, height_arg);
+  Window w = require_window(needle);
+  XResizeWindow(dpy, w, (unsigned)width, (unsigned)height);
+  XSync(dpy, False);
+  check_x_errors("resize");
+  return 0;
+}
+
+static int cmd_minimise(const char* needle, const char* seconds_arg) {
+  const double seconds = atof(seconds_arg);
+  if (!(seconds >= 0 && seconds <= 600)) fail(EXIT_USAGE, "minimise: \"%s\" is not a time in seconds", seconds_arg);
+  Window w = require_window(needle);
+  XUnmapWindow(dpy, w);
+  XSync(dpy, False);
+  struct timespec pause = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+  nanosleep(&pause, NULL);
+  XMapWindow(dpy, w);
+  XSync(dpy, False);
+  check_x_errors("minimise");
+  return 0;
+}
+
 static int cmd_key(const char* needle, const char* keysym_name) {
   KeySym sym = XStringToKeysym(keysym_name);
   if (sym == NoSymbol) fail(EXIT_USAGE, "unknown keysym name \"%s\" (see X11/keysymdef.h)", keysym_name);
@@ -446,6 +474,8 @@ static void usage(void) {
         "  x11_test_client drop TITLE_SUBSTRING FILE_PATH [X Y]\n"
         "  x11_test_client close TITLE_SUBSTRING\n"
         "  x11_test_client key TITLE_SUBSTRING KEYSYM_NAME\n"
+        "  x11_test_client resize TITLE_SUBSTRING WIDTH HEIGHT\n"
+        "  x11_test_client minimise TITLE_SUBSTRING SECONDS\n"
         "Acts on the X display named by $DISPLAY.\n",
         stderr);
   exit(EXIT_USAGE);
@@ -458,7 +488,8 @@ int main(int argc, char** argv) {
   int n = argc - 3;  // arguments after the title
   int known = (!strcmp(cmd, "wait-window") && n == 1) || (!strcmp(cmd, "title") && n == 0) ||
               (!strcmp(cmd, "geometry") && n == 0) || (!strcmp(cmd, "close") && n == 0) ||
-              (!strcmp(cmd, "key") && n == 1) || (!strcmp(cmd, "drop") && (n == 1 || n == 3));
+              (!strcmp(cmd, "key") && n == 1) || (!strcmp(cmd, "drop") && (n == 1 || n == 3)) ||
+              (!strcmp(cmd, "resize") && n == 2) || (!strcmp(cmd, "minimise") && n == 1);
   if (!known) usage();
 
   const char* display_name = getenv("DISPLAY");
@@ -471,5 +502,7 @@ int main(int argc, char** argv) {
   if (!strcmp(cmd, "geometry")) return cmd_geometry(needle);
   if (!strcmp(cmd, "close")) return cmd_close(needle);
   if (!strcmp(cmd, "key")) return cmd_key(needle, argv[3]);
+  if (!strcmp(cmd, "resize")) return cmd_resize(needle, argv[3], argv[4]);
+  if (!strcmp(cmd, "minimise")) return cmd_minimise(needle, argv[3]);
   return cmd_drop(needle, argv[3], n == 3 ? argv[4] : NULL, n == 3 ? argv[5] : NULL);
 }
