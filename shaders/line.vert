@@ -13,9 +13,9 @@ layout(std430, set = 0, binding = NUDGE_BINDING_SEGMENTS) readonly buffer Segmen
 layout(location = 0) out vec4 out_color;
 
 void main() {
-  // (end, side) of the quad's four vertices, a triangle strip per instance.
+  // (end, side) of the quad's four vertices, indexed as two triangles (scene_renderer.cpp).
   const vec2 corners[4] = vec2[](vec2(0, -1), vec2(1, -1), vec2(0, 1), vec2(1, 1));
-  LineSegment segment = segments[gl_InstanceIndex];
+  LineSegment segment = segments[gl_VertexIndex >> 2];
   vec4 a = frame.view_projection * vec4(segment.a.xyz, 1.0);
   vec4 b = frame.view_projection * vec4(segment.b.xyz, 1.0);
   float t_a, t_b;
@@ -30,7 +30,7 @@ void main() {
   vec2 normal = vec2(-direction.y, direction.x);
   float half_width = 0.5 * segment.a.w;
 
-  vec2 corner = corners[gl_VertexIndex];
+  vec2 corner = corners[gl_VertexIndex & 3];
   bool at_b = corner.x > 0.5;
   float cap = at_b ? 1.0 : -1.0;
   vec4 position = at_b ? b : a;

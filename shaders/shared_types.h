@@ -41,8 +41,13 @@ struct FrameUniforms {
   vec4 viewport;         // width, height, 1 / width, 1 / height in pixels
   vec4 grid;             // y of the plane, spacing, half line count, axes (0 or 1)
   vec4 camera;           // near, far, 0, 0
+  // The eye ray through framebuffer position (x, y) (gl_FragCoord.xy) has the direction
+  // eye_ray + x * eye_ray_dx + y * eye_ray_dy (xyz, not of unit length).
+  vec4 eye_ray;
+  vec4 eye_ray_dx;
+  vec4 eye_ray_dy;
 };
-NUDGE_CHECK_SIZE(FrameUniforms, 144)
+NUDGE_CHECK_SIZE(FrameUniforms, 192)
 
 struct SphereInstance {
   vec4 center_radius;  // xyz centre, w radius

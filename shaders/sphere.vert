@@ -5,6 +5,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "shared_shading.h"
 
 layout(std430, set = 0, binding = NUDGE_BINDING_SPHERES) readonly buffer Spheres {
   SphereInstance spheres[];
@@ -12,16 +13,16 @@ layout(std430, set = 0, binding = NUDGE_BINDING_SPHERES) readonly buffer Spheres
 
 layout(location = 0) out vec3 out_world;
 layout(location = 1) flat out vec4 out_center_radius;
-layout(location = 2) flat out vec4 out_color;
+layout(location = 2) flat out vec4 out_color;  // rgb: linear albedo
 
 void main() {
-  // A four-vertex triangle strip per instance.
+  // Four vertices per sphere, indexed as two triangles (scene_renderer.cpp).
   const vec2 corners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(-1, 1), vec2(1, 1));
-  SphereInstance sphere = spheres[gl_InstanceIndex];
+  SphereInstance sphere = spheres[gl_VertexIndex >> 2];
   vec3 center = sphere.center_radius.xyz;
   float radius = sphere.center_radius.w;
   out_center_radius = sphere.center_radius;
-  out_color = sphere.color;
+  out_color = vec4(surface_albedo(sphere.color.rgb), sphere.color.a);  // once, not per pixel
   out_world = center;
 
   vec3 to_center = center - frame.eye.xyz;
@@ -35,7 +36,7 @@ void main() {
   vec3 right = normalize(cross(forward, helper));
   vec3 up = cross(right, forward);
   float half_size = radius * distance / sqrt(distance * distance - radius * radius);
-  vec2 corner = corners[gl_VertexIndex];
+  vec2 corner = corners[gl_VertexIndex & 3];
   out_world = center + (right * corner.x + up * corner.y) * half_size;
   gl_Position = frame.view_projection * vec4(out_world, 1.0);
 }

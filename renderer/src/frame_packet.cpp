@@ -20,9 +20,11 @@ Rgba color_of(const std::vector<Rgba>& colors, std::size_t i, Rgba fallback) {
 constexpr Rgba kWhite{1, 1, 1, 1};
 constexpr Rgba kMeshGrey{0.78f, 0.78f, 0.80f, 1};
 
-void pack_lines(const std::vector<LineBatch>& batches, std::vector<gpu::LineSegment>& out) {
+void pack_lines(const std::vector<LineBatch>& batches, std::vector<gpu::LineSegment>& out,
+                std::vector<LineRun>& runs) {
   for (const LineBatch& batch : batches) {
     const std::size_t n = batch.points.size();
+    const std::size_t first = out.size();
     const auto add = [&](std::size_t a, std::size_t b) {
       out.push_back({gpu::vec4(batch.points[a], batch.width_pixels), gpu::vec4(batch.points[b], 0),
                      to_vec4(color_of(batch.colors, a, kWhite)),
@@ -33,6 +35,11 @@ void pack_lines(const std::vector<LineBatch>& batches, std::vector<gpu::LineSegm
     } else {
       for (std::size_t i = 0; i + 1 < n; i += 2) add(i, i + 1);
     }
+    const bool opaque =
+        std::all_of(batch.colors.begin(), batch.colors.end(), [](Rgba c) { return c.a >= 1; });
+    if (out.size() > first)
+      runs.push_back({static_cast<std::uint32_t>(first),
+                      static_cast<std::uint32_t>(out.size() - first), batch.width_pixels, opaque});
   }
 }
 
@@ -78,7 +85,8 @@ glm::vec3 arrow_tip(const ArrowBatch& batch, std::size_t i) {
   return batch.origins[i] + v * (drawn / magnitude);
 }
 
-void pack_frame(const DrawList& list, int width, int height, FramePacket& packet) {
+void pack_frame(const DrawList& list, int width, int height, FramePacket& packet,
+                glm::ivec2 origin) {
   const Camera& camera = list.camera;
   const float w = static_cast<float>(width);
   const float h = static_cast<float>(height);
@@ -93,14 +101,41 @@ void pack_frame(const DrawList& list, int width, int height, FramePacket& packet
   frame.grid = {list.grid.height, list.grid.spacing, static_cast<float>(list.grid.half_lines),
                 list.grid.axes ? 1.0f : 0.0f};
   frame.camera = {camera.near_plane, camera.far_plane, 0, 0};
+
+  // Eye rays from the inverse projection: the point at framebuffer position (x, y) on the
+  // far plane, less the eye. Its w does not depend on x and y under a perspective, so the
+  // direction is affine in x and y. In double precision: the far plane is far.
+  const glm::dmat4 unproject = glm::inverse(glm::dmat4(frame.view_projection));
+  const auto eye_ray = [&](double x, double y) {
+    const glm::dvec4 ndc{(x - origin.x) * 2.0 / w - 1.0, (y - origin.y) * 2.0 / h - 1.0, 1.0, 1.0};
+    const glm::dvec4 far = unproject * ndc;
+    return glm::dvec3(far) / far.w - glm::dvec3(camera.eye);
+  };
+  const glm::dvec3 ray_at_origin = eye_ray(0, 0);
+  frame.eye_ray = gpu::vec4(glm::vec3(ray_at_origin), 0);
+  frame.eye_ray_dx = gpu::vec4(glm::vec3(eye_ray(1, 0) - ray_at_origin), 0);
+  frame.eye_ray_dy = gpu::vec4(glm::vec3(eye_ray(0, 1) - ray_at_origin), 0);
   packet.grid = list.grid.visible && list.grid.half_lines > 0;
 
+  // Small spheres first, then the others (two passes: no allocation).
+  const glm::mat4 view = view_matrix(camera);
+  const float pixels_per_unit_at_unit_depth =
+      0.5f * h / std::tan(0.5f * glm::radians(camera.fov_y_degrees));
+  const auto is_small = [&](const Sphere& s) {
+    const float nearest_depth = -(view * glm::vec4(s.center, 1.0f)).z - s.radius;
+    return s.radius > 0 && nearest_depth > camera.near_plane &&
+           s.radius * pixels_per_unit_at_unit_depth <= kPointSpherePixels * nearest_depth;
+  };
   packet.spheres.clear();
   for (const Sphere& s : list.spheres)
-    packet.spheres.push_back({gpu::vec4(s.center, s.radius), to_vec4(s.color)});
+    if (is_small(s)) packet.spheres.push_back({gpu::vec4(s.center, s.radius), to_vec4(s.color)});
+  packet.point_spheres = packet.spheres.size();
+  for (const Sphere& s : list.spheres)
+    if (!is_small(s)) packet.spheres.push_back({gpu::vec4(s.center, s.radius), to_vec4(s.color)});
 
   packet.segments.clear();
-  pack_lines(list.lines, packet.segments);
+  packet.line_runs.clear();
+  pack_lines(list.lines, packet.segments, packet.line_runs);
 
   packet.arrows.clear();
   for (const ArrowBatch& batch : list.arrows) {

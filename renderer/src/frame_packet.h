@@ -10,11 +10,22 @@
 
 namespace nudge::render {
 
+// Consecutive segments of one line batch (they share a width).
+struct LineRun {
+  std::uint32_t first = 0, count = 0;
+  float width_pixels = 1;
+  bool opaque = true;  // every colour has alpha 1: no need to blend
+};
+
 struct FramePacket {
   gpu::FrameUniforms frame{};
   bool grid = false;
+  // Spheres whose radius on screen is at most kPointSpherePixels come first, and are
+  // counted in point_spheres: the renderer may draw them as point sprites.
   std::vector<gpu::SphereInstance> spheres;
+  std::size_t point_spheres = 0;
   std::vector<gpu::LineSegment> segments;
+  std::vector<LineRun> line_runs;  // the segments, batch by batch
   std::vector<gpu::ArrowInstance> arrows;
   std::vector<gpu::MeshVertex> mesh_vertices;  // all meshes, one after the other
   std::vector<std::uint32_t> mesh_indices;     // already offset to the merged vertices
@@ -23,9 +34,15 @@ struct FramePacket {
   std::vector<gpu::OverlayVertex> overlay;
 };
 
+// Radius on screen, in pixels, up to which a sphere counts as small (an estimate that
+// leaves out the stretching of spheres far off the axis of view).
+constexpr float kPointSpherePixels = 8.0f;
+
 // Fills `packet` (its vectors keep their capacity from frame to frame). `list` must pass
-// validate(); width and height are the target's size in pixels.
-void pack_frame(const DrawList& list, int width, int height, FramePacket& packet);
+// validate(); width and height are the size in pixels of the area drawn into, and
+// `origin` its top-left corner in the framebuffer (for the eye rays of gl_FragCoord).
+void pack_frame(const DrawList& list, int width, int height, FramePacket& packet,
+                glm::ivec2 origin = {0, 0});
 
 // Unit normals for a mesh that has none: the area-weighted average of the normals of the
 // triangles around each vertex (vertices on no triangle get +Y).

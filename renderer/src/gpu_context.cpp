@@ -282,6 +282,10 @@ Expected<GpuContext> GpuContext::create(const ContextOptions& options) {
   VkPhysicalDeviceFeatures enabled{};
   enabled.sampleRateShading = supported.sampleRateShading;
   gpu.sample_rate_shading = supported.sampleRateShading == VK_TRUE;
+  enabled.wideLines = supported.wideLines;
+  gpu.wide_lines = supported.wideLines == VK_TRUE;
+  enabled.largePoints = supported.largePoints;
+  gpu.large_points = supported.largePoints == VK_TRUE;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{};

@@ -16,10 +16,8 @@ struct PipelineDesc {
   bool blend = false;
   bool depth_bias = false;  // pushed back slightly, so that what lies on it wins
   bool per_sample = false;  // shade every sample (sample shading)
-  // One four-vertex triangle strip per instance instead of a six-vertex triangle list: a
-  // third fewer vertex shader runs, which is what CPU rasterisers (lavapipe) spend the most
-  // on when a scene has thousands of particles and springs.
-  bool strip = false;
+  // Line lists take their width from vkCmdSetLineWidth.
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 };
 
 Expected<VkShaderModule> create_module(VkDevice device, Shader shader) {
@@ -70,8 +68,8 @@ Expected<VkPipeline> create_pipeline(VkDevice device, VkPipelineLayout layout,
   vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
   VkPipelineInputAssemblyStateCreateInfo assembly{};
   assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
-  assembly.topology =
-      desc.strip ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  assembly.topology = desc.topology;
+  const bool lines = desc.topology == VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
   VkPipelineViewportStateCreateInfo viewport{};
   viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
   viewport.viewportCount = 1;
@@ -113,10 +111,11 @@ Expected<VkPipeline> create_pipeline(VkDevice device, VkPipelineLayout layout,
   blending.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
   blending.attachmentCount = 1;
   blending.pAttachments = &blend;
-  const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+  const VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                                           VK_DYNAMIC_STATE_LINE_WIDTH};
   VkPipelineDynamicStateCreateInfo dynamic{};
   dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
-  dynamic.dynamicStateCount = 2;
+  dynamic.dynamicStateCount = lines ? 3 : 2;
   dynamic.pDynamicStates = dynamic_states;
 
   VkGraphicsPipelineCreateInfo info{};
@@ -160,9 +159,19 @@ Expected<ScenePipelines> create_scene_pipelines(VkDevice device, VkPipelineLayou
       {&pipelines.meshes, {Shader::MeshVert, Shader::MeshFrag}},
       {&pipelines.spheres,
        {Shader::SphereVert, per_sample ? Shader::SphereFragPerSample : Shader::SphereFrag, true,
-        true, false, false, per_sample, true}},
+        true, false, false, per_sample}},
+      {&pipelines.point_spheres,
+       {Shader::SpherePointVert, Shader::SpherePointFrag, true, true, false, false, per_sample,
+        VK_PRIMITIVE_TOPOLOGY_POINT_LIST}},
       {&pipelines.quads, {Shader::QuadVert, Shader::QuadFrag, true, true, true}},
-      {&pipelines.lines, {Shader::LineVert, Shader::FlatColorFrag, true, true, true, false, false, true}},
+      {&pipelines.lines, {Shader::LineVert, Shader::FlatColorFrag, true, true, true}},
+      {&pipelines.thin_lines,
+       {Shader::ThinLineVert, Shader::FlatColorFrag, true, true, true, false, false,
+        VK_PRIMITIVE_TOPOLOGY_LINE_LIST}},
+      // Blending costs CPU rasterisers a read of every pixel; most lines are opaque.
+      {&pipelines.thin_opaque_lines,
+       {Shader::ThinLineVert, Shader::FlatColorFrag, true, true, false, false, false,
+        VK_PRIMITIVE_TOPOLOGY_LINE_LIST}},
       {&pipelines.arrows, {Shader::ArrowVert, Shader::FlatColorFrag, true, true, true}},
       // Translucent and drawn after the solids: it must not hide what lies below it.
       {&pipelines.grid, {Shader::GridVert, Shader::GridFrag, true, false, true, true}},
@@ -178,8 +187,10 @@ Expected<ScenePipelines> create_scene_pipelines(VkDevice device, VkPipelineLayou
 }
 
 void destroy_scene_pipelines(VkDevice device, ScenePipelines& pipelines) {
-  for (VkPipeline pipeline : {pipelines.meshes, pipelines.spheres, pipelines.quads, pipelines.lines,
-                              pipelines.arrows, pipelines.grid, pipelines.overlay}) {
+  for (VkPipeline pipeline :
+       {pipelines.meshes, pipelines.spheres, pipelines.point_spheres, pipelines.quads,
+        pipelines.lines, pipelines.thin_lines, pipelines.thin_opaque_lines, pipelines.arrows,
+        pipelines.grid, pipelines.overlay}) {
     if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
   }
   pipelines = {};

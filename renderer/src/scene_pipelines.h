@@ -21,8 +21,11 @@ struct PipelineTarget {
 struct ScenePipelines {
   VkPipeline meshes = VK_NULL_HANDLE;
   VkPipeline spheres = VK_NULL_HANDLE;
+  VkPipeline point_spheres = VK_NULL_HANDLE;  // small spheres as point sprites
   VkPipeline quads = VK_NULL_HANDLE;
   VkPipeline lines = VK_NULL_HANDLE;
+  VkPipeline thin_lines = VK_NULL_HANDLE;  // line primitives; the width is dynamic state
+  VkPipeline thin_opaque_lines = VK_NULL_HANDLE;  // the same without blending
   VkPipeline arrows = VK_NULL_HANDLE;
   VkPipeline grid = VK_NULL_HANDLE;
   VkPipeline overlay = VK_NULL_HANDLE;

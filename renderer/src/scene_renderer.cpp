@@ -56,6 +56,21 @@ struct FrameSlot {
   VkDescriptorSet descriptors = VK_NULL_HANDLE;  // freed with the pool
 };
 
+// Large spheres and wide line segments are quads expanded by the vertex shader, which
+// finds its quad as gl_VertexIndex / 4 and its corner as gl_VertexIndex % 4. They are
+// drawn as indexed triangle lists, not as instances: lavapipe runs its vertex stage once
+// per instance, four vertices at a time, at a cost well above that of one long run of
+// vertices (which it shades once each, the index buffer sharing them between the two
+// triangles). The index buffer is fixed: 16-bit indices of up to kQuadsPerDraw quads;
+// longer runs take several draws, each with a vertexOffset.
+constexpr std::uint32_t kQuadsPerDraw = 65536 / 4;
+constexpr std::uint32_t kIndicesPerQuad = 6;
+
+// Lines up to this wide are drawn as line primitives (thin_line.vert), wider ones as quads
+// with square caps (line.vert). Line primitives have no caps: the joints of a strip show
+// a notch up to half the width deep, which goes unseen at two pixels or less.
+constexpr float kMaxThinLineWidth = 2.0f;
+
 }  // namespace
 
 struct SceneRenderer::State {
@@ -66,6 +81,7 @@ struct SceneRenderer::State {
   VkDescriptorPool pool = VK_NULL_HANDLE;
   ScenePipelines pipelines;
   std::vector<FrameSlot> slots;
+  HostBuffer quad_indices;  // kQuadsPerDraw quads, written once
   FramePacket packet;  // reused so that steady frames allocate nothing
   VkDeviceSize alignment = 256;
 
@@ -74,6 +90,7 @@ struct SceneRenderer::State {
     if (!device) return;
     destroy_scene_pipelines(device, pipelines);
     for (FrameSlot& slot : slots) destroy_host_buffer(device, slot.buffer);
+    destroy_host_buffer(device, quad_indices);
     if (pool) vkDestroyDescriptorPool(device, pool, nullptr);
     if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
     if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
@@ -146,6 +163,19 @@ Expected<SceneRenderer> SceneRenderer::create(const GpuContext& gpu,
     allocate.descriptorSetCount = 1;
     allocate.pSetLayouts = &s.set_layout;
     NUDGE_VK_TRY(vkAllocateDescriptorSets(device, &allocate, &slot.descriptors));
+  }
+
+  Expected<HostBuffer> quad_indices =
+      create_host_buffer(s.gpu, kQuadsPerDraw * kIndicesPerQuad * sizeof(std::uint16_t),
+                         VK_BUFFER_USAGE_INDEX_BUFFER_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (!quad_indices) return quad_indices.error();
+  s.quad_indices = *quad_indices;
+  auto* indices = static_cast<std::uint16_t*>(s.quad_indices.mapped);
+  for (std::uint32_t q = 0; q < kQuadsPerDraw; ++q) {
+    // Corners 0-1-2 and 2-1-3: the two triangles of the strip 0, 1, 2, 3.
+    const std::uint32_t first = 4 * q;
+    for (std::uint32_t corner : {0u, 1u, 2u, 2u, 1u, 3u})
+      *indices++ = static_cast<std::uint16_t>(first + corner);
   }
 
   PipelineTarget target;
@@ -242,7 +272,8 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
   if (extent.width == 0 || extent.height == 0) return Ok{};  // e.g. a minimised window
   if (Status valid = validate(list); !valid) return valid.error();
 
-  pack_frame(list, static_cast<int>(extent.width), static_cast<int>(extent.height), s.packet);
+  pack_frame(list, static_cast<int>(extent.width), static_cast<int>(extent.height), s.packet,
+             {area.offset.x, area.offset.y});
   const FrameLayout layout = layout_frame(s.packet, s.alignment);
   const VkDeviceSize max_range = s.gpu.properties.limits.maxStorageBufferRange;
   for (const FrameLayout::Range* range :
@@ -285,9 +316,42 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     vkCmdDraw(commands, vertices, count(instances), 0, 0);
   };
-  draw(s.pipelines.spheres, 4, p.spheres.size());  // strips
+  // Quads [first, first + n) of a quad pass.
+  const auto draw_quads = [&](VkPipeline pipeline, std::size_t first, std::size_t n) {
+    if (n == 0) return;
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindIndexBuffer(commands, s.quad_indices.buffer, 0, VK_INDEX_TYPE_UINT16);
+    for (std::size_t done = 0; done < n; done += kQuadsPerDraw) {
+      const std::size_t chunk = std::min<std::size_t>(n - done, kQuadsPerDraw);
+      vkCmdDrawIndexed(commands, count(chunk * kIndicesPerQuad), 1, 0,
+                       static_cast<std::int32_t>(4 * (first + done)), 0);
+    }
+  };
+  // Point sprites need largePoints, and room for the sprites of spheres up to
+  // kPointSpherePixels (pack_frame) stretched off axis: twice that radius and more.
+  const bool point_sprites =
+      s.gpu.large_points && s.gpu.properties.limits.pointSizeRange[1] >= 4 * kPointSpherePixels;
+  const std::size_t point_spheres = point_sprites ? p.point_spheres : 0;
+  if (point_spheres > 0) {
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipelines.point_spheres);
+    vkCmdDraw(commands, count(point_spheres), 1, 0, 0);
+  }
+  draw_quads(s.pipelines.spheres, point_spheres, p.spheres.size() - point_spheres);
   draw(s.pipelines.quads, 6, p.quads.size());
-  draw(s.pipelines.lines, 4, p.segments.size());
+  const float* line_widths = s.gpu.properties.limits.lineWidthRange;
+  for (const LineRun& run : p.line_runs) {
+    const bool thin = run.width_pixels <= kMaxThinLineWidth &&
+                      run.width_pixels >= line_widths[0] && run.width_pixels <= line_widths[1] &&
+                      (s.gpu.wide_lines || run.width_pixels == 1.0f);
+    if (!thin) {
+      draw_quads(s.pipelines.lines, run.first, run.count);
+      continue;
+    }
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                      run.opaque ? s.pipelines.thin_opaque_lines : s.pipelines.thin_lines);
+    vkCmdSetLineWidth(commands, run.width_pixels);
+    vkCmdDraw(commands, 2 * run.count, 1, 2 * run.first, 0);
+  }
   draw(s.pipelines.arrows, 9, p.arrows.size());
   draw(s.pipelines.grid, 6, p.grid ? 1 : 0);
   draw(s.pipelines.overlay, count(p.overlay.size()), 1);

@@ -20,8 +20,17 @@ constexpr std::uint32_t kSphereFrag[] = {
 constexpr std::uint32_t kSphereFragPerSample[] = {
 #include "sphere_per_sample.frag.spv.inc"
 };
+constexpr std::uint32_t kSpherePointVert[] = {
+#include "sphere_point.vert.spv.inc"
+};
+constexpr std::uint32_t kSpherePointFrag[] = {
+#include "sphere_point.frag.spv.inc"
+};
 constexpr std::uint32_t kLineVert[] = {
 #include "line.vert.spv.inc"
+};
+constexpr std::uint32_t kThinLineVert[] = {
+#include "thin_line.vert.spv.inc"
 };
 constexpr std::uint32_t kArrowVert[] = {
 #include "arrow.vert.spv.inc"
@@ -59,7 +68,10 @@ SpirV spirv(Shader shader) {
     case Shader::SphereVert: return code(kSphereVert);
     case Shader::SphereFrag: return code(kSphereFrag);
     case Shader::SphereFragPerSample: return code(kSphereFragPerSample);
+    case Shader::SpherePointVert: return code(kSpherePointVert);
+    case Shader::SpherePointFrag: return code(kSpherePointFrag);
     case Shader::LineVert: return code(kLineVert);
+    case Shader::ThinLineVert: return code(kThinLineVert);
     case Shader::ArrowVert: return code(kArrowVert);
     case Shader::FlatColorFrag: return code(kFlatColorFrag);
     case Shader::MeshVert: return code(kMeshVert);

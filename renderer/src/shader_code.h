@@ -13,7 +13,10 @@ enum class Shader {
   SphereVert,
   SphereFrag,           // one sample per pixel
   SphereFragPerSample,  // ray cast per sample: anti-aliased silhouettes (sampleRateShading)
+  SpherePointVert,      // small spheres as point sprites
+  SpherePointFrag,
   LineVert,
+  ThinLineVert,  // line list primitives (thin lines)
   ArrowVert,
   FlatColorFrag,
   MeshVert,

@@ -2,6 +2,7 @@
 // layout and the checks of validate().
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 #include "frame_packet.h"
@@ -57,6 +58,57 @@ TEST_CASE("pack_frame: segments pair points, strips chain them, colours per poin
   CHECK(packet.segments[3].color_a.g == 1.0f);
   CHECK(packet.segments[3].color_b.b == 1.0f);
   CHECK(packet.segments[3].a.w == 5.0f);  // width travels in a.w
+  // One run per batch, with its width; translucent colours are marked.
+  REQUIRE(packet.line_runs.size() == 2);
+  CHECK(packet.line_runs[0].first == 0);
+  CHECK(packet.line_runs[0].count == 2);
+  CHECK(packet.line_runs[1].first == 2);
+  CHECK(packet.line_runs[1].count == 3);
+  CHECK(packet.line_runs[1].width_pixels == 5.0f);
+  CHECK(packet.line_runs[1].opaque);
+  list.lines[1].colors[2].a = 0.5f;
+  pack_frame(list, 64, 64, packet);
+  CHECK(packet.line_runs[0].opaque);
+  CHECK_FALSE(packet.line_runs[1].opaque);
+}
+
+TEST_CASE("pack_frame: spheres small on screen come first, counted for point sprites") {
+  DrawList list;  // the default camera: eye (3, 2, 3), looking at the origin, near 0.01
+  const glm::vec3 forward = glm::normalize(list.camera.target - list.camera.eye);
+  list.spheres = {{{0, 0, 0}, 0.5f, {1, 0, 0, 1}},      // large
+                  {{0, 0.2f, 0}, 0.005f, {0, 1, 0, 1}},  // a pixel or so
+                  // A few pixels, but cut by the near plane: a point sprite would vanish.
+                  {list.camera.eye + 0.01f * forward, 0.0002f, {0, 0, 1, 1}},
+                  {{-1, 0, 0}, 0.004f, {1, 1, 0, 1}}};  // a pixel or so
+  FramePacket packet;
+  pack_frame(list, 200, 100, packet);
+  REQUIRE(packet.spheres.size() == 4);
+  CHECK(packet.point_spheres == 2);
+  CHECK(packet.spheres[0].color.g == 1.0f);  // in their order
+  CHECK(packet.spheres[1].color.r == 1.0f);
+  CHECK(packet.spheres[1].color.g == 1.0f);
+  CHECK(packet.spheres[2].color.r == 1.0f);
+  CHECK(packet.spheres[3].color.b == 1.0f);
+}
+
+TEST_CASE("pack_frame: eye rays pass through what projects to each framebuffer position") {
+  DrawList list;
+  list.camera.eye = {1.5f, 2.0f, 4.0f};
+  list.camera.target = {0.2f, 0.1f, -0.3f};
+  const int width = 200, height = 100;
+  const glm::ivec2 origin{30, 40};  // an area inside a larger framebuffer (a window's panel)
+  FramePacket packet;
+  pack_frame(list, width, height, packet, origin);
+  const gpu::FrameUniforms& frame = packet.frame;
+  for (glm::vec3 world : {glm::vec3(0, 0, 0), glm::vec3(0.7f, -0.4f, 0.3f), glm::vec3(-1, 1, -2)}) {
+    const std::optional<glm::vec2> pixel = project_to_pixel(list.camera, world, width, height);
+    REQUIRE(pixel);
+    const glm::vec2 at = *pixel + glm::vec2(origin);
+    const glm::vec3 ray = glm::vec3(frame.eye_ray) + at.x * glm::vec3(frame.eye_ray_dx) +
+                          at.y * glm::vec3(frame.eye_ray_dy);
+    const glm::vec3 expected = glm::normalize(world - list.camera.eye);
+    CHECK(glm::dot(glm::normalize(ray), expected) == doctest::Approx(1.0).epsilon(1e-6));
+  }
 }
 
 TEST_CASE("smooth_normals: unit, area weighted, facing the winding's side") {

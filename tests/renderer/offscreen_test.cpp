@@ -261,6 +261,60 @@ TEST_CASE("offscreen: a sphere appears where project_to_pixel says, lit, and now
   CHECK(stray == 0);
 }
 
+TEST_CASE("offscreen: small spheres (point sprites) are lit, placed and outlined like big ones") {
+  // A few pixels wide, all over the image: far off the axis of view they stretch.
+  DrawList list = empty_front_view();
+  list.camera.eye = {0.5f, 1.0f, 4.0f};
+  list.light_direction = {0.3f, 0.6f, 1.0f};
+  const Rgba colors[] = {{0.85f, 0.35f, 0.2f, 1}, {0.3f, 0.8f, 0.4f, 1}, {0.4f, 0.5f, 0.9f, 1}};
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j)
+      list.spheres.push_back(
+          {{-1.1f + 0.55f * float(i), -0.9f + 0.45f * float(j), 0.25f * float(i - j)},
+           0.045f + 0.006f * float(i + j), colors[(i + j) % 3]});
+  // One sample per pixel shows each pixel's own ray; four show the outline's coverage.
+  Expected<OffscreenTarget> single = OffscreenTarget::create(shared_gpu().context, kSize, kSize, 1);
+  REQUIRE(single.ok());
+  Expected<Image> one_sample = single->render(list);
+  REQUIRE(one_sample.ok());
+  const Image four_samples = render(list);
+
+  const glm::vec3 right =
+      glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
+  const Bytes background = to_bytes(list.background);
+  for (const Sphere& sphere : list.spheres) {
+    const std::optional<glm::vec2> centre_px =
+        project_to_pixel(list.camera, sphere.center, kSize, kSize);
+    REQUIRE(centre_px);
+    const float radius_px = glm::length(
+        *project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) -
+        *centre_px);
+    INFO("sphere at (", centre_px->x, ", ", centre_px->y, "), radius ", radius_px, " px");
+    REQUIRE(radius_px > 3.0f);
+    REQUIRE(radius_px < 8.0f);
+    // Every pixel whose ray hits the sphere well inside its outline shows the lit colour.
+    int unlit = 0, missing = 0, stray = 0;
+    const glm::ivec2 centre = glm::ivec2(glm::floor(*centre_px));
+    const int reach = int(radius_px) + 6;
+    for (int y = centre.y - reach; y <= centre.y + reach; ++y) {
+      for (int x = centre.x - reach; x <= centre.x + reach; ++x) {
+        const float d = glm::length(glm::vec2(float(x) + 0.5f, float(y) + 0.5f) - *centre_px);
+        if (d < radius_px - 1.0f &&
+            rgb_difference(pixel_at(*one_sample, x, y),
+                           expected_sphere_pixel(list, sphere, {x, y})) > 3)
+          ++unlit;
+        // The outline of a sphere off the axis is an ellipse a little larger than radius_px.
+        const bool is_background = pixel_at(four_samples, x, y) == background;
+        if (d < radius_px - 1.0f && is_background) ++missing;
+        if (d > 1.3f * radius_px + 1.5f && !is_background) ++stray;
+      }
+    }
+    CHECK(unlit == 0);
+    CHECK(missing == 0);
+    CHECK(stray == 0);
+  }
+}
+
 TEST_CASE("offscreen: sphere depth is exact: a plane through a sphere cuts its outline") {
   DrawList list = empty_front_view();
   list.light_direction = {0.2f, 0.3f, 1.0f};
@@ -303,6 +357,44 @@ TEST_CASE("offscreen: lines of known colour cross known pixels, segments and str
   check_pixel(image, pixel_of(list, {-0.5f, -0.75f, 0}), to_bytes(green), 0);
   // Per-point colours are interpolated: half way from red to blue.
   check_pixel(image, pixel_of(list, {0, 0.9f, 0}), to_bytes(Rgba{0.5f, 0, 0.5f, 1}), 3);
+}
+
+TEST_CASE("offscreen: thin lines (line primitives) show their colour, width, blending, depth") {
+  DrawList list = empty_front_view();
+  list.light_direction = {0.3f, 0.6f, 1.0f};
+  const Rgba orange{1.0f, 0.52f, 0.0f, 1};
+  const Rgba green{0.12f, 0.8f, 0.32f, 1};
+  const Rgba see_through{0.9f, 0.9f, 0.1f, 0.5f};
+  LineBatch opaque;
+  opaque.points = {{-1, 0.3f, 0}, {1, 0.3f, 0}};
+  opaque.colors = {orange};
+  opaque.width_pixels = 2;
+  LineBatch strip;
+  strip.points = {{-1, -1, 0}, {0, -0.5f, 0}, {1, -1, 0}};
+  strip.colors = {green};
+  strip.width_pixels = 1.5f;
+  strip.strip = true;
+  LineBatch translucent;
+  translucent.points = {{-1, -0.2f, 0}, {1, -0.2f, 0}};
+  translucent.colors = {see_through};
+  translucent.width_pixels = 2;
+  list.lines = {opaque, strip, translucent};
+  const Sphere sphere{{0.5f, 0.3f, 0.5f}, 0.15f, {0.3f, 0.4f, 0.9f, 1}};  // in front of a line
+  list.spheres.push_back(sphere);
+  const Image image = render(list);
+  const Bytes background = to_bytes(list.background);
+
+  check_pixel(image, pixel_of(list, {-0.3f, 0.3f, 0}), to_bytes(orange), 1);
+  check_pixel(image, pixel_of(list, {-0.3f, 0.3f, 0}) + glm::ivec2(0, 3), background, 0);
+  check_pixel(image, pixel_of(list, {-0.3f, 0.3f, 0}) - glm::ivec2(0, 3), background, 0);
+  check_pixel(image, pixel_of(list, {0.5f, -0.75f, 0}), to_bytes(green), 1);
+  check_pixel(image, pixel_of(list, {-0.5f, -0.75f, 0}), to_bytes(green), 1);
+  const Rgba blended{0.5f * see_through.r + 0.5f * list.background.r,
+                     0.5f * see_through.g + 0.5f * list.background.g,
+                     0.5f * see_through.b + 0.5f * list.background.b, 1};
+  check_pixel(image, pixel_of(list, {0.2f, -0.2f, 0}), to_bytes(blended), 2);
+  const glm::ivec2 behind = pixel_of(list, sphere.center);
+  check_pixel(image, behind, expected_sphere_pixel(list, sphere, behind), 3);
 }
 
 TEST_CASE("offscreen: an arrow shows its colour at the middle of its drawn length") {

@@ -65,6 +65,8 @@ struct GpuDevice {
   VkPhysicalDeviceMemoryProperties memory{};
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // best depth attachment format found
   bool sample_rate_shading = false;  // enabled: spheres shade per sample for smooth edges
+  bool wide_lines = false;           // enabled: line primitives wider than one pixel
+  bool large_points = false;         // enabled: point sprites larger than one pixel
 };
 
 class GpuContext {
