@@ -144,12 +144,11 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   const bool inside = mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y &&
                       mouse.y < viewport.bottom();
   // Drags that began in the viewport keep going when the cursor leaves it.
-  static bool dragging = false;
   const bool any_down = io.MouseDown[0] || io.MouseDown[1] || io.MouseDown[2];
-  if (!any_down) dragging = false;
+  if (!any_down) dragging_ = false;
   if (inside && !io.WantCaptureMouse && (ImGui::IsMouseClicked(0) || ImGui::IsMouseClicked(1) || ImGui::IsMouseClicked(2)))
-    dragging = true;
-  if (dragging) {
+    dragging_ = true;
+  if (dragging_) {
     const ImVec2 d = io.MouseDelta;
     if (d.x != 0 || d.y != 0) {
       if (io.MouseDown[2] || (io.MouseDown[0] && io.KeyShift) || io.MouseDown[1])

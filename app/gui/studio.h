@@ -58,6 +58,7 @@ private:
   StudioState state_;
   std::unique_ptr<studio::RolloutWorker> worker_;
   bool camera_moved_ = false;  // by the user since the document opened
+  bool dragging_ = false;      // a mouse drag that began in the viewport is going on
   float viewport_aspect_ = 16.0f / 9.0f;
   FrameTimings timings_;
 };

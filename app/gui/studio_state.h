@@ -59,11 +59,12 @@ struct ViewFlags {
   bool grid = true;
 };
 
-// Modal windows and popups that a menu item or key opens on the next frame.
+// Dialogs and windows a menu item or key asks for. The file dialogs open on the next
+// frame (the flag is then cleared); the Help windows stay while their flag is set.
 struct Popups {
   bool open_file = false;  // the Open dialog
   bool save_as = false;    // the Save As dialog
-  bool keys = false;       // Help > Keys
+  bool keys = false;       // Help > Keys and Mouse
   bool about = false;      // Help > About
 };
 
@@ -94,6 +95,8 @@ struct StudioState {
   // Frame timing for the status bar (seconds per frame, smoothed).
   double frame_seconds = 1.0 / 60.0;
   std::string device_name;
+
+  std::uint64_t log_generation_shown = 0;  // the log panel scrolls down when the log's changes
 
   std::vector<Command> commands;  // queued by panels, carried out after drawing
   void queue(Command c) { commands.push_back(std::move(c)); }

@@ -8,7 +8,6 @@ namespace nudge::gui {
 
 void draw_log_panel(StudioState& state, const studio::Rect& area) {
   begin_panel("Log", area);
-  static std::uint64_t seen_generation = 0;
   const std::uint64_t generation = state.log.generation();
   if (ImGui::SmallButton("Clear")) state.log.clear();
   ImGui::SameLine();
@@ -29,9 +28,9 @@ void draw_log_panel(StudioState& state, const studio::Rect& area) {
       else
         ImGui::TextUnformatted(e.message.c_str());
     }
-  if (generation != seen_generation) {  // something new: show it
+  if (generation != state.log_generation_shown) {  // something new: show it
     ImGui::SetScrollHereY(1.0f);
-    seen_generation = generation;
+    state.log_generation_shown = generation;
   }
   ImGui::EndChild();
   end_panel();
