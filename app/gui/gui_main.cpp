@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "gui/studio.h"
@@ -66,10 +67,7 @@ int run_gui(const GuiOptions& options) {
   log.info("Vulkan device: " + window.device_name() + ", present mode " + window.present_mode_name() + ", " +
            std::to_string(window.samples()) + " sample(s) per pixel");
 
-  Studio studio(window, log);
-  if (first) {
-    studio.open(options.scene);
-  }
+  Studio studio(window, log, first ? std::optional<studio::Document>(std::move(first->value())) : std::nullopt);
   if (options.play) studio.play();
 
   std::signal(SIGINT, on_stop_signal);

@@ -27,14 +27,17 @@ glm::vec3 position_at(const Scene& scene, const Trajectory* traj, int frame, int
 
 }  // namespace
 
-Studio::Studio(Window& window, studio::AppLog& log)
+Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Document> first)
     : window_(window), state_(log),
       worker_(std::make_unique<studio::RolloutWorker>([](const studio::RolloutResult&) { Window::wake(); })) {
   state_.device_name = window.device_name();
   state_.examples_dir = studio::examples_directory(NUDGE_SOURCE_SCENES_DIR);
   state_.recent_file = studio::default_recent_files_path();
   if (!state_.recent_file.empty()) state_.recent = studio::RecentFiles::load(state_.recent_file);
-  set_document(studio::Document{});
+  if (first)
+    adopt_opened(std::move(*first));
+  else
+    set_document(studio::Document{});
 }
 
 void Studio::set_document(studio::Document document) {
@@ -59,11 +62,16 @@ bool Studio::open(const std::filesystem::path& path) {
     return false;
   }
   const bool was_playing = state_.playback.playing();
-  set_document(std::move(*opened));
+  adopt_opened(std::move(*opened));
   if (was_playing) state_.playback.play();
+  return true;
+}
+
+void Studio::adopt_opened(studio::Document document) {
+  const std::filesystem::path path = document.path();
+  set_document(std::move(document));
   remember_recent(path);
   state_.log.info("opened " + path.string());
-  return true;
 }
 
 void Studio::show_scene(Scene scene) {

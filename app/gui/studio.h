@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "gui/studio_state.h"
 #include "studio/panel_layout.h"
@@ -14,8 +15,9 @@ namespace nudge::gui {
 
 class Studio {
 public:
-  // `log` receives every message (and echoes it to stderr).
-  Studio(Window& window, studio::AppLog& log);
+  // `log` receives every message (and echoes it to stderr). Shows `first` (a document
+  // already opened, e.g. from the command line) or else a new scene.
+  Studio(Window& window, studio::AppLog& log, std::optional<studio::Document> first = std::nullopt);
 
   // Opens a scene file; on failure the current document stays, and the error goes to the
   // log and the banner. Returns whether it opened.
@@ -52,6 +54,7 @@ private:
   void run_commands();
   void show_error(const std::string& message);
   void set_document(studio::Document document);
+  void adopt_opened(studio::Document document);  // set_document, plus the log and recent files
   void remember_recent(const std::filesystem::path& path);
 
   Window& window_;
