@@ -152,7 +152,8 @@ Result<OptimizeResult> minimize(const LossAndGradient& f, std::vector<double> x0
       result.loss = current.loss;
     }
 
-    const bool go_on = !on_iteration || on_iteration(IterationInfo{iteration, current.loss, grad_norm, problem.evaluations()});
+    const bool go_on = !on_iteration || on_iteration(IterationInfo{iteration, current.loss, grad_norm,
+                                                                   problem.evaluations(), &current.x, &current.grad});
     if (grad_norm <= settings.tolerance) return finish(StopReason::Tolerance);
     if (loss_converged(previous_loss, current.loss, settings.loss_tolerance)) return finish(StopReason::LossTolerance);
     if (!go_on) return finish(StopReason::Cancelled);

@@ -39,6 +39,10 @@ struct IterationInfo {
   double loss = 0.0;        // loss at the current (accepted) x
   double grad_norm = 0.0;   // 2-norm of the projected gradient at x
   int evaluations = 0;      // function evaluations so far
+  // The current point and its gradient; valid only during the callback (a viewer copies
+  // what it shows: the iterate's parameters, its motion).
+  const std::vector<double>* x = nullptr;
+  const std::vector<double>* grad = nullptr;
 };
 
 enum class StopReason { Iterations, Tolerance, LossTolerance, EvaluationFailed, LineSearchFailed, Cancelled };

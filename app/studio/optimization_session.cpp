@@ -1,0 +1,310 @@
+#include "studio/optimization_session.h"
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "nudge/optimize_scene.h"
+#include "studio/rollout_worker.h"
+
+namespace nudge::studio {
+
+namespace {
+
+// The gradient's 2-norm with the entries that point out of the box at an active bound
+// left out, as the optimiser measures it.
+double projected_gradient_norm(const ParameterSet& params) {
+  std::vector<double> lower, upper;
+  params.optimized_bounds(lower, upper);
+  const std::vector<double> x = params.gather_optimized();
+  const std::vector<double> g = params.gather_optimized_grad();
+  double sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const bool held = (x[i] <= lower[i] && g[i] > 0) || (x[i] >= upper[i] && g[i] < 0);
+    if (!held) sum += g[i] * g[i];
+  }
+  return std::sqrt(sum);
+}
+
+}  // namespace
+
+std::string_view run_state_name(RunState state) {
+  switch (state) {
+    case RunState::Ready: return "ready";
+    case RunState::Running: return "running";
+    case RunState::Paused: return "paused";
+    case RunState::Finished: return "finished";
+  }
+  return "?";
+}
+
+OptimizationSession::OptimizationSession(Scene scene, std::function<void()> on_publish)
+    : start_scene_(std::move(scene)), on_publish_(std::move(on_publish)), current_(start_scene_.params),
+      settings_(start_scene_.optimizer) {
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(start_scene_, rollout_simulator_options());
+  OptimizationSnapshot first;
+  if (!sim) {
+    first.scene = start_scene_;
+    first.state = RunState::Finished;
+    first.message = sim.error().message;
+  } else {
+    sim_ = std::move(*sim);
+    first = evaluate_at(current_, RunState::Ready);
+    if (first.message.empty()) {
+      loss_history_ = {first.loss};
+      grad_norm_history_ = {first.grad_norm};
+      first.loss_history = loss_history_;
+      first.grad_norm_history = grad_norm_history_;
+    } else {
+      first.state = RunState::Finished;
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    state_ = first.state;
+  }
+  const bool usable = first.message.empty();
+  publish(std::move(first));
+  // A start that does not evaluate cannot be optimised from: no worker, and start() and
+  // step() do nothing.
+  if (usable) thread_ = std::thread([this] { worker(); });
+}
+
+OptimizationSession::~OptimizationSession() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void OptimizationSession::set_settings(const OptimizerSettings& settings) {
+  std::lock_guard lock(mutex_);
+  settings_ = settings;
+}
+
+OptimizerSettings OptimizationSession::settings() const {
+  std::lock_guard lock(mutex_);
+  return settings_;
+}
+
+void OptimizationSession::start() {
+  std::lock_guard lock(mutex_);
+  if (!thread_.joinable()) return;  // the start did not evaluate: nothing to run
+  if (state_ == RunState::Paused) {
+    step_budget_ = 0;
+    state_ = RunState::Running;
+  } else if (state_ == RunState::Ready || state_ == RunState::Finished) {
+    step_budget_ = 0;
+    run_requested_ = true;
+    state_ = RunState::Running;
+  }
+  changed_.notify_all();
+}
+
+void OptimizationSession::pause() {
+  std::lock_guard lock(mutex_);
+  if (state_ == RunState::Running) state_ = RunState::Paused;
+}
+
+void OptimizationSession::step() {
+  std::lock_guard lock(mutex_);
+  if (!thread_.joinable()) return;
+  if (state_ == RunState::Paused) {
+    step_budget_ = 1;
+    state_ = RunState::Running;
+  } else if (state_ == RunState::Ready || state_ == RunState::Finished) {
+    step_budget_ = 1;
+    run_requested_ = true;
+    state_ = RunState::Running;
+  }
+  changed_.notify_all();
+}
+
+void OptimizationSession::reset() {
+  std::lock_guard lock(mutex_);
+  reset_requested_ = true;
+  run_requested_ = false;
+  changed_.notify_all();
+}
+
+RunState OptimizationSession::state() const {
+  std::lock_guard lock(mutex_);
+  return state_;
+}
+
+std::shared_ptr<const OptimizationSnapshot> OptimizationSession::latest() const {
+  std::lock_guard lock(mutex_);
+  return latest_;
+}
+
+bool OptimizationSession::wait_for(const std::function<bool(const OptimizationSnapshot&)>& done,
+                                   double timeout_seconds) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, std::chrono::duration<double>(timeout_seconds),
+                           [&] { return latest_ && done(*latest_); });
+}
+
+void OptimizationSession::publish(OptimizationSnapshot snapshot) {
+  {
+    std::lock_guard lock(mutex_);
+    snapshot.version = next_version_++;
+    latest_ = std::make_shared<const OptimizationSnapshot>(std::move(snapshot));
+  }
+  changed_.notify_all();
+  if (on_publish_) on_publish_();
+}
+
+OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params, RunState state) {
+  OptimizationSnapshot snapshot;
+  snapshot.state = state;
+  snapshot.scene = start_scene_;
+  snapshot.scene.params = params;
+  snapshot.iteration = iterations_done_;
+  snapshot.evaluations = evaluations_done_;
+  Result<Evaluation> evaluation = sim_->gradient(snapshot.scene.params);
+  if (!evaluation) {
+    snapshot.message = evaluation.error().message;
+    return snapshot;
+  }
+  snapshot.loss = evaluation->loss;
+  snapshot.grad_norm = projected_gradient_norm(snapshot.scene.params);
+  Result<Trajectory> trajectory = sim_->trajectory(snapshot.scene.params);
+  if (!trajectory) {
+    snapshot.message = trajectory.error().message;
+    return snapshot;
+  }
+  snapshot.trajectory = std::move(*trajectory);
+  return snapshot;
+}
+
+void OptimizationSession::worker() {
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return quit_ || reset_requested_ || run_requested_; });
+      if (quit_) return;
+    }
+    bool reset = false;
+    {
+      std::lock_guard lock(mutex_);
+      reset = reset_requested_;
+      reset_requested_ = false;
+    }
+    if (reset) {
+      go_back_to_start();
+      continue;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      run_requested_ = false;
+    }
+    run_optimizer();
+  }
+}
+
+void OptimizationSession::go_back_to_start() {
+  current_ = start_scene_.params;
+  iterations_done_ = 0;
+  evaluations_done_ = 0;
+  OptimizationSnapshot snapshot = evaluate_at(current_, RunState::Ready);
+  loss_history_ = {snapshot.loss};
+  grad_norm_history_ = {snapshot.grad_norm};
+  snapshot.loss_history = loss_history_;
+  snapshot.grad_norm_history = grad_norm_history_;
+  {
+    std::lock_guard lock(mutex_);
+    // A start or step that came after the reset runs next; its state stands.
+    if (!run_requested_) {
+      state_ = RunState::Ready;
+      step_budget_ = 0;
+    }
+    snapshot.state = state_;
+  }
+  publish(std::move(snapshot));
+}
+
+void OptimizationSession::run_optimizer() {
+  const OptimizerSettings settings = this->settings();
+  ParameterSet params = current_;
+  // The last point the optimiser evaluated, with every parameter's gradient: the
+  // accepted iterate in each callback is the point evaluated last (gradient descent and
+  // Adam evaluate once per iteration, the line search of L-BFGS ends on the point it
+  // accepts), so its gradients need no second evaluation.
+  ParameterSet last_evaluated = params;
+  const int evaluations_before = evaluations_done_;
+
+  const IterationCallback on_iteration = [&](const IterationInfo& info) {
+    ++iterations_done_;
+    evaluations_done_ = evaluations_before + info.evaluations;
+    loss_history_.push_back(info.loss);
+    grad_norm_history_.push_back(info.grad_norm);
+    ParameterSet iterate = last_evaluated;
+    if (iterate.gather_optimized() != *info.x) {  // not the last point evaluated: evaluate it
+      iterate.scatter_optimized(*info.x);
+      (void)sim_->gradient(iterate);
+    }
+    OptimizationSnapshot snapshot;
+    snapshot.iteration = iterations_done_;
+    snapshot.evaluations = evaluations_done_;
+    snapshot.loss = info.loss;
+    snapshot.grad_norm = info.grad_norm;
+    snapshot.loss_history = loss_history_;
+    snapshot.grad_norm_history = grad_norm_history_;
+    snapshot.scene = start_scene_;
+    snapshot.scene.params = iterate;
+    if (Result<Trajectory> trajectory = sim_->trajectory(iterate); trajectory)
+      snapshot.trajectory = std::move(*trajectory);
+    else
+      snapshot.message = trajectory.error().message;
+    current_ = std::move(iterate);
+
+    std::unique_lock lock(mutex_);
+    if (step_budget_ > 0 && --step_budget_ == 0 && state_ == RunState::Running) state_ = RunState::Paused;
+    snapshot.state = state_;
+    lock.unlock();
+    publish(std::move(snapshot));
+    lock.lock();
+    changed_.wait(lock, [&] { return state_ != RunState::Paused || reset_requested_ || quit_; });
+    return !reset_requested_ && !quit_;
+  };
+
+  LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
+    params.scatter_optimized(x);
+    Result<Evaluation> evaluation = sim_->gradient(params);
+    if (!evaluation) return evaluation.error();
+    grad = params.gather_optimized_grad();
+    last_evaluated = params;
+    return evaluation->loss;
+  };
+  std::vector<double> lower, upper;
+  params.optimized_bounds(lower, upper);
+  Result<OptimizeResult> result = minimize(f, params.gather_optimized(), lower, upper, settings, on_iteration);
+
+  {
+    std::lock_guard lock(mutex_);
+    if (reset_requested_ || quit_) return;  // the worker goes back to the start or stops
+  }
+  std::string message;
+  if (!result) {
+    message = "the optimiser could not start: " + result.error().message;
+  } else {
+    message = "finished: " + std::string(stop_reason_name(result->reason)) + " after " +
+              std::to_string(iterations_done_) + " iterations";
+    if (!result->message.empty()) message += " (" + result->message + ")";
+    // Keep the best point found, as the command line does.
+    current_.scatter_optimized(result->x);
+  }
+  OptimizationSnapshot last = evaluate_at(current_, RunState::Finished);
+  last.loss_history = loss_history_;
+  last.grad_norm_history = grad_norm_history_;
+  if (last.message.empty()) last.message = message;
+  {
+    std::lock_guard lock(mutex_);
+    state_ = RunState::Finished;
+  }
+  publish(std::move(last));
+}
+
+}  // namespace nudge::studio

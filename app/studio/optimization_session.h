@@ -1,0 +1,97 @@
+// Optimising a scene while the user watches: one worker thread runs the engine's
+// optimiser on a copy of the scene and publishes an immutable snapshot after every
+// iteration (loss, gradient norm, the histories, the iterate's parameters and its
+// motion). The UI starts, pauses, steps and resets it; these take effect at the next
+// iteration boundary, inside one run of the optimiser, so pausing does not lose the
+// optimiser's state (Adam's moments, L-BFGS's history).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nudge/optimizer.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+
+namespace nudge::studio {
+
+enum class RunState {
+  Ready,     // at an iterate, not running: the start, or after a reset
+  Running,
+  Paused,    // inside a run, waiting to be resumed or stepped
+  Finished,  // the run ended: iterations done, converged, or failed (see message)
+};
+std::string_view run_state_name(RunState state);
+
+struct OptimizationSnapshot {
+  std::uint64_t version = 0;  // increases with every snapshot published
+  RunState state = RunState::Ready;
+  int iteration = 0;          // iterations done since the start (0: the start)
+  int evaluations = 0;        // loss-and-gradient evaluations since the start
+  double loss = 0;
+  double grad_norm = 0;       // of the projected gradient
+  std::vector<double> loss_history;       // iteration 0 .. iteration
+  std::vector<double> grad_norm_history;  // iteration 0 .. iteration
+  Scene scene;            // the scene with this iterate's parameters (and their gradients)
+  Trajectory trajectory;  // this iterate's motion
+  std::string message;    // why the run finished, or what failed
+};
+
+class OptimizationSession {
+public:
+  // Evaluates the start (loss, gradient, motion) before returning, so latest() is never
+  // null; an error there is in the snapshot's message, with state Finished.
+  explicit OptimizationSession(Scene scene, std::function<void()> on_publish = {});
+  ~OptimizationSession();  // stops the run at its next iteration boundary and joins
+  OptimizationSession(const OptimizationSession&) = delete;
+  OptimizationSession& operator=(const OptimizationSession&) = delete;
+
+  // The scene's own optimiser settings at first. New settings apply to the next run
+  // (after a reset, or a start from Finished).
+  void set_settings(const OptimizerSettings& settings);
+  OptimizerSettings settings() const;
+
+  void start();  // Ready or Finished: a new run from the current iterate; Paused: resume
+  void pause();  // Running: stop at the next iteration boundary
+  void step();   // one iteration, then Paused (from Ready, Paused or Finished)
+  void reset();  // end any run and go back to the start exactly; Ready
+
+  RunState state() const;
+  std::shared_ptr<const OptimizationSnapshot> latest() const;
+  // Blocks until a published snapshot satisfies `done` or the timeout passes; says which.
+  bool wait_for(const std::function<bool(const OptimizationSnapshot&)>& done, double timeout_seconds) const;
+
+private:
+  void worker();
+  void run_optimizer();
+  void go_back_to_start();
+  void publish(OptimizationSnapshot snapshot);
+  OptimizationSnapshot evaluate_at(const ParameterSet& params, RunState state);
+
+  const Scene start_scene_;
+  std::function<void()> on_publish_;
+  std::unique_ptr<Simulator> sim_;  // used by the worker only (and the constructor)
+  ParameterSet current_;            // the worker's current iterate
+  std::vector<double> loss_history_, grad_norm_history_;
+  int iterations_done_ = 0, evaluations_done_ = 0;
+
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  OptimizerSettings settings_;
+  RunState state_ = RunState::Ready;
+  bool run_requested_ = false;    // start a run (start or step from Ready or Finished)
+  bool reset_requested_ = false;  // end the run and go back to the start
+  bool quit_ = false;
+  int step_budget_ = 0;  // iterations left before pausing; 0: no limit
+  std::uint64_t next_version_ = 1;
+  std::shared_ptr<const OptimizationSnapshot> latest_;
+  std::thread thread_;  // last: starts once everything it uses exists
+};
+
+}  // namespace nudge::studio

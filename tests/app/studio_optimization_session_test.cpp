@@ -1,0 +1,175 @@
+// The studio's optimisation controller driven as the optimiser panel drives it: start,
+// iterations, pause, step, reset, on the projectile and the walker. Snapshots must agree
+// with the engine run directly, pausing must not change the sequence of iterates, and a
+// reset must restore the start exactly.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+#include "studio/optimization_session.h"
+#include "studio/rollout_worker.h"
+
+using namespace nudge;
+using namespace nudge::studio;
+
+namespace {
+
+constexpr double kTimeoutSeconds = 120;  // generous: the sanitizer build is slow
+
+std::filesystem::path source_dir() {
+  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+Scene load(const std::string& name) {
+  Result<Scene> scene = load_scene(source_dir() / "scenes" / (name + ".json"));
+  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
+  return std::move(*scene);
+}
+
+bool same_values(const ParameterSet& a, const ParameterSet& b) {
+  for (int p = 0; p < kParamCount; ++p)
+    if (a.items[size_t(p)].value != b.items[size_t(p)].value) return false;
+  return true;
+}
+
+// The snapshot's loss and motion are what the engine gives for its parameters.
+void check_consistent(const OptimizationSnapshot& s) {
+  CHECK(s.loss_history.size() == size_t(s.iteration) + 1);
+  CHECK(s.grad_norm_history.size() == size_t(s.iteration) + 1);
+  CHECK(s.loss_history.back() == s.loss);
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(s.scene, rollout_simulator_options());
+  REQUIRE(sim.ok());
+  ParameterSet params = s.scene.params;
+  Result<Evaluation> evaluation = (*sim)->gradient(params);
+  REQUIRE(evaluation.ok());
+  CHECK(evaluation->loss == s.loss);
+  for (int p = 0; p < kParamCount; ++p) CHECK(params.items[size_t(p)].grad == s.scene.params.items[size_t(p)].grad);
+  Result<Trajectory> trajectory = (*sim)->trajectory(params);
+  REQUIRE(trajectory.ok());
+  CHECK(trajectory->x == s.trajectory.x);
+}
+
+}  // namespace
+
+TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
+  const Scene scene = load("projectile");
+  OptimizerSettings settings = scene.optimizer;
+  settings.method = OptimizerMethod::Adam;  // small steps: it does not converge within the test
+  settings.learning_rate = 1e-3;
+  settings.iterations = 1000;  // more than the test lets it run
+  settings.tolerance = 0;
+  settings.loss_tolerance = 0;
+  OptimizationSession session(scene);
+  session.set_settings(settings);
+
+  const std::shared_ptr<const OptimizationSnapshot> start = session.latest();
+  REQUIRE(start);
+  CHECK(start->state == RunState::Ready);
+  CHECK(start->iteration == 0);
+  CHECK(start->message.empty());
+  check_consistent(*start);
+
+  session.start();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration >= 5; }, kTimeoutSeconds));
+  session.pause();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Paused; }, kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> paused = session.latest();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(session.latest() == paused);  // nothing runs while paused
+  CHECK(session.state() == RunState::Paused);
+  CHECK(paused->loss < start->loss);  // the loss falls
+  check_consistent(*paused);
+
+  session.step();
+  const int k = paused->iteration;
+  REQUIRE(session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == k + 1 && s.state == RunState::Paused; },
+                           kTimeoutSeconds));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(session.latest()->iteration == k + 1);  // one step, then paused again
+  check_consistent(*session.latest());
+
+  session.reset();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Ready && s.iteration == 0; },
+                           kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> again = session.latest();
+  CHECK(same_values(again->scene.params, scene.params));  // the start, exactly
+  CHECK(again->loss == start->loss);
+  CHECK(again->loss_history == start->loss_history);
+  CHECK(again->trajectory.x == start->trajectory.x);
+}
+
+TEST_CASE("optimization session: pausing does not change the iterates; a run finishes at its iteration count") {
+  const Scene scene = load("projectile");
+  OptimizerSettings settings = scene.optimizer;
+  settings.method = OptimizerMethod::Adam;
+  settings.learning_rate = 1e-3;
+  settings.iterations = 12;
+  settings.tolerance = 0;
+  settings.loss_tolerance = 0;
+  OptimizationSession session(scene);
+  session.set_settings(settings);
+
+  session.start();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> straight = session.latest();
+  CHECK(straight->iteration == 12);
+  CHECK(straight->message.find("iterations") != std::string::npos);
+
+  // The same run again, paused and stepped along the way: the same losses, bit for bit.
+  session.reset();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Ready; }, kTimeoutSeconds));
+  for (int i = 1; i <= 3; ++i) {
+    session.step();
+    REQUIRE(session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == i && s.state == RunState::Paused; },
+                             kTimeoutSeconds));
+  }
+  session.start();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> stepped = session.latest();
+  CHECK(stepped->loss_history == straight->loss_history);
+  CHECK(same_values(stepped->scene.params, straight->scene.params));
+}
+
+TEST_CASE("optimization session: the walker travels further after a few iterations") {
+  const Scene scene = load("walker");
+  OptimizerSettings settings = scene.optimizer;
+  settings.iterations = 6;
+  OptimizationSession session(scene);
+  session.set_settings(settings);
+  const double start_loss = session.latest()->loss;
+  session.start();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> done = session.latest();
+  CHECK(done->iteration == 6);
+  CHECK(done->loss < start_loss);
+  check_consistent(*done);
+}
+
+TEST_CASE("optimization session: a scene whose start blows up reports it and does not run") {
+  Scene scene;
+  scene.name = "exploding";
+  scene.settings.dt = 2e-3;
+  scene.settings.steps = 200;
+  scene.pinned = {0, 0};
+  scene.spring_a = {0};
+  scene.spring_b = {1};
+  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.1, 1, 0};
+  shape_parameters(scene);
+  scene.params[ParamId::InitialVelocity].value = {0, 0, 0, 1, 0, 0};
+  scene.params[ParamId::InitialVelocity].optimize = true;
+  scene.params[ParamId::Stiffness].value = {1e9};
+  OptimizationSession session(scene);
+  const std::shared_ptr<const OptimizationSnapshot> first = session.latest();
+  CHECK(first->state == RunState::Finished);
+  CHECK(first->message.find("non-finite") != std::string::npos);
+  session.start();
+  session.step();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(session.latest() == first);  // nothing ran
+}
