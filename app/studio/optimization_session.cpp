@@ -41,33 +41,41 @@ std::string_view run_state_name(RunState state) {
 OptimizationSession::OptimizationSession(Scene scene, std::function<void()> on_publish)
     : start_scene_(std::move(scene)), on_publish_(std::move(on_publish)), current_(start_scene_.params),
       settings_(start_scene_.optimizer) {
+  // Everything that may take longer than a UI frame, the first rollout included, runs on
+  // the worker.
+  thread_ = std::thread([this] {
+    if (evaluate_start()) worker();
+  });
+}
+
+bool OptimizationSession::evaluate_start() {
   Result<std::unique_ptr<Simulator>> sim = Simulator::create(start_scene_, rollout_simulator_options());
   OptimizationSnapshot first;
-  if (!sim) {
-    first.scene = start_scene_;
-    first.state = RunState::Finished;
-    first.message = sim.error().message;
-  } else {
+  if (sim) {
     sim_ = std::move(*sim);
     first = evaluate_at(current_, RunState::Ready);
-    if (first.message.empty()) {
-      loss_history_ = {first.loss};
-      grad_norm_history_ = {first.grad_norm};
-      first.loss_history = loss_history_;
-      first.grad_norm_history = grad_norm_history_;
-    } else {
-      first.state = RunState::Finished;
-    }
+  } else {
+    first.scene = start_scene_;
+    first.message = sim.error().message;
+  }
+  const bool usable = first.message.empty();
+  if (usable) {
+    loss_history_ = {first.loss};
+    grad_norm_history_ = {first.grad_norm};
+    first.loss_history = loss_history_;
+    first.grad_norm_history = grad_norm_history_;
   }
   {
     std::lock_guard lock(mutex_);
-    state_ = first.state;
+    if (!usable) {
+      unusable_ = true;
+      run_requested_ = false;
+      state_ = RunState::Finished;
+    }
+    first.state = state_;  // a start() that came early already says Running
   }
-  const bool usable = first.message.empty();
   publish(std::move(first));
-  // A start that does not evaluate cannot be optimised from: no worker, and start() and
-  // step() do nothing.
-  if (usable) thread_ = std::thread([this] { worker(); });
+  return usable;
 }
 
 OptimizationSession::~OptimizationSession() {
@@ -91,7 +99,7 @@ OptimizerSettings OptimizationSession::settings() const {
 
 void OptimizationSession::start() {
   std::lock_guard lock(mutex_);
-  if (!thread_.joinable()) return;  // the start did not evaluate: nothing to run
+  if (unusable_) return;  // the start did not evaluate: nothing to run
   if (state_ == RunState::Paused) {
     step_budget_ = 0;
     state_ = RunState::Running;
@@ -110,7 +118,7 @@ void OptimizationSession::pause() {
 
 void OptimizationSession::step() {
   std::lock_guard lock(mutex_);
-  if (!thread_.joinable()) return;
+  if (unusable_) return;
   if (state_ == RunState::Paused) {
     step_budget_ = 1;
     state_ = RunState::Running;
@@ -169,6 +177,7 @@ OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params
     return snapshot;
   }
   snapshot.loss = evaluation->loss;
+  snapshot.term_loss = evaluation->term_loss;
   snapshot.grad_norm = projected_gradient_norm(snapshot.scene.params);
   Result<Trajectory> trajectory = sim_->trajectory(snapshot.scene.params);
   if (!trajectory) {
@@ -233,6 +242,7 @@ void OptimizationSession::run_optimizer() {
   // Adam evaluate once per iteration, the line search of L-BFGS ends on the point it
   // accepts), so its gradients need no second evaluation.
   ParameterSet last_evaluated = params;
+  std::vector<double> last_term_loss;
   const int evaluations_before = evaluations_done_;
 
   const IterationCallback on_iteration = [&](const IterationInfo& info) {
@@ -241,14 +251,16 @@ void OptimizationSession::run_optimizer() {
     loss_history_.push_back(info.loss);
     grad_norm_history_.push_back(info.grad_norm);
     ParameterSet iterate = last_evaluated;
+    std::vector<double> term_loss = last_term_loss;
     if (iterate.gather_optimized() != *info.x) {  // not the last point evaluated: evaluate it
       iterate.scatter_optimized(*info.x);
-      (void)sim_->gradient(iterate);
+      if (Result<Evaluation> again = sim_->gradient(iterate); again) term_loss = again->term_loss;
     }
     OptimizationSnapshot snapshot;
     snapshot.iteration = iterations_done_;
     snapshot.evaluations = evaluations_done_;
     snapshot.loss = info.loss;
+    snapshot.term_loss = std::move(term_loss);
     snapshot.grad_norm = info.grad_norm;
     snapshot.loss_history = loss_history_;
     snapshot.grad_norm_history = grad_norm_history_;
@@ -276,6 +288,7 @@ void OptimizationSession::run_optimizer() {
     if (!evaluation) return evaluation.error();
     grad = params.gather_optimized_grad();
     last_evaluated = params;
+    last_term_loss = evaluation->term_loss;
     return evaluation->loss;
   };
   std::vector<double> lower, upper;

@@ -35,6 +35,7 @@ struct OptimizationSnapshot {
   int iteration = 0;          // iterations done since the start (0: the start)
   int evaluations = 0;        // loss-and-gradient evaluations since the start
   double loss = 0;
+  std::vector<double> term_loss;  // per objective term, in the scene's order
   double grad_norm = 0;       // of the projected gradient
   std::vector<double> loss_history;       // iteration 0 .. iteration
   std::vector<double> grad_norm_history;  // iteration 0 .. iteration
@@ -45,8 +46,9 @@ struct OptimizationSnapshot {
 
 class OptimizationSession {
 public:
-  // Evaluates the start (loss, gradient, motion) before returning, so latest() is never
-  // null; an error there is in the snapshot's message, with state Finished.
+  // The worker evaluates the start (loss, gradient, motion) first and publishes it;
+  // latest() is null until then. If the start does not evaluate, that snapshot has the
+  // error in its message and state Finished, and the session never runs.
   explicit OptimizationSession(Scene scene, std::function<void()> on_publish = {});
   ~OptimizationSession();  // stops the run at its next iteration boundary and joins
   OptimizationSession(const OptimizationSession&) = delete;
@@ -69,6 +71,7 @@ public:
 
 private:
   void worker();
+  bool evaluate_start();
   void run_optimizer();
   void go_back_to_start();
   void publish(OptimizationSnapshot snapshot);
@@ -88,6 +91,7 @@ private:
   bool run_requested_ = false;    // start a run (start or step from Ready or Finished)
   bool reset_requested_ = false;  // end the run and go back to the start
   bool quit_ = false;
+  bool unusable_ = false;  // the start did not evaluate
   int step_budget_ = 0;  // iterations left before pausing; 0: no limit
   std::uint64_t next_version_ = 1;
   std::shared_ptr<const OptimizationSnapshot> latest_;

@@ -49,6 +49,7 @@ void check_consistent(const OptimizationSnapshot& s) {
   Result<Evaluation> evaluation = (*sim)->gradient(params);
   REQUIRE(evaluation.ok());
   CHECK(evaluation->loss == s.loss);
+  CHECK(evaluation->term_loss == s.term_loss);
   for (int p = 0; p < kParamCount; ++p) CHECK(params.items[size_t(p)].grad == s.scene.params.items[size_t(p)].grad);
   Result<Trajectory> trajectory = (*sim)->trajectory(params);
   REQUIRE(trajectory.ok());
@@ -68,6 +69,7 @@ TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
   OptimizationSession session(scene);
   session.set_settings(settings);
 
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration == 0; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> start = session.latest();
   REQUIRE(start);
   CHECK(start->state == RunState::Ready);
@@ -142,8 +144,9 @@ TEST_CASE("optimization session: the walker travels further after a few iteratio
   settings.iterations = 6;
   OptimizationSession session(scene);
   session.set_settings(settings);
+  session.start();  // before the start is evaluated: it runs once it is
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration == 0; }, kTimeoutSeconds));
   const double start_loss = session.latest()->loss;
-  session.start();
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> done = session.latest();
   CHECK(done->iteration == 6);
@@ -165,6 +168,7 @@ TEST_CASE("optimization session: a scene whose start blows up reports it and doe
   scene.params[ParamId::InitialVelocity].optimize = true;
   scene.params[ParamId::Stiffness].value = {1e9};
   OptimizationSession session(scene);
+  REQUIRE(session.wait_for([](const OptimizationSnapshot&) { return true; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> first = session.latest();
   CHECK(first->state == RunState::Finished);
   CHECK(first->message.find("non-finite") != std::string::npos);
