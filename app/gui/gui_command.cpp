@@ -15,6 +15,7 @@ DefaultCommand window_command() {
   command.add_options = [options, bench](CLI::App& app, int& exit_code) {
     app.add_option("scene", options->scene, "Scene file (JSON) to open in the window");
     app.add_flag("--play", options->play, "Start playing the motion at once");
+    app.add_flag("--optimize", options->optimize, "Start optimising the scene at once (the Optimise tab)");
     app.add_option("--quit-after", options->quit_after_seconds,
                    "Close the window by itself after this many seconds (demos, scripts)")
         ->check(CLI::NonNegativeNumber);

@@ -69,6 +69,10 @@ int run_gui(const GuiOptions& options) {
 
   Studio studio(window, log, first ? std::optional<studio::Document>(std::move(first->value())) : std::nullopt);
   if (options.play) studio.play();
+  if (options.optimize) {
+    studio.start_optimizing();
+    studio.play();  // the iterates' motion loops while they improve
+  }
 
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);

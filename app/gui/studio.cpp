@@ -41,7 +41,10 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
 }
 
 void Studio::set_document(studio::Document document) {
+  state_.optimization.reset();  // stops its run at the next iteration boundary
+  state_.iterate.reset();
   state_.document = std::move(document);
+  state_.optimizer_settings = state_.document.scene().optimizer;
   state_.selection = {Selection::Kind::Settings, 0};
   state_.banner.clear();
   state_.draw_options = view::scene_draw_options(state_.document.scene(), nullptr, viewport_aspect_);
@@ -95,6 +98,7 @@ void Studio::show_error(const std::string& message) {
 void Studio::adopt_newest_motion() {
   std::shared_ptr<const studio::RolloutResult> newest = worker_->latest();
   if (!newest || newest == state_.motion || newest->generation != state_.motion_request) return;
+  if (state_.iterate) return;  // an optimiser's iterate is shown instead
   state_.motion = newest;
   if (!newest->ok()) {
     show_error(state_.document.display_name() + ": the rollout failed: " + newest->error);
@@ -113,8 +117,43 @@ void Studio::adopt_newest_motion() {
   state_.log.info(line);
 }
 
+void Studio::adopt_newest_iterate() {
+  if (!state_.optimization) return;
+  std::shared_ptr<const studio::OptimizationSnapshot> newest = state_.optimization->latest();
+  if (!newest || newest == state_.iterate) return;
+  state_.iterate = newest;
+  if (newest->trajectory.steps == 0) return;  // it failed: the message is in the panel
+  // The viewport plays the iterate's motion, as it plays a rollout's.
+  auto motion = std::make_shared<studio::RolloutResult>();
+  motion->generation = state_.motion_request;
+  motion->scene = newest->scene;
+  motion->trajectory = newest->trajectory;
+  motion->evaluation.loss = newest->loss;
+  motion->evaluation.term_loss = newest->term_loss;
+  // The first motion of this document (the iterate came before the plain rollout):
+  // frame it, as adopt_newest_motion() does. Later iterates keep the view steady.
+  const bool first_motion = !state_.motion || state_.motion->generation != state_.motion_request;
+  state_.motion = std::move(motion);
+  if (first_motion) {
+    state_.draw_options = view::scene_draw_options(newest->scene, &newest->trajectory, viewport_aspect_);
+    state_.camera.set_home(state_.draw_options.camera);
+    if (!camera_moved_) state_.camera.reset();
+  }
+  state_.playback.set_motion(newest->trajectory.steps + 1, newest->trajectory.dt);
+}
+
+studio::OptimizationSession& Studio::optimization_session() {
+  if (!state_.optimization) {
+    state_.optimization = std::make_unique<studio::OptimizationSession>(state_.document.scene(), [] { Window::wake(); });
+    state_.optimization->set_settings(state_.optimizer_settings);
+  }
+  return *state_.optimization;
+}
+
 bool Studio::animating() const {
-  return state_.playback.playing() || state_.motion_request != (state_.motion ? state_.motion->generation : 0);
+  const bool optimizing = state_.optimization && (!state_.iterate || state_.optimization->state() == studio::RunState::Running);
+  return optimizing || state_.playback.playing() ||
+         state_.motion_request != (state_.motion ? state_.motion->generation : 0);
 }
 
 void Studio::handle_keys() {
@@ -233,6 +272,34 @@ void Studio::run_commands() {
     } else if (std::holds_alternative<command::ResetCamera>(c)) {
       state_.camera.reset();
       camera_moved_ = false;
+    } else if (std::holds_alternative<command::OptimizeStart>(c)) {
+      optimization_session().start();
+      state_.select_optimizer_tab = true;
+      state_.log.info("optimising with " + std::string(method_name(state_.optimizer_settings.method)));
+    } else if (std::holds_alternative<command::OptimizePause>(c)) {
+      if (state_.optimization) state_.optimization->pause();
+    } else if (std::holds_alternative<command::OptimizeStep>(c)) {
+      optimization_session().step();
+      state_.select_optimizer_tab = true;
+    } else if (std::holds_alternative<command::OptimizeReset>(c)) {
+      if (state_.optimization) state_.optimization->reset();
+    } else if (std::holds_alternative<command::ApplyIterate>(c)) {
+      if (state_.iterate && state_.iterate->iteration > 0 && state_.iterate->trajectory.steps > 0) {
+        const int iteration = state_.iterate->iteration;
+        Scene applied = state_.iterate->scene;
+        applied.optimizer = state_.optimizer_settings;
+        studio::Document document = state_.document;
+        document.replace_scene(std::move(applied));
+        const bool was_playing = state_.playback.playing();
+        const studio::OrbitCamera camera = state_.camera;  // the same scene: keep the view
+        const bool camera_moved = camera_moved_;
+        set_document(std::move(document));
+        state_.camera = camera;
+        camera_moved_ = camera_moved;
+        if (was_playing) state_.playback.play();
+        window_.set_title(state_.document.title());
+        state_.log.info("iteration " + std::to_string(iteration) + "'s parameters are now the scene's (unsaved)");
+      }
     } else if (std::holds_alternative<command::ClearRecent>(c)) {
       state_.recent.clear();
       if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);
@@ -243,6 +310,7 @@ void Studio::run_commands() {
 bool Studio::frame(double wall_seconds) {
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
   adopt_newest_motion();
+  adopt_newest_iterate();
   state_.playback.advance(wall_seconds);
   // Smoothed over about half a second of frames, for a readable number.
   const double blend = std::clamp(wall_seconds * 2.0, 0.02, 1.0);

@@ -27,6 +27,8 @@ public:
   void show_scene(Scene scene);
 
   void play() { state_.playback.play(); }
+  // As the Optimise tab's Start button.
+  void start_optimizing() { state_.queue(command::OptimizeStart{}); }
 
   // Where the last frame's time went, in seconds (for `nudge bench render`).
   struct FrameTimings {
@@ -48,6 +50,8 @@ public:
 private:
   void start_rollout();
   void adopt_newest_motion();
+  void adopt_newest_iterate();
+  studio::OptimizationSession& optimization_session();  // made on first use
   void handle_keys();
   void handle_viewport_mouse(const studio::Rect& viewport);
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;

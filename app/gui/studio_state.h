@@ -12,6 +12,7 @@
 
 #include "studio/app_log.h"
 #include "studio/document.h"
+#include "studio/optimization_session.h"
 #include "studio/orbit_camera.h"
 #include "studio/playback.h"
 #include "studio/recent_files.h"
@@ -41,11 +42,19 @@ struct Quit {};
 struct FrameAll {};
 struct ResetCamera {};
 struct ClearRecent {};
+// The optimiser panel's buttons.
+struct OptimizeStart {};
+struct OptimizePause {};
+struct OptimizeStep {};
+struct OptimizeReset {};
+// Copies the shown iterate's parameters into the document (then Save or Save As).
+struct ApplyIterate {};
 }  // namespace command
 
 using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
                              command::Quit, command::FrameAll, command::ResetCamera,
-                             command::ClearRecent>;
+                             command::ClearRecent, command::OptimizeStart, command::OptimizePause,
+                             command::OptimizeStep, command::OptimizeReset, command::ApplyIterate>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -81,6 +90,14 @@ struct StudioState {
   std::shared_ptr<const studio::RolloutResult> motion;
   std::uint64_t motion_request = 0;  // generation asked for the current document
   view::SceneDrawOptions draw_options;  // bounds and sizes of `motion`
+
+  // Optimising the document: the session (null until the first Start or Step), the
+  // settings the panel edits, and the newest snapshot shown.
+  std::unique_ptr<studio::OptimizationSession> optimization;
+  OptimizerSettings optimizer_settings;
+  std::shared_ptr<const studio::OptimizationSnapshot> iterate;
+  bool loss_log_scale = true;
+  bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
 
   studio::Playback playback;
   studio::OrbitCamera camera;

@@ -303,8 +303,8 @@ void OptimizationSession::run_optimizer() {
   if (!result) {
     message = "the optimiser could not start: " + result.error().message;
   } else {
-    message = "finished: " + std::string(stop_reason_name(result->reason)) + " after " +
-              std::to_string(iterations_done_) + " iterations";
+    message = "finished after " + std::to_string(iterations_done_) + " iterations (stop: " +
+              std::string(stop_reason_name(result->reason)) + "); the best iterate is shown";
     if (!result->message.empty()) message += " (" + result->message + ")";
     // Keep the best point found, as the command line does.
     current_.scatter_optimized(result->x);

@@ -147,8 +147,9 @@ void parameter(const Scene& scene, int id) {
 
 }  // namespace
 
-void draw_inspector(StudioState& state, const studio::Rect& area) {
-  begin_panel("Inspector", area);
+namespace {
+
+void inspector_contents(StudioState& state) {
   const Scene& scene = state.scene();
   const Selection sel = state.selection;
   const auto in_range = [](int i, size_t n) { return i >= 0 && size_t(i) < n; };
@@ -159,7 +160,6 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
                      (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
   if (!valid) {
     ImGui::TextDisabled("Select an element in the Scene panel.");
-    end_panel();
     return;
   }
   if (ImGui::BeginTable("properties", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
@@ -174,6 +174,25 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
       case Selection::Kind::None: break;
     }
     ImGui::EndTable();
+  }
+}
+
+}  // namespace
+
+void draw_inspector(StudioState& state, const studio::Rect& area) {
+  begin_panel("##side", area, false);
+  if (ImGui::BeginTabBar("side tabs")) {
+    if (ImGui::BeginTabItem("Inspector")) {
+      inspector_contents(state);
+      ImGui::EndTabItem();
+    }
+    const ImGuiTabItemFlags optimise_flags = state.select_optimizer_tab ? ImGuiTabItemFlags_SetSelected : 0;
+    state.select_optimizer_tab = false;
+    if (ImGui::BeginTabItem("Optimise", nullptr, optimise_flags)) {
+      draw_optimizer_contents(state);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
   }
   end_panel();
 }

@@ -1,0 +1,218 @@
+// The Optimise tab: the method and its settings, start / pause / step / reset, the loss
+// and gradient-norm curves, the objective's terms and the optimised parameters.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gui/panels/panels.h"
+#include "gui/theme.h"
+
+namespace nudge::gui {
+
+namespace {
+
+using studio::RunState;
+
+// Settings the next run uses; returns whether the user changed one.
+bool settings_editor(OptimizerSettings& s, bool running) {
+  bool changed = false;
+  ImGui::BeginDisabled(running);
+  static const char* const kMethods[] = {"Gradient descent", "Adam", "L-BFGS"};
+  int method = static_cast<int>(s.method);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+  if (ImGui::Combo("method", &method, kMethods, 3)) {
+    s.method = static_cast<OptimizerMethod>(method);
+    changed = true;
+  }
+  float rate = static_cast<float>(s.learning_rate);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+  if (s.method != OptimizerMethod::LBFGS &&
+      ImGui::DragFloat("learning rate", &rate, 0.01f * rate, 1e-6f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic)) {
+    s.learning_rate = std::clamp(double(rate), 1e-9, 1e3);
+    changed = true;
+  }
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+  if (ImGui::InputInt("iterations", &s.iterations, 10, 100)) {
+    s.iterations = std::clamp(s.iterations, 1, 1'000'000);
+    changed = true;
+  }
+  if (s.method == OptimizerMethod::GradientDescent) {
+    float momentum = static_cast<float>(s.momentum);
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+    if (ImGui::SliderFloat("momentum", &momentum, 0.0f, 0.99f, "%.2f")) {
+      s.momentum = momentum;
+      changed = true;
+    }
+  }
+  float clip = static_cast<float>(s.clip);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+  if (ImGui::DragFloat("clip |g|", &clip, 0.1f, 0.0f, 1e6f, clip > 0 ? "%.3g" : "off")) {
+    s.clip = std::max(0.0f, clip);
+    changed = true;
+  }
+  ImGui::EndDisabled();
+  return changed;
+}
+
+// The history as floats for ImGui's plot, on a log10 scale when asked and possible.
+std::vector<float> plotted(const std::vector<double>& history, bool log_scale) {
+  std::vector<float> values;
+  values.reserve(history.size());
+  for (double v : history)
+    values.push_back(log_scale ? float(std::log10(std::max(v, 1e-300))) : float(v));
+  return values;
+}
+
+void curve(const char* label, const std::vector<double>& history, bool log_scale) {
+  if (history.empty()) return;
+  const std::vector<float> values = plotted(history, log_scale);
+  char overlay[96];
+  std::snprintf(overlay, sizeof overlay, "%s %.4g%s", label, history.back(), log_scale ? "  (log10 axis)" : "");
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::PlotLines(label[0] == 'l' ? "##loss" : "##grad", values.data(), int(values.size()), 0, overlay, FLT_MAX,
+                   FLT_MAX, ImVec2(width, ImGui::GetFontSize() * 6));
+}
+
+double norm_of_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) sum += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(sum);
+}
+
+double norm(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x * x;
+  return std::sqrt(sum);
+}
+
+void parameter_table(const Scene& start, const Scene& now) {
+  if (!ImGui::BeginTable("optimised parameters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn("parameter");
+  ImGui::TableSetupColumn("|value|");
+  ImGui::TableSetupColumn("|gradient|");
+  ImGui::TableSetupColumn("|change|");
+  ImGui::TableHeadersRow();
+  for (int p = 0; p < kParamCount; ++p) {
+    const Parameter& param = now.params.items[size_t(p)];
+    if (!param.optimize || param.size() == 0) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s", std::string(param_name(param.id)).c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("%d x %d values", param.rows, param.cols);
+      if (std::isfinite(param.lower) || std::isfinite(param.upper))
+        ImGui::Text("bounds [%.4g, %.4g]", param.lower, param.upper);
+      if (param.size() <= 6)
+        for (int i = 0; i < param.size(); ++i)
+          ImGui::Text("%d: %.6g  (dL/dp %.4g)", i, param.value[size_t(i)], param.grad.empty() ? 0.0 : param.grad[size_t(i)]);
+      ImGui::EndTooltip();
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", norm(param.value));
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", norm(param.grad));
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", norm_of_difference(param.value, start.params.items[size_t(p)].value));
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_optimizer_contents(StudioState& state) {
+  const Scene& start = state.document.scene();
+  if (start.params.optimized_size() == 0) {
+    ImGui::TextWrapped("Nothing in this scene is marked to optimise (\"optimize\": true on a parameter in the "
+                       "scene file).");
+    return;
+  }
+  const RunState run = state.optimization ? state.optimization->state() : RunState::Ready;
+  const studio::OptimizationSnapshot* snap = state.iterate.get();
+  const bool running = run == RunState::Running;
+
+  // Controls.
+  const float button = ImGui::GetFontSize() * 4.2f;
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button(run == RunState::Paused ? "Resume" : "Start", ImVec2(button, 0)))
+    state.queue(command::OptimizeStart{});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!running);
+  if (ImGui::Button("Pause", ImVec2(button, 0))) state.queue(command::OptimizePause{});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(running);
+  if (ImGui::Button("Step", ImVec2(button, 0))) state.queue(command::OptimizeStep{});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!state.optimization);
+  if (ImGui::Button("Reset", ImVec2(button, 0))) state.queue(command::OptimizeReset{});
+  ImGui::EndDisabled();
+
+  if (snap) {
+    ImGui::Text("%s, iteration %d, %d evaluations", std::string(studio::run_state_name(run)).c_str(), snap->iteration,
+                snap->evaluations);
+    ImGui::Text("loss %.6g   |grad| %.4g", snap->loss, snap->grad_norm);
+    if (!snap->message.empty()) {
+      const bool failed = snap->message.rfind("finished", 0) != 0;
+      ImGui::PushStyleColor(ImGuiCol_Text, failed ? theme::kErrorText : theme::kDimText);
+      ImGui::TextWrapped("%s", snap->message.c_str());
+      ImGui::PopStyleColor();
+    }
+  } else {
+    ImGui::TextDisabled(state.optimization ? "evaluating the start..." : "not started");
+  }
+
+  if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (settings_editor(state.optimizer_settings, running) && state.optimization)
+      state.optimization->set_settings(state.optimizer_settings);
+    ImGui::TextDisabled("Settings apply to the next run (after Reset, or Start when finished).");
+  }
+
+  if (snap && ImGui::CollapsingHeader("Curves", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const bool positive = std::all_of(snap->loss_history.begin(), snap->loss_history.end(), [](double v) { return v > 0; });
+    ImGui::Checkbox("log scale", &state.loss_log_scale);
+    if (state.loss_log_scale && !positive) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(the loss is not positive: linear)");
+    }
+    curve("loss", snap->loss_history, state.loss_log_scale && positive);
+    curve("|grad|", snap->grad_norm_history, state.loss_log_scale);
+  }
+
+  if (snap && ImGui::CollapsingHeader("Objective", ImGuiTreeNodeFlags_DefaultOpen) &&
+      ImGui::BeginTable("terms", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("term");
+    ImGui::TableSetupColumn("weight");
+    ImGui::TableSetupColumn("loss");
+    ImGui::TableHeadersRow();
+    for (std::size_t k = 0; k < start.objectives.size(); ++k) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%zu: %s", k, std::string(objective_type_name(start.objectives[k].type)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.4g", start.objectives[k].weight);
+      ImGui::TableNextColumn();
+      if (k < snap->term_loss.size()) ImGui::Text("%.6g", snap->term_loss[k]);
+    }
+    ImGui::EndTable();
+  }
+
+  if (snap && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
+    parameter_table(start, snap->scene);
+    ImGui::BeginDisabled(running || snap->iteration == 0);
+    if (ImGui::Button("Apply to the scene")) state.queue(command::ApplyIterate{});
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("Make this iterate's parameters the scene's (then File > Save)");
+  }
+}
+
+}  // namespace nudge::gui
