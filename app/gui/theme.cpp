@@ -54,7 +54,7 @@ void apply_dark_theme(float scale) {
   c[ImGuiCol_Tab] = rgb(36, 40, 48);
   c[ImGuiCol_TabHovered] = rgb(62, 84, 118);
   c[ImGuiCol_TabActive] = rgb(50, 60, 78);
-  c[ImGuiCol_PlotLines] = rgb(96, 160, 240);
+  c[ImGuiCol_PlotLines] = rgb(240, 170, 60);  // curves in orange: apart from the blue controls (tests look for it)
   c[ImGuiCol_TableHeaderBg] = rgb(38, 42, 51);
   c[ImGuiCol_TableRowBgAlt] = rgb(255, 255, 255, 0.03f);
   style.ScaleAllSizes(scale);

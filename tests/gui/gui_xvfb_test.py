@@ -30,6 +30,8 @@ from pathlib import Path
 SCREEN_W, SCREEN_H = 1280, 800
 WINDOW_TITLE = "Nudge - walker.json"
 BACKGROUND = (20, 22, 27)  # viewport clear colour, sRGB bytes, exact
+PLOT_LINE = (240, 170, 60)  # ImGuiCol_PlotLines of the app's theme (app/gui/theme.cpp)
+MIN_CURVE_PIXELS = 100
 ERROR_BANNER = (170, 45, 45)  # fill of the error banner, exact
 ERROR_PREFIX = "nudge: error:"
 
@@ -455,6 +457,45 @@ class GuiTest:
         for command in ("nudge render", "nudge simulate"):
             check(command in message, f"stderr names '{command}'")
 
+    # i. `nudge SCENE --optimize`: the loss curve appears and the scene moves
+    def check_optimize(self):
+        log("step i: nudge scenes/walker.json --optimize")
+        out_path, err_path = self.out / "optimize_stdout.txt", self.out / "optimize_stderr.txt"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            app = subprocess.Popen([self.nudge, "scenes/walker.json", "--optimize", "--validate"],
+                                   cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, preexec_fn=die_with_parent)
+        try:
+            deadline = time.monotonic() + WINDOW_TIMEOUT_S
+            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+                if app.poll() is not None or time.monotonic() > deadline:
+                    raise StepFailed("the window did not open")
+            time.sleep(4)
+            check(app.poll() is None, "nudge still runs after 4 s of optimising")
+            first = Screenshot(self.out / "gui_optimize_1.png", self.env)
+            time.sleep(1)
+            second = Screenshot(self.out / "gui_optimize_2.png", self.env)
+            x, y, w, h = clip_to_screen(self.window_rect())
+            # The curves are drawn in ImGui's plot colour, in the right-hand column (above
+            # the timeline, right of the viewport).
+            curve = 0
+            for yy in range(y, y + h * 3 // 4):
+                row = second.row(yy, x + w * 3 // 4, w // 4)
+                for i in range(0, len(row), 3):
+                    r, g, b = row[i], row[i + 1], row[i + 2]
+                    curve += abs(r - PLOT_LINE[0]) <= 24 and abs(g - PLOT_LINE[1]) <= 24 and abs(b - PLOT_LINE[2]) <= 24
+            check(curve >= MIN_CURVE_PIXELS,
+                  f"{curve} pixels of the curves' colour {describe(PLOT_LINE)} in the right column (>= {MIN_CURVE_PIXELS})")
+            moved = self.viewport_changes(first, second)
+            check(moved >= MIN_CHANGED_PIXELS, f"{moved} viewport pixels changed in 1 s (>= {MIN_CHANGED_PIXELS})")
+            stderr = err_path.read_text(errors="replace")
+            check("optimising with" in stderr, "the log says it is optimising")
+            self.client_ok("close", WINDOW_TITLE)
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code} (expected 0; 1 means a validation message)")
+        finally:
+            stop(app)
+
     def run(self):
         steps = [("a: start Xvfb", self.start_xvfb),
                  ("b: start the app", self.start_app),
@@ -465,7 +506,8 @@ class GuiTest:
                  ("e: malformed scene dropped", self.check_drop_error),
                  ("f: close the window", self.check_close),
                  ("g: no display", self.check_no_display),
-                 ("h: bench render", self.check_bench_render)]
+                 ("h: bench render", self.check_bench_render),
+                 ("i: optimise from the command line", self.check_optimize)]
         for name, step in steps:
             try:
                 step()
