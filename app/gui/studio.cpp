@@ -132,9 +132,10 @@ void Studio::adopt_newest_iterate() {
   motion->evaluation.term_loss = newest->term_loss;
   // The first motion of this document (the iterate came before the plain rollout):
   // frame it, as adopt_newest_motion() does. Later iterates keep the view steady.
+  // So is the result of a finished run, whose motion may reach far beyond the start's.
   const bool first_motion = !state_.motion || state_.motion->generation != state_.motion_request;
   state_.motion = std::move(motion);
-  if (first_motion) {
+  if (first_motion || newest->state == studio::RunState::Finished) {
     state_.draw_options = view::scene_draw_options(newest->scene, &newest->trajectory, viewport_aspect_);
     state_.camera.set_home(state_.draw_options.camera);
     if (!camera_moved_) state_.camera.reset();
