@@ -16,6 +16,12 @@ namespace nudge::gui {
 namespace {
 
 constexpr render::Rgba kHighlight{1.0f, 0.85f, 0.25f, 1};
+constexpr render::Rgba kInitialGhost{0.75f, 0.78f, 0.85f, 0.35f};
+constexpr render::Rgba kPreviousGhost{0.45f, 0.7f, 1.0f, 0.5f};
+// Ghosts are thin lines only; past these counts they would cost more than they show.
+constexpr int kMaxGhostSprings = 20000;
+constexpr int kMaxGhostParticles = 2000;
+
 
 bool key_pressed(int glfw_key, bool repeat = false) { return ImGui::IsKeyPressed(glfw_key, repeat); }
 
@@ -23,6 +29,35 @@ glm::vec3 position_at(const Scene& scene, const Trajectory* traj, int frame, int
   const double* p = traj ? traj->x.data() + (size_t(frame) * size_t(traj->particles) + size_t(i)) * 3
                          : scene.params[ParamId::InitialPosition].value.data() + size_t(i) * 3;
   return {float(p[0]), float(p[1]), float(p[2])};
+}
+
+// An earlier iterate at `frame`, faint: its springs, and a small cross at each particle
+// (for scenes with few springs, such as a projectile).
+void add_ghost(render::DrawList& list, const studio::OptimizationSnapshot* ghost, int frame, float particle_radius,
+               render::Rgba color) {
+  if (!ghost || ghost->trajectory.steps == 0) return;
+  const Scene& scene = ghost->scene;
+  const Trajectory& traj = ghost->trajectory;
+  const int t = std::min(frame, traj.steps);
+  render::LineBatch lines;
+  lines.colors = {color};
+  lines.width_pixels = 1.5f;
+  if (scene.spring_count() <= kMaxGhostSprings)
+    for (int s = 0; s < scene.spring_count(); ++s) {
+      lines.points.push_back(position_at(scene, &traj, t, scene.spring_a[size_t(s)]));
+      lines.points.push_back(position_at(scene, &traj, t, scene.spring_b[size_t(s)]));
+    }
+  if (scene.particle_count() <= kMaxGhostParticles && scene.spring_count() < scene.particle_count()) {
+    const float arm = 1.5f * particle_radius;
+    for (int i = 0; i < scene.particle_count(); ++i) {
+      const glm::vec3 p = position_at(scene, &traj, t, i);
+      for (const glm::vec3 axis : {glm::vec3(arm, 0, 0), glm::vec3(0, arm, 0), glm::vec3(0, 0, arm)}) {
+        lines.points.push_back(p - axis);
+        lines.points.push_back(p + axis);
+      }
+    }
+  }
+  if (!lines.points.empty()) list.lines.push_back(std::move(lines));
 }
 
 }  // namespace
@@ -43,6 +78,8 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
 void Studio::set_document(studio::Document document) {
   state_.optimization.reset();  // stops its run at the next iteration boundary
   state_.iterate.reset();
+  state_.initial_iterate.reset();
+  state_.previous_iterate.reset();
   state_.document = std::move(document);
   state_.optimizer_settings = state_.document.scene().optimizer;
   state_.selection = {Selection::Kind::Settings, 0};
@@ -121,6 +158,11 @@ void Studio::adopt_newest_iterate() {
   if (!state_.optimization) return;
   std::shared_ptr<const studio::OptimizationSnapshot> newest = state_.optimization->latest();
   if (!newest || newest == state_.iterate) return;
+  state_.initial_iterate = state_.optimization->initial();
+  if (newest->iteration == 0)
+    state_.previous_iterate.reset();  // back at the start (a reset)
+  else if (state_.iterate && state_.iterate->iteration < newest->iteration)
+    state_.previous_iterate = state_.iterate;  // the iterate shown before this one
   state_.iterate = newest;
   if (newest->trajectory.steps == 0) return;  // it failed: the message is in the panel
   // The viewport plays the iterate's motion, as it plays a rollout's.
@@ -224,6 +266,12 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   const int frame = traj ? std::min(state_.playback.frame(), traj->steps) : 0;
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
   (void)viewport;
+
+  if (state_.view.ghosts && state_.iterate && state_.iterate->iteration > 0) {
+    add_ghost(list, state_.initial_iterate.get(), frame, options.particle_radius, kInitialGhost);
+    if (state_.previous_iterate != state_.initial_iterate)
+      add_ghost(list, state_.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
+  }
 
   // The selected element, drawn over the scene in the highlight colour.
   const Selection& sel = state_.selection;

@@ -66,6 +66,7 @@ struct ViewFlags {
   bool springs = true;
   bool objectives = true;
   bool grid = true;
+  bool ghosts = true;  // the initial and previous iterates while optimising
 };
 
 // Dialogs and windows a menu item or key asks for. The file dialogs open on the next
@@ -96,6 +97,9 @@ struct StudioState {
   std::unique_ptr<studio::OptimizationSession> optimization;
   OptimizerSettings optimizer_settings;
   std::shared_ptr<const studio::OptimizationSnapshot> iterate;
+  // Drawn faintly behind the current iterate: the start (iteration 0) and the iterate
+  // before the current one.
+  std::shared_ptr<const studio::OptimizationSnapshot> initial_iterate, previous_iterate;
   bool loss_log_scale = true;
   bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
 

@@ -147,6 +147,11 @@ std::shared_ptr<const OptimizationSnapshot> OptimizationSession::latest() const 
   return latest_;
 }
 
+std::shared_ptr<const OptimizationSnapshot> OptimizationSession::initial() const {
+  std::lock_guard lock(mutex_);
+  return initial_;
+}
+
 bool OptimizationSession::wait_for(const std::function<bool(const OptimizationSnapshot&)>& done,
                                    double timeout_seconds) const {
   std::unique_lock lock(mutex_);
@@ -159,6 +164,7 @@ void OptimizationSession::publish(OptimizationSnapshot snapshot) {
     std::lock_guard lock(mutex_);
     snapshot.version = next_version_++;
     latest_ = std::make_shared<const OptimizationSnapshot>(std::move(snapshot));
+    if (latest_->iteration == 0 && latest_->message.empty()) initial_ = latest_;
   }
   changed_.notify_all();
   if (on_publish_) on_publish_();
@@ -278,6 +284,20 @@ void OptimizationSession::run_optimizer() {
     lock.unlock();
     publish(std::move(snapshot));
     lock.lock();
+    // A pause that came while this snapshot was being made: say so in a copy, or a viewer
+    // would wait for a "paused" that never comes.
+    if (state_ == RunState::Paused && latest_->state != RunState::Paused) {
+      auto paused = std::make_shared<OptimizationSnapshot>(*latest_);
+      paused->state = RunState::Paused;
+      paused->version = next_version_++;
+      latest_ = std::move(paused);
+      changed_.notify_all();
+      if (on_publish_) {
+        lock.unlock();
+        on_publish_();
+        lock.lock();
+      }
+    }
     changed_.wait(lock, [&] { return state_ != RunState::Paused || reset_requested_ || quit_; });
     return !reset_requested_ && !quit_;
   };

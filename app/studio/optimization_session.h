@@ -66,6 +66,9 @@ public:
 
   RunState state() const;
   std::shared_ptr<const OptimizationSnapshot> latest() const;
+  // The start's snapshot (iteration 0), null until evaluated: a viewer that polls may
+  // never see it as latest() when the first iterations are quick.
+  std::shared_ptr<const OptimizationSnapshot> initial() const;
   // Blocks until a published snapshot satisfies `done` or the timeout passes; says which.
   bool wait_for(const std::function<bool(const OptimizationSnapshot&)>& done, double timeout_seconds) const;
 
@@ -95,6 +98,7 @@ private:
   int step_budget_ = 0;  // iterations left before pausing; 0: no limit
   std::uint64_t next_version_ = 1;
   std::shared_ptr<const OptimizationSnapshot> latest_;
+  std::shared_ptr<const OptimizationSnapshot> initial_;
   std::thread thread_;  // last: starts once everything it uses exists
 };
 

@@ -75,12 +75,17 @@ TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
   CHECK(start->state == RunState::Ready);
   CHECK(start->iteration == 0);
   CHECK(start->message.empty());
+  CHECK(session.initial() == start);
   check_consistent(*start);
 
   session.start();
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration >= 5; }, kTimeoutSeconds));
   session.pause();
-  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Paused; }, kTimeoutSeconds));
+  const bool paused_in_time =
+      session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Paused; }, kTimeoutSeconds);
+  INFO("latest: " << run_state_name(session.latest()->state) << ", iteration " << session.latest()->iteration << ", "
+                  << session.latest()->message);
+  REQUIRE(paused_in_time);
   const std::shared_ptr<const OptimizationSnapshot> paused = session.latest();
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   CHECK(session.latest() == paused);  // nothing runs while paused
@@ -100,6 +105,7 @@ TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Ready && s.iteration == 0; },
                            kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> again = session.latest();
+  CHECK(session.initial() == again);
   CHECK(same_values(again->scene.params, scene.params));  // the start, exactly
   CHECK(again->loss == start->loss);
   CHECK(again->loss_history == start->loss_history);

@@ -45,6 +45,7 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Springs", nullptr, &v.springs);
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
+  ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   ImGui::Separator();
   if (ImGui::MenuItem("Frame All", "F")) state.queue(command::FrameAll{});
   if (ImGui::MenuItem("Reset Camera", "R")) state.queue(command::ResetCamera{});
