@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/optimization_report.h"
 #include "cli/progress.h"
 #include "nudge/atomic_file.h"
 #include "nudge/optimize_scene.h"
@@ -48,22 +49,12 @@ std::string result_json(const Scene& scene, const ParameterSet& params, const Op
   j["final_loss"] = result.loss;
   j["loss_history"] = result.loss_history;
   j["grad_norm_history"] = result.grad_norm_history;
-  nlohmann::ordered_json values;
-  for (const Parameter& p : params.items)
-    if (p.optimize) values[std::string(param_name(p.id))] = {{"shape", {p.rows, p.cols}}, {"value", p.value}};
-  j["parameters"] = values;
+  j["parameters"] = optimized_parameters_json(params);
   j["timings"] = {{"total_s", seconds},
                   {"per_evaluation_s", result.evaluations > 0 ? seconds / result.evaluations : 0.0}};
   return j.dump(2) + "\n";
 }
 
-std::string loss_csv(const OptimizeResult& result) {
-  std::string csv = "iteration,loss,grad_norm\n";
-  for (size_t i = 0; i < result.loss_history.size(); ++i)
-    csv += std::to_string(i) + "," + format_number(result.loss_history[i]) + "," +
-           format_number(i < result.grad_norm_history.size() ? result.grad_norm_history[i] : NAN) + "\n";
-  return csv;
-}
 
 int run_optimize(const OptimizeArgs& args) {
   std::optional<Scene> scene = load_scene_or_report(args.scene);
@@ -109,7 +100,7 @@ int run_optimize(const OptimizeArgs& args) {
     std::cout << "wrote " << args.out << "\n";
   }
   if (!args.log.empty()) {
-    if (Status s = write_file_atomically(args.log, loss_csv(*result)); !s) {
+    if (Status s = write_file_atomically(args.log, loss_history_csv(result->loss_history, result->grad_norm_history)); !s) {
       print_error(s.error().message);
       return kExitBadInput;
     }

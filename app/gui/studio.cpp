@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/optimization_report.h"
 #include "gui/panels/panels.h"
+#include "nudge/atomic_file.h"
 
 namespace nudge::gui {
 
@@ -288,6 +290,43 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   return list;
 }
 
+void Studio::export_iterate(const command::Export& request) {
+  const std::shared_ptr<const studio::OptimizationSnapshot> snap = state_.iterate;
+  if (!snap) {
+    show_error("nothing to export yet: start the optimiser first");
+    return;
+  }
+  Status written = Ok{};
+  switch (request.kind) {
+    case command::ExportKind::LossHistoryCsv:
+      written = write_file_atomically(request.path, loss_history_csv(snap->loss_history, snap->grad_norm_history));
+      break;
+    case command::ExportKind::ParametersJson: {
+      nlohmann::ordered_json j;
+      j["scene"] = state_.document.has_path() ? state_.document.path().string() : "";
+      j["iteration"] = snap->iteration;
+      j["loss"] = snap->loss;
+      j["parameters"] = optimized_parameters_json(snap->scene.params);
+      written = write_file_atomically(request.path, j.dump(2) + "\n");
+      break;
+    }
+    case command::ExportKind::OptimizedScene: {
+      Scene scene = snap->scene;
+      scene.optimizer = state_.optimizer_settings;
+      // Through a copy of the document: Save As rewrites relative marker-file paths for
+      // the new folder, so the exported scene loads from there.
+      studio::Document copy = state_.document;
+      copy.replace_scene(std::move(scene));
+      written = copy.save_as(request.path);
+      break;
+    }
+  }
+  if (!written)
+    show_error(written.error().message);
+  else
+    state_.log.info("exported iteration " + std::to_string(snap->iteration) + " to " + request.path.string());
+}
+
 void Studio::run_commands() {
   std::vector<Command> commands = std::exchange(state_.commands, {});
   for (Command& c : commands) {
@@ -349,6 +388,8 @@ void Studio::run_commands() {
         window_.set_title(state_.document.title());
         state_.log.info("iteration " + std::to_string(iteration) + "'s parameters are now the scene's (unsaved)");
       }
+    } else if (auto* exported = std::get_if<command::Export>(&c)) {
+      export_iterate(*exported);
     } else if (std::holds_alternative<command::ClearRecent>(c)) {
       state_.recent.clear();
       if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -49,12 +50,19 @@ struct OptimizeStep {};
 struct OptimizeReset {};
 // Copies the shown iterate's parameters into the document (then Save or Save As).
 struct ApplyIterate {};
+// Writes what the optimisation has found to a file.
+enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene };
+struct Export {
+  ExportKind kind = ExportKind::LossHistoryCsv;
+  std::filesystem::path path;
+};
 }  // namespace command
 
 using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
                              command::Quit, command::FrameAll, command::ResetCamera,
                              command::ClearRecent, command::OptimizeStart, command::OptimizePause,
-                             command::OptimizeStep, command::OptimizeReset, command::ApplyIterate>;
+                             command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
+                             command::Export>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -76,6 +84,7 @@ struct Popups {
   bool save_as = false;    // the Save As dialog
   bool keys = false;       // Help > Keys and Mouse
   bool about = false;      // Help > About
+  std::optional<command::ExportKind> export_file;  // the Export dialog, for this kind
 };
 
 struct StudioState {

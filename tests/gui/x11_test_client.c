@@ -8,6 +8,7 @@
 //   x11_test_client drop TITLE_SUBSTRING FILE_PATH [X Y]           drop a file with XDND 5
 //   x11_test_client close TITLE_SUBSTRING                          send WM_DELETE_WINDOW
 //   x11_test_client resize TITLE_SUBSTRING WIDTH HEIGHT            resize the window
+//   x11_test_client click TITLE_SUBSTRING X Y                      left click at window-relative X Y
 //   x11_test_client minimise TITLE_SUBSTRING SECONDS               unmap it for a while (as a
 //                                                                  window manager minimises), then map it
 //   x11_test_client key TITLE_SUBSTRING KEYSYM_NAME                send a key press and release
@@ -316,6 +317,60 @@ static int cmd_key(const char* needle, const char* keysym_name) {
   return 0;
 }
 
+// A left click at window-relative (X, Y): the pointer moves there first, so that the app
+// knows where the button went down.
+static int cmd_click(const char* needle, const char* x_arg, const char* y_arg) {
+  Window w = require_window(needle);
+  int x, y, width, height;
+  window_root_rect(w, &x, &y, &width, &height);
+  const int cx = atoi(x_arg), cy = atoi(y_arg);
+  if (cx < 0 || cy < 0 || cx >= width || cy >= height)
+    fail(EXIT_USAGE, "click: %s,%s is outside the %dx%d window", x_arg, y_arg, width, height);
+  // Move the real pointer too: apps that poll the pointer (XQueryPointer, as GLFW's
+  // glfwGetCursorPos does) must find it where the click goes.
+  XWarpPointer(dpy, None, DefaultRootWindow(dpy), 0, 0, 0, 0, x + cx, y + cy);
+  XSync(dpy, False);
+  Window own = make_own_window();
+  XEvent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.xmotion.type = MotionNotify;
+  ev.xmotion.display = dpy;
+  ev.xmotion.window = w;
+  ev.xmotion.root = DefaultRootWindow(dpy);
+  ev.xmotion.time = server_time(own);
+  ev.xmotion.x = cx;
+  ev.xmotion.y = cy;
+  ev.xmotion.x_root = x + cx;
+  ev.xmotion.y_root = y + cy;
+  ev.xmotion.same_screen = True;
+  if (!XSendEvent(dpy, w, True, PointerMotionMask, &ev)) fail(EXIT_FAILED, "XSendEvent of MotionNotify failed");
+  check_x_errors("click");
+  sleep_s(0.15);
+  XButtonEvent button;
+  memset(&button, 0, sizeof button);
+  button.type = ButtonPress;
+  button.display = dpy;
+  button.window = w;
+  button.root = DefaultRootWindow(dpy);
+  button.time = server_time(own);
+  button.x = cx;
+  button.y = cy;
+  button.x_root = x + cx;
+  button.y_root = y + cy;
+  button.button = Button1;
+  button.same_screen = True;
+  if (!XSendEvent(dpy, w, True, ButtonPressMask, (XEvent*)&button)) fail(EXIT_FAILED, "XSendEvent of ButtonPress failed");
+  check_x_errors("click");
+  sleep_s(0.15);
+  button.type = ButtonRelease;
+  button.time += 150;
+  button.state = Button1Mask;
+  if (!XSendEvent(dpy, w, True, ButtonReleaseMask, (XEvent*)&button))
+    fail(EXIT_FAILED, "XSendEvent of ButtonRelease failed");
+  check_x_errors("click");
+  return 0;
+}
+
 // file:// URI of an absolute path, percent-encoding every byte outside RFC 3986's unreserved
 // set (and '/'), so spaces and UTF-8 bytes survive. Caller frees.
 static char* file_uri(const char* path) {
@@ -476,6 +531,7 @@ static void usage(void) {
         "  x11_test_client key TITLE_SUBSTRING KEYSYM_NAME\n"
         "  x11_test_client resize TITLE_SUBSTRING WIDTH HEIGHT\n"
         "  x11_test_client minimise TITLE_SUBSTRING SECONDS\n"
+        "  x11_test_client click TITLE_SUBSTRING X Y\n"
         "Acts on the X display named by $DISPLAY.\n",
         stderr);
   exit(EXIT_USAGE);
@@ -489,7 +545,8 @@ int main(int argc, char** argv) {
   int known = (!strcmp(cmd, "wait-window") && n == 1) || (!strcmp(cmd, "title") && n == 0) ||
               (!strcmp(cmd, "geometry") && n == 0) || (!strcmp(cmd, "close") && n == 0) ||
               (!strcmp(cmd, "key") && n == 1) || (!strcmp(cmd, "drop") && (n == 1 || n == 3)) ||
-              (!strcmp(cmd, "resize") && n == 2) || (!strcmp(cmd, "minimise") && n == 1);
+              (!strcmp(cmd, "resize") && n == 2) || (!strcmp(cmd, "minimise") && n == 1) ||
+              (!strcmp(cmd, "click") && n == 2);
   if (!known) usage();
 
   const char* display_name = getenv("DISPLAY");
@@ -504,5 +561,6 @@ int main(int argc, char** argv) {
   if (!strcmp(cmd, "key")) return cmd_key(needle, argv[3]);
   if (!strcmp(cmd, "resize")) return cmd_resize(needle, argv[3], argv[4]);
   if (!strcmp(cmd, "minimise")) return cmd_minimise(needle, argv[3]);
+  if (!strcmp(cmd, "click")) return cmd_click(needle, argv[3], argv[4]);
   return cmd_drop(needle, argv[3], n == 3 ? argv[4] : NULL, n == 3 ? argv[5] : NULL);
 }

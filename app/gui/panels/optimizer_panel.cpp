@@ -213,6 +213,13 @@ void draw_optimizer_contents(StudioState& state) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("Make this iterate's parameters the scene's (then File > Save)");
   }
+
+  if (snap && ImGui::CollapsingHeader("Export")) {
+    if (ImGui::Button("Loss history (CSV)...")) state.popups.export_file = command::ExportKind::LossHistoryCsv;
+    if (ImGui::Button("Optimised parameters (JSON)...")) state.popups.export_file = command::ExportKind::ParametersJson;
+    if (ImGui::Button("Optimised scene (JSON)...")) state.popups.export_file = command::ExportKind::OptimizedScene;
+    ImGui::TextDisabled("Frames: nudge render SCENE --frames DIR on the exported scene.");
+  }
 }
 
 }  // namespace nudge::gui

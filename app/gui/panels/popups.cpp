@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <system_error>
 
 #include "gui/panels/panels.h"
@@ -24,20 +26,46 @@ struct FileDialog {
 
 FileDialog g_dialog;
 
-void start_dialog(const StudioState& state, bool save) {
+// `suggested`: the file name offered (empty for Open).
+void start_dialog(const StudioState& state, const std::string& suggested) {
   std::error_code ec;
   const fs::path current = state.document.has_path() ? state.document.path() : fs::path{};
   g_dialog.folder = !current.empty() ? current.parent_path() : fs::current_path(ec);
   if (g_dialog.folder.empty()) g_dialog.folder = ".";
   g_dialog.folder = fs::absolute(g_dialog.folder, ec);
-  g_dialog.name = save ? (current.empty() ? "untitled.json" : current.filename().string()) : "";
+  g_dialog.name = suggested;
 }
 
+std::string stem(const StudioState& state) {
+  return state.document.has_path() ? state.document.path().stem().string() : "untitled";
+}
+
+const char* export_title(command::ExportKind kind) {
+  switch (kind) {
+    case command::ExportKind::LossHistoryCsv: return "Export Loss History";
+    case command::ExportKind::ParametersJson: return "Export Optimised Parameters";
+    case command::ExportKind::OptimizedScene: return "Export Optimised Scene";
+  }
+  return "Export";
+}
+
+std::string export_name(const StudioState& state, command::ExportKind kind) {
+  switch (kind) {
+    case command::ExportKind::LossHistoryCsv: return stem(state) + "_loss.csv";
+    case command::ExportKind::ParametersJson: return stem(state) + "_parameters.json";
+    case command::ExportKind::OptimizedScene: return stem(state) + "_optimized.json";
+  }
+  return "export";
+}
+
+std::optional<command::ExportKind> g_export_kind;  // the kind the open Export dialog writes
+
 // The chosen path when the user confirms, else empty.
-fs::path file_dialog(const char* title, const char* action) {
+fs::path file_dialog(const char* title, const char* action, const char* heading = nullptr) {
   fs::path chosen;
   ImGui::SetNextWindowSize(ImVec2(560, 420), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(title, nullptr)) return chosen;
+  if (heading) ImGui::TextUnformatted(heading);
   ImGui::TextDisabled("%s", g_dialog.folder.string().c_str());
   const float footer = ImGui::GetFrameHeightWithSpacing() * 2.2f;
   ImGui::BeginChild("listing", ImVec2(0, -footer), true);
@@ -60,7 +88,7 @@ fs::path file_dialog(const char* title, const char* action) {
     if (name.starts_with(".")) continue;
     if (entry.is_directory(e)) {
       if (ImGui::Selectable((name + "/").c_str())) g_dialog.folder = entry.path();
-    } else if (entry.path().extension() == ".json") {
+    } else if (entry.path().extension() == ".json" || entry.path().extension() == ".csv") {
       if (ImGui::Selectable(name.c_str(), g_dialog.name == name, ImGuiSelectableFlags_AllowDoubleClick)) {
         g_dialog.name = name;
         if (ImGui::IsMouseDoubleClicked(0)) chosen = entry.path();
@@ -136,16 +164,27 @@ void about_window(const StudioState& state, bool* open) {
 
 void draw_popups(StudioState& state) {
   if (state.popups.open_file) {
-    start_dialog(state, false);
+    start_dialog(state, "");
     ImGui::OpenPopup("Open Scene");
     state.popups.open_file = false;
   }
   if (state.popups.save_as) {
-    start_dialog(state, true);
+    start_dialog(state, state.document.has_path() ? state.document.path().filename().string() : "untitled.json");
     ImGui::OpenPopup("Save Scene As");
     state.popups.save_as = false;
   }
+  if (state.popups.export_file) {
+    g_export_kind = state.popups.export_file;
+    start_dialog(state, export_name(state, *g_export_kind));
+    ImGui::OpenPopup("Export");
+    state.popups.export_file.reset();
+  }
   if (fs::path path = file_dialog("Open Scene", "Open"); !path.empty()) state.queue(command::Open{path});
+  if (g_export_kind) {
+    // One popup for every kind; its heading says which.
+    if (fs::path path = file_dialog("Export", "Export", export_title(*g_export_kind)); !path.empty())
+      state.queue(command::Export{*g_export_kind, path});
+  }
   if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) state.queue(command::SaveAs{path});
   if (state.popups.keys) keys_window(&state.popups.keys);
   if (state.popups.about) about_window(state, &state.popups.about);
