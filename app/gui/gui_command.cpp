@@ -16,6 +16,9 @@ DefaultCommand window_command() {
     app.add_option("scene", options->scene, "Scene file (JSON) to open in the window");
     app.add_flag("--play", options->play, "Start playing the motion at once");
     app.add_flag("--optimize", options->optimize, "Start optimising the scene at once (the Optimise tab)");
+    app.add_option("--gradient-overlay", options->gradient_overlay,
+                   "Draw this parameter's gradient over the scene (View > Gradient Overlay)")
+        ->check(CLI::IsMember({"initial_position", "initial_velocity", "stiffness", "rest_length", "damping"}));
     app.add_option("--quit-after", options->quit_after_seconds,
                    "Close the window by itself after this many seconds (demos, scripts)")
         ->check(CLI::NonNegativeNumber);

@@ -9,6 +9,7 @@ struct GuiOptions {
   std::string scene;               // opened at start; empty: a new scene
   bool play = false;               // start playing the motion at once
   bool optimize = false;           // start optimising at once
+  std::string gradient_overlay;    // a parameter name (initial_velocity, stiffness...) or empty
   double quit_after_seconds = 0;   // > 0: close by itself after this long (demos, scripts)
   int samples = 0;                 // 0: 4 on a GPU, 1 on a CPU rasteriser
   bool vsync = true;

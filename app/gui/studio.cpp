@@ -266,7 +266,12 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   const Scene& scene = state_.scene();
   const Trajectory* traj = state_.trajectory();
   const int frame = traj ? std::min(state_.playback.frame(), traj->steps) : 0;
+  // Gradients come from the optimiser's snapshot, whose scene is the one shown.
+  const view::GradientOverlay overlay = state_.iterate ? state_.view.gradient : view::GradientOverlay::None;
+  if (view::is_spring_overlay(overlay)) options.springs = false;  // the overlay colours them instead
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
+  if (overlay != view::GradientOverlay::None)
+    view::add_gradient_overlay(list, overlay, state_.iterate->scene, traj, frame, options);
   (void)viewport;
 
   if (state_.view.ghosts && state_.iterate && state_.iterate->iteration > 0) {
@@ -399,6 +404,8 @@ void Studio::run_commands() {
 
 bool Studio::frame(double wall_seconds) {
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
+  // An overlay needs gradients: the optimiser's start has them.
+  if (state_.view.gradient != view::GradientOverlay::None) optimization_session();
   adopt_newest_motion();
   adopt_newest_iterate();
   state_.playback.advance(wall_seconds);

@@ -29,6 +29,7 @@ public:
   void play() { state_.playback.play(); }
   // As the Optimise tab's Start button.
   void start_optimizing() { state_.queue(command::OptimizeStart{}); }
+  void show_gradient(view::GradientOverlay overlay) { state_.view.gradient = overlay; }
 
   // Where the last frame's time went, in seconds (for `nudge bench render`).
   struct FrameTimings {

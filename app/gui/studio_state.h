@@ -18,6 +18,7 @@
 #include "studio/playback.h"
 #include "studio/recent_files.h"
 #include "studio/rollout_worker.h"
+#include "view/gradient_overlay.h"
 #include "view/scene_draw.h"
 
 namespace nudge::gui {
@@ -75,6 +76,9 @@ struct ViewFlags {
   bool objectives = true;
   bool grid = true;
   bool ghosts = true;  // the initial and previous iterates while optimising
+  // Gradients of the shown iterate drawn over the scene (the optimiser's start when it
+  // has not run: choosing an overlay evaluates it).
+  view::GradientOverlay gradient = view::GradientOverlay::None;
 };
 
 // Dialogs and windows a menu item or key asks for. The file dialogs open on the next

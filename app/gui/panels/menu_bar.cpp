@@ -1,6 +1,8 @@
 // File, View and Help.
 #include <imgui.h>
 
+#include <string>
+
 #include "gui/panels/panels.h"
 
 namespace nudge::gui {
@@ -46,6 +48,15 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
+  if (ImGui::BeginMenu("Gradient Overlay")) {
+    using view::GradientOverlay;
+    for (GradientOverlay overlay : {GradientOverlay::None, GradientOverlay::InitialPosition, GradientOverlay::InitialVelocity,
+                                    GradientOverlay::Stiffness, GradientOverlay::RestLength, GradientOverlay::Damping}) {
+      const std::string label(view::gradient_overlay_label(overlay));
+      if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay)) v.gradient = overlay;
+    }
+    ImGui::EndMenu();
+  }
   ImGui::Separator();
   if (ImGui::MenuItem("Frame All", "F")) state.queue(command::FrameAll{});
   if (ImGui::MenuItem("Reset Camera", "R")) state.queue(command::ResetCamera{});

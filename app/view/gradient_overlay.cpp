@@ -1,0 +1,107 @@
+#include "view/gradient_overlay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace nudge::view {
+
+namespace {
+
+glm::vec3 at(const std::vector<double>& xyz, std::size_t offset, int i) {
+  const double* p = xyz.data() + offset + 3 * std::size_t(i);
+  return {float(p[0]), float(p[1]), float(p[2])};
+}
+
+}  // namespace
+
+std::string_view gradient_overlay_label(GradientOverlay overlay) {
+  switch (overlay) {
+    case GradientOverlay::None: return "none";
+    case GradientOverlay::InitialPosition: return "dL/d initial position";
+    case GradientOverlay::InitialVelocity: return "dL/d initial velocity";
+    case GradientOverlay::Stiffness: return "dL/d stiffness";
+    case GradientOverlay::RestLength: return "dL/d rest length";
+    case GradientOverlay::Damping: return "dL/d damping";
+  }
+  return "?";
+}
+
+ParamId gradient_overlay_parameter(GradientOverlay overlay) {
+  switch (overlay) {
+    case GradientOverlay::InitialPosition: return ParamId::InitialPosition;
+    case GradientOverlay::InitialVelocity: return ParamId::InitialVelocity;
+    case GradientOverlay::Stiffness: return ParamId::Stiffness;
+    case GradientOverlay::RestLength: return ParamId::RestLength;
+    case GradientOverlay::Damping: return ParamId::Damping;
+    case GradientOverlay::None: break;
+  }
+  return ParamId::Count;
+}
+
+bool is_spring_overlay(GradientOverlay overlay) {
+  return overlay == GradientOverlay::Stiffness || overlay == GradientOverlay::RestLength ||
+         overlay == GradientOverlay::Damping;
+}
+
+void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+  const Parameter& param = scene.params[which];
+  const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+  const int n = scene.particle_count();
+  if (param.grad.size() != std::size_t(3 * n) || x0.size() != std::size_t(3 * n)) return;
+  float largest = 0;
+  for (int i = 0; i < n; ++i) largest = std::max(largest, glm::length(at(param.grad, 0, i)));
+  if (!(largest > 0) || !std::isfinite(largest)) return;
+  render::ArrowBatch arrows;
+  arrows.scale = length / largest;
+  arrows.max_length = length;
+  arrows.width_pixels = 3;
+  for (int i = 0; i < n; ++i) {
+    const glm::vec3 g = at(param.grad, 0, i);
+    const float magnitude = glm::length(g);
+    if (magnitude == 0) continue;
+    arrows.origins.push_back(at(x0, 0, i));
+    arrows.vectors.push_back(g);
+    arrows.colors.push_back(render::map_value(render::ColorMap::Sequential, magnitude, 0, largest));
+  }
+  list.arrows.push_back(std::move(arrows));
+  list.legends.push_back({render::ColorMap::Sequential, 0, largest,
+                          "|" + std::string(param_name(which)) + " gradient|"});
+}
+
+void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
+                                ParamId which) {
+  const Parameter& param = scene.params[which];
+  const int springs = scene.spring_count();
+  if (param.grad.size() != std::size_t(springs) || springs == 0) return;
+  double largest = 0;
+  for (double g : param.grad) largest = std::max(largest, std::fabs(g));
+  if (!std::isfinite(largest)) return;
+  const float range = largest > 0 ? float(largest) : 1.0f;
+  const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
+  const std::size_t offset = traj ? std::size_t(std::clamp(step, 0, traj->steps)) * std::size_t(traj->particles) * 3 : 0;
+  render::LineBatch lines;
+  lines.width_pixels = 3;
+  lines.points.reserve(2 * std::size_t(springs));
+  lines.colors.reserve(2 * std::size_t(springs));
+  for (int s = 0; s < springs; ++s) {
+    const render::Rgba c = render::map_value(render::ColorMap::Diverging, float(param.grad[std::size_t(s)]), -range, range);
+    lines.points.push_back(at(xyz, offset, scene.spring_a[std::size_t(s)]));
+    lines.points.push_back(at(xyz, offset, scene.spring_b[std::size_t(s)]));
+    lines.colors.insert(lines.colors.end(), {c, c});
+  }
+  list.lines.push_back(std::move(lines));
+  list.legends.push_back({render::ColorMap::Diverging, -range, range, std::string(param_name(which)) + " gradient"});
+}
+
+void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
+                          int step, const SceneDrawOptions& options) {
+  if (overlay == GradientOverlay::None) return;
+  const ParamId which = gradient_overlay_parameter(overlay);
+  if (is_spring_overlay(overlay))
+    add_spring_gradient_colors(list, scene, traj, step, which);
+  else
+    add_particle_gradient_arrows(list, scene, which, options.bounds.radius() / 3);
+}
+
+}  // namespace nudge::view

@@ -1,0 +1,40 @@
+// Gradients drawn over the scene: arrows of dL/d(initial position) or dL/d(initial
+// velocity) at each particle's initial position, and springs coloured by dL/d(stiffness),
+// dL/d(rest length) or dL/d(damping) on the diverging map. Each comes with a legend that
+// gives its scale. The gradients are those in the scene's parameters (a gradient
+// evaluation wrote them).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "nudge/render/draw_list.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+#include "view/scene_draw.h"
+
+namespace nudge::view {
+
+enum class GradientOverlay { None, InitialPosition, InitialVelocity, Stiffness, RestLength, Damping };
+
+std::string_view gradient_overlay_label(GradientOverlay overlay);  // "dL/d initial velocity", ...
+ParamId gradient_overlay_parameter(GradientOverlay overlay);      // None: not to be called
+bool is_spring_overlay(GradientOverlay overlay);
+
+// Arrows of the gradient (the direction in which the loss grows fastest) at the initial
+// positions, coloured by magnitude on the sequential map. The longest is `length` world
+// units; zero gradients draw nothing.
+void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
+
+// Every spring at step `step` of traj (or at the initial positions when null), coloured
+// by its gradient on the diverging map over [-max|g|, max|g|]: red where increasing the
+// parameter increases the loss, blue where it decreases it.
+void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
+                                ParamId which);
+
+// The overlay for a scene drawn by scene_draw_list with `options`: arrows a third of the
+// motion's size, or the coloured springs (then draw the scene without its own springs).
+void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
+                          int step, const SceneDrawOptions& options);
+
+}  // namespace nudge::view

@@ -1,0 +1,127 @@
+// Gradient overlays drawn offscreen and checked by pixel: an arrow starts at its particle,
+// points the way of its gradient, and has the sequential map's colour for its magnitude;
+// springs have the diverging map's colour for the sign and size of their gradient.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "nudge/render/camera.h"
+#include "nudge/render/gpu_context.h"
+#include "nudge/render/offscreen_target.h"
+#include "view/gradient_overlay.h"
+
+using namespace nudge;
+
+namespace {
+
+constexpr int kWidth = 400, kHeight = 300;
+
+render::GpuContext make_gpu() {
+  render::ContextOptions options;
+  options.validation = true;
+  options.print_validation_messages = false;
+  render::Expected<render::GpuContext> gpu = render::GpuContext::create(options);
+  REQUIRE_MESSAGE(gpu.ok(), (gpu.ok() ? "" : gpu.error().message));
+  return std::move(*gpu);
+}
+
+// Looking down -z at the origin: world x goes right, y up.
+render::DrawList empty_list() {
+  render::DrawList list;
+  list.camera.eye = {0, 0, 5};
+  list.camera.target = {0, 0, 0};
+  list.grid.visible = false;
+  return list;
+}
+
+render::Image draw(render::GpuContext& gpu, const render::DrawList& list) {
+  render::Expected<render::OffscreenTarget> target = render::OffscreenTarget::create(gpu, kWidth, kHeight);
+  REQUIRE(target.ok());
+  render::Expected<render::Image> image = target->render(list);
+  REQUIRE_MESSAGE(image.ok(), (image.ok() ? "" : image.error().message));
+  return std::move(*image);
+}
+
+std::array<std::uint8_t, 4> pixel_at_world(const render::Image& image, const render::Camera& camera, glm::vec3 p) {
+  const std::optional<glm::vec2> px = render::project_to_pixel(camera, p, kWidth, kHeight);
+  REQUIRE(px.has_value());
+  return render::pixel_at(image, int(px->x), int(px->y));
+}
+
+bool near(std::array<std::uint8_t, 4> got, render::Rgba want, int tolerance = 10) {
+  const std::array<std::uint8_t, 4> w = render::to_bytes(want);
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(int(got[k]) - int(w[k])) > tolerance) return false;
+  return true;
+}
+
+// n particles at the given positions, springs between the given pairs, gradients unset.
+Scene scene_with(const std::vector<double>& positions, const std::vector<std::pair<int, int>>& springs) {
+  Scene scene;
+  const int n = int(positions.size() / 3);
+  scene.pinned.assign(size_t(n), 0);
+  for (auto [a, b] : springs) {
+    scene.spring_a.push_back(a);
+    scene.spring_b.push_back(b);
+    scene.spring_channel.push_back(-1);
+    scene.actuation.push_back(0);
+  }
+  scene.params[ParamId::InitialPosition].value = positions;
+  shape_parameters(scene);
+  for (Parameter& p : scene.params.items) p.grad.assign(p.value.size(), 0.0);
+  return scene;
+}
+
+}  // namespace
+
+TEST_CASE("gradient overlay: arrows start at the particle, point along the gradient, coloured by magnitude") {
+  render::GpuContext gpu = make_gpu();
+  Scene scene = scene_with({-1, 0, 0, 0.6f, -0.3f, 0}, {});  // clear of the legend, top right
+  // Particle 0: the larger gradient, along +x. Particle 1: half as large, along -y.
+  scene.params[ParamId::InitialVelocity].grad = {2, 0, 0, 0, -1, 0};
+  const float length = 1.2f;
+  render::DrawList list = empty_list();
+  view::add_particle_gradient_arrows(list, scene, ParamId::InitialVelocity, length);
+  REQUIRE(list.arrows.size() == 1);
+  REQUIRE(list.legends.size() == 1);
+  CHECK(list.legends[0].max == doctest::Approx(2));
+  const render::Image image = draw(gpu, list);
+  const render::Rgba largest = render::map_color(render::ColorMap::Sequential, 1.0f);
+  const render::Rgba half = render::map_color(render::ColorMap::Sequential, 0.5f);
+
+  // Along the shaft of arrow 0 (full length), to the right of particle 0: the top colour.
+  CHECK(near(pixel_at_world(image, list.camera, {-1 + 0.4f * length, 0, 0}), largest));
+  // Nothing on the other side: the sign of the gradient is the arrow's direction.
+  CHECK(near(pixel_at_world(image, list.camera, {-1 - 0.4f * length, 0, 0}), list.background, 2));
+  // Arrow 1 is half as long and points down, in the middle colour.
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.2f * length, 0}), half));
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f + 0.2f * length, 0}), list.background, 2));
+  // Beyond its half length there is no shaft.
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.75f * length, 0}), list.background, 2));
+}
+
+TEST_CASE("gradient overlay: springs take the diverging colour of their gradient's sign and size") {
+  render::GpuContext gpu = make_gpu();
+  Scene scene = scene_with({-1.5, -0.5, 0, 0, -0.5, 0, 1.5, -0.5, 0}, {{0, 1}, {1, 2}});
+  scene.params[ParamId::Stiffness].grad = {3.0, -1.5};
+  render::DrawList list = empty_list();
+  view::add_spring_gradient_colors(list, scene, nullptr, 0, ParamId::Stiffness);
+  REQUIRE(list.legends.size() == 1);
+  CHECK(list.legends[0].min == doctest::Approx(-3));
+  CHECK(list.legends[0].max == doctest::Approx(3));
+  const render::Image image = draw(gpu, list);
+  // +3 of [-3, 3]: the red end. -1.5: a quarter of the way, light blue.
+  CHECK(near(pixel_at_world(image, list.camera, {-0.75f, -0.5f, 0}), render::map_color(render::ColorMap::Diverging, 1.0f)));
+  CHECK(near(pixel_at_world(image, list.camera, {0.75f, -0.5f, 0}), render::map_color(render::ColorMap::Diverging, 0.25f)));
+}
+
+TEST_CASE("gradient overlay: zero or missing gradients draw nothing") {
+  Scene scene = scene_with({0, 0, 0, 1, 0, 0}, {{0, 1}});
+  render::DrawList list = empty_list();
+  view::add_particle_gradient_arrows(list, scene, ParamId::InitialPosition, 1.0f);
+  CHECK(list.arrows.empty());
+  CHECK(list.legends.empty());
+  scene.params[ParamId::Stiffness].grad.clear();  // no gradient evaluation yet
+  view::add_spring_gradient_colors(list, scene, nullptr, 0, ParamId::Stiffness);
+  CHECK(list.lines.empty());
+}
