@@ -20,6 +20,8 @@ void draw_status_bar(StudioState& state, const studio::Rect& area) {
     ImGui::TextColored(theme::kWarningText, "computing motion...");
   else if (!state.motion->ok())
     ImGui::TextColored(theme::kErrorText, "rollout failed (see log)");
+  else if (state.iterate)
+    ImGui::Text("loss %.6g   optimiser iteration %d", state.motion->evaluation.loss, state.iterate->iteration);
   else
     ImGui::Text("loss %.6g   rollout %.0f ms", state.motion->evaluation.loss, state.motion->seconds * 1000);
   ImGui::SameLine(0, 24);
