@@ -69,10 +69,8 @@ int run_gui(const GuiOptions& options) {
 
   Studio studio(window, log, first ? std::optional<studio::Document>(std::move(first->value())) : std::nullopt);
   if (options.play) studio.play();
-  for (view::GradientOverlay overlay : {view::GradientOverlay::InitialPosition, view::GradientOverlay::InitialVelocity,
-                                        view::GradientOverlay::Stiffness, view::GradientOverlay::RestLength,
-                                        view::GradientOverlay::Damping})
-    if (param_name(view::gradient_overlay_parameter(overlay)) == options.gradient_overlay) studio.show_gradient(overlay);
+  if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
+    studio.show_gradient(*overlay);
   if (options.optimize) {
     studio.start_optimizing();
     studio.play();  // the iterates' motion loops while they improve

@@ -24,14 +24,7 @@ constexpr render::Rgba kPreviousGhost{0.45f, 0.7f, 1.0f, 0.5f};
 constexpr int kMaxGhostSprings = 20000;
 constexpr int kMaxGhostParticles = 2000;
 
-
 bool key_pressed(int glfw_key, bool repeat = false) { return ImGui::IsKeyPressed(glfw_key, repeat); }
-
-glm::vec3 position_at(const Scene& scene, const Trajectory* traj, int frame, int i) {
-  const double* p = traj ? traj->x.data() + (size_t(frame) * size_t(traj->particles) + size_t(i)) * 3
-                         : scene.params[ParamId::InitialPosition].value.data() + size_t(i) * 3;
-  return {float(p[0]), float(p[1]), float(p[2])};
-}
 
 // An earlier iterate at `frame`, faint: its springs, and a small cross at each particle
 // (for scenes with few springs, such as a projectile).
@@ -40,19 +33,18 @@ void add_ghost(render::DrawList& list, const studio::OptimizationSnapshot* ghost
   if (!ghost || ghost->trajectory.steps == 0) return;
   const Scene& scene = ghost->scene;
   const Trajectory& traj = ghost->trajectory;
-  const int t = std::min(frame, traj.steps);
-  render::LineBatch lines;
+    render::LineBatch lines;
   lines.colors = {color};
   lines.width_pixels = 1.5f;
   if (scene.spring_count() <= kMaxGhostSprings)
     for (int s = 0; s < scene.spring_count(); ++s) {
-      lines.points.push_back(position_at(scene, &traj, t, scene.spring_a[size_t(s)]));
-      lines.points.push_back(position_at(scene, &traj, t, scene.spring_b[size_t(s)]));
+      lines.points.push_back(view::particle_position(scene, &traj, frame, scene.spring_a[size_t(s)]));
+      lines.points.push_back(view::particle_position(scene, &traj, frame, scene.spring_b[size_t(s)]));
     }
   if (scene.particle_count() <= kMaxGhostParticles && scene.spring_count() < scene.particle_count()) {
     const float arm = 1.5f * particle_radius;
     for (int i = 0; i < scene.particle_count(); ++i) {
-      const glm::vec3 p = position_at(scene, &traj, t, i);
+      const glm::vec3 p = view::particle_position(scene, &traj, frame, i);
       for (const glm::vec3 axis : {glm::vec3(arm, 0, 0), glm::vec3(0, arm, 0), glm::vec3(0, 0, arm)}) {
         lines.points.push_back(p - axis);
         lines.points.push_back(p + axis);
@@ -68,7 +60,7 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
     : window_(window), state_(log),
       worker_(std::make_unique<studio::RolloutWorker>([](const studio::RolloutResult&) { Window::wake(); })) {
   state_.device_name = window.device_name();
-  state_.examples_dir = studio::examples_directory(NUDGE_SOURCE_SCENES_DIR);
+  state_.examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
   state_.recent_file = studio::default_recent_files_path();
   if (!state_.recent_file.empty()) state_.recent = studio::RecentFiles::load(state_.recent_file);
   if (first)
@@ -134,6 +126,13 @@ void Studio::show_error(const std::string& message) {
   state_.banner = message;
 }
 
+void Studio::frame_motion(const Scene& scene, const Trajectory& traj) {
+  state_.draw_options = view::scene_draw_options(scene, &traj, viewport_aspect_);
+  // Frame the whole motion unless the user has already moved the camera.
+  state_.camera.set_home(state_.draw_options.camera);
+  if (!camera_moved_) state_.camera.reset();
+}
+
 void Studio::adopt_newest_motion() {
   std::shared_ptr<const studio::RolloutResult> newest = worker_->latest();
   if (!newest || newest == state_.motion || newest->generation != state_.motion_request) return;
@@ -145,10 +144,7 @@ void Studio::adopt_newest_motion() {
   }
   const Trajectory& traj = newest->trajectory;
   state_.playback.set_motion(traj.steps + 1, traj.dt);
-  state_.draw_options = view::scene_draw_options(newest->scene, &traj, viewport_aspect_);
-  // Frame the whole motion unless the user has already moved the camera.
-  state_.camera.set_home(state_.draw_options.camera);
-  if (!camera_moved_) state_.camera.reset();
+  frame_motion(newest->scene, traj);
   char line[200];
   std::snprintf(line, sizeof line, "%s: %d steps simulated in %.0f ms, loss %.6g",
                 state_.document.display_name().c_str(), traj.steps, newest->seconds * 1000,
@@ -179,11 +175,7 @@ void Studio::adopt_newest_iterate() {
   // So is the result of a finished run, whose motion may reach far beyond the start's.
   const bool first_motion = !state_.motion || state_.motion->generation != state_.motion_request;
   state_.motion = std::move(motion);
-  if (first_motion || newest->state == studio::RunState::Finished) {
-    state_.draw_options = view::scene_draw_options(newest->scene, &newest->trajectory, viewport_aspect_);
-    state_.camera.set_home(state_.draw_options.camera);
-    if (!camera_moved_) state_.camera.reset();
-  }
+  if (first_motion || newest->state == studio::RunState::Finished) frame_motion(newest->scene, newest->trajectory);
   state_.playback.set_motion(newest->trajectory.steps + 1, newest->trajectory.dt);
 }
 
@@ -283,11 +275,11 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   // The selected element, drawn over the scene in the highlight colour.
   const Selection& sel = state_.selection;
   if (sel.kind == Selection::Kind::Particle && sel.index >= 0 && sel.index < scene.particle_count())
-    list.spheres.push_back({position_at(scene, traj, frame, sel.index), options.particle_radius * 1.6f, kHighlight});
+    list.spheres.push_back({view::particle_position(scene, traj, frame, sel.index), options.particle_radius * 1.6f, kHighlight});
   if (sel.kind == Selection::Kind::Spring && sel.index >= 0 && sel.index < scene.spring_count()) {
     render::LineBatch line;
-    line.points = {position_at(scene, traj, frame, scene.spring_a[size_t(sel.index)]),
-                   position_at(scene, traj, frame, scene.spring_b[size_t(sel.index)])};
+    line.points = {view::particle_position(scene, traj, frame, scene.spring_a[size_t(sel.index)]),
+                   view::particle_position(scene, traj, frame, scene.spring_b[size_t(sel.index)])};
     line.colors = {kHighlight};
     line.width_pixels = 5;
     list.lines.push_back(std::move(line));

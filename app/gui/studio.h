@@ -50,6 +50,8 @@ public:
 
 private:
   void start_rollout();
+  // Bounds, sizes and the home camera for this motion; the camera goes home unless moved.
+  void frame_motion(const Scene& scene, const Trajectory& traj);
   void adopt_newest_motion();
   void adopt_newest_iterate();
   studio::OptimizationSession& optimization_session();  // made on first use

@@ -98,7 +98,7 @@ struct StudioState {
   studio::Document document;
   studio::RecentFiles recent;
   std::filesystem::path recent_file;  // where `recent` is kept; empty: not kept
-  std::filesystem::path examples_dir;
+  std::vector<std::filesystem::path> examples;  // File > Examples, listed once at start
 
   // The motion shown: the newest rollout of the current document (null until it comes).
   std::shared_ptr<const studio::RolloutResult> motion;
@@ -130,7 +130,10 @@ struct StudioState {
   double frame_seconds = 1.0 / 60.0;
   std::string device_name;
 
-  std::uint64_t log_generation_shown = 0;  // the log panel scrolls down when the log's changes
+  // The log panel's copy of the log, taken when the log's generation changes (then it
+  // scrolls to the bottom).
+  std::uint64_t log_generation_shown = 0;
+  std::vector<studio::LogEntry> log_entries;
 
   std::vector<Command> commands;  // queued by panels, carried out after drawing
   void queue(Command c) { commands.push_back(std::move(c)); }

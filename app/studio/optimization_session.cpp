@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 #include "nudge/optimize_scene.h"
@@ -11,19 +12,12 @@ namespace nudge::studio {
 
 namespace {
 
-// The gradient's 2-norm with the entries that point out of the box at an active bound
-// left out, as the optimiser measures it.
 double projected_gradient_norm(const ParameterSet& params) {
   std::vector<double> lower, upper;
   params.optimized_bounds(lower, upper);
-  const std::vector<double> x = params.gather_optimized();
-  const std::vector<double> g = params.gather_optimized_grad();
-  double sum = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const bool held = (x[i] <= lower[i] && g[i] > 0) || (x[i] >= upper[i] && g[i] < 0);
-    if (!held) sum += g[i] * g[i];
-  }
-  return std::sqrt(sum);
+  const std::vector<double> g =
+      projected_gradient(params.gather_optimized(), params.gather_optimized_grad(), lower, upper);
+  return std::sqrt(std::inner_product(g.begin(), g.end(), g.begin(), 0.0));
 }
 
 }  // namespace

@@ -8,9 +8,10 @@ namespace nudge::view {
 
 namespace {
 
-glm::vec3 at(const std::vector<double>& xyz, std::size_t offset, int i) {
-  const double* p = xyz.data() + offset + 3 * std::size_t(i);
-  return {float(p[0]), float(p[1]), float(p[2])};
+// Particle i's entry of an N x 3 gradient.
+glm::vec3 gradient_of(const Parameter& param, int i) {
+  const double* g = param.grad.data() + 3 * std::size_t(i);
+  return {float(g[0]), float(g[1]), float(g[2])};
 }
 
 }  // namespace
@@ -44,23 +45,28 @@ bool is_spring_overlay(GradientOverlay overlay) {
          overlay == GradientOverlay::Damping;
 }
 
+std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name) {
+  for (GradientOverlay overlay : kGradientOverlays)
+    if (overlay != GradientOverlay::None && param_name(gradient_overlay_parameter(overlay)) == name) return overlay;
+  return std::nullopt;
+}
+
 void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
   const Parameter& param = scene.params[which];
-  const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
   const int n = scene.particle_count();
-  if (param.grad.size() != std::size_t(3 * n) || x0.size() != std::size_t(3 * n)) return;
+  if (param.grad.size() != std::size_t(3 * n)) return;
   float largest = 0;
-  for (int i = 0; i < n; ++i) largest = std::max(largest, glm::length(at(param.grad, 0, i)));
+  for (int i = 0; i < n; ++i) largest = std::max(largest, glm::length(gradient_of(param, i)));
   if (!(largest > 0) || !std::isfinite(largest)) return;
   render::ArrowBatch arrows;
   arrows.scale = length / largest;
   arrows.max_length = length;
   arrows.width_pixels = 3;
   for (int i = 0; i < n; ++i) {
-    const glm::vec3 g = at(param.grad, 0, i);
+    const glm::vec3 g = gradient_of(param, i);
     const float magnitude = glm::length(g);
     if (magnitude == 0) continue;
-    arrows.origins.push_back(at(x0, 0, i));
+    arrows.origins.push_back(particle_position(scene, nullptr, 0, i));
     arrows.vectors.push_back(g);
     arrows.colors.push_back(render::map_value(render::ColorMap::Sequential, magnitude, 0, largest));
   }
@@ -78,16 +84,14 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
   for (double g : param.grad) largest = std::max(largest, std::fabs(g));
   if (!std::isfinite(largest)) return;
   const float range = largest > 0 ? float(largest) : 1.0f;
-  const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
-  const std::size_t offset = traj ? std::size_t(std::clamp(step, 0, traj->steps)) * std::size_t(traj->particles) * 3 : 0;
   render::LineBatch lines;
   lines.width_pixels = 3;
   lines.points.reserve(2 * std::size_t(springs));
   lines.colors.reserve(2 * std::size_t(springs));
   for (int s = 0; s < springs; ++s) {
     const render::Rgba c = render::map_value(render::ColorMap::Diverging, float(param.grad[std::size_t(s)]), -range, range);
-    lines.points.push_back(at(xyz, offset, scene.spring_a[std::size_t(s)]));
-    lines.points.push_back(at(xyz, offset, scene.spring_b[std::size_t(s)]));
+    lines.points.push_back(particle_position(scene, traj, step, scene.spring_a[std::size_t(s)]));
+    lines.points.push_back(particle_position(scene, traj, step, scene.spring_b[std::size_t(s)]));
     lines.colors.insert(lines.colors.end(), {c, c});
   }
   list.lines.push_back(std::move(lines));

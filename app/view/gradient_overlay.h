@@ -16,10 +16,15 @@
 namespace nudge::view {
 
 enum class GradientOverlay { None, InitialPosition, InitialVelocity, Stiffness, RestLength, Damping };
+inline constexpr GradientOverlay kGradientOverlays[] = {
+    GradientOverlay::None,      GradientOverlay::InitialPosition, GradientOverlay::InitialVelocity,
+    GradientOverlay::Stiffness, GradientOverlay::RestLength,      GradientOverlay::Damping};
 
 std::string_view gradient_overlay_label(GradientOverlay overlay);  // "dL/d initial velocity", ...
 ParamId gradient_overlay_parameter(GradientOverlay overlay);      // None: not to be called
 bool is_spring_overlay(GradientOverlay overlay);
+// The overlay of the parameter named as in scene files ("stiffness"), if there is one.
+std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name);
 
 // Arrows of the gradient (the direction in which the loss grows fastest) at the initial
 // positions, coloured by magnitude on the sequential map. The longest is `length` world

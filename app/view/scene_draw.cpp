@@ -36,6 +36,11 @@ glm::vec3 centroid(const std::vector<int>& particles, const std::vector<double>&
 
 }  // namespace
 
+glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step, int i) {
+  if (!traj) return position(scene.params[ParamId::InitialPosition].value, 0, i);
+  return position(traj->x, size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) * 3, i);
+}
+
 float Bounds::radius() const { return std::max(0.5f * glm::length(hi - lo), 0.05f); }
 
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {

@@ -39,6 +39,10 @@ struct SceneDrawOptions {
   bool grid = true;
 };
 
+// Particle i at step `step` of traj (clamped to its steps), or at its initial position
+// when traj is null.
+glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step, int i);
+
 // Sphere radius that suits the scene's spacing.
 float default_particle_radius(const Scene& scene, const Bounds& bounds);
 

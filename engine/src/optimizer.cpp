@@ -51,10 +51,7 @@ bool Problem::blocked(const std::vector<double>& x, size_t i, double direction) 
 }
 
 std::vector<double> Problem::projected_gradient(const Point& p) const {
-  std::vector<double> g = p.grad;
-  for (size_t i = 0; i < g.size(); ++i)
-    if (blocked(p.x, i, -g[i])) g[i] = 0.0;
-  return g;
+  return nudge::projected_gradient(p.x, p.grad, lower_, upper_);
 }
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
@@ -98,6 +95,14 @@ bool loss_converged(double previous, double current, double loss_tolerance) {
 }
 
 }  // namespace
+
+std::vector<double> projected_gradient(const std::vector<double>& x, std::vector<double> grad,
+                                       const std::vector<double>& lower, const std::vector<double>& upper) {
+  // A step against the gradient that a bound blocks contributes nothing.
+  for (size_t i = 0; i < grad.size(); ++i)
+    if ((grad[i] > 0.0 && x[i] <= lower[i]) || (grad[i] < 0.0 && x[i] >= upper[i])) grad[i] = 0.0;
+  return grad;
+}
 
 std::string_view method_name(OptimizerMethod m) { return kMethodNames[static_cast<int>(m)]; }
 

@@ -15,18 +15,15 @@
 
 #include "nudge/simulator.h"
 #include "studio/document.h"
+#include "studio_test_scenes.h"
 #include "studio/recent_files.h"
 
 using namespace nudge;
 using namespace nudge::studio;
+using nudge::studio_test::source_dir;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path source_dir() {
-  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path();
-}
 
 struct TempDir {
   fs::path path;

@@ -13,24 +13,16 @@
 #include "nudge/simulator.h"
 #include "studio/optimization_session.h"
 #include "studio/rollout_worker.h"
+#include "studio_test_scenes.h"
 
 using namespace nudge;
 using namespace nudge::studio;
+using nudge::studio_test::exploding_scene;
+using nudge::studio_test::load_example;
 
 namespace {
 
 constexpr double kTimeoutSeconds = 120;  // generous: the sanitizer build is slow
-
-std::filesystem::path source_dir() {
-  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
-}
-
-Scene load(const std::string& name) {
-  Result<Scene> scene = load_scene(source_dir() / "scenes" / (name + ".json"));
-  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
-  return std::move(*scene);
-}
 
 bool same_values(const ParameterSet& a, const ParameterSet& b) {
   for (int p = 0; p < kParamCount; ++p)
@@ -59,7 +51,7 @@ void check_consistent(const OptimizationSnapshot& s) {
 }  // namespace
 
 TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
-  const Scene scene = load("projectile");
+  const Scene scene = load_example("projectile");
   OptimizerSettings settings = scene.optimizer;
   settings.method = OptimizerMethod::Adam;  // small steps: it does not converge within the test
   settings.learning_rate = 1e-3;
@@ -113,7 +105,7 @@ TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
 }
 
 TEST_CASE("optimization session: pausing does not change the iterates; a run finishes at its iteration count") {
-  const Scene scene = load("projectile");
+  const Scene scene = load_example("projectile");
   OptimizerSettings settings = scene.optimizer;
   settings.method = OptimizerMethod::Adam;
   settings.learning_rate = 1e-3;
@@ -145,7 +137,7 @@ TEST_CASE("optimization session: pausing does not change the iterates; a run fin
 }
 
 TEST_CASE("optimization session: the walker travels further after a few iterations") {
-  const Scene scene = load("walker");
+  const Scene scene = load_example("walker");
   OptimizerSettings settings = scene.optimizer;
   settings.iterations = 6;
   OptimizationSession session(scene);
@@ -161,18 +153,8 @@ TEST_CASE("optimization session: the walker travels further after a few iteratio
 }
 
 TEST_CASE("optimization session: a scene whose start blows up reports it and does not run") {
-  Scene scene;
-  scene.name = "exploding";
-  scene.settings.dt = 2e-3;
-  scene.settings.steps = 200;
-  scene.pinned = {0, 0};
-  scene.spring_a = {0};
-  scene.spring_b = {1};
-  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.1, 1, 0};
-  shape_parameters(scene);
-  scene.params[ParamId::InitialVelocity].value = {0, 0, 0, 1, 0, 0};
+  Scene scene = exploding_scene();
   scene.params[ParamId::InitialVelocity].optimize = true;
-  scene.params[ParamId::Stiffness].value = {1e9};
   OptimizationSession session(scene);
   REQUIRE(session.wait_for([](const OptimizationSnapshot&) { return true; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> first = session.latest();

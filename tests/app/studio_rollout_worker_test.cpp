@@ -16,40 +16,16 @@
 
 #include "nudge/simulator.h"
 #include "studio/rollout_worker.h"
+#include "studio_test_scenes.h"
 
 using namespace nudge;
 using namespace nudge::studio;
+using nudge::studio_test::exploding_scene;
+using nudge::studio_test::load_example;
 
 namespace {
 
 constexpr double kTimeoutSeconds = 120;  // generous: the sanitizer build is slow
-
-std::filesystem::path source_dir() {
-  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
-}
-
-Scene load(const std::string& name) {
-  Result<Scene> scene = load_scene(source_dir() / "scenes" / (name + ".json"));
-  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
-  return std::move(*scene);
-}
-
-// Two particles on a spring far too stiff for the step: explicit integration blows up.
-Scene exploding_scene() {
-  Scene scene;
-  scene.name = "exploding";
-  scene.settings.dt = 2e-3;
-  scene.settings.steps = 200;
-  scene.pinned = {0, 0};
-  scene.spring_a = {0};
-  scene.spring_b = {1};
-  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.1, 1, 0};
-  shape_parameters(scene);
-  scene.params[ParamId::InitialVelocity].value = {0, 0, 0, 1, 0, 0};
-  scene.params[ParamId::Stiffness].value = {1e9};
-  return scene;
-}
 
 // Records what the worker publishes, in order, from its thread.
 struct Published {
@@ -70,7 +46,7 @@ struct Published {
 }  // namespace
 
 TEST_CASE("rollout worker: the trajectory and loss are the simulator's, bit for bit") {
-  const Scene scene = load("projectile");
+  const Scene scene = load_example("projectile");
   auto simulator = Simulator::create(scene, rollout_simulator_options());
   REQUIRE(simulator.ok());
   Result<Trajectory> direct = (*simulator)->trajectory(scene.params);
@@ -116,7 +92,7 @@ TEST_CASE("rollout worker: requests made while it is busy coalesce to the newest
       go_on.wait();
     }
   });
-  Scene scene = load("projectile");
+  Scene scene = load_example("projectile");
   std::vector<std::uint64_t> generations;
   std::future<void> first = first_published.get_future();
   for (int k = 0; k < 3; ++k) {
@@ -139,7 +115,7 @@ TEST_CASE("rollout worker: requests made while it is busy coalesce to the newest
   CHECK(result->trajectory.v[0] == 3.0);  // state 0 of the newest scene
 
   // A request after going idle runs too, with a newer generation.
-  const std::uint64_t later = worker.request(load("projectile"));
+  const std::uint64_t later = worker.request(load_example("projectile"));
   CHECK(later > generations[2]);
   REQUIRE(worker.wait_until_idle(kTimeoutSeconds));
   CHECK(worker.latest()->generation == later);
@@ -148,7 +124,7 @@ TEST_CASE("rollout worker: requests made while it is busy coalesce to the newest
 
 TEST_CASE("rollout worker: requests in quick succession end with the newest published") {
   RolloutWorker worker;
-  Scene scene = load("walker");
+  Scene scene = load_example("walker");
   std::uint64_t newest = 0;
   for (int k = 0; k < 3; ++k) {
     scene.params[ParamId::InitialVelocity].value[0] = 0.1 * (k + 1);
@@ -179,7 +155,7 @@ TEST_CASE("rollout worker: a blow-up is published as an error that names the ste
   CHECK(published.seen() == std::vector<std::uint64_t>{generation});
 
   // An invalid scene is an error too, with check_scene's message.
-  Scene invalid = load("projectile");
+  Scene invalid = load_example("projectile");
   invalid.params[ParamId::Mass].value[0] = -1.0;
   worker.request(invalid);
   REQUIRE(worker.wait_until_idle(kTimeoutSeconds));
@@ -187,7 +163,7 @@ TEST_CASE("rollout worker: a blow-up is published as an error that names the ste
   CHECK(worker.latest()->error == check_scene(invalid).error().message);
 
   // The worker lives on.
-  worker.request(load("projectile"));
+  worker.request(load_example("projectile"));
   REQUIRE(worker.wait_until_idle(kTimeoutSeconds));
   CHECK(worker.latest()->ok());
 }
@@ -195,7 +171,7 @@ TEST_CASE("rollout worker: a blow-up is published as an error that names the ste
 TEST_CASE("rollout worker: destroying it while busy returns") {
   std::atomic<bool> destroyed{false};
   auto worker = std::make_unique<RolloutWorker>();
-  const Scene cloth = load("cloth");  // tens of milliseconds a rollout
+  const Scene cloth = load_example("cloth");  // tens of milliseconds a rollout
   worker->request(cloth);
   worker->request(cloth);  // waiting behind the first: dropped, not run
   CHECK(worker->busy());

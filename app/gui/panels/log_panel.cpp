@@ -13,7 +13,9 @@ void draw_log_panel(StudioState& state, const studio::Rect& area) {
   ImGui::SameLine();
   ImGui::TextDisabled("%d error(s)", state.log.error_count());
   ImGui::BeginChild("entries", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-  const std::vector<studio::LogEntry> entries = state.log.entries();
+  const bool changed = generation != state.log_generation_shown;
+  if (changed) state.log_entries = state.log.entries();
+  const std::vector<studio::LogEntry>& entries = state.log_entries;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(entries.size()));
   while (clipper.Step())
@@ -28,7 +30,7 @@ void draw_log_panel(StudioState& state, const studio::Rect& area) {
       else
         ImGui::TextUnformatted(e.message.c_str());
     }
-  if (generation != state.log_generation_shown) {  // something new: show it
+  if (changed) {  // something new: show it
     ImGui::SetScrollHereY(1.0f);
     state.log_generation_shown = generation;
   }

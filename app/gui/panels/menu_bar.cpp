@@ -21,9 +21,8 @@ void file_menu(StudioState& state) {
     if (ImGui::MenuItem("Clear List")) state.queue(command::ClearRecent{});
     ImGui::EndMenu();
   }
-  const std::vector<std::filesystem::path> examples = studio::list_example_scenes(state.examples_dir);
-  if (ImGui::BeginMenu("Examples", !examples.empty())) {
-    for (const std::filesystem::path& path : examples)
+  if (ImGui::BeginMenu("Examples", !state.examples.empty())) {
+    for (const std::filesystem::path& path : state.examples)
       if (ImGui::MenuItem(path.stem().string().c_str())) state.queue(command::Open{path});
     ImGui::EndMenu();
   }
@@ -49,9 +48,7 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {
-    using view::GradientOverlay;
-    for (GradientOverlay overlay : {GradientOverlay::None, GradientOverlay::InitialPosition, GradientOverlay::InitialVelocity,
-                                    GradientOverlay::Stiffness, GradientOverlay::RestLength, GradientOverlay::Damping}) {
+    for (view::GradientOverlay overlay : view::kGradientOverlays) {
       const std::string label(view::gradient_overlay_label(overlay));
       if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay)) v.gradient = overlay;
     }

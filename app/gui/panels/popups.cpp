@@ -22,7 +22,25 @@ namespace {
 struct FileDialog {
   fs::path folder;
   std::string name;  // file name or a full path typed by the user
+  // The folder's entries, read when the folder changes rather than every frame.
+  fs::path listed;
+  std::vector<fs::directory_entry> entries;
 };
+
+// Folders first, then files, each by name.
+std::vector<fs::directory_entry> read_folder(const fs::path& folder) {
+  std::error_code ec;
+  std::vector<fs::directory_entry> entries;
+  for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec))
+    entries.push_back(*it);
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    std::error_code e1, e2;
+    const bool da = a.is_directory(e1), db = b.is_directory(e2);
+    return da != db ? da : a.path().filename() < b.path().filename();
+  });
+  return entries;
+}
 
 FileDialog g_dialog;
 
@@ -34,6 +52,7 @@ void start_dialog(const StudioState& state, const std::string& suggested) {
   if (g_dialog.folder.empty()) g_dialog.folder = ".";
   g_dialog.folder = fs::absolute(g_dialog.folder, ec);
   g_dialog.name = suggested;
+  g_dialog.listed.clear();  // read the folder afresh each time the dialog opens
 }
 
 std::string stem(const StudioState& state) {
@@ -69,20 +88,14 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
   ImGui::TextDisabled("%s", g_dialog.folder.string().c_str());
   const float footer = ImGui::GetFrameHeightWithSpacing() * 2.2f;
   ImGui::BeginChild("listing", ImVec2(0, -footer), true);
-  std::error_code ec;
-  if (g_dialog.folder.has_parent_path() && g_dialog.folder != g_dialog.folder.root_path() &&
-      ImGui::Selectable("../"))
-    g_dialog.folder = g_dialog.folder.parent_path();
-  std::vector<fs::directory_entry> entries;
-  for (fs::directory_iterator it(g_dialog.folder, fs::directory_options::skip_permission_denied, ec), end;
-       !ec && it != end; it.increment(ec))
-    entries.push_back(*it);
-  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    std::error_code e1, e2;
-    const bool da = a.is_directory(e1), db = b.is_directory(e2);
-    return da != db ? da : a.path().filename() < b.path().filename();
-  });
-  for (const fs::directory_entry& entry : entries) {
+  if (g_dialog.listed != g_dialog.folder || g_dialog.listed.empty()) {
+    g_dialog.entries = read_folder(g_dialog.folder);
+    g_dialog.listed = g_dialog.folder;
+  }
+  const fs::path folder = g_dialog.folder;  // a click below may change it mid-listing
+  if (folder.has_parent_path() && folder != folder.root_path() && ImGui::Selectable("../"))
+    g_dialog.folder = folder.parent_path();
+  for (const fs::directory_entry& entry : g_dialog.entries) {
     std::error_code e;
     const std::string name = entry.path().filename().string();
     if (name.starts_with(".")) continue;

@@ -62,6 +62,11 @@ struct OptimizeResult {
 // Called after every iteration; return false to stop (reason Cancelled).
 using IterationCallback = std::function<bool(const IterationInfo&)>;
 
+// The gradient with the entries that would push x out of [lower, upper] at an active
+// bound set to zero: what the optimisers measure (IterationInfo::grad_norm) and stop on.
+std::vector<double> projected_gradient(const std::vector<double>& x, std::vector<double> grad,
+                                       const std::vector<double>& lower, const std::vector<double>& upper);
+
 // Minimises from x0 within [lower, upper] (same sizes; +-inf for unbounded).
 // Fails only if the very first evaluation fails.
 Result<OptimizeResult> minimize(const LossAndGradient& f, std::vector<double> x0,
