@@ -65,10 +65,22 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
   std::mt19937_64 rng(options.seed);
   constexpr int kSteps = 4;
   constexpr double kMaxUncertainty = 1e-2;  // a difference less certain than this checks nothing
+  // Every entry to check, chosen before any is checked so progress knows the total. The
+  // sample of a parameter does not depend on which others are checked.
+  std::vector<std::pair<ParamId, int>> todo;
   for (int p = 0; p < kParamCount; ++p) {
     const ParamId id = static_cast<ParamId>(p);
+    const std::vector<int> picked = sample_entries(params[id].size(), options.samples_per_parameter, rng);
+    const auto& only = options.parameters;
+    if (only.empty() || std::find(only.begin(), only.end(), id) != only.end())
+      for (int i : picked) todo.emplace_back(id, i);
+  }
+  const int total = static_cast<int>(todo.size());
+  const auto keep_going = [&](int done) { return !options.progress || options.progress(done, total); };
+  if (!keep_going(0)) return Error{"the gradient check was cancelled"};
+  for (const auto& [id, i] : todo) {
     const Parameter& param = params[id];
-    for (int i : sample_entries(param.size(), options.samples_per_parameter, rng)) {
+    {
       const double value = param.value[i];
       ParameterSet probe = scene.params;
       // Central differences at four steps a decade apart.
@@ -108,6 +120,7 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
                                     : gap <= uncertainty;
       report.entries.push_back(entry);
     }
+    if (!keep_going(static_cast<int>(report.entries.size()))) return Error{"the gradient check was cancelled"};
   }
   return report;
 }

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "nudge/gradcheck.h"
 #include "test_scenes.h"
@@ -60,4 +62,53 @@ TEST_CASE("scene gradient: every example scene through gradcheck") {
     ++checked;
   }
   CHECK(checked >= 5);
+}
+
+TEST_CASE("gradcheck: chosen parameters only, with progress and cancellation") {
+  const Scene scene = test::make_feature_scene(40);
+  GradCheckOptions all;
+  all.samples_per_parameter = 3;
+  Result<GradCheckReport> everything = gradient_check(scene, all);
+  REQUIRE(everything.ok());
+
+  GradCheckOptions some = all;
+  some.parameters = {ParamId::Stiffness, ParamId::Gravity};
+  std::vector<std::pair<int, int>> calls;
+  some.progress = [&](int done, int total) {
+    calls.emplace_back(done, total);
+    return true;
+  };
+  Result<GradCheckReport> chosen = gradient_check(scene, some);
+  REQUIRE(chosen.ok());
+  REQUIRE(!chosen->entries.empty());
+  // The same entries as in the full check (the sample does not depend on the choice), and
+  // nothing else.
+  std::vector<GradCheckEntry> expected;
+  for (const GradCheckEntry& e : everything->entries)
+    if (e.param == ParamId::Stiffness || e.param == ParamId::Gravity) expected.push_back(e);
+  REQUIRE(chosen->entries.size() == expected.size());
+  for (size_t k = 0; k < expected.size(); ++k) {
+    CHECK(chosen->entries[k].param == expected[k].param);
+    CHECK(chosen->entries[k].index == expected[k].index);
+    CHECK(chosen->entries[k].adjoint == expected[k].adjoint);
+    CHECK(chosen->entries[k].finite_difference == expected[k].finite_difference);
+  }
+  // Progress from 0 to the total, one call per entry.
+  const int total = static_cast<int>(expected.size());
+  REQUIRE(calls.size() == expected.size() + 1);
+  for (size_t k = 0; k < calls.size(); ++k) {
+    CHECK(calls[k].first == static_cast<int>(k));
+    CHECK(calls[k].second == total);
+  }
+
+  GradCheckOptions cancelled = some;
+  int seen = 0;
+  cancelled.progress = [&](int done, int) {
+    seen = done;
+    return done < 2;
+  };
+  Result<GradCheckReport> stopped = gradient_check(scene, cancelled);
+  REQUIRE(!stopped.ok());
+  CHECK(stopped.error().message.find("cancelled") != std::string::npos);
+  CHECK(seen == 2);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "nudge/parameters.h"
@@ -17,6 +18,10 @@ struct GradCheckOptions {
   double tolerance = 1e-6;        // largest relative error of a resolved entry
   uint64_t seed = 1;              // which entries are sampled
   int threads = 1;
+  std::vector<ParamId> parameters;  // the parameters to check; empty: all
+  // Called before the first entry and after each one with (entries done, entries in all);
+  // returning false cancels the check (an Error). For a viewer's progress bar.
+  std::function<bool(int done, int total)> progress;
 };
 
 struct GradCheckEntry {
