@@ -71,6 +71,8 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
 
 void Studio::set_document(studio::Document document) {
   state_.optimization.reset();  // stops its run at the next iteration boundary
+  state_.landscape.reset();     // computed for the old scene: cancel
+  state_.gradient_check.reset();
   state_.iterate.reset();
   state_.initial_iterate.reset();
   state_.previous_iterate.reset();
@@ -387,6 +389,13 @@ void Studio::run_commands() {
       }
     } else if (auto* exported = std::get_if<command::Export>(&c)) {
       export_iterate(*exported);
+    } else if (auto* landscape = std::get_if<command::ComputeLandscape>(&c)) {
+      state_.landscape.reset();  // cancels and joins the previous one
+      state_.landscape = std::make_unique<studio::LossLandscape>(std::move(landscape->request), [] { Window::wake(); });
+    } else if (auto* check = std::get_if<command::CheckGradients>(&c)) {
+      state_.gradient_check.reset();
+      state_.gradient_check = std::make_unique<studio::GradientCheckRun>(
+          state_.point_scene(), check->parameters, check->samples_per_parameter, [] { Window::wake(); });
     } else if (std::holds_alternative<command::ClearRecent>(c)) {
       state_.recent.clear();
       if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);

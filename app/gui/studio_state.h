@@ -13,6 +13,8 @@
 
 #include "studio/app_log.h"
 #include "studio/document.h"
+#include "studio/gradient_check_run.h"
+#include "studio/loss_landscape.h"
 #include "studio/optimization_session.h"
 #include "studio/orbit_camera.h"
 #include "studio/playback.h"
@@ -57,13 +59,21 @@ struct Export {
   ExportKind kind = ExportKind::LossHistoryCsv;
   std::filesystem::path path;
 };
+// The Trust tabs: compute a loss landscape, or check the gradients, at the shown point.
+struct ComputeLandscape {
+  studio::LandscapeRequest request;
+};
+struct CheckGradients {
+  std::vector<ParamId> parameters;  // empty: all
+  int samples_per_parameter = 6;
+};
 }  // namespace command
 
 using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
                              command::Quit, command::FrameAll, command::ResetCamera,
                              command::ClearRecent, command::OptimizeStart, command::OptimizePause,
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
-                             command::Export>;
+                             command::Export, command::ComputeLandscape, command::CheckGradients>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -115,6 +125,14 @@ struct StudioState {
   std::shared_ptr<const studio::OptimizationSnapshot> initial_iterate, previous_iterate;
   bool loss_log_scale = true;
   bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
+
+  // The Trust tabs' computations (null until asked for), at the point shown when asked.
+  std::unique_ptr<studio::LossLandscape> landscape;
+  std::unique_ptr<studio::GradientCheckRun> gradient_check;
+
+  // The point the optimiser is at, or the document's parameters before it has run: where
+  // landscapes and gradient checks are computed.
+  const Scene& point_scene() const { return iterate ? iterate->scene : document.scene(); }
 
   studio::Playback playback;
   studio::OrbitCamera camera;

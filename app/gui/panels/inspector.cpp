@@ -192,6 +192,14 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
       draw_optimizer_contents(state);
       ImGui::EndTabItem();
     }
+    if (ImGui::BeginTabItem("Landscape")) {
+      draw_landscape_contents(state);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Check")) {
+      draw_gradient_check_contents(state);
+      ImGui::EndTabItem();
+    }
     ImGui::EndTabBar();
   }
   end_panel();

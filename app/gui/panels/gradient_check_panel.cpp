@@ -1,0 +1,123 @@
+// The Check tab: one click checks the adjoint gradients of the chosen parameters against
+// central finite differences in double, at the point shown, and lists every entry with
+// its relative error.
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gui/panels/panels.h"
+#include "gui/theme.h"
+
+namespace nudge::gui {
+
+namespace {
+
+struct CheckForm {
+  std::array<bool, kParamCount> chosen{};
+  bool initialised = false;
+  int samples = 6;
+};
+
+CheckForm& form() {
+  static CheckForm f;  // one window, one form
+  return f;
+}
+
+const ImVec4 kPass{0.45f, 0.85f, 0.5f, 1};
+
+void report_table(const GradCheckReport& report) {
+  const int failed = report.failed();
+  ImGui::PushStyleColor(ImGuiCol_Text, failed == 0 ? kPass : theme::kErrorText);
+  ImGui::TextWrapped("%zu entries checked, %d failed; largest relative error %.2e", report.entries.size(), failed,
+                     report.max_relative_error());
+  ImGui::PopStyleColor();
+  ImGui::TextDisabled("loss %.10g", report.loss);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV;
+  if (!ImGui::BeginTable("entries", 5, flags, ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, 120.0f)))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("entry");
+  ImGui::TableSetupColumn("adjoint");
+  ImGui::TableSetupColumn("finite diff.");
+  ImGui::TableSetupColumn("rel. error");
+  ImGui::TableSetupColumn("");
+  ImGui::TableHeadersRow();
+  for (const GradCheckEntry& e : report.entries) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s[%d]", std::string(param_name(e.param)).c_str(), e.index);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", e.adjoint);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.6g", e.finite_difference);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("uncertainty of the difference %.2e%s", e.uncertainty,
+                        e.resolved ? "" : "\nbelow what differences of the loss resolve: both must be ~0");
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2e", e.relative_error);
+    ImGui::TableNextColumn();
+    if (e.passed) ImGui::TextColored(kPass, "ok");
+    else ImGui::TextColored(theme::kErrorText, e.verifiable ? "FAIL" : "unverifiable");
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_gradient_check_contents(StudioState& state) {
+  CheckForm& f = form();
+  const Scene& scene = state.point_scene();
+  if (!f.initialised) {  // the optimised parameters, or everything when none is
+    const bool any = scene.params.optimized_size() > 0;
+    for (int p = 0; p < kParamCount; ++p)
+      f.chosen[size_t(p)] = scene.params.items[size_t(p)].size() > 0 && (!any || scene.params.items[size_t(p)].optimize);
+    f.initialised = true;
+  }
+  ImGui::TextWrapped("Adjoint gradients against central finite differences (float64, CPU) at %s.",
+                     state.iterate ? "the optimiser's current point" : "the scene's values");
+  if (ImGui::BeginTable("choose", 2)) {
+    for (int p = 0; p < kParamCount; ++p) {
+      const Parameter& param = scene.params.items[size_t(p)];
+      if (param.size() == 0) continue;
+      ImGui::TableNextColumn();
+      ImGui::Checkbox(std::string(param_name(param.id)).c_str(), &f.chosen[size_t(p)]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  ImGui::InputInt("entries per parameter", &f.samples);
+  f.samples = std::clamp(f.samples, 1, 1000);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("larger arrays are sampled (always their first and last entries)");
+
+  std::vector<ParamId> chosen;
+  for (int p = 0; p < kParamCount; ++p)
+    if (f.chosen[size_t(p)] && scene.params.items[size_t(p)].size() > 0) chosen.push_back(static_cast<ParamId>(p));
+  const bool busy = state.gradient_check && !state.gradient_check->job().finished();
+  ImGui::BeginDisabled(busy || chosen.empty());
+  if (ImGui::Button("Check gradients")) state.queue(command::CheckGradients{chosen, f.samples});
+  ImGui::EndDisabled();
+  if (busy) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) state.gradient_check->cancel();
+    const auto& job = state.gradient_check->job();
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%d / %d entries", job.done(), job.total());
+    ImGui::ProgressBar(job.total() > 0 ? float(job.done()) / float(job.total()) : 0.0f, ImVec2(-1, 0), overlay);
+    return;
+  }
+  if (!state.gradient_check) return;
+  const auto outcome = state.gradient_check->outcome();
+  if (!outcome->error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
+    ImGui::TextWrapped("%s", outcome->error.c_str());
+    ImGui::PopStyleColor();
+  } else if (outcome->report) {
+    report_table(*outcome->report);
+  }
+}
+
+}  // namespace nudge::gui

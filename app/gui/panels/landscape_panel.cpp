@@ -1,0 +1,352 @@
+// The Landscape tab: the loss along a line (one parameter entry, or the descent
+// direction) or over a grid of two entries, around the point shown (the optimiser's
+// iterate, or the scene's values before it has run), with that point and its gradient
+// drawn on it. Computed in the background; the plot fills in as points arrive.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gui/panels/panels.h"
+#include "gui/theme.h"
+#include "nudge/render/color_map.h"
+
+namespace nudge::gui {
+
+namespace {
+
+using studio::LandscapeAxis;
+using studio::LandscapeResult;
+using studio::ParamEntry;
+
+constexpr ImU32 kCurve = IM_COL32(240, 170, 60, 255);  // the optimiser panel's orange
+constexpr ImU32 kPoint = IM_COL32(255, 255, 255, 255);
+constexpr ImU32 kSlope = IM_COL32(90, 200, 255, 255);
+constexpr ImU32 kStep = IM_COL32(190, 190, 190, 255);
+constexpr ImU32 kFrame = IM_COL32(90, 95, 105, 255);
+constexpr ImU32 kGap = IM_COL32(60, 40, 40, 255);
+
+// What the form edits between frames.
+struct AxisForm {
+  int parameter = -1;  // ParamId, or -1 for the descent direction (lines only)
+  int index = 0;
+  float from = -1, to = 1;
+  ParamEntry shown{};  // the entry the range was last set for
+  bool range_set = false;
+};
+
+struct LandscapeForm {
+  bool grid = false;
+  AxisForm a, b;
+  int line_samples = 41, grid_samples = 21;
+  bool log_scale = true;
+};
+
+LandscapeForm& form() {
+  static LandscapeForm f;  // one window, one form
+  return f;
+}
+
+// The entry's default range when the user picks another entry.
+void keep_range_current(AxisForm& axis, const Scene& scene) {
+  if (axis.parameter < 0) {
+    if (!axis.range_set || axis.shown.index != -1) {
+      const double scale = std::max(1.0, std::sqrt([&] {
+        double sum = 0;
+        for (double v : scene.params.gather_optimized()) sum += v * v;
+        return sum;
+      }()));
+      axis.from = float(-0.5 * scale);
+      axis.to = float(0.5 * scale);
+      axis.shown = {ParamId::InitialPosition, -1};
+      axis.range_set = true;
+    }
+    return;
+  }
+  const ParamEntry entry{static_cast<ParamId>(axis.parameter), axis.index};
+  if (axis.range_set && axis.shown == entry) return;
+  const LandscapeAxis defaults = studio::parameter_axis(scene, entry, 2);
+  axis.from = float(defaults.from);
+  axis.to = float(defaults.to);
+  axis.shown = entry;
+  axis.range_set = true;
+}
+
+// Picks an axis: a parameter (with entries) and an entry, or the descent direction.
+void axis_editor(const char* id, AxisForm& axis, const Scene& scene) {
+  ImGui::PushID(id);
+  std::string current_name = axis.parameter < 0 ? std::string("descent direction (-gradient)") : std::string(param_name(static_cast<ParamId>(axis.parameter)));
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+  if (ImGui::BeginCombo(id, current_name.c_str())) {
+    if (ImGui::Selectable("descent direction (-gradient)", axis.parameter < 0)) axis.parameter = -1;
+    for (int p = 0; p < kParamCount; ++p) {
+      const Parameter& param = scene.params.items[size_t(p)];
+      if (param.size() == 0) continue;
+      std::string label = std::string(param_name(param.id)) + (param.optimize ? "  (optimised)" : "");
+      if (ImGui::Selectable(label.c_str(), axis.parameter == p)) {
+        axis.parameter = p;
+        axis.index = std::min(axis.index, param.size() - 1);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (axis.parameter >= 0) {
+    const Parameter& param = scene.params.items[size_t(axis.parameter)];
+    if (param.size() > 1) {
+      ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+      ImGui::InputInt("entry", &axis.index);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("which of its %d values (row-major, 0-based)", param.size());
+    }
+    axis.index = std::clamp(axis.index, 0, std::max(0, param.size() - 1));
+  }
+  keep_range_current(axis, scene);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+  ImGui::DragFloatRange2("range", &axis.from, &axis.to, std::max(1e-4f, 0.01f * (axis.to - axis.from)), 0, 0, "%.4g",
+                         "%.4g");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(axis.parameter < 0 ? "distance along the unit descent direction"
+                                         : "offsets from the current value (kept within the bounds)");
+  ImGui::PopID();
+}
+
+// A grid's first axes: the first two optimised entries (of one parameter or two), else
+// the first two entries of any parameter.
+void choose_grid_axes(LandscapeForm& f, const Scene& scene) {
+  std::vector<ParamEntry> entries;
+  for (bool optimised_only : {true, false})
+    for (int p = 0; p < kParamCount && entries.size() < 2; ++p) {
+      const Parameter& param = scene.params.items[size_t(p)];
+      if (optimised_only && !param.optimize) continue;
+      for (int i = 0; i < param.size() && entries.size() < 2; ++i)
+        if (std::find(entries.begin(), entries.end(), ParamEntry{param.id, i}) == entries.end())
+          entries.push_back({param.id, i});
+    }
+  if (entries.size() < 2) return;
+  f.a.parameter = static_cast<int>(entries[0].id);
+  f.a.index = entries[0].index;
+  f.b.parameter = static_cast<int>(entries[1].id);
+  f.b.index = entries[1].index;
+}
+
+LandscapeAxis to_axis(const AxisForm& form, int samples) {
+  LandscapeAxis axis;
+  axis.kind = form.parameter < 0 ? LandscapeAxis::Kind::NegativeGradient : LandscapeAxis::Kind::Parameter;
+  if (form.parameter >= 0) axis.entry = {static_cast<ParamId>(form.parameter), form.index};
+  axis.from = std::min(form.from, form.to);
+  axis.to = std::max(form.from, form.to);
+  axis.samples = samples;
+  return axis;
+}
+
+// Where an axis offset sits for the reader: the parameter's value, or the distance.
+double axis_value(const LandscapeResult& r, const LandscapeAxis& axis, double offset) {
+  if (axis.kind == LandscapeAxis::Kind::NegativeGradient) return offset;
+  return r.request.scene.params[axis.entry.id].value[size_t(axis.entry.index)] + offset;
+}
+
+struct Range {
+  double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+  void add(double v) {
+    if (!std::isfinite(v)) return;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  bool empty() const { return !(lo <= hi); }
+};
+
+void draw_line_plot(const LandscapeResult& r, bool log_scale) {
+  const LandscapeAxis& a = r.request.a;
+  const auto y_of = [&](double loss) { return log_scale ? std::log10(std::max(loss, 1e-300)) : loss; };
+  Range y;
+  for (double l : r.loss) y.add(y_of(l));
+  y.add(y_of(r.centre_loss));
+  if (y.empty()) return;
+  if (y.hi - y.lo < 1e-12 * std::max(1.0, std::fabs(y.hi))) y.hi = y.lo + 1;  // flat: any scale
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 11);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("line plot", size);
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float pad = 6;
+  const auto px = [&](double offset) { return p0.x + pad + float((offset - a.from) / (a.to - a.from)) * (size.x - 2 * pad); };
+  const auto py = [&](double yv) { return p0.y + size.y - pad - float((yv - y.lo) / (y.hi - y.lo)) * (size.y - 2 * pad); };
+  dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), kFrame);
+  dl->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
+  // The curve, broken where a rollout failed or a point is not computed yet.
+  std::vector<ImVec2> run;
+  const auto flush = [&] {
+    if (run.size() > 1) dl->AddPolyline(run.data(), int(run.size()), kCurve, 0, 2.0f);
+    run.clear();
+  };
+  for (int i = 0; i < a.samples; ++i) {
+    const double l = r.loss[size_t(i)];
+    if (!std::isfinite(l)) {
+      flush();
+      continue;
+    }
+    run.emplace_back(px(a.offset(i)), py(y_of(l)));
+  }
+  flush();
+  // The point and the tangent through it (the slope the gradient predicts).
+  if (a.from <= 0 && 0 <= a.to) {
+    const double span = 0.15 * (a.to - a.from);
+    const double dy = log_scale ? r.slope_a / (r.centre_loss * std::log(10.0)) : r.slope_a;
+    if (!log_scale || r.centre_loss > 0)
+      dl->AddLine(ImVec2(px(-span), py(y_of(r.centre_loss) - dy * span)),
+                  ImVec2(px(span), py(y_of(r.centre_loss) + dy * span)), kSlope, 2.0f);
+    dl->AddCircleFilled(ImVec2(px(0), py(y_of(r.centre_loss))), 4.5f, kPoint);
+  }
+  dl->PopClipRect();
+  char text[96];
+  std::snprintf(text, sizeof text, log_scale ? "1e%.2f" : "%.4g", y.hi);
+  dl->AddText(ImVec2(p0.x + pad, p0.y + 2), IM_COL32(200, 200, 200, 255), text);
+  std::snprintf(text, sizeof text, log_scale ? "1e%.2f" : "%.4g", y.lo);
+  dl->AddText(ImVec2(p0.x + pad, p0.y + size.y - ImGui::GetFontSize() - 2), IM_COL32(200, 200, 200, 255), text);
+  if (hovered) {
+    const float t = (ImGui::GetIO().MousePos.x - p0.x - pad) / (size.x - 2 * pad);
+    const int i = std::clamp(int(std::lround(t * float(a.samples - 1))), 0, a.samples - 1);
+    ImGui::SetTooltip("%s = %.6g\nloss %.6g", a.label().c_str(), axis_value(r, a, a.offset(i)), r.loss[size_t(i)]);
+  }
+  ImGui::TextDisabled("%s: %.4g .. %.4g", a.label().c_str(), axis_value(r, a, a.from), axis_value(r, a, a.to));
+  ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
+  ImGui::TextWrapped("white: the point; blue: the slope the gradient predicts (%.4g)", r.slope_a);
+  ImGui::PopStyleColor();
+}
+
+void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
+  const LandscapeAxis& a = r.request.a;
+  const LandscapeAxis& b = *r.request.b;
+  const auto v_of = [&](double loss) { return log_scale ? std::log10(std::max(loss, 1e-300)) : loss; };
+  Range v;
+  for (double l : r.loss) v.add(v_of(l));
+  const float side = std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 18);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("grid plot", ImVec2(side, side));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int columns = r.columns(), rows = r.rows();
+  const float cw = side / float(columns), ch = side / float(rows);
+  for (int row = 0; row < rows; ++row)
+    for (int column = 0; column < columns; ++column) {
+      const double l = r.loss[size_t(row * columns + column)];
+      const ImVec2 lo(p0.x + float(column) * cw, p0.y + side - float(row + 1) * ch);  // b grows upwards
+      ImU32 colour = kGap;
+      if (std::isfinite(l)) {
+        const render::Rgba c = render::map_value(render::ColorMap::Sequential, float(v_of(l)), float(v.lo), float(v.hi));
+        colour = ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1));
+      } else if (row * columns + column >= r.computed) {
+        colour = IM_COL32(30, 32, 36, 255);  // not computed yet
+      }
+      dl->AddRectFilled(lo, ImVec2(lo.x + cw + 0.5f, lo.y + ch + 0.5f), colour);
+    }
+  dl->AddRect(p0, ImVec2(p0.x + side, p0.y + side), kFrame);
+  // The point and two directions from it, at a fixed length: steepest descent of the
+  // surface as plotted (across the contours: -g scaled by each axis's range), and the
+  // direction a gradient-descent step moves the parameters (-g in their own units), which
+  // differ when the two parameters have different scales: poor conditioning, made visible.
+  const auto px = [&](double offset) { return p0.x + float((offset - a.from) / (a.to - a.from)) * side; };
+  const auto py = [&](double offset) { return p0.y + side - float((offset - b.from) / (b.to - b.from)) * side; };
+  const ImVec2 centre(px(0), py(0));
+  const auto arrow = [&](double dx, double dy, ImU32 colour, float thickness) {
+    const double length = std::hypot(dx, dy);
+    if (!(length > 0)) return;
+    const float reach = 0.22f * side;
+    const ImVec2 dir(float(dx / length), float(-dy / length));  // screen y grows downwards
+    const ImVec2 tip(centre.x + dir.x * reach, centre.y + dir.y * reach);
+    dl->AddLine(centre, tip, colour, thickness);
+    const ImVec2 across(-dir.y, dir.x);
+    dl->AddTriangleFilled(tip, ImVec2(tip.x - dir.x * 9 + across.x * 5, tip.y - dir.y * 9 + across.y * 5),
+                          ImVec2(tip.x - dir.x * 9 - across.x * 5, tip.y - dir.y * 9 - across.y * 5), colour);
+  };
+  const double wa = a.to - a.from, wb = b.to - b.from;
+  dl->PushClipRect(p0, ImVec2(p0.x + side, p0.y + side), true);
+  arrow(-r.slope_a / wa, -r.slope_b / wb, kStep, 1.5f);
+  arrow(-r.slope_a * wa, -r.slope_b * wb, kSlope, 2.5f);
+  dl->AddCircleFilled(centre, 4.5f, kPoint);
+  dl->AddCircle(centre, 5.5f, IM_COL32(0, 0, 0, 255));
+  dl->PopClipRect();
+  if (hovered) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int column = std::clamp(int((m.x - p0.x) / cw), 0, columns - 1);
+    const int row = std::clamp(int((p0.y + side - m.y) / ch), 0, rows - 1);
+    ImGui::SetTooltip("%s = %.6g\n%s = %.6g\nloss %.6g", a.label().c_str(), axis_value(r, a, a.offset(column)),
+                      b.label().c_str(), axis_value(r, b, b.offset(row)), r.loss[size_t(row * columns + column)]);
+  }
+  ImGui::TextDisabled("across: %s %.4g .. %.4g", a.label().c_str(), axis_value(r, a, a.from), axis_value(r, a, a.to));
+  ImGui::TextDisabled("up: %s %.4g .. %.4g", b.label().c_str(), axis_value(r, b, b.from), axis_value(r, b, b.to));
+  if (!v.empty())
+    ImGui::TextDisabled(log_scale ? "colour: loss 1e%.2f (dark) .. 1e%.2f (yellow)" : "colour: loss %.4g (dark) .. %.4g (yellow)",
+                        v.lo, v.hi);
+  ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
+  ImGui::TextWrapped("white dot: the point. Blue arrow: steepest descent as plotted (across the contours). "
+                     "Grey arrow: where a gradient-descent step moves the parameters (-gradient in their units).");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_landscape_contents(StudioState& state) {
+  LandscapeForm& f = form();
+  const Scene& scene = state.point_scene();
+  ImGui::TextWrapped("The loss around %s.", state.iterate ? "the optimiser's current point" : "the scene's values");
+  int mode = f.grid ? 1 : 0;
+  ImGui::RadioButton("line", &mode, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("grid of two parameters", &mode, 1);
+  if (mode == 1 && !f.grid) choose_grid_axes(f, scene);
+  f.grid = mode == 1;
+  axis_editor(f.grid ? "across" : "along", f.a, scene);
+  if (f.grid) axis_editor("up", f.b, scene);
+  int& samples = f.grid ? f.grid_samples : f.line_samples;
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+  ImGui::InputInt(f.grid ? "per axis" : "samples", &samples);
+  samples = std::clamp(samples, 3, f.grid ? 101 : 1001);
+
+  const bool busy = state.landscape && !state.landscape->job().finished();
+  ImGui::BeginDisabled(busy);
+  if (ImGui::Button("Compute")) {
+    studio::LandscapeRequest request;
+    request.scene = scene;
+    request.a = to_axis(f.a, samples);
+    if (f.grid) request.b = to_axis(f.b, samples);
+    state.queue(command::ComputeLandscape{std::move(request)});
+  }
+  ImGui::EndDisabled();
+  if (busy) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) state.landscape->cancel();
+    const auto& job = state.landscape->job();
+    ImGui::SameLine();
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%d / %d rollouts", job.done(), job.total());
+    ImGui::ProgressBar(job.total() > 0 ? float(job.done()) / float(job.total()) : 0.0f, ImVec2(-1, 0), overlay);
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("log", &f.log_scale);
+  if (!state.landscape) return;
+  const auto result = state.landscape->latest();
+  if (!result->error.empty() && result->error != "cancelled") {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
+    ImGui::TextWrapped("%s", result->error.c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  if (result->computed == 0 && !busy) return;
+  const bool positive = std::all_of(result->loss.begin(), result->loss.end(),
+                                    [](double l) { return !(l <= 0); }) && result->centre_loss > 0;
+  const bool log_scale = f.log_scale && positive;
+  ImGui::Text("loss at the point %.6g", result->centre_loss);
+  if (result->failed > 0) {
+    ImGui::SameLine();
+    ImGui::TextColored(theme::kWarningText, "(%d rollouts blew up: gaps)", result->failed);
+  }
+  if (result->request.b) draw_grid_plot(*result, log_scale);
+  else draw_line_plot(*result, log_scale);
+  if (result->error == "cancelled") ImGui::TextDisabled("cancelled after %d points", result->computed);
+}
+
+}  // namespace nudge::gui
