@@ -406,7 +406,7 @@ void Studio::run_commands() {
 bool Studio::frame(double wall_seconds) {
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
   // An overlay needs gradients: the optimiser's start has them.
-  if (state_.view.gradient != view::GradientOverlay::None) optimization_session();
+  if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients) optimization_session();
   adopt_newest_motion();
   adopt_newest_iterate();
   state_.playback.advance(wall_seconds);
@@ -421,8 +421,9 @@ bool Studio::frame(double wall_seconds) {
   handle_keys();
   const ImGuiIO& io = ImGui::GetIO();
   const float top = draw_menu_bar(state_);
+  const int tracks = state_.view.control_gradients && state_.scene().channels > 0 ? 1 : 0;
   const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline,
-                                  state_.view.log};
+                                  state_.view.log, tracks};
   const studio::PanelLayout layout =
       studio::compute_panel_layout(io.DisplaySize.x, io.DisplaySize.y, top, ImGui::GetFrameHeight(), shown);
   if (!layout.outliner.empty()) draw_outliner(state_, layout.outliner);

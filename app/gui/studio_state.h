@@ -89,6 +89,7 @@ struct ViewFlags {
   // Gradients of the shown iterate drawn over the scene (the optimiser's start when it
   // has not run: choosing an overlay evaluates it).
   view::GradientOverlay gradient = view::GradientOverlay::None;
+  bool control_gradients = false;  // dL/du per step and channel, a heat strip under the timeline
 };
 
 // Dialogs and windows a menu item or key asks for. The file dialogs open on the next

@@ -33,7 +33,8 @@ PanelLayout compute_panel_layout(float width, float height, float top, float lin
     layout.log = {0, bottom, width, h};
   }
   if (shown.timeline) {
-    const float h = std::min(line + 18, room);  // one row of controls and the padding
+    // One row of controls and the padding, and the tracks under it.
+    const float h = std::min(line + 18 + float(shown.timeline_tracks) * 2 * line, room);
     bottom -= h;
     layout.timeline = {0, bottom, width, h};
   }

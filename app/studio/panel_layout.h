@@ -19,6 +19,7 @@ struct PanelsShown {
   bool inspector = true;
   bool timeline = true;
   bool log = true;
+  int timeline_tracks = 0;  // strips under the timeline's controls, two lines each
 };
 
 struct PanelLayout {

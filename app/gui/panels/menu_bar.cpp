@@ -54,6 +54,8 @@ void view_menu(StudioState& state) {
     }
     ImGui::EndMenu();
   }
+  ImGui::MenuItem("Control Gradients on the Timeline", nullptr, &v.control_gradients,
+                  state.document.scene().channels > 0);
   ImGui::Separator();
   if (ImGui::MenuItem("Frame All", "F")) state.queue(command::FrameAll{});
   if (ImGui::MenuItem("Reset Camera", "R")) state.queue(command::ResetCamera{});

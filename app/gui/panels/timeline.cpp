@@ -1,11 +1,79 @@
 // Play, pause, step, scrub, speed and loop for the motion shown.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "gui/panels/panels.h"
+#include "nudge/render/color_map.h"
+#include "view/time_strip.h"
 
 namespace nudge::gui {
+
+namespace {
+
+ImU32 diverging(float v) {  // v in [-1, 1]
+  const render::Rgba c = render::map_color(render::ColorMap::Diverging, 0.5f + 0.5f * v);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1));
+}
+
+// The control gradients of the shown iterate under the scrubber, step for step, with the
+// play head; a click or drag on it seeks. Its legend sits in the space right of it.
+void control_gradient_track(StudioState& state, float left, float right) {
+  const float height = 2 * ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 label_pos = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddText(ImVec2(label_pos.x, label_pos.y + 0.5f * (height - ImGui::GetFontSize())),
+              ImGui::GetColorU32(ImGuiCol_TextDisabled), "dL/d control");
+  ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float width = std::max(1.0f, right - left);
+  ImGui::InvisibleButton("control gradients", ImVec2(width, height));
+  studio::Playback& play = state.playback;
+  const int steps = std::max(1, play.frame_count() - 1);
+  const auto frame_at = [&](float x) { return std::clamp(int((x - p0.x) / width * float(steps) + 0.5f), 0, steps); };
+  if (ImGui::IsItemActive()) play.seek(frame_at(ImGui::GetIO().MousePos.x));
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(24, 26, 30, 255));
+  const studio::OptimizationSnapshot* snap = state.iterate.get();
+  const Parameter* controls = snap ? &snap->scene.params[ParamId::Controls] : nullptr;
+  const view::HeatStrip strip =
+      controls ? view::control_gradient_strip(*controls, int(width)) : view::HeatStrip{};
+  if (strip.rows == 0) {
+    dl->AddText(ImVec2(p0.x + 6, p0.y + 0.5f * (height - ImGui::GetFontSize())),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), "evaluating the gradient...");
+    return;
+  }
+  const float row_height = height / float(strip.rows);
+  const float column_width = width / float(strip.columns);
+  for (int row = 0; row < strip.rows; ++row)
+    for (int column = 0; column < strip.columns; ++column) {
+      const float x = p0.x + float(column) * column_width, y = p0.y + float(row) * row_height;
+      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + column_width + 0.5f, y + row_height - (strip.rows > 1 ? 1.0f : 0.0f)),
+                        diverging(strip.at(row, column)));
+    }
+  const float head = p0.x + float(play.frame()) / float(steps) * width;
+  // Dark under light, so the head shows on white (zero) cells too.
+  dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(0, 0, 0, 255), 4.0f);
+  dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
+  if (ImGui::IsItemHovered()) {
+    const int row = std::clamp(int((ImGui::GetIO().MousePos.y - p0.y) / row_height), 0, strip.rows - 1);
+    const int step = std::min(frame_at(ImGui::GetIO().MousePos.x), controls->rows - 1);
+    ImGui::SetTooltip("channel %d, step %d\ndL/du = %.4g\n(red: raising this control raises the loss)", row, step,
+                      controls->grad[size_t(step) * size_t(controls->cols) + size_t(row)]);
+  }
+  // Legend: the diverging scale and its end values.
+  const float legend_x = right + ImGui::GetStyle().ItemSpacing.x, bar = 4 * ImGui::GetFrameHeight();
+  for (int i = 0; i < 32; ++i) {
+    const float x = legend_x + bar * float(i) / 32;
+    dl->AddRectFilled(ImVec2(x, p0.y + 2), ImVec2(x + bar / 32 + 0.5f, p0.y + 0.45f * height),
+                      diverging(-1.0f + 2.0f * float(i) / 31));
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "+-%.3g", strip.scale);
+  dl->AddText(ImVec2(legend_x, p0.y + 0.5f * height), ImGui::GetColorU32(ImGuiCol_Text), text);
+}
+
+}  // namespace
 
 void draw_timeline(StudioState& state, const studio::Rect& area) {
   begin_panel("Timeline", area, false);
@@ -34,6 +102,11 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   char label[96];
   std::snprintf(label, sizeof label, "frame %d / %d   t = %.3f s", frame, play.frame_count() - 1, play.sim_time());
   if (ImGui::SliderInt("##frame", &frame, 0, std::max(0, play.frame_count() - 1), label)) play.seek(frame);
+  // Tracks under the slider line up with its grab's centre, which ImGui keeps 2 px plus
+  // half a grab from either end (the grab is GrabMinSize for more frames than pixels).
+  const float grab = 2.0f + 0.5f * std::max(ImGui::GetStyle().GrabMinSize,
+                                            (ImGui::GetItemRectSize().x - 4.0f) / float(play.frame_count()));
+  const float track_left = ImGui::GetItemRectMin().x + grab, track_right = ImGui::GetItemRectMax().x - grab;
   ImGui::SameLine();
   float speed = static_cast<float>(play.speed());
   ImGui::SetNextItemWidth(4.5f * ImGui::GetFrameHeight());
@@ -43,6 +116,7 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   ImGui::SameLine();
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
+  if (state.view.control_gradients && state.scene().channels > 0) control_gradient_track(state, track_left, track_right);
   end_panel();
 }
 
