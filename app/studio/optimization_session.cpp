@@ -131,6 +131,16 @@ void OptimizationSession::reset() {
   changed_.notify_all();
 }
 
+void OptimizationSession::edit(ParameterSet params) {
+  std::lock_guard lock(mutex_);
+  if (unusable_) return;
+  edit_ = std::move(params);
+  run_requested_ = false;
+  step_budget_ = 0;
+  if (state_ == RunState::Running) state_ = RunState::Paused;  // stops at the next boundary
+  changed_.notify_all();
+}
+
 RunState OptimizationSession::state() const {
   std::lock_guard lock(mutex_);
   return state_;
@@ -192,17 +202,23 @@ void OptimizationSession::worker() {
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      changed_.wait(lock, [&] { return quit_ || reset_requested_ || run_requested_; });
+      changed_.wait(lock, [&] { return quit_ || reset_requested_ || edit_ || run_requested_; });
       if (quit_) return;
     }
     bool reset = false;
+    std::optional<ParameterSet> edit;
     {
       std::lock_guard lock(mutex_);
       reset = reset_requested_;
       reset_requested_ = false;
+      if (!reset) edit.swap(edit_);  // a reset wins; an edit after it waits for the next turn
     }
     if (reset) {
       go_back_to_start();
+      continue;
+    }
+    if (edit) {
+      apply_edit(std::move(*edit));
       continue;
     }
     {
@@ -229,6 +245,24 @@ void OptimizationSession::go_back_to_start() {
       state_ = RunState::Ready;
       step_budget_ = 0;
     }
+    snapshot.state = state_;
+  }
+  publish(std::move(snapshot));
+}
+
+void OptimizationSession::apply_edit(ParameterSet params) {
+  // Only values change: what is optimised, and within which bounds, stays the scene's.
+  for (int p = 0; p < kParamCount; ++p) {
+    Parameter& now = current_.items[size_t(p)];
+    if (params.items[size_t(p)].value.size() == now.value.size()) now.value = params.items[size_t(p)].value;
+  }
+  OptimizationSnapshot snapshot = evaluate_at(current_, RunState::Ready);
+  snapshot.loss_history = loss_history_;
+  snapshot.grad_norm_history = grad_norm_history_;
+  if (snapshot.message.empty()) snapshot.message = "edited by hand; Start runs from here";
+  {
+    std::lock_guard lock(mutex_);
+    if (!run_requested_) state_ = RunState::Ready;
     snapshot.state = state_;
   }
   publish(std::move(snapshot));
@@ -292,8 +326,8 @@ void OptimizationSession::run_optimizer() {
         lock.lock();
       }
     }
-    changed_.wait(lock, [&] { return state_ != RunState::Paused || reset_requested_ || quit_; });
-    return !reset_requested_ && !quit_;
+    changed_.wait(lock, [&] { return state_ != RunState::Paused || reset_requested_ || edit_ || quit_; });
+    return !reset_requested_ && !edit_ && !quit_;
   };
 
   LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
@@ -311,7 +345,7 @@ void OptimizationSession::run_optimizer() {
 
   {
     std::lock_guard lock(mutex_);
-    if (reset_requested_ || quit_) return;  // the worker goes back to the start or stops
+    if (reset_requested_ || edit_ || quit_) return;  // the worker goes back, moves, or stops
   }
   std::string message;
   if (!result) {

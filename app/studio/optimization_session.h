@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,6 +64,10 @@ public:
   void pause();  // Running: stop at the next iteration boundary
   void step();   // one iteration, then Paused (from Ready, Paused or Finished)
   void reset();  // end any run and go back to the start exactly; Ready
+  // A change made by hand: ends any run at its next iteration boundary, moves the current
+  // iterate to `params` (values of the same shapes; bounds and flags as at the start),
+  // evaluates it and publishes it as Ready, keeping the histories. Start then runs from it.
+  void edit(ParameterSet params);
 
   RunState state() const;
   std::shared_ptr<const OptimizationSnapshot> latest() const;
@@ -77,6 +82,7 @@ private:
   bool evaluate_start();
   void run_optimizer();
   void go_back_to_start();
+  void apply_edit(ParameterSet params);
   void publish(OptimizationSnapshot snapshot);
   OptimizationSnapshot evaluate_at(const ParameterSet& params, RunState state);
 
@@ -93,6 +99,7 @@ private:
   RunState state_ = RunState::Ready;
   bool run_requested_ = false;    // start a run (start or step from Ready or Finished)
   bool reset_requested_ = false;  // end the run and go back to the start
+  std::optional<ParameterSet> edit_;  // end the run and move to these values
   bool quit_ = false;
   bool unusable_ = false;  // the start did not evaluate
   int step_budget_ = 0;  // iterations left before pausing; 0: no limit

@@ -4,7 +4,9 @@
 // reset must restore the start exactly.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -164,4 +166,57 @@ TEST_CASE("optimization session: a scene whose start blows up reports it and doe
   session.step();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(session.latest() == first);  // nothing ran
+}
+
+TEST_CASE("optimization session: an edit while running stops the run, moves the iterate, and a start resumes from it") {
+  const Scene scene = load_example("projectile");
+  OptimizerSettings settings = scene.optimizer;
+  settings.method = OptimizerMethod::Adam;
+  settings.learning_rate = 1e-3;
+  settings.iterations = 10000000;
+  settings.tolerance = 0;
+  settings.loss_tolerance = 0;
+  OptimizationSession session(scene);
+  session.set_settings(settings);
+  session.start();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration >= 3; }, kTimeoutSeconds));
+
+  ParameterSet edited = session.latest()->scene.params;
+  edited[ParamId::InitialVelocity].value[0] += 0.5;  // by hand, mid-run
+  edited[ParamId::InitialVelocity].optimize = false;  // flags and bounds are not the edit's to change
+  session.edit(edited);
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.message.find("edited") != std::string::npos; },
+                           kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> after = session.latest();
+  CHECK(after->state == RunState::Ready);
+  CHECK(session.state() == RunState::Ready);
+  CHECK(after->scene.params[ParamId::InitialVelocity].value == edited[ParamId::InitialVelocity].value);
+  CHECK(after->scene.params[ParamId::InitialVelocity].optimize);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(session.latest() == after);  // the run ended: nothing more comes
+  // The snapshot is the engine's evaluation of the edited values.
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, rollout_simulator_options());
+  REQUIRE(sim.ok());
+  ParameterSet params = after->scene.params;
+  Result<Evaluation> evaluation = (*sim)->gradient(params);
+  REQUIRE(evaluation.ok());
+  CHECK(evaluation->loss == after->loss);
+  Result<Trajectory> trajectory = (*sim)->trajectory(params);
+  REQUIRE(trajectory.ok());
+  CHECK(trajectory->x == after->trajectory.x);
+  CHECK(after->loss_history.size() == size_t(after->iteration) + 1);  // the history is kept
+
+  // Start resumes from the edited point: the next iterate is one optimiser step from it.
+  const int k = after->iteration;
+  session.step();
+  REQUIRE(session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == k + 1 && s.state == RunState::Paused; },
+                           kTimeoutSeconds));
+  const auto next = session.latest();
+  double moved = 0;
+  for (int i = 0; i < 3; ++i)
+    moved = std::max(moved, std::fabs(next->scene.params[ParamId::InitialVelocity].value[size_t(i)] -
+                                      edited[ParamId::InitialVelocity].value[size_t(i)]));
+  CHECK(moved > 0);
+  CHECK(moved <= 1.5e-3);  // one Adam step of 1e-3 per component (plus rounding) from the edit
+  CHECK(next->loss < after->loss);
 }
