@@ -396,11 +396,48 @@ void Studio::run_commands() {
       state_.gradient_check.reset();
       state_.gradient_check = std::make_unique<studio::GradientCheckRun>(
           state_.point_scene(), check->parameters, check->samples_per_parameter, [] { Window::wake(); });
+    } else if (auto* edit = std::get_if<command::EditParameter>(&c)) {
+      edit_parameter(*edit);
     } else if (std::holds_alternative<command::ClearRecent>(c)) {
       state_.recent.clear();
       if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);
     }
   }
+}
+
+namespace {
+
+std::string shortest(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
+
+}  // namespace
+
+void Studio::edit_parameter(const command::EditParameter& edit) {
+  Scene edited = state_.point_scene();
+  Parameter& p = edited.params[edit.id];
+  const std::string name = std::string(param_name(edit.id)) + "[" + std::to_string(edit.first) + "]";
+  if (edit.first < 0 || size_t(edit.first) + edit.values.size() > p.value.size()) return;  // the scene changed
+  for (size_t k = 0; k < edit.values.size(); ++k) {
+    const double v = edit.values[k];
+    if (p.optimize && (v < p.lower || v > p.upper))
+      return show_error("edit of " + name + ": " + shortest(v) + " is outside the optimisation bounds [" +
+                        shortest(p.lower) + ", " + shortest(p.upper) + "]; nothing changed");
+    p.value[size_t(edit.first) + k] = v;
+  }
+  // The engine's own checks (finite, positive masses...), so nothing it rejects gets in.
+  if (Status ok = check_scene(edited); !ok) return show_error("edit of " + name + ": " + ok.error().message + "; nothing changed");
+  if (state_.optimization) {
+    state_.optimization->edit(edited.params);
+    state_.log.info("edited " + name + ": the optimiser stopped at its iterate and moved to the edit; Start runs from it");
+    return;
+  }
+  state_.document.replace_scene(std::move(edited));
+  window_.set_title(state_.document.title());
+  start_rollout();
+  state_.log.info("edited " + name + " (unsaved)");
 }
 
 bool Studio::frame(double wall_seconds) {

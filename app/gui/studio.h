@@ -60,6 +60,7 @@ private:
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
   void run_commands();
   void export_iterate(const command::Export& request);
+  void edit_parameter(const command::EditParameter& edit);
   void show_error(const std::string& message);
   void set_document(studio::Document document);
   void adopt_opened(studio::Document document);  // set_document, plus the log and recent files

@@ -59,6 +59,12 @@ struct Export {
   ExportKind kind = ExportKind::LossHistoryCsv;
   std::filesystem::path path;
 };
+// A parameter's entries [first, first + values.size()) typed in by hand.
+struct EditParameter {
+  ParamId id = ParamId::Mass;
+  int first = 0;
+  std::vector<double> values;
+};
 // The Trust tabs: compute a loss landscape, or check the gradients, at the shown point.
 struct ComputeLandscape {
   studio::LandscapeRequest request;
@@ -73,7 +79,8 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::Quit, command::FrameAll, command::ResetCamera,
                              command::ClearRecent, command::OptimizeStart, command::OptimizePause,
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
-                             command::Export, command::ComputeLandscape, command::CheckGradients>;
+                             command::Export, command::ComputeLandscape, command::CheckGradients,
+                             command::EditParameter>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {

@@ -51,6 +51,7 @@ bool OptimizationSession::evaluate_start() {
   } else {
     first.scene = start_scene_;
     first.message = sim.error().message;
+    first.failed = true;
   }
   const bool usable = first.message.empty();
   if (usable) {
@@ -184,6 +185,7 @@ OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params
   Result<Evaluation> evaluation = sim_->gradient(snapshot.scene.params);
   if (!evaluation) {
     snapshot.message = evaluation.error().message;
+    snapshot.failed = true;
     return snapshot;
   }
   snapshot.loss = evaluation->loss;
@@ -192,6 +194,7 @@ OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params
   Result<Trajectory> trajectory = sim_->trajectory(snapshot.scene.params);
   if (!trajectory) {
     snapshot.message = trajectory.error().message;
+    snapshot.failed = true;
     return snapshot;
   }
   snapshot.trajectory = std::move(*trajectory);
@@ -300,10 +303,12 @@ void OptimizationSession::run_optimizer() {
     snapshot.grad_norm_history = grad_norm_history_;
     snapshot.scene = start_scene_;
     snapshot.scene.params = iterate;
-    if (Result<Trajectory> trajectory = sim_->trajectory(iterate); trajectory)
+    if (Result<Trajectory> trajectory = sim_->trajectory(iterate); trajectory) {
       snapshot.trajectory = std::move(*trajectory);
-    else
+    } else {
       snapshot.message = trajectory.error().message;
+      snapshot.failed = true;
+    }
     current_ = std::move(iterate);
 
     std::unique_lock lock(mutex_);
@@ -348,8 +353,10 @@ void OptimizationSession::run_optimizer() {
     if (reset_requested_ || edit_ || quit_) return;  // the worker goes back, moves, or stops
   }
   std::string message;
+  bool failed = false;
   if (!result) {
     message = "the optimiser could not start: " + result.error().message;
+    failed = true;
   } else {
     message = "finished after " + std::to_string(iterations_done_) + " iterations (stop: " +
               std::string(stop_reason_name(result->reason)) + "); the best iterate is shown";
@@ -360,7 +367,10 @@ void OptimizationSession::run_optimizer() {
   OptimizationSnapshot last = evaluate_at(current_, RunState::Finished);
   last.loss_history = loss_history_;
   last.grad_norm_history = grad_norm_history_;
-  if (last.message.empty()) last.message = message;
+  if (last.message.empty()) {
+    last.message = message;
+    last.failed = failed;
+  }
   {
     std::lock_guard lock(mutex_);
     state_ = RunState::Finished;

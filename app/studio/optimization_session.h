@@ -42,7 +42,8 @@ struct OptimizationSnapshot {
   std::vector<double> grad_norm_history;  // iteration 0 .. iteration
   Scene scene;            // the scene with this iterate's parameters (and their gradients)
   Trajectory trajectory;  // this iterate's motion
-  std::string message;    // why the run finished, or what failed
+  std::string message;    // why the run finished, what failed, or that an edit moved the iterate
+  bool failed = false;    // the message is an error
 };
 
 class OptimizationSession {

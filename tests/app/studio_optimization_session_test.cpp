@@ -162,6 +162,7 @@ TEST_CASE("optimization session: a scene whose start blows up reports it and doe
   const std::shared_ptr<const OptimizationSnapshot> first = session.latest();
   CHECK(first->state == RunState::Finished);
   CHECK(first->message.find("non-finite") != std::string::npos);
+  CHECK(first->failed);
   session.start();
   session.step();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -189,6 +190,7 @@ TEST_CASE("optimization session: an edit while running stops the run, moves the 
                            kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> after = session.latest();
   CHECK(after->state == RunState::Ready);
+  CHECK(!after->failed);
   CHECK(session.state() == RunState::Ready);
   CHECK(after->scene.params[ParamId::InitialVelocity].value == edited[ParamId::InitialVelocity].value);
   CHECK(after->scene.params[ParamId::InitialVelocity].optimize);

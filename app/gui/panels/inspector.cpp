@@ -1,5 +1,6 @@
-// Read-only properties of the selected element, at the frame the timeline shows
-// (editing comes with the editor).
+// Properties of the selected element, at the frame the timeline shows. Parameter values
+// can be typed in (Enter applies): while optimising, the edit goes to the optimiser's
+// iterate (the run pauses there and resumes from it); otherwise to the document.
 #include <imgui.h>
 
 #include <cmath>
@@ -37,9 +38,31 @@ std::string bounds(const Parameter& p) {
   return "[" + number(p.lower) + ", " + number(p.upper) + "]";
 }
 
-const double* at3(const std::vector<double>& values, int i) { return values.data() + 3 * size_t(i); }
 
-void settings(const StudioState& state, const Scene& scene) {
+// A row whose value is `count` entries of a parameter from `first`, typed in; Enter
+// queues the edit (checked and applied by the studio after the panels are drawn).
+void edit_row(StudioState& state, const char* label, ParamId id, int first, int count, const char* unit) {
+  const Parameter& p = state.point_scene().params[id];
+  if (size_t(first + count) > p.value.size()) return;
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s%s; Enter applies", std::string(param_name(id)).c_str(), p.optimize ? " (optimised)" : "");
+  ImGui::TableNextColumn();
+  double values[3] = {0, 0, 0};
+  for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
+  ImGui::PushID(label);
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize(unit).x - ImGui::GetStyle().ItemSpacing.x - 1);
+  if (ImGui::InputScalarN("##value", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g",
+                          ImGuiInputTextFlags_EnterReturnsTrue))
+    state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", unit);
+  ImGui::PopID();
+}
+
+void settings(StudioState& state, const Scene& scene) {
   const Settings& s = scene.settings;
   if (!scene.name.empty()) row("name", scene.name);
   if (!scene.description.empty()) row("description", scene.description);
@@ -50,12 +73,12 @@ void settings(const StudioState& state, const Scene& scene) {
   row("particles", std::to_string(scene.particle_count()));
   row("springs", std::to_string(scene.spring_count()));
   row("muscle channels", std::to_string(scene.channels));
-  row("gravity", vec3(scene.params[ParamId::Gravity].value.data()) + " m/s^2");
-  row("drag", number(scene.params[ParamId::Drag].value[0]) + " N s/m");
+  edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
+  edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
   row("ground", s.ground.enabled ? "y = " + number(s.ground.height) : "none");
   if (s.ground.enabled) {
-    row("ground stiffness", number(scene.params[ParamId::GroundStiffness].value[0]) + " N/m");
-    row("friction", number(scene.params[ParamId::Friction].value[0]));
+    edit_row(state, "ground stiffness", ParamId::GroundStiffness, 0, 1, "N/m");
+    edit_row(state, "friction", ParamId::Friction, 0, 1, "");
   }
   row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
   if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request) {
@@ -64,14 +87,13 @@ void settings(const StudioState& state, const Scene& scene) {
   }
 }
 
-void particle(const StudioState& state, const Scene& scene, int i) {
-  const ParameterSet& p = scene.params;
+void particle(StudioState& state, const Scene& scene, int i) {
   row("index", std::to_string(i));
-  row("mass", number(p[ParamId::Mass].value[size_t(i)]) + " kg");
+  edit_row(state, "mass", ParamId::Mass, i, 1, "kg");
   row("pinned", scene.pinned[size_t(i)] ? "yes" : "no");
-  row("initial position", vec3(at3(p[ParamId::InitialPosition].value, i)) + " m");
-  row("initial velocity", vec3(at3(p[ParamId::InitialVelocity].value, i)) + " m/s");
-  row("external force", vec3(at3(p[ParamId::ExternalForce].value, i)) + " N");
+  edit_row(state, "initial position", ParamId::InitialPosition, 3 * i, 3, "m");
+  edit_row(state, "initial velocity", ParamId::InitialVelocity, 3 * i, 3, "m/s");
+  edit_row(state, "external force", ParamId::ExternalForce, 3 * i, 3, "N");
   if (const Trajectory* traj = state.trajectory()) {
     const int t = state.playback.frame();
     const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;
@@ -81,14 +103,14 @@ void particle(const StudioState& state, const Scene& scene, int i) {
   }
 }
 
-void spring(const StudioState& state, const Scene& scene, int j) {
-  const ParameterSet& p = scene.params;
+void spring(StudioState& state, const Scene& scene, int j) {
+  const ParameterSet& p = state.point_scene().params;
   const int a = scene.spring_a[size_t(j)], b = scene.spring_b[size_t(j)];
   row("index", std::to_string(j));
   row("particles", std::to_string(a) + " - " + std::to_string(b));
-  row("stiffness", number(p[ParamId::Stiffness].value[size_t(j)]) + " N/m");
-  row("damping", number(p[ParamId::Damping].value[size_t(j)]) + " N s/m");
-  row("rest length", number(p[ParamId::RestLength].value[size_t(j)]) + " m");
+  edit_row(state, "stiffness", ParamId::Stiffness, j, 1, "N/m");
+  edit_row(state, "damping", ParamId::Damping, j, 1, "N s/m");
+  edit_row(state, "rest length", ParamId::RestLength, j, 1, "m");
   const int channel = scene.spring_channel[size_t(j)];
   row("muscle", channel < 0 ? "passive" : "channel " + std::to_string(channel) + ", actuation " +
                                               number(scene.actuation[size_t(j)]));

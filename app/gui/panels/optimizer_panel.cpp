@@ -161,8 +161,7 @@ void draw_optimizer_contents(StudioState& state) {
                 snap->evaluations);
     ImGui::Text("loss %.6g   |grad| %.4g", snap->loss, snap->grad_norm);
     if (!snap->message.empty()) {
-      const bool failed = snap->message.rfind("finished", 0) != 0;
-      ImGui::PushStyleColor(ImGuiCol_Text, failed ? theme::kErrorText : theme::kDimText);
+      ImGui::PushStyleColor(ImGuiCol_Text, snap->failed ? theme::kErrorText : theme::kDimText);
       ImGui::TextWrapped("%s", snap->message.c_str());
       ImGui::PopStyleColor();
     }
