@@ -10,6 +10,7 @@ namespace nudge::view {
 namespace {
 
 constexpr size_t kMaxErrorLines = 200;
+constexpr size_t kMaxMarkerTracks = 64;  // more hide the scene
 
 glm::vec3 position(const std::vector<double>& xyz, size_t offset, int i) {
   const size_t at = offset + 3 * size_t(i);
@@ -32,6 +33,35 @@ glm::vec3 centroid(const std::vector<int>& particles, const std::vector<double>&
   glm::vec3 c{0, 0, 0};
   for (int p : particles) c += position(xyz, offset, p);
   return particles.empty() ? c : c / static_cast<float>(particles.size());
+}
+
+// The whole reference track of each bound marker (faint green), and the path its particle
+// takes in the motion at the marker frames (faint white): where they part, the fit is off.
+void add_marker_tracks(render::DrawList& list, const Objective& o, const Trajectory* traj) {
+  std::map<int, std::vector<std::pair<int, glm::vec3>>> track_of;  // marker: (frame, position)
+  for (const MarkerSample& sample : o.samples) track_of[sample.marker].emplace_back(sample.frame, vec(sample.position));
+  int drawn = 0;
+  for (const auto& [marker, particle] : o.bind) {
+    const auto it = track_of.find(marker);
+    if (it == track_of.end() || it->second.size() < 2 || drawn++ >= int(kMaxMarkerTracks)) continue;
+    std::vector<std::pair<int, glm::vec3>> samples = it->second;
+    std::sort(samples.begin(), samples.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    render::LineBatch reference;
+    reference.strip = true;
+    reference.width_pixels = 1.5f;
+    reference.colors = {colors::kReferenceTrack};
+    render::LineBatch simulated = reference;
+    simulated.colors = {colors::kSimulatedTrack};
+    for (const auto& [frame, where] : samples) {
+      reference.points.push_back(where);
+      const int step = frame * std::max(o.steps_per_frame, 1);
+      if (traj && step <= traj->steps)
+        simulated.points.push_back(
+            position(traj->x, size_t(step) * size_t(traj->particles) * 3, particle));
+    }
+    list.lines.push_back(std::move(reference));
+    if (simulated.points.size() >= 2) list.lines.push_back(std::move(simulated));
+  }
 }
 
 }  // namespace
@@ -179,6 +209,7 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
             target_at(vec(&o.target[3 * k]), position(xyz, offset, o.particles[k]));
           break;
         case ObjectiveType::Markers: {
+          add_marker_tracks(list, o, traj);
           // The marker frame at or before this step.
           const int frame = step / std::max(o.steps_per_frame, 1);
           std::map<int, int> particle_of(o.bind.begin(), o.bind.end());

@@ -63,6 +63,8 @@ inline constexpr render::Rgba kPinned{0.96f, 0.62f, 0.22f, 1};
 inline constexpr render::Rgba kSpring{0.42f, 0.55f, 0.72f, 1};
 inline constexpr render::Rgba kTarget{0.35f, 0.9f, 0.45f, 1};
 inline constexpr render::Rgba kError{0.35f, 0.9f, 0.45f, 0.7f};
+inline constexpr render::Rgba kReferenceTrack{0.35f, 0.9f, 0.45f, 0.45f};  // a marker's whole track
+inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};  // its particle's path
 }  // namespace colors
 
 }  // namespace nudge::view

@@ -12,6 +12,7 @@
 #include "nudge/render/gpu_context.h"
 #include "nudge/render/image.h"
 #include "nudge/render/offscreen_target.h"
+#include "nudge/simulator.h"
 #include "view/scene_draw.h"
 
 using namespace nudge;
@@ -161,4 +162,39 @@ TEST_CASE("scene render: a walker muscle has the diverging map's colour for its 
   CHECK(near(got, expected, 3));
   CHECK_FALSE(near(got, view::colors::kSpring, 20));  // not drawn as a passive spring
   CHECK(gpu->validation_message_count() == 0);
+}
+
+TEST_CASE("scene draw: a marker objective draws its whole reference track and the bound particle's path") {
+  Result<Scene> scene = load_scene(source_dir() / "scenes" / "spring_sysid.json");
+  REQUIRE(scene.ok());
+  auto sim = Simulator::create(*scene, SimulatorOptions{Device::Cpu, Precision::Float64, 1, -1});
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene->params);
+  REQUIRE(traj.ok());
+  const Objective& markers = scene->objectives[0];
+  REQUIRE(markers.type == ObjectiveType::Markers);
+  int frames = 0;
+  for (const MarkerSample& s : markers.samples) frames = std::max(frames, s.frame + 1);
+  const view::SceneDrawOptions options = view::scene_draw_options(*scene, &*traj, 16.0f / 9.0f);
+  const render::DrawList list = view::scene_draw_list(*scene, &*traj, 0, options);
+  const render::LineBatch* reference = nullptr;
+  const render::LineBatch* simulated = nullptr;
+  for (const render::LineBatch& batch : list.lines) {
+    if (!batch.strip || batch.colors.size() != 1) continue;
+    if (batch.colors[0].a == view::colors::kReferenceTrack.a && batch.colors[0].g == view::colors::kReferenceTrack.g)
+      reference = &batch;
+    if (batch.colors[0].a == view::colors::kSimulatedTrack.a && batch.colors[0].r == view::colors::kSimulatedTrack.r)
+      simulated = &batch;
+  }
+  REQUIRE(reference != nullptr);
+  REQUIRE(simulated != nullptr);
+  CHECK(reference->points.size() == size_t(frames));  // every frame of the track, in order
+  CHECK(simulated->points.size() == size_t(frames));
+  // The first sample is where the marker starts; the path starts at the bound particle.
+  const int particle = markers.bind.begin()->second;
+  CHECK(simulated->points[0].y == doctest::Approx(scene->params[ParamId::InitialPosition].value[size_t(3 * particle + 1)]));
+  // Without objectives drawn, no tracks.
+  view::SceneDrawOptions bare = options;
+  bare.objectives = false;
+  for (const render::LineBatch& batch : view::scene_draw_list(*scene, &*traj, 0, bare).lines) CHECK(!batch.strip);
 }
