@@ -15,6 +15,7 @@
 #include "nudge/render/gpu_context.h"
 #include "nudge/render/image.h"
 #include "nudge/render/offscreen_target.h"
+#include "view/frame_sequence.h"
 #include "view/scene_draw.h"
 
 namespace nudge {
@@ -31,15 +32,6 @@ struct RenderArgs {
   bool validate = false;
   DeviceOptions device;
 };
-
-// The steps a sequence shows: 0, k, 2k, ... and the last, k steps being one video frame.
-std::vector<int> sequence_steps(int steps, double dt, double fps) {
-  const int every = std::max(1, static_cast<int>(std::lround(1.0 / (fps * dt))));
-  std::vector<int> out;
-  for (int t = 0; t < steps; t += every) out.push_back(t);
-  out.push_back(steps);
-  return out;
-}
 
 int run_render(const RenderArgs& args) {
   if (args.out.empty() == args.frames_dir.empty()) {
@@ -110,19 +102,26 @@ int run_render(const RenderArgs& args) {
     std::cout << "wrote " << args.out << "\n";
     written = 1;
   } else {
-    std::error_code error;
+    std::error_code error;  // a folder that cannot be made is the user's input, not a failure
     std::filesystem::create_directories(args.frames_dir, error);
     if (error || !std::filesystem::is_directory(args.frames_dir)) {
       print_error("render: cannot make the folder " + args.frames_dir + (error ? ": " + error.message() : ""));
       return kExitBadInput;
     }
-    const std::vector<int> frame_steps = sequence_steps(steps, scene->settings.dt, args.fps);
-    for (size_t k = 0; k < frame_steps.size(); ++k) {
-      char name[32];
-      std::snprintf(name, sizeof name, "frame_%05zu.png", k);
-      if (!render_step(frame_steps[k], (std::filesystem::path(args.frames_dir) / name).string())) return kExitFailure;
-      ++written;
+    view::FrameSequence sequence;
+    sequence.scene = &*scene;
+    sequence.trajectory = &*traj;
+    sequence.folder = args.frames_dir;
+    sequence.width = args.width;
+    sequence.height = args.height;
+    sequence.fps = args.fps;
+    sequence.options = options;
+    Result<int> frames = view::write_frame_sequence(*gpu, sequence);
+    if (!frames) {
+      print_error("render: " + frames.error().message);
+      return kExitFailure;
     }
+    written = *frames;
     std::cout << "wrote " << written << " frames to " << args.frames_dir << " (" << args.fps << " fps)\n";
   }
   if (args.validate && gpu->validation_message_count() > 0) {
