@@ -289,7 +289,43 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   return list;
 }
 
+void Studio::export_frames(const std::filesystem::path& folder) {
+  if (state_.frame_export && !state_.frame_export->job().finished())
+    return show_error("frames are being exported already; wait for them or cancel");
+  // Never mixed with, or written over, other files: the folder must be new or empty.
+  std::error_code error;
+  if (std::filesystem::exists(folder, error) &&
+      (!std::filesystem::is_directory(folder, error) || !std::filesystem::is_empty(folder, error)))
+    return show_error("export frames: " + folder.string() + " is not an empty folder; choose a new or empty one");
+  // The iterate shown, or the document's motion: what the viewport plays.
+  const Scene* scene = state_.iterate ? &state_.iterate->scene : &state_.scene();
+  const Trajectory* traj = state_.iterate ? &state_.iterate->trajectory : state_.trajectory();
+  if (!traj || traj->steps == 0) return show_error("export frames: there is no motion to draw yet");
+  view::FrameSequence sequence;
+  sequence.folder = folder;
+  sequence.options = state_.draw_options;
+  sequence.options.camera = state_.camera.camera();
+  sequence.options.particles = state_.view.particles;
+  sequence.options.springs = state_.view.springs && !view::is_spring_overlay(state_.view.gradient);
+  sequence.options.objectives = state_.view.objectives;
+  sequence.options.grid = state_.view.grid;
+  sequence.overlay = state_.view.gradient;
+  state_.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence));
+  state_.frame_export_reported = false;
+  state_.log.info("exporting frames to " + folder.string());
+}
+
+void Studio::report_frame_export() {
+  if (!state_.frame_export || state_.frame_export_reported || !state_.frame_export->job().finished()) return;
+  state_.frame_export_reported = true;
+  const std::string error = state_.frame_export->outcome().value_or("");
+  if (!error.empty()) return show_error("export frames: " + error);
+  state_.log.info("wrote " + std::to_string(state_.frame_export->frames()) + " frames to " +
+                  state_.frame_export->folder().string());
+}
+
 void Studio::export_iterate(const command::Export& request) {
+  if (request.kind == command::ExportKind::Frames) return export_frames(request.path);
   const std::shared_ptr<const studio::OptimizationSnapshot> snap = state_.iterate;
   if (!snap) {
     show_error("nothing to export yet: start the optimiser first");
@@ -309,6 +345,7 @@ void Studio::export_iterate(const command::Export& request) {
       written = write_file_atomically(request.path, j.dump(2) + "\n");
       break;
     }
+    case command::ExportKind::Frames: break;  // above
     case command::ExportKind::OptimizedScene: {
       Scene scene = snap->scene;
       scene.optimizer = state_.optimizer_settings;
@@ -446,6 +483,7 @@ bool Studio::frame(double wall_seconds) {
   if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients) optimization_session();
   adopt_newest_motion();
   adopt_newest_iterate();
+  report_frame_export();
   state_.playback.advance(wall_seconds);
   // Smoothed over about half a second of frames, for a readable number.
   const double blend = std::clamp(wall_seconds * 2.0, 0.02, 1.0);

@@ -60,6 +60,8 @@ private:
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
   void run_commands();
   void export_iterate(const command::Export& request);
+  void export_frames(const std::filesystem::path& folder);
+  void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);
   void show_error(const std::string& message);
   void set_document(studio::Document document);

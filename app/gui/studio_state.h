@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "gui/frame_export.h"
 #include "studio/app_log.h"
 #include "studio/document.h"
 #include "studio/gradient_check_run.h"
@@ -53,8 +54,9 @@ struct OptimizeStep {};
 struct OptimizeReset {};
 // Copies the shown iterate's parameters into the document (then Save or Save As).
 struct ApplyIterate {};
-// Writes what the optimisation has found to a file.
-enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene };
+// Writes what the optimisation has found to a file (Frames: the shown motion as PNGs in
+// a folder).
+enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene, Frames };
 struct Export {
   ExportKind kind = ExportKind::LossHistoryCsv;
   std::filesystem::path path;
@@ -137,6 +139,9 @@ struct StudioState {
   // The Trust tabs' computations (null until asked for), at the point shown when asked.
   std::unique_ptr<studio::LossLandscape> landscape;
   std::unique_ptr<studio::GradientCheckRun> gradient_check;
+  // File > Export Frames, running (null when none has been asked for).
+  std::unique_ptr<FrameExport> frame_export;
+  bool frame_export_reported = false;
 
   // The point the optimiser is at, or the document's parameters before it has run: where
   // landscapes and gradient checks are computed.

@@ -29,6 +29,9 @@ void file_menu(StudioState& state) {
   ImGui::Separator();
   if (ImGui::MenuItem("Save", "Ctrl+S")) state.queue(command::Save{});
   if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) state.popups.save_as = true;
+  const bool exporting = state.frame_export && !state.frame_export->job().finished();
+  if (ImGui::MenuItem("Export Frames...", nullptr, false, state.trajectory() != nullptr && !exporting))
+    state.popups.export_file = command::ExportKind::Frames;
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.queue(command::Quit{});
   ImGui::EndMenu();

@@ -217,7 +217,7 @@ void draw_optimizer_contents(StudioState& state) {
     if (ImGui::Button("Loss history (CSV)...")) state.popups.export_file = command::ExportKind::LossHistoryCsv;
     if (ImGui::Button("Optimised parameters (JSON)...")) state.popups.export_file = command::ExportKind::ParametersJson;
     if (ImGui::Button("Optimised scene (JSON)...")) state.popups.export_file = command::ExportKind::OptimizedScene;
-    ImGui::TextDisabled("Frames: nudge render SCENE --frames DIR on the exported scene.");
+    if (ImGui::Button("Frames of this iterate (PNG)...")) state.popups.export_file = command::ExportKind::Frames;
   }
 }
 

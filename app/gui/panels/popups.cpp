@@ -64,6 +64,7 @@ const char* export_title(command::ExportKind kind) {
     case command::ExportKind::LossHistoryCsv: return "Export Loss History";
     case command::ExportKind::ParametersJson: return "Export Optimised Parameters";
     case command::ExportKind::OptimizedScene: return "Export Optimised Scene";
+    case command::ExportKind::Frames: return "Export Frames (a folder of PNGs)";
   }
   return "Export";
 }
@@ -73,6 +74,7 @@ std::string export_name(const StudioState& state, command::ExportKind kind) {
     case command::ExportKind::LossHistoryCsv: return stem(state) + "_loss.csv";
     case command::ExportKind::ParametersJson: return stem(state) + "_parameters.json";
     case command::ExportKind::OptimizedScene: return stem(state) + "_optimized.json";
+    case command::ExportKind::Frames: return stem(state) + "_frames";
   }
   return "export";
 }

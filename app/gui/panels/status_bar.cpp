@@ -24,6 +24,11 @@ void draw_status_bar(StudioState& state, const studio::Rect& area) {
     ImGui::Text("loss %.6g   optimiser iteration %d", state.motion->evaluation.loss, state.iterate->iteration);
   else
     ImGui::Text("loss %.6g   rollout %.0f ms", state.motion->evaluation.loss, state.motion->seconds * 1000);
+  if (state.frame_export && !state.frame_export->job().finished()) {
+    ImGui::SameLine(0, 24);
+    ImGui::TextColored(theme::kWarningText, "exporting frames %d / %d", state.frame_export->job().done(),
+                       state.frame_export->job().total());
+  }
   ImGui::SameLine(0, 24);
   ImGui::TextDisabled("%s", state.device_name.c_str());
   end_panel();
