@@ -17,12 +17,6 @@ public:
 
   Result<Evaluation> evaluate(const ParameterSet& params) override { return rollout_.forward(params); }
 
-  Result<Evaluation> gradient(ParameterSet& params) override {
-    Result<Evaluation> eval = rollout_.forward(params);
-    if (eval) rollout_.backward(params);
-    return eval;
-  }
-
   Result<Trajectory> trajectory(const ParameterSet& params) override {
     Result<Evaluation> eval = rollout_.forward(params);
     if (!eval) return eval.error();
@@ -32,6 +26,14 @@ public:
   std::string device_name() const override {
     return "cpu, " + std::to_string(threads_) + (threads_ == 1 ? " thread, " : " threads, ") +
            (sizeof(T) == 4 ? "float32" : "float64");
+  }
+
+protected:
+  Result<Evaluation> run_gradient(ParameterSet& params, const GradientOptions& options,
+                                  StateAdjoints* adjoints) override {
+    Result<Evaluation> eval = rollout_.forward(params);
+    if (eval) rollout_.backward(params, options.horizon, adjoints);
+    return eval;
   }
 
 private:

@@ -100,29 +100,51 @@ public:
   }
 
   // The backward pass for the parameters of the last forward(); writes every gradient.
-  void backward(ParameterSet& params) {
+  //
+  // horizon W in (0, steps) truncates it: the adjoint runs through steps steps-1 down to
+  // steps-W only and is then dropped, as if the state at steps-W were a constant. So the
+  // initial-state gradients are 0, parameters' gradients sum over the window's steps
+  // only, and objectives observed before steps-W contribute nothing through the state;
+  // terms on parameters alone (control effort, add_param_grad) still count in full.
+  // Inside the window every adjoint, and so every recorded dL/dx_t, is the full one.
+  //
+  // adjoints, when given, receives dL/dx_t and dL/dv_t for each step t the adjoint
+  // reaches: the running adjoint after step t's adjoint and the objectives' injection at
+  // t. Without it and without a horizon this is exactly the untruncated pass.
+  void backward(ParameterSet& params, int horizon, StateAdjoints* adjoints) {
     const size_t state = size_t(n_) * 3;
+    const int first = horizon > 0 && horizon < steps_ ? steps_ - horizon : 0;  // the window's first step
     exec_.zero(adj_x_);
     exec_.zero(adj_v_);
     zero_gradients();
+    if (adjoints) start_recording(*adjoints);
     const GradView<T> grad = grad_view();
+    // The adjoint arrives at the state of step t: add the objectives' share, record it.
+    const auto arrive = [&](int t, const T* x, const T* v) {
+      inject(t, x, v);
+      if (adjoints) record(t, *adjoints);
+    };
     if (!checkpoint_every_) {
-      inject(steps_, state_x(steps_), state_v(steps_));
-      for (int t = steps_ - 1; t >= 0; --t) {
+      arrive(steps_, state_x(steps_), state_v(steps_));
+      for (int t = steps_ - 1; t >= first; --t) {
         adjoint_step(t, state_x(t), state_v(t), state_v(t + 1), grad);
-        inject(t, state_x(t), state_v(t));
+        arrive(t, state_x(t), state_v(t));
       }
     } else {
       const int segments = (steps_ - 1) / checkpoint_every_ + 1;
-      for (int seg = segments - 1; seg >= 0; --seg) {
+      for (int seg = segments - 1; seg >= first / checkpoint_every_; --seg) {  // segments the window reaches
         const int t0 = seg * checkpoint_every_;
         const int len = run_segment(seg, t0);  // recompute: same kernels, same inputs, same bits
-        if (seg == segments - 1) inject(steps_, seg_x(len), seg_v(len));
-        for (int j = len - 1; j >= 0; --j) {
+        if (seg == segments - 1) arrive(steps_, seg_x(len), seg_v(len));
+        for (int j = len - 1; j >= std::max(0, first - t0); --j) {
           adjoint_step(t0 + j, seg_x(j), seg_v(j), seg_v(j + 1), grad);
-          inject(t0 + j, seg_x(j), seg_v(j));
+          arrive(t0 + j, seg_x(j), seg_v(j));
         }
       }
+    }
+    if (first > 0) {  // truncated: the state adjoint stops at the window's first state
+      exec_.zero(adj_x_);
+      exec_.zero(adj_v_);
     }
     download_gradients(params, state);
     objectives_.add_param_grad(params);
@@ -161,6 +183,30 @@ private:
   T* state_v(int slot) { return exec_.data(vs_) + size_t(slot) * n_ * 3; }
   T* seg_x(int j) { return exec_.data(seg_x_) + size_t(j) * n_ * 3; }
   T* seg_v(int j) { return exec_.data(seg_v_) + size_t(j) * n_ * 3; }
+
+  // Sizes the recording for this rollout; steps the adjoint does not reach stay zero.
+  void start_recording(StateAdjoints& out) const {
+    const size_t values = size_t(steps_ + 1) * n_ * 3;
+    out.steps = steps_;
+    out.particles = n_;
+    out.x.assign(values, 0.0);
+    out.v.assign(values, 0.0);
+  }
+
+  // Copies the running adjoint, dL/dx_t and dL/dv_t, into the recording as xyz triples.
+  // On a GPU this is a download per step.
+  void record(int t, StateAdjoints& out) {
+    const size_t state = size_t(n_) * 3;
+    const T* ax = exec_.host_view(exec_.data(adj_x_), state, host_adj_x_);
+    const T* av = exec_.host_view(exec_.data(adj_v_), state, host_adj_v_);
+    double* x = out.x.data() + size_t(t) * state;
+    double* v = out.v.data() + size_t(t) * state;
+    for (int i = 0; i < n_; ++i)
+      for (int k = 0; k < 3; ++k) {
+        x[3 * size_t(i) + k] = static_cast<double>(ax[size_t(k) * n_ + i]);
+        v[3 * size_t(i) + k] = static_cast<double>(av[size_t(k) * n_ + i]);
+      }
+  }
 
   // Recomputes segment `seg` (starting at step t0) from its checkpoint into the segment
   // buffer; returns its length in steps.

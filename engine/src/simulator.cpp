@@ -31,6 +31,15 @@ bool cuda_available(std::string* why) {
 #endif
 }
 
+Result<Evaluation> Simulator::gradient(ParameterSet& params, const GradientOptions& options, StateAdjoints* adjoints) {
+  if (options.horizon < 0)
+    return Error{"the gradient's horizon must be 0 (every step) or a number of steps, not " +
+                 std::to_string(options.horizon)};
+  if (options.record_state_adjoints && !adjoints)
+    return Error{"record_state_adjoints is set but no StateAdjoints was given to write them into"};
+  return run_gradient(params, options, options.record_state_adjoints ? adjoints : nullptr);
+}
+
 Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const SimulatorOptions& options) {
   if (Status valid = check_scene(scene); !valid) return valid.error();
   const int checkpoint_every = options.checkpoint_every >= 0 ? options.checkpoint_every : scene.settings.checkpoint_every;

@@ -1,6 +1,7 @@
 // The CUDA backend against the CPU backend on small scenes: the same loss, the same
-// gradient for every parameter, the same error for a rollout that blows up, and bitwise
-// equal gradients whether the GPU stores every state or recomputes from checkpoints.
+// gradient for every parameter (truncated or not) and the same state adjoints, the same
+// error for a rollout that blows up, and bitwise equal gradients and state adjoints
+// whether the GPU stores every state or recomputes from checkpoints.
 //
 // Without a usable GPU each case says "skipped: <why>" and returns; ctest marks the
 // suite skipped on that text (tests/CMakeLists.txt). The device choice case runs
@@ -111,6 +112,14 @@ ParameterSet gradient(Simulator& sim, const Scene& scene, double& loss) {
   return params;
 }
 
+// The same with gradient options, recording the state adjoints.
+ParameterSet gradient(Simulator& sim, const Scene& scene, int horizon, StateAdjoints& adjoints) {
+  ParameterSet params = scene.params;
+  Result<Evaluation> eval = sim.gradient(params, GradientOptions{horizon, true}, &adjoints);
+  REQUIRE_MESSAGE(eval.ok(), eval.error().message);
+  return params;
+}
+
 void check_close(const char* what, const std::vector<double>& gpu, const std::vector<double>& cpu, Tolerance tol) {
   REQUIRE(gpu.size() == cpu.size());
   double largest = 0.0;
@@ -165,6 +174,40 @@ void check_checkpoints_bitwise(const Scene& scene, Precision precision) {
   }
 }
 
+// State adjoints and truncated gradients on the GPU against the CPU; on the GPU too,
+// dL/dx_0 is the InitialPosition gradient to the last bit.
+void compare_state_adjoints_with_cpu(const Scene& scene, int horizon, Precision precision, Tolerance tol) {
+  CAPTURE(horizon);
+  StateAdjoints gpu_adjoints, cpu_adjoints;
+  const ParameterSet g = gradient(*make(scene, Device::Cuda, precision), scene, horizon, gpu_adjoints);
+  const ParameterSet c = gradient(*make(scene, Device::Cpu, precision), scene, horizon, cpu_adjoints);
+  check_close("dL/dx_t", gpu_adjoints.x, cpu_adjoints.x, tol);
+  check_close("dL/dv_t", gpu_adjoints.v, cpu_adjoints.v, tol);
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    const std::string name(param_name(id));
+    check_close(name.c_str(), g[id].grad, c[id].grad, tol);
+  }
+  const std::vector<double> dx0(gpu_adjoints.x.begin(), gpu_adjoints.x.begin() + 3 * scene.particle_count());
+  CHECK(dx0 == g[ParamId::InitialPosition].grad);
+}
+
+// Stored and checkpointed rollouts on the GPU: the same truncated gradients and state
+// adjoints, bit for bit.
+void check_state_adjoint_checkpoints_bitwise(const Scene& scene, int horizon, Precision precision) {
+  CAPTURE(horizon);
+  StateAdjoints stored_adjoints, checkpointed_adjoints;
+  const ParameterSet s = gradient(*make(scene, Device::Cuda, precision, 0), scene, horizon, stored_adjoints);
+  const ParameterSet c = gradient(*make(scene, Device::Cuda, precision, 7), scene, horizon, checkpointed_adjoints);
+  CHECK(stored_adjoints.x == checkpointed_adjoints.x);
+  CHECK(stored_adjoints.v == checkpointed_adjoints.v);
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    INFO(param_name(id));
+    CHECK(s[id].grad == c[id].grad);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("cuda: float64 loss, gradients and states match the CPU to 1e-9") {
@@ -182,6 +225,25 @@ TEST_CASE("cuda: checkpointed gradients are bitwise equal to stored ones") {
   const Scene scene = tetrahedron_scene(240);
   SUBCASE("float64") { check_checkpoints_bitwise(scene, Precision::Float64); }
   SUBCASE("float32") { check_checkpoints_bitwise(scene, Precision::Float32); }
+}
+
+TEST_CASE("cuda: state adjoints and truncated gradients match the CPU") {
+  if (!gpu_or_skip()) return;
+  const Scene scene = tetrahedron_scene(240);
+  for (int horizon : {0, 1, 100}) {
+    compare_state_adjoints_with_cpu(scene, horizon, Precision::Float64, kFloat64);
+    compare_state_adjoints_with_cpu(scene, horizon, Precision::Float32, kFloat32);
+  }
+}
+
+TEST_CASE("cuda: checkpointed state adjoints and truncated gradients are bitwise equal to stored ones") {
+  if (!gpu_or_skip()) return;
+  const Scene scene = tetrahedron_scene(240);
+  // 233: a window that starts on a checkpoint (step 7); 240: every step.
+  for (int horizon : {0, 1, 100, 233, 240}) {
+    check_state_adjoint_checkpoints_bitwise(scene, horizon, Precision::Float64);
+    check_state_adjoint_checkpoints_bitwise(scene, horizon, Precision::Float32);
+  }
 }
 
 TEST_CASE("cuda: a rollout that produces NaN fails with the CPU's message") {

@@ -44,6 +44,33 @@ struct Trajectory {
   std::vector<double> v;
 };
 
+// Per-call options of Simulator::gradient.
+struct GradientOptions {
+  // > 0: backpropagate through the last `horizon` steps only (truncated backpropagation
+  // through time); 0, or at least the step count: through all of them. With a horizon W
+  // below the step count the adjoint runs back to step steps - W and is dropped there, as
+  // if the state at that step were a constant: initial-state gradients are 0, per-step
+  // parameters (controls) before the window get no gradient through the dynamics, other
+  // parameters' gradients sum over the window's steps only, and objectives observed before
+  // the window contribute nothing. Terms on parameters alone (control effort) count in full.
+  int horizon = 0;
+  bool record_state_adjoints = false;  // fill the StateAdjoints passed to gradient()
+};
+
+// What the backward pass carries: dL/dx_t and dL/dv_t for t = 0..steps, (steps + 1) x N x 3
+// each, in double, xyz triples like Trajectory. dL/dx_t is the total derivative of the loss
+// with respect to the state at step t (through every later step and every objective term
+// at t or later); at t = 0 it equals the InitialPosition gradient. dL/dv_0 equals the
+// InitialVelocity gradient before the pinned mask: for a pinned particle it is the
+// derivative with respect to the velocity in the state (still seen by springs' damping and
+// by objectives), while its InitialVelocity gradient is 0 because a pin holds it at rest.
+// Steps before a truncated horizon hold zeros.
+struct StateAdjoints {
+  int steps = 0;
+  int particles = 0;
+  std::vector<double> x, v;
+};
+
 class Simulator {
 public:
   // Chooses the backend. With Device::Auto and no usable GPU, runs on the CPU and
@@ -55,7 +82,13 @@ public:
   // names the step and the particle.
   virtual Result<Evaluation> evaluate(const ParameterSet& params) = 0;
   // Forward and backward: the loss, and dL/dp written into params[p].grad for every p.
-  virtual Result<Evaluation> gradient(ParameterSet& params) = 0;
+  Result<Evaluation> gradient(ParameterSet& params) { return run_gradient(params, GradientOptions{}, nullptr); }
+  // The same with options: a truncated horizon, and the state adjoints written into
+  // *adjoints when options.record_state_adjoints is set (only when the call succeeds).
+  // A negative horizon, or recording without `adjoints`, is an Error. Recording costs a
+  // download of the adjoint per step on a GPU; without it the call costs what
+  // gradient(params) does.
+  Result<Evaluation> gradient(ParameterSet& params, const GradientOptions& options, StateAdjoints* adjoints = nullptr);
   // Forward, returning every state.
   virtual Result<Trajectory> trajectory(const ParameterSet& params) = 0;
 
@@ -63,6 +96,12 @@ public:
   const std::string& notice() const { return notice_; }
 
 protected:
+  // The backend's forward and backward pass, behind both gradient() overloads (which are
+  // not virtual, so that a backend overriding this hides neither). options are valid, and
+  // adjoints is null unless they are to be recorded.
+  virtual Result<Evaluation> run_gradient(ParameterSet& params, const GradientOptions& options,
+                                          StateAdjoints* adjoints) = 0;
+
   std::string notice_;
 };
 

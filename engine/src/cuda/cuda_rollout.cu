@@ -33,14 +33,6 @@ public:
     return abort_on_cuda_failure([&] { return rollout_.forward(params); });
   }
 
-  Result<Evaluation> gradient(ParameterSet& params) override {
-    return abort_on_cuda_failure([&] {
-      Result<Evaluation> eval = rollout_.forward(params);
-      if (eval) rollout_.backward(params);
-      return eval;
-    });
-  }
-
   Result<Trajectory> trajectory(const ParameterSet& params) override {
     return abort_on_cuda_failure([&]() -> Result<Trajectory> {
       Result<Evaluation> eval = rollout_.forward(params);
@@ -51,6 +43,16 @@ public:
 
   std::string device_name() const override {
     return "cuda, " + gpu_ + (sizeof(T) == 4 ? ", float32" : ", float64");
+  }
+
+protected:
+  Result<Evaluation> run_gradient(ParameterSet& params, const GradientOptions& options,
+                                  StateAdjoints* adjoints) override {
+    return abort_on_cuda_failure([&] {
+      Result<Evaluation> eval = rollout_.forward(params);
+      if (eval) rollout_.backward(params, options.horizon, adjoints);
+      return eval;
+    });
   }
 
 private:
