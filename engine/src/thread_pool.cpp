@@ -35,6 +35,9 @@ void ThreadPool::work(uint32_t generation, int thread) {
     uint64_t claim = claim_.load(std::memory_order_acquire);
     if (static_cast<uint32_t>(claim >> 32) != generation) return;  // a newer job, or none
     const int chunks = chunks_.load(std::memory_order_relaxed);
+    // Pairs with run()'s release fence: if `chunks` is already the next job's, the claim
+    // word closed before it was written, so the compare-exchange below fails.
+    std::atomic_thread_fence(std::memory_order_acquire);
     const uint32_t all = chunks == 32 ? ~0u : (1u << chunks) - 1u;
     const uint32_t free_chunks = ~static_cast<uint32_t>(claim) & all;
     if (free_chunks == 0) return;
@@ -54,12 +57,19 @@ void ThreadPool::work(uint32_t generation, int thread) {
 
 void ThreadPool::run(int n, int min_chunk, const void* ctx, Call call) {
   const int chunks = std::max(1, std::min({size() * kChunksPerThread, kMaxChunks, n / std::max(1, min_chunk)}));
+  const uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
+  // Close the claim word (every chunk taken) before changing the job's fields. A worker
+  // still in work() for the previous job may read the new chunk count, see chunks free
+  // that the old job never had, and claim one against the old claim word; with the word
+  // closed first that claim fails. Without this, a chunk of the new job could run twice
+  // or be counted done while running (rare: seen once in a thousand 8-thread rollouts).
+  claim_.store((uint64_t(generation) << 32) | 0xFFFFFFFFu, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
   ctx_.store(ctx, std::memory_order_relaxed);
   call_.store(call, std::memory_order_relaxed);
   n_.store(n, std::memory_order_relaxed);
   chunks_.store(chunks, std::memory_order_relaxed);
   done_.store(0, std::memory_order_relaxed);
-  const uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
   claim_.store(uint64_t(generation) << 32, std::memory_order_release);
   generation_.store(generation, std::memory_order_release);
   generation_.notify_all();
