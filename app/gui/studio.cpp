@@ -12,6 +12,7 @@
 #include "cli/optimization_report.h"
 #include "gui/panels/panels.h"
 #include "nudge/atomic_file.h"
+#include "view/state_adjoint_arrows.h"
 
 namespace nudge::gui {
 
@@ -72,6 +73,8 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
 void Studio::set_document(studio::Document document) {
   state_.optimization.reset();  // stops its run at the next iteration boundary
   state_.landscape.reset();     // computed for the old scene: cancel
+  state_.adjoint_run.reset();
+  state_.adjoints.reset();
   state_.gradient_check.reset();
   state_.iterate.reset();
   state_.initial_iterate.reset();
@@ -140,6 +143,7 @@ void Studio::adopt_newest_motion() {
   if (!newest || newest == state_.motion || newest->generation != state_.motion_request) return;
   if (state_.iterate) return;  // an optimiser's iterate is shown instead
   state_.motion = newest;
+  ++state_.motion_serial;
   if (!newest->ok()) {
     show_error(state_.document.display_name() + ": the rollout failed: " + newest->error);
     return;
@@ -177,14 +181,31 @@ void Studio::adopt_newest_iterate() {
   // So is the result of a finished run, whose motion may reach far beyond the start's.
   const bool first_motion = !state_.motion || state_.motion->generation != state_.motion_request;
   state_.motion = std::move(motion);
+  ++state_.motion_serial;
   if (first_motion || newest->state == studio::RunState::Finished) frame_motion(newest->scene, newest->trajectory);
   state_.playback.set_motion(newest->trajectory.steps + 1, newest->trajectory.dt);
+}
+
+void Studio::update_state_adjoints() {
+  if (state_.adjoint_run && state_.adjoint_run->finished()) {
+    state_.adjoints = state_.adjoint_run->result();
+    state_.adjoint_run.reset();
+  }
+  if (!state_.view.adjoint_arrows && !state_.view.adjoint_track) return;
+  const Trajectory* traj = state_.trajectory();
+  if (!traj || state_.adjoint_run) return;  // one at a time: the newest motion is asked for next
+  const bool current = state_.adjoints && state_.adjoints->key == state_.motion_serial &&
+                       state_.adjoints->horizon == state_.horizon;
+  if (current) return;
+  state_.adjoint_run = std::make_unique<studio::StateAdjointRun>(state_.scene(), state_.horizon, state_.motion_serial,
+                                                                 [] { Window::wake(); });
 }
 
 studio::OptimizationSession& Studio::optimization_session() {
   if (!state_.optimization) {
     state_.optimization = std::make_unique<studio::OptimizationSession>(state_.document.scene(), [] { Window::wake(); });
     state_.optimization->set_settings(state_.optimizer_settings);
+    state_.optimization->set_horizon(state_.horizon);
   }
   return *state_.optimization;
 }
@@ -267,6 +288,10 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   if (overlay != view::GradientOverlay::None)
     view::add_gradient_overlay(list, overlay, state_.iterate->scene, traj, frame, options);
   (void)viewport;
+  // dL/dx at the play head, from the newest state adjoint (it may lag the motion by one
+  // computation; the arrows then sit at this motion's positions).
+  if (state_.view.adjoint_arrows && state_.adjoints && state_.adjoints->error.empty() && traj)
+    view::add_state_adjoint_arrows(list, scene, *traj, state_.adjoints->adjoints, frame, options.bounds.radius() / 3);
 
   if (state_.view.ghosts && state_.iterate && state_.iterate->iteration > 0) {
     add_ghost(list, state_.initial_iterate.get(), frame, options.particle_radius, kInitialGhost);
@@ -483,6 +508,7 @@ bool Studio::frame(double wall_seconds) {
   if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients) optimization_session();
   adopt_newest_motion();
   adopt_newest_iterate();
+  update_state_adjoints();
   report_frame_export();
   state_.playback.advance(wall_seconds);
   // Smoothed over about half a second of frames, for a readable number.
@@ -496,7 +522,8 @@ bool Studio::frame(double wall_seconds) {
   handle_keys();
   const ImGuiIO& io = ImGui::GetIO();
   const float top = draw_menu_bar(state_);
-  const int tracks = state_.view.control_gradients && state_.scene().channels > 0 ? 1 : 0;
+  const int tracks = (state_.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
+                     (state_.view.adjoint_track ? 1 : 0);
   const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline,
                                   state_.view.log, tracks};
   const studio::PanelLayout layout =

@@ -55,6 +55,8 @@ private:
   void adopt_newest_motion();
   void adopt_newest_iterate();
   studio::OptimizationSession& optimization_session();  // made on first use
+  // Starts the state adjoint of the shown motion when a view needs it and it is stale.
+  void update_state_adjoints();
   void handle_keys();
   void handle_viewport_mouse(const studio::Rect& viewport);
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;

@@ -21,6 +21,7 @@
 #include "studio/playback.h"
 #include "studio/recent_files.h"
 #include "studio/rollout_worker.h"
+#include "studio/state_adjoint_run.h"
 #include "view/gradient_overlay.h"
 #include "view/scene_draw.h"
 
@@ -99,6 +100,8 @@ struct ViewFlags {
   // has not run: choosing an overlay evaluates it).
   view::GradientOverlay gradient = view::GradientOverlay::None;
   bool control_gradients = false;  // dL/du per step and channel, a heat strip under the timeline
+  bool adjoint_arrows = false;     // dL/dx_t at the play head, arrows on the particles
+  bool adjoint_track = false;      // |dL/dx_t| against t, a curve under the timeline
 };
 
 // Dialogs and windows a menu item or key asks for. The file dialogs open on the next
@@ -122,6 +125,7 @@ struct StudioState {
 
   // The motion shown: the newest rollout of the current document (null until it comes).
   std::shared_ptr<const studio::RolloutResult> motion;
+  std::uint64_t motion_serial = 0;  // bumped whenever `motion` is replaced
   std::uint64_t motion_request = 0;  // generation asked for the current document
   view::SceneDrawOptions draw_options;  // bounds and sizes of `motion`
 
@@ -139,6 +143,11 @@ struct StudioState {
   // The Trust tabs' computations (null until asked for), at the point shown when asked.
   std::unique_ptr<studio::LossLandscape> landscape;
   std::unique_ptr<studio::GradientCheckRun> gradient_check;
+  // Backpropagation through the last `horizon` steps only (0: all), for the optimiser and
+  // the state adjoint; and the state adjoint of the motion shown (computing, and newest).
+  int horizon = 0;
+  std::unique_ptr<studio::StateAdjointRun> adjoint_run;
+  std::shared_ptr<const studio::StateAdjointResult> adjoints;
   // File > Export Frames, running (null when none has been asked for).
   std::unique_ptr<FrameExport> frame_export;
   bool frame_export_reported = false;

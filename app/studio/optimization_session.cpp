@@ -1,5 +1,6 @@
 #include "studio/optimization_session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -85,6 +86,18 @@ OptimizationSession::~OptimizationSession() {
 void OptimizationSession::set_settings(const OptimizerSettings& settings) {
   std::lock_guard lock(mutex_);
   settings_ = settings;
+}
+
+GradientOptions OptimizationSession::gradient_options() const {
+  std::lock_guard lock(mutex_);
+  GradientOptions options;
+  options.horizon = horizon_;
+  return options;
+}
+
+void OptimizationSession::set_horizon(int horizon) {
+  std::lock_guard lock(mutex_);
+  horizon_ = std::max(0, horizon);
 }
 
 OptimizerSettings OptimizationSession::settings() const {
@@ -182,7 +195,7 @@ OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params
   snapshot.scene.params = params;
   snapshot.iteration = iterations_done_;
   snapshot.evaluations = evaluations_done_;
-  Result<Evaluation> evaluation = sim_->gradient(snapshot.scene.params);
+  Result<Evaluation> evaluation = sim_->gradient(snapshot.scene.params, gradient_options());
   if (!evaluation) {
     snapshot.message = evaluation.error().message;
     snapshot.failed = true;
@@ -273,6 +286,7 @@ void OptimizationSession::apply_edit(ParameterSet params) {
 
 void OptimizationSession::run_optimizer() {
   const OptimizerSettings settings = this->settings();
+  const GradientOptions options = gradient_options();
   ParameterSet params = current_;
   // The last point the optimiser evaluated, with every parameter's gradient: the
   // accepted iterate in each callback is the point evaluated last (gradient descent and
@@ -291,7 +305,7 @@ void OptimizationSession::run_optimizer() {
     std::vector<double> term_loss = last_term_loss;
     if (iterate.gather_optimized() != *info.x) {  // not the last point evaluated: evaluate it
       iterate.scatter_optimized(*info.x);
-      if (Result<Evaluation> again = sim_->gradient(iterate); again) term_loss = again->term_loss;
+      if (Result<Evaluation> again = sim_->gradient(iterate, options); again) term_loss = again->term_loss;
     }
     OptimizationSnapshot snapshot;
     snapshot.iteration = iterations_done_;
@@ -337,7 +351,7 @@ void OptimizationSession::run_optimizer() {
 
   LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
     params.scatter_optimized(x);
-    Result<Evaluation> evaluation = sim_->gradient(params);
+    Result<Evaluation> evaluation = sim_->gradient(params, options);
     if (!evaluation) return evaluation.error();
     grad = params.gather_optimized_grad();
     last_evaluated = params;

@@ -60,6 +60,9 @@ public:
   // (after a reset, or a start from Finished).
   void set_settings(const OptimizerSettings& settings);
   OptimizerSettings settings() const;
+  // Backpropagate through the last `horizon` steps only (0: all); for the next run and
+  // the next evaluation, like the settings.
+  void set_horizon(int horizon);
 
   void start();  // Ready or Finished: a new run from the current iterate; Paused: resume
   void pause();  // Running: stop at the next iteration boundary
@@ -84,6 +87,7 @@ private:
   void run_optimizer();
   void go_back_to_start();
   void apply_edit(ParameterSet params);
+  GradientOptions gradient_options() const;
   void publish(OptimizationSnapshot snapshot);
   OptimizationSnapshot evaluate_at(const ParameterSet& params, RunState state);
 
@@ -97,6 +101,7 @@ private:
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   OptimizerSettings settings_;
+  int horizon_ = 0;
   RunState state_ = RunState::Ready;
   bool run_requested_ = false;    // start a run (start or step from Ready or Finished)
   bool reset_requested_ = false;  // end the run and go back to the start

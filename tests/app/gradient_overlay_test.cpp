@@ -9,6 +9,7 @@
 #include "nudge/render/gpu_context.h"
 #include "nudge/render/offscreen_target.h"
 #include "view/gradient_overlay.h"
+#include "view/state_adjoint_arrows.h"
 
 using namespace nudge;
 
@@ -124,4 +125,41 @@ TEST_CASE("gradient overlay: zero or missing gradients draw nothing") {
   scene.params[ParamId::Stiffness].grad.clear();  // no gradient evaluation yet
   view::add_spring_gradient_colors(list, scene, nullptr, 0, ParamId::Stiffness);
   CHECK(list.lines.empty());
+}
+
+TEST_CASE("state adjoint arrows: at each particle's position at the step, along dL/dx_t, none before a horizon") {
+  render::GpuContext gpu = make_gpu();
+  Scene scene = scene_with({0, 0, 0, 0, 0, 0}, {});
+  // A two-step motion: at step 1 particle 0 is at (-1, 0, 0), particle 1 at (0.6, -0.3, 0).
+  Trajectory traj;
+  traj.steps = 2;
+  traj.particles = 2;
+  traj.dt = 0.01;
+  traj.x = {0, 0, 0, 0, 0, 0, -1, 0, 0, 0.6, -0.3, 0, 5, 5, 0, 5, 5, 0};
+  traj.v.assign(traj.x.size(), 0.0);
+  StateAdjoints adjoints;
+  adjoints.steps = 2;
+  adjoints.particles = 2;
+  adjoints.x = {0, 0, 0, 0, 0, 0, 4, 0, 0, 0, -2, 0, 1, 1, 1, 1, 1, 1};  // step 0: zero (beyond a horizon)
+  adjoints.v.assign(adjoints.x.size(), 0.0);
+  const float length = 1.2f;
+
+  render::DrawList before = empty_list();
+  view::add_state_adjoint_arrows(before, scene, traj, adjoints, 0, length);
+  CHECK(before.arrows.empty());
+  CHECK(before.legends.empty());
+
+  render::DrawList list = empty_list();
+  view::add_state_adjoint_arrows(list, scene, traj, adjoints, 1, length);
+  REQUIRE(list.arrows.size() == 1);
+  REQUIRE(list.legends.size() == 1);
+  CHECK(list.legends[0].max == doctest::Approx(4));
+  const render::Image image = draw(gpu, list);
+  const render::Rgba largest = render::map_color(render::ColorMap::Sequential, 1.0f);
+  const render::Rgba half = render::map_color(render::ColorMap::Sequential, 0.5f);
+  CHECK(near(pixel_at_world(image, list.camera, {-1 + 0.4f * length, 0, 0}), largest));
+  CHECK(near(pixel_at_world(image, list.camera, {-1 - 0.4f * length, 0, 0}), list.background, 2));
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.2f * length, 0}), half));
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f + 0.2f * length, 0}), list.background, 2));
+  CHECK(gpu.validation_message_count() == 0);
 }

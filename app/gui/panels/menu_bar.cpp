@@ -59,6 +59,8 @@ void view_menu(StudioState& state) {
   }
   ImGui::MenuItem("Control Gradients on the Timeline", nullptr, &v.control_gradients,
                   state.document.scene().channels > 0);
+  ImGui::MenuItem("Adjoint dL/dx at the Play Head", nullptr, &v.adjoint_arrows);
+  ImGui::MenuItem("Adjoint |dL/dx| on the Timeline", nullptr, &v.adjoint_track);
   ImGui::Separator();
   if (ImGui::MenuItem("Frame All", "F")) state.queue(command::FrameAll{});
   if (ImGui::MenuItem("Reset Camera", "R")) state.queue(command::ResetCamera{});

@@ -172,6 +172,17 @@ void draw_optimizer_contents(StudioState& state) {
   if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
     if (settings_editor(state.optimizer_settings, running) && state.optimization)
       state.optimization->set_settings(state.optimizer_settings);
+    ImGui::BeginDisabled(running);
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+    if (ImGui::InputInt("horizon", &state.horizon, 10, 100)) {
+      state.horizon = std::clamp(state.horizon, 0, start.settings.steps);
+      if (state.optimization) state.optimization->set_horizon(state.horizon);
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("Backpropagate through the last N steps only (0: all %d). A truncated gradient is not the\n"
+                        "loss's gradient: see View > Adjoint |dL/dx| on the Timeline for what is cut off.",
+                        start.settings.steps);
     ImGui::TextDisabled("Settings apply to the next run (after Reset, or Start when finished).");
   }
 

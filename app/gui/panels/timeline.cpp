@@ -2,7 +2,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "gui/panels/panels.h"
 #include "nudge/render/color_map.h"
@@ -73,6 +75,73 @@ void control_gradient_track(StudioState& state, float left, float right) {
   dl->AddText(ImVec2(legend_x, p0.y + 0.5f * height), ImGui::GetColorU32(ImGuiCol_Text), text);
 }
 
+// |dL/dx_t| against t on a log scale under the scrubber: how much the loss depends on the
+// state at each step, growing or fading as the adjoint flows back from the end. Steps
+// before a truncated horizon are shaded: nothing flows back there.
+void adjoint_track(StudioState& state, float left, float right) {
+  const float height = 2 * ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 label_pos = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddText(ImVec2(label_pos.x, label_pos.y + 0.5f * (height - ImGui::GetFontSize())),
+              ImGui::GetColorU32(ImGuiCol_TextDisabled), "|dL/dx_t|");
+  ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const float width = std::max(1.0f, right - left);
+  ImGui::InvisibleButton("adjoint norm", ImVec2(width, height));
+  studio::Playback& play = state.playback;
+  const int steps = std::max(1, play.frame_count() - 1);
+  const auto frame_at = [&](float x) { return std::clamp(int((x - p0.x) / width * float(steps) + 0.5f), 0, steps); };
+  if (ImGui::IsItemActive()) play.seek(frame_at(ImGui::GetIO().MousePos.x));
+  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(24, 26, 30, 255));
+  const auto& result = state.adjoints;
+  const char* waiting = nullptr;
+  if (!result) waiting = "computing the adjoint...";
+  else if (!result->error.empty()) waiting = result->error.c_str();
+  else if (int(result->x_norm.size()) != steps + 1) waiting = "computing the adjoint...";
+  if (waiting) {
+    dl->AddText(ImVec2(p0.x + 6, p0.y + 0.5f * (height - ImGui::GetFontSize())),
+                ImGui::GetColorU32(ImGuiCol_TextDisabled), waiting);
+    return;
+  }
+  const std::vector<double>& norm = result->x_norm;
+  double lo = INFINITY, hi = 0;
+  for (double v : norm)
+    if (v > 0) lo = std::min(lo, v), hi = std::max(hi, v);
+  const float x_of_step = width / float(steps);
+  if (result->horizon > 0 && result->horizon < steps)
+    dl->AddRectFilled(p0, ImVec2(p0.x + float(steps - result->horizon) * x_of_step, p0.y + height),
+                      IM_COL32(60, 45, 45, 255));
+  if (hi > 0) {
+    const double llo = std::log10(lo), lhi = std::max(std::log10(hi), llo + 1e-9);
+    std::vector<ImVec2> run;
+    const auto flush = [&] {
+      if (run.size() > 1) dl->AddPolyline(run.data(), int(run.size()), IM_COL32(240, 170, 60, 255), 0, 1.5f);
+      run.clear();
+    };
+    const int stride = std::max(1, steps / int(width));  // about one point per pixel
+    for (int t = 0; t <= steps; t += stride) {
+      if (!(norm[size_t(t)] > 0)) {
+        flush();
+        continue;
+      }
+      const float y = float((std::log10(norm[size_t(t)]) - llo) / (lhi - llo));
+      run.emplace_back(p0.x + float(t) * x_of_step, p0.y + height - 2 - y * (height - 4));
+    }
+    flush();
+  }
+  const float head = p0.x + float(play.frame()) * x_of_step;
+  dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
+  if (ImGui::IsItemHovered()) {
+    const int t = frame_at(ImGui::GetIO().MousePos.x);
+    ImGui::SetTooltip("step %d\n|dL/dx| = %.4g\n|dL/dv| = %.4g", t, norm[size_t(t)], result->v_norm[size_t(t)]);
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2g .. %.2g", hi > 0 ? lo : 0.0, hi);
+  const float legend_x = right + ImGui::GetStyle().ItemSpacing.x;
+  dl->AddText(ImVec2(legend_x, p0.y), ImGui::GetColorU32(ImGuiCol_Text), "log scale");
+  dl->AddText(ImVec2(legend_x, p0.y + 0.5f * height), ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+}
+
 }  // namespace
 
 void draw_timeline(StudioState& state, const studio::Rect& area) {
@@ -117,6 +186,7 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
   if (state.view.control_gradients && state.scene().channels > 0) control_gradient_track(state, track_left, track_right);
+  if (state.view.adjoint_track) adjoint_track(state, track_left, track_right);
   end_panel();
 }
 
