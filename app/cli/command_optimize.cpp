@@ -3,6 +3,7 @@
 // values and timings.
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -26,6 +27,9 @@ struct OptimizeArgs {
   std::optional<int> iterations;
   std::optional<std::string> optimizer;
   std::optional<double> learning_rate;
+  std::optional<int> population;
+  std::optional<double> sigma;
+  std::optional<std::uint64_t> seed;
   DeviceOptions device;
 };
 
@@ -33,6 +37,20 @@ std::string format_number(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", x);
   return text;
+}
+
+// JSON has no NaN: a gradient norm that does not exist (cmaes has none) is written as null.
+nlohmann::ordered_json numbers_or_null(const std::vector<double>& values) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (double v : values) out.push_back(std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json());
+  return out;
+}
+
+// "loss 0.25  |grad| 3.1", or with a gradient-free method "loss 0.25  evaluations 61".
+std::string progress_message(const IterationInfo& info) {
+  const std::string loss = "loss " + format_number(info.loss);
+  if (std::isnan(info.grad_norm)) return loss + "  evaluations " + std::to_string(info.evaluations);
+  return loss + "  |grad| " + format_number(info.grad_norm);
 }
 
 std::string result_json(const Scene& scene, const ParameterSet& params, const OptimizeResult& result,
@@ -48,7 +66,7 @@ std::string result_json(const Scene& scene, const ParameterSet& params, const Op
   j["initial_loss"] = result.loss_history.front();
   j["final_loss"] = result.loss;
   j["loss_history"] = result.loss_history;
-  j["grad_norm_history"] = result.grad_norm_history;
+  j["grad_norm_history"] = numbers_or_null(result.grad_norm_history);
   j["parameters"] = optimized_parameters_json(params);
   j["timings"] = {{"total_s", seconds},
                   {"per_evaluation_s", result.evaluations > 0 ? seconds / result.evaluations : 0.0}};
@@ -63,6 +81,9 @@ int run_optimize(const OptimizeArgs& args) {
   if (args.iterations) settings.iterations = *args.iterations;
   if (args.optimizer) settings.method = *method_from_name(*args.optimizer);
   if (args.learning_rate) settings.learning_rate = *args.learning_rate;
+  if (args.population) settings.population = *args.population;
+  if (args.sigma) settings.sigma = *args.sigma;
+  if (args.seed) settings.seed = *args.seed;
   if (scene->params.optimized_size() == 0) {
     print_error(args.scene + ": no parameter is optimised; set \"optimize\": true for one under \"parameters\"");
     return kExitBadInput;
@@ -76,7 +97,7 @@ int run_optimize(const OptimizeArgs& args) {
   ProgressLine progress(settings.iterations);
   const auto start = std::chrono::steady_clock::now();
   Result<OptimizeResult> result = optimize_parameters(*sim, params, settings, [&](const IterationInfo& info) {
-    progress.update(info.iteration, "loss " + format_number(info.loss) + "  |grad| " + format_number(info.grad_norm));
+    progress.update(info.iteration, progress_message(info));
     return true;
   });
   progress.finish();
@@ -126,10 +147,17 @@ void add_optimize_command(CLI::App& app, int& exit_code) {
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--iterations", args->iterations, "Number of iterations (default: the scene's)")
       ->check(CLI::Range(0, 100000000));
-  cmd->add_option("--optimizer", args->optimizer, "adam, gd or lbfgs (default: the scene's)")
-      ->check(CLI::IsMember({"adam", "gd", "lbfgs"}));
+  cmd->add_option("--optimizer", args->optimizer, "adam, gd, lbfgs or cmaes (default: the scene's)")
+      ->check(CLI::IsMember({"adam", "gd", "lbfgs", "cmaes"}));
   cmd->add_option("--lr", args->learning_rate, "Learning rate (default: the scene's)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--population", args->population,
+                  "cmaes: samples per generation, >= 2 (default: the scene's; 0 there: 4 + 3 ln n)")
+      ->check(CLI::Range(2, 100000000));
+  cmd->add_option("--sigma", args->sigma,
+                  "cmaes: initial step size relative to each value's range (default: the scene's)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", args->seed, "cmaes: random seed (default: the scene's)");
   cmd->add_option("--out", args->out, "Result JSON: loss_history, parameter values, timings");
   cmd->add_option("--log", args->log, "Loss history CSV: iteration,loss,grad_norm");
   cmd->add_option("--write-scene", args->write_scene, "Save the scene with the optimised parameter values");

@@ -295,6 +295,10 @@ void OptimizationSession::run_optimizer() {
   ParameterSet last_evaluated = params;
   std::vector<double> last_term_loss;
   const int evaluations_before = evaluations_done_;
+  // A gradient-free run (cmaes) evaluates losses only; its iterates are shown with their
+  // gradients all the same (one gradient per iteration for the overlays, not counted
+  // among the method's simulations).
+  const bool gradient_based = uses_gradient(settings.method);
 
   const IterationCallback on_iteration = [&](const IterationInfo& info) {
     ++iterations_done_;
@@ -303,7 +307,7 @@ void OptimizationSession::run_optimizer() {
     grad_norm_history_.push_back(info.grad_norm);
     ParameterSet iterate = last_evaluated;
     std::vector<double> term_loss = last_term_loss;
-    if (iterate.gather_optimized() != *info.x) {  // not the last point evaluated: evaluate it
+    if (!gradient_based || iterate.gather_optimized() != *info.x) {  // not the last point evaluated with its gradient
       iterate.scatter_optimized(*info.x);
       if (Result<Evaluation> again = sim_->gradient(iterate, options); again) term_loss = again->term_loss;
     }
@@ -349,11 +353,21 @@ void OptimizationSession::run_optimizer() {
     return !reset_requested_ && !edit_ && !quit_;
   };
 
-  LossAndGradient f = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
+  ObjectiveFunctions f;
+  f.loss_and_gradient = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
     params.scatter_optimized(x);
     Result<Evaluation> evaluation = sim_->gradient(params, options);
     if (!evaluation) return evaluation.error();
     grad = params.gather_optimized_grad();
+    last_evaluated = params;
+    last_term_loss = evaluation->term_loss;
+    return evaluation->loss;
+  };
+  f.loss = [&](const std::vector<double>& x) -> Result<double> {
+    params.scatter_optimized(x);
+    params.zero_grad();
+    Result<Evaluation> evaluation = sim_->evaluate(params);
+    if (!evaluation) return evaluation.error();
     last_evaluated = params;
     last_term_loss = evaluation->term_loss;
     return evaluation->loss;

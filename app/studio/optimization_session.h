@@ -34,13 +34,13 @@ struct OptimizationSnapshot {
   std::uint64_t version = 0;  // increases with every snapshot published
   RunState state = RunState::Ready;
   int iteration = 0;          // iterations done since the start (0: the start)
-  int evaluations = 0;        // loss-and-gradient evaluations since the start
+  int evaluations = 0;        // evaluations since the start (cmaes: forward simulations)
   double loss = 0;
   std::vector<double> term_loss;  // per objective term, in the scene's order
-  double grad_norm = 0;       // of the projected gradient
+  double grad_norm = 0;       // of the projected gradient; NaN for cmaes, which has none
   std::vector<double> loss_history;       // iteration 0 .. iteration
   std::vector<double> grad_norm_history;  // iteration 0 .. iteration
-  Scene scene;            // the scene with this iterate's parameters (and their gradients)
+  Scene scene;            // the scene with this iterate's parameters (and their gradients; zero for cmaes)
   Trajectory trajectory;  // this iterate's motion
   std::string message;    // why the run finished, what failed, or that an edit moved the iterate
   bool failed = false;    // the message is an error

@@ -16,20 +16,26 @@ namespace nudge::optimizer_internal {
 struct Point {
   std::vector<double> x;
   double loss = 0.0;
-  std::vector<double> grad;
+  std::vector<double> grad;  // empty for a gradient-free method
 };
 
 // The function being minimised together with its box [lower, upper].
 class Problem {
 public:
-  Problem(const LossAndGradient& f, const std::vector<double>& lower, const std::vector<double>& upper);
+  Problem(const ObjectiveFunctions& f, const std::vector<double>& lower, const std::vector<double>& upper);
 
   size_t size() const { return lower_.size(); }
   int evaluations() const { return evaluations_; }
+  const std::vector<double>& lower() const { return lower_; }
+  const std::vector<double>& upper() const { return upper_; }
 
-  // Evaluates f at x. Counts every call; a non-finite point, loss or gradient is turned
-  // into an Error as well, so that no method can accept a NaN.
+  // Evaluates the loss and its gradient at x. Counts every call; a non-finite point, loss
+  // or gradient is turned into an Error as well, so that no method can accept a NaN.
   Result<Point> evaluate(std::vector<double> x);
+
+  // Evaluates the loss alone at x, for gradient-free methods; the Point's grad is empty.
+  // Counted and checked like evaluate().
+  Result<Point> evaluate_loss(std::vector<double> x);
 
   // Clamps x into the box, component by component.
   void project(std::vector<double>& x) const;
@@ -42,7 +48,7 @@ public:
   std::vector<double> projected_gradient(const Point& p) const;
 
 private:
-  const LossAndGradient& f_;
+  const ObjectiveFunctions& f_;
   const std::vector<double>& lower_;
   const std::vector<double>& upper_;
   int evaluations_ = 0;
@@ -60,11 +66,18 @@ class Stepper {
 public:
   virtual ~Stepper() = default;
   virtual std::optional<StepFailure> step(Problem& problem, Point& current) = 0;
+
+  // The method's own verdict after a completed step, for a method that the common tests
+  // (projected gradient, loss change per iteration) do not fit: Tolerance or LossTolerance
+  // to stop, nothing to go on.
+  virtual std::optional<StopReason> converged() const { return std::nullopt; }
 };
 
 std::unique_ptr<Stepper> make_gradient_descent(const OptimizerSettings& settings, size_t size);
 std::unique_ptr<Stepper> make_adam(const OptimizerSettings& settings, size_t size);
 std::unique_ptr<Stepper> make_lbfgs(const OptimizerSettings& settings);
+// `start` is the evaluated (projected) x0: the first mean, and the scale of the first step.
+std::unique_ptr<Stepper> make_cmaes(const OptimizerSettings& settings, const Problem& problem, const Point& start);
 
 double dot(const std::vector<double>& a, const std::vector<double>& b);
 double norm(const std::vector<double>& v);

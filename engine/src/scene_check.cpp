@@ -308,8 +308,8 @@ Problem check_camera(const Scene& scene) {
 Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
-      o.method != OptimizerMethod::LBFGS)
-    return found("optimizer.method", static_cast<int>(o.method), "gd, adam or lbfgs");
+      o.method != OptimizerMethod::LBFGS && o.method != OptimizerMethod::CMAES)
+    return found("optimizer.method", static_cast<int>(o.method), "gd, adam, lbfgs or cmaes");
   if (o.iterations < 0) return found("optimizer.iterations", o.iterations, "an integer >= 0");
   if (!positive(o.learning_rate)) return found("optimizer.learning_rate", o.learning_rate, "a number > 0");
   if (!unit_interval_open_right(o.momentum)) return found("optimizer.momentum", o.momentum, "a number in [0, 1)");
@@ -321,6 +321,9 @@ Problem check_optimizer(const Scene& scene) {
   if (!non_negative(o.tolerance)) return found("optimizer.tolerance", o.tolerance, "a number >= 0");
   if (!non_negative(o.loss_tolerance))
     return found("optimizer.loss_tolerance", o.loss_tolerance, "a number >= 0");
+  if (o.population < 0 || o.population == 1)
+    return found("optimizer.population", o.population, "0 (the default) or an integer >= 2");
+  if (!positive(o.sigma)) return found("optimizer.sigma", o.sigma, "a number > 0");
   return std::nullopt;
 }
 

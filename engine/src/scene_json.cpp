@@ -428,6 +428,12 @@ private:
     return value;
   }
 
+  // Any integer that fits in 64 bits without a sign (a random seed), written as an integer.
+  std::uint64_t unsigned_integer(const Node& node, std::string_view expected) const {
+    if (!node.json.is_number_unsigned()) fail_found(node, expected);
+    return node.json.get<std::uint64_t>();
+  }
+
   int int_in(const Node& node, long long lo, long long hi, std::string_view what) const {
     return static_cast<int>(integer(node, lo, hi, std::string(what) + " in " + range_text(lo, hi)));
   }
@@ -832,11 +838,11 @@ private:
 
   void read_optimizer(const Node& node, OptimizerSettings& o) const {
     expect_object(node, {"method", "iterations", "learning_rate", "momentum", "beta1", "beta2", "epsilon", "history",
-                         "clip", "tolerance", "loss_tolerance"});
+                         "clip", "tolerance", "loss_tolerance", "population", "sigma", "seed"});
     if (auto method = optional(node, "method")) {
-      const std::string name = string(*method, "gd, adam or lbfgs");
+      const std::string name = string(*method, "gd, adam, lbfgs or cmaes");
       const std::optional<OptimizerMethod> m = method_from_name(name);
-      if (!m) fail_found(*method, "one of: gd, adam, lbfgs");
+      if (!m) fail_found(*method, "one of: gd, adam, lbfgs, cmaes");
       o.method = *m;
     }
     const auto read_number = [&](std::string_view key, double& field, std::string_view expected, bool (*ok)(double)) {
@@ -852,6 +858,13 @@ private:
     read_number("clip", o.clip, "a number >= 0 (0: no clipping)", non_negative);
     read_number("tolerance", o.tolerance, "a number >= 0", non_negative);
     read_number("loss_tolerance", o.loss_tolerance, "a number >= 0", non_negative);
+    if (auto population = optional(node, "population")) {
+      constexpr std::string_view expected = "0 (the default) or an integer >= 2";
+      o.population = static_cast<int>(integer(*population, 0, kIntMax, expected));
+      if (o.population == 1) fail_found(*population, expected);
+    }
+    read_number("sigma", o.sigma, "a number > 0", positive);
+    if (auto seed = optional(node, "seed")) o.seed = unsigned_integer(*seed, "an integer in [0, 2^64 - 1]");
   }
 
   std::string file_;
@@ -982,7 +995,10 @@ OrderedJson scene_json(const Scene& scene) {
                     {"history", o.history},
                     {"clip", o.clip},
                     {"tolerance", o.tolerance},
-                    {"loss_tolerance", o.loss_tolerance}};
+                    {"loss_tolerance", o.loss_tolerance},
+                    {"population", o.population},
+                    {"sigma", o.sigma},
+                    {"seed", o.seed}};
   if (scene.camera.set)
     j["camera"] = {{"eye", vec3_json(scene.camera.eye)},
                    {"target", vec3_json(scene.camera.target)},

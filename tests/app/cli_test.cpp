@@ -131,6 +131,28 @@ TEST_CASE("cli: optimize writes the result, the loss log and the optimised scene
   CHECK(simulated.exit_code == 0);
 }
 
+TEST_CASE("cli: optimize with cmaes counts its simulations and writes no gradient norms") {
+  TempDir dir;
+  const fs::path result = dir.path / "result.json", log = dir.path / "loss.csv";
+  const Run run = nudge("optimize scenes/projectile.json --optimizer cmaes --iterations 20 --population 6 --sigma 0.2 "
+                        "--seed 3 --out " + result.string() + " --log " + log.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(read_file(result));  // valid JSON: no NaN in it
+  CHECK(j["optimizer"] == "cmaes");
+  CHECK(j["iterations"] == 20);
+  CHECK(j["evaluations"] == 1 + 20 * 6);  // the start, then 6 simulations per generation
+  CHECK(j["final_loss"].get<double>() < j["initial_loss"].get<double>());
+  REQUIRE(j["grad_norm_history"].size() == 21);
+  for (const nlohmann::json& g : j["grad_norm_history"]) CHECK(g.is_null());
+  CHECK(contains(read_file(log), "iteration,loss,grad_norm"));
+
+  const Run tiny = nudge("optimize scenes/projectile.json --optimizer cmaes --population 1");
+  CHECK(tiny.exit_code == 2);
+  const Run flat = nudge("optimize scenes/projectile.json --optimizer cmaes --sigma 0");
+  CHECK(flat.exit_code == 2);
+}
+
 TEST_CASE("cli: gradcheck passes on an example and fails an impossible tolerance") {
   const Run ok = nudge("gradcheck scenes/projectile.json");
   INFO(ok.output);

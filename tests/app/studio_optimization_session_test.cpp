@@ -154,6 +154,45 @@ TEST_CASE("optimization session: the walker travels further after a few iteratio
   check_consistent(*done);
 }
 
+TEST_CASE("optimization session: CMA-ES counts its simulations; its iterates are shown with their gradients") {
+  const Scene scene = load_example("projectile");
+  OptimizerSettings settings = scene.optimizer;
+  settings.method = OptimizerMethod::CMAES;
+  settings.iterations = 15;
+  settings.loss_tolerance = 0;
+  const int population = 4 + 3;  // the default 4 + floor(3 ln 3) for the 3 launch velocities
+  OptimizationSession session(scene);
+  session.set_settings(settings);
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration == 0; }, kTimeoutSeconds));
+  const double start_loss = session.latest()->loss;
+
+  session.step();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration == 1 && s.state == RunState::Paused; },
+                           kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> first = session.latest();
+  CHECK(first->evaluations == 1 + population);
+  CHECK(std::isnan(first->grad_norm));
+  // The iterate is shown with the engine's gradient at its point (for the overlays), which
+  // the method itself never asked for: it is not among the evaluations counted above.
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(first->scene, rollout_simulator_options());
+  REQUIRE(sim.ok());
+  ParameterSet params = first->scene.params;
+  Result<Evaluation> evaluation = (*sim)->gradient(params);
+  REQUIRE(evaluation.ok());
+  CHECK(evaluation->loss == first->loss);
+  CHECK(evaluation->term_loss == first->term_loss);
+  for (int p = 0; p < kParamCount; ++p) CHECK(params.items[size_t(p)].grad == first->scene.params.items[size_t(p)].grad);
+
+  session.start();
+  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  const std::shared_ptr<const OptimizationSnapshot> done = session.latest();
+  CHECK(done->iteration == 15);
+  CHECK(done->evaluations == 1 + 15 * population);
+  CHECK(done->loss < start_loss);
+  REQUIRE(done->grad_norm_history.size() == 16);
+  for (size_t k = 1; k < done->grad_norm_history.size(); ++k) CHECK(std::isnan(done->grad_norm_history[k]));
+}
+
 TEST_CASE("optimization session: a scene whose start blows up reports it and does not run") {
   Scene scene = exploding_scene();
   scene.params[ParamId::InitialVelocity].optimize = true;

@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -156,6 +158,9 @@ void check_same(const Scene& a, const Scene& b) {
   CHECK(x.clip == y.clip);
   CHECK(x.tolerance == y.tolerance);
   CHECK(x.loss_tolerance == y.loss_tolerance);
+  CHECK(x.population == y.population);
+  CHECK(x.sigma == y.sigma);
+  CHECK(x.seed == y.seed);
 }
 
 // A copy of the complete test scene and its marker track in a temporary folder,
@@ -346,12 +351,24 @@ std::vector<BadInput> bad_inputs() {
       {"camera without target", scene_with(R"("camera": {"eye": [1, 2, 3]})"),
        {"$.camera: missing key 'target'"}},
       {"unknown method", scene_with(R"("optimizer": {"method": "sgd"})"),
-       {"$.optimizer.method: found \"sgd\"; expected one of: gd, adam, lbfgs"}},
+       {"$.optimizer.method: found \"sgd\"; expected one of: gd, adam, lbfgs, cmaes"}},
       {"beta2 of 1", scene_with(R"("optimizer": {"beta2": 1})"), {"$.optimizer.beta2: found 1; expected a number in [0, 1)"}},
       {"optimizer key typo", scene_with(R"("optimizer": {"iteration": 5})"),
        {"$.optimizer.iteration: unknown key 'iteration' in optimizer (did you mean 'iterations'?)"}},
       {"negative iterations", scene_with(R"("optimizer": {"iterations": -3})"),
        {"$.optimizer.iterations: found -3; expected an integer in [0, 2147483647]"}},
+      {"negative population", scene_with(R"("optimizer": {"method": "cmaes", "population": -4})"),
+       {"$.optimizer.population: found -4; expected 0 (the default) or an integer >= 2"}},
+      {"population of one", scene_with(R"("optimizer": {"method": "cmaes", "population": 1})"),
+       {"$.optimizer.population: found 1; expected 0 (the default) or an integer >= 2"}},
+      {"zero sigma", scene_with(R"("optimizer": {"method": "cmaes", "sigma": 0})"),
+       {"$.optimizer.sigma: found 0; expected a number > 0"}},
+      {"negative sigma", scene_with(R"("optimizer": {"sigma": -0.5})"),
+       {"$.optimizer.sigma: found -0.5; expected a number > 0"}},
+      {"negative seed", scene_with(R"("optimizer": {"seed": -1})"),
+       {"$.optimizer.seed: found -1; expected an integer in [0, 2^64 - 1]"}},
+      {"fractional seed", scene_with(R"("optimizer": {"seed": 2.5})"),
+       {"$.optimizer.seed: found 2.5; expected an integer in [0, 2^64 - 1]"}},
   };
 }
 
@@ -553,6 +570,23 @@ TEST_CASE("scene: defaults apply to everything left out") {
   CHECK(ground->params[ParamId::Controls].value == std::vector<double>(30, 0.0));
 }
 
+TEST_CASE("scene: CMA-ES settings parse, and default when left out") {
+  const std::string text = scene_with(
+      R"("optimizer": {"method": "cmaes", "population": 16, "sigma": 0.05, "seed": 18446744073709551615})");
+  Result<Scene> parsed = parse_scene(text, "cmaes.json");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  CHECK(parsed->optimizer.method == OptimizerMethod::CMAES);
+  CHECK(parsed->optimizer.population == 16);
+  CHECK(parsed->optimizer.sigma == 0.05);
+  CHECK(parsed->optimizer.seed == 18446744073709551615ull);
+
+  Result<Scene> defaults = parse_scene(scene_with(R"("optimizer": {"method": "cmaes"})"), "cmaes.json");
+  REQUIRE(defaults.ok());
+  CHECK(defaults->optimizer.population == 0);
+  CHECK(defaults->optimizer.sigma == 0.3);
+  CHECK(defaults->optimizer.seed == 1);
+}
+
 TEST_CASE("scene: rest lengths default to the initial distances") {
   Result<Scene> parsed =
       parse_scene(scene_from(kSimulation, R"({"position": [[0, 0, 0], [3, 4, 0], [3, 4, 12]]})",
@@ -697,6 +731,10 @@ TEST_CASE("scene: load, save and load again gives the same scene") {
   tricky.params[ParamId::InitialPosition].value[4] = 1.0 / 3.0;
   tricky.params[ParamId::Mass].value[1] = 5e-324 * 1e300;
   tricky.settings.dt = std::nextafter(0.001, 1.0);
+  tricky.optimizer.method = OptimizerMethod::CMAES;
+  tricky.optimizer.population = 12;
+  tricky.optimizer.sigma = 0.1 + 0.2;
+  tricky.optimizer.seed = std::numeric_limits<std::uint64_t>::max();
   REQUIRE(save_scene(tricky, saved).ok());
   Result<Scene> third = load_scene(saved);
   REQUIRE(third.ok());
@@ -874,6 +912,9 @@ TEST_CASE("scene: check_scene names the broken invariant of a scene built in cod
         }) == "objectives[0].direction: found 2; expected a unit vector (length 1)");
   CHECK(message_after([](Scene& s) { s.optimizer.learning_rate = 0; }) ==
         "optimizer.learning_rate: found 0; expected a number > 0");
+  CHECK(message_after([](Scene& s) { s.optimizer.population = -2; }) ==
+        "optimizer.population: found -2; expected 0 (the default) or an integer >= 2");
+  CHECK(message_after([](Scene& s) { s.optimizer.sigma = 0; }) == "optimizer.sigma: found 0; expected a number > 0");
 }
 
 TEST_CASE("scene: the complete example in docs/scene-format.md loads") {

@@ -22,16 +22,17 @@ using studio::RunState;
 bool settings_editor(OptimizerSettings& s, bool running) {
   bool changed = false;
   ImGui::BeginDisabled(running);
-  static const char* const kMethods[] = {"Gradient descent", "Adam", "L-BFGS"};
+  static const char* const kMethods[] = {"Gradient descent", "Adam", "L-BFGS", "CMA-ES (gradient-free)"};
   int method = static_cast<int>(s.method);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-  if (ImGui::Combo("method", &method, kMethods, 3)) {
+  if (ImGui::Combo("method", &method, kMethods, IM_ARRAYSIZE(kMethods))) {
     s.method = static_cast<OptimizerMethod>(method);
     changed = true;
   }
   float rate = static_cast<float>(s.learning_rate);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-  if (s.method != OptimizerMethod::LBFGS &&
+  const bool gradient_based = uses_gradient(s.method);
+  if (s.method != OptimizerMethod::LBFGS && gradient_based &&
       ImGui::DragFloat("learning rate", &rate, 0.01f * rate, 1e-6f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic)) {
     s.learning_rate = std::clamp(double(rate), 1e-9, 1e3);
     changed = true;
@@ -49,9 +50,22 @@ bool settings_editor(OptimizerSettings& s, bool running) {
       changed = true;
     }
   }
+  if (s.method == OptimizerMethod::CMAES) {
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+    if (ImGui::InputInt("population", &s.population, 1, 10)) {  // 0: the default 4 + 3 ln n
+      s.population = s.population == 1 ? 2 : std::clamp(s.population, 0, 100000);
+      changed = true;
+    }
+    float sigma = static_cast<float>(s.sigma);
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+    if (ImGui::DragFloat("sigma", &sigma, 0.01f * sigma, 1e-6f, 10.0f, "%.3g", ImGuiSliderFlags_Logarithmic)) {
+      s.sigma = std::clamp(double(sigma), 1e-9, 1e3);
+      changed = true;
+    }
+  }
   float clip = static_cast<float>(s.clip);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-  if (ImGui::DragFloat("clip |g|", &clip, 0.1f, 0.0f, 1e6f, clip > 0 ? "%.3g" : "off")) {
+  if (gradient_based && ImGui::DragFloat("clip |g|", &clip, 0.1f, 0.0f, 1e6f, clip > 0 ? "%.3g" : "off")) {
     s.clip = std::max(0.0f, clip);
     changed = true;
   }
@@ -159,7 +173,10 @@ void draw_optimizer_contents(StudioState& state) {
   if (snap) {
     ImGui::Text("%s, iteration %d, %d evaluations", std::string(studio::run_state_name(run)).c_str(), snap->iteration,
                 snap->evaluations);
-    ImGui::Text("loss %.6g   |grad| %.4g", snap->loss, snap->grad_norm);
+    if (std::isnan(snap->grad_norm))  // a gradient-free method
+      ImGui::Text("loss %.6g", snap->loss);
+    else
+      ImGui::Text("loss %.6g   |grad| %.4g", snap->loss, snap->grad_norm);
     if (!snap->message.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, snap->failed ? theme::kErrorText : theme::kDimText);
       ImGui::TextWrapped("%s", snap->message.c_str());
@@ -194,7 +211,8 @@ void draw_optimizer_contents(StudioState& state) {
       ImGui::TextDisabled("(the loss is not positive: linear)");
     }
     curve("loss", snap->loss_history, state.loss_log_scale && positive);
-    curve("|grad|", snap->grad_norm_history, state.loss_log_scale);
+    if (!snap->grad_norm_history.empty() && !std::isnan(snap->grad_norm_history.back()))  // none for cmaes
+      curve("|grad|", snap->grad_norm_history, state.loss_log_scale);
   }
 
   if (snap && ImGui::CollapsingHeader("Objective", ImGuiTreeNodeFlags_DefaultOpen) &&

@@ -10,7 +10,10 @@ namespace nudge {
 
 // Minimises the simulator's loss over the parameters marked `optimize`, within their
 // bounds, starting from their values in `params`; on return `params` holds the best
-// values found. Fails only if the starting values do not evaluate.
+// values found. Gradient methods run Simulator::gradient at every point; cmaes runs
+// Simulator::evaluate, a forward rollout only, and leaves the gradients in `params` as they
+// were. Fails only if the starting values do not evaluate (or, as minimize says, the
+// settings are unusable).
 Result<OptimizeResult> optimize_parameters(Simulator& sim, ParameterSet& params, const OptimizerSettings& settings,
                                            const IterationCallback& on_iteration = {});
 
