@@ -76,6 +76,7 @@ void Studio::set_document(studio::Document document) {
   state_.adjoint_run.reset();
   state_.adjoints.reset();
   state_.gradient_check.reset();
+  state_.comparison.reset();
   state_.iterate.reset();
   state_.initial_iterate.reset();
   state_.previous_iterate.reset();
@@ -454,6 +455,10 @@ void Studio::run_commands() {
     } else if (auto* landscape = std::get_if<command::ComputeLandscape>(&c)) {
       state_.landscape.reset();  // cancels and joins the previous one
       state_.landscape = std::make_unique<studio::LossLandscape>(std::move(landscape->request), [] { Window::wake(); });
+    } else if (auto* compare = std::get_if<command::CompareMethods>(&c)) {
+      state_.comparison.reset();
+      state_.comparison = std::make_unique<studio::MethodComparison>(state_.document.scene(), compare->methods,
+                                                                     compare->budget, [] { Window::wake(); });
     } else if (auto* check = std::get_if<command::CheckGradients>(&c)) {
       state_.gradient_check.reset();
       state_.gradient_check = std::make_unique<studio::GradientCheckRun>(

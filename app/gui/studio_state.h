@@ -16,6 +16,7 @@
 #include "studio/document.h"
 #include "studio/gradient_check_run.h"
 #include "studio/loss_landscape.h"
+#include "studio/method_comparison.h"
 #include "studio/optimization_session.h"
 #include "studio/orbit_camera.h"
 #include "studio/playback.h"
@@ -72,6 +73,10 @@ struct EditParameter {
 struct ComputeLandscape {
   studio::LandscapeRequest request;
 };
+struct CompareMethods {
+  std::vector<OptimizerSettings> methods;
+  int budget = 200;  // simulations per method
+};
 struct CheckGradients {
   std::vector<ParamId> parameters;  // empty: all
   int samples_per_parameter = 6;
@@ -83,7 +88,7 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::ClearRecent, command::OptimizeStart, command::OptimizePause,
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
                              command::Export, command::ComputeLandscape, command::CheckGradients,
-                             command::EditParameter>;
+                             command::EditParameter, command::CompareMethods>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -143,6 +148,7 @@ struct StudioState {
   // The Trust tabs' computations (null until asked for), at the point shown when asked.
   std::unique_ptr<studio::LossLandscape> landscape;
   std::unique_ptr<studio::GradientCheckRun> gradient_check;
+  std::unique_ptr<studio::MethodComparison> comparison;  // the Optimise tab's GD against CMA-ES
   // Backpropagation through the last `horizon` steps only (0: all), for the optimiser and
   // the state adjoint; and the state adjoint of the motion shown (computing, and newest).
   int horizon = 0;

@@ -138,6 +138,93 @@ void parameter_table(const Scene& start, const Scene& now) {
   ImGui::EndTable();
 }
 
+// Gradient descent (or another gradient method) against CMA-ES from the document's
+// start, the best loss against the number of simulations, both on one plot.
+void comparison_section(StudioState& state) {
+  static int method = 0;  // of kGradientMethods
+  static int budget = 200;
+  static const char* const kGradientMethods[] = {"Gradient descent", "Adam", "L-BFGS"};
+  ImGui::TextWrapped("The best loss each method reaches against the simulations it runs, from the scene's start. "
+                     "A gradient costs one forward and one backward pass; CMA-ES runs forward passes only.");
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+  ImGui::Combo("against CMA-ES", &method, kGradientMethods, IM_ARRAYSIZE(kGradientMethods));
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
+  ImGui::InputInt("simulations", &budget, 50, 500);
+  budget = std::clamp(budget, 10, 100000);
+  const bool busy = state.comparison && !state.comparison->job().finished();
+  ImGui::BeginDisabled(busy);
+  if (ImGui::Button("Compare")) {
+    OptimizerSettings gradient = state.optimizer_settings;  // its learning rate, momentum, clip
+    gradient.method = static_cast<OptimizerMethod>(method);
+    gradient.tolerance = gradient.loss_tolerance = 0;  // both run the whole budget
+    OptimizerSettings cmaes = state.optimizer_settings;
+    cmaes.method = OptimizerMethod::CMAES;
+    cmaes.tolerance = cmaes.loss_tolerance = 0;
+    state.queue(command::CompareMethods{{gradient, cmaes}, budget});
+  }
+  ImGui::EndDisabled();
+  if (busy) {
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##compare")) state.comparison->cancel();
+    const auto& job = state.comparison->job();
+    ImGui::SameLine();
+    ImGui::ProgressBar(job.total() > 0 ? float(job.done()) / float(job.total()) : 0.0f, ImVec2(-1, 0));
+  }
+  if (!state.comparison) return;
+  const auto result = state.comparison->latest();
+  if (!result->error.empty()) {
+    ImGui::TextColored(theme::kErrorText, "%s", result->error.c_str());
+    return;
+  }
+  // Both curves on shared axes: simulations across, log10 of the best loss up.
+  double x_max = 1, y_lo = INFINITY, y_hi = -INFINITY;
+  bool positive = true;
+  for (const auto& curve : result->curves)
+    for (const auto& p : curve.points) {
+      x_max = std::max(x_max, double(p.simulations));
+      positive = positive && p.best_loss > 0;
+    }
+  const auto y_of = [&](double loss) { return positive ? std::log10(loss) : loss; };
+  for (const auto& curve : result->curves)
+    for (const auto& p : curve.points) y_lo = std::min(y_lo, y_of(p.best_loss)), y_hi = std::max(y_hi, y_of(p.best_loss));
+  if (!(y_lo <= y_hi)) return;
+  if (y_hi - y_lo < 1e-12) y_hi = y_lo + 1;
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 9);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(24, 26, 30, 255));
+  static const ImU32 kColours[] = {IM_COL32(240, 170, 60, 255), IM_COL32(90, 200, 255, 255)};
+  for (size_t m = 0; m < result->curves.size(); ++m) {
+    std::vector<ImVec2> line;
+    for (const auto& p : result->curves[m].points)
+      line.emplace_back(p0.x + 4 + float(p.simulations / x_max) * (size.x - 8),
+                        p0.y + size.y - 4 - float((y_of(p.best_loss) - y_lo) / (y_hi - y_lo)) * (size.y - 8));
+    // A step plot: the best loss holds until the next iteration improves it.
+    std::vector<ImVec2> steps;
+    for (size_t k = 0; k < line.size(); ++k) {
+      if (k > 0) steps.emplace_back(line[k].x, line[k - 1].y);
+      steps.push_back(line[k]);
+    }
+    if (steps.size() > 1) dl->AddPolyline(steps.data(), int(steps.size()), kColours[m % 2], 0, 2.0f);
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, positive ? "1e%.1f" : "%.3g", y_hi);
+  dl->AddText(ImVec2(p0.x + 6, p0.y + 2), IM_COL32(200, 200, 200, 255), text);
+  std::snprintf(text, sizeof text, positive ? "1e%.1f" : "%.3g", y_lo);
+  dl->AddText(ImVec2(p0.x + 6, p0.y + size.y - ImGui::GetFontSize() - 2), IM_COL32(200, 200, 200, 255), text);
+  std::snprintf(text, sizeof text, "%.0f simulations", x_max);
+  dl->AddText(ImVec2(p0.x + size.x - ImGui::CalcTextSize(text).x - 6, p0.y + size.y - ImGui::GetFontSize() - 2),
+              IM_COL32(200, 200, 200, 255), text);
+  for (size_t m = 0; m < result->curves.size(); ++m) {
+    const auto& curve = result->curves[m];
+    if (curve.points.empty()) continue;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColours[m % 2]), "%s: best %.4g after %d simulations, %.2f s",
+                       curve.label.c_str(), curve.points.back().best_loss, curve.points.back().simulations,
+                       curve.points.back().seconds);
+  }
+}
+
 }  // namespace
 
 void draw_optimizer_contents(StudioState& state) {
@@ -241,6 +328,8 @@ void draw_optimizer_contents(StudioState& state) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("Make this iterate's parameters the scene's (then File > Save)");
   }
+
+  if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(state);
 
   if (snap && ImGui::CollapsingHeader("Export")) {
     if (ImGui::Button("Loss history (CSV)...")) state.popups.export_file = command::ExportKind::LossHistoryCsv;
