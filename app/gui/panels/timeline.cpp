@@ -19,23 +19,43 @@ ImU32 diverging(float v) {  // v in [-1, 1]
   return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1));
 }
 
+// A strip under the scrubber, aligned with it step for step: its label on the left, a
+// dark background, and a click or drag on it seeks.
+struct Track {
+  ImVec2 origin;  // top left, screen pixels
+  float width = 0, height = 0;
+  int steps = 1;
+  int step_at(float x) const { return std::clamp(int((x - origin.x) / width * float(steps) + 0.5f), 0, steps); }
+};
+
+Track begin_track(StudioState& state, const char* label, float left, float right) {
+  Track track;
+  track.height = 2 * ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 label_pos = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddText(ImVec2(label_pos.x, label_pos.y + 0.5f * (track.height - ImGui::GetFontSize())),
+              ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+  ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
+  track.origin = ImGui::GetCursorScreenPos();
+  track.width = std::max(1.0f, right - left);
+  track.steps = std::max(1, state.playback.frame_count() - 1);
+  ImGui::InvisibleButton(label, ImVec2(track.width, track.height));
+  if (ImGui::IsItemActive()) state.playback.seek(track.step_at(ImGui::GetIO().MousePos.x));
+  dl->AddRectFilled(track.origin, ImVec2(track.origin.x + track.width, track.origin.y + track.height),
+                    IM_COL32(24, 26, 30, 255));
+  return track;
+}
+
 // The control gradients of the shown iterate under the scrubber, step for step, with the
 // play head; a click or drag on it seeks. Its legend sits in the space right of it.
 void control_gradient_track(StudioState& state, float left, float right) {
-  const float height = 2 * ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.y;
-  const ImVec2 label_pos = ImGui::GetCursorScreenPos();
+  const Track track = begin_track(state, "dL/d control", left, right);
+  const ImVec2 p0 = track.origin;
+  const float width = track.width, height = track.height;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(label_pos.x, label_pos.y + 0.5f * (height - ImGui::GetFontSize())),
-              ImGui::GetColorU32(ImGuiCol_TextDisabled), "dL/d control");
-  ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float width = std::max(1.0f, right - left);
-  ImGui::InvisibleButton("control gradients", ImVec2(width, height));
   studio::Playback& play = state.playback;
-  const int steps = std::max(1, play.frame_count() - 1);
-  const auto frame_at = [&](float x) { return std::clamp(int((x - p0.x) / width * float(steps) + 0.5f), 0, steps); };
-  if (ImGui::IsItemActive()) play.seek(frame_at(ImGui::GetIO().MousePos.x));
-  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(24, 26, 30, 255));
+  const int steps = track.steps;
+  const auto frame_at = [&](float x) { return track.step_at(x); };
   const studio::OptimizationSnapshot* snap = state.iterate.get();
   const Parameter* controls = snap ? &snap->scene.params[ParamId::Controls] : nullptr;
   const view::HeatStrip strip =
@@ -79,20 +99,13 @@ void control_gradient_track(StudioState& state, float left, float right) {
 // state at each step, growing or fading as the adjoint flows back from the end. Steps
 // before a truncated horizon are shaded: nothing flows back there.
 void adjoint_track(StudioState& state, float left, float right) {
-  const float height = 2 * ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.y;
-  const ImVec2 label_pos = ImGui::GetCursorScreenPos();
+  const Track track = begin_track(state, "|dL/dx_t|", left, right);
+  const ImVec2 p0 = track.origin;
+  const float width = track.width, height = track.height;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(label_pos.x, label_pos.y + 0.5f * (height - ImGui::GetFontSize())),
-              ImGui::GetColorU32(ImGuiCol_TextDisabled), "|dL/dx_t|");
-  ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const float width = std::max(1.0f, right - left);
-  ImGui::InvisibleButton("adjoint norm", ImVec2(width, height));
   studio::Playback& play = state.playback;
-  const int steps = std::max(1, play.frame_count() - 1);
-  const auto frame_at = [&](float x) { return std::clamp(int((x - p0.x) / width * float(steps) + 0.5f), 0, steps); };
-  if (ImGui::IsItemActive()) play.seek(frame_at(ImGui::GetIO().MousePos.x));
-  dl->AddRectFilled(p0, ImVec2(p0.x + width, p0.y + height), IM_COL32(24, 26, 30, 255));
+  const int steps = track.steps;
+  const auto frame_at = [&](float x) { return track.step_at(x); };
   const auto& result = state.adjoints;
   const char* waiting = nullptr;
   if (!result) waiting = "computing the adjoint...";
