@@ -287,7 +287,9 @@ void draw_optimizer_contents(StudioState& state) {
       ImGui::SetTooltip("Backpropagate through the last N steps only (0: all %d). A truncated gradient is not the\n"
                         "loss's gradient: see View > Adjoint |dL/dx| on the Timeline for what is cut off.",
                         start.settings.steps);
-    ImGui::TextDisabled("Settings apply to the next run (after Reset, or Start when finished).");
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
+    ImGui::TextWrapped("Settings apply to the next run (after Reset, or Start when finished).");
+    ImGui::PopStyleColor();
   }
 
   if (snap && ImGui::CollapsingHeader("Curves", ImGuiTreeNodeFlags_DefaultOpen)) {
