@@ -272,13 +272,18 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   }
 }
 
-render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const {
+view::SceneDrawOptions Studio::shown_draw_options() const {
   view::SceneDrawOptions options = state_.draw_options;
   options.camera = state_.camera.camera();
   options.particles = state_.view.particles;
   options.springs = state_.view.springs;
   options.objectives = state_.view.objectives;
   options.grid = state_.view.grid;
+  return options;
+}
+
+render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const {
+  view::SceneDrawOptions options = shown_draw_options();
   const Scene& scene = state_.scene();
   const Trajectory* traj = state_.trajectory();
   const int frame = traj ? std::min(state_.playback.frame(), traj->steps) : 0;
@@ -329,12 +334,8 @@ void Studio::export_frames(const std::filesystem::path& folder) {
   if (!traj || traj->steps == 0) return show_error("export frames: there is no motion to draw yet");
   view::FrameSequence sequence;
   sequence.folder = folder;
-  sequence.options = state_.draw_options;
-  sequence.options.camera = state_.camera.camera();
-  sequence.options.particles = state_.view.particles;
-  sequence.options.springs = state_.view.springs && !view::is_spring_overlay(state_.view.gradient);
-  sequence.options.objectives = state_.view.objectives;
-  sequence.options.grid = state_.view.grid;
+  sequence.options = shown_draw_options();
+  if (view::is_spring_overlay(state_.view.gradient)) sequence.options.springs = false;  // the overlay colours them
   sequence.overlay = state_.view.gradient;
   state_.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence));
   state_.frame_export_reported = false;

@@ -59,6 +59,8 @@ private:
   void update_state_adjoints();
   void handle_keys();
   void handle_viewport_mouse(const studio::Rect& viewport);
+  // The motion's draw options with the user's camera and the View menu's layers.
+  view::SceneDrawOptions shown_draw_options() const;
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
   void run_commands();
   void export_iterate(const command::Export& request);

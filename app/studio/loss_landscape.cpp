@@ -53,41 +53,46 @@ std::vector<std::vector<double>> descent_direction(const ParameterSet& params) {
   return out;
 }
 
-void move_along(const LandscapeAxis& axis, const ParameterSet& centre, double offset, ParameterSet& point) {
+// `descent` is descent_direction(centre), computed once per landscape rather than per point.
+void move_along(const LandscapeAxis& axis, const std::vector<std::vector<double>>& descent, double offset,
+                ParameterSet& point) {
   if (axis.kind == LandscapeAxis::Kind::Parameter) {
     Parameter& p = point[axis.entry.id];
     double& v = p.value.at(size_t(axis.entry.index));
     v = std::clamp(v + offset, p.lower, p.upper);
     return;
   }
-  const std::vector<std::vector<double>> d = descent_direction(centre);
   for (int p = 0; p < kParamCount; ++p) {
     Parameter& param = point.items[size_t(p)];
     for (int i = 0; i < param.size(); ++i)
-      if (d[size_t(p)][size_t(i)] != 0)
-        param.value[size_t(i)] = std::clamp(param.value[size_t(i)] + offset * d[size_t(p)][size_t(i)], param.lower,
+      if (descent[size_t(p)][size_t(i)] != 0)
+        param.value[size_t(i)] = std::clamp(param.value[size_t(i)] + offset * descent[size_t(p)][size_t(i)], param.lower,
                                             param.upper);
   }
 }
 
 // g . d at the centre for this axis.
-double slope_along(const LandscapeAxis& axis, const ParameterSet& centre) {
+double slope_along(const LandscapeAxis& axis, const ParameterSet& centre,
+                   const std::vector<std::vector<double>>& descent) {
   if (axis.kind == LandscapeAxis::Kind::Parameter) return centre[axis.entry.id].grad.at(size_t(axis.entry.index));
-  const std::vector<std::vector<double>> d = descent_direction(centre);
   double slope = 0;
   for (int p = 0; p < kParamCount; ++p)
-    for (size_t i = 0; i < d[size_t(p)].size(); ++i) slope += centre.items[size_t(p)].grad[i] * d[size_t(p)][i];
+    for (size_t i = 0; i < descent[size_t(p)].size(); ++i) slope += centre.items[size_t(p)].grad[i] * descent[size_t(p)][i];
   return slope;
+}
+
+ParameterSet point_at(const LandscapeRequest& request, const std::vector<std::vector<double>>& descent,
+                      double offset_a, double offset_b) {
+  ParameterSet point = request.scene.params;
+  move_along(request.a, descent, offset_a, point);
+  if (request.b) move_along(*request.b, descent, offset_b, point);
+  return point;
 }
 
 }  // namespace
 
 ParameterSet landscape_point(const LandscapeRequest& request, double offset_a, double offset_b) {
-  const ParameterSet& centre = request.scene.params;
-  ParameterSet point = centre;
-  move_along(request.a, centre, offset_a, point);
-  if (request.b) move_along(*request.b, centre, offset_b, point);
-  return point;
+  return point_at(request, descent_direction(request.scene.params), offset_a, offset_b);
 }
 
 LossLandscape::LossLandscape(LandscapeRequest request, std::function<void()> on_progress) {
@@ -130,15 +135,16 @@ void LossLandscape::compute(BackgroundJob::Control& control, LandscapeRequest re
     Result<Evaluation> at_centre = (*sim)->gradient(centre);
     if (!at_centre) return finish("the centre does not evaluate: " + at_centre.error().message);
     result.centre_loss = at_centre->loss;
-    result.slope_a = slope_along(result.request.a, centre);
-    if (result.request.b) result.slope_b = slope_along(*result.request.b, centre);
+    const std::vector<std::vector<double>> descent = descent_direction(centre);
+    result.slope_a = slope_along(result.request.a, centre, descent);
+    if (result.request.b) result.slope_b = slope_along(*result.request.b, centre, descent);
     publish(result);
     control.set_done(1);
     for (int row = 0; row < rows; ++row) {
       for (int column = 0; column < columns; ++column) {
         if (control.cancelled()) return finish("cancelled");
         const double b = result.request.b ? result.request.b->offset(row) : 0.0;
-        const ParameterSet point = landscape_point(result.request, result.request.a.offset(column), b);
+        const ParameterSet point = point_at(result.request, descent, result.request.a.offset(column), b);
         Result<Evaluation> eval = (*sim)->evaluate(point);
         if (eval) result.loss[size_t(row) * size_t(columns) + size_t(column)] = eval->loss;
         else ++result.failed;  // a blow-up: drawn as a gap

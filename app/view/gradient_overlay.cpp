@@ -51,28 +51,36 @@ std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view n
   return std::nullopt;
 }
 
-void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
-  const Parameter& param = scene.params[which];
-  const int n = scene.particle_count();
-  if (param.grad.size() != std::size_t(3 * n)) return;
+void add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& origins,
+                          const std::vector<glm::vec3>& vectors, float length, std::string legend) {
   float largest = 0;
-  for (int i = 0; i < n; ++i) largest = std::max(largest, glm::length(gradient_of(param, i)));
+  for (const glm::vec3& v : vectors) largest = std::max(largest, glm::length(v));
   if (!(largest > 0) || !std::isfinite(largest)) return;
   render::ArrowBatch arrows;
   arrows.scale = length / largest;
   arrows.max_length = length;
   arrows.width_pixels = 3;
-  for (int i = 0; i < n; ++i) {
-    const glm::vec3 g = gradient_of(param, i);
-    const float magnitude = glm::length(g);
+  for (std::size_t i = 0; i < vectors.size(); ++i) {
+    const float magnitude = glm::length(vectors[i]);
     if (magnitude == 0) continue;
-    arrows.origins.push_back(particle_position(scene, nullptr, 0, i));
-    arrows.vectors.push_back(g);
+    arrows.origins.push_back(origins[i]);
+    arrows.vectors.push_back(vectors[i]);
     arrows.colors.push_back(render::map_value(render::ColorMap::Sequential, magnitude, 0, largest));
   }
   list.arrows.push_back(std::move(arrows));
-  list.legends.push_back({render::ColorMap::Sequential, 0, largest,
-                          "|" + std::string(param_name(which)) + " gradient|"});
+  list.legends.push_back({render::ColorMap::Sequential, 0, largest, std::move(legend)});
+}
+
+void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+  const Parameter& param = scene.params[which];
+  const int n = scene.particle_count();
+  if (param.grad.size() != std::size_t(3 * n)) return;
+  std::vector<glm::vec3> origins, vectors;
+  for (int i = 0; i < n; ++i) {
+    origins.push_back(particle_position(scene, nullptr, 0, i));
+    vectors.push_back(gradient_of(param, i));
+  }
+  add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
 }
 
 void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,

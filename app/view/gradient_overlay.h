@@ -6,7 +6,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "nudge/render/draw_list.h"
 #include "nudge/scene.h"
@@ -25,6 +27,12 @@ ParamId gradient_overlay_parameter(GradientOverlay overlay);      // None: not t
 bool is_spring_overlay(GradientOverlay overlay);
 // The overlay of the parameter named as in scene files ("stiffness"), if there is one.
 std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name);
+
+// Arrows of `vectors` at `origins`, the longest `length` world units, coloured by
+// magnitude on the sequential map, with a legend of that range; zero vectors draw
+// nothing, and all-zero or non-finite ones nothing at all.
+void add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& origins,
+                          const std::vector<glm::vec3>& vectors, float length, std::string legend);
 
 // Arrows of the gradient (the direction in which the loss grows fastest) at the initial
 // positions, coloured by magnitude on the sequential map. The longest is `length` world

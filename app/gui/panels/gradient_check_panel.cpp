@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -101,12 +100,7 @@ void draw_gradient_check_contents(StudioState& state) {
   if (ImGui::Button("Check gradients")) state.queue(command::CheckGradients{chosen, f.samples});
   ImGui::EndDisabled();
   if (busy) {
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) state.gradient_check->cancel();
-    const auto& job = state.gradient_check->job();
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%d / %d entries", job.done(), job.total());
-    ImGui::ProgressBar(job.total() > 0 ? float(job.done()) / float(job.total()) : 0.0f, ImVec2(-1, 0), overlay);
+    if (job_progress(state.gradient_check->job(), "entries")) state.gradient_check->cancel();
     return;
   }
   if (!state.gradient_check) return;

@@ -316,15 +316,7 @@ void draw_landscape_contents(StudioState& state) {
     state.queue(command::ComputeLandscape{std::move(request)});
   }
   ImGui::EndDisabled();
-  if (busy) {
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) state.landscape->cancel();
-    const auto& job = state.landscape->job();
-    ImGui::SameLine();
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%d / %d rollouts", job.done(), job.total());
-    ImGui::ProgressBar(job.total() > 0 ? float(job.done()) / float(job.total()) : 0.0f, ImVec2(-1, 0), overlay);
-  }
+  if (busy && job_progress(state.landscape->job(), "rollouts")) state.landscape->cancel();
   ImGui::SameLine();
   ImGui::Checkbox("log", &f.log_scale);
   if (!state.landscape) return;

@@ -163,13 +163,7 @@ void comparison_section(StudioState& state) {
     state.queue(command::CompareMethods{{gradient, cmaes}, budget});
   }
   ImGui::EndDisabled();
-  if (busy) {
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel##compare")) state.comparison->cancel();
-    const auto& job = state.comparison->job();
-    ImGui::SameLine();
-    ImGui::ProgressBar(job.total() > 0 ? float(job.done()) / float(job.total()) : 0.0f, ImVec2(-1, 0));
-  }
+  if (busy && job_progress(state.comparison->job(), "simulations")) state.comparison->cancel();
   if (!state.comparison) return;
   const auto result = state.comparison->latest();
   if (!result->error.empty()) {

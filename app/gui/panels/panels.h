@@ -29,4 +29,8 @@ void draw_popups(StudioState& state);
 bool begin_panel(const char* name, const studio::Rect& area, bool titled = true);
 void end_panel();
 
+// On the line of the button that started `job`: a Cancel button and a bar of
+// "done / total unit". Returns whether Cancel was pressed.
+bool job_progress(const studio::BackgroundJob& job, const char* unit);
+
 }  // namespace nudge::gui

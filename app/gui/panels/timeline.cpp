@@ -55,7 +55,6 @@ void control_gradient_track(StudioState& state, float left, float right) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   studio::Playback& play = state.playback;
   const int steps = track.steps;
-  const auto frame_at = [&](float x) { return track.step_at(x); };
   const studio::OptimizationSnapshot* snap = state.iterate.get();
   const Parameter* controls = snap ? &snap->scene.params[ParamId::Controls] : nullptr;
   const view::HeatStrip strip =
@@ -79,7 +78,7 @@ void control_gradient_track(StudioState& state, float left, float right) {
   dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
   if (ImGui::IsItemHovered()) {
     const int row = std::clamp(int((ImGui::GetIO().MousePos.y - p0.y) / row_height), 0, strip.rows - 1);
-    const int step = std::min(frame_at(ImGui::GetIO().MousePos.x), controls->rows - 1);
+    const int step = std::min(track.step_at(ImGui::GetIO().MousePos.x), controls->rows - 1);
     ImGui::SetTooltip("channel %d, step %d\ndL/du = %.4g\n(red: raising this control raises the loss)", row, step,
                       controls->grad[size_t(step) * size_t(controls->cols) + size_t(row)]);
   }
@@ -105,7 +104,6 @@ void adjoint_track(StudioState& state, float left, float right) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   studio::Playback& play = state.playback;
   const int steps = track.steps;
-  const auto frame_at = [&](float x) { return track.step_at(x); };
   const auto& result = state.adjoints;
   const char* waiting = nullptr;
   if (!result) waiting = "computing the adjoint...";
@@ -145,7 +143,7 @@ void adjoint_track(StudioState& state, float left, float right) {
   const float head = p0.x + float(play.frame()) * x_of_step;
   dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
   if (ImGui::IsItemHovered()) {
-    const int t = frame_at(ImGui::GetIO().MousePos.x);
+    const int t = track.step_at(ImGui::GetIO().MousePos.x);
     ImGui::SetTooltip("step %d\n|dL/dx| = %.4g\n|dL/dv| = %.4g", t, norm[size_t(t)], result->v_norm[size_t(t)]);
   }
   char text[64];
