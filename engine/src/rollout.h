@@ -53,12 +53,12 @@ public:
       exec_.resize(seg_x_, size_t(checkpoint_every_ + 1) * state);
       exec_.resize(seg_v_, size_t(checkpoint_every_ + 1) * state);
     }
-    exec_.resize(fs_, size_t(s_) * 3);
+    exec_.resize(fs_, 2 * kSpringValuesLead + size_t(s_) * 3);
     exec_.resize(adj_x_, state);
     exec_.resize(adj_v_, state);
     exec_.resize(adj_f_, state);
-    exec_.resize(adj_d_, size_t(s_) * 3);
-    exec_.resize(adj_dv_, size_t(s_) * 3);
+    exec_.resize(adj_d_, 2 * kSpringValuesLead + size_t(s_) * 3);
+    exec_.resize(adj_dv_, 2 * kSpringValuesLead + size_t(s_) * 3);
     exec_.resize(adj_rest_eff_, size_t(s_));
   }
 
@@ -220,7 +220,7 @@ private:
 
   void step(int t, const T* x, const T* v, T* x1, T* v1) {
     const ModelView<T> m = model_view();
-    T* fs = exec_.data(fs_);
+    T* fs = exec_.data(fs_) + kSpringValuesLead;
     const SpringForceKernel<T> forces{m, t, x, v, fs};
     if constexpr (Exec::kSpringRuns) {
       exec_.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{forces, layout_.spans.data()});
@@ -243,7 +243,8 @@ private:
       exec_.launch(n_, ParticleAdjointKernel<T, false>{m, x, v, v1, exec_.data(adj_x_), exec_.data(adj_v_),
                                                        exec_.data(adj_f_), grad});
     if (s_ == 0) return;
-    T *adj_f = exec_.data(adj_f_), *adj_d = exec_.data(adj_d_), *adj_dv = exec_.data(adj_dv_);
+    T *adj_f = exec_.data(adj_f_), *adj_d = exec_.data(adj_d_) + kSpringValuesLead,
+      *adj_dv = exec_.data(adj_dv_) + kSpringValuesLead;
     T *adj_x = exec_.data(adj_x_), *adj_v = exec_.data(adj_v_), *adj_rest_eff = exec_.data(adj_rest_eff_);
     const SpringAdjointKernel<T> springs{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad};
     if constexpr (Exec::kSpringRuns) {
@@ -311,7 +312,7 @@ private:
     // Springs in the layout's order from here on; parameters and gradients are permuted
     // on their way in and out (upload_parameters, download_gradients).
     layout_ = make_spring_layout(scene.spring_a, scene.spring_b, scene.spring_channel, n_,
-                                 Exec::kSpringRuns ? kMinSpringRun : INT_MAX, kMaxSpan, kParticleBlock);
+                                 Exec::kSpringRuns ? kMinSpringRun : INT_MAX, kMaxSpan, kChunkLanes<T>);
     exec_.upload(a_, layout_.a);
     exec_.upload(b_, layout_.b);
     const std::vector<int> channel = in_layout_order(scene.spring_channel);
@@ -491,6 +492,9 @@ private:
   // States: every step, or checkpoints plus one recomputed segment.
   Array<T> xs_, vs_, seg_x_, seg_v_;
   // Scratch for one step and its adjoint.
+  // Per-spring 3-vectors (fs_, adj_d_, adj_dv_) have this many spare elements before
+  // and after them: ChunkSums loads whole chunks around a segment's springs.
+  static constexpr size_t kSpringValuesLead = kChunkLanes<T>;
   Array<T> fs_, adj_x_, adj_v_, adj_f_, adj_d_, adj_dv_, adj_rest_eff_;
   // Gradient accumulators (see GradView).
   Array<T> g_mass_, g_ext_force_, g_gravity_, g_drag_, g_ground_k_, g_friction_, g_stiffness_, g_damping_, g_rest_,

@@ -73,8 +73,8 @@ TEST_CASE("kernel: spring_force adjoint matches finite differences") {
       return dot(w, spring_force(m, 0, step, x.data(), v.data()));
     };
     ModelView<double> m = tiny.view();
-    double gk = 0, gc = 0, grest = 0, grest_eff = 0;
-    const SpringAdjoint<double> r = spring_force_adjoint(m, 0, step, x.data(), v.data(), w, &gk, &gc, &grest, &grest_eff);
+    const SpringAdjoint<double> r = spring_force_adjoint(m, 0, step, x.data(), v.data(), w);
+    const double gk = r.stiffness, gc = r.damping, grest = r.rest, grest_eff = r.rest_eff;
     // States are structures of arrays (3 x n): x of both particles, then y, then z.
     const double adj_x[6] = {-r.adj_d.x, r.adj_d.x, -r.adj_d.y, r.adj_d.y, -r.adj_d.z, r.adj_d.z};
     const double adj_v[6] = {-r.adj_dv.x, r.adj_dv.x, -r.adj_dv.y, r.adj_dv.y, -r.adj_dv.z, r.adj_dv.z};

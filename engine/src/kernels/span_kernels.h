@@ -6,28 +6,80 @@
 #pragma once
 
 #include "../spring_layout.h"
+#include "lane_vector.h"
 #include "step_kernels.h"
 
 namespace nudge {
 
-// Particles per block: the block's spring sums stay in a stack buffer of this many.
-inline constexpr int kParticleBlock = 256;
-
-// Adds the segments of particle block `block` onto sum (block-local, 3 x kParticleBlock).
-// values: one 3-vector per spring (3 x springs).
-template <class T>
-inline void add_segments(const int* block_start, const IncidenceSegment* segments, int block, const T* values,
-                         int springs, T* sum) {
-  const int p0 = block * kParticleBlock;
-  for (int j = block_start[block]; j < block_start[block + 1]; ++j) {
-    const IncidenceSegment g = segments[j];
-    const T sign = static_cast<T>(g.sign);
-    for (int k = 0; k < 3; ++k) {
-      T* dst = sum + k * kParticleBlock + (g.particle - p0);
-      const T* src = values + k * springs + g.spring;
+// Calls body(t, live) for every t in [0, count), count >= W, in whole chunks of W lanes.
+// A loop whose trip count is not a multiple of the vector width ends in a scalar tail,
+// and for the cloth's runs of 63 springs that tail cost as much as the vector body. Here
+// every chunk is full: the last one is moved back to end at count, so it revisits lanes
+// an earlier chunk did, and passes live = false for those (stores may repeat; sums must
+// not).
+template <int W, class Body>
+inline void for_each_in_chunks(int count, const Body& body) {
+  for (int t0 = 0; t0 < count; t0 += W) {
+    const int c = t0 + W <= count ? t0 : count - W, skip = t0 - c;
 #pragma omp simd
-      for (int t = 0; t < g.count; ++t) dst[t] += sign * src[t];
+    for (int t = 0; t < W; ++t) body(c + t, t >= skip);
+  }
+}
+
+// Particles are summed onto in blocks of one chunk (kChunkLanes<T> particles): the
+// layout clips each run's ends to these blocks, and a block adds its segments in vector
+// registers, one per component. Lane t is particle p0 + t; a segment covers lanes
+// [lo, hi) and reads the spring values at src[t], src = values + spring - lo, so it loads
+// W values from up to W - 1 before the segment's first spring to as many after its last:
+// the values array must have W readable elements on either side (Rollout pads them).
+// Lanes outside the segment add nothing.
+template <class T>
+struct ChunkSums {
+  static constexpr int W = kChunkLanes<T>;
+  using Lanes = LaneVector<T>;
+  T lane[3][W];  // x, y, z components, filled by add_segments
+
+  // Sets the sums to the block's segments: sign * values[spring] per covered lane
+  // (values: 3 x springs).
+  void add_segments(const int* block_start, const IncidenceSegment* segments, int block, const T* values,
+                    int springs) {
+    const int p0 = block * W;
+    const typename Lanes::Index iota = Lanes::iota();
+    typename Lanes::Value sum[3] = {};
+    for (int j = block_start[block]; j < block_start[block + 1]; ++j) {
+      const IncidenceSegment g = segments[j];
+      const int lo = g.particle - p0, hi = lo + g.count;
+      const typename Lanes::Index covered = iota >= lo && iota < hi;
+      const T* src = values + (g.spring - lo);
+      const T sign = static_cast<T>(g.sign);
+      for (int k = 0; k < 3; ++k)
+        sum[k] += covered ? sign * Lanes::load(src + size_t(k) * springs) : typename Lanes::Value{};
     }
+    for (int k = 0; k < 3; ++k) Lanes::store(lane[k], sum[k]);
+  }
+
+  // Adds the loose springs of particles [p0, p1) through the incidence list.
+  void add_loose(const ModelView<T>& m, int p0, int p1, const T* values) {
+    if (m.inc_start[p0] == m.inc_start[p1]) return;  // no loose spring touches the block
+    for (int i = p0; i < p1; ++i) {
+      const Vec3<T> sum = add_incident(m, i, values, (*this)[i - p0]);
+      lane[0][i - p0] = sum.x, lane[1][i - p0] = sum.y, lane[2][i - p0] = sum.z;
+    }
+  }
+
+  Vec3<T> operator[](int t) const { return {lane[0][t], lane[1][t], lane[2][t]}; }
+};
+
+// Calls body(i, t) for the particles i = p0 + t of a block of W; a whole block runs a
+// loop of fixed trip count, which vectorises without a tail.
+template <int W, class Body>
+inline void for_block_particles(int p0, int n, const Body& body) {
+  if (p0 + W <= n) {
+#pragma omp simd
+    for (int t = 0; t < W; ++t) body(p0 + t, t);
+  } else {
+#pragma omp simd
+    for (int t = 0; t < n - p0; ++t) body(p0 + t, t);
   }
 }
 
@@ -40,8 +92,15 @@ struct SpringSpanKernel {  // over spans
   const SpringSpan* spans;
   template <bool kActuated>
   void run(const SpringSpan& span) const {
+    constexpr int W = kChunkLanes<typename SpringKernel::Value>;
+    if (span.count >= W) {
+      for_each_in_chunks<W>(span.count, [&](int t, bool live) {
+        spring.template at<kActuated>(span.first + t, span.a0 + t, span.b0 + t, live);
+      });
+    } else {
 #pragma omp simd
-    for (int t = 0; t < span.count; ++t) spring.template at<kActuated>(span.first + t, span.a0 + t, span.b0 + t);
+      for (int t = 0; t < span.count; ++t) spring.template at<kActuated>(span.first + t, span.a0 + t, span.b0 + t);
+    }
   }
   void operator()(int k) const {
     const SpringSpan span = spans[k];
@@ -56,51 +115,46 @@ struct SpringSpanKernel {  // over spans
 };
 
 template <class T>
-struct ParticleStepBlockKernel {  // over particle blocks
+struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
+  static constexpr int W = kChunkLanes<T>;
   ModelView<T> m;
   const T *x, *v, *fs;
   T *x1, *v1;
   const int* block_start;
   const IncidenceSegment* segments;
   void operator()(int block) const {
-    T sum[3 * kParticleBlock] = {};
-    add_segments(block_start, segments, block, fs, m.s, sum);
-    const int p0 = block * kParticleBlock, p1 = p0 + kParticleBlock < m.n ? p0 + kParticleBlock : m.n;
-    if (m.inc_start[p0] != m.inc_start[p1])  // some loose spring touches the block
-      for (int i = p0; i < p1; ++i) store3(sum, i - p0, kParticleBlock, add_incident(m, i, fs, load3(sum, i - p0, kParticleBlock)));
+    const int p0 = block * W, p1 = p0 + W < m.n ? p0 + W : m.n;
+    ChunkSums<T> f;
+    f.add_segments(block_start, segments, block, fs, m.s);
+    f.add_loose(m, p0, p1, fs);
     if (m.ground) {
-      for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, x, v, load3(sum, i - p0, kParticleBlock), x1, v1);
+      for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, x, v, f[i - p0], x1, v1);
     } else {
-#pragma omp simd
-      for (int i = p0; i < p1; ++i) integrate_particle<false>(m, i, x, v, load3(sum, i - p0, kParticleBlock), x1, v1);
+      for_block_particles<W>(p0, m.n, [&](int i, int t) { integrate_particle<false>(m, i, x, v, f[t], x1, v1); });
     }
   }
 };
 
 template <class T>
-struct ParticleGatherBlockKernel {  // over particle blocks
+struct ParticleGatherBlockKernel {  // over particle blocks of kChunkLanes<T>
+  static constexpr int W = kChunkLanes<T>;
   ModelView<T> m;
   const T *adj_d, *adj_dv;
   T *adj_x, *adj_v;
   const int* block_start;
   const IncidenceSegment* segments;
   void operator()(int block) const {
-    T sum_d[3 * kParticleBlock] = {}, sum_dv[3 * kParticleBlock] = {};
-    add_segments(block_start, segments, block, adj_d, m.s, sum_d);
-    add_segments(block_start, segments, block, adj_dv, m.s, sum_dv);
-    const int p0 = block * kParticleBlock, p1 = p0 + kParticleBlock < m.n ? p0 + kParticleBlock : m.n;
-    if (m.inc_start[p0] != m.inc_start[p1]) {  // some loose spring touches the block
-      for (int i = p0; i < p1; ++i) {
-        store3(sum_d, i - p0, kParticleBlock, add_incident(m, i, adj_d, load3(sum_d, i - p0, kParticleBlock)));
-        store3(sum_dv, i - p0, kParticleBlock, add_incident(m, i, adj_dv, load3(sum_dv, i - p0, kParticleBlock)));
-      }
-    }
+    const int p0 = block * W, p1 = p0 + W < m.n ? p0 + W : m.n;
+    ChunkSums<T> d, dv;
+    d.add_segments(block_start, segments, block, adj_d, m.s);
+    dv.add_segments(block_start, segments, block, adj_dv, m.s);
+    d.add_loose(m, p0, p1, adj_d);
+    dv.add_loose(m, p0, p1, adj_dv);
     // End a (sign +1) enters d = x_b - x_a with a minus: subtract the signed sums.
-#pragma omp simd
-    for (int i = p0; i < p1; ++i) {
-      store3(adj_x, i, m.n, load3(adj_x, i, m.n) - load3(sum_d, i - p0, kParticleBlock));
-      store3(adj_v, i, m.n, load3(adj_v, i, m.n) - load3(sum_dv, i - p0, kParticleBlock));
-    }
+    for_block_particles<W>(p0, m.n, [&](int i, int t) {
+      store3(adj_x, i, m.n, load3(adj_x, i, m.n) - d[t]);
+      store3(adj_v, i, m.n, load3(adj_v, i, m.n) - dv[t]);
+    });
   }
 };
 

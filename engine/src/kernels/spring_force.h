@@ -44,57 +44,52 @@ NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int step, const T* x
   return spring_force(m, s, m.a[s], m.b[s], step, x, v);
 }
 
-// What the spring adjoint hands back per spring; the particle pass gathers it.
+// What the spring adjoint hands back per spring: the particle pass gathers adj_d and
+// adj_dv; the caller adds the parameter terms to its accumulators.
 template <class T>
 struct SpringAdjoint {
   Vec3<T> adj_d;   // dL/d(x_b - x_a)
   Vec3<T> adj_dv;  // dL/d(v_b - v_a)
+  T stiffness, damping, rest;  // this step's dL/dk, dL/dc, dL/dL0
+  T rest_eff;                  // dL/dL (the effective rest length), for the control gradients
 };
 
-// Adjoint of spring_force given adj_f = dL/df_a - dL/df_b. Accumulates the spring's own
-// parameter gradients; returns the adjoint of its relative position and velocity and
-// writes dL/dL (the effective rest length) to *adj_rest_eff for the control gradients.
+// Adjoint of spring_force given adj_f = dL/df_a - dL/df_b. Returns values only (nothing
+// is accumulated here), so a SIMD loop can recompute a lane without adding it twice.
 template <bool kActuated = true, class T>
 NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int ia, int ib, int step, const T* x,
-                                               const T* v, Vec3<T> adj_f, T* adj_stiffness, T* adj_damping,
-                                               T* adj_rest, T* adj_rest_eff) {
+                                               const T* v, Vec3<T> adj_f) {
   const Vec3<T> d = load3(x, ib, m.n) - load3(x, ia, m.n);
   const Vec3<T> dv = load3(v, ib, m.n) - load3(v, ia, m.n);
   const T l = length(d);
   const T inv_l = T(1) / l;
   const Vec3<T> u = d * inv_l;
   const T k = m.stiffness[s], c = m.damping[s];
-  const T rest_eff = spring_rest_length<kActuated>(m, s, step);
+  const T rest_length = spring_rest_length<kActuated>(m, s, step);
   const T dv_u = dot(dv, u);
-  const T mag = k * (l - rest_eff) + c * dv_u;
+  const T mag = k * (l - rest_length) + c * dv_u;
 
+  SpringAdjoint<T> r;
   // f = mag * u
   const T adj_mag = dot(adj_f, u);
   Vec3<T> adj_u = mag * adj_f + (adj_mag * c) * dv;
   // mag = k (l - L) + c (dv . u)
-  adj_stiffness[s] += adj_mag * (l - rest_eff);
-  adj_damping[s] += adj_mag * dv_u;
+  r.stiffness = adj_mag * (l - rest_length);
+  r.damping = adj_mag * dv_u;
   const T adj_l = adj_mag * k;
-  const T adj_rest_effective = -adj_mag * k;
-  const Vec3<T> adj_dv = (adj_mag * c) * u;
+  r.rest_eff = -adj_mag * k;
+  r.adj_dv = (adj_mag * c) * u;
   // u = d / l and l = |d|
-  const Vec3<T> adj_d = (adj_u - u * dot(u, adj_u)) * inv_l + adj_l * u;
-
-  if (!kActuated) {
-    adj_rest[s] += adj_rest_effective;  // no control gradient to feed
-  } else {
-    adj_rest[s] += adj_rest_effective * (T(1) + m.actuation[s] * spring_control(m, s, step));
-    *adj_rest_eff = adj_rest_effective;  // dL/dcontrol = this * rest * actuation (0 if passive)
-  }
-  return {adj_d, adj_dv};
+  r.adj_d = (adj_u - u * dot(u, adj_u)) * inv_l + adj_l * u;
+  // L = L0 (1 + actuation * control); dL/dcontrol = rest_eff * L0 * actuation (0 if passive)
+  r.rest = kActuated ? r.rest_eff * (T(1) + m.actuation[s] * spring_control(m, s, step)) : r.rest_eff;
+  return r;
 }
 
 template <class T>
 NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int step, const T* x, const T* v,
-                                               Vec3<T> adj_f, T* adj_stiffness, T* adj_damping, T* adj_rest,
-                                               T* adj_rest_eff) {
-  return spring_force_adjoint(m, s, m.a[s], m.b[s], step, x, v, adj_f, adj_stiffness, adj_damping, adj_rest,
-                              adj_rest_eff);
+                                               Vec3<T> adj_f) {
+  return spring_force_adjoint(m, s, m.a[s], m.b[s], step, x, v, adj_f);
 }
 
 }  // namespace nudge

@@ -11,12 +11,14 @@ namespace nudge {
 
 template <class T>
 struct SpringForceKernel {  // over springs
+  using Value = T;
   ModelView<T> m;
   int step;
   const T *x, *v;
   T* fs;
+  // Stores only, so recomputing a lane is harmless: `live` is not needed.
   template <bool kActuated = true>
-  NUDGE_HD void at(int s, int ia, int ib) const {
+  NUDGE_HD void at(int s, int ia, int ib, bool /*live*/ = true) const {
     store3(fs, s, m.s, spring_force<kActuated>(m, s, ia, ib, step, x, v));
   }
   NUDGE_HD void operator()(int s) const { at(s, m.a[s], m.b[s]); }
@@ -44,18 +46,24 @@ struct ParticleAdjointKernel {  // over particles
 
 template <class T>
 struct SpringAdjointKernel {  // over springs
+  using Value = T;
   ModelView<T> m;
   int step;
   const T *x, *v, *adj_f;
   T *adj_d, *adj_dv, *adj_rest_eff;
   GradView<T> grad;
+  // live = false: this lane was already done (a SIMD loop recomputing it); its stores are
+  // repeated, its accumulations are not.
   template <bool kActuated = true>
-  NUDGE_HD void at(int s, int ia, int ib) const {
+  NUDGE_HD void at(int s, int ia, int ib, bool live = true) const {
     const Vec3<T> af = load3(adj_f, ia, m.n) - load3(adj_f, ib, m.n);
-    const SpringAdjoint<T> r = spring_force_adjoint<kActuated>(m, s, ia, ib, step, x, v, af, grad.stiffness,
-                                                               grad.damping, grad.rest, &adj_rest_eff[s]);
+    const SpringAdjoint<T> r = spring_force_adjoint<kActuated>(m, s, ia, ib, step, x, v, af);
     store3(adj_d, s, m.s, r.adj_d);
     store3(adj_dv, s, m.s, r.adj_dv);
+    adj_rest_eff[s] = r.rest_eff;
+    grad.stiffness[s] += live ? r.stiffness : T(0);
+    grad.damping[s] += live ? r.damping : T(0);
+    grad.rest[s] += live ? r.rest : T(0);
   }
   NUDGE_HD void operator()(int s) const { at(s, m.a[s], m.b[s]); }
 };
