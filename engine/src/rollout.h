@@ -426,19 +426,18 @@ private:
   }
 
   GradView<T> grad_view() {
-    return {exec_.data(g_mass_),      exec_.data(g_ext_force_), exec_.data(g_gravity_),
-            exec_.data(g_drag_),      exec_.data(g_ground_k_),  exec_.data(g_friction_),
-            exec_.data(g_stiffness_), exec_.data(g_damping_),   exec_.data(g_rest_),
-            exec_.data(g_controls_)};
+    return {exec_.data(g_mass_),     exec_.data(g_ext_force_), exec_.data(g_drag_),
+            exec_.data(g_ground_k_), exec_.data(g_friction_),  exec_.data(g_stiffness_),
+            exec_.data(g_damping_),  exec_.data(g_rest_),      exec_.data(g_controls_)};
   }
 
   void zero_gradients() {
     const size_t n = n_, s = s_;
     for (auto* a : {&g_mass_, &g_drag_, &g_ground_k_, &g_friction_}) exec_.resize(*a, n);
-    for (auto* a : {&g_ext_force_, &g_gravity_}) exec_.resize(*a, 3 * n);
+    exec_.resize(g_ext_force_, 3 * n);
     for (auto* a : {&g_stiffness_, &g_damping_, &g_rest_}) exec_.resize(*a, s);
     exec_.resize(g_controls_, size_t(steps_) * channels_);
-    for (auto* a : {&g_mass_, &g_drag_, &g_ground_k_, &g_friction_, &g_ext_force_, &g_gravity_, &g_stiffness_,
+    for (auto* a : {&g_mass_, &g_drag_, &g_ground_k_, &g_friction_, &g_ext_force_, &g_stiffness_,
                     &g_damping_, &g_rest_, &g_controls_})
       exec_.zero(*a);
   }
@@ -464,9 +463,11 @@ private:
     p[ParamId::Damping].grad = in_scene_order(fetch(g_damping_, s_));
     p[ParamId::RestLength].grad = in_scene_order(fetch(g_rest_, s_));
     p[ParamId::Controls].grad = fetch(g_controls_, size_t(steps_) * channels_);
-    const std::vector<double> gravity = fetch(g_gravity_, state);  // 3 x n
+    // dL/dg = sum_i m_i dL/df_ext,i (see GradView)
+    const std::vector<double>& ext = p[ParamId::ExternalForce].grad;  // n x 3
+    const std::vector<double>& mass = p[ParamId::Mass].value;
     for (int k = 0; k < 3; ++k)
-      for (int i = 0; i < n_; ++i) p[ParamId::Gravity].grad[k] += gravity[size_t(k) * n_ + i];
+      for (int i = 0; i < n_; ++i) p[ParamId::Gravity].grad[k] += mass[i] * ext[3 * size_t(i) + k];
     const auto sum = [](const std::vector<double>& v) {
       double total = 0.0;
       for (double x : v) total += x;
@@ -497,7 +498,7 @@ private:
   static constexpr size_t kSpringValuesLead = kChunkLanes<T>;
   Array<T> fs_, adj_x_, adj_v_, adj_f_, adj_d_, adj_dv_, adj_rest_eff_;
   // Gradient accumulators (see GradView).
-  Array<T> g_mass_, g_ext_force_, g_gravity_, g_drag_, g_ground_k_, g_friction_, g_stiffness_, g_damping_, g_rest_,
+  Array<T> g_mass_, g_ext_force_, g_drag_, g_ground_k_, g_friction_, g_stiffness_, g_damping_, g_rest_,
       g_controls_;
   std::vector<T> free_host_;  // the pinned mask (0 pinned, 1 free), kept on the host too
   // Host copies used when the backend's memory is not host memory.

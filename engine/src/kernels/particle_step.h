@@ -49,12 +49,13 @@ NUDGE_HD void particle_step(const ModelView<T>& m, int i, const T* x, const T* v
 }
 
 // Gradient accumulators, one slot per element so that no two threads ever add to the
-// same address; global parameters are summed over particles once, at the end.
+// same address; global parameters are summed over particles once, at the end. Gravity
+// has none: its force m g enters exactly where the external force does, so dL/dg is
+// sum_i m_i dL/df_ext,i, formed from ext_force's at the end.
 template <class T>
 struct GradView {
   T* mass = nullptr;              // n
   T* ext_force = nullptr;         // 3 x n
-  T* gravity = nullptr;           // 3 x n, per-particle share
   T* drag = nullptr;              // n, per-particle share
   T* ground_stiffness = nullptr;  // n, per-particle share
   T* friction = nullptr;          // n, per-particle share
@@ -85,7 +86,6 @@ NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, const T* x, co
   const Vec3<T> g{m.gravity[0], m.gravity[1], m.gravity[2]};
   grad.mass[i] += dot(adj_vn, m.dt * g - (load3(v1, i, m.n) - vi)) / mass;
   add3(grad.ext_force, i, m.n, af);
-  add3(grad.gravity, i, m.n, mass * af);
   grad.drag[i] -= dot(af, vi);
   if (kContact && m.ground) contact_force_adjoint(m, xi, vi, af, ax, av, grad.ground_stiffness[i], grad.friction[i]);
   store3(adj_x, i, m.n, ax);

@@ -60,7 +60,7 @@ struct SpringAdjointKernel {  // over springs
     const SpringAdjoint<T> r = spring_force_adjoint<kActuated>(m, s, ia, ib, step, x, v, af);
     store3(adj_d, s, m.s, r.adj_d);
     store3(adj_dv, s, m.s, r.adj_dv);
-    adj_rest_eff[s] = r.rest_eff;
+    if (kActuated) adj_rest_eff[s] = r.rest_eff;  // read only for springs with a channel
     grad.stiffness[s] += live ? r.stiffness : T(0);
     grad.damping[s] += live ? r.damping : T(0);
     grad.rest[s] += live ? r.rest : T(0);
