@@ -234,18 +234,24 @@ private:
 
   int spans() const { return static_cast<int>(layout_.spans.size()); }
 
+  // One step's adjoint: from dL/dx_{t+1}, dL/dv_{t+1} in adj_x_, adj_v_ to dL/dx_t, dL/dv_t.
+  // x, v: the state at t; v1: the velocity at t + 1.
+  void adjoint_step(int t, const T* x, const T* v, const T* v1, const GradView<T>& grad) {
+    if (ground_.enabled) adjoint_step<true>(t, x, v, v1, grad);
+    else adjoint_step<false>(t, x, v, v1, grad);
+  }
+
+  template <bool kContact>
   void adjoint_step(int t, const T* x, const T* v, const T* v1, const GradView<T>& grad) {
     const ModelView<T> m = model_view();
-    if (m.ground)
-      exec_.launch(n_, ParticleAdjointKernel<T, true>{m, x, v, v1, exec_.data(adj_x_), exec_.data(adj_v_),
-                                                      exec_.data(adj_f_), grad});
+    T *adj_x = exec_.data(adj_x_), *adj_v = exec_.data(adj_v_), *adj_f = exec_.data(adj_f_);
+    if constexpr (Exec::kSpringRuns)
+      exec_.launch_blocks(layout_.blocks(), ParticleAdjointBlockKernel<T, kContact>{m, x, v, v1, adj_x, adj_v, adj_f, grad});
     else
-      exec_.launch(n_, ParticleAdjointKernel<T, false>{m, x, v, v1, exec_.data(adj_x_), exec_.data(adj_v_),
-                                                       exec_.data(adj_f_), grad});
+      exec_.launch(n_, ParticleAdjointKernel<T, kContact>{m, x, v, v1, adj_x, adj_v, adj_f, grad});
     if (s_ == 0) return;
-    T *adj_f = exec_.data(adj_f_), *adj_d = exec_.data(adj_d_) + kSpringValuesLead,
-      *adj_dv = exec_.data(adj_dv_) + kSpringValuesLead;
-    T *adj_x = exec_.data(adj_x_), *adj_v = exec_.data(adj_v_), *adj_rest_eff = exec_.data(adj_rest_eff_);
+    T *adj_d = exec_.data(adj_d_) + kSpringValuesLead, *adj_dv = exec_.data(adj_dv_) + kSpringValuesLead;
+    T* adj_rest_eff = exec_.data(adj_rest_eff_);
     const SpringAdjointKernel<T> springs{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad};
     if constexpr (Exec::kSpringRuns) {
       exec_.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});

@@ -135,6 +135,25 @@ struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
   }
 };
 
+// The particle half of a step's adjoint (particle_step_adjoint) over blocks of
+// kChunkLanes<T> particles: fixed blocks, so where a vector loop starts and where a
+// shorter one ends never depends on the thread count.
+template <class T, bool kContact>
+struct ParticleAdjointBlockKernel {  // over particle blocks of kChunkLanes<T>
+  static constexpr int W = kChunkLanes<T>;
+  ModelView<T> m;
+  const T *x, *v, *v1;
+  T *adj_x, *adj_v, *adj_f;
+  GradView<T> grad;
+  void operator()(int block) const {
+    for_block_particles<W>(block * W, m.n, [&](int i, int) {
+      particle_step_adjoint<kContact>(m, i, x, v, v1, adj_x, adj_v, adj_f, grad);
+    });
+  }
+};
+
+// Gathers a step's spring adjoints onto its particles, which completes dL/dx_t and
+// dL/dv_t.
 template <class T>
 struct ParticleGatherBlockKernel {  // over particle blocks of kChunkLanes<T>
   static constexpr int W = kChunkLanes<T>;
