@@ -105,33 +105,23 @@ OptimizerSettings OptimizationSession::settings() const {
   return settings_;
 }
 
-void OptimizationSession::start() {
-  std::lock_guard lock(mutex_);
-  if (unusable_) return;  // the start did not evaluate: nothing to run
-  if (state_ == RunState::Paused) {
-    step_budget_ = 0;
-    state_ = RunState::Running;
-  } else if (state_ == RunState::Ready || state_ == RunState::Finished) {
-    step_budget_ = 0;
-    run_requested_ = true;
-    state_ = RunState::Running;
-  }
-  changed_.notify_all();
-}
+void OptimizationSession::start() { run(0); }
 
 void OptimizationSession::pause() {
   std::lock_guard lock(mutex_);
   if (state_ == RunState::Running) state_ = RunState::Paused;
 }
 
-void OptimizationSession::step() {
+void OptimizationSession::step() { run(1); }
+
+void OptimizationSession::run(int step_budget) {
   std::lock_guard lock(mutex_);
-  if (unusable_) return;
+  if (unusable_) return;  // the start did not evaluate: nothing to run
   if (state_ == RunState::Paused) {
-    step_budget_ = 1;
+    step_budget_ = step_budget;
     state_ = RunState::Running;
   } else if (state_ == RunState::Ready || state_ == RunState::Finished) {
-    step_budget_ = 1;
+    step_budget_ = step_budget;
     run_requested_ = true;
     state_ = RunState::Running;
   }

@@ -82,6 +82,8 @@ public:
   bool wait_for(const std::function<bool(const OptimizationSnapshot&)>& done, double timeout_seconds) const;
 
 private:
+  // start() and step(): run with this many iterations before pausing (0: no limit).
+  void run(int step_budget);
   void worker();
   bool evaluate_start();
   void run_optimizer();

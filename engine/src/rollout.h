@@ -53,12 +53,12 @@ public:
       exec_.resize(seg_x_, size_t(checkpoint_every_ + 1) * state);
       exec_.resize(seg_v_, size_t(checkpoint_every_ + 1) * state);
     }
-    exec_.resize(fs_, 2 * kSpringValuesLead + size_t(s_) * 3);
+    exec_.resize(fs_, spring_values_size());
     exec_.resize(adj_x_, state);
     exec_.resize(adj_v_, state);
     exec_.resize(adj_f_, state);
-    exec_.resize(adj_d_, 2 * kSpringValuesLead + size_t(s_) * 3);
-    exec_.resize(adj_dv_, 2 * kSpringValuesLead + size_t(s_) * 3);
+    exec_.resize(adj_d_, spring_values_size());
+    exec_.resize(adj_dv_, spring_values_size());
     exec_.resize(adj_rest_eff_, size_t(s_));
   }
 
@@ -220,7 +220,7 @@ private:
 
   void step(int t, const T* x, const T* v, T* x1, T* v1) {
     const ModelView<T> m = model_view();
-    T* fs = exec_.data(fs_) + kSpringValuesLead;
+    T* fs = spring_values(fs_);
     const SpringForceKernel<T> forces{m, t, x, v, fs};
     if constexpr (Exec::kSpringRuns) {
       exec_.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{forces, layout_.spans.data()});
@@ -233,6 +233,9 @@ private:
   }
 
   int spans() const { return static_cast<int>(layout_.spans.size()); }
+
+  size_t spring_values_size() const { return 2 * size_t(kChunkLanes<T>) + size_t(s_) * 3; }
+  T* spring_values(Array<T>& a) { return exec_.data(a) + kChunkLanes<T>; }
 
   // One step's adjoint: from dL/dx_{t+1}, dL/dv_{t+1} in adj_x_, adj_v_ to dL/dx_t, dL/dv_t.
   // x, v: the state at t; v1: the velocity at t + 1.
@@ -250,7 +253,7 @@ private:
     else
       exec_.launch(n_, ParticleAdjointKernel<T, kContact>{m, x, v, v1, adj_x, adj_v, adj_f, grad});
     if (s_ == 0) return;
-    T *adj_d = exec_.data(adj_d_) + kSpringValuesLead, *adj_dv = exec_.data(adj_dv_) + kSpringValuesLead;
+    T *adj_d = spring_values(adj_d_), *adj_dv = spring_values(adj_dv_);
     T* adj_rest_eff = exec_.data(adj_rest_eff_);
     const SpringAdjointKernel<T> springs{m, t, x, v, adj_f, adj_d, adj_dv, adj_rest_eff, grad};
     if constexpr (Exec::kSpringRuns) {
@@ -498,10 +501,9 @@ private:
   Array<int> a_, b_, channel_, inc_start_, inc_spring_, channel_start_, channel_spring_;
   // States: every step, or checkpoints plus one recomputed segment.
   Array<T> xs_, vs_, seg_x_, seg_v_;
-  // Scratch for one step and its adjoint.
-  // Per-spring 3-vectors (fs_, adj_d_, adj_dv_) have this many spare elements before
-  // and after them: ChunkSums loads whole chunks around a segment's springs.
-  static constexpr size_t kSpringValuesLead = kChunkLanes<T>;
+  // Scratch for one step and its adjoint. The per-spring 3-vectors (fs_, adj_d_,
+  // adj_dv_) have one chunk of spare elements before and after them: ChunkSums loads
+  // whole chunks around a segment's springs. spring_values() is where they start.
   Array<T> fs_, adj_x_, adj_v_, adj_f_, adj_d_, adj_dv_, adj_rest_eff_;
   // Gradient accumulators (see GradView).
   Array<T> g_mass_, g_ext_force_, g_drag_, g_ground_k_, g_friction_, g_stiffness_, g_damping_, g_rest_,

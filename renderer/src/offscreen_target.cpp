@@ -85,15 +85,10 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
   }
 
   const VkImageView views[3] = {s.color.view, s.depth.view, s.resolve.view};
-  VkFramebufferCreateInfo framebuffer{};
-  framebuffer.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-  framebuffer.renderPass = render_pass;
-  framebuffer.attachmentCount = multisampled ? 3 : 2;
-  framebuffer.pAttachments = views;
-  framebuffer.width = spec.width;
-  framebuffer.height = spec.height;
-  framebuffer.layers = 1;
-  NUDGE_VK_TRY(vkCreateFramebuffer(gpu.device, &framebuffer, nullptr, &s.framebuffer));
+  Expected<VkFramebuffer> framebuffer =
+      create_scene_framebuffer(gpu.device, render_pass, views, multisampled, {spec.width, spec.height});
+  if (!framebuffer) return framebuffer.error();
+  s.framebuffer = *framebuffer;
 
   // Read back through cached memory where there is some: the CPU reads every byte.
   Expected<HostBuffer> readback = create_host_buffer(

@@ -109,6 +109,22 @@ float srgb_to_linear(float c) {
 }
 }  // namespace
 
+Expected<VkFramebuffer> create_scene_framebuffer(VkDevice device, VkRenderPass render_pass,
+                                                 const VkImageView (&views)[3], bool multisampled,
+                                                 VkExtent2D extent) {
+  VkFramebufferCreateInfo framebuffer{};
+  framebuffer.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
+  framebuffer.renderPass = render_pass;
+  framebuffer.attachmentCount = multisampled ? 3 : 2;
+  framebuffer.pAttachments = views;
+  framebuffer.width = extent.width;
+  framebuffer.height = extent.height;
+  framebuffer.layers = 1;
+  VkFramebuffer made = VK_NULL_HANDLE;
+  NUDGE_VK_TRY(vkCreateFramebuffer(device, &framebuffer, nullptr, &made));
+  return made;
+}
+
 SceneClearValues scene_clear_values(Rgba background, VkFormat color_format) {
   SceneClearValues clear{};
   Rgba c = background;

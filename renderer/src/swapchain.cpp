@@ -217,17 +217,9 @@ Status Swapchain::State::create_sized() {
 
     // Attachment order of create_scene_render_pass: colour, depth, resolve.
     const VkImageView attachments[3] = {multisampled ? color.view : created, depth.view, created};
-    VkFramebufferCreateInfo framebuffer{};
-    framebuffer.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-    framebuffer.renderPass = render_pass;
-    framebuffer.attachmentCount = multisampled ? 3 : 2;
-    framebuffer.pAttachments = attachments;
-    framebuffer.width = extent.width;
-    framebuffer.height = extent.height;
-    framebuffer.layers = 1;
-    VkFramebuffer made = VK_NULL_HANDLE;
-    NUDGE_VK_TRY(vkCreateFramebuffer(gpu.device, &framebuffer, nullptr, &made));
-    framebuffers.push_back(made);
+    Expected<VkFramebuffer> made = create_scene_framebuffer(gpu.device, render_pass, attachments, multisampled, extent);
+    if (!made) return made.error();
+    framebuffers.push_back(*made);
 
     VkSemaphore finished = VK_NULL_HANDLE;
     NUDGE_VK_TRY(vkCreateSemaphore(gpu.device, &semaphore, nullptr, &finished));

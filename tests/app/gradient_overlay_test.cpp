@@ -73,6 +73,20 @@ Scene scene_with(const std::vector<double>& positions, const std::vector<std::pa
   return scene;
 }
 
+// The picture both arrow tests draw: an arrow of full `length` along +x from (-1, 0, 0),
+// and one half as long pointing down from (0.6, -0.3, 0).
+void check_two_arrows(const render::Image& image, const render::DrawList& list, float length) {
+  const render::Rgba largest = render::map_color(render::ColorMap::Sequential, 1.0f);
+  const render::Rgba half = render::map_color(render::ColorMap::Sequential, 0.5f);
+  // Along the shaft of arrow 0 (full length), to the right of particle 0: the top colour.
+  CHECK(near(pixel_at_world(image, list.camera, {-1 + 0.4f * length, 0, 0}), largest));
+  // Nothing on the other side: the sign of the gradient is the arrow's direction.
+  CHECK(near(pixel_at_world(image, list.camera, {-1 - 0.4f * length, 0, 0}), list.background, 2));
+  // Arrow 1 is half as long and points down, in the middle colour.
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.2f * length, 0}), half));
+  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f + 0.2f * length, 0}), list.background, 2));
+}
+
 }  // namespace
 
 TEST_CASE("gradient overlay: arrows start at the particle, point along the gradient, coloured by magnitude") {
@@ -87,16 +101,7 @@ TEST_CASE("gradient overlay: arrows start at the particle, point along the gradi
   REQUIRE(list.legends.size() == 1);
   CHECK(list.legends[0].max == doctest::Approx(2));
   const render::Image image = draw(gpu, list);
-  const render::Rgba largest = render::map_color(render::ColorMap::Sequential, 1.0f);
-  const render::Rgba half = render::map_color(render::ColorMap::Sequential, 0.5f);
-
-  // Along the shaft of arrow 0 (full length), to the right of particle 0: the top colour.
-  CHECK(near(pixel_at_world(image, list.camera, {-1 + 0.4f * length, 0, 0}), largest));
-  // Nothing on the other side: the sign of the gradient is the arrow's direction.
-  CHECK(near(pixel_at_world(image, list.camera, {-1 - 0.4f * length, 0, 0}), list.background, 2));
-  // Arrow 1 is half as long and points down, in the middle colour.
-  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.2f * length, 0}), half));
-  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f + 0.2f * length, 0}), list.background, 2));
+  check_two_arrows(image, list, length);
   // Beyond its half length there is no shaft.
   CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.75f * length, 0}), list.background, 2));
 }
@@ -155,11 +160,6 @@ TEST_CASE("state adjoint arrows: at each particle's position at the step, along 
   REQUIRE(list.legends.size() == 1);
   CHECK(list.legends[0].max == doctest::Approx(4));
   const render::Image image = draw(gpu, list);
-  const render::Rgba largest = render::map_color(render::ColorMap::Sequential, 1.0f);
-  const render::Rgba half = render::map_color(render::ColorMap::Sequential, 0.5f);
-  CHECK(near(pixel_at_world(image, list.camera, {-1 + 0.4f * length, 0, 0}), largest));
-  CHECK(near(pixel_at_world(image, list.camera, {-1 - 0.4f * length, 0, 0}), list.background, 2));
-  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.2f * length, 0}), half));
-  CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f + 0.2f * length, 0}), list.background, 2));
+  check_two_arrows(image, list, length);
   CHECK(gpu.validation_message_count() == 0);
 }

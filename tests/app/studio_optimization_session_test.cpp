@@ -20,11 +20,10 @@
 using namespace nudge;
 using namespace nudge::studio;
 using nudge::studio_test::exploding_scene;
+using nudge::studio_test::kTimeoutSeconds;
 using nudge::studio_test::load_example;
 
 namespace {
-
-constexpr double kTimeoutSeconds = 120;  // generous: the sanitizer build is slow
 
 bool same_values(const ParameterSet& a, const ParameterSet& b) {
   for (int p = 0; p < kParamCount; ++p)
@@ -50,16 +49,24 @@ void check_consistent(const OptimizationSnapshot& s) {
   CHECK(trajectory->x == s.trajectory.x);
 }
 
+// Adam with small steps and no tolerance: it runs exactly `iterations` unless stopped.
+OptimizerSettings small_adam_steps(const Scene& scene, int iterations) {
+  OptimizerSettings settings = scene.optimizer;
+  settings.method = OptimizerMethod::Adam;
+  settings.learning_rate = 1e-3;
+  settings.iterations = iterations;
+  settings.tolerance = 0;
+  settings.loss_tolerance = 0;
+  return settings;
+}
+
 }  // namespace
 
 TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
   const Scene scene = load_example("projectile");
-  OptimizerSettings settings = scene.optimizer;
-  settings.method = OptimizerMethod::Adam;  // small steps: it does not converge within the test
-  settings.learning_rate = 1e-3;
-  settings.iterations = 10000000;  // far more than the test lets it run: it is paused long before
-  settings.tolerance = 0;
-  settings.loss_tolerance = 0;
+  // Small steps: it does not converge within the test. Far more iterations than the test
+  // lets it run: it is paused long before.
+  const OptimizerSettings settings = small_adam_steps(scene, 10000000);
   OptimizationSession session(scene);
   session.set_settings(settings);
 
@@ -108,12 +115,7 @@ TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
 
 TEST_CASE("optimization session: pausing does not change the iterates; a run finishes at its iteration count") {
   const Scene scene = load_example("projectile");
-  OptimizerSettings settings = scene.optimizer;
-  settings.method = OptimizerMethod::Adam;
-  settings.learning_rate = 1e-3;
-  settings.iterations = 12;
-  settings.tolerance = 0;
-  settings.loss_tolerance = 0;
+  const OptimizerSettings settings = small_adam_steps(scene, 12);
   OptimizationSession session(scene);
   session.set_settings(settings);
 
@@ -210,12 +212,7 @@ TEST_CASE("optimization session: a scene whose start blows up reports it and doe
 
 TEST_CASE("optimization session: an edit while running stops the run, moves the iterate, and a start resumes from it") {
   const Scene scene = load_example("projectile");
-  OptimizerSettings settings = scene.optimizer;
-  settings.method = OptimizerMethod::Adam;
-  settings.learning_rate = 1e-3;
-  settings.iterations = 10000000;
-  settings.tolerance = 0;
-  settings.loss_tolerance = 0;
+  const OptimizerSettings settings = small_adam_steps(scene, 10000000);
   OptimizationSession session(scene);
   session.set_settings(settings);
   session.start();

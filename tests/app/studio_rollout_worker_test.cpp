@@ -21,11 +21,10 @@
 using namespace nudge;
 using namespace nudge::studio;
 using nudge::studio_test::exploding_scene;
+using nudge::studio_test::kTimeoutSeconds;
 using nudge::studio_test::load_example;
 
 namespace {
-
-constexpr double kTimeoutSeconds = 120;  // generous: the sanitizer build is slow
 
 // Records what the worker publishes, in order, from its thread.
 struct Published {

@@ -12,6 +12,9 @@
 
 namespace nudge::studio_test {
 
+// How long a test waits for a worker thread: generous, the sanitizer build is slow.
+inline constexpr double kTimeoutSeconds = 120;
+
 // The repository root: $NUDGE_SOURCE_DIR (set by ctest), else found from this file.
 inline std::filesystem::path source_dir() {
   if (const char* dir = std::getenv("NUDGE_SOURCE_DIR")) return dir;

@@ -26,6 +26,11 @@ struct Track {
   float width = 0, height = 0;
   int steps = 1;
   int step_at(float x) const { return std::clamp(int((x - origin.x) / width * float(steps) + 0.5f), 0, steps); }
+  // Greyed text in place of the track's content (while it is computed, or why it is not).
+  void show_message(const char* text) const {
+    ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + 6, origin.y + 0.5f * (height - ImGui::GetFontSize())),
+                                        ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+  }
 };
 
 Track begin_track(StudioState& state, const char* label, float left, float right) {
@@ -60,8 +65,7 @@ void control_gradient_track(StudioState& state, float left, float right) {
   const view::HeatStrip strip =
       controls ? view::control_gradient_strip(*controls, int(width)) : view::HeatStrip{};
   if (strip.rows == 0) {
-    dl->AddText(ImVec2(p0.x + 6, p0.y + 0.5f * (height - ImGui::GetFontSize())),
-                ImGui::GetColorU32(ImGuiCol_TextDisabled), "evaluating the gradient...");
+    track.show_message("evaluating the gradient...");
     return;
   }
   const float row_height = height / float(strip.rows);
@@ -110,8 +114,7 @@ void adjoint_track(StudioState& state, float left, float right) {
   else if (!result->error.empty()) waiting = result->error.c_str();
   else if (int(result->x_norm.size()) != steps + 1) waiting = "computing the adjoint...";
   if (waiting) {
-    dl->AddText(ImVec2(p0.x + 6, p0.y + 0.5f * (height - ImGui::GetFontSize())),
-                ImGui::GetColorU32(ImGuiCol_TextDisabled), waiting);
+    track.show_message(waiting);
     return;
   }
   const std::vector<double>& norm = result->x_norm;

@@ -23,6 +23,12 @@ struct RenderPassShape {
 // when samples > 1). Framebuffers must follow that order.
 Expected<VkRenderPass> create_scene_render_pass(VkDevice device, const RenderPassShape& shape);
 
+// A framebuffer for that render pass: views in its attachment order (colour, depth,
+// resolve); the resolve view is used only when multisampled.
+Expected<VkFramebuffer> create_scene_framebuffer(VkDevice device, VkRenderPass render_pass,
+                                                 const VkImageView (&views)[3], bool multisampled,
+                                                 VkExtent2D extent);
+
 // The clear values for that render pass: the background colour (converted to linear for
 // an _SRGB colour format, so it shows as given) and depth 1.0. The resolve slot is unused.
 struct SceneClearValues {
