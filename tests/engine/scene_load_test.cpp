@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "marker_csv.h"
+#include "io/marker_csv.h"
 #include "nudge/scene.h"
 
 #ifdef _WIN32

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cpu_exec.h"
-#include "rollout.h"
+#include "cpu/cpu_exec.h"
+#include "sim/rollout.h"
 
 using namespace nudge;
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "spring_layout.h"
+#include "sim/spring_layout.h"
 
 using namespace nudge;
 

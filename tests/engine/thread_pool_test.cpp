@@ -6,7 +6,7 @@
 #include <atomic>
 #include <vector>
 
-#include "thread_pool.h"
+#include "cpu/thread_pool.h"
 
 using namespace nudge;
 

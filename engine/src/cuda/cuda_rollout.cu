@@ -5,9 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "cuda_exec.cuh"
-#include "rollout.h"
-#include "simulator_backends.h"
+#include "cuda/cuda_exec.cuh"
+#include "sim/rollout.h"
+#include "sim/simulator_backends.h"
 
 namespace nudge {
 

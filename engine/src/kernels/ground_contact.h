@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "model.h"
+#include "kernels/model.h"
 #include "nudge/vec3.h"
 
 namespace nudge {

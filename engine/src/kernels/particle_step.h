@@ -4,8 +4,8 @@
 //   x' = x + dt v'
 #pragma once
 
-#include "ground_contact.h"
-#include "model.h"
+#include "kernels/ground_contact.h"
+#include "kernels/model.h"
 #include "nudge/vec3.h"
 
 namespace nudge {

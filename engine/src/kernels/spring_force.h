@@ -4,7 +4,7 @@
 //   f_a = (k (l - L) + c ((v_b - v_a) . u)) u,  f_b = -f_a
 #pragma once
 
-#include "model.h"
+#include "kernels/model.h"
 #include "nudge/vec3.h"
 
 namespace nudge {

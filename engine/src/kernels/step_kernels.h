@@ -4,8 +4,8 @@
 // span kernel (span_kernels.h) can compute them along a run instead of loading them.
 #pragma once
 
-#include "particle_step.h"
-#include "spring_force.h"
+#include "kernels/particle_step.h"
+#include "kernels/spring_force.h"
 
 namespace nudge {
 

@@ -1,4 +1,4 @@
-#include "marker_csv.h"
+#include "io/marker_csv.h"
 
 #include <cerrno>
 #include <charconv>

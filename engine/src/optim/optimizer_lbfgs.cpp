@@ -21,7 +21,7 @@
 #include <string>
 #include <utility>
 
-#include "optimizer_common.h"
+#include "optim/optimizer_common.h"
 
 namespace nudge::optimizer_internal {
 

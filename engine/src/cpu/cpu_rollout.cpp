@@ -1,9 +1,9 @@
 // The simulator on the CPU: Rollout instantiated with CpuExec, in float and double.
 #include <string>
 
-#include "cpu_exec.h"
-#include "rollout.h"
-#include "simulator_backends.h"
+#include "cpu/cpu_exec.h"
+#include "sim/rollout.h"
+#include "sim/simulator_backends.h"
 
 namespace nudge {
 

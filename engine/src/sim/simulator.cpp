@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "simulator_backends.h"
+#include "sim/simulator_backends.h"
 
 namespace nudge {
 

@@ -46,7 +46,7 @@
 #include <utility>
 #include <vector>
 
-#include "optimizer_common.h"
+#include "optim/optimizer_common.h"
 
 namespace nudge::optimizer_internal {
 

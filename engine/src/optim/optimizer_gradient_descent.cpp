@@ -4,7 +4,7 @@
 // is set to the move actually made, so it does not keep building up against a bound.
 #include <utility>
 
-#include "optimizer_common.h"
+#include "optim/optimizer_common.h"
 
 namespace nudge::optimizer_internal {
 

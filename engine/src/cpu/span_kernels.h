@@ -5,9 +5,9 @@
 // adding contiguous ranges (IncidenceSegment) and, for loose springs, the incidence list.
 #pragma once
 
-#include "../spring_layout.h"
-#include "lane_vector.h"
-#include "step_kernels.h"
+#include "sim/spring_layout.h"
+#include "cpu/lane_vector.h"
+#include "kernels/step_kernels.h"
 
 namespace nudge {
 

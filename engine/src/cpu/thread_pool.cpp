@@ -1,4 +1,4 @@
-#include "thread_pool.h"
+#include "cpu/thread_pool.h"
 
 #include <algorithm>
 #include <bit>

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "marker_csv.h"
+#include "io/marker_csv.h"
 #include "nudge/atomic_file.h"
 #include "nudge/scene.h"
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <utility>
 
-#include "optimizer_common.h"
+#include "optim/optimizer_common.h"
 
 namespace nudge {
 

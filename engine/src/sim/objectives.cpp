@@ -1,4 +1,4 @@
-#include "objectives.h"
+#include "sim/objectives.h"
 
 #include <algorithm>
 #include <set>

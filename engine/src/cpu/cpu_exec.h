@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "thread_pool.h"
+#include "cpu/thread_pool.h"
 
 namespace nudge {
 

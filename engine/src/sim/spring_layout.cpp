@@ -1,4 +1,4 @@
-#include "spring_layout.h"
+#include "sim/spring_layout.h"
 
 #include <algorithm>
 #include <numeric>

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-#include "optimizer_common.h"
+#include "optim/optimizer_common.h"
 
 namespace nudge::optimizer_internal {
 

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/span_kernels.h"
+#include "cpu/span_kernels.h"
 #include "kernels/step_kernels.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
-#include "objectives.h"
+#include "sim/objectives.h"
 
 namespace nudge {
 
