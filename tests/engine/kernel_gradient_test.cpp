@@ -44,17 +44,22 @@ struct TinyModel {
 
   ModelView<double> view() {
     ModelView<double> m;
-    m.n = 2, m.s = 1, m.channels = 1, m.dt = 0.01;
-    m.mass = mass.data(), m.free = free.data(), m.ext_force = ext.data();
-    m.a = a.data(), m.b = b.data(), m.channel = channel.data();
-    m.stiffness = k.data(), m.damping = c.data(), m.rest = rest.data(), m.actuation = actuation.data();
-    m.inc_start = inc_start.data(), m.inc_spring = inc_spring.data(), m.inc_sign = inc_sign.data();
-    m.gravity[0] = 0.1, m.gravity[1] = -9.81, m.gravity[2] = 0.2;
-    m.drag = 0.3;
-    m.ground = true;
-    m.ground_height = 0.0, m.ground_stiffness = 500.0, m.ground_damping = 2.0, m.friction = 0.6;
-    m.contact_smoothing = 0.01, m.friction_smoothing = 0.05;
-    m.controls = controls.data();
+    m.dt = 0.01;
+    ParticleModel<double>& p = m.particles;
+    p.n = 2;
+    p.mass = mass.data(), p.free = free.data(), p.ext_force = ext.data();
+    p.gravity[0] = 0.1, p.gravity[1] = -9.81, p.gravity[2] = 0.2;
+    p.drag = 0.3;
+    SpringModel<double>& sp = m.springs;
+    sp.s = 1, sp.channels = 1;
+    sp.a = a.data(), sp.b = b.data(), sp.channel = channel.data();
+    sp.stiffness = k.data(), sp.damping = c.data(), sp.rest = rest.data(), sp.actuation = actuation.data();
+    sp.inc_start = inc_start.data(), sp.inc_spring = inc_spring.data(), sp.inc_sign = inc_sign.data();
+    sp.controls = controls.data();
+    GroundModel<double>& g = m.ground;
+    g.enabled = true;
+    g.height = 0.0, g.stiffness = 500.0, g.damping = 2.0, g.friction = 0.6;
+    g.contact_smoothing = 0.01, g.friction_smoothing = 0.05;
     return m;
   }
 };
@@ -70,10 +75,10 @@ TEST_CASE("kernel: spring_force adjoint matches finite differences") {
     const int step = 1;
     auto phi = [&] {
       ModelView<double> m = tiny.view();
-      return dot(w, spring_force(m, 0, step, x.data(), v.data()));
+      return dot(w, spring_force(m, 0, step, StateView<const double>{x.data(), v.data()}));
     };
     ModelView<double> m = tiny.view();
-    const SpringAdjoint<double> r = spring_force_adjoint(m, 0, step, x.data(), v.data(), w);
+    const SpringAdjoint<double> r = spring_force_adjoint(m, 0, step, StateView<const double>{x.data(), v.data()}, w);
     const double gk = r.stiffness, gc = r.damping, grest = r.rest, grest_eff = r.rest_eff;
     // States are structures of arrays (3 x n): x of both particles, then y, then z.
     const double adj_x[6] = {-r.adj_d.x, r.adj_d.x, -r.adj_d.y, r.adj_d.y, -r.adj_d.z, r.adj_d.z};
@@ -99,13 +104,13 @@ TEST_CASE("kernel: contact_force adjoint matches finite differences in, near and
     const Vec3<double> w{0.9, 1.2, -0.5};
     auto phi = [&] {
       ModelView<double> m = tiny.view();
-      m.ground_stiffness = kc, m.friction = mu;
-      return dot(w, contact_force(m, load3(x.data(), 0, 1), load3(v.data(), 0, 1)));
+      m.ground.stiffness = kc, m.ground.friction = mu;
+      return dot(w, contact_force(m.ground, load3(x.data(), 0, 1), load3(v.data(), 0, 1)));
     };
     ModelView<double> m = tiny.view();
     Vec3<double> ax{0, 0, 0}, av{0, 0, 0};
     double gk = 0, gmu = 0;
-    contact_force_adjoint(m, load3(x.data(), 0, 1), load3(v.data(), 0, 1), w, ax, av, gk, gmu);
+    contact_force_adjoint(m.ground, load3(x.data(), 0, 1), load3(v.data(), 0, 1), w, ax, av, gk, gmu);
     const double adj_x[3] = {ax.x, ax.y, ax.z}, adj_v[3] = {av.x, av.y, av.z};
     for (int i = 0; i < 3; ++i) {
       check_entry("x", i, adj_x[i], central_difference(&x[i], phi));
@@ -125,8 +130,8 @@ TEST_CASE("kernel: particle_step adjoint matches finite differences") {
   double gravity[3] = {0.1, -9.81, 0.2}, drag = 0.3, kc = 500.0, mu = 0.6;
   auto view = [&] {
     ModelView<double> m = tiny.view();
-    for (int k = 0; k < 3; ++k) m.gravity[k] = gravity[k];
-    m.drag = drag, m.ground_stiffness = kc, m.friction = mu;
+    for (int k = 0; k < 3; ++k) m.particles.gravity[k] = gravity[k];
+    m.particles.drag = drag, m.ground.stiffness = kc, m.ground.friction = mu;
     return m;
   };
   for (int pinned = 0; pinned < 2; ++pinned) {
@@ -134,19 +139,21 @@ TEST_CASE("kernel: particle_step adjoint matches finite differences") {
     auto phi = [&] {
       ModelView<double> m = view();
       std::vector<double> x1(6), v1(6);
-      for (int i = 0; i < 2; ++i) particle_step(m, i, x.data(), v.data(), fs.data(), x1.data(), v1.data());
+      for (int i = 0; i < 2; ++i)
+        ParticleStepKernel<double>{m, {x.data(), v.data()}, fs.data(), {x1.data(), v1.data()}}(i);
       double total = 0;
       for (int j = 0; j < 6; ++j) total += wx[j] * x1[j] + wv[j] * v1[j];
       return total;
     };
     ModelView<double> m = view();
     std::vector<double> x1(6), v1(6), ax = wx, av = wv, af(6);
-    for (int i = 0; i < 2; ++i) particle_step(m, i, x.data(), v.data(), fs.data(), x1.data(), v1.data());
+    for (int i = 0; i < 2; ++i) ParticleStepKernel<double>{m, {x.data(), v.data()}, fs.data(), {x1.data(), v1.data()}}(i);
     std::vector<double> g_mass(2), g_ext(6), g_drag(2), g_kc(2), g_mu(2);
     GradView<double> grad;
-    grad.mass = g_mass.data(), grad.ext_force = g_ext.data();
-    grad.drag = g_drag.data(), grad.ground_stiffness = g_kc.data(), grad.friction = g_mu.data();
-    for (int i = 0; i < 2; ++i) particle_step_adjoint(m, i, x.data(), v.data(), v1.data(), ax.data(), av.data(), af.data(), grad);
+    grad.particles = {g_mass.data(), g_ext.data(), g_drag.data()};
+    grad.ground = {g_kc.data(), g_mu.data()};
+    for (int i = 0; i < 2; ++i)
+      particle_step_adjoint(m, i, {x.data(), v.data()}, v1.data(), {ax.data(), av.data()}, af.data(), grad);
     for (int j = 0; j < 6; ++j) {
       check_entry("x", j, ax[j], central_difference(&x[j], phi));
       check_entry("v", j, av[j], central_difference(&v[j], phi));
@@ -156,7 +163,7 @@ TEST_CASE("kernel: particle_step adjoint matches finite differences") {
     for (int k = 0; k < 3; ++k) {
       // The spring force enters particle a with +1 and particle b with -1.
       check_entry("spring force", k, af[2 * k] - af[2 * k + 1], central_difference(&fs[k], phi));
-      // dL/dg = sum_i m_i dL/df_ext,i: the rollout forms it so (GradView has no slot).
+      // dL/dg = sum_i m_i dL/df_ext,i: the rollout forms it so (ParticleGrad has no slot).
       const double g_grav = tiny.mass[0] * g_ext[2 * k] + tiny.mass[1] * g_ext[2 * k + 1];
       check_entry("gravity", k, g_grav, central_difference(&gravity[k], phi));
     }
@@ -172,7 +179,7 @@ TEST_CASE("kernel: particle_gather adjoint matches finite differences") {
   ModelView<double> m = tiny.view();
   std::vector<double> adj_d{0.4, -0.3, 0.8}, adj_dv{-0.2, 0.6, 0.1};
   std::vector<double> ax(6, 0.0), av(6, 0.0);
-  for (int i = 0; i < 2; ++i) particle_gather_adjoint(m, i, adj_d.data(), adj_dv.data(), ax.data(), av.data());
+  for (int i = 0; i < 2; ++i) particle_gather_adjoint(m, i, adj_d.data(), adj_dv.data(), {ax.data(), av.data()});
   std::vector<double> x{0.1, 0.9, 0.2, 0.5, -0.1, 0.3};  // 3 x n
   auto phi = [&] {
     double total = 0;

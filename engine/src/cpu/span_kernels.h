@@ -59,10 +59,10 @@ struct ChunkSums {
   }
 
   // Adds the loose springs of particles [p0, p1) through the incidence list.
-  void add_loose(const ModelView<T>& m, int p0, int p1, const T* values) {
-    if (m.inc_start[p0] == m.inc_start[p1]) return;  // no loose spring touches the block
+  void add_loose(const SpringModel<T>& sp, int p0, int p1, const T* values) {
+    if (sp.inc_start[p0] == sp.inc_start[p1]) return;  // no loose spring touches the block
     for (int i = p0; i < p1; ++i) {
-      const Vec3<T> sum = add_incident(m, i, values, (*this)[i - p0]);
+      const Vec3<T> sum = add_incident(sp, i, values, (*this)[i - p0]);
       lane[0][i - p0] = sum.x, lane[1][i - p0] = sum.y, lane[2][i - p0] = sum.z;
     }
   }
@@ -118,19 +118,20 @@ template <class T>
 struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
   static constexpr int W = kChunkLanes<T>;
   ModelView<T> m;
-  const T *x, *v, *fs;
-  T *x1, *v1;
+  StateView<const T> state;
+  const T* fs;
+  StateView<T> next;
   const int* block_start;
   const IncidenceSegment* segments;
   void operator()(int block) const {
-    const int p0 = block * W, p1 = p0 + W < m.n ? p0 + W : m.n;
+    const int n = m.particles.n, p0 = block * W, p1 = p0 + W < n ? p0 + W : n;
     ChunkSums<T> f;
-    f.add_segments(block_start, segments, block, fs, m.s);
-    f.add_loose(m, p0, p1, fs);
-    if (m.ground) {
-      for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, x, v, f[i - p0], x1, v1);
+    f.add_segments(block_start, segments, block, fs, m.springs.s);
+    f.add_loose(m.springs, p0, p1, fs);
+    if (m.ground.enabled) {
+      for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, state, f[i - p0], next);
     } else {
-      for_block_particles<W>(p0, m.n, [&](int i, int t) { integrate_particle<false>(m, i, x, v, f[t], x1, v1); });
+      for_block_particles<W>(p0, n, [&](int i, int t) { integrate_particle<false>(m, i, state, f[t], next); });
     }
   }
 };
@@ -142,12 +143,14 @@ template <class T, bool kContact>
 struct ParticleAdjointBlockKernel {  // over particle blocks of kChunkLanes<T>
   static constexpr int W = kChunkLanes<T>;
   ModelView<T> m;
-  const T *x, *v, *v1;
-  T *adj_x, *adj_v, *adj_f;
+  StateView<const T> state;
+  const T* v1;
+  StateView<T> adj;
+  T* adj_f;
   GradView<T> grad;
   void operator()(int block) const {
-    for_block_particles<W>(block * W, m.n, [&](int i, int) {
-      particle_step_adjoint<kContact>(m, i, x, v, v1, adj_x, adj_v, adj_f, grad);
+    for_block_particles<W>(block * W, m.particles.n, [&](int i, int) {
+      particle_step_adjoint<kContact>(m, i, state, v1, adj, adj_f, grad);
     });
   }
 };
@@ -159,20 +162,20 @@ struct ParticleGatherBlockKernel {  // over particle blocks of kChunkLanes<T>
   static constexpr int W = kChunkLanes<T>;
   ModelView<T> m;
   const T *adj_d, *adj_dv;
-  T *adj_x, *adj_v;
+  StateView<T> adj;
   const int* block_start;
   const IncidenceSegment* segments;
   void operator()(int block) const {
-    const int p0 = block * W, p1 = p0 + W < m.n ? p0 + W : m.n;
+    const int n = m.particles.n, p0 = block * W, p1 = p0 + W < n ? p0 + W : n;
     ChunkSums<T> d, dv;
-    d.add_segments(block_start, segments, block, adj_d, m.s);
-    dv.add_segments(block_start, segments, block, adj_dv, m.s);
-    d.add_loose(m, p0, p1, adj_d);
-    dv.add_loose(m, p0, p1, adj_dv);
+    d.add_segments(block_start, segments, block, adj_d, m.springs.s);
+    dv.add_segments(block_start, segments, block, adj_dv, m.springs.s);
+    d.add_loose(m.springs, p0, p1, adj_d);
+    dv.add_loose(m.springs, p0, p1, adj_dv);
     // End a (sign +1) enters d = x_b - x_a with a minus: subtract the signed sums.
-    for_block_particles<W>(p0, m.n, [&](int i, int t) {
-      store3(adj_x, i, m.n, load3(adj_x, i, m.n) - d[t]);
-      store3(adj_v, i, m.n, load3(adj_v, i, m.n) - dv[t]);
+    for_block_particles<W>(p0, n, [&](int i, int t) {
+      store3(adj.x, i, n, load3(adj.x, i, n) - d[t]);
+      store3(adj.v, i, n, load3(adj.v, i, n) - dv[t]);
     });
   }
 };

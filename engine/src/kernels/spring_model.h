@@ -1,0 +1,35 @@
+// The spring family's part of the model, and its gradient accumulators.
+#pragma once
+
+namespace nudge {
+
+template <class T>
+struct SpringModel {
+  int s = 0;         // springs
+  int channels = 0;  // actuation channels C
+  const int* a = nullptr;        // s: first end
+  const int* b = nullptr;        // s: second end
+  const int* channel = nullptr;  // s, -1 for passive
+  const T* stiffness = nullptr;  // s
+  const T* damping = nullptr;    // s
+  const T* rest = nullptr;       // s
+  const T* actuation = nullptr;  // s, 0 for a passive spring
+
+  // Incidence, CSR by particle: springs touching particle i are
+  // inc_spring[inc_start[i] .. inc_start[i+1]), with inc_sign +1 at end a, -1 at end b.
+  const int* inc_start = nullptr;   // n + 1
+  const int* inc_spring = nullptr;  // 2s
+  const T* inc_sign = nullptr;      // 2s
+
+  const T* controls = nullptr;  // steps x channels, at least one entry (padded with 0)
+};
+
+template <class T>
+struct SpringGrad {
+  T* stiffness = nullptr;  // s
+  T* damping = nullptr;    // s
+  T* rest = nullptr;       // s
+  T* controls = nullptr;   // steps x channels
+};
+
+}  // namespace nudge

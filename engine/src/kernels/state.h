@@ -1,0 +1,29 @@
+// The dynamic state of a rollout at one step, as kernels see it: pointers into one
+// state slot. T is const-qualified for a state a pass only reads (StateView<const T>).
+// The adjoint state (dL/dstate) has the same shape and is passed as a StateView too.
+//
+// Arrays of 3-vectors are structures of arrays (3 x n: all x, then all y, then all z;
+// see load3 in nudge/vec3.h). Each element family that has state of its own adds its
+// arrays here and its size to StateLayout (sim/state_layout.h).
+#pragma once
+
+#include <type_traits>
+
+#include "nudge/config.h"
+
+namespace nudge {
+
+template <class T>
+struct StateView {
+  T* x = nullptr;  // particle positions, 3 x n
+  T* v = nullptr;  // particle velocities, 3 x n
+
+  // A writable view reads as a read-only one.
+  operator StateView<const T>() const
+    requires(!std::is_const_v<T>)
+  {
+    return {x, v};
+  }
+};
+
+}  // namespace nudge

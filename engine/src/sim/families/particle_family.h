@@ -1,0 +1,127 @@
+// Particles: their integrator (kernels/particle_step.h), their parameters (initial
+// state, mass, external force, gravity, drag) and gradients. Each step the interaction
+// families (springs) compute their forces first; the particle pass then gathers them,
+// adds the forces local to a particle (gravity, drag, the ground) and integrates. The
+// adjoint runs the other way: the particle pass first, handing dL/dF (adj_f) to the
+// interaction families' adjoints.
+#pragma once
+
+#include <vector>
+
+#include "cpu/span_kernels.h"
+#include "kernels/step_kernels.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/families/spring_family.h"
+#include "sim/soa.h"
+
+namespace nudge {
+
+template <class T, Backend Exec>
+class ParticleFamily {
+public:
+  ParticleFamily(const Scene& scene, const Exec& exec) : n_(scene.particle_count()) {
+    free_host_.resize(n_);
+    for (int i = 0; i < n_; ++i) free_host_[i] = scene.pinned[i] ? T(0) : T(1);
+    exec.upload(free_, free_host_);
+  }
+
+  int count() const { return n_; }
+
+  // The parameters of this forward pass, and the initial state; a pinned particle
+  // starts at rest.
+  void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
+    exec.upload(mass_, std::vector<T>(p[ParamId::Mass].value.begin(), p[ParamId::Mass].value.end()));
+    exec.upload(ext_force_, soa_from_triples<T>(p[ParamId::ExternalForce].value, n_));
+    for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[k]);
+    drag_ = static_cast<T>(p[ParamId::Drag].value[0]);
+    std::vector<double> v0 = p[ParamId::InitialVelocity].value;
+    for (int i = 0; i < n_; ++i)
+      for (int k = 0; k < 3; ++k) v0[3 * i + k] *= static_cast<double>(free_host_[i]);
+    exec.upload_to(initial.x, soa_from_triples<T>(p[ParamId::InitialPosition].value, n_));
+    exec.upload_to(initial.v, soa_from_triples<T>(v0, n_));
+  }
+
+  ParticleModel<T> model(const Exec& exec) const {
+    ParticleModel<T> p;
+    p.n = n_;
+    p.mass = exec.data(mass_);
+    p.free = exec.data(free_);
+    p.ext_force = exec.data(ext_force_);
+    for (int k = 0; k < 3; ++k) p.gravity[k] = gravity_[k];
+    p.drag = drag_;
+    return p;
+  }
+
+  // One step: gathers the spring forces, adds the local ones and integrates.
+  void integrate(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const SpringFamily<T, Exec>& springs,
+                 StateView<T> next) const {
+    if constexpr (Exec::kSpringRuns) {
+      const SpringLayout& layout = springs.layout();
+      exec.launch_blocks(layout.blocks(), ParticleStepBlockKernel<T>{m, state, springs.forces(), next,
+                                                                      layout.block_start.data(), layout.segments.data()});
+    } else {
+      exec.launch(n_, ParticleStepKernel<T>{m, state, springs.forces(), next});
+    }
+  }
+
+  // The particle half of a step's adjoint: adj holds dL/dstate_{t+1} on entry and the
+  // local part of dL/dstate_t on return; adj_f receives dL/dF per particle. v1: the
+  // velocities after the step.
+  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* v1, StateView<T> adj,
+               T* adj_f, const GradView<T>& grad) const {
+    if (m.ground.enabled) adjoint<true>(exec, m, state, v1, adj, adj_f, grad);
+    else adjoint<false>(exec, m, state, v1, adj, adj_f, grad);
+  }
+
+  void zero_gradients(const Exec& exec) {
+    for (auto* a : {&g_mass_, &g_drag_}) exec.resize(*a, size_t(n_));
+    exec.resize(g_ext_force_, 3 * size_t(n_));
+    for (auto* a : {&g_mass_, &g_drag_, &g_ext_force_}) exec.zero(*a);
+  }
+
+  ParticleGrad<T> grad(const Exec& exec) { return {exec.data(g_mass_), exec.data(g_ext_force_), exec.data(g_drag_)}; }
+
+  // adj0: dL/dstate_0 (the initial state's adjoint), on the backend.
+  void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {
+    const size_t values = 3 * size_t(n_);
+    p[ParamId::InitialPosition].grad = triples_from_soa(fetch_values(exec, adj0.x, values), n_);
+    std::vector<double> av = triples_from_soa(fetch_values(exec, adj0.v, values), n_);
+    for (int i = 0; i < n_; ++i)
+      for (int k = 0; k < 3; ++k) av[3 * i + k] *= static_cast<double>(free_host_[i]);
+    p[ParamId::InitialVelocity].grad = av;
+    p[ParamId::Mass].grad = fetch_values(exec, exec.data(g_mass_), n_);
+    p[ParamId::ExternalForce].grad = triples_from_soa(fetch_values(exec, exec.data(g_ext_force_), values), n_);
+    // dL/dg = sum_i m_i dL/df_ext,i (see ParticleGrad)
+    const std::vector<double>& ext = p[ParamId::ExternalForce].grad;  // n x 3
+    const std::vector<double>& mass = p[ParamId::Mass].value;
+    for (int k = 0; k < 3; ++k)
+      for (int i = 0; i < n_; ++i) p[ParamId::Gravity].grad[k] += mass[i] * ext[3 * size_t(i) + k];
+    p[ParamId::Drag].grad[0] = ordered_sum(fetch_values(exec, exec.data(g_drag_), n_));
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+
+  template <bool kContact>
+  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* v1, StateView<T> adj,
+               T* adj_f, const GradView<T>& grad) const {
+    if constexpr (Exec::kSpringRuns) {
+      // Fixed blocks of one SIMD chunk, so where a vector loop starts never depends on the
+      // thread count.
+      const int blocks = (n_ + kChunkLanes<T> - 1) / kChunkLanes<T>;
+      exec.launch_blocks(blocks, ParticleAdjointBlockKernel<T, kContact>{m, state, v1, adj, adj_f, grad});
+    } else {
+      exec.launch(n_, ParticleAdjointKernel<T, kContact>{m, state, v1, adj, adj_f, grad});
+    }
+  }
+
+  int n_;
+  T gravity_[3] = {0, 0, 0};
+  T drag_ = 0;
+  std::vector<T> free_host_;  // the pinned mask (0 pinned, 1 free), kept on the host too
+  Array free_, mass_, ext_force_;
+  Array g_mass_, g_ext_force_, g_drag_;  // gradient accumulators (ParticleGrad)
+};
+
+}  // namespace nudge
