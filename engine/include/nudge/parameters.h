@@ -24,6 +24,10 @@ enum class ParamId : int {
   GroundStiffness,  // 1 x 1, N/m of penetration
   Friction,         // 1 x 1, Coulomb coefficient
   Controls,         // T x C, one value per step and actuation channel
+  ParticleRadius,   // N x 1, m, the distance at which a particle meets a collider
+  ContactStiffness, // 1 x 1, N/m of penetration, particles against colliders
+  ContactDamping,   // 1 x 1, N s/m on the normal velocity in contact
+  ContactFriction,  // 1 x 1, Coulomb coefficient against colliders
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

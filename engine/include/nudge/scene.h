@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "nudge/colliders.h"
 #include "nudge/optimizer.h"
 #include "nudge/parameters.h"
 #include "nudge/result.h"
@@ -89,6 +90,10 @@ struct Scene {
   std::vector<int> spring_channel;    // S: actuation channel, -1 for a passive spring
   std::vector<double> actuation;      // S: rest length scales by (1 + actuation * control)
   int channels = 0;                   // C
+
+  // Static colliders that particles meet (besides the ground), and how.
+  std::vector<ColliderShape> colliders;
+  ContactSettings contact;
 
   ParameterSet params;
   std::vector<Objective> objectives;

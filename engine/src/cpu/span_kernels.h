@@ -128,7 +128,7 @@ struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
     ChunkSums<T> f;
     f.add_segments(block_start, segments, block, fs, m.springs.s);
     f.add_loose(m.springs, p0, p1, fs);
-    if (m.ground.enabled) {
+    if (has_local_contact(m)) {
       for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, state, f[i - p0], next);
     } else {
       for_block_particles<W>(p0, n, [&](int i, int t) { integrate_particle<false>(m, i, state, f[t], next); });

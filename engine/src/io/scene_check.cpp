@@ -23,14 +23,18 @@ Shape shape_of(ParamId id, int n, int s, int t, int c) {
     case ParamId::InitialPosition:
     case ParamId::InitialVelocity:
     case ParamId::ExternalForce: return {n, 3};
-    case ParamId::Mass: return {n, 1};
+    case ParamId::Mass:
+    case ParamId::ParticleRadius: return {n, 1};
     case ParamId::Stiffness:
     case ParamId::Damping:
     case ParamId::RestLength: return {s, 1};
     case ParamId::Gravity: return {1, 3};
     case ParamId::Drag:
     case ParamId::GroundStiffness:
-    case ParamId::Friction: return {1, 1};
+    case ParamId::Friction:
+    case ParamId::ContactStiffness:
+    case ParamId::ContactDamping:
+    case ParamId::ContactFriction: return {1, 1};
     case ParamId::Controls:
       // An impossible size is left empty for check_scene to report, rather than allocated.
       if (static_cast<long long>(t) * c > kMaxControlValues) return {0, 0};
@@ -58,6 +62,8 @@ std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
     case ParamId::Gravity: return {0.0, -9.81, 0.0};
     case ParamId::GroundStiffness: return {1e4};
     case ParamId::Friction: return {0.5};
+    case ParamId::ContactStiffness: return {1e4};
+    case ParamId::ContactFriction: return {0.5};
     case ParamId::RestLength: {
       std::vector<double> rest(size);
       for (int i = 0; i < shape.rows; ++i) rest[i] = initial_distance(scene, i);
@@ -111,6 +117,10 @@ ParamRule rule_for(ParamId id) {
     case ParamId::GroundStiffness: return {"simulation.ground.stiffness", "a stiffness >= 0 (N/m)", non_negative};
     case ParamId::Friction: return {"simulation.ground.friction", "a friction coefficient >= 0", non_negative};
     case ParamId::Controls: return {"controls.values", "a finite control value", finite};
+    case ParamId::ParticleRadius: return {"particles.radius", "a radius >= 0 (m)", non_negative};
+    case ParamId::ContactStiffness: return {"contact.stiffness", "a stiffness >= 0 (N/m)", non_negative};
+    case ParamId::ContactDamping: return {"contact.damping", "a damping >= 0 (N s/m)", non_negative};
+    case ParamId::ContactFriction: return {"contact.friction", "a friction coefficient >= 0", non_negative};
     case ParamId::Count: break;
   }
   return {"?", "?", finite};

@@ -6,6 +6,7 @@
 // all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
+#include "kernels/collider_model.h"
 #include "kernels/ground_model.h"
 #include "kernels/particle_model.h"
 #include "kernels/spring_model.h"
@@ -20,13 +21,22 @@ struct ModelView {
   ParticleModel<T> particles;
   SpringModel<T> springs;
   GroundModel<T> ground;
+  ColliderModel<T> colliders;
 };
+
+// Whether particles meet anything local to them (the ground, colliders): without, the
+// particle passes run a branch-free body that vectorises.
+template <class T>
+NUDGE_HD bool has_local_contact(const ModelView<T>& m) {
+  return m.ground.enabled || m.colliders.count > 0;
+}
 
 template <class T>
 struct GradView {
   ParticleGrad<T> particles;
   SpringGrad<T> springs;
   GroundGrad<T> ground;
+  ColliderGrad<T> colliders;
 };
 
 }  // namespace nudge

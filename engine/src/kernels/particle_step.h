@@ -6,6 +6,7 @@
 // the forces here are those local to the particle.
 #pragma once
 
+#include "kernels/collider_contact.h"
 #include "kernels/ground_contact.h"
 #include "kernels/model.h"
 #include "nudge/vec3.h"
@@ -13,9 +14,9 @@
 namespace nudge {
 
 // Total force on particle i, given the sum of the interaction forces on it.
-// kContact = false leaves the ground out whatever m.ground says: a caller that has
-// checked m.ground.enabled once gets a loop without branches or exp/log, one that
-// vectorises.
+// kContact = false leaves the ground and colliders out whatever the model says: a
+// caller that has checked has_local_contact(m) once gets a loop without branches or
+// exp/log, one that vectorises.
 template <bool kContact = true, class T>
 NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v, Vec3<T> interaction_sum) {
   const ParticleModel<T>& p = m.particles;
@@ -23,6 +24,7 @@ NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T>
   Vec3<T> f = load3(p.ext_force, i, p.n) + Vec3<T>{mass * p.gravity[0], mass * p.gravity[1], mass * p.gravity[2]};
   f -= p.drag * v;
   if (kContact && m.ground.enabled) f += contact_force(m.ground, x, v);
+  if (kContact && m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v);
   return f + interaction_sum;
 }
 
@@ -63,6 +65,7 @@ NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<cons
   grad.particles.drag[i] -= dot(af, vi);
   if (kContact && m.ground.enabled)
     contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
+  if (kContact && m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, af, ax, av);
   store3(adj.x, i, p.n, ax);
   store3(adj.v, i, p.n, av);
 }

@@ -18,10 +18,10 @@ struct StateView {
   T* x = nullptr;  // particle positions, 3 x n
   T* v = nullptr;  // particle velocities, 3 x n
 
-  // A writable view reads as a read-only one.
-  operator StateView<const T>() const
-    requires(!std::is_const_v<T>)
-  {
+  // A writable view reads as a read-only one. (A template, so that the view of const T
+  // declares no conversion to itself.)
+  template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+  operator StateView<const U>() const {
     return {x, v};
   }
 };

@@ -5,7 +5,8 @@
 // The physics lives in element families (sim/families/): each owns its part of the
 // model, its parameters' upload and gradients, and its forward and adjoint passes with
 // their schedule on each backend. The rollout owns the states, laid out by StateLayout,
-// and calls the families in order: interaction forces, then the particle integrator;
+// and calls the families in order: interaction forces, then the particle integrator
+// (which applies the local forces of the ground and colliders);
 // backwards, the particle adjoint, then the interactions' adjoints.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
@@ -28,6 +29,7 @@
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
+#include "sim/families/collider_family.h"
 #include "sim/families/ground_family.h"
 #include "sim/families/particle_family.h"
 #include "sim/families/spring_family.h"
@@ -46,7 +48,7 @@ public:
       : exec_(std::move(exec)), objectives_(scene), layout_{scene.particle_count()}, steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), particles_(scene, exec_), springs_(scene, exec_),
-        ground_(scene, exec_) {
+        ground_(scene, exec_), colliders_(scene, exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
@@ -262,6 +264,7 @@ private:
     particles_.upload(p, state(0), exec_);
     springs_.upload(p, exec_);
     ground_.upload(p, exec_);
+    colliders_.upload(p, exec_);
   }
 
   ModelView<T> model_view() const {
@@ -270,6 +273,7 @@ private:
     m.particles = particles_.model(exec_);
     m.springs = springs_.model(exec_);
     m.ground = ground_.model();
+    m.colliders = colliders_.model(exec_);
     return m;
   }
 
@@ -277,15 +281,19 @@ private:
     particles_.zero_gradients(exec_);
     springs_.zero_gradients(exec_);
     ground_.zero_gradients(exec_);
+    colliders_.zero_gradients(exec_);
   }
 
-  GradView<T> grad_view() { return {particles_.grad(exec_), springs_.grad(exec_), ground_.grad(exec_)}; }
+  GradView<T> grad_view() {
+    return {particles_.grad(exec_), springs_.grad(exec_), ground_.grad(exec_), colliders_.grad(exec_)};
+  }
 
   void download_gradients(ParameterSet& p) {
     p.zero_grad();
     particles_.download_gradients(p, adj_state(), exec_);
     springs_.download_gradients(p, exec_);
     ground_.download_gradients(p, exec_);
+    colliders_.download_gradients(p, exec_);
   }
 
   Exec exec_;
@@ -296,6 +304,7 @@ private:
   ParticleFamily<T, Exec> particles_;
   SpringFamily<T, Exec> springs_;
   GroundFamily<T, Exec> ground_;
+  ColliderFamily<T, Exec> colliders_;
 
   using Array = typename Exec::template Array<T>;
   // States: every step, or checkpoints plus one recomputed segment; StateLayout slots.

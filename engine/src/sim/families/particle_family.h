@@ -70,7 +70,7 @@ public:
   // velocities after the step.
   void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* v1, StateView<T> adj,
                T* adj_f, const GradView<T>& grad) const {
-    if (m.ground.enabled) adjoint<true>(exec, m, state, v1, adj, adj_f, grad);
+    if (has_local_contact(m)) adjoint<true>(exec, m, state, v1, adj, adj_f, grad);
     else adjoint<false>(exec, m, state, v1, adj, adj_f, grad);
   }
 
