@@ -241,3 +241,26 @@ TEST_CASE("example: walker learns to travel along +x") {
   CHECK(travel_after > 0.2);
   CHECK(travel_after > 2.0 * std::max(travel_before, 0.0) + 0.05);
 }
+
+TEST_CASE("example: bounce reproduces Warp's example_bounce") {
+  // Warp 1.7.2's own example on this machine's CPU in float32 (bench/peers/warp_bounce.py):
+  // loss 9.1057796 and dL/dv0 = (-4.97276, -0.398563, 0) at the start; after its 250
+  // gradient steps of 0.02, v0 = (10.63858, -4.28767, 0) and loss 2.5754e-5. The same
+  // model in double here must agree to float32's rounding over 288 steps (1e-5).
+  const Scene scene = load_example("bounce");
+  std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+  ParameterSet params = scene.params;
+  Result<Evaluation> eval = sim->gradient(params);
+  REQUIRE(eval.ok());
+  CHECK(eval->loss == doctest::Approx(9.1057796).epsilon(1e-5));
+  const std::vector<double>& g = params[ParamId::InitialVelocity].grad;
+  CHECK(g[0] == doctest::Approx(-4.97276).epsilon(1e-5));
+  CHECK(g[1] == doctest::Approx(-0.398563).epsilon(1e-5));
+  CHECK(g[2] == 0.0);
+
+  const Optimised opt = optimise(scene);
+  const std::vector<double>& v0 = opt.params[ParamId::InitialVelocity].value;
+  CHECK(v0[0] == doctest::Approx(10.63858).epsilon(1e-5));
+  CHECK(v0[1] == doctest::Approx(-4.28767).epsilon(1e-5));
+  CHECK(opt.result.loss == doctest::Approx(2.5754e-5).epsilon(1e-3));
+}

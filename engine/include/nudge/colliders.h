@@ -3,6 +3,7 @@
 // (ParamId::ContactStiffness, ContactDamping, ContactFriction, ParticleRadius).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -26,6 +27,10 @@ struct ColliderShape {
   double half_extents[3] = {0.5, 0.5, 0.5};  // box, m
   double radius = 0.5;                       // sphere and capsule, m
   double half_length = 0.5;                  // capsule: half its axis (the shape's y), m
+
+  void position_from(const std::array<double, 3>& p) {
+    for (int k = 0; k < 3; ++k) position[k] = p[k];
+  }
 };
 
 struct ContactSettings {

@@ -315,6 +315,47 @@ Problem check_camera(const Scene& scene) {
   return std::nullopt;
 }
 
+// The shapes' numbers (their sizes > 0, directions and rotations of unit length) and
+// the contact settings.
+Problem check_colliders(const Scene& scene) {
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
+    const ColliderShape& c = scene.colliders[i];
+    const std::string at = index_path("colliders", static_cast<long long>(i));
+    const auto vector_problem = [&](std::string_view key, const double* v, int count) -> Problem {
+      for (int k = 0; k < count; ++k)
+        if (!finite(v[k])) return found(index_path(at + "." + std::string(key), k), v[k], "a finite number");
+      return std::nullopt;
+    };
+    const auto unit = [](const double* v, int count) {
+      double sum = 0;
+      for (int k = 0; k < count; ++k) sum += v[k] * v[k];
+      return std::abs(std::sqrt(sum) - 1) <= 1e-6;
+    };
+    if (c.type == ColliderType::Plane) {
+      if (Problem p = vector_problem("normal", c.normal, 3)) return p;
+      if (!unit(c.normal, 3)) return at + ".normal: not of unit length; expected a unit normal [x, y, z]";
+      if (!finite(c.offset)) return found(at + ".offset", c.offset, "a finite offset (m)");
+      continue;
+    }
+    if (Problem p = vector_problem("position", c.position, 3)) return p;
+    if (Problem p = vector_problem("orientation", c.orientation, 4)) return p;
+    if (!unit(c.orientation, 4)) return at + ".orientation: not of unit length; expected a unit quaternion [x, y, z, w]";
+    if (c.type == ColliderType::Box)
+      for (int k = 0; k < 3; ++k)
+        if (!positive(c.half_extents[k]))
+          return found(index_path(at + ".half_extents", k), c.half_extents[k], "a half extent > 0 (m)");
+    if ((c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) && !positive(c.radius))
+      return found(at + ".radius", c.radius, "a radius > 0 (m)");
+    if (c.type == ColliderType::Capsule && !positive(c.half_length))
+      return found(at + ".half_length", c.half_length, "half the axis' length > 0 (m)");
+  }
+  if (!non_negative(scene.contact.smoothing))
+    return found("contact.smoothing", scene.contact.smoothing, "a width >= 0 (m)");
+  if (!positive(scene.contact.friction_smoothing))
+    return found("contact.friction_smoothing", scene.contact.friction_smoothing, "a speed > 0 (m/s)");
+  return std::nullopt;
+}
+
 Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
@@ -363,7 +404,8 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_parameters, check_objectives, check_optimizer, check_camera})
+       {check_settings, check_topology, check_parameters, check_colliders, check_objectives, check_optimizer,
+        check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};
 }

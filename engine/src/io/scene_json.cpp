@@ -340,7 +340,7 @@ public:
       fail_found(version, "1 (this file was written by a newer version of Nudge)");
     integer(version, kVersion, kVersion, "1");
     expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "controls",
-                        "parameters", "objectives", "optimizer", "camera"});
+                        "colliders", "contact", "parameters", "objectives", "optimizer", "camera"});
 
     const std::string stem = source.stem().string();
     scene.name = stem.empty() ? "untitled" : stem;
@@ -353,6 +353,8 @@ public:
     read_controls(optional(top, "controls"), scene);
     const std::optional<Node> springs = optional(top, "springs");
     const bool rest_lengths_defaulted = read_springs(springs, scene);
+    if (auto colliders = optional(top, "colliders")) read_colliders(*colliders, scene);
+    if (auto contact = optional(top, "contact")) read_contact(*contact, scene);
 
     shape_parameters(scene);  // defaults for every parameter the file did not give
     if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
@@ -538,7 +540,7 @@ private:
   }
 
   void read_particles(const Node& node, Scene& scene) {
-    expect_object(node, {"position", "velocity", "mass", "pinned", "force"});
+    expect_object(node, {"position", "velocity", "mass", "pinned", "force", "radius"});
     const std::vector<double> position =
         rows_of_3(required(node, "position", "a non-empty array of [x, y, z] positions (m)"), 0,
                   "a position [x, y, z] (m)", "a non-empty array of [x, y, z] positions (m)");
@@ -556,6 +558,8 @@ private:
     if (auto force = optional(node, "force"))
       scene.params[ParamId::ExternalForce].value =
           rows_of_3(*force, n, "a force [x, y, z] (N)", per_particle + " of [x, y, z] forces (N)");
+    if (auto radius = optional(node, "radius"))
+      scene.params[ParamId::ParticleRadius].value = per_item(*radius, n, "particle", "a radius >= 0 (m)", non_negative);
 
     scene.pinned.assign(n, 0);
     if (auto pinned = optional(node, "pinned")) {
@@ -655,6 +659,105 @@ private:
                  " at distance " + number_text(rest[k]) +
                  " initially, which cannot be the default rest length; expected distinct finite positions "
                  "or a \"rest_length\" > 0 for every spring");
+  }
+
+  void read_colliders(const Node& node, Scene& scene) const {
+    expect_array(node, "an array of colliders");
+    for (std::size_t k = 0; k < node.size(); ++k) scene.colliders.push_back(read_collider(node.element(k)));
+  }
+
+  ColliderShape read_collider(const Node& node) const {
+    const std::string names = "plane, box, sphere or capsule";
+    if (!node.json.is_object()) fail_found(node, "a collider object with a \"type\" (" + names + ")");
+    const Node type_node = required(node, "type", names);
+    const std::optional<ColliderType> type = collider_type_from_name(string(type_node, names));
+    if (!type) fail_found(type_node, names);
+    const std::string context = context_of(node) + " (a " + std::string(collider_type_name(*type)) + " collider)";
+    ColliderShape c;
+    c.type = *type;
+    const auto size = [&](std::string_view key, std::string_view expected) {
+      return number(required(node, key, expected), expected, positive);
+    };
+    switch (*type) {
+      case ColliderType::Plane: {
+        expect_object(node, {"type", "normal", "offset"}, context);
+        const Node normal = required(node, "normal", "the plane's normal [x, y, z]");
+        unit_vector(normal, vec3(normal, "the plane's normal [x, y, z]"), c.normal);
+        if (auto offset = optional(node, "offset")) c.offset = number(*offset, "a finite offset (m)");
+        return c;
+      }
+      case ColliderType::Box:
+        expect_object(node, {"type", "position", "orientation", "half_extents"}, context);
+        read_placement(node, c);
+        {
+          const Node half = required(node, "half_extents", "the box's half extents [x, y, z] (m)");
+          const std::array<double, 3> e = vec3(half, "the box's half extents [x, y, z] (m)");
+          for (int k = 0; k < 3; ++k) {
+            if (!positive(e[k])) fail_found(half.element(k), "a half extent > 0 (m)");
+            c.half_extents[k] = e[k];
+          }
+        }
+        return c;
+      case ColliderType::Sphere:
+        expect_object(node, {"type", "position", "radius"}, context);
+        c.position_from(vec3(required(node, "position", "the centre [x, y, z] (m)"), "the centre [x, y, z] (m)"));
+        c.radius = size("radius", "a radius > 0 (m)");
+        return c;
+      case ColliderType::Capsule:
+        expect_object(node, {"type", "position", "orientation", "radius", "half_length"}, context);
+        read_placement(node, c);
+        c.radius = size("radius", "a radius > 0 (m)");
+        c.half_length = size("half_length", "half the axis' length > 0 (m)");
+        return c;
+    }
+    return c;
+  }
+
+  // A shape's position and orientation (a unit quaternion [x, y, z, w]; identity if absent).
+  void read_placement(const Node& node, ColliderShape& c) const {
+    c.position_from(vec3(required(node, "position", "the centre [x, y, z] (m)"), "the centre [x, y, z] (m)"));
+    auto orientation = optional(node, "orientation");
+    if (!orientation) return;
+    constexpr std::string_view expected = "a unit quaternion [x, y, z, w]";
+    if (!orientation->json.is_array() || orientation->size() != 4) fail_found(*orientation, expected);
+    double q[4];
+    for (std::size_t k = 0; k < 4; ++k) q[k] = number(orientation->element(k), "a finite number");
+    const double length = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (std::abs(length - 1) > 1e-6) fail_found(*orientation, "a unit quaternion [x, y, z, w] (its length is " + number_text(length) + ")");
+    std::copy(q, q + 4, c.orientation);
+  }
+
+  // A direction kept bit for bit when it is unit length already (as saved), else normalised.
+  void unit_vector(const Node& node, const std::array<double, 3>& d, double* out) const {
+    const double scale = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
+    if (scale == 0) fail_found(node, "a non-zero direction");
+    if (scale <= 1 && std::abs(std::hypot(d[0], d[1], d[2]) - 1) <= 4 * std::numeric_limits<double>::epsilon()) {
+      std::copy(d.begin(), d.end(), out);
+      return;
+    }
+    const double length = std::hypot(d[0] / scale, d[1] / scale, d[2] / scale);  // scaled: cannot overflow
+    for (int k = 0; k < 3; ++k) out[k] = d[k] / scale / length;
+  }
+
+  void read_contact(const Node& node, Scene& scene) const {
+    expect_object(node, {"stiffness", "damping", "friction", "damping_mode", "smoothing", "friction_smoothing"});
+    ContactSettings& c = scene.contact;
+    if (auto stiffness = optional(node, "stiffness"))
+      scene.params[ParamId::ContactStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
+    if (auto damping = optional(node, "damping"))
+      scene.params[ParamId::ContactDamping].value = {number(*damping, "a damping >= 0 (N s/m)", non_negative)};
+    if (auto friction = optional(node, "friction"))
+      scene.params[ParamId::ContactFriction].value = {number(*friction, "a friction coefficient >= 0", non_negative)};
+    if (auto mode = optional(node, "damping_mode")) {
+      constexpr std::string_view expected = "\"approach\" (damp only motion into a collider) or \"both\"";
+      const std::string name = string(*mode, expected);
+      if (name != "approach" && name != "both") fail_found(*mode, expected);
+      c.damp_approach_only = name == "approach";
+    }
+    if (auto smoothing = optional(node, "smoothing"))
+      c.smoothing = number(*smoothing, "a width >= 0 (m; 0: contact switches on at the surface)", non_negative);
+    if (auto smoothing = optional(node, "friction_smoothing"))
+      c.friction_smoothing = number(*smoothing, "a speed > 0 (m/s)", positive);
   }
 
   void read_parameters(const Node& node, Scene& scene) const {
@@ -759,18 +862,10 @@ private:
       }
   }
 
+  // Normalising a saved unit direction again could change a last digit and break
+  // load-save-load: unit_vector keeps it bit for bit.
   void read_direction(const Node& node, Objective& o) const {
-    const std::array<double, 3> d = vec3(node, "a direction [x, y, z]");
-    const double scale = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
-    if (scale == 0) fail_found(node, "a non-zero direction");
-    // A direction that is unit length already (as saved) is kept bit for bit:
-    // normalising again could change a last digit and break load-save-load.
-    if (scale <= 1 && std::abs(std::hypot(d[0], d[1], d[2]) - 1) <= 4 * std::numeric_limits<double>::epsilon()) {
-      std::copy(d.begin(), d.end(), o.direction);
-      return;
-    }
-    const double length = std::hypot(d[0] / scale, d[1] / scale, d[2] / scale);  // scaled: cannot overflow
-    for (int k = 0; k < 3; ++k) o.direction[k] = d[k] / scale / length;
+    unit_vector(node, vec3(node, "a direction [x, y, z]"), o.direction);
   }
 
   void read_markers(const Node& node, const Scene& scene, Objective& o) const {
@@ -918,6 +1013,35 @@ OrderedJson objective_json(const Objective& o) {
   return j;
 }
 
+OrderedJson collider_json(const ColliderShape& c) {
+  OrderedJson j;
+  j["type"] = collider_type_name(c.type);
+  const auto placement = [&] {
+    j["position"] = vec3_json(c.position);
+    j["orientation"] = OrderedJson::array({c.orientation[0], c.orientation[1], c.orientation[2], c.orientation[3]});
+  };
+  switch (c.type) {
+    case ColliderType::Plane:
+      j["normal"] = vec3_json(c.normal);
+      j["offset"] = c.offset;
+      break;
+    case ColliderType::Box:
+      placement();
+      j["half_extents"] = vec3_json(c.half_extents);
+      break;
+    case ColliderType::Sphere:
+      j["position"] = vec3_json(c.position);
+      j["radius"] = c.radius;
+      break;
+    case ColliderType::Capsule:
+      placement();
+      j["radius"] = c.radius;
+      j["half_length"] = c.half_length;
+      break;
+  }
+  return j;
+}
+
 OrderedJson scene_json(const Scene& scene) {
   const ParameterSet& p = scene.params;
   OrderedJson j;
@@ -951,6 +1075,8 @@ OrderedJson scene_json(const Scene& scene) {
     if (scene.pinned[i]) pinned.push_back(i);
   particles["pinned"] = pinned;
   particles["force"] = rows(p[ParamId::ExternalForce].value, 3);
+  const std::vector<double>& radius = p[ParamId::ParticleRadius].value;
+  if (std::any_of(radius.begin(), radius.end(), [](double r) { return r != 0.0; })) particles["radius"] = radius;
 
   if (scene.spring_count() > 0) {
     OrderedJson& springs = j["springs"];
@@ -966,6 +1092,17 @@ OrderedJson scene_json(const Scene& scene) {
   if (scene.channels > 0) {
     j["controls"]["channels"] = scene.channels;
     j["controls"]["values"] = rows(p[ParamId::Controls].value, scene.channels);
+  }
+
+  if (!scene.colliders.empty()) {
+    OrderedJson& colliders = j["colliders"] = OrderedJson::array();
+    for (const ColliderShape& c : scene.colliders) colliders.push_back(collider_json(c));
+    j["contact"] = {{"stiffness", p[ParamId::ContactStiffness].value.at(0)},
+                    {"damping", p[ParamId::ContactDamping].value.at(0)},
+                    {"friction", p[ParamId::ContactFriction].value.at(0)},
+                    {"damping_mode", scene.contact.damp_approach_only ? "approach" : "both"},
+                    {"smoothing", scene.contact.smoothing},
+                    {"friction_smoothing", scene.contact.friction_smoothing}};
   }
 
   OrderedJson parameters = OrderedJson::object();
