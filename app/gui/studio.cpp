@@ -278,6 +278,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.particles = state_.view.particles;
   options.springs = state_.view.springs;
   options.objectives = state_.view.objectives;
+  options.colliders = state_.view.colliders;
   options.grid = state_.view.grid;
   return options;
 }
@@ -317,6 +318,11 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
     line.width_pixels = 5;
     list.lines.push_back(std::move(line));
   }
+  // A selected collider is recoloured where it is (a second mesh in the same place would
+  // lose the depth test): colliders are the draw list's first meshes, in scene order.
+  if (sel.kind == Selection::Kind::Collider && options.colliders && sel.index >= 0 &&
+      size_t(sel.index) < scene.colliders.size() && size_t(sel.index) < list.meshes.size())
+    list.meshes[size_t(sel.index)].colors = {kHighlight};
   return list;
 }
 

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "view/collider_mesh.h"
+
 namespace nudge::view {
 
 namespace {
@@ -185,10 +187,19 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     }
   }
 
+  if (options.colliders)
+    for (const ColliderShape& shape : scene.colliders)
+      list.meshes.push_back(collider_mesh(shape, bounds.center(), 2 * bounds.radius(), colors::kCollider));
+
   if (options.particles) {
+    // A particle with a collision radius is drawn at that size, so contact looks right.
+    const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
     list.spheres.reserve(n);
-    for (int i = 0; i < n; ++i)
-      list.spheres.push_back({position(xyz, offset, i), radius, scene.pinned[i] ? colors::kPinned : colors::kParticle});
+    for (int i = 0; i < n; ++i) {
+      const float r = size_t(i) < contact_radius.size() && contact_radius[i] > 0 ? static_cast<float>(contact_radius[i])
+                                                                                  : radius;
+      list.spheres.push_back({position(xyz, offset, i), r, scene.pinned[i] ? colors::kPinned : colors::kParticle});
+    }
   }
 
   if (options.objectives) {

@@ -48,6 +48,7 @@ Rendered render_scene(render::GpuContext& gpu, const std::string& name, const vi
   options.springs = shown.springs;
   options.objectives = shown.objectives;
   options.grid = shown.grid;
+  options.colliders = shown.colliders;
   render::Expected<render::OffscreenTarget> target = render::OffscreenTarget::create(gpu, kWidth, kHeight);
   REQUIRE_MESSAGE(target.ok(), (target.ok() ? "" : target.error().message));
   render::Expected<render::Image> image = target->render(view::scene_draw_list(*scene, &*traj, traj->steps, options));
@@ -197,4 +198,36 @@ TEST_CASE("scene draw: a marker objective draws its whole reference track and th
   view::SceneDrawOptions bare = options;
   bare.objectives = false;
   for (const render::LineBatch& batch : view::scene_draw_list(*scene, &*traj, 0, bare).lines) CHECK(!batch.strip);
+}
+
+TEST_CASE("scene render: colliders are drawn where they stand, particles at their contact radius") {
+  render::ContextOptions context_options;
+  context_options.validation = true;
+  context_options.print_validation_messages = false;
+  render::Expected<render::GpuContext> gpu = render::GpuContext::create(context_options);
+  REQUIRE_MESSAGE(gpu.ok(), (gpu.ok() ? "" : gpu.error().message));
+  for (bool shown : {true, false}) {
+    CAPTURE(shown);
+    view::SceneDrawOptions options;
+    options.grid = options.objectives = options.particles = false;
+    options.colliders = shown;
+    const Rendered r = render_scene(*gpu, "bounce", options);
+    const render::DrawList list = view::scene_draw_list(r.scene, &r.traj, r.traj.steps, r.options);
+    REQUIRE(list.meshes.size() == (shown ? 2u : 0u));
+    if (shown) {
+      CHECK(list.meshes[1].positions.size() == 24);  // the box: 6 faces, 4 corners each
+      CHECK(list.meshes[1].indices.size() == 36);
+    }
+    // The centre of the wall's face towards the camera (+z, at z = 1).
+    const std::optional<glm::vec2> px = render::project_to_pixel(r.options.camera, {2.0f, 1.0f, 1.0f}, kWidth, kHeight);
+    REQUIRE(px.has_value());
+    const auto c = render::pixel_at(r.image, int(px->x), int(px->y));
+    CHECK(near(c, list.background, 1) == !shown);
+  }
+  // The particle's sphere has its contact radius (0.1 m), not the default size.
+  view::SceneDrawOptions options;
+  const Rendered r = render_scene(*gpu, "bounce", options);
+  const render::DrawList list = view::scene_draw_list(r.scene, &r.traj, 0, r.options);
+  REQUIRE_FALSE(list.spheres.empty());
+  CHECK(list.spheres[0].radius == doctest::Approx(0.1f));
 }

@@ -72,6 +72,7 @@ void settings(StudioState& state, const Scene& scene) {
   row("duration", number(s.steps * s.dt) + " s");
   row("particles", std::to_string(scene.particle_count()));
   row("springs", std::to_string(scene.spring_count()));
+  if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
   row("muscle channels", std::to_string(scene.channels));
   edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
   edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
@@ -94,6 +95,7 @@ void particle(StudioState& state, const Scene& scene, int i) {
   edit_row(state, "initial position", ParamId::InitialPosition, 3 * i, 3, "m");
   edit_row(state, "initial velocity", ParamId::InitialVelocity, 3 * i, 3, "m/s");
   edit_row(state, "external force", ParamId::ExternalForce, 3 * i, 3, "N");
+  if (!scene.colliders.empty()) edit_row(state, "radius", ParamId::ParticleRadius, i, 1, "m");
   if (const Trajectory* traj = state.trajectory()) {
     const int t = state.playback.frame();
     const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;
@@ -126,6 +128,30 @@ void spring(StudioState& state, const Scene& scene, int j) {
       row("control now", number(controls.value[size_t(t) * size_t(controls.cols) + size_t(channel)]));
     }
   }
+}
+
+// A collider's shape and placement (fixed), and the contact parameters it shares with
+// the others (editable).
+void collider(StudioState& state, const Scene& scene, int k) {
+  const ColliderShape& c = scene.colliders[size_t(k)];
+  row("type", std::string(collider_type_name(c.type)));
+  if (c.type == ColliderType::Plane) {
+    row("normal", vec3(c.normal));
+    row("offset", number(c.offset) + " m");
+  } else {
+    row("position", vec3(c.position) + " m");
+    if (c.type != ColliderType::Sphere)
+      row("orientation", vec3(c.orientation) + ", " + number(c.orientation[3]) + " (x, y, z, w)");
+  }
+  if (c.type == ColliderType::Box) row("half extents", vec3(c.half_extents) + " m");
+  if (c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) row("radius", number(c.radius) + " m");
+  if (c.type == ColliderType::Capsule) row("half length", number(c.half_length) + " m");
+  edit_row(state, "contact stiffness", ParamId::ContactStiffness, 0, 1, "N/m");
+  edit_row(state, "contact damping", ParamId::ContactDamping, 0, 1, "N s/m");
+  edit_row(state, "contact friction", ParamId::ContactFriction, 0, 1, "");
+  row("damping", scene.contact.damp_approach_only ? "on approach only" : "both ways");
+  row("switch", scene.contact.smoothing > 0 ? "softplus over " + number(scene.contact.smoothing) + " m"
+                                            : "at the surface");
 }
 
 void objective(const StudioState& state, const Scene& scene, int k) {
@@ -178,6 +204,7 @@ void inspector_contents(StudioState& state) {
   const bool valid = sel.kind == Selection::Kind::Settings ||
                      (sel.kind == Selection::Kind::Particle && in_range(sel.index, scene.pinned.size())) ||
                      (sel.kind == Selection::Kind::Spring && in_range(sel.index, scene.spring_a.size())) ||
+                     (sel.kind == Selection::Kind::Collider && in_range(sel.index, scene.colliders.size())) ||
                      (sel.kind == Selection::Kind::Objective && in_range(sel.index, scene.objectives.size())) ||
                      (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
   if (!valid) {
@@ -191,6 +218,7 @@ void inspector_contents(StudioState& state) {
       case Selection::Kind::Settings: settings(state, scene); break;
       case Selection::Kind::Particle: particle(state, scene, sel.index); break;
       case Selection::Kind::Spring: spring(state, scene, sel.index); break;
+      case Selection::Kind::Collider: collider(state, scene, sel.index); break;
       case Selection::Kind::Objective: objective(state, scene, sel.index); break;
       case Selection::Kind::Parameter: parameter(scene, sel.index); break;
       case Selection::Kind::None: break;

@@ -1,4 +1,5 @@
-// The scene's elements in a tree: settings, particles, springs, objectives, parameters.
+// The scene's elements in a tree: settings, particles, springs, colliders, objectives,
+// parameters.
 // Clicking one selects it for the inspector and the viewport's highlight.
 #include <imgui.h>
 
@@ -64,6 +65,13 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
       if (scene.spring_channel[size_t(j)] >= 0)
         label += "  (muscle " + std::to_string(scene.spring_channel[size_t(j)]) + ")";
       return label;
+    });
+    ImGui::TreePop();
+  }
+  const int c = static_cast<int>(scene.colliders.size());
+  if (c > 0 && ImGui::TreeNodeEx("colliders", ImGuiTreeNodeFlags_DefaultOpen, "Colliders (%d)", c)) {
+    element_list(state, Selection::Kind::Collider, c, [&](int i) {
+      return std::to_string(i) + ": " + std::string(collider_type_name(scene.colliders[size_t(i)].type));
     });
     ImGui::TreePop();
   }

@@ -1,0 +1,96 @@
+#include "view/collider_mesh.h"
+
+#include <cmath>
+#include <numbers>
+
+#include <glm/gtc/quaternion.hpp>
+
+namespace nudge::view {
+
+namespace {
+
+glm::vec3 vec(const double* v) { return {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])}; }
+
+// Appends a quad (corners in counter-clockwise order seen from outside) with its own
+// flat normal.
+void add_quad(render::Mesh& mesh, glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 d) {
+  const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
+  const auto first = static_cast<std::uint32_t>(mesh.positions.size());
+  mesh.positions.insert(mesh.positions.end(), {a, b, c, d});
+  mesh.normals.insert(mesh.normals.end(), {n, n, n, n});
+  mesh.indices.insert(mesh.indices.end(), {first, first + 1, first + 2, first, first + 2, first + 3});
+}
+
+// A sphere of radius r around the origin, stretched along y by `stretch` between its
+// two halves (0 for a sphere, the half length for a capsule): rings of latitude, the
+// upper half moved up by stretch and the lower down, so the band between them is the
+// capsule's cylinder. Smooth normals are those of the sphere.
+void add_rounded(render::Mesh& mesh, float r, float stretch) {
+  constexpr int kRings = 16, kSegments = 24;  // kRings even: the equator is a ring twice
+  const auto first = static_cast<std::uint32_t>(mesh.positions.size());
+  int rows = 0;
+  for (int i = 0; i <= kRings; ++i) {
+    const float theta = std::numbers::pi_v<float> * static_cast<float>(i) / kRings;  // from +y down
+    // The equator appears once per half, so the cylinder between them is flat-sided.
+    for (int copy = 0; copy < (i == kRings / 2 && stretch > 0 ? 2 : 1); ++copy) {
+      const float shift = (i < kRings / 2 || (i == kRings / 2 && copy == 0)) ? stretch : -stretch;
+      for (int j = 0; j <= kSegments; ++j) {
+        const float phi = 2 * std::numbers::pi_v<float> * static_cast<float>(j) / kSegments;
+        const glm::vec3 n{std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)};
+        mesh.positions.push_back(r * n + glm::vec3(0, shift, 0));
+        mesh.normals.push_back(n);
+      }
+      ++rows;
+    }
+  }
+  for (int i = 0; i + 1 < rows; ++i)
+    for (int j = 0; j < kSegments; ++j) {
+      const std::uint32_t a = first + i * (kSegments + 1) + j, b = a + kSegments + 1;
+      mesh.indices.insert(mesh.indices.end(), {a, a + 1, b, a + 1, b + 1, b});
+    }
+}
+
+}  // namespace
+
+render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, float patch_half_size,
+                           render::Rgba color) {
+  render::Mesh mesh;
+  mesh.colors = {color};
+  if (shape.type == ColliderType::Plane) {
+    const glm::vec3 n = glm::normalize(vec(shape.normal));
+    // The patch's centre is the point of the plane nearest the motion's centre.
+    const glm::vec3 center = patch_center - (glm::dot(n, patch_center) - static_cast<float>(shape.offset)) * n;
+    const glm::vec3 helper = std::fabs(n.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+    const glm::vec3 t1 = glm::normalize(glm::cross(helper, n)) * patch_half_size;
+    const glm::vec3 t2 = glm::cross(n, glm::normalize(t1)) * patch_half_size;
+    add_quad(mesh, center - t1 - t2, center - t1 + t2, center + t1 + t2, center + t1 - t2);
+    return mesh;
+  }
+  switch (shape.type) {
+    case ColliderType::Box: {
+      const glm::vec3 e = vec(shape.half_extents);
+      const auto corner = [&](float sx, float sy, float sz) { return glm::vec3(sx * e.x, sy * e.y, sz * e.z); };
+      add_quad(mesh, corner(1, -1, -1), corner(1, 1, -1), corner(1, 1, 1), corner(1, -1, 1));      // +x
+      add_quad(mesh, corner(-1, -1, 1), corner(-1, 1, 1), corner(-1, 1, -1), corner(-1, -1, -1));  // -x
+      add_quad(mesh, corner(-1, 1, -1), corner(-1, 1, 1), corner(1, 1, 1), corner(1, 1, -1));      // +y
+      add_quad(mesh, corner(-1, -1, 1), corner(-1, -1, -1), corner(1, -1, -1), corner(1, -1, 1));  // -y
+      add_quad(mesh, corner(-1, -1, 1), corner(1, -1, 1), corner(1, 1, 1), corner(-1, 1, 1));      // +z
+      add_quad(mesh, corner(1, -1, -1), corner(-1, -1, -1), corner(-1, 1, -1), corner(1, 1, -1));  // -z
+      break;
+    }
+    case ColliderType::Sphere: add_rounded(mesh, static_cast<float>(shape.radius), 0); break;
+    case ColliderType::Capsule:
+      add_rounded(mesh, static_cast<float>(shape.radius), static_cast<float>(shape.half_length));
+      break;
+    case ColliderType::Plane: break;
+  }
+  // Into the world: turn by the orientation (x, y, z, w), then move.
+  const glm::quat q(static_cast<float>(shape.orientation[3]), static_cast<float>(shape.orientation[0]),
+                    static_cast<float>(shape.orientation[1]), static_cast<float>(shape.orientation[2]));
+  const glm::vec3 p = vec(shape.position);
+  for (glm::vec3& v : mesh.positions) v = q * v + p;
+  for (glm::vec3& n : mesh.normals) n = q * n;
+  return mesh;
+}
+
+}  // namespace nudge::view
