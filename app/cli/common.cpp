@@ -1,5 +1,6 @@
 #include "cli/common.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace nudge {
@@ -21,6 +22,25 @@ std::optional<Scene> load_scene_or_report(const std::string& path) {
     return std::nullopt;
   }
   return std::move(scene).value();
+}
+
+std::optional<std::vector<ParamId>> parse_parameter_list_or_report(const std::string& text) {
+  std::vector<ParamId> ids;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string name = text.substr(start, comma - start);
+    const std::optional<ParamId> id = param_from_name(name);
+    if (!id) {
+      std::string names;
+      for (int p = 0; p < kParamCount; ++p) names += (p ? ", " : "") + std::string(param_name(static_cast<ParamId>(p)));
+      print_error("--params: unknown parameter '" + name + "'; expected a comma-separated list of: " + names);
+      return std::nullopt;
+    }
+    if (std::find(ids.begin(), ids.end(), *id) == ids.end()) ids.push_back(*id);
+    start = comma + 1;
+  }
+  return ids;
 }
 
 std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options) {

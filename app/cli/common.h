@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -25,6 +26,10 @@ void print_error(const std::string& message);
 
 // Loads and validates; prints the error and returns nullopt on failure.
 std::optional<Scene> load_scene_or_report(const std::string& path);
+
+// "stiffness,mass" as parameter ids; prints an error naming the unknown one (and the
+// valid names) and returns nullopt. An empty text is an empty list.
+std::optional<std::vector<ParamId>> parse_parameter_list_or_report(const std::string& text);
 
 // Creates the simulator; prints a fallback notice once, or the error.
 std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options);

@@ -165,6 +165,63 @@ TEST_CASE("cli: gradcheck passes on an example and fails an impossible tolerance
   CHECK(contains(strict.output, "FAIL"));
 }
 
+TEST_CASE("cli: gradcheck checks the optimised parameters, --all every one, --params those named") {
+  const Run optimised = nudge("gradcheck scenes/projectile.json");
+  INFO(optimised.output);
+  CHECK(optimised.exit_code == 0);
+  CHECK(contains(optimised.output, "initial_velocity"));
+  CHECK_FALSE(contains(optimised.output, "\nmass "));
+  CHECK(contains(optimised.output, "3 entries"));
+  const Run all = nudge("gradcheck scenes/projectile.json --all");
+  CHECK(all.exit_code == 0);
+  CHECK(contains(all.output, "\nmass "));
+  const Run named = nudge("gradcheck scenes/projectile.json --params drag,mass");
+  CHECK(named.exit_code == 0);
+  CHECK(contains(named.output, "2 entries"));
+  const Run unknown = nudge("gradcheck scenes/projectile.json --params dragg");
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.output, "unknown parameter 'dragg'"));
+}
+
+TEST_CASE("cli: gradcheck accepts rounding noise next to a parameter's scale, and only that") {
+  // The cloth's stiffness entries 1160 and 3414 are 2.2e-10 and -1.4e-11 next to a largest
+  // entry of 4.1e-5: adjoint and difference differ by 2e-14 and 8e-15, which is
+  // 9e-5 and 6e-4 of the entries themselves. They used to fail the whole check.
+  const Run noise = nudge("gradcheck scenes/cloth.json --params stiffness --samples 40");
+  INFO(noise.output);
+  CHECK(noise.exit_code == 0);
+  CHECK(contains(noise.output, "2 rounding noise: ok"));
+  const Run strict = nudge("gradcheck scenes/cloth.json --params stiffness --samples 40 --noise 0");
+  INFO(strict.output);
+  CHECK(strict.exit_code == 1);
+}
+
+TEST_CASE("cli: gradient writes every parameter's full gradient, or those named") {
+  TempDir dir;
+  const fs::path out = dir.path / "g.json";
+  const Run run = nudge("gradient scenes/bounce.json --device cpu --out '" + out.string() + "'");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(read_file(out));
+  CHECK(j["loss"].get<double>() == doctest::Approx(9.1057418));
+  const nlohmann::json& v0 = j["parameters"]["initial_velocity"];
+  CHECK(v0["shape"] == nlohmann::json::array({1, 3}));
+  CHECK(v0["optimized"] == true);
+  CHECK(v0["gradient"][0][0].get<double>() == doctest::Approx(-4.97276).epsilon(1e-5));
+  CHECK(v0["gradient"][0][1].get<double>() == doctest::Approx(-0.398563).epsilon(1e-5));
+  for (const char* name : {"initial_position", "mass", "stiffness", "controls", "particle_radius", "contact_friction"})
+    CHECK(j["parameters"].contains(name));  // every parameter by default
+  const Run named = nudge("gradient scenes/projectile.json --params mass,drag --out '" + out.string() + "'");
+  REQUIRE(named.exit_code == 0);
+  const nlohmann::json two = nlohmann::json::parse(read_file(out));
+  CHECK(two["parameters"].size() == 2);
+  CHECK(two["parameters"].contains("drag"));
+  const Run bad = nudge("gradient scenes/projectile.json --params nope");
+  CHECK(bad.exit_code == 2);
+  const Run unwritable = nudge("gradient scenes/projectile.json --out /nonexistent-folder/g.json");
+  CHECK(unwritable.exit_code == 2);
+}
+
 TEST_CASE("cli: bench cloth prints the spec's JSON on its last line") {
   const Run run = nudge("bench cloth --n 8 --steps 20 --runs 1 --dtype float64 --device cpu");
   INFO(run.output);

@@ -59,7 +59,12 @@ void report_table(const GradCheckReport& report) {
     ImGui::TableNextColumn();
     ImGui::Text("%.2e", e.relative_error);
     ImGui::TableNextColumn();
-    if (e.passed) ImGui::TextColored(kPass, "ok");
+    if (e.noise) {
+      ImGui::TextColored(kPass, "noise");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("a tiny entry next to its parameter's largest; adjoint and difference agree to the\n"
+                          "rounding noise of that scale");
+    } else if (e.passed) ImGui::TextColored(kPass, "ok");
     else ImGui::TextColored(theme::kErrorText, e.verifiable ? "FAIL" : "unverifiable");
   }
   ImGui::EndTable();
