@@ -28,6 +28,11 @@ enum class ParamId : int {
   ContactStiffness, // 1 x 1, N/m of penetration, particles against colliders
   ContactDamping,   // 1 x 1, N s/m on the normal velocity in contact
   ContactFriction,  // 1 x 1, Coulomb coefficient against colliders
+  BodyPosition,     // B x 3, m, each rigid body's initial centre of mass
+  BodyOrientation,  // B x 4, initial orientation, a quaternion (x, y, z, w), normalised when used
+  BodyVelocity,     // B x 3, m/s, initial linear velocity
+  BodyAngularVelocity,  // B x 3, rad/s, initial angular velocity (world frame)
+  BodyDensity,      // B x 1, kg/m^3; mass and inertia follow from it and the shape
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

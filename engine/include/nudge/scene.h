@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "nudge/bodies.h"
 #include "nudge/colliders.h"
 #include "nudge/optimizer.h"
 #include "nudge/parameters.h"
@@ -40,10 +41,10 @@ struct MarkerSample {
 };
 
 enum class ObjectiveType {
-  Target,     // w * |c_t - target|^2, c the centroid of `particles` at step t
+  Target,     // w * |c_t - target|^2, c the centroid of `particles` and `bodies` at step t
   Positions,  // w / |P| * sum_i |x_t,i - target_i|^2, per-particle targets
   Markers,    // w / #samples * sum |x_{frame*steps_per_frame, particle(marker)} - sample|^2
-  Velocity,   // w * |centroid velocity at step t - target|^2
+  Velocity,   // w * |centroid velocity at step t - target|^2 (particles and bodies)
   Effort,     // w / (T * C) * sum of squared controls
   Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
 };
@@ -57,6 +58,7 @@ struct Objective {
   double weight = 1.0;
   int step = -1;                          // -1: the final step T
   std::vector<int> particles;             // Target, Positions, Velocity, Travel
+  std::vector<int> bodies;                // Target, Velocity: bodies' centres of mass in the centroid
   std::vector<double> target;             // 3 values (Target, Velocity) or |P| x 3 (Positions)
   double direction[3] = {1, 0, 0};        // Travel, unit length
   // Markers
@@ -91,7 +93,9 @@ struct Scene {
   std::vector<double> actuation;      // S: rest length scales by (1 + actuation * control)
   int channels = 0;                   // C
 
-  // Static colliders that particles meet (besides the ground), and how.
+  // Rigid bodies (their poses, velocities and densities are parameters).
+  std::vector<RigidBody> bodies;
+  // Static colliders that particles and bodies meet (besides the ground), and how.
   std::vector<ColliderShape> colliders;
   ContactSettings contact;
 
@@ -101,6 +105,7 @@ struct Scene {
 
   int particle_count() const { return static_cast<int>(pinned.size()); }
   int spring_count() const { return static_cast<int>(spring_a.size()); }
+  int body_count() const { return static_cast<int>(bodies.size()); }
 };
 
 // Limits enforced by the loader and check_scene.

@@ -42,6 +42,10 @@ struct Trajectory {
   double dt = 0.0;
   std::vector<double> x;
   std::vector<double> v;
+  // Rigid bodies: (steps + 1) x B x 3 centres of mass, (steps + 1) x B x 4 orientations
+  // (x, y, z, w).
+  int bodies = 0;
+  std::vector<double> body_x, body_q;
 };
 
 // Per-call options of Simulator::gradient.

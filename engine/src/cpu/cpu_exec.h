@@ -32,7 +32,7 @@ struct CpuExec {
   // Host memory already: no copies.
   template <class U> const U* host_view(const U* p, size_t, std::vector<U>&) const { return p; }
   template <class U, class F>
-  void host_modify(U* a, U* b, size_t, std::vector<U>&, std::vector<U>&, const F& f) const { f(a, b); }
+  void host_modify(U* a, size_t, std::vector<U>&, const F& f) const { f(a); }
 
   template <class U>
   long first_non_finite(const U* p, size_t n) const {

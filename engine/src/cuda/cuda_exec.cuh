@@ -186,16 +186,13 @@ public:
     return scratch.data();
   }
 
-  // Runs f on host copies of a and b, then writes the copies back.
+  // Runs f on a host copy of a[0, n), then writes the copy back.
   template <class U, class F>
-  void host_modify(U* a, U* b, size_t n, std::vector<U>& scratch_a, std::vector<U>& scratch_b, const F& f) const {
-    scratch_a.resize(n);
-    scratch_b.resize(n);
-    download(a, n, scratch_a.data());
-    download(b, n, scratch_b.data());
-    f(scratch_a.data(), scratch_b.data());
-    upload_to(a, scratch_a);
-    upload_to(b, scratch_b);
+  void host_modify(U* a, size_t n, std::vector<U>& scratch, const F& f) const {
+    scratch.resize(n);
+    download(a, n, scratch.data());
+    f(scratch.data());
+    upload_to(a, scratch);
   }
 
   // The smallest index of a NaN or Inf in p[0, n), or -1.

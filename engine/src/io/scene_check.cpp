@@ -18,7 +18,7 @@ struct Shape {
   int rows = 0, cols = 0;
 };
 
-Shape shape_of(ParamId id, int n, int s, int t, int c) {
+Shape shape_of(ParamId id, int n, int s, int t, int c, int b) {
   switch (id) {
     case ParamId::InitialPosition:
     case ParamId::InitialVelocity:
@@ -39,6 +39,11 @@ Shape shape_of(ParamId id, int n, int s, int t, int c) {
       // An impossible size is left empty for check_scene to report, rather than allocated.
       if (static_cast<long long>(t) * c > kMaxControlValues) return {0, 0};
       return {t, c};
+    case ParamId::BodyPosition:
+    case ParamId::BodyVelocity:
+    case ParamId::BodyAngularVelocity: return {b, 3};
+    case ParamId::BodyOrientation: return {b, 4};
+    case ParamId::BodyDensity: return {b, 1};
     case ParamId::Count: break;
   }
   return {};
@@ -64,6 +69,12 @@ std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
     case ParamId::Friction: return {0.5};
     case ParamId::ContactStiffness: return {1e4};
     case ParamId::ContactFriction: return {0.5};
+    case ParamId::BodyDensity: return std::vector<double>(size, 1000.0);
+    case ParamId::BodyOrientation: {
+      std::vector<double> identity(size, 0.0);
+      for (int i = 0; i < shape.rows; ++i) identity[4 * size_t(i) + 3] = 1.0;
+      return identity;
+    }
     case ParamId::RestLength: {
       std::vector<double> rest(size);
       for (int i = 0; i < shape.rows; ++i) rest[i] = initial_distance(scene, i);
@@ -121,6 +132,11 @@ ParamRule rule_for(ParamId id) {
     case ParamId::ContactStiffness: return {"contact.stiffness", "a stiffness >= 0 (N/m)", non_negative};
     case ParamId::ContactDamping: return {"contact.damping", "a damping >= 0 (N s/m)", non_negative};
     case ParamId::ContactFriction: return {"contact.friction", "a friction coefficient >= 0", non_negative};
+    case ParamId::BodyPosition: return {"bodies.position", "a finite position (m)", finite};
+    case ParamId::BodyOrientation: return {"bodies.orientation", "a finite quaternion entry", finite};
+    case ParamId::BodyVelocity: return {"bodies.velocity", "a finite velocity (m/s)", finite};
+    case ParamId::BodyAngularVelocity: return {"bodies.angular_velocity", "a finite angular velocity (rad/s)", finite};
+    case ParamId::BodyDensity: return {"bodies.density", "a density > 0 (kg/m^3)", positive};
     case ParamId::Count: break;
   }
   return {"?", "?", finite};
@@ -128,6 +144,11 @@ ParamRule rule_for(ParamId id) {
 
 // "particles.position[4][1]", "springs.stiffness[2]", "simulation.gravity[1]", "simulation.drag".
 std::string element_path(std::string_view where, const Parameter& p, int flat_index) {
+  // A body's values sit in its own object: "bodies[2].position[1]".
+  if (where.starts_with("bodies.")) {
+    const std::string body = index_path("bodies", flat_index / p.cols) + "." + std::string(where.substr(7));
+    return p.cols == 1 ? body : index_path(body, flat_index % p.cols);
+  }
   std::string path(where);
   if (p.rows == 1 && p.cols == 1) return path;
   if (p.rows == 1 || p.cols == 1) return index_path(path, flat_index);
@@ -154,7 +175,8 @@ Problem check_settings(const Scene& scene) {
 
 Problem check_topology(const Scene& scene) {
   const int n = scene.particle_count(), s = scene.spring_count(), c = scene.channels;
-  if (n < 1) return std::string("particles.position: found no particles; expected at least one");
+  if (n < 1 && scene.body_count() == 0)
+    return std::string("particles.position: found no particles and no bodies; expected at least one of either");
   for (int i = 0; i < n; ++i)
     if (scene.pinned[i] > 1)
       return found(index_path("particles.pinned", i), int{scene.pinned[i]}, "0 (free) or 1 (pinned)");
@@ -200,7 +222,7 @@ Problem check_parameters(const Scene& scene) {
       return "params[" + std::to_string(i) + "]: found id " + std::to_string(static_cast<int>(p.id)) +
              "; expected " + std::to_string(i) + " ('" + std::string(param_name(id)) + "'; call shape_parameters)";
     const Shape shape = shape_of(id, scene.particle_count(), scene.spring_count(), scene.settings.steps,
-                                 scene.channels);
+                                 scene.channels, scene.body_count());
     if (p.rows != shape.rows || p.cols != shape.cols ||
         p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) ||
         p.grad.size() != p.value.size())
@@ -274,10 +296,20 @@ Problem check_objectives(const Scene& scene) {
     if (o.step < -1 || o.step > steps)
       return found(where + ".step", o.step, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]");
 
-    const bool uses_particles = o.type == ObjectiveType::Target || o.type == ObjectiveType::Positions ||
-                                o.type == ObjectiveType::Velocity || o.type == ObjectiveType::Travel;
+    // A target or velocity term may read bodies instead of (or besides) particles.
+    const bool centroid = o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity;
+    const bool uses_particles = o.type == ObjectiveType::Positions || o.type == ObjectiveType::Travel ||
+                                (centroid && (!o.particles.empty() || o.bodies.empty()));
     if (uses_particles)
       if (Problem p = check_particle_list(where + ".particles", o.particles, n)) return p;
+    if (!centroid && !o.bodies.empty()) return where + ".bodies: only target and velocity objectives read bodies";
+    std::set<int> bodies;
+    for (std::size_t i = 0; i < o.bodies.size(); ++i) {
+      const std::string at = index_path(where + ".bodies", static_cast<long long>(i));
+      if (o.bodies[i] < 0 || o.bodies[i] >= scene.body_count())
+        return found(at, o.bodies[i], "a body index in [0, " + std::to_string(scene.body_count()) + ")");
+      if (!bodies.insert(o.bodies[i]).second) return found(at, o.bodies[i], "each body once");
+    }
 
     std::size_t target_size = 0;
     if (o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity) target_size = 3;
@@ -356,6 +388,29 @@ Problem check_colliders(const Scene& scene) {
   return std::nullopt;
 }
 
+// Each body's shape has positive sizes, and its orientation is a quaternion that can be
+// normalised.
+Problem check_bodies(const Scene& scene) {
+  for (int b = 0; b < scene.body_count(); ++b) {
+    const RigidBody& body = scene.bodies[size_t(b)];
+    const std::string at = index_path("bodies", b);
+    if (body.shape == BodyShape::Box)
+      for (int k = 0; k < 3; ++k)
+        if (!positive(body.half_extents[k]))
+          return found(index_path(at + ".half_extents", k), body.half_extents[k], "a half extent > 0 (m)");
+    if (body.shape != BodyShape::Box && !positive(body.radius)) return found(at + ".radius", body.radius, "a radius > 0 (m)");
+    if (body.shape == BodyShape::Capsule && !positive(body.half_length))
+      return found(at + ".half_length", body.half_length, "half the axis' length > 0 (m)");
+    const std::vector<double>& q = scene.params[ParamId::BodyOrientation].value;
+    if (q.size() == 4 * size_t(scene.body_count())) {
+      const double* o = &q[4 * size_t(b)];
+      if (!(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3] > 1e-12))
+        return at + ".orientation: a zero quaternion; expected a rotation [x, y, z, w] of non-zero length";
+    }
+  }
+  return std::nullopt;
+}
+
 Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
@@ -391,7 +446,7 @@ void shape_parameters(Scene& scene) {
   for (int i = 0; i < kParamCount; ++i) {
     const auto id = static_cast<ParamId>(i);
     Parameter& p = scene.params[id];
-    const Shape shape = shape_of(id, n, s, t, c);
+    const Shape shape = shape_of(id, n, s, t, c, scene.body_count());
     p.id = id;
     if (p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols))
       p.value = default_value(scene, id, shape);
@@ -404,7 +459,7 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_parameters, check_colliders, check_objectives, check_optimizer,
+       {check_settings, check_topology, check_parameters, check_bodies, check_colliders, check_objectives, check_optimizer,
         check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};

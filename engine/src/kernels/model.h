@@ -6,6 +6,7 @@
 // all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
+#include "kernels/body_model.h"
 #include "kernels/collider_model.h"
 #include "kernels/ground_model.h"
 #include "kernels/particle_model.h"
@@ -22,6 +23,7 @@ struct ModelView {
   SpringModel<T> springs;
   GroundModel<T> ground;
   ColliderModel<T> colliders;
+  BodyModel<T> bodies;
 };
 
 // Whether particles meet anything local to them (the ground, colliders): without, the
@@ -37,6 +39,7 @@ struct GradView {
   SpringGrad<T> springs;
   GroundGrad<T> ground;
   ColliderGrad<T> colliders;
+  BodyGrad<T> bodies;
 };
 
 }  // namespace nudge

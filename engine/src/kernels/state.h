@@ -17,12 +17,18 @@ template <class T>
 struct StateView {
   T* x = nullptr;  // particle positions, 3 x n
   T* v = nullptr;  // particle velocities, 3 x n
+  // Rigid bodies (B): centre of mass, orientation (a unit quaternion x, y, z, w, body to
+  // world), linear and angular velocity in world coordinates.
+  T* body_x = nullptr;  // 3 x B
+  T* body_q = nullptr;  // 4 x B
+  T* body_v = nullptr;  // 3 x B
+  T* body_w = nullptr;  // 3 x B
 
   // A writable view reads as a read-only one. (A template, so that the view of const T
   // declares no conversion to itself.)
   template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
   operator StateView<const U>() const {
-    return {x, v};
+    return {x, v, body_x, body_q, body_v, body_w};
   }
 };
 

@@ -15,7 +15,7 @@ struct IndexKernel {  // the shape of a kernel functor: called once per index
   void operator()(int) const {}
 };
 struct HostEdit {  // the shape of host_modify's callback
-  void operator()(float*, float*) const {}
+  void operator()(float*) const {}
 };
 }  // namespace backend_detail
 
@@ -35,7 +35,7 @@ concept Backend = requires(E exec, const E cexec, typename E::template Array<flo
   cexec.download(cp, n, p);      // to host memory
   cexec.copy(p, cp, n);          // within the backend's memory
   { cexec.host_view(cp, n, host) } -> std::same_as<const float*>;  // readable on the host
-  cexec.host_modify(p, p, n, host, host, backend_detail::HostEdit{});
+  cexec.host_modify(p, n, host, backend_detail::HostEdit{});  // f on a host copy, written back
   { cexec.first_non_finite(cp, n) } -> std::convertible_to<long>;  // -1 if none
   cexec.launch(int{}, backend_detail::IndexKernel{});
 };

@@ -7,23 +7,32 @@ namespace nudge {
 
 namespace {
 
-// a: a state array (3 x n, structure of arrays).
+// The mean of the listed particles' entries of a (3 x n) and bodies' entries of b
+// (3 x B): positions or velocities.
 template <class T>
-void centroid(const std::vector<int>& particles, const T* a, int n, double c[3]) {
+void centroid(const std::vector<int>& particles, const T* a, int n, const std::vector<int>& bodies, const T* b,
+              int nb, double c[3]) {
   c[0] = c[1] = c[2] = 0.0;
   for (int p : particles)
     for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(a[size_t(k) * n + p]);
-  for (int k = 0; k < 3; ++k) c[k] /= static_cast<double>(particles.size());
+  for (int i : bodies)
+    for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(b[size_t(k) * nb + i]);
+  for (int k = 0; k < 3; ++k) c[k] /= static_cast<double>(particles.size() + bodies.size());
+}
+
+template <class T>
+void centroid(const std::vector<int>& particles, const T* a, int n, double c[3]) {
+  centroid(particles, a, n, {}, static_cast<const T*>(nullptr), 0, c);
 }
 
 }  // namespace
 
 Objectives::Objectives(const Scene& scene)
-    : n_(scene.particle_count()), channels_(scene.channels), steps_(scene.settings.steps) {
+    : n_(scene.particle_count()), bodies_(scene.body_count()), channels_(scene.channels), steps_(scene.settings.steps) {
   std::set<int> observed;
   const auto resolve = [&](int step) { return step < 0 ? steps_ : step; };
   for (const Objective& o : scene.objectives) {
-    Term term{o.type, o.weight, o.particles, {0, 0, 0}, {o.direction[0], o.direction[1], o.direction[2]},
+    Term term{o.type, o.weight, o.particles, o.bodies, {0, 0, 0}, {o.direction[0], o.direction[1], o.direction[2]},
               resolve(o.step), {}, 1.0};
     switch (o.type) {
       case ObjectiveType::Target:
@@ -67,7 +76,8 @@ Objectives::Objectives(const Scene& scene)
 }
 
 template <class T>
-void Objectives::add_state_loss(int t, const T* x, const T* v, std::vector<double>& term_loss) const {
+void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>& term_loss) const {
+  const T *x = s.x, *v = s.v;
   for (size_t i = 0; i < terms_.size(); ++i) {
     const Term& term = terms_[i];
     double c[3];
@@ -76,7 +86,8 @@ void Objectives::add_state_loss(int t, const T* x, const T* v, std::vector<doubl
       case ObjectiveType::Target:
       case ObjectiveType::Velocity:
         if (t != term.step) continue;
-        centroid(term.particles, term.type == ObjectiveType::Target ? x : v, n_, c);
+        if (term.type == ObjectiveType::Target) centroid(term.particles, x, n_, term.bodies, s.body_x, bodies_, c);
+        else centroid(term.particles, v, n_, term.bodies, s.body_v, bodies_, c);
         for (int k = 0; k < 3; ++k) loss += (c[k] - term.target[k]) * (c[k] - term.target[k]);
         loss *= term.weight;
         break;
@@ -108,19 +119,25 @@ void Objectives::add_state_loss(int t, const T* x, const T* v, std::vector<doubl
 }
 
 template <class T>
-void Objectives::add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_v) const {
+void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) const {
+  const T *x = s.x, *v = s.v;
+  T *adj_x = adj.x, *adj_v = adj.v;
   for (const Term& term : terms_) {
     double c[3];
-    const double share = 1.0 / static_cast<double>(std::max<size_t>(1, term.particles.size()));
+    const double share = 1.0 / static_cast<double>(std::max<size_t>(1, term.particles.size() + term.bodies.size()));
     switch (term.type) {
       case ObjectiveType::Target:
       case ObjectiveType::Velocity: {
         if (t != term.step) continue;
         const bool on_x = term.type == ObjectiveType::Target;
-        centroid(term.particles, on_x ? x : v, n_, c);
-        T* adj = on_x ? adj_x : adj_v;
-        for (int p : term.particles)
-          for (int k = 0; k < 3; ++k) adj[at(p, k)] += static_cast<T>(2.0 * term.weight * (c[k] - term.target[k]) * share);
+        centroid(term.particles, on_x ? x : v, n_, term.bodies, on_x ? s.body_x : s.body_v, bodies_, c);
+        T* a = on_x ? adj_x : adj_v;
+        T* b = on_x ? adj.body_x : adj.body_v;
+        for (int k = 0; k < 3; ++k) {
+          const T g = static_cast<T>(2.0 * term.weight * (c[k] - term.target[k]) * share);
+          for (int p : term.particles) a[at(p, k)] += g;
+          for (int i : term.bodies) b[size_t(k) * bodies_ + i] += g;
+        }
         break;
       }
       case ObjectiveType::Travel: {
@@ -165,9 +182,9 @@ void Objectives::add_param_grad(ParameterSet& params) const {
   }
 }
 
-template void Objectives::add_state_loss<float>(int, const float*, const float*, std::vector<double>&) const;
-template void Objectives::add_state_loss<double>(int, const double*, const double*, std::vector<double>&) const;
-template void Objectives::add_state_grad<float>(int, const float*, const float*, float*, float*) const;
-template void Objectives::add_state_grad<double>(int, const double*, const double*, double*, double*) const;
+template void Objectives::add_state_loss<float>(int, StateView<const float>, std::vector<double>&) const;
+template void Objectives::add_state_loss<double>(int, StateView<const double>, std::vector<double>&) const;
+template void Objectives::add_state_grad<float>(int, StateView<const float>, StateView<float>) const;
+template void Objectives::add_state_grad<double>(int, StateView<const double>, StateView<double>) const;
 
 }  // namespace nudge

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "kernels/state.h"
 #include "nudge/scene.h"
 
 namespace nudge {
@@ -18,12 +19,12 @@ public:
   // Steps at which some term reads the state, ascending and unique.
   const std::vector<int>& observed_steps() const { return observed_; }
 
-  // Adds each term's loss from the state at step t (3 x n arrays) to term_loss.
+  // Adds each term's loss from the state at step t (in host memory) to term_loss.
   template <class T>
-  void add_state_loss(int t, const T* x, const T* v, std::vector<double>& term_loss) const;
-  // Adds dL/dx_t and dL/dv_t into adj_x and adj_v (3 x n).
+  void add_state_loss(int t, StateView<const T> s, std::vector<double>& term_loss) const;
+  // Adds dL/dstate_t into adj (host memory, the state's layout).
   template <class T>
-  void add_state_grad(int t, const T* x, const T* v, T* adj_x, T* adj_v) const;
+  void add_state_grad(int t, StateView<const T> s, StateView<T> adj) const;
   // Terms on parameters alone (control effort): their loss, and gradients added to params.
   void add_param_loss(const ParameterSet& params, std::vector<double>& term_loss) const;
   void add_param_grad(ParameterSet& params) const;
@@ -37,6 +38,7 @@ private:
     ObjectiveType type;
     double weight;
     std::vector<int> particles;
+    std::vector<int> bodies;  // Target, Velocity
     double target[3] = {0, 0, 0};
     double direction[3] = {1, 0, 0};
     int step = 0;                             // resolved: -1 became the final step
@@ -48,7 +50,7 @@ private:
 
   std::vector<Term> terms_;
   std::vector<int> observed_;
-  int n_ = 0, channels_ = 0, steps_ = 0;
+  int n_ = 0, bodies_ = 0, channels_ = 0, steps_ = 0;
 };
 
 }  // namespace nudge

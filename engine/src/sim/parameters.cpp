@@ -9,6 +9,7 @@ constexpr std::string_view kNames[kParamCount] = {
     "initial_position", "initial_velocity", "mass",     "external_force",   "stiffness", "damping",
     "rest_length",      "gravity",          "drag",     "ground_stiffness", "friction",  "controls",
     "particle_radius",  "contact_stiffness", "contact_damping", "contact_friction",
+    "body_position",    "body_orientation",  "body_velocity",   "body_angular_velocity", "body_density",
 };
 }  // namespace
 

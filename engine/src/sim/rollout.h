@@ -29,6 +29,7 @@
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
+#include "sim/families/body_family.h"
 #include "sim/families/collider_family.h"
 #include "sim/families/ground_family.h"
 #include "sim/families/particle_family.h"
@@ -45,10 +46,11 @@ template <class T, Backend Exec>
 class Rollout {
 public:
   Rollout(const Scene& scene, Exec exec, int checkpoint_every)
-      : exec_(std::move(exec)), objectives_(scene), layout_{scene.particle_count()}, steps_(scene.settings.steps),
+      : exec_(std::move(exec)), objectives_(scene), layout_{scene.particle_count(), scene.body_count()},
+        steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), particles_(scene, exec_), springs_(scene, exec_),
-        ground_(scene, exec_), colliders_(scene, exec_) {
+        ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
@@ -142,6 +144,10 @@ public:
     const size_t values = layout_.particle_values();
     traj.x.resize((steps_ + 1) * values);
     traj.v.resize((steps_ + 1) * values);
+    const int nb = bodies_.count();
+    traj.bodies = nb;
+    traj.body_x.resize((steps_ + 1) * 3 * size_t(nb));
+    traj.body_q.resize((steps_ + 1) * 4 * size_t(nb));
     std::vector<T> host(layout_.size());
     auto append = [&](int t, StateView<T> s) {
       exec_.download(s.x, host.size(), host.data());  // the whole slot: x, then v
@@ -149,6 +155,12 @@ public:
       const std::vector<double> x = triples_from_soa(h.x, n), v = triples_from_soa(h.v, n);
       std::copy(x.begin(), x.end(), traj.x.begin() + t * values);
       std::copy(v.begin(), v.end(), traj.v.begin() + t * values);
+      for (int b = 0; b < nb; ++b) {
+        for (int k = 0; k < 3; ++k)
+          traj.body_x[(size_t(t) * nb + b) * 3 + k] = static_cast<double>(h.body_x[size_t(k) * nb + b]);
+        for (int k = 0; k < 4; ++k)
+          traj.body_q[(size_t(t) * nb + b) * 4 + k] = static_cast<double>(h.body_q[size_t(k) * nb + b]);
+      }
     };
     if (!checkpoint_every_) {
       for (int t = 0; t <= steps_; ++t) append(t, state(t));
@@ -206,6 +218,7 @@ private:
     const ModelView<T> m = model_view();
     springs_.compute_forces(exec_, m, t, s);
     particles_.integrate(exec_, m, s, springs_, next);
+    bodies_.step(exec_, m, s, next);
   }
 
   // One step's adjoint: from dL/dstate_{t+1} in adj_state to dL/dstate_t. s: the state
@@ -215,6 +228,7 @@ private:
     T* adj_f = exec_.data(adj_f_);
     particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
     springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
+    bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
   }
 
   bool observed(int t) const {
@@ -225,17 +239,15 @@ private:
   void observe(int t, StateView<const T> s, std::vector<double>& term_loss) {
     if (!observed(t)) return;
     const StateView<const T> h = layout_.view(exec_.host_view(s.x, layout_.size(), host_state_));
-    objectives_.add_state_loss(t, h.x, h.v, term_loss);
+    objectives_.add_state_loss(t, h, term_loss);
   }
 
   // Adds the objectives' dL/dx_t and dL/dv_t to the running adjoint.
   void inject(int t, StateView<const T> s) {
     if (!observed(t)) return;
     const StateView<const T> h = layout_.view(exec_.host_view(s.x, layout_.size(), host_state_));
-    const StateView<T> a = adj_state();
-    const size_t values = layout_.particle_values();
-    exec_.host_modify(a.x, a.v, values, host_adj_, host_adj_v_,
-                      [&](T* ax, T* av) { objectives_.add_state_grad(t, h.x, h.v, ax, av); });
+    exec_.host_modify(exec_.data(adj_state_), layout_.size(), host_adj_,
+                      [&](T* slot) { objectives_.add_state_grad(t, h, layout_.view(slot)); });
   }
 
   // Looks for NaN or Inf in states first..last; names the first bad step and particle.
@@ -249,19 +261,29 @@ private:
       const StateView<T> s = state_at(t);
       const long bad_x = exec_.first_non_finite(static_cast<const T*>(s.x), values);
       const long bad_v = exec_.first_non_finite(static_cast<const T*>(s.v), values);
-      if (bad_x < 0 && bad_v < 0) continue;
+      const long bad_body = exec_.first_non_finite(static_cast<const T*>(s.body_x), layout_.body_values());
+      if (bad_x < 0 && bad_v < 0 && bad_body < 0) continue;
+      const std::string when = " at step " + std::to_string(t) + " (t = " + std::to_string(t * static_cast<double>(dt_)) +
+                               " s), ";
+      const std::string why = "; the time step may be too large for the stiffness, or a parameter is extreme";
+      if (bad_x < 0 && bad_v < 0) {  // a body: its slots are x (3B), q (4B), v (3B), w (3B)
+        const long nb = bodies_.count(), part = bad_body < 3 * nb ? 0 : bad_body < 7 * nb ? 1 : bad_body < 10 * nb ? 2 : 3;
+        const long start[4] = {0, 3 * nb, 7 * nb, 10 * nb};
+        const char* what[4] = {"position", "orientation", "velocity", "angular velocity"};
+        return Error{"the rollout produced a non-finite body " + std::string(what[part]) + when + "body " +
+                     std::to_string((bad_body - start[part]) % nb) + why};
+      }
       const bool in_x = bad_x >= 0 && (bad_v < 0 || bad_x <= bad_v);
       const long at = in_x ? bad_x : bad_v;
-      return Error{"the rollout produced a non-finite " + std::string(in_x ? "position" : "velocity") +
-                   " at step " + std::to_string(t) + " (t = " + std::to_string(t * static_cast<double>(dt_)) +
-                   " s), particle " + std::to_string(at % particles_.count()) +
-                   "; the time step may be too large for the stiffness, or a parameter is extreme"};
+      return Error{"the rollout produced a non-finite " + std::string(in_x ? "position" : "velocity") + when +
+                   "particle " + std::to_string(at % particles_.count()) + why};
     }
     return std::nullopt;
   }
 
   void upload_parameters(const ParameterSet& p) {
     particles_.upload(p, state(0), exec_);
+    bodies_.upload(p, state(0), exec_);
     springs_.upload(p, exec_);
     ground_.upload(p, exec_);
     colliders_.upload(p, exec_);
@@ -274,6 +296,7 @@ private:
     m.springs = springs_.model(exec_);
     m.ground = ground_.model();
     m.colliders = colliders_.model(exec_);
+    m.bodies = bodies_.model(exec_);
     return m;
   }
 
@@ -282,10 +305,12 @@ private:
     springs_.zero_gradients(exec_);
     ground_.zero_gradients(exec_);
     colliders_.zero_gradients(exec_);
+    bodies_.zero_gradients(exec_);
   }
 
   GradView<T> grad_view() {
-    return {particles_.grad(exec_), springs_.grad(exec_), ground_.grad(exec_), colliders_.grad(exec_)};
+    return {particles_.grad(exec_), springs_.grad(exec_), ground_.grad(exec_), colliders_.grad(exec_),
+            bodies_.grad(exec_)};
   }
 
   void download_gradients(ParameterSet& p) {
@@ -294,6 +319,7 @@ private:
     springs_.download_gradients(p, exec_);
     ground_.download_gradients(p, exec_);
     colliders_.download_gradients(p, exec_);
+    bodies_.download_gradients(p, adj_state(), exec_);
   }
 
   Exec exec_;
@@ -305,6 +331,7 @@ private:
   SpringFamily<T, Exec> springs_;
   GroundFamily<T, Exec> ground_;
   ColliderFamily<T, Exec> colliders_;
+  BodyFamily<T, Exec> bodies_;
 
   using Array = typename Exec::template Array<T>;
   // States: every step, or checkpoints plus one recomputed segment; StateLayout slots.
@@ -312,7 +339,7 @@ private:
   Array adj_state_;  // dL/dstate at the step the backward pass has reached
   Array adj_f_;      // dL/dF per particle for one step, 3 x n
   // Host copies used when the backend's memory is not host memory.
-  std::vector<T> host_state_, host_adj_, host_adj_v_;
+  std::vector<T> host_state_, host_adj_;
 };
 
 }  // namespace nudge

@@ -11,13 +11,18 @@ namespace nudge {
 
 struct StateLayout {
   int particles = 0;
+  int bodies = 0;
 
   size_t particle_values() const { return 3 * size_t(particles); }  // one 3 x n array
-  size_t size() const { return 2 * particle_values(); }               // x, then v
+  size_t body_values() const { return 13 * size_t(bodies); }        // x, q, v, w of every body
+  size_t size() const { return 2 * particle_values() + body_values(); }
 
+  // x, v, then body_x, body_q, body_v, body_w.
   template <class T>
   StateView<T> view(T* slot) const {
-    return {slot, slot + particle_values()};
+    T* b = slot + 2 * particle_values();
+    const size_t nb = size_t(bodies);
+    return {slot, slot + particle_values(), b, b + 3 * nb, b + 7 * nb, b + 10 * nb};
   }
 };
 

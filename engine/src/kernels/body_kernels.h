@@ -1,0 +1,108 @@
+// The launchable units of the rigid-body family: one body per index. A body's step
+// sums its wrench (gravity, and every contact point against every collider, in a fixed
+// order) and integrates; its adjoint recomputes the wrench and runs both backwards.
+// Each index reads and writes only its own body, so the adjoint runs in place.
+#pragma once
+
+#include "kernels/body_step.h"
+#include "kernels/model.h"
+
+namespace nudge {
+
+template <class T>
+NUDGE_HD BodyState<T> load_body(StateView<const T> s, int b, int count) {
+  return {load3(s.body_x, b, count),
+          {s.body_q[b], s.body_q[count + b], s.body_q[2 * count + b], s.body_q[3 * count + b]},
+          load3(s.body_v, b, count), load3(s.body_w, b, count)};
+}
+
+template <class T>
+NUDGE_HD void store_body(StateView<T> s, int b, int count, const BodyState<T>& body) {
+  store3(s.body_x, b, count, body.x);
+  s.body_q[b] = body.q.x, s.body_q[count + b] = body.q.y, s.body_q[2 * count + b] = body.q.z;
+  s.body_q[3 * count + b] = body.q.w;
+  store3(s.body_v, b, count, body.v);
+  store3(s.body_w, b, count, body.w);
+}
+
+template <class T>
+NUDGE_HD Mat33<T> load_matrix(const T* a, int b, int count) {
+  Mat33<T> m;
+  for (int k = 0; k < 9; ++k) m.m[k] = a[k * count + b];
+  return m;
+}
+
+template <class T>
+NUDGE_HD void add_matrix(T* a, int b, int count, const Mat33<T>& m) {
+  for (int k = 0; k < 9; ++k) a[k * count + b] += m.m[k];
+}
+
+template <class T>
+NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
+  return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
+}
+
+// Gravity and every contact of body b, about its centre of mass.
+template <class T>
+NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>& s) {
+  const BodyModel<T>& bm = m.bodies;
+  const T* g = m.particles.gravity;
+  Wrench<T> f{bm.mass[b] * Vec3<T>{g[0], g[1], g[2]}, {0, 0, 0}};
+  for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
+    for (int c = 0; c < m.colliders.count; ++c) {
+      const Wrench<T> w = body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
+                                             bm.point_radius[j]);
+      f.force += w.force;
+      f.torque += w.torque;
+    }
+  return f;
+}
+
+template <class T>
+struct BodyStepKernel {  // over bodies
+  ModelView<T> m;
+  StateView<const T> state;
+  StateView<T> next;
+  NUDGE_HD void operator()(int b) const {
+    const BodyState<T> s = load_body(state, b, m.bodies.count);
+    const BodyState<T> s1 = body_integrate(s, load_inertia(m.bodies, b), body_wrench(m, b, s), m.dt);
+    store_body(next, b, m.bodies.count, s1);
+  }
+};
+
+// adj holds dL/dstate_{t+1} for body b on entry and dL/dstate_t on return.
+template <class T>
+struct BodyAdjointKernel {  // over bodies
+  ModelView<T> m;
+  StateView<const T> state;
+  StateView<T> adj;
+  BodyGrad<T> grad;
+  NUDGE_HD void operator()(int b) const {
+    const BodyModel<T>& bm = m.bodies;
+    const int count = bm.count;
+    const BodyState<T> s = load_body(state, b, count);
+    const BodyInertia<T> inertia = load_inertia(bm, b);
+    const Wrench<T> f = body_wrench(m, b, s);
+    BodyState<T> adj_s = zero_body_state<T>();
+    BodyInertia<T> adj_inertia{0, zero33<T>(), zero33<T>()};
+    Wrench<T> adj_f{{0, 0, 0}, {0, 0, 0}};
+    adj_body_integrate(s, inertia, f, m.dt, load_body(StateView<const T>(adj), b, count), adj_s, adj_inertia, adj_f);
+    // F = m g + contacts
+    const T* g = m.particles.gravity;
+    grad.mass[b] += adj_inertia.mass + dot(adj_f.force, Vec3<T>{g[0], g[1], g[2]});
+    add3(grad.force, b, count, adj_f.force);
+    add_matrix(grad.inertia, b, count, adj_inertia.inertia);
+    add_matrix(grad.inv_inertia, b, count, adj_inertia.inv_inertia);
+    for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
+      for (int c = 0; c < m.colliders.count; ++c) {
+        Vec3<T> adj_offset{0, 0, 0};
+        T adj_radius = 0;
+        adj_body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
+                               bm.point_radius[j], adj_f, adj_s, adj_offset, adj_radius, grad.stiffness[b],
+                               grad.damping[b], grad.friction[b]);
+      }
+    store_body(adj, b, count, adj_s);
+  }
+};
+
+}  // namespace nudge

@@ -1,0 +1,33 @@
+// The rigid-body family's part of the model, and its gradient accumulators.
+// 9 x B arrays hold one 3x3 matrix per body, entry k (row-major) of body b at k * B + b.
+#pragma once
+
+namespace nudge {
+
+template <class T>
+struct BodyModel {
+  int count = 0;                   // B
+  const T* mass = nullptr;         // B
+  const T* inertia = nullptr;      // 9 x B, in each body's frame
+  const T* inv_inertia = nullptr;  // 9 x B
+  // Contact points, CSR by body: body b's are [point_start[b], point_start[b + 1]).
+  const int* point_start = nullptr;  // B + 1
+  const T* point_offset = nullptr;   // 3 x P, in the body's frame
+  const T* point_radius = nullptr;   // P
+  int points = 0;                    // P
+};
+
+// One slot per body (no two threads add to one address); global parameters' shares are
+// summed at the end in body order.
+template <class T>
+struct BodyGrad {
+  T* mass = nullptr;         // B
+  T* inertia = nullptr;      // 9 x B
+  T* inv_inertia = nullptr;  // 9 x B
+  T* force = nullptr;        // 3 x B: dL/dF summed over steps; dL/dg = sum_b m_b of it
+  T* stiffness = nullptr;    // B: shares of the contact parameters
+  T* damping = nullptr;      // B
+  T* friction = nullptr;     // B
+};
+
+}  // namespace nudge
