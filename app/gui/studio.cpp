@@ -279,6 +279,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.springs = state_.view.springs;
   options.objectives = state_.view.objectives;
   options.colliders = state_.view.colliders;
+  options.bodies = state_.view.bodies;
   options.grid = state_.view.grid;
   return options;
 }
@@ -323,6 +324,10 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   if (sel.kind == Selection::Kind::Collider && options.colliders && sel.index >= 0 &&
       size_t(sel.index) < scene.colliders.size() && size_t(sel.index) < list.meshes.size())
     list.meshes[size_t(sel.index)].colors = {kHighlight};
+  const size_t first_body = options.colliders ? scene.colliders.size() : 0;
+  if (sel.kind == Selection::Kind::Body && options.bodies && sel.index >= 0 && sel.index < scene.body_count() &&
+      first_body + size_t(sel.index) < list.meshes.size())
+    list.meshes[first_body + size_t(sel.index)].colors = {kHighlight};
   return list;
 }
 

@@ -1,5 +1,6 @@
 #include "view/collider_mesh.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -91,6 +92,19 @@ render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, f
   for (glm::vec3& v : mesh.positions) v = q * v + p;
   for (glm::vec3& n : mesh.normals) n = q * n;
   return mesh;
+}
+
+render::Mesh body_mesh(const RigidBody& body, const double* position, const double* orientation, render::Rgba color) {
+  ColliderShape shape;  // the same shapes, placed by the body's pose
+  shape.type = body.shape == BodyShape::Box ? ColliderType::Box
+               : body.shape == BodyShape::Capsule ? ColliderType::Capsule
+                                                  : ColliderType::Sphere;
+  std::copy(body.half_extents, body.half_extents + 3, shape.half_extents);
+  shape.radius = body.radius;
+  shape.half_length = body.half_length;
+  std::copy(position, position + 3, shape.position);
+  std::copy(orientation, orientation + 4, shape.orientation);
+  return collider_mesh(shape, {0, 0, 0}, 0, color);
 }
 
 }  // namespace nudge::view

@@ -1,8 +1,9 @@
-// What a static collider looks like: a lit triangle mesh of its shape (a plane as a
-// square patch around the motion, a box, a sphere, a capsule), placed and turned as the
-// scene says. Shared by the window and `nudge render`.
+// What a static collider or a rigid body looks like: a lit triangle mesh of its shape (a
+// plane as a square patch around the motion, a box, a sphere, a capsule), placed and
+// turned as the scene or the motion says. Shared by the window and `nudge render`.
 #pragma once
 
+#include "nudge/bodies.h"
 #include "nudge/colliders.h"
 #include "nudge/render/draw_list.h"
 
@@ -12,5 +13,8 @@ namespace nudge::view {
 // infinite; the patch covers the motion).
 render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, float patch_half_size,
                            render::Rgba color);
+
+// A body's shape at its centre of mass `position` and orientation (x, y, z, w).
+render::Mesh body_mesh(const RigidBody& body, const double* position, const double* orientation, render::Rgba color);
 
 }  // namespace nudge::view

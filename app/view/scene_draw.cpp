@@ -77,17 +77,28 @@ float Bounds::radius() const { return std::max(0.5f * glm::length(hi - lo), 0.05
 
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
-  const size_t count = xyz.size() / 3;
+  // Bodies' centres too, with their own reach around them.
+  const std::vector<double>& body_x = traj && traj->bodies == scene.body_count() ? traj->body_x
+                                                                                  : scene.params[ParamId::BodyPosition].value;
+  float reach = 0;
+  for (const RigidBody& body : scene.bodies)
+    reach = std::max(reach, static_cast<float>(body.shape == BodyShape::Box
+                                                   ? std::hypot(body.half_extents[0], body.half_extents[1], body.half_extents[2])
+                                                   : body.radius + (body.shape == BodyShape::Capsule ? body.half_length : 0)));
   Bounds b;
-  if (count == 0) return b;
+  if (xyz.size() + body_x.size() < 3) return b;
   b.lo = glm::vec3(std::numeric_limits<float>::max());
   b.hi = glm::vec3(std::numeric_limits<float>::lowest());
-  for (size_t k = 0; k < count; ++k) {
-    const glm::vec3 p = position(xyz, 0, static_cast<int>(k));
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
-    b.lo = glm::min(b.lo, p);
-    b.hi = glm::max(b.hi, p);
-  }
+  const auto include = [&](const std::vector<double>& points, float margin) {
+    for (size_t k = 0; k < points.size() / 3; ++k) {
+      const glm::vec3 p = position(points, 0, static_cast<int>(k));
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+      b.lo = glm::min(b.lo, p - glm::vec3(margin));
+      b.hi = glm::max(b.hi, p + glm::vec3(margin));
+    }
+  };
+  include(xyz, 0);
+  include(body_x, reach);
   if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);  // nothing finite
   return b;
 }
@@ -191,6 +202,21 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     for (const ColliderShape& shape : scene.colliders)
       list.meshes.push_back(collider_mesh(shape, bounds.center(), 2 * bounds.radius(), colors::kCollider));
 
+  if (options.bodies)
+    for (int b = 0; b < scene.body_count(); ++b) {
+      // The pose at this step, or the initial one (normalised as the engine does).
+      const double* x = traj && traj->bodies == scene.body_count()
+                            ? &traj->body_x[(size_t(step) * traj->bodies + b) * 3]
+                            : &scene.params[ParamId::BodyPosition].value[3 * size_t(b)];
+      double q[4];
+      const double* q_in = traj && traj->bodies == scene.body_count()
+                               ? &traj->body_q[(size_t(step) * traj->bodies + b) * 4]
+                               : &scene.params[ParamId::BodyOrientation].value[4 * size_t(b)];
+      const double len = std::sqrt(q_in[0] * q_in[0] + q_in[1] * q_in[1] + q_in[2] * q_in[2] + q_in[3] * q_in[3]);
+      for (int k = 0; k < 4; ++k) q[k] = q_in[k] / len;
+      list.meshes.push_back(body_mesh(scene.bodies[size_t(b)], x, q, colors::kBody));
+    }
+
   if (options.particles) {
     // A particle with a collision radius is drawn at that size, so contact looks right.
     const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
@@ -212,9 +238,17 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     };
     for (const Objective& o : scene.objectives) {
       switch (o.type) {
-        case ObjectiveType::Target:
-          target_at(vec(o.target.data()), centroid(o.particles, xyz, offset));
+        case ObjectiveType::Target: {
+          // The centroid of the term's particles and bodies, as the engine takes it.
+          glm::vec3 c = centroid(o.particles, xyz, offset) * static_cast<float>(o.particles.size());
+          const bool moving = traj && traj->bodies == scene.body_count();
+          for (int b : o.bodies)
+            c += moving ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
+                        : position(scene.params[ParamId::BodyPosition].value, 0, b);
+          const size_t count = o.particles.size() + o.bodies.size();
+          target_at(vec(o.target.data()), count ? c / static_cast<float>(count) : c);
           break;
+        }
         case ObjectiveType::Positions:
           for (size_t k = 0; k < o.particles.size(); ++k)
             target_at(vec(&o.target[3 * k]), position(xyz, offset, o.particles[k]));

@@ -37,6 +37,7 @@ struct SceneDrawOptions {
   bool springs = true;
   bool objectives = true;
   bool colliders = true;
+  bool bodies = true;
   bool grid = true;
 };
 
@@ -53,7 +54,8 @@ float default_particle_radius(const Scene& scene, const Bounds& bounds);
 SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, float aspect);
 
 // The scene at step `step` of traj (positions n x 3 from traj->x), or at its initial
-// positions when traj is null. Its first meshes are the colliders, in the scene's order.
+// positions when traj is null. Its first meshes are the colliders, in the scene's order,
+// then the bodies.
 render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
                                  const SceneDrawOptions& options);
 
@@ -67,6 +69,7 @@ inline constexpr render::Rgba kError{0.35f, 0.9f, 0.45f, 0.7f};
 inline constexpr render::Rgba kReferenceTrack{0.35f, 0.9f, 0.45f, 0.45f};  // a marker's whole track
 inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};  // its particle's path
 inline constexpr render::Rgba kCollider{0.55f, 0.52f, 0.48f, 1};
+inline constexpr render::Rgba kBody{0.78f, 0.62f, 0.42f, 1};
 }  // namespace colors
 
 }  // namespace nudge::view

@@ -264,3 +264,12 @@ TEST_CASE("example: bounce reproduces Warp's example_bounce") {
   CHECK(v0[1] == doctest::Approx(-4.28767).epsilon(1e-5));
   CHECK(opt.result.loss == doctest::Approx(2.5754e-5).epsilon(1e-3));
 }
+
+TEST_CASE("example: slide's box stops on its target") {
+  const Scene scene = load_example("slide");
+  REQUIRE(scene.body_count() == 1);
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss_history.front() > 0.5);
+  CHECK(opt.result.loss < 1e-3);  // within 3 cm of the target
+}

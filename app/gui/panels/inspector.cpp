@@ -72,6 +72,7 @@ void settings(StudioState& state, const Scene& scene) {
   row("duration", number(s.steps * s.dt) + " s");
   row("particles", std::to_string(scene.particle_count()));
   row("springs", std::to_string(scene.spring_count()));
+  if (scene.body_count() > 0) row("bodies", std::to_string(scene.body_count()));
   if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
   row("muscle channels", std::to_string(scene.channels));
   edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
@@ -127,6 +128,33 @@ void spring(StudioState& state, const Scene& scene, int j) {
       const Parameter& controls = p[ParamId::Controls];
       row("control now", number(controls.value[size_t(t) * size_t(controls.cols) + size_t(channel)]));
     }
+  }
+}
+
+// A rigid body's shape (fixed), density and initial state (editable), and its pose at
+// the frame shown.
+void body(StudioState& state, const Scene& scene, int b) {
+  const RigidBody& body = scene.bodies[size_t(b)];
+  if (!body.name.empty()) row("name", body.name);
+  row("shape", std::string(body_shape_name(body.shape)));
+  if (body.shape == BodyShape::Box) row("half extents", vec3(body.half_extents) + " m");
+  else row("radius", number(body.radius) + " m");
+  if (body.shape == BodyShape::Capsule) row("half length", number(body.half_length) + " m");
+  const UnitMassProperties unit = unit_mass_properties(body);
+  const double density = state.point_scene().params[ParamId::BodyDensity].value[size_t(b)];
+  edit_row(state, "density", ParamId::BodyDensity, b, 1, "kg/m^3");
+  row("mass", number(density * unit.volume) + " kg");
+  edit_row(state, "initial position", ParamId::BodyPosition, 3 * b, 3, "m");
+  const double* q = &state.point_scene().params[ParamId::BodyOrientation].value[4 * size_t(b)];
+  row("initial orientation", vec3(q) + ", " + number(q[3]) + " (x, y, z, w)");
+  edit_row(state, "initial velocity", ParamId::BodyVelocity, 3 * b, 3, "m/s");
+  edit_row(state, "initial spin", ParamId::BodyAngularVelocity, 3 * b, 3, "rad/s");
+  if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
+    const int t = state.playback.frame();
+    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+    row("position", vec3(&traj->body_x[(size_t(t) * traj->bodies + b) * 3]) + " m");
+    const double* qt = &traj->body_q[(size_t(t) * traj->bodies + b) * 4];
+    row("orientation", vec3(qt) + ", " + number(qt[3]));
   }
 }
 
@@ -204,6 +232,7 @@ void inspector_contents(StudioState& state) {
   const bool valid = sel.kind == Selection::Kind::Settings ||
                      (sel.kind == Selection::Kind::Particle && in_range(sel.index, scene.pinned.size())) ||
                      (sel.kind == Selection::Kind::Spring && in_range(sel.index, scene.spring_a.size())) ||
+                     (sel.kind == Selection::Kind::Body && in_range(sel.index, scene.bodies.size())) ||
                      (sel.kind == Selection::Kind::Collider && in_range(sel.index, scene.colliders.size())) ||
                      (sel.kind == Selection::Kind::Objective && in_range(sel.index, scene.objectives.size())) ||
                      (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
@@ -218,6 +247,7 @@ void inspector_contents(StudioState& state) {
       case Selection::Kind::Settings: settings(state, scene); break;
       case Selection::Kind::Particle: particle(state, scene, sel.index); break;
       case Selection::Kind::Spring: spring(state, scene, sel.index); break;
+      case Selection::Kind::Body: body(state, scene, sel.index); break;
       case Selection::Kind::Collider: collider(state, scene, sel.index); break;
       case Selection::Kind::Objective: objective(state, scene, sel.index); break;
       case Selection::Kind::Parameter: parameter(scene, sel.index); break;

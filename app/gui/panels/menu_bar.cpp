@@ -48,6 +48,7 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Particles", nullptr, &v.particles);
   ImGui::MenuItem("Springs", nullptr, &v.springs);
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
+  ImGui::MenuItem("Bodies", nullptr, &v.bodies);
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);

@@ -1,4 +1,4 @@
-// The scene's elements in a tree: settings, particles, springs, colliders, objectives,
+// The scene's elements in a tree: settings, particles, springs, bodies, colliders, objectives,
 // parameters.
 // Clicking one selects it for the inspector and the viewport's highlight.
 #include <imgui.h>
@@ -65,6 +65,14 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
       if (scene.spring_channel[size_t(j)] >= 0)
         label += "  (muscle " + std::to_string(scene.spring_channel[size_t(j)]) + ")";
       return label;
+    });
+    ImGui::TreePop();
+  }
+  const int b = scene.body_count();
+  if (b > 0 && ImGui::TreeNodeEx("bodies", ImGuiTreeNodeFlags_DefaultOpen, "Bodies (%d)", b)) {
+    element_list(state, Selection::Kind::Body, b, [&](int i) {
+      const RigidBody& body = scene.bodies[size_t(i)];
+      return std::to_string(i) + ": " + (body.name.empty() ? "" : body.name + ", ") + std::string(body_shape_name(body.shape));
     });
     ImGui::TreePop();
   }

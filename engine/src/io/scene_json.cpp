@@ -340,7 +340,7 @@ public:
       fail_found(version, "1 (this file was written by a newer version of Nudge)");
     integer(version, kVersion, kVersion, "1");
     expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "controls",
-                        "colliders", "contact", "parameters", "objectives", "optimizer", "camera"});
+                        "bodies", "colliders", "contact", "parameters", "objectives", "optimizer", "camera"});
 
     const std::string stem = source.stem().string();
     scene.name = stem.empty() ? "untitled" : stem;
@@ -349,7 +349,12 @@ public:
 
     // Order matters: particles give N, controls give C, springs need both.
     read_simulation(required(top, "simulation", "an object with the simulation settings"), scene);
-    read_particles(required(top, "particles", "an object with the particles' \"position\""), scene);
+    // Bodies before particles: a scene of bodies alone needs no particles.
+    std::vector<BodyValues> body_values;
+    if (auto bodies = optional(top, "bodies")) body_values = read_bodies(*bodies, scene);
+    if (auto particles = optional(top, "particles")) read_particles(*particles, scene);
+    else if (scene.bodies.empty())
+      required(top, "particles", "an object with the particles' \"position\" (or a \"bodies\" array)");
     read_controls(optional(top, "controls"), scene);
     const std::optional<Node> springs = optional(top, "springs");
     const bool rest_lengths_defaulted = read_springs(springs, scene);
@@ -357,6 +362,7 @@ public:
     if (auto contact = optional(top, "contact")) read_contact(*contact, scene);
 
     shape_parameters(scene);  // defaults for every parameter the file did not give
+    store_body_values(body_values, scene);
     if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
     if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
     if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
@@ -486,6 +492,20 @@ private:
   int particle_index(const Node& node) const {
     return static_cast<int>(integer(node, 0, particle_count_ - 1,
                                     "a particle index in [0, " + std::to_string(particle_count_) + ")"));
+  }
+
+  // A non-empty list of distinct body indices.
+  std::vector<int> body_list(const Node& node, const Scene& scene) const {
+    const int count = scene.body_count();
+    if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of body indices");
+    std::vector<int> list;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node element = node.element(k);
+      const int b = static_cast<int>(integer(element, 0, count - 1, "a body index in [0, " + std::to_string(count) + ")"));
+      if (std::find(list.begin(), list.end(), b) != list.end()) fail_found(element, "each body once");
+      list.push_back(b);
+    }
+    return list;
   }
 
   // A non-empty list of distinct particle indices.
@@ -661,6 +681,81 @@ private:
                  "or a \"rest_length\" > 0 for every spring");
   }
 
+  // A body's parameter values as written (absent ones keep their defaults).
+  struct BodyValues {
+    std::array<double, 3> position{}, velocity{}, angular_velocity{};
+    std::array<double, 4> orientation{0, 0, 0, 1};
+    double density = 1000;
+  };
+
+  std::vector<BodyValues> read_bodies(const Node& node, Scene& scene) const {
+    expect_array(node, "an array of rigid bodies");
+    std::vector<BodyValues> values;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node item = node.element(k);
+      const std::string shapes = "sphere, box or capsule";
+      if (!item.json.is_object()) fail_found(item, "a body object with a \"shape\" (" + shapes + ")");
+      const Node shape_node = required(item, "shape", shapes);
+      const std::optional<BodyShape> shape = body_shape_from_name(string(shape_node, shapes));
+      if (!shape) fail_found(shape_node, shapes);
+      const std::string context = context_of(item) + " (a " + std::string(body_shape_name(*shape)) + " body)";
+      RigidBody body;
+      body.shape = *shape;
+      switch (*shape) {
+        case BodyShape::Sphere:
+          expect_object(item, {"name", "shape", "radius", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+          body.radius = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
+          break;
+        case BodyShape::Box: {
+          expect_object(item, {"name", "shape", "half_extents", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+          const Node half = required(item, "half_extents", "the box's half extents [x, y, z] (m)");
+          const std::array<double, 3> e = vec3(half, "the box's half extents [x, y, z] (m)");
+          for (int i = 0; i < 3; ++i) {
+            if (!positive(e[i])) fail_found(half.element(i), "a half extent > 0 (m)");
+            body.half_extents[i] = e[i];
+          }
+          break;
+        }
+        case BodyShape::Capsule:
+          expect_object(item, {"name", "shape", "radius", "half_length", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+          body.radius = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
+          body.half_length = number(required(item, "half_length", "half the axis' length > 0 (m)"), "half the axis' length > 0 (m)", positive);
+          break;
+      }
+      if (auto name = optional(item, "name")) body.name = string(*name, "a body name");
+      BodyValues v;
+      v.position = vec3(required(item, "position", "the centre of mass [x, y, z] (m)"), "the centre of mass [x, y, z] (m)");
+      if (auto velocity = optional(item, "velocity")) v.velocity = vec3(*velocity, "a velocity [x, y, z] (m/s)");
+      if (auto spin = optional(item, "angular_velocity")) v.angular_velocity = vec3(*spin, "an angular velocity [x, y, z] (rad/s)");
+      if (auto density = optional(item, "density")) v.density = number(*density, "a density > 0 (kg/m^3)", positive);
+      if (auto orientation = optional(item, "orientation")) {
+        constexpr std::string_view expected = "a quaternion [x, y, z, w] of non-zero length";
+        if (!orientation->json.is_array() || orientation->size() != 4) fail_found(*orientation, expected);
+        double length = 0;
+        for (std::size_t i = 0; i < 4; ++i) {
+          v.orientation[i] = number(orientation->element(i), "a finite number");
+          length += v.orientation[i] * v.orientation[i];
+        }
+        if (!(length > 1e-12)) fail_found(*orientation, expected);
+      }
+      scene.bodies.push_back(body);
+      values.push_back(v);
+    }
+    return values;
+  }
+
+  static void store_body_values(const std::vector<BodyValues>& values, Scene& scene) {
+    ParameterSet& p = scene.params;
+    for (std::size_t b = 0; b < values.size(); ++b) {
+      const BodyValues& v = values[b];
+      std::copy(v.position.begin(), v.position.end(), p[ParamId::BodyPosition].value.begin() + 3 * b);
+      std::copy(v.orientation.begin(), v.orientation.end(), p[ParamId::BodyOrientation].value.begin() + 4 * b);
+      std::copy(v.velocity.begin(), v.velocity.end(), p[ParamId::BodyVelocity].value.begin() + 3 * b);
+      std::copy(v.angular_velocity.begin(), v.angular_velocity.end(), p[ParamId::BodyAngularVelocity].value.begin() + 3 * b);
+      p[ParamId::BodyDensity].value[b] = v.density;
+    }
+  }
+
   void read_colliders(const Node& node, Scene& scene) const {
     expect_array(node, "an array of colliders");
     for (std::size_t k = 0; k < node.size(); ++k) scene.colliders.push_back(read_collider(node.element(k)));
@@ -807,8 +902,11 @@ private:
     switch (*type) {
       case ObjectiveType::Target:
       case ObjectiveType::Velocity: {
-        expect_object(node, {"type", "particles", "target", "step", "weight"}, context);
-        o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
+        expect_object(node, {"type", "particles", "bodies", "target", "step", "weight"}, context);
+        if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
+        if (auto particles = optional(node, "particles")) o.particles = particle_list(*particles);
+        else if (o.bodies.empty())
+          required(node, "particles", "a non-empty array of particle indices (or \"bodies\")");
         const std::string_view expected = *type == ObjectiveType::Target ? "a target position [x, y, z] (m)"
                                                                          : "a target velocity [x, y, z] (m/s)";
         const std::array<double, 3> target = vec3(required(node, "target", expected), expected);
@@ -985,7 +1083,8 @@ OrderedJson objective_json(const Objective& o) {
   switch (o.type) {
     case ObjectiveType::Target:
     case ObjectiveType::Velocity:
-      j["particles"] = o.particles;
+      if (!o.particles.empty() || o.bodies.empty()) j["particles"] = o.particles;
+      if (!o.bodies.empty()) j["bodies"] = o.bodies;
       j["target"] = o.target;
       j["step"] = o.step;
       break;
@@ -1010,6 +1109,29 @@ OrderedJson objective_json(const Objective& o) {
       break;
   }
   j["weight"] = o.weight;
+  return j;
+}
+
+OrderedJson body_json(const Scene& scene, int b) {
+  const RigidBody& body = scene.bodies[size_t(b)];
+  const ParameterSet& p = scene.params;
+  OrderedJson j;
+  if (!body.name.empty()) j["name"] = body.name;
+  j["shape"] = body_shape_name(body.shape);
+  switch (body.shape) {
+    case BodyShape::Sphere: j["radius"] = body.radius; break;
+    case BodyShape::Box: j["half_extents"] = vec3_json(body.half_extents); break;
+    case BodyShape::Capsule:
+      j["radius"] = body.radius;
+      j["half_length"] = body.half_length;
+      break;
+  }
+  j["density"] = p[ParamId::BodyDensity].value.at(size_t(b));
+  j["position"] = vec3_json(&p[ParamId::BodyPosition].value.at(3 * size_t(b)));
+  const double* q = &p[ParamId::BodyOrientation].value.at(4 * size_t(b));
+  j["orientation"] = OrderedJson::array({q[0], q[1], q[2], q[3]});
+  j["velocity"] = vec3_json(&p[ParamId::BodyVelocity].value.at(3 * size_t(b)));
+  j["angular_velocity"] = vec3_json(&p[ParamId::BodyAngularVelocity].value.at(3 * size_t(b)));
   return j;
 }
 
@@ -1066,17 +1188,25 @@ OrderedJson scene_json(const Scene& scene) {
     ground["friction_smoothing"] = g.friction_smoothing;
   }
 
-  OrderedJson& particles = j["particles"];
-  particles["position"] = rows(p[ParamId::InitialPosition].value, 3);
-  particles["velocity"] = rows(p[ParamId::InitialVelocity].value, 3);
-  particles["mass"] = p[ParamId::Mass].value;
-  OrderedJson pinned = OrderedJson::array();
-  for (int i = 0; i < scene.particle_count(); ++i)
-    if (scene.pinned[i]) pinned.push_back(i);
-  particles["pinned"] = pinned;
-  particles["force"] = rows(p[ParamId::ExternalForce].value, 3);
-  const std::vector<double>& radius = p[ParamId::ParticleRadius].value;
-  if (std::any_of(radius.begin(), radius.end(), [](double r) { return r != 0.0; })) particles["radius"] = radius;
+  if (scene.body_count() > 0) {
+    OrderedJson& bodies = j["bodies"] = OrderedJson::array();
+    for (int b = 0; b < scene.body_count(); ++b) bodies.push_back(body_json(scene, b));
+  }
+
+  if (scene.particle_count() > 0) {
+    OrderedJson& particles = j["particles"];
+    particles["position"] = rows(p[ParamId::InitialPosition].value, 3);
+    particles["velocity"] = rows(p[ParamId::InitialVelocity].value, 3);
+    particles["mass"] = p[ParamId::Mass].value;
+    OrderedJson pinned = OrderedJson::array();
+    for (int i = 0; i < scene.particle_count(); ++i)
+      if (scene.pinned[i]) pinned.push_back(i);
+    particles["pinned"] = pinned;
+    particles["force"] = rows(p[ParamId::ExternalForce].value, 3);
+    const std::vector<double>& radius = p[ParamId::ParticleRadius].value;
+    if (std::any_of(radius.begin(), radius.end(), [](double r) { return r != 0.0; }))
+      particles["radius"] = radius;
+  }
 
   if (scene.spring_count() > 0) {
     OrderedJson& springs = j["springs"];
