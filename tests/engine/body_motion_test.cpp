@@ -9,66 +9,11 @@
 
 #include "nudge/gradcheck.h"
 #include "nudge/simulator.h"
+#include "test_scenes.h"
 
 using namespace nudge;
 
 namespace {
-
-RigidBody body(BodyShape shape) {
-  RigidBody b;
-  b.shape = shape;
-  b.radius = 0.1;
-  b.half_length = 0.15;
-  b.half_extents[0] = 0.15, b.half_extents[1] = 0.08, b.half_extents[2] = 0.12;
-  return b;
-}
-
-// A sphere, a box and a capsule thrown, spinning, onto a slightly tilted floor and
-// against a wall (a box), with one particle flying beside them; the objectives read
-// the bodies' positions and velocities.
-Scene make_body_scene(double smoothing, int steps = 150) {
-  Scene scene;
-  scene.name = "bodies";
-  scene.settings.dt = 2e-3;
-  scene.settings.steps = steps;
-  scene.bodies = {body(BodyShape::Sphere), body(BodyShape::Box), body(BodyShape::Capsule)};
-  scene.pinned = {0};
-  scene.params[ParamId::InitialPosition].value = {0.0, 0.5, 0.5};
-  shape_parameters(scene);
-  scene.params[ParamId::BodyPosition].value = {0.0, 0.13, 0.0, 0.4, 0.2, 0.0, -0.4, 0.25, 0.1};
-  scene.params[ParamId::BodyOrientation].value = {0.0, 0.0, 0.0, 1.0, 0.1, 0.2, -0.1, 1.0, 0.3, 0.0, 0.2, 0.9};
-  scene.params[ParamId::BodyVelocity].value = {1.0, -0.5, 0.2, 0.5, -1.0, 0.0, -0.3, -0.8, 0.4};
-  scene.params[ParamId::BodyAngularVelocity].value = {0.0, 2.0, 1.0, 3.0, -1.0, 0.5, 0.0, 0.0, 4.0};
-  scene.params[ParamId::BodyDensity].value = {800.0, 500.0, 1200.0};
-  scene.params[ParamId::InitialVelocity].value = {0.5, 0.0, 0.0};
-  scene.params[ParamId::ContactStiffness].value = {3e4};
-  scene.params[ParamId::ContactDamping].value = {20.0};
-  scene.params[ParamId::ContactFriction].value = {0.4};
-  scene.contact.smoothing = smoothing;
-  scene.contact.friction_smoothing = 0.05;
-  scene.contact.damp_approach_only = false;
-  ColliderShape floor;
-  floor.normal[0] = 0.05, floor.normal[1] = 1.0;
-  const double len = std::hypot(floor.normal[0], floor.normal[1]);
-  floor.normal[0] /= len, floor.normal[1] /= len;
-  ColliderShape wall;
-  wall.type = ColliderType::Box;
-  wall.position[0] = 0.9, wall.position[1] = 0.5;
-  wall.half_extents[0] = 0.2, wall.half_extents[1] = 0.5, wall.half_extents[2] = 1.0;
-  scene.colliders = {floor, wall};
-  Objective target;
-  target.type = ObjectiveType::Target;
-  target.bodies = {0, 2};
-  target.particles = {0};
-  target.target = {0.3, 0.2, 0.1};
-  Objective speed;
-  speed.type = ObjectiveType::Velocity;
-  speed.bodies = {1};
-  speed.target = {0.2, 0.0, 0.0};
-  speed.step = steps / 2;
-  scene.objectives = {target, speed};
-  return scene;
-}
 
 std::unique_ptr<Simulator> simulator(const Scene& scene, int threads, int checkpoint_every = -1,
                                      Precision precision = Precision::Float64) {
@@ -87,7 +32,7 @@ std::unique_ptr<Simulator> simulator(const Scene& scene, int threads, int checkp
 TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth and sharp contact") {
   for (double smoothing : {0.005, 0.0}) {
     CAPTURE(smoothing);
-    const Scene scene = make_body_scene(smoothing);
+    const Scene scene = test::make_body_scene(smoothing);
     REQUIRE(check_scene(scene).ok());
     GradCheckOptions options;
     options.samples_per_parameter = 100;
@@ -110,7 +55,7 @@ TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth an
 }
 
 TEST_CASE("bodies: the same bits on 1, 2 and 8 threads, stored or checkpointed") {
-  const Scene scene = make_body_scene(0.005, 120);
+  const Scene scene = test::make_body_scene(0.005, 120);
   ParameterSet reference = scene.params;
   Result<Evaluation> first = simulator(scene, 1)->gradient(reference);
   REQUIRE(first.ok());
@@ -129,7 +74,7 @@ TEST_CASE("bodies: a box and a capsule dropped on the floor come to rest lying f
   Scene scene;
   scene.settings.dt = 1e-3;
   scene.settings.steps = 3000;
-  scene.bodies = {body(BodyShape::Box), body(BodyShape::Capsule)};
+  scene.bodies = {test::rigid_body(BodyShape::Box), test::rigid_body(BodyShape::Capsule)};
   shape_parameters(scene);
   scene.params[ParamId::BodyPosition].value = {0.0, 0.3, 0.0, 1.0, 0.3, 0.0};
   // Both tilted a little and spinning: they must settle on a face and on their side.

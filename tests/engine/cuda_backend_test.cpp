@@ -17,6 +17,7 @@
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "test_scenes.h"
 
 using namespace nudge;
 
@@ -158,6 +159,8 @@ void compare_with_cpu(const Scene& scene, Precision precision, Tolerance tol) {
   REQUIRE(ct.ok());
   check_close("trajectory x", gt->x, ct->x, tol);
   check_close("trajectory v", gt->v, ct->v, tol);
+  check_close("trajectory body_x", gt->body_x, ct->body_x, tol);
+  check_close("trajectory body_q", gt->body_q, ct->body_q, tol);
 }
 
 void check_checkpoints_bitwise(const Scene& scene, Precision precision) {
@@ -218,6 +221,14 @@ TEST_CASE("cuda: float64 loss, gradients and states match the CPU to 1e-9") {
 TEST_CASE("cuda: float32 loss, gradients and states match the CPU to 1e-3") {
   if (!gpu_or_skip()) return;
   compare_with_cpu(tetrahedron_scene(240), Precision::Float32, kFloat32);
+}
+
+TEST_CASE("cuda: rigid bodies and colliders match the CPU (float64 to 1e-9, float32 to 1e-3)") {
+  if (!gpu_or_skip()) return;
+  const Scene scene = test::make_body_scene(0.005, 120);
+  compare_with_cpu(scene, Precision::Float64, kFloat64);
+  compare_with_cpu(scene, Precision::Float32, kFloat32);
+  check_checkpoints_bitwise(scene, Precision::Float64);
 }
 
 TEST_CASE("cuda: checkpointed gradients are bitwise equal to stored ones") {

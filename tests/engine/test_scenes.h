@@ -147,4 +147,62 @@ inline Scene make_lattice_scene(int rows = 3, int cols = 12, int steps = 80) {
   return scene;
 }
 
+// Rigid bodies of every shape with colliders (every contact-point kind), sized for
+// gradient checks.
+inline RigidBody rigid_body(BodyShape shape) {
+  RigidBody b;
+  b.shape = shape;
+  b.radius = 0.1;
+  b.half_length = 0.15;
+  b.half_extents[0] = 0.15, b.half_extents[1] = 0.08, b.half_extents[2] = 0.12;
+  return b;
+}
+
+// A sphere, a box and a capsule thrown, spinning, onto a slightly tilted floor and
+// against a wall (a box), with one particle flying beside them; the objectives read
+// the bodies' positions and velocities.
+inline Scene make_body_scene(double smoothing, int steps = 150) {
+  Scene scene;
+  scene.name = "bodies";
+  scene.settings.dt = 2e-3;
+  scene.settings.steps = steps;
+  scene.bodies = {rigid_body(BodyShape::Sphere), rigid_body(BodyShape::Box), rigid_body(BodyShape::Capsule)};
+  scene.pinned = {0};
+  scene.params[ParamId::InitialPosition].value = {0.0, 0.5, 0.5};
+  shape_parameters(scene);
+  scene.params[ParamId::BodyPosition].value = {0.0, 0.13, 0.0, 0.4, 0.2, 0.0, -0.4, 0.25, 0.1};
+  scene.params[ParamId::BodyOrientation].value = {0.0, 0.0, 0.0, 1.0, 0.1, 0.2, -0.1, 1.0, 0.3, 0.0, 0.2, 0.9};
+  scene.params[ParamId::BodyVelocity].value = {1.0, -0.5, 0.2, 0.5, -1.0, 0.0, -0.3, -0.8, 0.4};
+  scene.params[ParamId::BodyAngularVelocity].value = {0.0, 2.0, 1.0, 3.0, -1.0, 0.5, 0.0, 0.0, 4.0};
+  scene.params[ParamId::BodyDensity].value = {800.0, 500.0, 1200.0};
+  scene.params[ParamId::InitialVelocity].value = {0.5, 0.0, 0.0};
+  scene.params[ParamId::ContactStiffness].value = {3e4};
+  scene.params[ParamId::ContactDamping].value = {20.0};
+  scene.params[ParamId::ContactFriction].value = {0.4};
+  scene.contact.smoothing = smoothing;
+  scene.contact.friction_smoothing = 0.05;
+  scene.contact.damp_approach_only = false;
+  ColliderShape floor;
+  floor.normal[0] = 0.05, floor.normal[1] = 1.0;
+  const double len = std::hypot(floor.normal[0], floor.normal[1]);
+  floor.normal[0] /= len, floor.normal[1] /= len;
+  ColliderShape wall;
+  wall.type = ColliderType::Box;
+  wall.position[0] = 0.9, wall.position[1] = 0.5;
+  wall.half_extents[0] = 0.2, wall.half_extents[1] = 0.5, wall.half_extents[2] = 1.0;
+  scene.colliders = {floor, wall};
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.bodies = {0, 2};
+  target.particles = {0};
+  target.target = {0.3, 0.2, 0.1};
+  Objective speed;
+  speed.type = ObjectiveType::Velocity;
+  speed.bodies = {1};
+  speed.target = {0.2, 0.0, 0.0};
+  speed.step = steps / 2;
+  scene.objectives = {target, speed};
+  return scene;
+}
+
 }  // namespace nudge::test
