@@ -8,9 +8,11 @@
 #include <random>
 
 #include "kernels/body_step.h"
+#include "central_difference.h"
 #include "nudge/gradcheck.h"
 
 using namespace nudge;
+using test::central_difference;
 
 namespace {
 
@@ -28,16 +30,6 @@ double& entry(State& s, int k) {
 }
 double weigh(const State& w, State s) {
   return dot(w.x, s.x) + dot(w.q, s.q) + dot(w.v, s.v) + dot(w.w, s.w);
-}
-
-double central_difference(double& p, const std::function<double()>& f) {
-  const double saved = p, h = 1e-6 * std::max(1.0, std::fabs(saved));
-  p = saved + h;
-  const double up = f();
-  p = saved - h;
-  const double down = f();
-  p = saved;
-  return (up - down) / (2 * h);
 }
 
 void check_close(const char* what, int k, double adjoint, double fd) {

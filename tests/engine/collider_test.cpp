@@ -9,23 +9,14 @@
 #include <vector>
 
 #include "kernels/collider_contact.h"
+#include "central_difference.h"
 #include "nudge/gradcheck.h"
 #include "nudge/simulator.h"
 
 using namespace nudge;
+using test::central_difference;
 
 namespace {
-
-double central_difference(double* p, const std::function<double()>& f) {
-  const double saved = *p;
-  const double h = 1e-6 * std::max(1.0, std::fabs(saved));
-  *p = saved + h;
-  const double up = f();
-  *p = saved - h;
-  const double down = f();
-  *p = saved;
-  return (up - down) / (2 * h);
-}
 
 void check_close(const char* what, int index, double adjoint, double fd) {
   INFO(what << "[" << index << "]: adjoint " << adjoint << ", finite difference " << fd);
@@ -114,7 +105,7 @@ TEST_CASE("colliders: the signed distance's adjoint matches finite differences")
       };
       const Vec3<double> adj = collider_sdf_adjoint(k.c, Vec3<double>{x[0], x[1], x[2]}, w_phi, w);
       const double a[3] = {adj.x, adj.y, adj.z};
-      for (int j = 0; j < 3; ++j) check_close("x", j, a[j], central_difference(&x[j], phi));
+      for (int j = 0; j < 3; ++j) check_close("x", j, a[j], central_difference(x[j], phi));
     }
 }
 
@@ -153,13 +144,13 @@ TEST_CASE("colliders: the contact force's adjoint matches finite differences") {
                                    radius, w, ax, av, gk, gd, gmu, gr);
           const double adj_x[3] = {ax.x, ax.y, ax.z}, adj_v[3] = {av.x, av.y, av.z};
           for (int j = 0; j < 3; ++j) {
-            check_close("x", j, adj_x[j], central_difference(&x[j], phi));
-            check_close("v", j, adj_v[j], central_difference(&v[j], phi));
+            check_close("x", j, adj_x[j], central_difference(x[j], phi));
+            check_close("v", j, adj_v[j], central_difference(v[j], phi));
           }
-          check_close("stiffness", 0, gk, central_difference(&ke, phi));
-          check_close("damping", 0, gd, central_difference(&kd, phi));
-          check_close("friction", 0, gmu, central_difference(&mu, phi));
-          check_close("radius", 0, gr, central_difference(&radius, phi));
+          check_close("stiffness", 0, gk, central_difference(ke, phi));
+          check_close("damping", 0, gd, central_difference(kd, phi));
+          check_close("friction", 0, gmu, central_difference(mu, phi));
+          check_close("radius", 0, gr, central_difference(radius, phi));
         }
 }
 

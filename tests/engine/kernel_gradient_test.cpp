@@ -9,25 +9,15 @@
 #include <vector>
 
 #include "kernels/step_kernels.h"
+#include "central_difference.h"
 #include "nudge/gradcheck.h"
 
 using namespace nudge;
+using test::central_difference;
 
 namespace {
 
 constexpr double kTolerance = 1e-6;
-
-// Central difference of f with respect to *p.
-double central_difference(double* p, const std::function<double()>& f) {
-  const double saved = *p;
-  const double h = 1e-6 * std::max(1.0, std::fabs(saved));
-  *p = saved + h;
-  const double up = f();
-  *p = saved - h;
-  const double down = f();
-  *p = saved;
-  return (up - down) / (2 * h);
-}
 
 void check_entry(const char* what, int index, double adjoint, double fd) {
   const double err = gradient_relative_error(adjoint, fd, 1e-9);
@@ -84,14 +74,14 @@ TEST_CASE("kernel: spring_force adjoint matches finite differences") {
     const double adj_x[6] = {-r.adj_d.x, r.adj_d.x, -r.adj_d.y, r.adj_d.y, -r.adj_d.z, r.adj_d.z};
     const double adj_v[6] = {-r.adj_dv.x, r.adj_dv.x, -r.adj_dv.y, r.adj_dv.y, -r.adj_dv.z, r.adj_dv.z};
     for (int i = 0; i < 6; ++i) {
-      check_entry("x", i, adj_x[i], central_difference(&x[i], phi));
-      check_entry("v", i, adj_v[i], central_difference(&v[i], phi));
+      check_entry("x", i, adj_x[i], central_difference(x[i], phi));
+      check_entry("v", i, adj_v[i], central_difference(v[i], phi));
     }
-    check_entry("stiffness", 0, gk, central_difference(&tiny.k[0], phi));
-    check_entry("damping", 0, gc, central_difference(&tiny.c[0], phi));
-    check_entry("rest", 0, grest, central_difference(&tiny.rest[0], phi));
+    check_entry("stiffness", 0, gk, central_difference(tiny.k[0], phi));
+    check_entry("damping", 0, gc, central_difference(tiny.c[0], phi));
+    check_entry("rest", 0, grest, central_difference(tiny.rest[0], phi));
     const double g_control = grest_eff * tiny.rest[0] * tiny.actuation[0];
-    check_entry("control", step, g_control, central_difference(&tiny.controls[step], phi));
+    check_entry("control", step, g_control, central_difference(tiny.controls[step], phi));
   }
 }
 
@@ -113,11 +103,11 @@ TEST_CASE("kernel: contact_force adjoint matches finite differences in, near and
     contact_force_adjoint(m.ground, load3(x.data(), 0, 1), load3(v.data(), 0, 1), w, ax, av, gk, gmu);
     const double adj_x[3] = {ax.x, ax.y, ax.z}, adj_v[3] = {av.x, av.y, av.z};
     for (int i = 0; i < 3; ++i) {
-      check_entry("x", i, adj_x[i], central_difference(&x[i], phi));
-      check_entry("v", i, adj_v[i], central_difference(&v[i], phi));
+      check_entry("x", i, adj_x[i], central_difference(x[i], phi));
+      check_entry("v", i, adj_v[i], central_difference(v[i], phi));
     }
-    check_entry("ground_stiffness", 0, gk, central_difference(&kc, phi));
-    check_entry("friction", 0, gmu, central_difference(&mu, phi));
+    check_entry("ground_stiffness", 0, gk, central_difference(kc, phi));
+    check_entry("friction", 0, gmu, central_difference(mu, phi));
   }
 }
 
@@ -155,21 +145,21 @@ TEST_CASE("kernel: particle_step adjoint matches finite differences") {
     for (int i = 0; i < 2; ++i)
       particle_step_adjoint(m, i, {x.data(), v.data()}, v1.data(), {ax.data(), av.data()}, af.data(), grad);
     for (int j = 0; j < 6; ++j) {
-      check_entry("x", j, ax[j], central_difference(&x[j], phi));
-      check_entry("v", j, av[j], central_difference(&v[j], phi));
-      check_entry("external_force", j, g_ext[j], central_difference(&tiny.ext[j], phi));
+      check_entry("x", j, ax[j], central_difference(x[j], phi));
+      check_entry("v", j, av[j], central_difference(v[j], phi));
+      check_entry("external_force", j, g_ext[j], central_difference(tiny.ext[j], phi));
     }
-    for (int i = 0; i < 2; ++i) check_entry("mass", i, g_mass[i], central_difference(&tiny.mass[i], phi));
+    for (int i = 0; i < 2; ++i) check_entry("mass", i, g_mass[i], central_difference(tiny.mass[i], phi));
     for (int k = 0; k < 3; ++k) {
       // The spring force enters particle a with +1 and particle b with -1.
-      check_entry("spring force", k, af[2 * k] - af[2 * k + 1], central_difference(&fs[k], phi));
+      check_entry("spring force", k, af[2 * k] - af[2 * k + 1], central_difference(fs[k], phi));
       // dL/dg = sum_i m_i dL/df_ext,i: the rollout forms it so (ParticleGrad has no slot).
       const double g_grav = tiny.mass[0] * g_ext[2 * k] + tiny.mass[1] * g_ext[2 * k + 1];
-      check_entry("gravity", k, g_grav, central_difference(&gravity[k], phi));
+      check_entry("gravity", k, g_grav, central_difference(gravity[k], phi));
     }
-    check_entry("drag", 0, g_drag[0] + g_drag[1], central_difference(&drag, phi));
-    check_entry("ground_stiffness", 0, g_kc[0] + g_kc[1], central_difference(&kc, phi));
-    check_entry("friction", 0, g_mu[0] + g_mu[1], central_difference(&mu, phi));
+    check_entry("drag", 0, g_drag[0] + g_drag[1], central_difference(drag, phi));
+    check_entry("ground_stiffness", 0, g_kc[0] + g_kc[1], central_difference(kc, phi));
+    check_entry("friction", 0, g_mu[0] + g_mu[1], central_difference(mu, phi));
   }
 }
 
@@ -186,7 +176,7 @@ TEST_CASE("kernel: particle_gather adjoint matches finite differences") {
     for (int k = 0; k < 3; ++k) total += adj_d[k] * (x[2 * k + 1] - x[2 * k]);
     return total;
   };
-  for (int j = 0; j < 6; ++j) check_entry("x", j, ax[j], central_difference(&x[j], phi));
+  for (int j = 0; j < 6; ++j) check_entry("x", j, ax[j], central_difference(x[j], phi));
   for (int k = 0; k < 3; ++k) {
     CHECK(av[2 * k] == doctest::Approx(-adj_dv[k]));
     CHECK(av[2 * k + 1] == doctest::Approx(adj_dv[k]));

@@ -1,0 +1,23 @@
+// The central difference that kernel tests compare adjoints with, in double.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace nudge::test {
+
+// d f / d p at p's value, by (f(p + h) - f(p - h)) / 2h with h = 1e-6 max(1, |p|);
+// p is restored.
+inline double central_difference(double& p, const std::function<double()>& f) {
+  const double saved = p;
+  const double h = 1e-6 * std::max(1.0, std::fabs(saved));
+  p = saved + h;
+  const double up = f();
+  p = saved - h;
+  const double down = f();
+  p = saved;
+  return (up - down) / (2 * h);
+}
+
+}  // namespace nudge::test
