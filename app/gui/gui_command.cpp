@@ -2,11 +2,26 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "gui/gui_main.h"
 #include "gui/render_benchmark.h"
+#include "view/gradient_overlay.h"
 
 namespace nudge::gui {
+
+namespace {
+
+// The parameters a gradient overlay can show, by their scene-file names.
+std::vector<std::string> overlay_parameter_names() {
+  std::vector<std::string> names;
+  for (view::GradientOverlay overlay : view::kGradientOverlays)
+    if (overlay != view::GradientOverlay::None) names.emplace_back(param_name(view::gradient_overlay_parameter(overlay)));
+  return names;
+}
+
+}  // namespace
 
 DefaultCommand window_command() {
   auto options = std::make_shared<GuiOptions>();
@@ -18,7 +33,7 @@ DefaultCommand window_command() {
     app.add_flag("--optimize", options->optimize, "Start optimising the scene at once (the Optimise tab)");
     app.add_option("--gradient-overlay", options->gradient_overlay,
                    "Draw this parameter's gradient over the scene (View > Gradient Overlay)")
-        ->check(CLI::IsMember({"initial_position", "initial_velocity", "stiffness", "rest_length", "damping"}));
+        ->check(CLI::IsMember(overlay_parameter_names()));
     app.add_option("--quit-after", options->quit_after_seconds,
                    "Close the window by itself after this many seconds (demos, scripts)")
         ->check(CLI::NonNegativeNumber);

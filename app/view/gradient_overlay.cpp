@@ -14,6 +14,11 @@ glm::vec3 gradient_of(const Parameter& param, int i) {
   return {float(g[0]), float(g[1]), float(g[2])};
 }
 
+glm::vec3 value_of(const Parameter& param, int i) {
+  const double* v = param.value.data() + 3 * std::size_t(i);
+  return {float(v[0]), float(v[1]), float(v[2])};
+}
+
 }  // namespace
 
 std::string_view gradient_overlay_label(GradientOverlay overlay) {
@@ -24,6 +29,9 @@ std::string_view gradient_overlay_label(GradientOverlay overlay) {
     case GradientOverlay::Stiffness: return "dL/d stiffness";
     case GradientOverlay::RestLength: return "dL/d rest length";
     case GradientOverlay::Damping: return "dL/d damping";
+    case GradientOverlay::BodyPosition: return "dL/d body position";
+    case GradientOverlay::BodyVelocity: return "dL/d body velocity";
+    case GradientOverlay::BodyAngularVelocity: return "dL/d body angular velocity";
   }
   return "?";
 }
@@ -35,6 +43,9 @@ ParamId gradient_overlay_parameter(GradientOverlay overlay) {
     case GradientOverlay::Stiffness: return ParamId::Stiffness;
     case GradientOverlay::RestLength: return ParamId::RestLength;
     case GradientOverlay::Damping: return ParamId::Damping;
+    case GradientOverlay::BodyPosition: return ParamId::BodyPosition;
+    case GradientOverlay::BodyVelocity: return ParamId::BodyVelocity;
+    case GradientOverlay::BodyAngularVelocity: return ParamId::BodyAngularVelocity;
     case GradientOverlay::None: break;
   }
   return ParamId::Count;
@@ -83,6 +94,23 @@ void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, Pa
   add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
 }
 
+bool is_body_overlay(GradientOverlay overlay) {
+  return overlay == GradientOverlay::BodyPosition || overlay == GradientOverlay::BodyVelocity ||
+         overlay == GradientOverlay::BodyAngularVelocity;
+}
+
+void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+  const Parameter& param = scene.params[which];
+  const int bodies = scene.body_count();
+  if (param.grad.size() != std::size_t(3 * bodies)) return;
+  std::vector<glm::vec3> origins, vectors;
+  for (int b = 0; b < bodies; ++b) {
+    origins.push_back(value_of(scene.params[ParamId::BodyPosition], b));
+    vectors.push_back(gradient_of(param, b));
+  }
+  add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
+}
+
 void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
                                 ParamId which) {
   const Parameter& param = scene.params[which];
@@ -112,6 +140,8 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
   const ParamId which = gradient_overlay_parameter(overlay);
   if (is_spring_overlay(overlay))
     add_spring_gradient_colors(list, scene, traj, step, which);
+  else if (is_body_overlay(overlay))
+    add_body_gradient_arrows(list, scene, which, std::max(options.bounds.radius() / 3, 3 * largest_body_reach(scene)));
   else
     add_particle_gradient_arrows(list, scene, which, options.bounds.radius() / 3);
 }

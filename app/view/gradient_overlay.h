@@ -1,5 +1,6 @@
 // Gradients drawn over the scene: arrows of dL/d(initial position) or dL/d(initial
-// velocity) at each particle's initial position, and springs coloured by dL/d(stiffness),
+// velocity) at each particle's initial position, arrows of dL/d(a body's initial
+// position, velocity or angular velocity) at its initial centre, and springs coloured by dL/d(stiffness),
 // dL/d(rest length) or dL/d(damping) on the diverging map. Each comes with a legend that
 // gives its scale. The gradients are those in the scene's parameters (a gradient
 // evaluation wrote them).
@@ -17,14 +18,19 @@
 
 namespace nudge::view {
 
-enum class GradientOverlay { None, InitialPosition, InitialVelocity, Stiffness, RestLength, Damping };
+enum class GradientOverlay {
+  None, InitialPosition, InitialVelocity, Stiffness, RestLength, Damping,
+  BodyPosition, BodyVelocity, BodyAngularVelocity
+};
 inline constexpr GradientOverlay kGradientOverlays[] = {
-    GradientOverlay::None,      GradientOverlay::InitialPosition, GradientOverlay::InitialVelocity,
-    GradientOverlay::Stiffness, GradientOverlay::RestLength,      GradientOverlay::Damping};
+    GradientOverlay::None,         GradientOverlay::InitialPosition, GradientOverlay::InitialVelocity,
+    GradientOverlay::Stiffness,    GradientOverlay::RestLength,      GradientOverlay::Damping,
+    GradientOverlay::BodyPosition, GradientOverlay::BodyVelocity,    GradientOverlay::BodyAngularVelocity};
 
 std::string_view gradient_overlay_label(GradientOverlay overlay);  // "dL/d initial velocity", ...
 ParamId gradient_overlay_parameter(GradientOverlay overlay);      // None: not to be called
 bool is_spring_overlay(GradientOverlay overlay);
+bool is_body_overlay(GradientOverlay overlay);
 // The overlay of the parameter named as in scene files ("stiffness"), if there is one.
 std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name);
 
@@ -38,6 +44,10 @@ void add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& 
 // positions, coloured by magnitude on the sequential map. The longest is `length` world
 // units; zero gradients draw nothing.
 void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
+
+// Arrows of a body parameter's gradient (3 per body) at each body's initial centre of
+// mass, coloured by magnitude; the longest is `length` world units.
+void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
 
 // Every spring at step `step` of traj (or at the initial positions when null), coloured
 // by its gradient on the diverging map over [-max|g|, max|g|]: red where increasing the

@@ -75,16 +75,23 @@ glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step
 
 float Bounds::radius() const { return std::max(0.5f * glm::length(hi - lo), 0.05f); }
 
+// How far the largest body reaches from its centre: an arrow from a body's centre must
+// be longer than that to be seen.
+float largest_body_reach(const Scene& scene) {
+  float reach = 0;
+  for (const RigidBody& body : scene.bodies)
+    reach = std::max(reach, float(body.shape == BodyShape::Box ? std::hypot(body.half_extents[0], body.half_extents[1],
+                                                                            body.half_extents[2])
+                                                               : body.radius + (body.shape == BodyShape::Capsule ? body.half_length : 0)));
+  return reach;
+}
+
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
   // Bodies' centres too, with their own reach around them.
   const std::vector<double>& body_x = traj && traj->bodies == scene.body_count() ? traj->body_x
                                                                                   : scene.params[ParamId::BodyPosition].value;
-  float reach = 0;
-  for (const RigidBody& body : scene.bodies)
-    reach = std::max(reach, static_cast<float>(body.shape == BodyShape::Box
-                                                   ? std::hypot(body.half_extents[0], body.half_extents[1], body.half_extents[2])
-                                                   : body.radius + (body.shape == BodyShape::Capsule ? body.half_length : 0)));
+  const float reach = largest_body_reach(scene);
   Bounds b;
   if (xyz.size() + body_x.size() < 3) return b;
   b.lo = glm::vec3(std::numeric_limits<float>::max());

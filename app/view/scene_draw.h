@@ -18,6 +18,9 @@ struct Bounds {
   float radius() const;  // half the diagonal, never below a small positive size
 };
 
+// How far the largest body reaches from its centre of mass (0 without bodies).
+float largest_body_reach(const Scene& scene);
+
 // Every particle over the whole trajectory, or the initial positions when traj is null.
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj);
 

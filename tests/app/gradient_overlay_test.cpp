@@ -106,6 +106,24 @@ TEST_CASE("gradient overlay: arrows start at the particle, point along the gradi
   CHECK(near(pixel_at_world(image, list.camera, {0.6f, -0.3f - 0.75f * length, 0}), list.background, 2));
 }
 
+TEST_CASE("gradient overlay: a body's arrows start at its initial centre and point along its gradient") {
+  render::GpuContext gpu = make_gpu();
+  Scene scene = scene_with({3, 3, 0}, {});  // one particle, out of the way
+  scene.bodies = {RigidBody{}, RigidBody{}};
+  shape_parameters(scene);
+  scene.params[ParamId::BodyPosition].value = {-1, 0, 0, 0.6, -0.3, 0};
+  scene.params[ParamId::BodyVelocity].grad = {2, 0, 0, 0, -1, 0};
+  const float length = 1.2f;
+  render::DrawList list = empty_list();
+  view::add_body_gradient_arrows(list, scene, ParamId::BodyVelocity, length);
+  REQUIRE(list.arrows.size() == 1);
+  REQUIRE(list.arrows[0].origins.size() == 2);
+  CHECK(list.arrows[0].origins[1] == glm::vec3(0.6f, -0.3f, 0));
+  CHECK(list.legends[0].max == doctest::Approx(2));
+  check_two_arrows(draw(gpu, list), list, length);
+  CHECK(view::gradient_overlay_for_parameter("body_angular_velocity") == view::GradientOverlay::BodyAngularVelocity);
+}
+
 TEST_CASE("gradient overlay: springs take the diverging colour of their gradient's sign and size") {
   render::GpuContext gpu = make_gpu();
   Scene scene = scene_with({-1.5, -0.5, 0, 0, -0.5, 0, 1.5, -0.5, 0}, {{0, 1}, {1, 2}});

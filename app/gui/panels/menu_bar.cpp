@@ -55,7 +55,8 @@ void view_menu(StudioState& state) {
   if (ImGui::BeginMenu("Gradient Overlay")) {
     for (view::GradientOverlay overlay : view::kGradientOverlays) {
       const std::string label(view::gradient_overlay_label(overlay));
-      if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay)) v.gradient = overlay;
+      const bool applies = !view::is_body_overlay(overlay) || state.document.scene().body_count() > 0;
+      if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay, applies)) v.gradient = overlay;
     }
     ImGui::EndMenu();
   }
