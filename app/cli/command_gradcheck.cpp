@@ -1,8 +1,6 @@
 // nudge gradcheck SCENE: the adjoint gradient against central finite differences in
 // double, for the parameters the scene optimises (--all: every parameter; --params: those
 // named); prints a table and exits 1 when an entry is over tolerance.
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -20,7 +18,7 @@ struct GradcheckArgs {
   std::string scene;
   double tolerance = 1e-6;
   double step = 1e-3;
-  double noise = 1e-8;
+  double noise = kGradCheckNoise;
   int samples = 6;
   int threads = 0;
   bool all = false;
@@ -40,6 +38,14 @@ std::optional<std::vector<ParamId>> parameters_to_check(const GradcheckArgs& arg
     for (int p = 0; p < kParamCount; ++p) ids.push_back(static_cast<ParamId>(p));
   }
   return ids;
+}
+
+// What the table says beside an entry: failures, and passes that needed more than the tolerance.
+const char* verdict_note(const GradCheckEntry& e, double tolerance) {
+  if (!e.passed) return e.verifiable ? "  FAIL" : "  FAIL (finite difference too uncertain)";
+  if (e.noise) return "  (rounding noise next to the parameter's gradient)";
+  if (!e.resolved) return "  (below FD resolution)";
+  return e.relative_error > tolerance ? "  (within FD uncertainty)" : "";
 }
 
 int run_gradcheck(const GradcheckArgs& args) {
@@ -63,19 +69,12 @@ int run_gradcheck(const GradcheckArgs& args) {
               "self-consistent of four steps, float64 on the CPU\n", args.scene.c_str(), report->loss);
   std::printf("%-18s %8s %14s %16s %16s %10s\n", "parameter", "index", "value", "adjoint", "finite diff", "rel error");
   for (const GradCheckEntry& e : report->entries) {
-    // An entry that passes only thanks to the finite difference's uncertainty is marked.
-    const bool below_noise = e.relative_error > args.tolerance;
     std::printf("%-18s %8d %14.6g %16.8e %16.8e %10.2e%s\n", std::string(param_name(e.param)).c_str(), e.index,
-                e.value, e.adjoint, e.finite_difference, e.relative_error,
-                e.noise ? "  (rounding noise next to the parameter's scale)"
-                : !e.verifiable ? "  FAIL (finite difference too uncertain)"
-                : !e.passed ? "  FAIL" : !e.resolved ? "  (below FD resolution)"
-                : below_noise ? "  (within FD uncertainty)" : "");
+                e.value, e.adjoint, e.finite_difference, e.relative_error, verdict_note(e, args.tolerance));
   }
   const int failed = report->failed();
-  const auto noise = std::count_if(report->entries.begin(), report->entries.end(), [](const GradCheckEntry& e) { return e.noise; });
-  std::printf("%zu entries, %d over tolerance %.1e (max relative error %.2e), %ld rounding noise: %s\n",
-              report->entries.size(), failed, args.tolerance, report->max_relative_error(), static_cast<long>(noise),
+  std::printf("%zu entries, %d over tolerance %.1e (max relative error %.2e), %d rounding noise: %s\n",
+              report->entries.size(), failed, args.tolerance, report->max_relative_error(), report->rounding_noise(),
               failed ? "FAILED" : "ok");
   return failed ? kExitCheckFailed : kExitOk;
 }
@@ -94,7 +93,8 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--all", args->all, "Check every parameter (default: the ones the scene optimises)");
   cmd->add_option("--params", args->params, "Check these parameters, comma-separated");
   cmd->add_option("--noise", args->noise,
-                  "Rounding noise accepted in tiny entries, relative to the largest entry of their parameter's gradient")
+                  "Rounding noise accepted beside the tolerance, relative to the largest entry of the parameter's "
+                  "gradient (default: sqrt of float64's epsilon; 0: none)")
       ->check(CLI::Range(0.0, 1e-3));
   cmd->callback([args, &exit_code] { exit_code = run_gradcheck(*args); });
 }

@@ -205,4 +205,44 @@ inline Scene make_body_scene(double smoothing, int steps = 150) {
   return scene;
 }
 
+// A cube of eight particles joined by all 28 springs (edges, face and body diagonals),
+// drifting along +x and spinning about its vertical axis with no gravity or ground: the
+// springs barely stretch, so most stiffness entries are tiny next to the largest. The
+// objective pulls one corner to a target at the end; the initial velocities are optimised.
+inline Scene make_spring_cage(int steps = 200) {
+  Scene scene;
+  scene.name = "cage";
+  scene.settings.dt = 2e-3;
+  scene.settings.steps = steps;
+  const double size = 0.2, spin = 4.0;
+  std::vector<double> x0, v0;
+  for (int i = 0; i < 8; ++i) {
+    const double x = size * (i >> 2), y = 1.0 + size * ((i >> 1) & 1), z = size * (i & 1);
+    x0.insert(x0.end(), {x, y, z});
+    v0.insert(v0.end(), {1.0 + spin * (z - size / 2), 0.0, -spin * (x - size / 2)});
+  }
+  scene.pinned.assign(8, 0);
+  for (int a = 0; a < 8; ++a)
+    for (int b = a + 1; b < 8; ++b) {
+      scene.spring_a.push_back(a);
+      scene.spring_b.push_back(b);
+      scene.spring_channel.push_back(-1);
+      scene.actuation.push_back(0.0);
+    }
+  scene.params[ParamId::InitialPosition].value = x0;
+  shape_parameters(scene);
+  scene.params[ParamId::InitialVelocity].value = v0;
+  scene.params[ParamId::InitialVelocity].optimize = true;
+  scene.params[ParamId::Mass].value.assign(8, 0.1);
+  scene.params[ParamId::Stiffness].value.assign(28, 500.0);
+  scene.params[ParamId::Damping].value.assign(28, 0.5);
+  scene.params[ParamId::Gravity].value = {0.0, 0.0, 0.0};
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.particles = {7};
+  target.target = {0.5, 0.5, 0.3};
+  scene.objectives = {target};
+  return scene;
+}
+
 }  // namespace nudge::test

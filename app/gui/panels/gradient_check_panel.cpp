@@ -31,8 +31,8 @@ const ImVec4 kPass{0.45f, 0.85f, 0.5f, 1};
 void report_table(const GradCheckReport& report) {
   const int failed = report.failed();
   ImGui::PushStyleColor(ImGuiCol_Text, failed == 0 ? kPass : theme::kErrorText);
-  ImGui::TextWrapped("%zu entries checked, %d failed; largest relative error %.2e", report.entries.size(), failed,
-                     report.max_relative_error());
+  ImGui::TextWrapped("%zu entries checked, %d failed, %d rounding noise; largest relative error %.2e",
+                     report.entries.size(), failed, report.rounding_noise(), report.max_relative_error());
   ImGui::PopStyleColor();
   ImGui::TextDisabled("loss %.10g", report.loss);
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
@@ -62,8 +62,8 @@ void report_table(const GradCheckReport& report) {
     if (e.noise) {
       ImGui::TextColored(kPass, "noise");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("a tiny entry next to its parameter's largest; adjoint and difference agree to the\n"
-                          "rounding noise of that scale");
+        ImGui::SetTooltip("adjoint and difference differ by more than the tolerance allows, but by less than\n"
+                          "the rounding noise of the parameter's gradient (%.1e of its largest entry)", kGradCheckNoise);
     } else if (e.passed) ImGui::TextColored(kPass, "ok");
     else ImGui::TextColored(theme::kErrorText, e.verifiable ? "FAIL" : "unverifiable");
   }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "nudge/parameters.h"
@@ -12,16 +13,26 @@
 
 namespace nudge {
 
+// The default noise floor, relative to the largest |entry| of a parameter's gradient: the
+// square root of the machine epsilon of float64, the precision the check runs in. A
+// rollout sums thousands of terms of both signs into each entry (every step, every
+// element), so an entry's rounding error follows the size of those terms, which the
+// gradient's largest entries show, not the entry itself: next to that scale a tiny
+// entry is mostly cancellation. Half the digits is the usual allowance for accumulated
+// rounding and leaves a margin over what the scenes show (cloth: 5e-10); a wrong term
+// larger than 1.5e-8 of the gradient's scale still fails. The scale is per parameter
+// because its entries share a unit, while different parameters' do not (dL/dstiffness
+// of 1e-5 beside dL/dvelocity of 5).
+inline constexpr double kGradCheckNoise = 0x1p-26;
+static_assert(kGradCheckNoise * kGradCheckNoise == std::numeric_limits<double>::epsilon());
+
 struct GradCheckOptions {
   int samples_per_parameter = 6;  // arrays with more entries are sampled
   double relative_step = 1e-3;    // largest step h = relative_step * max(|p|, 1); three more, each 10x smaller
   double tolerance = 1e-6;        // largest relative error of a resolved entry
-  // Rounding noise next to the gradient's scale: an entry under 1e-4 of the largest
-  // |entry| of its parameter's gradient passes when adjoint and difference agree to
-  // noise times that largest entry, however far apart they are next to the entry itself.
-  // A float64 rollout sums thousands of terms of both signs into each entry; in a tiny
-  // one that is mostly cancellation and rounding, nothing an optimiser would see.
-  double noise = 1e-8;
+  // Rounding noise next to the gradient's scale: adjoint and difference may also differ
+  // by noise times the largest |entry| of the parameter's gradient (its noise floor).
+  double noise = kGradCheckNoise;
   uint64_t seed = 1;              // which entries are sampled
   int threads = 1;
   std::vector<ParamId> parameters;  // the parameters to check; empty: all
@@ -40,8 +51,8 @@ struct GradCheckEntry {
   double uncertainty = 0.0;     // how far the finite difference itself can be trusted
   bool resolved = false;        // larger than the rounding of the losses lets differences see
   bool verifiable = false;      // the difference is certain to 1 % (or the entry is ~0)
-  bool noise = false;           // adjoint and difference within the noise floor of each other, the entry tiny
-  bool passed = false;          // verifiable and |adjoint - fd| <= tolerance * max(|adjoint|, |fd|) + uncertainty
+  bool noise = false;           // passed only thanks to the noise floor (reported as rounding noise)
+  bool passed = false;          // see judge_gradient_entry
 };
 
 struct GradCheckReport {
@@ -49,22 +60,30 @@ struct GradCheckReport {
   std::vector<GradCheckEntry> entries;
   double max_relative_error() const;  // over all entries
   int failed() const;
+  int rounding_noise() const;  // entries that passed as rounding noise
 };
 
 // Relative error with a floor, for comparisons whose scale is known to the caller.
 double gradient_relative_error(double adjoint, double finite_difference, double noise_floor);
+
+// The verdict on one entry whose adjoint, finite_difference and uncertainty are set; fills
+// relative_error, resolved, verifiable, noise and passed. With s = max(|adjoint|, |fd|):
+// - resolved: s > rounding (the losses' rounding divided by the step);
+// - a resolved entry passes when |adjoint - fd| <= tolerance * s + uncertainty + noise_floor
+//   and the difference is verifiable: its uncertainty at most 1 % of s, or within the noise
+//   floor (a difference less certain than that checks nothing and fails);
+// - an unresolved one passes when |adjoint - fd| <= uncertainty + noise_floor (both ~0).
+// With a zero noise floor that is the check without it; an entry that passes only with it
+// is marked noise. `noise_floor`: GradCheckOptions::noise times the largest |entry| of the
+// parameter's gradient.
+void judge_gradient_entry(GradCheckEntry& entry, double rounding, double tolerance, double noise_floor);
 
 // The finite difference is the central difference at the step where it is most
 // self-consistent: of four steps a decade apart, the adjacent pair that agree best,
 // the finer of the two taken, their disagreement its uncertainty. Large steps suffer
 // truncation error, small ones rounding error, which long contact-rich rollouts
 // amplify by orders of magnitude; no single step suits every parameter of every scene.
-// An entry passes when |adjoint - fd| <= tolerance * max(|adjoint|, |fd|) + uncertainty
-// and the uncertainty is at most 1 % of the entry: a difference less certain than that
-// checks nothing and is reported as unverifiable (a failure). Entries smaller than the
-// losses' rounding divided by the step pass when both are consistent with zero. An entry
-// that is rounding noise next to its parameter's gradient (options.noise) passes when
-// adjoint and difference agree to that floor, and is reported as noise.
+// Each entry is then judged by judge_gradient_entry.
 Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOptions& options = {});
 
 }  // namespace nudge

@@ -21,9 +21,43 @@ int GradCheckReport::failed() const {
   return count;
 }
 
+int GradCheckReport::rounding_noise() const {
+  return static_cast<int>(std::count_if(entries.begin(), entries.end(), [](const GradCheckEntry& e) { return e.noise; }));
+}
+
 double gradient_relative_error(double adjoint, double finite_difference, double noise_floor) {
   const double scale = std::max({std::fabs(adjoint), std::fabs(finite_difference), noise_floor});
   return scale > 0.0 ? std::fabs(adjoint - finite_difference) / scale : 0.0;
+}
+
+namespace {
+
+constexpr double kMaxUncertainty = 1e-2;  // a difference less certain than this checks nothing
+
+struct Verdict {
+  bool verifiable = false, passed = false;
+};
+
+// The rule of judge_gradient_entry with an absolute allowance `floor` beside the relative
+// tolerance and the difference's own uncertainty.
+Verdict judge(const GradCheckEntry& e, bool resolved, double tolerance, double floor) {
+  const double scale = std::max(std::fabs(e.adjoint), std::fabs(e.finite_difference));
+  const double gap = std::fabs(e.adjoint - e.finite_difference);
+  if (!resolved) return {true, gap <= e.uncertainty + floor};  // both must be ~0
+  const bool verifiable = e.uncertainty <= std::max(kMaxUncertainty * scale, floor);
+  return {verifiable, verifiable && gap <= tolerance * scale + e.uncertainty + floor};
+}
+
+}  // namespace
+
+void judge_gradient_entry(GradCheckEntry& entry, double rounding, double tolerance, double noise_floor) {
+  entry.relative_error = gradient_relative_error(entry.adjoint, entry.finite_difference, 0.0);
+  entry.resolved = std::max(std::fabs(entry.adjoint), std::fabs(entry.finite_difference)) > rounding;
+  const Verdict strict = judge(entry, entry.resolved, tolerance, 0.0);
+  const Verdict with_noise = judge(entry, entry.resolved, tolerance, noise_floor);
+  entry.verifiable = with_noise.verifiable;
+  entry.passed = with_noise.passed;
+  entry.noise = with_noise.passed && !strict.passed;
 }
 
 namespace {
@@ -68,8 +102,6 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
     for (double g : params.items[size_t(p)].grad) noise_floor[size_t(p)] = std::max(noise_floor[size_t(p)], options.noise * std::fabs(g));
   std::mt19937_64 rng(options.seed);
   constexpr int kSteps = 4;
-  constexpr double kMaxUncertainty = 1e-2;  // a difference less certain than this checks nothing
-  constexpr double kTinyEntry = 1e-4;       // of its parameter's largest entry: where noise can dominate
   // Every entry to check, chosen before any is checked so progress knows the total. The
   // sample of a parameter does not depend on which others are checked.
   std::vector<std::pair<ParamId, int>> todo;
@@ -106,28 +138,18 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
       }
       // The most self-consistent adjacent pair: large steps suffer truncation, small
       // steps rounding (amplified by long, contact-rich rollouts); where two decades
-      // agree, the finer one is trusted and their disagreement is its uncertainty.
+      // agree, the finer one is trusted and their disagreement is its uncertainty. Two
+      // differences can agree by coincidence, so that is never less than the finer one's
+      // rounding, and the pair is chosen by it: two tiny steps agreeing within their
+      // rounding are no better than two larger ones agreeing as closely.
+      const auto uncertainty_of = [&](int k) { return std::max(std::fabs(d[k] - d[k + 1]), rounding[k + 1]); };
       int best = 0;
       for (int k = 1; k + 1 < kSteps; ++k)
-        if (std::fabs(d[k] - d[k + 1]) < std::fabs(d[best] - d[best + 1])) best = k;
+        if (uncertainty_of(k) < uncertainty_of(best)) best = k;
       const double fd = d[best + 1];
-      // Two differences can agree by coincidence, so never less than the rounding.
-      const double uncertainty = std::max(std::fabs(d[best] - d[best + 1]), rounding[best + 1]);
-      GradCheckEntry entry{id, i, value, param.grad[i], fd, 0.0, uncertainty, false};
-      entry.relative_error = gradient_relative_error(entry.adjoint, fd, 0.0);
-      const double scale = std::max(std::fabs(entry.adjoint), std::fabs(fd));
-      const double gap = std::fabs(entry.adjoint - fd);
-      entry.resolved = scale > rounding[best + 1];
-      entry.verifiable = !entry.resolved || uncertainty <= kMaxUncertainty * scale;
-      // Below what differences resolve, both must be consistent with ~0; otherwise the
-      // difference must be trustworthy and agree to the tolerance.
-      entry.passed = entry.resolved ? entry.verifiable && gap <= options.tolerance * scale + uncertainty
-                                    : gap <= uncertainty;
-      // Rounding noise next to the parameter's scale: a tiny entry (kTinyEntry of the
-      // parameter's largest) whose adjoint and difference agree to the floor.
-      const double floor = noise_floor[static_cast<size_t>(id)];
-      entry.noise = !entry.passed && scale * options.noise <= floor * kTinyEntry && gap <= floor + uncertainty;
-      entry.passed = entry.passed || entry.noise;
+      const double uncertainty = uncertainty_of(best);
+      GradCheckEntry entry{id, i, value, param.grad[i], fd, 0.0, uncertainty};
+      judge_gradient_entry(entry, rounding[best + 1], options.tolerance, noise_floor[static_cast<size_t>(id)]);
       report.entries.push_back(entry);
     }
     if (!keep_going(static_cast<int>(report.entries.size()))) return Error{"the gradient check was cancelled"};
