@@ -104,16 +104,20 @@ NUDGE_HD void adj_body_integrate(const BodyState<T>& s, const BodyInertia<T>& in
 }
 
 // A contact point of a body: at `offset` in the body's frame, with a radius (a sphere's
-// centre and radius, a box's corner with radius 0). Its force against a collider, as a
-// wrench about the body's centre of mass:
-//   r = R(q) offset,  p = x + r,  v_p = v + w x r
-//   F = collider_contact_force(p, v_p, radius),  tau = r x F
+// centre and radius, a box's corner with radius 0). Its force against a collider acts
+// where the point's sphere touches the surface, c = p - radius n, so friction turns a
+// rolling sphere; as a wrench about the body's centre of mass:
+//   r = R(q) offset,  p = x + r,  (phi, n) = sdf(p)
+//   r_c = r - radius n,  v_c = v + w x r_c
+//   F = contact_law(phi, n, v_c, radius),  tau = r_c x F
 template <class T>
 NUDGE_HD Wrench<T> body_point_contact(const ColliderModel<T>& cm, const Collider<T>& c, const BodyState<T>& s,
                                       Vec3<T> offset, T radius) {
   const Vec3<T> r = rotate(s.q, offset);
-  const Vec3<T> f = collider_contact_force(cm, c, s.x + r, s.v + cross(s.w, r), radius);
-  return {f, cross(r, f)};
+  const SdfSample<T> sd = collider_sdf(c, s.x + r);
+  const Vec3<T> rc = r - radius * sd.normal;
+  const Vec3<T> f = contact_law_force(cm, sd.distance, sd.normal, s.v + cross(s.w, rc), radius);
+  return {f, cross(rc, f)};
 }
 
 // Adds the adjoints of body_point_contact's inputs: the body's state, the point's offset
@@ -124,22 +128,30 @@ NUDGE_HD void adj_body_point_contact(const ColliderModel<T>& cm, const Collider<
                                      Vec3<T>& adj_offset, T& adj_radius, T& adj_stiffness, T& adj_damping,
                                      T& adj_friction) {
   const Vec3<T> r = rotate(s.q, offset);
-  const Vec3<T> p = s.x + r, vp = s.v + cross(s.w, r);
-  const Vec3<T> f = collider_contact_force(cm, c, p, vp, radius);
-  // tau = r x F
-  Vec3<T> adj_r{0, 0, 0}, adj_f = adj_ret.force;
-  adj_cross(r, f, adj_ret.torque, adj_r, adj_f);
-  // F = contact(p, v_p)
-  Vec3<T> adj_p{0, 0, 0}, adj_vp{0, 0, 0};
-  collider_contact_adjoint(cm, c, p, vp, radius, adj_f, adj_p, adj_vp, adj_stiffness, adj_damping, adj_friction,
-                           adj_radius);
-  // p = x + r, v_p = v + w x r
+  const Vec3<T> p = s.x + r;
+  const SdfSample<T> sd = collider_sdf(c, p);
+  if (radius - sd.distance <= T(0) && cm.smoothing <= T(0)) return;  // no contact, no gradient
+  const Vec3<T> n = sd.normal;
+  const Vec3<T> rc = r - radius * n, vc = s.v + cross(s.w, rc);
+  const Vec3<T> f = contact_law_force(cm, sd.distance, n, vc, radius);
+  // tau = r_c x F
+  Vec3<T> adj_rc{0, 0, 0}, adj_f = adj_ret.force;
+  adj_cross(rc, f, adj_ret.torque, adj_rc, adj_f);
+  // F = contact_law(phi, n, v_c)
+  T adj_phi = 0;
+  Vec3<T> adj_n{0, 0, 0}, adj_vc{0, 0, 0};
+  adj_contact_law(cm, sd.distance, n, vc, radius, adj_f, adj_phi, adj_n, adj_vc, adj_stiffness, adj_damping,
+                  adj_friction, adj_radius);
+  // v_c = v + w x r_c,  r_c = r - radius n
+  adj_s.v += adj_vc;
+  adj_cross(s.w, rc, adj_vc, adj_s.w, adj_rc);
+  adj_n += -radius * adj_rc;
+  adj_radius += -dot(n, adj_rc);
+  // (phi, n) = sdf(p), p = x + r
+  const Vec3<T> adj_p = collider_sdf_adjoint(c, p, adj_phi, adj_n);
   adj_s.x += adj_p;
-  adj_r += adj_p;
-  adj_s.v += adj_vp;
-  adj_cross(s.w, r, adj_vp, adj_s.w, adj_r);
   // r = rotate(q, offset)
-  adj_rotate(s.q, offset, adj_r, adj_s.q, adj_offset);
+  adj_rotate(s.q, offset, adj_rc + adj_p, adj_s.q, adj_offset);
 }
 
 }  // namespace nudge

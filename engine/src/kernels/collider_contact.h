@@ -36,13 +36,13 @@ NUDGE_HD ContactSwitch<T> contact_switch(T pen, T s) {
   return {on ? pen : T(0), on ? T(1) : T(0), on ? T(1) : T(0), T(0)};
 }
 
+// The contact law on a signed distance phi and an outward normal n: the force on a
+// point of radius r moving at v relative to what it touches. Shared by particles and
+// bodies against colliders and by bodies against bodies.
 template <class T>
-NUDGE_HD Vec3<T> collider_contact_force(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
-                                        T radius) {
-  const SdfSample<T> sd = collider_sdf(c, x);
-  const ContactSwitch<T> sw = contact_switch(radius - sd.distance, cm.smoothing);
+NUDGE_HD Vec3<T> contact_law_force(const ColliderModel<T>& cm, T phi, Vec3<T> n, Vec3<T> v, T radius) {
+  const ContactSwitch<T> sw = contact_switch(radius - phi, cm.smoothing);
   if (sw.depth == T(0) && sw.gate == T(0)) return {0, 0, 0};
-  const Vec3<T> n = sd.normal;
   const T vn = dot(n, v);
   const T vn_damped = cm.damp_approach_only ? (vn < T(0) ? vn : T(0)) : vn;
   const T normal = cm.stiffness * sw.depth - cm.damping * sw.gate * vn_damped;
@@ -52,16 +52,14 @@ NUDGE_HD Vec3<T> collider_contact_force(const ColliderModel<T>& cm, const Collid
   return normal * n + slip * vt;
 }
 
-// Accumulates the adjoint of collider_contact_force given adj_f = dL/dF into adj_x,
-// adj_v and the particle's shares of the contact parameters' gradients.
+// Accumulates the adjoint of contact_law_force given adj_f = dL/dF into adj_phi, adj_n,
+// adj_v, the radius and the contact parameters' shares.
 template <class T>
-NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
-                                       T radius, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v, T& adj_stiffness,
-                                       T& adj_damping, T& adj_friction, T& adj_radius) {
-  const SdfSample<T> sd = collider_sdf(c, x);
-  const ContactSwitch<T> sw = contact_switch(radius - sd.distance, cm.smoothing);
+NUDGE_HD void adj_contact_law(const ColliderModel<T>& cm, T phi, Vec3<T> n, Vec3<T> v, T radius, Vec3<T> adj_f,
+                              T& adj_phi, Vec3<T>& adj_n, Vec3<T>& adj_v, T& adj_stiffness, T& adj_damping,
+                              T& adj_friction, T& adj_radius) {
+  const ContactSwitch<T> sw = contact_switch(radius - phi, cm.smoothing);
   if (sw.depth == T(0) && sw.gate == T(0)) return;
-  const Vec3<T> n = sd.normal;
   const T vn = dot(n, v);
   const bool damped = !cm.damp_approach_only || vn < T(0);
   const T vn_damped = damped ? vn : T(0);
@@ -75,7 +73,7 @@ NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collide
 
   // F = N n - mu N_f w
   T adj_normal = dot(adj_f, n);
-  Vec3<T> adj_n = normal * adj_f;
+  adj_n += normal * adj_f;
   const T adj_w_dot = dot(adj_f, w);
   adj_friction += -normal_f * adj_w_dot;
   if (pushing) adj_normal += -cm.friction * adj_w_dot;
@@ -95,7 +93,29 @@ NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collide
   const T adj_pen = adj_normal * (cm.stiffness * sw.d_depth - cm.damping * vn_damped * sw.d_gate);
   // pen = r - phi
   adj_radius += adj_pen;
-  adj_x += collider_sdf_adjoint(c, x, -adj_pen, adj_n);
+  adj_phi += -adj_pen;
+}
+
+template <class T>
+NUDGE_HD Vec3<T> collider_contact_force(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
+                                        T radius) {
+  const SdfSample<T> sd = collider_sdf(c, x);
+  return contact_law_force(cm, sd.distance, sd.normal, v, radius);
+}
+
+// Accumulates the adjoint of collider_contact_force given adj_f = dL/dF into adj_x,
+// adj_v and the particle's shares of the contact parameters' gradients.
+template <class T>
+NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
+                                       T radius, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v, T& adj_stiffness,
+                                       T& adj_damping, T& adj_friction, T& adj_radius) {
+  const SdfSample<T> sd = collider_sdf(c, x);
+  if (radius - sd.distance <= T(0) && cm.smoothing <= T(0)) return;  // no contact, no gradient
+  T adj_phi = 0;
+  Vec3<T> adj_n{0, 0, 0};
+  adj_contact_law(cm, sd.distance, sd.normal, v, radius, adj_f, adj_phi, adj_n, adj_v, adj_stiffness, adj_damping,
+                  adj_friction, adj_radius);
+  adj_x += collider_sdf_adjoint(c, x, adj_phi, adj_n);
 }
 
 // The sum over every collider, for particle i.

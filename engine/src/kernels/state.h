@@ -27,7 +27,7 @@ struct StateView {
   // A writable view reads as a read-only one. (A template, so that the view of const T
   // declares no conversion to itself.)
   template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
-  operator StateView<const U>() const {
+  NUDGE_HD operator StateView<const U>() const {
     return {x, v, body_x, body_q, body_v, body_w};
   }
 };
