@@ -280,6 +280,18 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
           list.arrows.push_back(std::move(arrow));
           break;
         }
+        case ObjectiveType::Orientation: {  // the way each body's axis should point, from its centre
+          render::ArrowBatch arrow;
+          const bool moving = traj && traj->bodies == scene.body_count();
+          for (int b : o.bodies) {
+            arrow.origins.push_back(moving ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
+                                           : position(scene.params[ParamId::BodyPosition].value, 0, b));
+            arrow.vectors.push_back(glm::normalize(vec(o.direction)) * bounds.radius() * 0.3f);
+            arrow.colors.push_back(colors::kTarget);
+          }
+          list.arrows.push_back(std::move(arrow));
+          break;
+        }
         case ObjectiveType::Velocity:
         case ObjectiveType::Effort:
           break;

@@ -33,6 +33,9 @@ enum class ParamId : int {
   BodyVelocity,     // B x 3, m/s, initial linear velocity
   BodyAngularVelocity,  // B x 3, rad/s, initial angular velocity (world frame)
   BodyDensity,      // B x 1, kg/m^3; mass and inertia follow from it and the shape
+  JointAnchor,      // J x 3, m, each joint's anchor in the world at the start
+  JointDamping,     // J x 1, damping of the free turn (N m s/rad) or slide (N s/m)
+  JointControl,     // T x J, the motor's torque (hinge, N m) or force (prismatic, N) per step
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -11,6 +11,7 @@
 
 #include "nudge/bodies.h"
 #include "nudge/colliders.h"
+#include "nudge/joints.h"
 #include "nudge/optimizer.h"
 #include "nudge/parameters.h"
 #include "nudge/result.h"
@@ -45,8 +46,9 @@ enum class ObjectiveType {
   Positions,  // w / |P| * sum_i |x_t,i - target_i|^2, per-particle targets
   Markers,    // w / #samples * sum |x_{frame*steps_per_frame, particle(marker)} - sample|^2
   Velocity,   // w * |centroid velocity at step t - target|^2 (particles and bodies)
-  Effort,     // w / (T * C) * sum of squared controls
+  Effort,     // w * (mean squared spring control + mean squared joint control)
   Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
+  Orientation,  // w / |B| * sum_b |R_b,t axis - direction|^2: bodies' axes pointing a way
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -58,9 +60,10 @@ struct Objective {
   double weight = 1.0;
   int step = -1;                          // -1: the final step T
   std::vector<int> particles;             // Target, Positions, Velocity, Travel
-  std::vector<int> bodies;                // Target, Velocity: bodies' centres of mass in the centroid
+  std::vector<int> bodies;                // Target, Velocity: bodies' centres of mass in the centroid; Orientation
   std::vector<double> target;             // 3 values (Target, Velocity) or |P| x 3 (Positions)
-  double direction[3] = {1, 0, 0};        // Travel, unit length
+  double direction[3] = {1, 0, 0};        // Travel, Orientation (world), unit length
+  double axis[3] = {0, 1, 0};             // Orientation: the axis in each body's frame, unit length
   // Markers
   std::filesystem::path marker_file;      // as written in the scene, resolved against its folder
   int steps_per_frame = 1;
@@ -98,6 +101,10 @@ struct Scene {
   // Static colliders that particles and bodies meet (besides the ground), and how.
   std::vector<ColliderShape> colliders;
   ContactSettings contact;
+  // Joints between bodies or to the world (their anchors, damping and motor controls are
+  // parameters), and the penalty springs that hold them.
+  std::vector<Joint> joints;
+  JointSettings joint_settings;
 
   ParameterSet params;
   std::vector<Objective> objectives;
@@ -106,6 +113,7 @@ struct Scene {
   int particle_count() const { return static_cast<int>(pinned.size()); }
   int spring_count() const { return static_cast<int>(spring_a.size()); }
   int body_count() const { return static_cast<int>(bodies.size()); }
+  int joint_count() const { return static_cast<int>(joints.size()); }
 };
 
 // Limits enforced by the loader and check_scene.

@@ -18,7 +18,8 @@ struct Shape {
   int rows = 0, cols = 0;
 };
 
-Shape shape_of(ParamId id, int n, int s, int t, int c, int b) {
+// n particles, s springs, t steps, c channels, b bodies, j joints.
+Shape shape_of(ParamId id, int n, int s, int t, int c, int b, int j) {
   switch (id) {
     case ParamId::InitialPosition:
     case ParamId::InitialVelocity:
@@ -44,6 +45,11 @@ Shape shape_of(ParamId id, int n, int s, int t, int c, int b) {
     case ParamId::BodyAngularVelocity: return {b, 3};
     case ParamId::BodyOrientation: return {b, 4};
     case ParamId::BodyDensity: return {b, 1};
+    case ParamId::JointAnchor: return {j, 3};
+    case ParamId::JointDamping: return {j, 1};
+    case ParamId::JointControl:
+      if (static_cast<long long>(t) * j > kMaxControlValues) return {0, 0};
+      return {t, j};
     case ParamId::Count: break;
   }
   return {};
@@ -137,6 +143,9 @@ ParamRule rule_for(ParamId id) {
     case ParamId::BodyVelocity: return {"bodies.velocity", "a finite velocity (m/s)", finite};
     case ParamId::BodyAngularVelocity: return {"bodies.angular_velocity", "a finite angular velocity (rad/s)", finite};
     case ParamId::BodyDensity: return {"bodies.density", "a density > 0 (kg/m^3)", positive};
+    case ParamId::JointAnchor: return {"joints.anchor", "a finite position (m)", finite};
+    case ParamId::JointDamping: return {"joints.damping", "a damping >= 0", non_negative};
+    case ParamId::JointControl: return {"joint_controls", "a finite torque (N m) or force (N)", finite};
     case ParamId::Count: break;
   }
   return {"?", "?", finite};
@@ -144,11 +153,12 @@ ParamRule rule_for(ParamId id) {
 
 // "particles.position[4][1]", "springs.stiffness[2]", "simulation.gravity[1]", "simulation.drag".
 std::string element_path(std::string_view where, const Parameter& p, int flat_index) {
-  // A body's values sit in its own object: "bodies[2].position[1]".
-  if (where.starts_with("bodies.")) {
-    const std::string body = index_path("bodies", flat_index / p.cols) + "." + std::string(where.substr(7));
-    return p.cols == 1 ? body : index_path(body, flat_index % p.cols);
-  }
+  // A body's or joint's values sit in its own object: "bodies[2].position[1]".
+  for (std::string_view list : {"bodies", "joints"})
+    if (where.starts_with(list) && where.size() > list.size() && where[list.size()] == '.') {
+      const std::string element = index_path(std::string(list), flat_index / p.cols) + std::string(where.substr(list.size()));
+      return p.cols == 1 ? element : index_path(element, flat_index % p.cols);
+    }
   std::string path(where);
   if (p.rows == 1 && p.cols == 1) return path;
   if (p.rows == 1 || p.cols == 1) return index_path(path, flat_index);
@@ -222,7 +232,7 @@ Problem check_parameters(const Scene& scene) {
       return "params[" + std::to_string(i) + "]: found id " + std::to_string(static_cast<int>(p.id)) +
              "; expected " + std::to_string(i) + " ('" + std::string(param_name(id)) + "'; call shape_parameters)";
     const Shape shape = shape_of(id, scene.particle_count(), scene.spring_count(), scene.settings.steps,
-                                 scene.channels, scene.body_count());
+                                 scene.channels, scene.body_count(), scene.joint_count());
     if (p.rows != shape.rows || p.cols != shape.cols ||
         p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) ||
         p.grad.size() != p.value.size())
@@ -302,7 +312,10 @@ Problem check_objectives(const Scene& scene) {
                                 (centroid && (!o.particles.empty() || o.bodies.empty()));
     if (uses_particles)
       if (Problem p = check_particle_list(where + ".particles", o.particles, n)) return p;
-    if (!centroid && !o.bodies.empty()) return where + ".bodies: only target and velocity objectives read bodies";
+    const bool orientation = o.type == ObjectiveType::Orientation;
+    if (orientation && o.bodies.empty()) return where + ".bodies: found none; expected the bodies whose axis to turn";
+    if (!centroid && !orientation && !o.bodies.empty())
+      return where + ".bodies: only target, velocity and orientation objectives read bodies";
     std::set<int> bodies;
     for (std::size_t i = 0; i < o.bodies.size(); ++i) {
       const std::string at = index_path(where + ".bodies", static_cast<long long>(i));
@@ -321,10 +334,14 @@ Problem check_objectives(const Scene& scene) {
       if (!finite(o.target[i]))
         return found(index_path(where + ".target", static_cast<long long>(i)), o.target[i], "a finite number");
 
-    if (o.type == ObjectiveType::Travel) {
+    if (o.type == ObjectiveType::Travel || orientation) {
       const double length = std::hypot(o.direction[0], o.direction[1], o.direction[2]);
       if (!finite(length) || std::abs(length - 1.0) > 1e-9)
         return found(where + ".direction", length, "a unit vector (length 1)");
+    }
+    if (orientation) {
+      const double length = std::hypot(o.axis[0], o.axis[1], o.axis[2]);
+      if (!finite(length) || std::abs(length - 1.0) > 1e-9) return found(where + ".axis", length, "a unit vector (length 1)");
     }
     if (o.type == ObjectiveType::Markers)
       if (Problem p = check_markers(where, o, n, steps)) return p;
@@ -411,6 +428,42 @@ Problem check_bodies(const Scene& scene) {
   return std::nullopt;
 }
 
+// Each joint names bodies that exist (two different ones, or one and the world), a unit
+// axis, limits in order, and the penalty settings are usable.
+Problem check_joints(const Scene& scene) {
+  const int b = scene.body_count();
+  const std::string body_range = "a body index in [0, " + std::to_string(b) + ")";
+  for (int j = 0; j < scene.joint_count(); ++j) {
+    const Joint& joint = scene.joints[size_t(j)];
+    const std::string at = index_path("joints", j);
+    if (joint.parent < -1 || joint.parent >= b) return found(at + ".parent", joint.parent, "-1 (the world) or " + body_range);
+    if (joint.child < 0 || joint.child >= b) return found(at + ".child", joint.child, body_range);
+    if (joint.parent == joint.child) return found(at + ".child", joint.child, "a body other than the parent");
+    const double length = std::hypot(joint.axis[0], joint.axis[1], joint.axis[2]);
+    if (!finite(length) || std::abs(length - 1.0) > 1e-6) return found(at + ".axis", length, "a unit vector (length 1)");
+    if (joint.limited) {
+      if (joint.type != JointType::Hinge && joint.type != JointType::Prismatic)
+        return at + ".limits: a " + std::string(joint_type_name(joint.type)) + " joint has no free direction to limit";
+      if (!finite(joint.lower) || !finite(joint.upper) || joint.lower > joint.upper)
+        return at + ".limits: found [" + number_text(joint.lower) + ", " + number_text(joint.upper) +
+               "]; expected [lower, upper] with lower <= upper";
+      if (joint.type == JointType::Hinge && (joint.lower < -3.14159 || joint.upper > 3.14159))
+        return at + ".limits: found [" + number_text(joint.lower) + ", " + number_text(joint.upper) +
+               "]; expected turns within [-pi, pi] (rad)";
+    }
+  }
+  const JointSettings& js = scene.joint_settings;
+  if (!positive(js.stiffness)) return found("joint_settings.stiffness", js.stiffness, "a stiffness > 0 (N/m)");
+  if (!non_negative(js.damping)) return found("joint_settings.damping", js.damping, "a damping >= 0 (N s/m)");
+  if (!positive(js.angular_stiffness))
+    return found("joint_settings.angular_stiffness", js.angular_stiffness, "a stiffness > 0 (N m/rad)");
+  if (!non_negative(js.angular_damping))
+    return found("joint_settings.angular_damping", js.angular_damping, "a damping >= 0 (N m s/rad)");
+  if (!non_negative(js.limit_stiffness))
+    return found("joint_settings.limit_stiffness", js.limit_stiffness, "a stiffness >= 0");
+  return std::nullopt;
+}
+
 Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
@@ -446,7 +499,7 @@ void shape_parameters(Scene& scene) {
   for (int i = 0; i < kParamCount; ++i) {
     const auto id = static_cast<ParamId>(i);
     Parameter& p = scene.params[id];
-    const Shape shape = shape_of(id, n, s, t, c, scene.body_count());
+    const Shape shape = shape_of(id, n, s, t, c, scene.body_count(), scene.joint_count());
     p.id = id;
     if (p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols))
       p.value = default_value(scene, id, shape);
@@ -459,8 +512,8 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_parameters, check_bodies, check_colliders, check_objectives, check_optimizer,
-        check_camera})
+       {check_settings, check_topology, check_parameters, check_bodies, check_joints, check_colliders, check_objectives,
+        check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};
 }

@@ -340,7 +340,8 @@ public:
       fail_found(version, "1 (this file was written by a newer version of Nudge)");
     integer(version, kVersion, kVersion, "1");
     expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "controls",
-                        "bodies", "colliders", "contact", "parameters", "objectives", "optimizer", "camera"});
+                        "bodies", "joints", "joint_settings", "joint_controls", "colliders", "contact", "parameters",
+                        "objectives", "optimizer", "camera"});
 
     const std::string stem = source.stem().string();
     scene.name = stem.empty() ? "untitled" : stem;
@@ -360,9 +361,14 @@ public:
     const bool rest_lengths_defaulted = read_springs(springs, scene);
     if (auto colliders = optional(top, "colliders")) read_colliders(*colliders, scene);
     if (auto contact = optional(top, "contact")) read_contact(*contact, scene);
+    std::vector<JointValues> joint_values;
+    if (auto joints = optional(top, "joints")) joint_values = read_joints(*joints, scene);
+    if (auto settings = optional(top, "joint_settings")) read_joint_settings(*settings, scene.joint_settings);
 
     shape_parameters(scene);  // defaults for every parameter the file did not give
     store_body_values(body_values, scene);
+    store_joint_values(joint_values, scene);
+    if (auto controls = optional(top, "joint_controls")) read_joint_controls(*controls, scene);
     if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
     if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
     if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
@@ -756,6 +762,105 @@ private:
     }
   }
 
+  // A joint's parameter values as written.
+  struct JointValues {
+    std::array<double, 3> anchor{};
+    double damping = 0;
+  };
+
+  std::vector<JointValues> read_joints(const Node& node, Scene& scene) const {
+    expect_array(node, "an array of joints");
+    const std::string types = "ball, hinge, prismatic or fixed";
+    const int b = scene.body_count();
+    std::vector<JointValues> values;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node item = node.element(k);
+      if (!item.json.is_object()) fail_found(item, "a joint object with a \"type\" (" + types + ")");
+      const Node type_node = required(item, "type", types);
+      const std::optional<JointType> type = joint_type_from_name(string(type_node, types));
+      if (!type) fail_found(type_node, types);
+      const bool free_direction = *type == JointType::Hinge || *type == JointType::Prismatic;
+      const std::string context = context_of(item) + " (a " + std::string(joint_type_name(*type)) + " joint)";
+      if (free_direction || *type == JointType::Fixed)
+        expect_object(item, {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide"}, context);
+      else
+        expect_object(item, {"name", "type", "parent", "child", "anchor", "damping", "collide"}, context);
+      if (b == 0) fail(item.path, "a joint needs bodies; expected a \"bodies\" array before joints can join them");
+      Joint joint;
+      joint.type = *type;
+      if (auto name = optional(item, "name")) joint.name = string(*name, "a joint name");
+      const std::string body_range = "a body index in [0, " + std::to_string(b) + ")";
+      if (auto parent = optional(item, "parent"))
+        joint.parent = static_cast<int>(integer(*parent, -1, b - 1, "-1 (the world) or " + body_range));
+      const Node child = required(item, "child", body_range);
+      joint.child = static_cast<int>(integer(child, 0, b - 1, body_range));
+      if (joint.child == joint.parent) fail_found(child, "a body other than the parent");
+      JointValues v;
+      v.anchor = vec3(required(item, "anchor", "the joint's anchor [x, y, z] in the world at the start (m)"),
+                      "the joint's anchor [x, y, z] in the world at the start (m)");
+      if (auto axis = optional(item, "axis")) unit_vector(*axis, vec3(*axis, "the joint's axis [x, y, z]"), joint.axis);
+      else if (free_direction) required(item, "axis", "the joint's axis [x, y, z] in the world at the start");
+      if (auto limits = optional(item, "limits")) {
+        const std::string expected = *type == JointType::Hinge ? "[lower, upper] turns about the axis in [-pi, pi] (rad)"
+                                                               : "[lower, upper] slides along the axis (m)";
+        if (!free_direction) fail(limits->path, "a fixed joint has no free direction to limit");
+        if (!limits->json.is_array() || limits->size() != 2) fail_found(*limits, expected);
+        joint.lower = number(limits->element(0), expected);
+        joint.upper = number(limits->element(1), expected);
+        if (joint.lower > joint.upper) fail_found(*limits, expected + " with lower <= upper");
+        if (*type == JointType::Hinge && (joint.lower < -3.14159 || joint.upper > 3.14159)) fail_found(*limits, expected);
+        joint.limited = true;
+      }
+      if (auto damping = optional(item, "damping")) v.damping = number(*damping, "a damping >= 0", non_negative);
+      if (auto collide = optional(item, "collide")) joint.collide = boolean(*collide);
+      scene.joints.push_back(joint);
+      values.push_back(v);
+    }
+    return values;
+  }
+
+  static void store_joint_values(const std::vector<JointValues>& values, Scene& scene) {
+    ParameterSet& p = scene.params;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      std::copy(values[j].anchor.begin(), values[j].anchor.end(), p[ParamId::JointAnchor].value.begin() + 3 * j);
+      p[ParamId::JointDamping].value[j] = values[j].damping;
+    }
+  }
+
+  void read_joint_settings(const Node& node, JointSettings& s) const {
+    expect_object(node, {"stiffness", "damping", "angular_stiffness", "angular_damping", "limit_stiffness"});
+    if (auto v = optional(node, "stiffness")) s.stiffness = number(*v, "a stiffness > 0 (N/m)", positive);
+    if (auto v = optional(node, "damping")) s.damping = number(*v, "a damping >= 0 (N s/m)", non_negative);
+    if (auto v = optional(node, "angular_stiffness"))
+      s.angular_stiffness = number(*v, "a stiffness > 0 (N m/rad)", positive);
+    if (auto v = optional(node, "angular_damping"))
+      s.angular_damping = number(*v, "a damping >= 0 (N m s/rad)", non_negative);
+    if (auto v = optional(node, "limit_stiffness")) s.limit_stiffness = number(*v, "a stiffness >= 0", non_negative);
+  }
+
+  // A number for every step and joint, or one row of J values per step.
+  void read_joint_controls(const Node& node, Scene& scene) const {
+    const auto steps = static_cast<std::size_t>(scene.settings.steps);
+    const auto joints = static_cast<std::size_t>(scene.joint_count());
+    if (joints == 0) fail(node.path, "joint controls need joints; expected a \"joints\" array");
+    std::vector<double>& controls = scene.params[ParamId::JointControl].value;
+    constexpr std::string_view value = "a finite torque (N m) or force (N)";
+    if (node.json.is_number()) {
+      controls.assign(steps * joints, number(node, value));
+      return;
+    }
+    if (!node.json.is_array() || node.size() != steps)
+      fail_found(node, "a number for all, or an array of " + std::to_string(steps) +
+                           " rows (one per step, simulation.steps) of " + std::to_string(joints) + " numbers");
+    controls.clear();
+    for (std::size_t t = 0; t < steps; ++t) {
+      const Node row = node.element(t);
+      if (!row.json.is_array() || row.size() != joints)
+        fail_found(row, "an array of " + std::to_string(joints) + " values (one per joint)");
+      for (std::size_t k = 0; k < joints; ++k) controls.push_back(number(row.element(k), value));
+    }
+  }
+
   void read_colliders(const Node& node, Scene& scene) const {
     expect_array(node, "an array of colliders");
     for (std::size_t k = 0; k < node.size(); ++k) scene.colliders.push_back(read_collider(node.element(k)));
@@ -835,8 +940,9 @@ private:
   }
 
   void read_contact(const Node& node, Scene& scene) const {
-    expect_object(node, {"stiffness", "damping", "friction", "damping_mode", "smoothing", "friction_smoothing"});
+    expect_object(node, {"stiffness", "damping", "friction", "damping_mode", "smoothing", "friction_smoothing", "bodies"});
     ContactSettings& c = scene.contact;
+    if (auto bodies = optional(node, "bodies")) c.bodies = boolean(*bodies);
     if (auto stiffness = optional(node, "stiffness"))
       scene.params[ParamId::ContactStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
     if (auto damping = optional(node, "damping"))
@@ -927,6 +1033,13 @@ private:
         read_markers(node, scene, o);
         break;
       case ObjectiveType::Effort: expect_object(node, {"type", "weight"}, context); break;
+      case ObjectiveType::Orientation:
+        expect_object(node, {"type", "bodies", "axis", "direction", "step", "weight"}, context);
+        o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
+        o.direction[0] = 0, o.direction[1] = 1, o.direction[2] = 0;  // by default: the axis points up
+        if (auto axis = optional(node, "axis")) unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
+        if (auto direction = optional(node, "direction")) read_direction(*direction, o);
+        break;
       case ObjectiveType::Travel:
         expect_object(node, {"type", "particles", "direction", "step", "weight"}, context);
         o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
@@ -1102,6 +1215,12 @@ OrderedJson objective_json(const Objective& o) {
       break;
     }
     case ObjectiveType::Effort: break;
+    case ObjectiveType::Orientation:
+      j["bodies"] = o.bodies;
+      j["axis"] = vec3_json(o.axis);
+      j["direction"] = vec3_json(o.direction);
+      j["step"] = o.step;
+      break;
     case ObjectiveType::Travel:
       j["particles"] = o.particles;
       j["direction"] = vec3_json(o.direction);
@@ -1132,6 +1251,22 @@ OrderedJson body_json(const Scene& scene, int b) {
   j["orientation"] = OrderedJson::array({q[0], q[1], q[2], q[3]});
   j["velocity"] = vec3_json(&p[ParamId::BodyVelocity].value.at(3 * size_t(b)));
   j["angular_velocity"] = vec3_json(&p[ParamId::BodyAngularVelocity].value.at(3 * size_t(b)));
+  return j;
+}
+
+OrderedJson joint_json(const Scene& scene, int k) {
+  const Joint& joint = scene.joints[size_t(k)];
+  const ParameterSet& p = scene.params;
+  OrderedJson j;
+  if (!joint.name.empty()) j["name"] = joint.name;
+  j["type"] = joint_type_name(joint.type);
+  j["parent"] = joint.parent;
+  j["child"] = joint.child;
+  j["anchor"] = vec3_json(&p[ParamId::JointAnchor].value.at(3 * size_t(k)));
+  if (joint.type != JointType::Ball) j["axis"] = vec3_json(joint.axis);
+  if (joint.limited) j["limits"] = OrderedJson::array({joint.lower, joint.upper});
+  j["damping"] = p[ParamId::JointDamping].value.at(size_t(k));
+  if (joint.collide) j["collide"] = true;
   return j;
 }
 
@@ -1193,6 +1328,20 @@ OrderedJson scene_json(const Scene& scene) {
     for (int b = 0; b < scene.body_count(); ++b) bodies.push_back(body_json(scene, b));
   }
 
+  if (scene.joint_count() > 0) {
+    OrderedJson& joints = j["joints"] = OrderedJson::array();
+    for (int k = 0; k < scene.joint_count(); ++k) joints.push_back(joint_json(scene, k));
+    const JointSettings& js = scene.joint_settings;
+    j["joint_settings"] = {{"stiffness", js.stiffness},
+                           {"damping", js.damping},
+                           {"angular_stiffness", js.angular_stiffness},
+                           {"angular_damping", js.angular_damping},
+                           {"limit_stiffness", js.limit_stiffness}};
+    const std::vector<double>& controls = p[ParamId::JointControl].value;
+    if (std::any_of(controls.begin(), controls.end(), [](double u) { return u != 0.0; }))
+      j["joint_controls"] = rows(controls, scene.joint_count());
+  }
+
   if (scene.particle_count() > 0) {
     OrderedJson& particles = j["particles"];
     particles["position"] = rows(p[ParamId::InitialPosition].value, 3);
@@ -1227,12 +1376,15 @@ OrderedJson scene_json(const Scene& scene) {
   if (!scene.colliders.empty()) {
     OrderedJson& colliders = j["colliders"] = OrderedJson::array();
     for (const ColliderShape& c : scene.colliders) colliders.push_back(collider_json(c));
+  }
+  if (!scene.colliders.empty() || scene.body_count() > 1) {  // what colliders and bodies meet each other with
     j["contact"] = {{"stiffness", p[ParamId::ContactStiffness].value.at(0)},
                     {"damping", p[ParamId::ContactDamping].value.at(0)},
                     {"friction", p[ParamId::ContactFriction].value.at(0)},
                     {"damping_mode", scene.contact.damp_approach_only ? "approach" : "both"},
                     {"smoothing", scene.contact.smoothing},
                     {"friction_smoothing", scene.contact.friction_smoothing}};
+    if (!scene.contact.bodies) j["contact"]["bodies"] = false;
   }
 
   OrderedJson parameters = OrderedJson::object();

@@ -4,6 +4,7 @@
 // Each index reads and writes only its own body, so the adjoint runs in place.
 #pragma once
 
+#include "kernels/body_coupling.h"
 #include "kernels/body_step.h"
 #include "kernels/model.h"
 
@@ -42,7 +43,14 @@ NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
   return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
 }
 
-// Gravity and every contact of body b, about its centre of mass.
+// The world as the parent of a joint: at rest at the origin, unturned.
+template <class T>
+NUDGE_HD BodyState<T> world_body() {
+  return {{0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0}, {0, 0, 0}};
+}
+
+// Gravity, every contact of body b with the colliders, and what joints and other bodies
+// left in its coupling slots, about its centre of mass.
 template <class T>
 NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>& s) {
   const BodyModel<T>& bm = m.bodies;
@@ -55,6 +63,11 @@ NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>&
       f.force += w.force;
       f.torque += w.torque;
     }
+  if (m.coupling.slots > 0) {
+    const Wrench<T> w = gathered_wrench(m.coupling, b);
+    f.force += w.force;
+    f.torque += w.torque;
+  }
   return f;
 }
 
@@ -93,6 +106,7 @@ struct BodyAdjointKernel {  // over bodies
     add3(grad.force, b, count, adj_f.force);
     add_matrix(grad.inertia, b, count, adj_inertia.inertia);
     add_matrix(grad.inv_inertia, b, count, adj_inertia.inv_inertia);
+    if (m.coupling.slots > 0) store_wrench(m.coupling.adj_wrench, b, count, adj_f);  // for the interactions' adjoints
     for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
       for (int c = 0; c < m.colliders.count; ++c) {
         Vec3<T> adj_offset{0, 0, 0};
@@ -102,6 +116,23 @@ struct BodyAdjointKernel {  // over bodies
                                grad.damping[b], grad.friction[b]);
       }
     store_body(adj, b, count, adj_s);
+  }
+};
+
+// After the interactions' adjoints: adds body b's slots' dL/dstate to its adjoint.
+template <class T>
+struct BodyGatherAdjointKernel {  // over bodies
+  ModelView<T> m;
+  StateView<T> adj;
+  NUDGE_HD void operator()(int b) const {
+    const BodyCouplingView<T>& c = m.coupling;
+    const int count = m.bodies.count;
+    BodyState<T> sum = load_body(StateView<const T>(adj), b, count);
+    for (int k = c.body_start[b]; k < c.body_start[b + 1]; ++k) {
+      const BodyState<T> a = load_body_adjoint(c.adj_state, c.body_slots[k], c.slots);
+      sum.x += a.x, sum.q += a.q, sum.v += a.v, sum.w += a.w;
+    }
+    store_body(adj, b, count, sum);
   }
 };
 

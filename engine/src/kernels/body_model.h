@@ -2,6 +2,8 @@
 // 9 x B arrays hold one 3x3 matrix per body, entry k (row-major) of body b at k * B + b.
 #pragma once
 
+#include "kernels/collider_model.h"
+
 namespace nudge {
 
 template <class T>
@@ -15,6 +17,10 @@ struct BodyModel {
   const T* point_offset = nullptr;   // 3 x P, in the body's frame
   const T* point_radius = nullptr;   // P
   int points = 0;                    // P
+  // Each body's shape in its own frame (at the origin, unturned), which other bodies'
+  // points meet, and the radius of a sphere about its centre that holds it.
+  const Collider<T>* shape = nullptr;  // B
+  const T* bound = nullptr;            // B
 };
 
 // One slot per body (no two threads add to one address); global parameters' shares are

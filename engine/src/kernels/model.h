@@ -6,9 +6,12 @@
 // all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
+#include "kernels/body_contact_model.h"
+#include "kernels/body_coupling.h"
 #include "kernels/body_model.h"
 #include "kernels/collider_model.h"
 #include "kernels/ground_model.h"
+#include "kernels/joint_model.h"
 #include "kernels/particle_model.h"
 #include "kernels/spring_model.h"
 #include "kernels/state.h"
@@ -24,6 +27,9 @@ struct ModelView {
   GroundModel<T> ground;
   ColliderModel<T> colliders;
   BodyModel<T> bodies;
+  JointModel<T> joints;
+  BodyContactModel<T> body_contacts;
+  BodyCouplingView<T> coupling;  // the slots through which joints and body contacts reach bodies
 };
 
 // Whether particles meet anything local to them (the ground, colliders): without, the
@@ -40,6 +46,8 @@ struct GradView {
   GroundGrad<T> ground;
   ColliderGrad<T> colliders;
   BodyGrad<T> bodies;
+  JointGrad<T> joints;
+  BodyContactGrad<T> body_contacts;
 };
 
 }  // namespace nudge

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "nudge/quat.h"
+
 namespace nudge {
 
 namespace {
@@ -25,6 +27,13 @@ void centroid(const std::vector<int>& particles, const T* a, int n, double c[3])
   centroid(particles, a, n, {}, static_cast<const T*>(nullptr), 0, c);
 }
 
+// Body i's orientation in a state (4 x B), in double.
+template <class T>
+Quat<double> body_orientation(const T* q, int i, int nb) {
+  return {static_cast<double>(q[i]), static_cast<double>(q[size_t(nb) + i]), static_cast<double>(q[2 * size_t(nb) + i]),
+          static_cast<double>(q[3 * size_t(nb) + i])};
+}
+
 }  // namespace
 
 Objectives::Objectives(const Scene& scene)
@@ -33,8 +42,11 @@ Objectives::Objectives(const Scene& scene)
   const auto resolve = [&](int step) { return step < 0 ? steps_ : step; };
   for (const Objective& o : scene.objectives) {
     Term term{o.type, o.weight, o.particles, o.bodies, {0, 0, 0}, {o.direction[0], o.direction[1], o.direction[2]},
-              resolve(o.step), {}, 1.0};
+              {o.axis[0], o.axis[1], o.axis[2]}, resolve(o.step), {}, 1.0};
     switch (o.type) {
+      case ObjectiveType::Orientation:
+        observed.insert(term.step);
+        break;
       case ObjectiveType::Target:
       case ObjectiveType::Velocity:
         std::copy_n(o.target.begin(), 3, term.target);
@@ -111,6 +123,16 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
         loss *= term.weight * term.point_scale;
         break;
       }
+      case ObjectiveType::Orientation: {
+        if (t != term.step) continue;
+        for (int b : term.bodies) {
+          const Vec3<double> e = rotate(body_orientation(s.body_q, b, bodies_), Vec3<double>{term.axis[0], term.axis[1], term.axis[2]}) -
+                                 Vec3<double>{term.direction[0], term.direction[1], term.direction[2]};
+          loss += dot(e, e);
+        }
+        loss *= term.weight / static_cast<double>(term.bodies.size());
+        break;
+      }
       case ObjectiveType::Effort:
         continue;
     }
@@ -157,28 +179,52 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
             adj_x[at(p.particle, k)] += static_cast<T>(scale * (static_cast<double>(x[at(p.particle, k)]) - p.target[k]));
         break;
       }
+      case ObjectiveType::Orientation: {
+        if (t != term.step) continue;
+        const Vec3<double> axis{term.axis[0], term.axis[1], term.axis[2]};
+        for (int b : term.bodies) {
+          const Quat<double> q = body_orientation(s.body_q, b, bodies_);
+          const Vec3<double> e = rotate(q, axis) - Vec3<double>{term.direction[0], term.direction[1], term.direction[2]};
+          Quat<double> adj_q{0, 0, 0, 0};
+          Vec3<double> unused{0, 0, 0};
+          adj_rotate(q, axis, (2.0 * term.weight / static_cast<double>(term.bodies.size())) * e, adj_q, unused);
+          const double parts[4] = {adj_q.x, adj_q.y, adj_q.z, adj_q.w};
+          for (int k = 0; k < 4; ++k) adj.body_q[size_t(k) * bodies_ + b] += static_cast<T>(parts[k]);
+        }
+        break;
+      }
       case ObjectiveType::Effort:
         break;
     }
   }
 }
 
+// Effort: the weight times the mean square of the spring controls, plus that of the
+// joints' motor controls (each mean over its own values; a scene usually has one kind).
+constexpr ParamId kEffortControls[] = {ParamId::Controls, ParamId::JointControl};
+
 void Objectives::add_param_loss(const ParameterSet& params, std::vector<double>& term_loss) const {
-  const Parameter& controls = params[ParamId::Controls];
   for (size_t i = 0; i < terms_.size(); ++i) {
-    if (terms_[i].type != ObjectiveType::Effort || controls.value.empty()) continue;
-    double sum = 0.0;
-    for (double u : controls.value) sum += u * u;
-    term_loss[i] += terms_[i].weight * sum / static_cast<double>(controls.value.size());
+    if (terms_[i].type != ObjectiveType::Effort) continue;
+    for (ParamId id : kEffortControls) {
+      const Parameter& controls = params[id];
+      if (controls.value.empty()) continue;
+      double sum = 0.0;
+      for (double u : controls.value) sum += u * u;
+      term_loss[i] += terms_[i].weight * sum / static_cast<double>(controls.value.size());
+    }
   }
 }
 
 void Objectives::add_param_grad(ParameterSet& params) const {
-  Parameter& controls = params[ParamId::Controls];
   for (const Term& term : terms_) {
-    if (term.type != ObjectiveType::Effort || controls.value.empty()) continue;
-    const double scale = 2.0 * term.weight / static_cast<double>(controls.value.size());
-    for (size_t j = 0; j < controls.value.size(); ++j) controls.grad[j] += scale * controls.value[j];
+    if (term.type != ObjectiveType::Effort) continue;
+    for (ParamId id : kEffortControls) {
+      Parameter& controls = params[id];
+      if (controls.value.empty()) continue;
+      const double scale = 2.0 * term.weight / static_cast<double>(controls.value.size());
+      for (size_t j = 0; j < controls.value.size(); ++j) controls.grad[j] += scale * controls.value[j];
+    }
   }
 }
 

@@ -10,6 +10,7 @@ constexpr std::string_view kNames[kParamCount] = {
     "rest_length",      "gravity",          "drag",     "ground_stiffness", "friction",  "controls",
     "particle_radius",  "contact_stiffness", "contact_damping", "contact_friction",
     "body_position",    "body_orientation",  "body_velocity",   "body_angular_velocity", "body_density",
+    "joint_anchor",     "joint_damping",     "joint_control",
 };
 }  // namespace
 

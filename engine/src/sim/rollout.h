@@ -5,9 +5,12 @@
 // The physics lives in element families (sim/families/): each owns its part of the
 // model, its parameters' upload and gradients, and its forward and adjoint passes with
 // their schedule on each backend. The rollout owns the states, laid out by StateLayout,
-// and calls the families in order: interaction forces, then the particle integrator
-// (which applies the local forces of the ground and colliders);
-// backwards, the particle adjoint, then the interactions' adjoints.
+// and calls the families in order: interaction forces (springs), then the particle
+// integrator (which applies the local forces of the ground and colliders); the
+// families between bodies (joints, body contact) write their wrenches into coupling
+// slots (sim/body_coupling.h), then the bodies gather them and integrate. Backwards:
+// the particle adjoint, the springs', the bodies' (which leave dL/dwrench), the
+// joints' and body contacts' (which read it), and the bodies gather their share.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
 // then all y, then all z), so that kernels read contiguous components; the public
@@ -29,9 +32,12 @@
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
+#include "sim/body_coupling.h"
+#include "sim/families/body_contact_family.h"
 #include "sim/families/body_family.h"
 #include "sim/families/collider_family.h"
 #include "sim/families/ground_family.h"
+#include "sim/families/joint_family.h"
 #include "sim/families/particle_family.h"
 #include "sim/families/spring_family.h"
 #include "sim/objectives.h"
@@ -50,7 +56,8 @@ public:
         steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), particles_(scene, exec_), springs_(scene, exec_),
-        ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_) {
+        ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
+        body_contacts_(scene, exec_), coupling_(scene.body_count(), coupled_pairs(), exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
@@ -212,12 +219,22 @@ private:
     return len;
   }
 
-  // One step: the interaction families' forces, then the particles gather them and
-  // integrate.
+  // The two bodies of every interaction between bodies: the joints', then the body
+  // contacts' (the coupling's slots in that order).
+  std::vector<std::pair<int, int>> coupled_pairs() const {
+    std::vector<std::pair<int, int>> pairs = joints_.pairs();
+    pairs.insert(pairs.end(), body_contacts_.pairs().begin(), body_contacts_.pairs().end());
+    return pairs;
+  }
+
+  // One step: the interaction families' forces, then the particles and the bodies gather
+  // them and integrate.
   void step(int t, StateView<const T> s, StateView<T> next) {
     const ModelView<T> m = model_view();
     springs_.compute_forces(exec_, m, t, s);
     particles_.integrate(exec_, m, s, springs_, next);
+    joints_.compute(exec_, m, t, s, 0);
+    body_contacts_.compute(exec_, m, s, joints_.count());
     bodies_.step(exec_, m, s, next);
   }
 
@@ -228,7 +245,13 @@ private:
     T* adj_f = exec_.data(adj_f_);
     particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
     springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
+    // The bodies' adjoint needs step t's whole wrench: the slots hold another step's.
+    joints_.compute(exec_, m, t, s, 0);
+    body_contacts_.compute(exec_, m, s, joints_.count());
     bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
+    joints_.adjoint(exec_, m, t, s, grad.joints, 0);
+    body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
+    bodies_.gather_adjoint(exec_, m, adj_state());
   }
 
   bool observed(int t) const {
@@ -287,6 +310,7 @@ private:
     springs_.upload(p, exec_);
     ground_.upload(p, exec_);
     colliders_.upload(p, exec_);
+    joints_.upload(p, exec_);
   }
 
   ModelView<T> model_view() const {
@@ -297,6 +321,9 @@ private:
     m.ground = ground_.model();
     m.colliders = colliders_.model(exec_);
     m.bodies = bodies_.model(exec_);
+    m.joints = joints_.model(exec_);
+    m.body_contacts = body_contacts_.model(exec_);
+    m.coupling = coupling_.view(exec_);
     return m;
   }
 
@@ -306,11 +333,13 @@ private:
     ground_.zero_gradients(exec_);
     colliders_.zero_gradients(exec_);
     bodies_.zero_gradients(exec_);
+    joints_.zero_gradients(exec_);
+    body_contacts_.zero_gradients(exec_);
   }
 
   GradView<T> grad_view() {
     return {particles_.grad(exec_), springs_.grad(exec_), ground_.grad(exec_), colliders_.grad(exec_),
-            bodies_.grad(exec_)};
+            bodies_.grad(exec_), joints_.grad(exec_),     body_contacts_.grad(exec_)};
   }
 
   void download_gradients(ParameterSet& p) {
@@ -320,6 +349,8 @@ private:
     ground_.download_gradients(p, exec_);
     colliders_.download_gradients(p, exec_);
     bodies_.download_gradients(p, adj_state(), exec_);
+    joints_.download_gradients(p, exec_);  // adds to the bodies' initial poses
+    body_contacts_.download_gradients(p, exec_);
   }
 
   Exec exec_;
@@ -332,6 +363,9 @@ private:
   GroundFamily<T, Exec> ground_;
   ColliderFamily<T, Exec> colliders_;
   BodyFamily<T, Exec> bodies_;
+  JointFamily<T, Exec> joints_;
+  BodyContactFamily<T, Exec> body_contacts_;
+  BodyCoupling<T, Exec> coupling_;  // after the families whose pairs it holds
 
   using Array = typename Exec::template Array<T>;
   // States: every step, or checkpoints plus one recomputed segment; StateLayout slots.

@@ -16,14 +16,26 @@
 
 namespace nudge {
 
+// Adds dL/do to grad_o for an orientation parameter o that is used normalised,
+// q = o / |o|, given dL/dq: (dL/dq - q (q . dL/dq)) / |o|.
+inline void add_orientation_gradient(const double* o, const double* adj_q, double* grad_o) {
+  const double len = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
+  double along = 0;
+  for (int k = 0; k < 4; ++k) along += o[k] / len * adj_q[k];
+  for (int k = 0; k < 4; ++k) grad_o[k] += (adj_q[k] - o[k] / len * along) / len;
+}
+
 template <class T, Backend Exec>
 class BodyFamily {
 public:
   BodyFamily(const Scene& scene, const Exec& exec) : count_(scene.body_count()) {
     std::vector<int> start{0};
     std::vector<double> offsets;  // xyz triples
-    std::vector<T> radius;
+    std::vector<T> radius, bound;
+    std::vector<Collider<T>> shapes;
     for (const RigidBody& body : scene.bodies) {
+      shapes.push_back(shape_in_own_frame(body));
+      bound.push_back(static_cast<T>(bounding_radius(body)));
       unit_.push_back(unit_mass_properties(body));
       const auto add = [&](double x, double y, double z, double r) {
         offsets.insert(offsets.end(), {x, y, z});
@@ -47,6 +59,8 @@ public:
     exec.upload(point_start_, start);
     exec.upload(point_offset_, soa_from_triples<T>(offsets, points_));
     exec.upload(point_radius_, radius);
+    exec.upload(shape_, shapes);
+    exec.upload(bound_, bound);
   }
 
   int count() const { return count_; }
@@ -90,6 +104,8 @@ public:
     bm.point_offset = exec.data(point_offset_);
     bm.point_radius = exec.data(point_radius_);
     bm.points = points_;
+    bm.shape = exec.data(shape_);
+    bm.bound = exec.data(bound_);
     return bm;
   }
 
@@ -100,6 +116,11 @@ public:
   void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> s, StateView<T> adj,
                const BodyGrad<T>& grad) const {
     exec.launch(count_, BodyAdjointKernel<T>{m, s, adj, grad});
+  }
+
+  // After the joints' and body contacts' adjoints: each body adds its slots' share.
+  void gather_adjoint(const Exec& exec, const ModelView<T>& m, StateView<T> adj) const {
+    if (m.coupling.slots > 0) exec.launch(count_, BodyGatherAdjointKernel<T>{m, adj});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -124,15 +145,13 @@ public:
     p[ParamId::BodyPosition].grad = triples_from_soa(fetch_values(exec, adj0.body_x, b3), count_);
     p[ParamId::BodyVelocity].grad = triples_from_soa(fetch_values(exec, adj0.body_v, b3), count_);
     p[ParamId::BodyAngularVelocity].grad = triples_from_soa(fetch_values(exec, adj0.body_w, b3), count_);
-    // q0 = o / |o|: dL/do = (dL/dq0 - q0 (q0 . dL/dq0)) / |o|
+    // q0 = o / |o|
     const std::vector<double> adj_q = fetch_values(exec, adj0.body_q, 4 * size_t(count_));
-    std::vector<double>& grad_o = p[ParamId::BodyOrientation].grad;
     for (int b = 0; b < count_; ++b) {
-      const double* o = &p[ParamId::BodyOrientation].value[4 * size_t(b)];
-      const double len = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-      double along = 0;
-      for (int k = 0; k < 4; ++k) along += o[k] / len * adj_q[size_t(k) * count_ + b];
-      for (int k = 0; k < 4; ++k) grad_o[4 * size_t(b) + k] = (adj_q[size_t(k) * count_ + b] - o[k] / len * along) / len;
+      const double adj_qb[4] = {adj_q[size_t(b)], adj_q[size_t(count_) + b], adj_q[2 * size_t(count_) + b],
+                                adj_q[3 * size_t(count_) + b]};
+      add_orientation_gradient(&p[ParamId::BodyOrientation].value[4 * size_t(b)], adj_qb,
+                               &p[ParamId::BodyOrientation].grad[4 * size_t(b)]);
     }
     const std::vector<double> g_mass = fetch_values(exec, exec.data(g_mass_), count_);
     const std::vector<double> g_inertia = fetch_values(exec, exec.data(g_inertia_), 9 * size_t(count_));
@@ -158,10 +177,38 @@ public:
   }
 
 private:
+  // The body's shape as other bodies' points meet it: a collider at its centre, unturned.
+  static Collider<T> shape_in_own_frame(const RigidBody& body) {
+    Collider<T> c{};
+    for (int k = 0; k < 9; ++k) c.rotation[k] = k % 4 == 0 ? T(1) : T(0);
+    switch (body.shape) {
+      case BodyShape::Sphere: c.type = ShapeType::Sphere, c.size[0] = static_cast<T>(body.radius); break;
+      case BodyShape::Capsule:
+        c.type = ShapeType::Capsule, c.size[0] = static_cast<T>(body.radius), c.size[1] = static_cast<T>(body.half_length);
+        break;
+      case BodyShape::Box:
+        c.type = ShapeType::Box;
+        for (int k = 0; k < 3; ++k) c.size[k] = static_cast<T>(body.half_extents[k]);
+        break;
+    }
+    return c;
+  }
+
+  static double bounding_radius(const RigidBody& body) {
+    switch (body.shape) {
+      case BodyShape::Sphere: return body.radius;
+      case BodyShape::Capsule: return body.half_length + body.radius;
+      case BodyShape::Box: break;
+    }
+    const double* e = body.half_extents;
+    return std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  }
+
   using Array = typename Exec::template Array<T>;
   int count_, points_ = 0;
   std::vector<UnitMassProperties> unit_;
-  Array mass_, inertia_, inv_inertia_, point_offset_, point_radius_;
+  Array mass_, inertia_, inv_inertia_, point_offset_, point_radius_, bound_;
+  typename Exec::template Array<Collider<T>> shape_;
   typename Exec::template Array<int> point_start_;
   Array g_mass_, g_inertia_, g_inv_inertia_, g_force_, g_stiffness_, g_damping_, g_friction_;
 };

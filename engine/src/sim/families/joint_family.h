@@ -1,0 +1,214 @@
+// Joints (kernels/joint_wrench.h): ball, hinge, prismatic and fixed, between two bodies
+// or a body and the world. Owns the joints' kinds, limits, frames, damping and motor
+// controls and their gradients. A joint is described at the start, by a world anchor
+// (a parameter) and axis; each side's frame is that anchor and axis seen from the
+// side's initial pose, so the frames' gradients flow on, on the host, to the anchor and
+// to both bodies' initial positions and orientations. One thread per joint, writing its
+// two coupling slots.
+#pragma once
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "kernels/body_pair_kernels.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/families/body_family.h"
+#include "sim/soa.h"
+
+namespace nudge {
+
+template <class T, Backend Exec>
+class JointFamily {
+public:
+  JointFamily(const Scene& scene, const Exec& exec)
+      : count_(scene.joint_count()), steps_(scene.settings.steps), joints_(scene.joints),
+        settings_(scene.joint_settings) {
+    std::vector<int> kind, parent, child, limited;
+    std::vector<T> lower, upper;
+    for (const Joint& j : joints_) {
+      kind.push_back(static_cast<int>(kernel_kind(j.type)));
+      parent.push_back(j.parent);
+      child.push_back(j.child);
+      limited.push_back(j.limited ? 1 : 0);
+      lower.push_back(static_cast<T>(j.lower));
+      upper.push_back(static_cast<T>(j.upper));
+    }
+    exec.upload(kind_, kind);
+    exec.upload(parent_, parent);
+    exec.upload(child_, child);
+    exec.upload(limited_, limited);
+    exec.upload(lower_, lower);
+    exec.upload(upper_, upper);
+  }
+
+  int count() const { return count_; }
+
+  // The bodies of each joint: (parent, child), the parent -1 for the world.
+  std::vector<std::pair<int, int>> pairs() const {
+    std::vector<std::pair<int, int>> out;
+    for (const Joint& j : joints_) out.emplace_back(j.parent, j.child);
+    return out;
+  }
+
+  void upload(const ParameterSet& p, const Exec& exec) {
+    if (count_ == 0) return;
+    std::vector<double> frame(18 * size_t(count_));
+    for (int j = 0; j < count_; ++j) {
+      const Frame f = frame_of(p, j);
+      const Vec3<double> parts[6] = {f.local.anchor_p, f.local.anchor_c, f.local.axis_p,
+                                     f.local.axis_c,   f.local.ref_p,    f.local.ref_c};
+      for (int part = 0; part < 6; ++part)
+        for (int k = 0; k < 3; ++k) frame[size_t(3 * part + k) * count_ + j] = (&parts[part].x)[k];
+    }
+    exec.upload(frame_, std::vector<T>(frame.begin(), frame.end()));
+    const std::vector<double>& damping = p[ParamId::JointDamping].value;
+    exec.upload(damping_, std::vector<T>(damping.begin(), damping.end()));
+    const std::vector<double>& control = p[ParamId::JointControl].value;
+    exec.upload(control_, std::vector<T>(control.begin(), control.end()));
+  }
+
+  JointModel<T> model(const Exec& exec) const {
+    JointModel<T> jm;
+    jm.count = count_;
+    if (count_ == 0) return jm;
+    jm.kind = exec.data(kind_);
+    jm.parent = exec.data(parent_);
+    jm.child = exec.data(child_);
+    jm.frame = exec.data(frame_);
+    jm.damping = exec.data(damping_);
+    jm.limited = exec.data(limited_);
+    jm.lower = exec.data(lower_);
+    jm.upper = exec.data(upper_);
+    jm.control = exec.data(control_);
+    jm.stiffness = static_cast<T>(settings_.stiffness);
+    jm.linear_damping = static_cast<T>(settings_.damping);
+    jm.angular_stiffness = static_cast<T>(settings_.angular_stiffness);
+    jm.angular_damping = static_cast<T>(settings_.angular_damping);
+    jm.limit_stiffness = static_cast<T>(settings_.limit_stiffness);
+    return jm;
+  }
+
+  void compute(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, int first) const {
+    if (count_ > 0) exec.launch(count_, JointForceKernel<T>{m, s, t, first});
+  }
+
+  void adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, const JointGrad<T>& grad,
+               int first) const {
+    if (count_ > 0) exec.launch(count_, JointAdjointKernel<T>{m, s, grad, t, first});
+  }
+
+  void zero_gradients(const Exec& exec) {
+    if (count_ == 0) return;
+    exec.resize(g_frame_, 18 * size_t(count_));
+    exec.resize(g_damping_, size_t(count_));
+    exec.resize(g_control_, size_t(steps_) * count_);
+    for (auto* a : {&g_frame_, &g_damping_, &g_control_}) exec.zero(*a);
+  }
+
+  JointGrad<T> grad(const Exec& exec) {
+    if (count_ == 0) return {};
+    return {exec.data(g_frame_), exec.data(g_damping_), exec.data(g_control_)};
+  }
+
+  // The damping's and controls' gradients, and the frames' carried to the anchors and to
+  // the bodies' initial poses (after the body family has written its own).
+  void download_gradients(ParameterSet& p, const Exec& exec) const {
+    if (count_ == 0) return;
+    p[ParamId::JointDamping].grad = fetch_values(exec, exec.data(g_damping_), size_t(count_));
+    p[ParamId::JointControl].grad = fetch_values(exec, exec.data(g_control_), size_t(steps_) * count_);
+    const std::vector<double> g = fetch_values(exec, exec.data(g_frame_), 18 * size_t(count_));
+    for (int j = 0; j < count_; ++j) {
+      const auto part = [&](int which) {
+        return Vec3<double>{g[size_t(3 * which) * count_ + j], g[size_t(3 * which + 1) * count_ + j],
+                            g[size_t(3 * which + 2) * count_ + j]};
+      };
+      const Frame f = frame_of(p, j);
+      const Joint& joint = joints_[size_t(j)];
+      Vec3<double> adj_anchor{0, 0, 0};
+      add_side_gradient(p, joint.parent, f.parent, f.anchor, f.axis, f.ref, part(0), part(2), part(4), adj_anchor);
+      add_side_gradient(p, joint.child, f.child, f.anchor, f.axis, f.ref, part(1), part(3), part(5), adj_anchor);
+      for (int k = 0; k < 3; ++k) p[ParamId::JointAnchor].grad[3 * size_t(j) + k] += (&adj_anchor.x)[k];
+    }
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+  using V = Vec3<double>;
+  using Q = Quat<double>;
+
+  struct Pose {
+    V x;
+    Q q;  // normalised
+  };
+  struct Frame {
+    V anchor, axis, ref;  // world, at the start
+    Pose parent, child;
+    JointFrame<double> local;
+  };
+
+  static JointKind kernel_kind(JointType type) {
+    switch (type) {
+      case JointType::Ball: return JointKind::Ball;
+      case JointType::Hinge: return JointKind::Hinge;
+      case JointType::Prismatic: return JointKind::Prismatic;
+      case JointType::Fixed: break;
+    }
+    return JointKind::Fixed;
+  }
+
+  static Pose initial_pose(const ParameterSet& p, int body) {
+    if (body < 0) return {{0, 0, 0}, {0, 0, 0, 1}};
+    const double* x = &p[ParamId::BodyPosition].value[3 * size_t(body)];
+    const double* o = &p[ParamId::BodyOrientation].value[4 * size_t(body)];
+    return {{x[0], x[1], x[2]}, normalize(Q{o[0], o[1], o[2], o[3]})};
+  }
+
+  // A unit vector perpendicular to the axis: the turn about it is measured from here.
+  static V reference_for(V axis) {
+    const V other = std::fabs(axis.x) < 0.9 ? V{1, 0, 0} : V{0, 1, 0};
+    return normalize(cross(axis, other));
+  }
+
+  Frame frame_of(const ParameterSet& p, int j) const {
+    const Joint& joint = joints_[size_t(j)];
+    Frame f;
+    const double* a = &p[ParamId::JointAnchor].value[3 * size_t(j)];
+    f.anchor = {a[0], a[1], a[2]};
+    f.axis = normalize(V{joint.axis[0], joint.axis[1], joint.axis[2]});
+    f.ref = reference_for(f.axis);
+    f.parent = initial_pose(p, joint.parent);
+    f.child = initial_pose(p, joint.child);
+    f.local = {inverse_rotate(f.parent.q, f.anchor - f.parent.x), inverse_rotate(f.child.q, f.anchor - f.child.x),
+               inverse_rotate(f.parent.q, f.axis),                inverse_rotate(f.child.q, f.axis),
+               inverse_rotate(f.parent.q, f.ref),                 inverse_rotate(f.child.q, f.ref)};
+    return f;
+  }
+
+  // One side's frame, anchor_s = R^T (A - x), axis_s = R^T axis, ref_s = R^T ref, given
+  // their gradients: adds to the anchor's and, for a body, to its initial pose's.
+  static void add_side_gradient(ParameterSet& p, int body, const Pose& pose, V anchor, V axis, V ref, V g_anchor,
+                                V g_axis, V g_ref, V& adj_anchor) {
+    Q adj_q{0, 0, 0, 0};
+    V adj_d{0, 0, 0}, unused{0, 0, 0};
+    adj_inverse_rotate(pose.q, anchor - pose.x, g_anchor, adj_q, adj_d);
+    adj_anchor += adj_d;
+    if (body < 0) return;  // the world does not move
+    adj_inverse_rotate(pose.q, axis, g_axis, adj_q, unused);
+    adj_inverse_rotate(pose.q, ref, g_ref, adj_q, unused);
+    for (int k = 0; k < 3; ++k) p[ParamId::BodyPosition].grad[3 * size_t(body) + k] -= (&adj_d.x)[k];
+    const double adj_qv[4] = {adj_q.x, adj_q.y, adj_q.z, adj_q.w};
+    add_orientation_gradient(&p[ParamId::BodyOrientation].value[4 * size_t(body)], adj_qv,
+                             &p[ParamId::BodyOrientation].grad[4 * size_t(body)]);
+  }
+
+  int count_, steps_;
+  std::vector<Joint> joints_;
+  JointSettings settings_;
+  typename Exec::template Array<int> kind_, parent_, child_, limited_;
+  Array lower_, upper_, frame_, damping_, control_;
+  Array g_frame_, g_damping_, g_control_;
+};
+
+}  // namespace nudge
