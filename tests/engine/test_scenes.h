@@ -205,6 +205,113 @@ inline Scene make_body_scene(double smoothing, int steps = 150) {
   return scene;
 }
 
+// Four bodies thrown at each other in free space (no gravity, no colliders): two
+// spheres meet head on and obliquely, a box and a capsule meet each other and the
+// spheres, spinning. The objectives read positions, velocities and orientations.
+// spheres_only keeps the two spheres (and the terms on them).
+inline Scene make_body_collision_scene(double smoothing, int steps = 120, bool spheres_only = false) {
+  Scene scene;
+  scene.name = "collisions";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = steps;
+  scene.bodies = {rigid_body(BodyShape::Sphere), rigid_body(BodyShape::Sphere), rigid_body(BodyShape::Box),
+                  rigid_body(BodyShape::Capsule)};
+  shape_parameters(scene);
+  scene.params[ParamId::Gravity].value = {0.0, 0.0, 0.0};
+  scene.params[ParamId::BodyPosition].value = {-0.25, 0.0, 0.0, 0.0, 0.03, 0.0, 0.3, 0.05, 0.02, 0.55, 0.0, -0.03};
+  scene.params[ParamId::BodyOrientation].value = {0, 0, 0, 1, 0, 0, 0, 1, 0.1, 0.2, -0.1, 1.0, 0.0, 0.3, 0.6, 0.75};
+  scene.params[ParamId::BodyVelocity].value = {1.5, 0.0, 0.0, 0.0, 0.0, 0.0, -0.2, 0.0, 0.1, -1.0, 0.1, 0.0};
+  scene.params[ParamId::BodyAngularVelocity].value = {0.0, 0.0, 5.0, 0.0, 0.0, 0.0, 1.0, -2.0, 0.5, 0.0, 3.0, 0.0};
+  scene.params[ParamId::BodyDensity].value = {800.0, 600.0, 500.0, 1200.0};
+  scene.params[ParamId::ContactStiffness].value = {2e4};
+  scene.params[ParamId::ContactDamping].value = {5.0};
+  scene.params[ParamId::ContactFriction].value = {0.3};
+  scene.contact.smoothing = smoothing;
+  scene.contact.friction_smoothing = 0.05;
+  scene.contact.damp_approach_only = false;
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.bodies = {1, 3};
+  target.target = {0.3, 0.1, 0.0};
+  Objective speed;
+  speed.type = ObjectiveType::Velocity;
+  speed.bodies = {2};
+  speed.target = {0.4, 0.0, 0.0};
+  Objective turn;
+  turn.type = ObjectiveType::Orientation;
+  turn.bodies = {2, 3};
+  turn.axis[0] = 1, turn.axis[1] = 0, turn.axis[2] = 0;
+  scene.objectives = {target, speed, turn};
+  if (spheres_only) {
+    scene.bodies.resize(2);
+    for (ParamId id : {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
+                       ParamId::BodyAngularVelocity, ParamId::BodyDensity})
+      scene.params[id].value.resize(2 * size_t(scene.params[id].cols));
+    shape_parameters(scene);
+    target.bodies = {1};
+    turn.bodies = {0, 1};
+    scene.objectives = {target, turn};
+  }
+  return scene;
+}
+
+// Four capsules: a hinged arm of two links hanging from the world (the first hinge's
+// turn limited so the link reaches its limit), a third link on a ball joint, and a
+// fourth on a prismatic joint to the world and fixed to nothing else; a fifth body, a
+// box, is welded (fixed) to the second link. Motors drive both hinges and the slide.
+inline Scene make_joint_scene(int steps = 300) {
+  Scene scene;
+  scene.name = "joints";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = steps;
+  RigidBody link = rigid_body(BodyShape::Capsule);
+  link.radius = 0.03, link.half_length = 0.12;
+  RigidBody weight = rigid_body(BodyShape::Box);
+  weight.half_extents[0] = weight.half_extents[1] = weight.half_extents[2] = 0.04;
+  scene.bodies = {link, link, link, link, weight};
+  Joint shoulder{"shoulder", JointType::Hinge, -1, 0, {0, 0, 1}, true, -0.3, 0.25, false};
+  Joint elbow{"elbow", JointType::Hinge, 0, 1, {0, 0, 1}, false, 0, 0, false};
+  Joint wrist{"wrist", JointType::Ball, 1, 2, {0, 0, 1}, false, 0, 0, false};
+  Joint slide{"slide", JointType::Prismatic, -1, 3, {1, 0, 0}, true, -0.05, 0.02, false};
+  Joint weld{"weld", JointType::Fixed, 1, 4, {0, 1, 0}, false, 0, 0, false};
+  scene.joints = {shoulder, elbow, wrist, slide, weld};
+  scene.joint_settings.stiffness = 2e4;
+  scene.joint_settings.damping = 5;
+  scene.joint_settings.angular_stiffness = 50;
+  scene.joint_settings.angular_damping = 0.05;
+  scene.joint_settings.limit_stiffness = 50;
+  shape_parameters(scene);
+  // Links hang along -y from anchors at their upper ends; the first is tilted a little.
+  scene.params[ParamId::BodyPosition].value = {0.0,  -0.12, 0.0, 0.0,  -0.36, 0.0, 0.0,  -0.6, 0.0,
+                                               0.5, 0.0,  0.0, 0.06, -0.36, 0.0};
+  scene.params[ParamId::JointAnchor].value = {0.0, 0.0, 0.0, 0.0, -0.24, 0.0, 0.0, -0.48, 0.0,
+                                              0.5, 0.0, 0.0, 0.03, -0.36, 0.0};
+  scene.params[ParamId::BodyVelocity].value[0] = 0.3;
+  scene.params[ParamId::BodyAngularVelocity].value = {0, 0, 1.0, 0, 0, -0.5, 0.4, 0, 0, 0, 0, 0, 0, 0, 0};
+  scene.params[ParamId::BodyDensity].value = {1000, 1000, 1000, 1000, 2000};
+  scene.params[ParamId::JointDamping].value = {0.002, 0.003, 0.001, 0.5, 0.0};
+  std::vector<double>& u = scene.params[ParamId::JointControl].value;
+  for (int t = 0; t < steps; ++t) {
+    u[size_t(t) * 5 + 0] = 0.05 * std::sin(0.02 * t);
+    u[size_t(t) * 5 + 1] = -0.03;
+    u[size_t(t) * 5 + 3] = 0.4 * std::cos(0.01 * t);
+  }
+  scene.contact.bodies = false;
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.bodies = {2, 3};
+  target.target = {0.3, -0.4, 0.1};
+  Objective turn;
+  turn.type = ObjectiveType::Orientation;
+  turn.bodies = {4};
+  turn.axis[0] = 1, turn.axis[1] = 0, turn.axis[2] = 0;
+  Objective effort;
+  effort.type = ObjectiveType::Effort;
+  effort.weight = 0.1;
+  scene.objectives = {target, turn, effort};
+  return scene;
+}
+
 // A cube of eight particles joined by all 28 springs (edges, face and body diagonals),
 // drifting along +x and spinning about its vertical axis with no gravity or ground: the
 // springs barely stretch, so most stiffness entries are tiny next to the largest. The
