@@ -280,6 +280,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.objectives = state_.view.objectives;
   options.colliders = state_.view.colliders;
   options.bodies = state_.view.bodies;
+  options.joints = state_.view.joints;
   options.grid = state_.view.grid;
   return options;
 }
@@ -328,6 +329,10 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   if (sel.kind == Selection::Kind::Body && options.bodies && sel.index >= 0 && sel.index < scene.body_count() &&
       first_body + size_t(sel.index) < list.meshes.size())
     list.meshes[first_body + size_t(sel.index)].colors = {kHighlight};
+  // A selected joint, larger over its usual drawing (shown even with the layer off, as a
+  // selected particle is).
+  if (sel.kind == Selection::Kind::Joint && sel.index >= 0 && sel.index < scene.joint_count())
+    view::add_joint(list, scene, traj, frame, sel.index, options, kHighlight, 1.4f);
   return list;
 }
 

@@ -30,7 +30,7 @@ namespace nudge::gui {
 
 // The element the outliner and inspector point at; the viewport highlights it.
 struct Selection {
-  enum class Kind { None, Settings, Particle, Spring, Body, Collider, Objective, Parameter };
+  enum class Kind { None, Settings, Particle, Spring, Body, Collider, Joint, Objective, Parameter };
   Kind kind = Kind::None;
   int index = -1;
   bool operator==(const Selection&) const = default;
@@ -101,6 +101,7 @@ struct ViewFlags {
   bool objectives = true;
   bool colliders = true;
   bool bodies = true;
+  bool joints = true;
   bool grid = true;
   bool ghosts = true;  // the initial and previous iterates while optimising
   // Gradients of the shown iterate drawn over the scene (the optimiser's start when it

@@ -66,7 +66,95 @@ void add_marker_tracks(render::DrawList& list, const Objective& o, const Traject
   }
 }
 
+glm::vec3 vec(Vec3<double> v) { return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)}; }
+
+struct BodyPose {
+  Vec3<double> x;
+  Quat<double> q;  // normalised, as the engine uses it
+};
+
+// Body b at step `step` of traj, or at its initial pose when traj is null.
+BodyPose body_pose(const Scene& scene, const Trajectory* traj, int step, int b) {
+  const bool moving = traj && traj->bodies == scene.body_count();
+  const size_t at = moving ? size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->bodies) + size_t(b) : size_t(b);
+  const double* x = moving ? &traj->body_x[3 * at] : &scene.params[ParamId::BodyPosition].value[3 * at];
+  const double* q = moving ? &traj->body_q[4 * at] : &scene.params[ParamId::BodyOrientation].value[4 * at];
+  return {{x[0], x[1], x[2]}, normalize(Quat<double>{q[0], q[1], q[2], q[3]})};
+}
+
+// How near a body's surface comes to its centre: a marker at an anchor inside the body
+// must reach that far to be seen.
+double body_thickness(const RigidBody& body) {
+  return body.shape == BodyShape::Box ? std::min({body.half_extents[0], body.half_extents[1], body.half_extents[2]})
+                                      : body.radius;
+}
+
+// Joint j's marker sphere into `spheres` and its lines into `lines` (segments).
+void add_joint_glyph(render::LineBatch& lines, std::vector<render::Sphere>& spheres, const Scene& scene,
+                     const Trajectory* traj, int step, int j, const SceneDrawOptions& options, render::Rgba color,
+                     float emphasis) {
+  const Joint& joint = scene.joints[size_t(j)];
+  const JointPlace place = joint_place(scene, traj, step, j);
+  double thinnest = INFINITY, thickest = 0;
+  for (int b : {joint.parent, joint.child})
+    if (b >= 0) {
+      thinnest = std::min(thinnest, body_thickness(scene.bodies[size_t(b)]));
+      thickest = std::max(thickest, body_thickness(scene.bodies[size_t(b)]));
+    }
+  // Out of the thinner body where the anchor sits at its surface, but never large beside
+  // the scene (an anchor deep inside a big body shows by its axis and lines).
+  const float size = options.bounds.radius();
+  const float marker = emphasis * std::clamp(1.3f * static_cast<float>(thinnest), 0.015f * size, 0.05f * size);
+  spheres.push_back({vec(place.child_anchor), marker, color});
+  if (joint.parent >= 0) lines.points.insert(lines.points.end(), {vec(place.parent_center), vec(place.parent_anchor)});
+  lines.points.insert(lines.points.end(), {vec(place.child_center), vec(place.child_anchor)});
+  if (joint.type == JointType::Hinge || joint.type == JointType::Prismatic) {
+    // Long enough to stick out of the thicker body on both sides; for a limited slide, at
+    // least its whole range: the rail the child's anchor moves along.
+    const float half = std::max(3.5f * marker, 1.4f * static_cast<float>(thickest));
+    float from = -half, to = half;
+    if (joint.type == JointType::Prismatic && joint.limited) {
+      from = std::min(from, static_cast<float>(joint.lower));
+      to = std::max(to, static_cast<float>(joint.upper));
+    }
+    const glm::vec3 at = vec(place.parent_anchor), along = vec(place.axis);
+    lines.points.insert(lines.points.end(), {at + from * along, at + to * along});
+  }
+}
+
 }  // namespace
+
+JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j) {
+  const Joint& joint = scene.joints[size_t(j)];
+  const double* a = &scene.params[ParamId::JointAnchor].value[3 * size_t(j)];
+  const Vec3<double> anchor{a[0], a[1], a[2]};
+  const Vec3<double> axis = normalize(Vec3<double>{joint.axis[0], joint.axis[1], joint.axis[2]});
+  JointPlace place;
+  place.parent_anchor = place.parent_center = place.child_anchor = place.child_center = anchor;
+  place.axis = axis;
+  // Each side keeps the anchor (the parent also the axis) where its initial pose put it in
+  // its own frame.
+  if (joint.parent >= 0) {
+    const BodyPose start = body_pose(scene, nullptr, 0, joint.parent), now = body_pose(scene, traj, step, joint.parent);
+    place.parent_center = now.x;
+    place.parent_anchor = now.x + rotate(now.q, inverse_rotate(start.q, anchor - start.x));
+    place.axis = rotate(now.q, inverse_rotate(start.q, axis));
+  }
+  const BodyPose child_start = body_pose(scene, nullptr, 0, joint.child);
+  const BodyPose child_now = body_pose(scene, traj, step, joint.child);
+  place.child_center = child_now.x;
+  place.child_anchor = child_now.x + rotate(child_now.q, inverse_rotate(child_start.q, anchor - child_start.x));
+  return place;
+}
+
+void add_joint(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int j,
+               const SceneDrawOptions& options, render::Rgba color, float emphasis) {
+  render::LineBatch lines;
+  lines.width_pixels = 2.5f * emphasis;
+  lines.colors = {color};
+  add_joint_glyph(lines, list.spheres, scene, traj, step, j, options, color, emphasis);
+  list.lines.push_back(std::move(lines));
+}
 
 glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step, int i) {
   if (!traj) return position(scene.params[ParamId::InitialPosition].value, 0, i);
@@ -106,6 +194,7 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   };
   include(xyz, 0);
   include(body_x, reach);
+  include(scene.params[ParamId::JointAnchor].value, 0);  // a pivot in the world may be off every body
   if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);  // nothing finite
   return b;
 }
@@ -211,17 +300,8 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
 
   if (options.bodies)
     for (int b = 0; b < scene.body_count(); ++b) {
-      // The pose at this step, or the initial one (normalised as the engine does).
-      const double* x = traj && traj->bodies == scene.body_count()
-                            ? &traj->body_x[(size_t(step) * traj->bodies + b) * 3]
-                            : &scene.params[ParamId::BodyPosition].value[3 * size_t(b)];
-      double q[4];
-      const double* q_in = traj && traj->bodies == scene.body_count()
-                               ? &traj->body_q[(size_t(step) * traj->bodies + b) * 4]
-                               : &scene.params[ParamId::BodyOrientation].value[4 * size_t(b)];
-      const double len = std::sqrt(q_in[0] * q_in[0] + q_in[1] * q_in[1] + q_in[2] * q_in[2] + q_in[3] * q_in[3]);
-      for (int k = 0; k < 4; ++k) q[k] = q_in[k] / len;
-      list.meshes.push_back(body_mesh(scene.bodies[size_t(b)], x, q, colors::kBody));
+      const BodyPose pose = body_pose(scene, traj, step, b);  // x and (x, y, z, w) laid out as arrays
+      list.meshes.push_back(body_mesh(scene.bodies[size_t(b)], &pose.x.x, &pose.q.x, colors::kBody));
     }
 
   if (options.particles) {
@@ -233,6 +313,16 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
                                                                                   : radius;
       list.spheres.push_back({position(xyz, offset, i), r, scene.pinned[i] ? colors::kPinned : colors::kParticle});
     }
+  }
+
+  // After the particles, so that sphere i is still particle i.
+  if (options.joints && scene.joint_count() > 0) {
+    render::LineBatch lines;
+    lines.width_pixels = 2.5f;
+    lines.colors = {colors::kJoint};
+    for (int j = 0; j < scene.joint_count(); ++j)
+      add_joint_glyph(lines, list.spheres, scene, traj, step, j, options, colors::kJoint, 1);
+    list.lines.push_back(std::move(lines));
   }
 
   if (options.objectives) {

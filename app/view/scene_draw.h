@@ -1,11 +1,13 @@
 // What a scene looks like: turns an engine Scene and one frame of its motion into the
 // renderer's draw list (particles as spheres, springs as lines, muscles coloured by their
-// control, objectives as green targets with error lines, the ground grid), and chooses
-// a camera that frames it. The window and `nudge render` draw the same thing.
+// control, bodies, colliders, joints, objectives as green targets with error lines, the
+// ground grid), and chooses a camera that frames it. The window and `nudge render` draw
+// the same thing.
 #pragma once
 
 #include <vector>
 
+#include "nudge/quat.h"
 #include "nudge/render/draw_list.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -21,7 +23,8 @@ struct Bounds {
 // How far the largest body reaches from its centre of mass (0 without bodies).
 float largest_body_reach(const Scene& scene);
 
-// Every particle over the whole trajectory, or the initial positions when traj is null.
+// Every particle and body over the whole trajectory, or the initial positions when traj
+// is null, and the joints' anchors at the start.
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj);
 
 // A three-quarter view from the front right and above, far enough that the bounds fit
@@ -41,6 +44,7 @@ struct SceneDrawOptions {
   bool objectives = true;
   bool colliders = true;
   bool bodies = true;
+  bool joints = true;
   bool grid = true;
 };
 
@@ -62,6 +66,25 @@ SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, 
 render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
                                  const SceneDrawOptions& options);
 
+// Joint j at step `step` of traj, or at the start when traj is null. As in the engine,
+// each side carries the anchor (and the parent the axis) fixed in its own frame from its
+// initial pose; the world's side keeps them where they were at the start.
+struct JointPlace {
+  Vec3<double> parent_anchor{0, 0, 0}, child_anchor{0, 0, 0};  // world; apart when the joint gives
+  Vec3<double> parent_center{0, 0, 0}, child_center{0, 0, 0};  // the bodies' centres (the world's: its anchor)
+  Vec3<double> axis{0, 0, 1};                                   // unit, as the parent carries it
+  double gap() const { return length(child_anchor - parent_anchor); }
+};
+JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j);
+
+// Joint j at step `step` in `color`: a sphere at the child's anchor, a line from each
+// body's centre to its side's anchor, and for a hinge or prismatic joint a short line
+// along the axis through the parent's anchor (a limited prismatic joint's: over its whole
+// range). `emphasis` > 1 draws it larger and bolder, over the usual drawing (the
+// selection's highlight).
+void add_joint(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int j,
+               const SceneDrawOptions& options, render::Rgba color, float emphasis = 1);
+
 // Colours of the dark theme shared by the viewport and renders.
 namespace colors {
 inline constexpr render::Rgba kParticle{0.86f, 0.88f, 0.92f, 1};
@@ -73,6 +96,7 @@ inline constexpr render::Rgba kReferenceTrack{0.35f, 0.9f, 0.45f, 0.45f};  // a 
 inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};  // its particle's path
 inline constexpr render::Rgba kCollider{0.55f, 0.52f, 0.48f, 1};
 inline constexpr render::Rgba kBody{0.78f, 0.62f, 0.42f, 1};
+inline constexpr render::Rgba kJoint{0.82f, 0.4f, 0.95f, 1};  // violet: no body, target or muscle has it
 }  // namespace colors
 
 }  // namespace nudge::view

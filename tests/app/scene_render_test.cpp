@@ -231,3 +231,95 @@ TEST_CASE("scene render: colliders are drawn where they stand, particles at thei
   REQUIRE_FALSE(list.spheres.empty());
   CHECK(list.spheres[0].radius == doctest::Approx(0.1f));
 }
+
+namespace {
+
+// Two capsule links laid along +x from a pivot at (0, 1, 0): a hinge to the world at the
+// pivot and one between the links, both about z. They fall and swing.
+Scene two_link_arm() {
+  Scene scene;
+  scene.name = "two-link arm";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 300;
+  RigidBody link;
+  link.shape = BodyShape::Capsule;
+  link.radius = 0.04, link.half_length = 0.21;
+  scene.bodies = {link, link};
+  scene.joints.push_back({"shoulder", JointType::Hinge, -1, 0, {0, 0, 1}, false, 0, 0, false});
+  scene.joints.push_back({"elbow", JointType::Hinge, 0, 1, {0, 0, 1}, false, 0, 0, false});
+  shape_parameters(scene);
+  for (int b = 0; b < 2; ++b) {
+    const double along_x[4] = {0, 0, -std::sqrt(0.5), std::sqrt(0.5)};  // the capsule's axis (y) turned onto x
+    std::copy(along_x, along_x + 4, scene.params[ParamId::BodyOrientation].value.begin() + 4 * b);
+    const double center[3] = {0.25 + 0.5 * b, 1, 0}, anchor[3] = {0.5 * b, 1, 0};
+    std::copy(center, center + 3, scene.params[ParamId::BodyPosition].value.begin() + 3 * b);
+    std::copy(anchor, anchor + 3, scene.params[ParamId::JointAnchor].value.begin() + 3 * b);
+    scene.params[ParamId::BodyDensity].value[size_t(b)] = 1000;
+  }
+  scene.params[ParamId::Gravity].value = {0, -9.81, 0};
+  return scene;
+}
+
+}  // namespace
+
+TEST_CASE("scene render: joints are drawn in their colour where the bodies carry them, only when shown") {
+  render::ContextOptions context_options;
+  context_options.validation = true;
+  context_options.print_validation_messages = false;
+  render::Expected<render::GpuContext> gpu = render::GpuContext::create(context_options);
+  REQUIRE_MESSAGE(gpu.ok(), (gpu.ok() ? "" : gpu.error().message));
+  const Scene scene = two_link_arm();
+  const Status checked = check_scene(scene);
+  REQUIRE_MESSAGE(checked.ok(), (checked.ok() ? "" : checked.error().message));
+  auto sim = Simulator::create(scene, SimulatorOptions{Device::Cpu, Precision::Float64, 1, -1});
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+  REQUIRE(traj.ok());
+
+  // Where the joints are: at the start each side's anchor is the anchor itself; once the
+  // links have swung, the sides still meet (the locks hold) though the elbow has moved.
+  for (int j = 0; j < 2; ++j) {
+    const view::JointPlace start = view::joint_place(scene, &*traj, 0, j);
+    CHECK(start.gap() < 1e-12);
+    CHECK(start.child_anchor.x == doctest::Approx(0.5 * j));
+    const view::JointPlace end = view::joint_place(scene, &*traj, traj->steps, j);
+    CHECK(end.gap() < 0.01);
+    CHECK(end.axis.z == doctest::Approx(1).epsilon(1e-3));  // turning about z keeps the axis
+  }
+  CHECK(view::joint_place(scene, &*traj, traj->steps, 1).child_anchor.y < 0.9);  // the elbow fell
+
+  const int step = traj->steps;
+  for (bool shown : {true, false}) {
+    CAPTURE(shown);
+    view::SceneDrawOptions options = view::scene_draw_options(scene, &*traj, float(kWidth) / kHeight);
+    options.grid = options.objectives = false;
+    options.joints = shown;
+    const render::DrawList list = view::scene_draw_list(scene, &*traj, step, options);
+    CHECK(list.meshes.size() == 2);  // the links, either way
+    render::Expected<render::OffscreenTarget> target = render::OffscreenTarget::create(*gpu, kWidth, kHeight);
+    REQUIRE(target.ok());
+    render::Expected<render::Image> image = target->render(list);
+    REQUIRE(image.ok());
+    if (std::getenv("NUDGE_KEEP_RENDERS"))
+      (void)render::write_png(std::string("/tmp/scene_render_joints_") + (shown ? "on" : "off") + ".png", *image);
+    // The lines are unlit: exactly the joint colour. The markers are lit spheres: violet.
+    int joint_pixels = 0;
+    for (int y = 0; y < kHeight; ++y)
+      for (int x = 0; x < kWidth; ++x) joint_pixels += near(render::pixel_at(*image, x, y), view::colors::kJoint, 4);
+    MESSAGE("pixels of the joint colour: " << joint_pixels);
+    if (shown) CHECK(joint_pixels > 20);
+    else CHECK(joint_pixels == 0);
+    const view::JointPlace elbow = view::joint_place(scene, &*traj, step, 1);
+    const std::optional<glm::vec2> px = render::project_to_pixel(
+        options.camera, {float(elbow.child_anchor.x), float(elbow.child_anchor.y), float(elbow.child_anchor.z)},
+        kWidth, kHeight);
+    REQUIRE(px.has_value());
+    const auto c = render::pixel_at(*image, int(px->x), int(px->y));
+    CAPTURE(int(c[0]));
+    CAPTURE(int(c[1]));
+    CAPTURE(int(c[2]));
+    const bool violet = c[0] > c[1] + 40 && c[2] > c[1] + 40;
+    CHECK(violet == shown);  // else the links' tan, whose blue is below its green
+  }
+  CHECK(gpu->validation_message_count() == 0);
+}

@@ -3,6 +3,7 @@
 // iterate (the run pauses there and resumes from it); otherwise to the document.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -74,6 +75,7 @@ void settings(StudioState& state, const Scene& scene) {
   row("springs", std::to_string(scene.spring_count()));
   if (scene.body_count() > 0) row("bodies", std::to_string(scene.body_count()));
   if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
+  if (scene.joint_count() > 0) row("joints", std::to_string(scene.joint_count()));
   row("muscle channels", std::to_string(scene.channels));
   edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
   edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
@@ -182,6 +184,49 @@ void collider(StudioState& state, const Scene& scene, int k) {
                                             : "at the surface");
 }
 
+// A body by index and name, or the world (-1).
+std::string body_label(const Scene& scene, int b) {
+  if (b < 0) return "world";
+  const std::string& name = scene.bodies[size_t(b)].name;
+  return "body " + std::to_string(b) + (name.empty() ? "" : " (" + name + ")");
+}
+
+// A joint's kind, bodies, axis and limits (fixed), its anchor and damping (editable), and
+// at the frame shown how far its two sides' anchors have come apart.
+void joint(StudioState& state, const Scene& scene, int j) {
+  const Joint& joint = scene.joints[size_t(j)];
+  const bool has_axis = joint.type == JointType::Hinge || joint.type == JointType::Prismatic;
+  const bool turns = joint.type != JointType::Prismatic;  // its free direction, damping and motor are angular
+  if (!joint.name.empty()) row("name", joint.name);
+  row("type", std::string(joint_type_name(joint.type)));
+  row("parent", body_label(scene, joint.parent));
+  row("child", body_label(scene, joint.child));
+  if (has_axis) row("axis", vec3(joint.axis) + " (world, at the start)");
+  if (joint.limited)
+    row("limits", "[" + number(joint.lower) + ", " + number(joint.upper) + "] " + (turns ? "rad" : "m"));
+  row("collide", joint.collide ? "yes, the two bodies also collide" : "no");
+  edit_row(state, "initial anchor", ParamId::JointAnchor, 3 * j, 3, "m");
+  if (joint.type != JointType::Fixed)  // nothing is free to damp
+    edit_row(state, "damping", ParamId::JointDamping, j, 1, turns ? "N m s/rad" : "N s/m");
+  if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
+    const int t = std::clamp(state.playback.frame(), 0, traj->steps);
+    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+    // Zero while the joint holds; the locks are springs, so it opens under load. A
+    // prismatic joint's anchors part along the axis by design: the slide.
+    const view::JointPlace place = view::joint_place(scene, traj, t, j);
+    row("gap", number(place.gap()) + " m");
+    if (joint.type == JointType::Prismatic) {
+      const double slide = dot(place.child_anchor - place.parent_anchor, place.axis);
+      row("slide", number(slide) + " m along the axis, " +
+                       number(std::sqrt(std::max(0.0, place.gap() * place.gap() - slide * slide))) + " m off it");
+    }
+    const Parameter& control = scene.params[ParamId::JointControl];
+    const size_t at = size_t(t) * size_t(control.cols) + size_t(j);
+    if (has_axis && t < scene.settings.steps && at < control.value.size())
+      row("motor now", number(control.value[at]) + (turns ? " N m" : " N"));
+  }
+}
+
 void objective(const StudioState& state, const Scene& scene, int k) {
   const Objective& o = scene.objectives[size_t(k)];
   row("type", std::string(objective_type_name(o.type)));
@@ -234,6 +279,7 @@ void inspector_contents(StudioState& state) {
                      (sel.kind == Selection::Kind::Spring && in_range(sel.index, scene.spring_a.size())) ||
                      (sel.kind == Selection::Kind::Body && in_range(sel.index, scene.bodies.size())) ||
                      (sel.kind == Selection::Kind::Collider && in_range(sel.index, scene.colliders.size())) ||
+                     (sel.kind == Selection::Kind::Joint && in_range(sel.index, scene.joints.size())) ||
                      (sel.kind == Selection::Kind::Objective && in_range(sel.index, scene.objectives.size())) ||
                      (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
   if (!valid) {
@@ -249,6 +295,7 @@ void inspector_contents(StudioState& state) {
       case Selection::Kind::Spring: spring(state, scene, sel.index); break;
       case Selection::Kind::Body: body(state, scene, sel.index); break;
       case Selection::Kind::Collider: collider(state, scene, sel.index); break;
+      case Selection::Kind::Joint: joint(state, scene, sel.index); break;
       case Selection::Kind::Objective: objective(state, scene, sel.index); break;
       case Selection::Kind::Parameter: parameter(scene, sel.index); break;
       case Selection::Kind::None: break;

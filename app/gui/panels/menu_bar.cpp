@@ -50,6 +50,7 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
   ImGui::MenuItem("Bodies", nullptr, &v.bodies);
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
+  if (state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {

@@ -1,5 +1,5 @@
-// The scene's elements in a tree: settings, particles, springs, bodies, colliders, objectives,
-// parameters.
+// The scene's elements in a tree: settings, particles, springs, bodies, colliders, joints,
+// objectives, parameters.
 // Clicking one selects it for the inspector and the viewport's highlight.
 #include <imgui.h>
 
@@ -80,6 +80,17 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
   if (c > 0 && ImGui::TreeNodeEx("colliders", ImGuiTreeNodeFlags_DefaultOpen, "Colliders (%d)", c)) {
     element_list(state, Selection::Kind::Collider, c, [&](int i) {
       return std::to_string(i) + ": " + std::string(collider_type_name(scene.colliders[size_t(i)].type));
+    });
+    ImGui::TreePop();
+  }
+  const int j = scene.joint_count();
+  if (j > 0 && ImGui::TreeNodeEx("joints", ImGuiTreeNodeFlags_DefaultOpen, "Joints (%d)", j)) {
+    element_list(state, Selection::Kind::Joint, j, [&](int i) {
+      const Joint& joint = scene.joints[size_t(i)];
+      return (joint.name.empty() ? "joint " + std::to_string(i) : joint.name) + ", " +
+             std::string(joint_type_name(joint.type)) + ": " +
+             (joint.parent < 0 ? std::string("world") : std::to_string(joint.parent)) + " -> " +
+             std::to_string(joint.child);
     });
     ImGui::TreePop();
   }

@@ -52,8 +52,13 @@ struct Parameter {
   double lower = -std::numeric_limits<double>::infinity();  // bounds, applied by projection
   double upper = std::numeric_limits<double>::infinity();
   bool optimize = false;
+  // With optimize: the rows optimised (a body's, a particle's, a joint's row), ascending;
+  // empty: every row. The other rows keep their values.
+  std::vector<int> optimize_rows;
 
   int size() const { return rows * cols; }
+  // Whether value[k] is optimised.
+  bool optimized_entry(int k) const;
 };
 
 // One Parameter per ParamId, always all present (an array may have zero rows).
@@ -63,7 +68,8 @@ struct ParameterSet {
   Parameter& operator[](ParamId id) { return items[static_cast<int>(id)]; }
   const Parameter& operator[](ParamId id) const { return items[static_cast<int>(id)]; }
 
-  // The optimised entries flattened into one vector, in ParamId order, and back.
+  // The optimised entries flattened into one vector, in ParamId order and row-major
+  // within a parameter, and back.
   int optimized_size() const;
   std::vector<double> gather_optimized() const;
   std::vector<double> gather_optimized_grad() const;

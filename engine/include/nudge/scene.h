@@ -44,7 +44,7 @@ struct MarkerSample {
 enum class ObjectiveType {
   Target,     // w * |c_t - target|^2, c the centroid of `particles` and `bodies` at step t
   Positions,  // w / |P| * sum_i |x_t,i - target_i|^2, per-particle targets
-  Markers,    // w / #samples * sum |x_{frame*steps_per_frame, particle(marker)} - sample|^2
+  Markers,    // w / #samples * sum |x_{frame*steps_per_frame, particle or body(marker)} - sample|^2
   Velocity,   // w * |centroid velocity at step t - target|^2 (particles and bodies)
   Effort,     // w * (mean squared spring control + mean squared joint control)
   Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
@@ -68,6 +68,7 @@ struct Objective {
   std::filesystem::path marker_file;      // as written in the scene, resolved against its folder
   int steps_per_frame = 1;
   std::vector<std::pair<int, int>> bind;  // (marker id, particle index)
+  std::vector<std::pair<int, int>> bind_bodies;  // (marker id, body index): the body's centre of mass
   std::vector<MarkerSample> samples;      // loaded and validated with the scene
 };
 

@@ -243,6 +243,10 @@ Problem check_parameters(const Scene& scene) {
     for (int k = 0; k < p.size(); ++k)
       if (!rule.ok(p.value[k])) return found(element_path(rule.where, p, k), p.value[k], rule.expected);
     const std::string bounds = "parameters." + std::string(param_name(id));
+    for (size_t k = 0; k < p.optimize_rows.size(); ++k)
+      if (p.optimize_rows[k] < 0 || p.optimize_rows[k] >= p.rows || (k > 0 && p.optimize_rows[k] <= p.optimize_rows[k - 1]))
+        return found(index_path(bounds + ".rows", static_cast<long long>(k)), p.optimize_rows[k],
+                     "ascending distinct row indices in [0, " + std::to_string(p.rows) + ")");
     if (std::isnan(p.lower) || std::isnan(p.upper) || p.lower > p.upper)
       return bounds + ": found lower " + number_text(p.lower) + " and upper " + number_text(p.upper) +
              "; expected lower <= upper";
@@ -264,11 +268,19 @@ Problem check_particle_list(const std::string& where, const std::vector<int>& pa
   return std::nullopt;
 }
 
-Problem check_markers(const std::string& where, const Objective& o, int n, int steps) {
+Problem check_markers(const std::string& where, const Objective& o, int n, int bodies, int steps) {
   if (o.steps_per_frame < 1)
     return found(where + ".steps_per_frame", o.steps_per_frame, "an integer >= 1");
-  if (o.bind.empty()) return where + ".bind: found no markers; expected at least one [marker, particle] pair";
+  if (o.bind.empty() && o.bind_bodies.empty())
+    return where + ".bind: found no markers; expected at least one [marker, particle] (or bind_bodies [marker, body]) pair";
   std::set<int> bound;
+  for (std::size_t k = 0; k < o.bind_bodies.size(); ++k) {
+    const std::string pair = index_path(where + ".bind_bodies", static_cast<long long>(k));
+    const auto [marker, body] = o.bind_bodies[k];
+    if (!bound.insert(marker).second) return found(index_path(pair, 0), marker, "each marker bound once");
+    if (body < 0 || body >= bodies)
+      return found(index_path(pair, 1), body, "a body index in [0, " + std::to_string(bodies) + ")");
+  }
   for (std::size_t k = 0; k < o.bind.size(); ++k) {
     const std::string pair = index_path(where + ".bind", static_cast<long long>(k));
     const auto [marker, particle] = o.bind[k];
@@ -293,6 +305,10 @@ Problem check_markers(const std::string& where, const Objective& o, int n, int s
   for (std::size_t k = 0; k < o.bind.size(); ++k)
     if (!observed.contains(o.bind[k].first))
       return found(index_path(index_path(where + ".bind", static_cast<long long>(k)), 0), o.bind[k].first,
+                   "a marker that has samples");
+  for (std::size_t k = 0; k < o.bind_bodies.size(); ++k)
+    if (!observed.contains(o.bind_bodies[k].first))
+      return found(index_path(index_path(where + ".bind_bodies", static_cast<long long>(k)), 0), o.bind_bodies[k].first,
                    "a marker that has samples");
   return std::nullopt;
 }
@@ -344,7 +360,7 @@ Problem check_objectives(const Scene& scene) {
       if (!finite(length) || std::abs(length - 1.0) > 1e-9) return found(where + ".axis", length, "a unit vector (length 1)");
     }
     if (o.type == ObjectiveType::Markers)
-      if (Problem p = check_markers(where, o, n, steps)) return p;
+      if (Problem p = check_markers(where, o, n, scene.body_count(), steps)) return p;
   }
   return std::nullopt;
 }

@@ -972,9 +972,22 @@ private:
         fail(entry.path, "unknown parameter '" + printable_excerpt(name) + "'" + did_you_mean(name, names) +
                              "; expected one of: " + join(names));
       }
-      expect_object(entry, {"optimize", "lower", "upper"});
+      expect_object(entry, {"optimize", "rows", "lower", "upper"});
       Parameter& p = scene.params[*id];
       if (auto optimize = optional(entry, "optimize")) p.optimize = boolean(*optimize);
+      if (auto rows = optional(entry, "rows")) {
+        const std::string expected = "an array of distinct row indices in [0, " + std::to_string(p.rows) +
+                                     ") (the bodies, particles or joints to optimise)";
+        if (!rows->json.is_array() || rows->json.empty()) fail_found(*rows, expected);
+        for (std::size_t k = 0; k < rows->size(); ++k) {
+          if (p.rows == 0) fail_found(rows->element(k), expected);
+          const int row = static_cast<int>(integer(rows->element(k), 0, p.rows - 1, expected));
+          if (std::find(p.optimize_rows.begin(), p.optimize_rows.end(), row) != p.optimize_rows.end())
+            fail_found(rows->element(k), expected);
+          p.optimize_rows.push_back(row);
+        }
+        std::sort(p.optimize_rows.begin(), p.optimize_rows.end());
+      }
       if (auto lower = optional(entry, "lower")) p.lower = number(*lower, "a finite lower bound");
       if (auto upper = optional(entry, "upper")) p.upper = number(*upper, "a finite upper bound");
       if (p.lower > p.upper)
@@ -1029,7 +1042,7 @@ private:
         read_position_targets(node, scene, o);
         break;
       case ObjectiveType::Markers:
-        expect_object(node, {"type", "file", "bind", "steps_per_frame", "weight"}, context);
+        expect_object(node, {"type", "file", "bind", "bind_bodies", "steps_per_frame", "weight"}, context);
         read_markers(node, scene, o);
         break;
       case ObjectiveType::Effort: expect_object(node, {"type", "weight"}, context); break;
@@ -1089,18 +1102,35 @@ private:
     if (auto spf = optional(node, "steps_per_frame"))
       o.steps_per_frame = int_in(*spf, 1, kIntMax, "an integer number of steps per frame");
 
-    const Node bind = required(node, "bind", "a non-empty array of [marker, particle] pairs");
-    if (!bind.json.is_array() || bind.json.empty()) fail_found(bind, "a non-empty array of [marker, particle] pairs");
-    std::map<int, std::size_t> bound;  // marker id -> index in bind
-    for (std::size_t k = 0; k < bind.size(); ++k) {
-      const Node pair = bind.element(k);
-      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [marker, particle]");
-      const Node marker_node = pair.element(0);
-      const int marker = int_in(marker_node, std::numeric_limits<int>::min(), kIntMax, "a marker id, an integer");
-      if (const auto [it, inserted] = bound.emplace(marker, k); !inserted)
-        fail_found(marker_node, "each marker bound once (marker " + std::to_string(marker) + " is already at [" +
-                                    std::to_string(it->second) + "])");
-      o.bind.emplace_back(marker, particle_index(pair.element(1)));
+    // Markers follow particles ("bind") or bodies' centres of mass ("bind_bodies").
+    const std::optional<Node> bind_bodies = optional(node, "bind_bodies");
+    const std::optional<Node> bind = bind_bodies ? optional(node, "bind")
+                                                 : required(node, "bind", "a non-empty array of [marker, particle] pairs");
+    std::map<int, std::string> bound;  // marker id -> where it is bound
+    const auto read_bind = [&](const Node& list, std::string_view what, auto index_of, auto& out) {
+      const std::string expected = "a non-empty array of [marker, " + std::string(what) + "] pairs";
+      if (!list.json.is_array() || list.json.empty()) fail_found(list, expected);
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const Node pair = list.element(k);
+        if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [marker, " + std::string(what) + "]");
+        const Node marker_node = pair.element(0);
+        const int marker = int_in(marker_node, std::numeric_limits<int>::min(), kIntMax, "a marker id, an integer");
+        if (const auto [it, inserted] = bound.emplace(marker, pair.path); !inserted)
+          fail_found(marker_node, "each marker bound once (marker " + std::to_string(marker) + " is already at " +
+                                      it->second + ")");
+        out.emplace_back(marker, index_of(pair.element(1)));
+      }
+    };
+    if (bind) read_bind(*bind, "particle", [&](const Node& n) { return particle_index(n); }, o.bind);
+    if (bind_bodies) {
+      const int bodies = scene.body_count();
+      const std::string body_range = "a body index in [0, " + std::to_string(bodies) + ")";
+      read_bind(*bind_bodies, "body",
+                [&](const Node& n) {
+                  if (bodies == 0) fail_found(n, "a body index (the scene has no bodies)");
+                  return static_cast<int>(integer(n, 0, bodies - 1, body_range));
+                },
+                o.bind_bodies);
     }
 
     Result<MarkerTrack> track = read_marker_csv(resolved);
@@ -1122,9 +1152,9 @@ private:
       o.samples.push_back(sample);
       observed.insert(sample.marker);
     }
-    for (const auto& [marker, k] : bound)
+    for (const auto& [marker, where] : bound)
       if (!observed.contains(marker))
-        fail_found(bind.element(k).element(0), "a marker id that occurs in " + resolved.string());
+        fail(where + "[0]", "found " + std::to_string(marker) + "; expected a marker id that occurs in " + resolved.string());
   }
 
   void read_camera(const Node& node, SceneCamera& camera) const {
@@ -1210,7 +1240,12 @@ OrderedJson objective_json(const Objective& o) {
       j["file"] = o.marker_file.generic_string();
       OrderedJson bind = OrderedJson::array();
       for (const auto& [marker, particle] : o.bind) bind.push_back({marker, particle});
-      j["bind"] = bind;
+      if (!o.bind.empty()) j["bind"] = bind;
+      if (!o.bind_bodies.empty()) {
+        OrderedJson bodies = OrderedJson::array();
+        for (const auto& [marker, body] : o.bind_bodies) bodies.push_back({marker, body});
+        j["bind_bodies"] = bodies;
+      }
       j["steps_per_frame"] = o.steps_per_frame;
       break;
     }
@@ -1393,6 +1428,7 @@ OrderedJson scene_json(const Scene& scene) {
     if (!param.optimize && !lower && !upper) continue;
     OrderedJson& entry = parameters[std::string(param_name(param.id))];
     entry["optimize"] = param.optimize;
+    if (!param.optimize_rows.empty()) entry["rows"] = param.optimize_rows;
     if (lower) entry["lower"] = param.lower;
     if (upper) entry["upper"] = param.upper;
   }

@@ -65,14 +65,19 @@ Objectives::Objectives(const Scene& scene)
         break;
       }
       case ObjectiveType::Markers: {
-        std::map<int, int> particle_of;
+        std::map<int, int> particle_of, body_of;
         for (auto [marker, particle] : o.bind) particle_of[marker] = particle;
+        for (auto [marker, body] : o.bind_bodies) body_of[marker] = body;
         int count = 0;
         for (const MarkerSample& s : o.samples) {
-          auto it = particle_of.find(s.marker);
-          if (it == particle_of.end()) continue;
+          const auto particle = particle_of.find(s.marker);
+          const auto body = body_of.find(s.marker);
+          if (particle == particle_of.end() && body == body_of.end()) continue;
           const int step = s.frame * o.steps_per_frame;
-          term.points[step].push_back({it->second, {s.position[0], s.position[1], s.position[2]}});
+          if (particle != particle_of.end())
+            term.points[step].push_back({particle->second, {s.position[0], s.position[1], s.position[2]}});
+          else
+            term.points[step].push_back({-1, {s.position[0], s.position[1], s.position[2]}, body->second});
           observed.insert(step);
           ++count;
         }
@@ -117,7 +122,7 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
         if (it == term.points.end()) continue;
         for (const Point& p : it->second)
           for (int k = 0; k < 3; ++k) {
-            const double e = static_cast<double>(x[at(p.particle, k)]) - p.target[k];
+            const double e = static_cast<double>(point_position(p, s, k)) - p.target[k];
             loss += e * e;
           }
         loss *= term.weight * term.point_scale;
@@ -175,8 +180,11 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
         if (it == term.points.end()) continue;
         const double scale = 2.0 * term.weight * term.point_scale;
         for (const Point& p : it->second)
-          for (int k = 0; k < 3; ++k)
-            adj_x[at(p.particle, k)] += static_cast<T>(scale * (static_cast<double>(x[at(p.particle, k)]) - p.target[k]));
+          for (int k = 0; k < 3; ++k) {
+            const T g = static_cast<T>(scale * (static_cast<double>(point_position(p, s, k)) - p.target[k]));
+            if (p.body >= 0) adj.body_x[size_t(k) * bodies_ + p.body] += g;
+            else adj_x[at(p.particle, k)] += g;
+          }
         break;
       }
       case ObjectiveType::Orientation: {

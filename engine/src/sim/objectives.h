@@ -30,9 +30,10 @@ public:
   void add_param_grad(ParameterSet& params) const;
 
 private:
-  struct Point {  // one particle compared with one target position
+  struct Point {  // one particle (or body, when body >= 0) compared with one target position
     int particle;
     double target[3];
+    int body = -1;
   };
   struct Term {
     ObjectiveType type;
@@ -48,6 +49,11 @@ private:
   };
   // Component k of particle p in a state array (3 x n, structure of arrays).
   size_t at(int p, int k) const { return size_t(k) * n_ + p; }
+  // Component k of a point's position: its particle's or its body's centre of mass.
+  template <class T>
+  T point_position(const Point& p, StateView<const T> s, int k) const {
+    return p.body >= 0 ? s.body_x[size_t(k) * bodies_ + p.body] : s.x[at(p.particle, k)];
+  }
 
   std::vector<Term> terms_;
   std::vector<int> observed_;
