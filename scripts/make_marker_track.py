@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Turn a trajectory written by `nudge simulate SCENE --out traj.csv` into a marker track.
 
-The trajectory CSV has the header `step,time,particle,x,y,z,vx,vy,vz`. The marker track
+The trajectory CSV has the header `step,time,particle,x,y,z,vx,vy,vz` (or, from
+`nudge simulate SCENE --bodies-out bodies.csv`, `step,time,body,x,y,z,qx,qy,qz,qw`:
+then give --bodies instead of --particles, and the markers follow the bodies' centres
+of mass, for a markers objective's "bind_bodies"). The marker track
 that scenes read through a "markers" objective has the header `frame,marker,x,y,z`;
 a scene compares frame f with step f * steps_per_frame.
 
@@ -38,8 +41,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         description="Turn `nudge simulate --out` trajectory CSV into a marker track CSV (frame,marker,x,y,z).")
     parser.add_argument("trajectory", help="trajectory CSV from `nudge simulate SCENE --out FILE`")
-    parser.add_argument("--particles", type=parse_int_list, required=True,
+    chosen = parser.add_mutually_exclusive_group(required=True)
+    chosen.add_argument("--particles", type=parse_int_list,
                         help="comma-separated particle indices that become markers, e.g. 1 or 4,7")
+    chosen.add_argument("--bodies", type=parse_int_list,
+                        help="comma-separated body indices that become markers (a --bodies-out trajectory)")
     parser.add_argument("--markers", type=parse_int_list,
                         help="comma-separated marker ids, one per particle (default: 0, 1, 2, ...)")
     parser.add_argument("--every", type=int, default=1, metavar="K",
@@ -51,6 +57,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1, help="random seed for --noise (default 1)")
     parser.add_argument("--out", required=True, help="marker CSV to write ('-' for standard output)")
     args = parser.parse_args(argv)
+    element = "body" if args.bodies is not None else "particle"
+    if args.bodies is not None:
+        args.particles = args.bodies  # the indices of the chosen elements, whichever kind
 
     if args.every < 1:
         parser.error("--every must be at least 1")
@@ -71,9 +80,10 @@ def main(argv=None):
     with open(args.trajectory, newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
-        if header is None or [h.strip() for h in header[:6]] != ["step", "time", "particle", "x", "y", "z"]:
-            sys.exit(f"{args.trajectory}: expected the header step,time,particle,x,y,z,... "
-                     f"(from `nudge simulate --out`), found {header}")
+        if header is None or [h.strip() for h in header[:6]] != ["step", "time", element, "x", "y", "z"]:
+            source = "--bodies-out" if element == "body" else "--out"
+            sys.exit(f"{args.trajectory}: expected the header step,time,{element},x,y,z,... "
+                     f"(from `nudge simulate {source}`), found {header}")
         for line, row in enumerate(reader, start=2):
             if not row:
                 continue
@@ -86,11 +96,11 @@ def main(argv=None):
                 rows[(step, particle)] = position
 
     if not rows:
-        sys.exit(f"{args.trajectory}: none of the particles {args.particles} occurs in the trajectory")
+        sys.exit(f"{args.trajectory}: none of the {element} indices {args.particles} occurs in the trajectory")
     present = {particle for (_, particle) in rows}
     missing = [p for p in args.particles if p not in present]
     if missing:
-        sys.exit(f"{args.trajectory}: particles {missing} do not occur in the trajectory")
+        sys.exit(f"{args.trajectory}: {element} indices {missing} do not occur in the trajectory")
     last = max(step for (step, _) in rows)
     if args.last_step is not None:
         last = min(last, args.last_step)
@@ -103,7 +113,7 @@ def main(argv=None):
         for particle in args.particles:
             position = rows.get((step, particle))
             if position is None:
-                sys.exit(f"{args.trajectory}: no row for step {step}, particle {particle}")
+                sys.exit(f"{args.trajectory}: no row for step {step}, {element} {particle}")
             if args.noise > 0:
                 position = [v + rng.gauss(0.0, args.noise) for v in position]
             out_lines.append(f"{step // args.every},{marker_of[particle]}," + ",".join(repr(v) for v in position))
