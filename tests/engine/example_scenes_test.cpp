@@ -16,6 +16,7 @@
 
 #include "nudge/optimize_scene.h"
 #include "nudge/parameters.h"
+#include "nudge/quat.h"
 #include "nudge/scene.h"
 #include "nudge/optimize_scene.h"
 #include "nudge/simulator.h"
@@ -105,7 +106,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
   std::set<std::string> found;
   for (const fs::directory_entry& entry : fs::directory_iterator(folder))
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
-  for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth"}) {
+  for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
+                               "billiards", "double_pendulum_sysid", "arm_reach", "throw"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -272,4 +274,83 @@ TEST_CASE("example: slide's box stops on its target") {
   INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
   CHECK(opt.result.loss_history.front() > 0.5);
   CHECK(opt.result.loss < 1e-3);  // within 3 cm of the target
+}
+
+// The body's pose at the last step of a trajectory: its centre and its y axis in the world.
+struct FinalPose {
+  Vec3<double> x, up;
+};
+FinalPose final_pose(const Trajectory& traj, int body) {
+  const size_t at = size_t(traj.steps) * traj.bodies + body;
+  const double* x = &traj.body_x[at * 3];
+  const double* q = &traj.body_q[at * 4];
+  return {{x[0], x[1], x[2]}, rotate(Quat<double>{q[0], q[1], q[2], q[3]}, Vec3<double>{0, 1, 0})};
+}
+
+TEST_CASE("example: billiards' cut shot sends the object ball to the pocket, the object ball untouched") {
+  const Scene scene = load_example("billiards");
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss_history.front() > 0.1);
+  CHECK(opt.result.loss < 1e-6);  // within 1 mm of the pocket's mouth
+  // Only the cue ball's velocity was tuned: the object ball still starts at rest.
+  const std::vector<double>& v = opt.params[ParamId::BodyVelocity].value;
+  CHECK(v[3] == 0.0);
+  CHECK(v[4] == 0.0);
+  CHECK(v[5] == 0.0);
+  // It got there by being hit: without the cue ball it stays where it was.
+  Scene alone = scene;
+  alone.contact.bodies = false;
+  const FinalPose rest = final_pose(rollout(alone, opt.params), 1);
+  CHECK(std::hypot(rest.x.x - 0.03, rest.x.z) < 1e-3);
+}
+
+TEST_CASE("example: double_pendulum_sysid recovers both link lengths and the mass ratio") {
+  const Scene scene = load_example("double_pendulum_sysid");
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss_history.front() > 1e-3);
+  const std::vector<double>& x = opt.params[ParamId::BodyPosition].value;
+  const std::vector<double>& anchor = opt.params[ParamId::JointAnchor].value;
+  const auto distance = [](const double* a, const double* b) { return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); };
+  CHECK(relative_error(distance(&x[0], &anchor[0]), 0.5) < 1e-3);   // pivot to the upper bob
+  CHECK(relative_error(distance(&x[3], &anchor[3]), 0.35) < 1e-3);  // elbow to the lower bob
+  CHECK(distance(&anchor[3], &x[0]) < 1e-3);                         // the elbow at the upper bob
+  CHECK(relative_error(opt.params[ParamId::BodyDensity].value[1], 3000.0) < 1e-3);
+}
+
+TEST_CASE("example: the double pendulum's track is what its truth scene produces") {
+  Scene scene = load_example("double_pendulum_sysid");
+  const Scene truth = load(source_dir() / "assets" / "tracks" / "double_pendulum_truth.json");
+  std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+  CHECK(evaluate_loss(*sim, scene.params) > 1e-4);
+  for (ParamId id : {ParamId::BodyPosition, ParamId::BodyDensity, ParamId::JointAnchor})
+    scene.params[id].value = truth.params[id].value;
+  CHECK(evaluate_loss(*sim, scene.params) < 1e-20);
+}
+
+TEST_CASE("example: arm_reach holds its hand still at the target") {
+  const Scene scene = load_example("arm_reach");
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss_history.front() > 1.0);
+  const Trajectory traj = rollout(scene, opt.params);
+  const FinalPose hand = final_pose(traj, 3);
+  CHECK(std::hypot(hand.x.x - 0.55, hand.x.y - 1.65, hand.x.z) < 1e-3);
+  // The torques are what the effort term leaves: a few N m on average.
+  double sum = 0;
+  const std::vector<double>& u = opt.params[ParamId::JointControl].value;
+  for (double value : u) sum += value * value;
+  CHECK(std::sqrt(sum / static_cast<double>(u.size())) < 10.0);
+}
+
+TEST_CASE("example: throw lands the box upright on its target") {
+  const Scene scene = load_example("throw");
+  const FinalPose before = final_pose(rollout(scene, scene.params), 0);
+  CHECK(before.up.y < -0.9);  // as released it lands upside down
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  const FinalPose after = final_pose(rollout(scene, opt.params), 0);
+  CHECK(after.up.y > 0.999);
+  CHECK(std::hypot(after.x.x - 1.2, after.x.z - 0.3) < 0.01);
 }
