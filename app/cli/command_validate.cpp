@@ -19,13 +19,19 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       return;
     }
     std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count()
-              << " springs, " << scene->settings.steps << " steps of " << scene->settings.dt << " s, "
-              << scene->channels << " control channels, " << scene->objectives.size() << " objective terms\n";
+              << " springs, " << scene->body_count() << " bodies, " << scene->joint_count() << " joints, "
+              << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
+              << scene->settings.dt << " s, " << scene->channels << " control channels, " << scene->objectives.size()
+              << " objective terms\n";
     std::cout << "optimised parameters:";
     int optimised = 0;
     for (const Parameter& p : scene->params.items)
       if (p.optimize) {
-        std::cout << " " << param_name(p.id) << " (" << p.size() << ")";
+        int entries = 0;
+        for (int k = 0; k < p.size(); ++k) entries += p.optimized_entry(k);
+        std::cout << " " << param_name(p.id) << " (" << entries;
+        if (!p.optimize_rows.empty()) std::cout << " of " << p.size() << ", rows " << p.optimize_rows.size() << " of " << p.rows;
+        std::cout << ")";
         ++optimised;
       }
     std::cout << (optimised ? "\n" : " none\n");

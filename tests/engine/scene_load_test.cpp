@@ -84,6 +84,28 @@ std::string scene_from(std::string_view simulation, std::string_view particles, 
 constexpr std::string_view kSimulation = R"({"dt": 0.01, "steps": 10})";
 constexpr std::string_view kParticles = R"({"position": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]})";
 
+// Two rigid bodies, a sphere (0) and a box (1), for scenes with joints.
+constexpr std::string_view kTwoBodies = R"("bodies": [{"shape": "sphere", "radius": 0.1, "position": [0, 1, 0]},
+  {"shape": "box", "half_extents": [0.1, 0.2, 0.1], "position": [0, 0.5, 0]}])";
+
+// Two valid joints on those bodies: a hinge to the world and a ball between them.
+constexpr std::string_view kTwoJoints = R"({"type": "hinge", "child": 0, "anchor": [0, 1.2, 0], "axis": [0, 0, 1]},
+  {"type": "ball", "parent": 0, "child": 1, "anchor": [0, 0.8, 0]})";
+
+// scene_with the two bodies, a "joints" array of `joints`, and `extra` top-level members.
+std::string joints_scene(std::string_view joints, std::string_view extra = "") {
+  std::string members = std::string(kTwoBodies) + ",\n \"joints\": [" + std::string(joints) + "]";
+  if (!extra.empty()) members += ",\n " + std::string(extra);
+  return scene_with(members);
+}
+
+// "[row, row, ...]" with `count` copies of `row`: per-step arrays for scenes of 10 steps.
+std::string rows_of(int count, std::string_view row) {
+  std::string text = "[";
+  for (int i = 0; i < count; ++i) text += (i ? ", " : "") + std::string(row);
+  return text + "]";
+}
+
 std::string error_of(const Result<Scene>& result) {
   REQUIRE_FALSE(result.ok());
   return result.error().message;
@@ -301,6 +323,109 @@ std::vector<BadInput> bad_inputs() {
        {"$.controls.values: found an array of 3 values; expected a number for all, or an array of 10 rows"}},
       {"control row width", scene_with(R"("controls": {"channels": 1, "values": [[0, 0], [0], [0], [0], [0], [0], [0], [0], [0], [0]]})"),
        {"$.controls.values[0]: found an array of 2 values; expected an array of 1 control values (one per channel)"}},
+
+      // Joints, joint settings and joint controls
+      {"joints not an array", scene_with(std::string(kTwoBodies) + R"(, "joints": {})"),
+       {"$.joints: found an empty object; expected an array of joints"}},
+      {"joint not an object", joints_scene("[0, 1]"),
+       {"$.joints[0]: found an array of 2 values; expected a joint object with a \"type\" (ball, hinge, prismatic or fixed)"}},
+      {"joint without type", joints_scene(R"({"child": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0]: missing key 'type'; expected ball, hinge, prismatic or fixed"}},
+      {"unknown joint type", joints_scene(R"({"type": "slider", "child": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0].type: found \"slider\"; expected ball, hinge, prismatic or fixed"}},
+      {"joints without bodies", scene_with(R"("joints": [{"type": "ball", "child": 0, "anchor": [0, 1, 0]}])"),
+       {"$.joints[0]: a joint needs bodies; expected a \"bodies\" array before joints can join them"}},
+      {"joint child out of range", joints_scene(std::string(kTwoJoints) + R"(, {"type": "fixed", "child": 2, "anchor": [0, 0, 0]})"),
+       {"$.joints[2].child: found 2; expected a body index in [0, 2)"}},
+      {"joint child negative", joints_scene(R"({"type": "ball", "child": -1, "anchor": [0, 1, 0]})"),
+       {"$.joints[0].child: found -1; expected a body index in [0, 2)"}},
+      {"joint child fractional", joints_scene(R"({"type": "ball", "child": 0.5, "anchor": [0, 1, 0]})"),
+       {"$.joints[0].child: found 0.5; expected a body index in [0, 2)"}},
+      {"joint parent out of range", joints_scene(R"({"type": "ball", "parent": -2, "child": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0].parent: found -2; expected -1 (the world) or a body index in [0, 2)"}},
+      {"joint child is its parent", joints_scene(R"({"type": "ball", "parent": 1, "child": 1, "anchor": [0, 1, 0]})"),
+       {"$.joints[0].child: found 1; expected a body other than the parent"}},
+      {"joint without child", joints_scene(R"({"type": "ball", "parent": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0]: missing key 'child'; expected a body index in [0, 2)"}},
+      {"joint without anchor", joints_scene(std::string(kTwoJoints) + R"(, {"type": "fixed", "parent": 0, "child": 1})"),
+       {"$.joints[2]: missing key 'anchor'; expected the joint's anchor [x, y, z] in the world at the start (m)"}},
+      {"joint anchor of two values", joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1]})"),
+       {"$.joints[0].anchor: found an array of 2 values; expected the joint's anchor [x, y, z] in the world at the start (m)"}},
+      {"hinge without axis", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0]: missing key 'axis'; expected the joint's axis [x, y, z] in the world at the start"}},
+      {"prismatic without axis", joints_scene(R"({"type": "prismatic", "child": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0]: missing key 'axis'; expected the joint's axis [x, y, z]"}},
+      {"zero joint axis", joints_scene(R"({"type": "prismatic", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 0]})"),
+       {"$.joints[0].axis: found an array of 3 values; expected a non-zero direction"}},
+      {"joint axis as text", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, "1", 0]})"),
+       {"$.joints[0].axis[1]: found \"1\"; expected a finite number"}},
+      {"ball joint with an axis", joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1]})"),
+       {"$.joints[0].axis: unknown key 'axis' in joints[0] (a ball joint); expected one of: name, type, parent, child, "
+        "anchor, damping, collide"}},
+      {"ball joint with limits", joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1, 0], "limits": [-1, 1]})"),
+       {"$.joints[0].limits: unknown key 'limits' in joints[0] (a ball joint); expected one of:"}},
+      {"joint key typo", joints_scene(R"({"type": "hinge", "child": 0, "anchr": [0, 1, 0], "axis": [0, 0, 1]})"),
+       {"$.joints[0].anchr: unknown key 'anchr' in joints[0] (a hinge joint) (did you mean 'anchor'?); expected one of: "
+        "name, type, parent, child, anchor, axis, limits, damping, collide"}},
+      {"hinge limits reversed", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1], "limits": [1, -1]})"),
+       {"$.joints[0].limits: found an array of 2 values; expected [lower, upper] turns about the axis in [-pi, pi] (rad) "
+        "with lower <= upper"}},
+      {"hinge limits beyond pi", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1], "limits": [-1, 3.2]})"),
+       {"$.joints[0].limits: found an array of 2 values; expected [lower, upper] turns about the axis in [-pi, pi] (rad)"}},
+      {"hinge limits below -pi", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1], "limits": [-3.1416, 0]})"),
+       {"$.joints[0].limits: found an array of 2 values; expected [lower, upper] turns about the axis in [-pi, pi] (rad)"}},
+      {"prismatic limits reversed", joints_scene(R"({"type": "prismatic", "child": 0, "anchor": [0, 1, 0], "axis": [1, 0, 0], "limits": [0.5, 0.25]})"),
+       {"$.joints[0].limits: found an array of 2 values; expected [lower, upper] slides along the axis (m) with lower <= upper"}},
+      {"prismatic limits of one value", joints_scene(R"({"type": "prismatic", "child": 0, "anchor": [0, 1, 0], "axis": [1, 0, 0], "limits": [0.5]})"),
+       {"$.joints[0].limits: found an array of 1 value; expected [lower, upper] slides along the axis (m)"}},
+      {"joint limit as text", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1], "limits": [-1, "1"]})"),
+       {"$.joints[0].limits[1]: found \"1\"; expected [lower, upper] turns about the axis in [-pi, pi] (rad)"}},
+      {"fixed joint with limits", joints_scene(R"({"type": "fixed", "child": 0, "anchor": [0, 1, 0], "limits": [-1, 1]})"),
+       {"$.joints[0].limits: a fixed joint has no free direction to limit"}},
+      {"negative joint damping", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1], "damping": -0.5})"),
+       {"$.joints[0].damping: found -0.5; expected a damping >= 0"}},
+      {"joint collide not a bool", joints_scene(R"({"type": "ball", "parent": 0, "child": 1, "anchor": [0, 1, 0], "collide": 1})"),
+       {"$.joints[0].collide: found 1; expected true or false"}},
+      {"joint name not a string", joints_scene(R"({"name": 7, "type": "ball", "child": 0, "anchor": [0, 1, 0]})"),
+       {"$.joints[0].name: found 7; expected a string (a joint name)"}},
+      {"too many joint control values",
+       scene_from(R"({"dt": 0.01, "steps": 10000000})", kParticles,
+                  std::string(kTwoBodies) + R"(, "joints": )" +
+                      rows_of(11, R"({"type": "ball", "child": 0, "anchor": [0, 1, 0]})")),
+       {"$.joints: found 11 joints x 10000000 steps = 110000000 joint control values; expected at most 100000000"}},
+      {"joint settings not an object", joints_scene(kTwoJoints, R"("joint_settings": [])"),
+       {"$.joint_settings: found an empty array; expected an object with the keys: stiffness, damping, angular_stiffness, "
+        "angular_damping, limit_stiffness"}},
+      {"zero joint stiffness", joints_scene(kTwoJoints, R"("joint_settings": {"stiffness": 0})"),
+       {"$.joint_settings.stiffness: found 0; expected a stiffness > 0 (N/m)"}},
+      {"negative joint settings damping", joints_scene(kTwoJoints, R"("joint_settings": {"damping": -1})"),
+       {"$.joint_settings.damping: found -1; expected a damping >= 0 (N s/m)"}},
+      {"zero angular stiffness", joints_scene(kTwoJoints, R"("joint_settings": {"angular_stiffness": 0})"),
+       {"$.joint_settings.angular_stiffness: found 0; expected a stiffness > 0 (N m/rad)"}},
+      {"negative angular damping", joints_scene(kTwoJoints, R"("joint_settings": {"angular_damping": -0.1})"),
+       {"$.joint_settings.angular_damping: found -0.1; expected a damping >= 0 (N m s/rad)"}},
+      {"negative limit stiffness", joints_scene(kTwoJoints, R"("joint_settings": {"limit_stiffness": -5})"),
+       {"$.joint_settings.limit_stiffness: found -5; expected a stiffness >= 0"}},
+      {"joint settings key typo", joints_scene(kTwoJoints, R"("joint_settings": {"stifness": 5})"),
+       {"$.joint_settings.stifness: unknown key 'stifness' in joint_settings (did you mean 'stiffness'?)"}},
+      {"joint control rows", joints_scene(kTwoJoints, R"("joint_controls": [[0, 0], [0, 0], [0, 0]])"),
+       {"$.joint_controls: found an array of 3 values; expected a number for all, or an array of 10 rows (one per step, "
+        "simulation.steps) of 2 numbers"}},
+      {"joint control row width", joints_scene(kTwoJoints, R"("joint_controls": [[0, 0], [1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]])"),
+       {"$.joint_controls[1]: found an array of 1 value; expected an array of 2 values (one per joint)"}},
+      {"joint control as text", joints_scene(kTwoJoints, "\"joint_controls\": " + rows_of(10, R"([0, "1"])")),
+       {"$.joint_controls[0][1]: found \"1\"; expected a finite torque (N m) or force (N)"}},
+      {"joint controls as an object", joints_scene(kTwoJoints, R"("joint_controls": {})"),
+       {"$.joint_controls: found an empty object; expected a number for all, or an array of 10 rows"}},
+      {"joint controls without joints", scene_with(R"("joint_controls": 1)"),
+       {"$.joint_controls: joint controls need joints; expected a \"joints\" array"}},
+      {"joint controls with no joints", scene_with(std::string(kTwoBodies) + R"(, "joints": [], "joint_controls": 0)"),
+       {"$.joint_controls: joint controls need joints; expected a \"joints\" array"}},
+      {"contact bodies not a bool", joints_scene(kTwoJoints, R"("contact": {"bodies": "no"})"),
+       {"$.contact.bodies: found \"no\"; expected true or false"}},
+      {"contact key typo", scene_with(std::string(kTwoBodies) + R"(, "contact": {"bodys": false})"),
+       {"$.contact.bodys: unknown key 'bodys' in contact (did you mean 'bodies'?); expected one of: stiffness, damping, "
+        "friction, damping_mode, smoothing, friction_smoothing, bodies"}},
 
       // Parameters
       {"unknown parameter", scene_with(R"("parameters": {"stifness": {"optimize": true}})"),
