@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <string>
 
+#include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
 
 namespace nudge {
@@ -18,39 +20,31 @@ struct Shape {
   int rows = 0, cols = 0;
 };
 
-// n particles, s springs, t steps, c channels, b bodies, j joints.
-Shape shape_of(ParamId id, int n, int s, int t, int c, int b, int j) {
-  switch (id) {
-    case ParamId::InitialPosition:
-    case ParamId::InitialVelocity:
-    case ParamId::ExternalForce: return {n, 3};
-    case ParamId::Mass:
-    case ParamId::ParticleRadius: return {n, 1};
-    case ParamId::Stiffness:
-    case ParamId::Damping:
-    case ParamId::RestLength: return {s, 1};
-    case ParamId::Gravity: return {1, 3};
-    case ParamId::Drag:
-    case ParamId::GroundStiffness:
-    case ParamId::Friction:
-    case ParamId::ContactStiffness:
-    case ParamId::ContactDamping:
-    case ParamId::ContactFriction: return {1, 1};
-    case ParamId::Controls:
-      // An impossible size is left empty for check_scene to report, rather than allocated.
-      if (static_cast<long long>(t) * c > kMaxControlValues) return {0, 0};
-      return {t, c};
-    case ParamId::BodyPosition:
-    case ParamId::BodyVelocity:
-    case ParamId::BodyAngularVelocity: return {b, 3};
-    case ParamId::BodyOrientation: return {b, 4};
-    case ParamId::BodyDensity: return {b, 1};
-    case ParamId::JointAnchor: return {j, 3};
-    case ParamId::JointDamping: return {j, 1};
-    case ParamId::JointControl:
-      if (static_cast<long long>(t) * j > kMaxControlValues) return {0, 0};
-      return {t, j};
-    case ParamId::Count: break;
+// The counts a parameter's shape follows from.
+struct Counts {
+  int particles, springs, steps, channels, bodies, joints;
+};
+
+Counts counts_of(const Scene& scene) {
+  return {scene.particle_count(), scene.spring_count(), std::max(scene.settings.steps, 0), std::max(scene.channels, 0),
+          scene.body_count(), scene.joint_count()};
+}
+
+Shape shape_of(ParamId id, const Counts& n) {
+  const ParamFacts& f = param_facts(id);
+  const auto per_step = [&](int columns) -> Shape {
+    // An impossible size is left empty for check_scene to report, rather than allocated.
+    if (static_cast<long long>(n.steps) * columns > kMaxControlValues) return {0, 0};
+    return {n.steps, columns};
+  };
+  switch (f.element) {
+    case ParamElement::Particle: return {n.particles, f.cols};
+    case ParamElement::Spring: return {n.springs, f.cols};
+    case ParamElement::Scene: return {1, f.cols};
+    case ParamElement::StepChannel: return per_step(n.channels);
+    case ParamElement::Body: return {n.bodies, f.cols};
+    case ParamElement::Joint: return {n.joints, f.cols};
+    case ParamElement::StepJoint: return per_step(n.joints);
   }
   return {};
 }
@@ -65,17 +59,11 @@ double initial_distance(const Scene& scene, int spring) {
   return std::hypot(x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]);
 }
 
+// The table's fill, except where a default depends on more than one number.
 std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
   const auto size = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
   switch (id) {
-    case ParamId::Mass: return std::vector<double>(size, 1.0);
-    case ParamId::Stiffness: return std::vector<double>(size, 100.0);
     case ParamId::Gravity: return {0.0, -9.81, 0.0};
-    case ParamId::GroundStiffness: return {1e4};
-    case ParamId::Friction: return {0.5};
-    case ParamId::ContactStiffness: return {1e4};
-    case ParamId::ContactFriction: return {0.5};
-    case ParamId::BodyDensity: return std::vector<double>(size, 1000.0);
     case ParamId::BodyOrientation: {
       std::vector<double> identity(size, 0.0);
       for (int i = 0; i < shape.rows; ++i) identity[4 * size_t(i) + 3] = 1.0;
@@ -86,7 +74,7 @@ std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
       for (int i = 0; i < shape.rows; ++i) rest[i] = initial_distance(scene, i);
       return rest;
     }
-    default: return std::vector<double>(size, 0.0);
+    default: return std::vector<double>(size, param_facts(id).fill);
   }
 }
 
@@ -111,44 +99,6 @@ std::string index_path(const std::string& path, long long i) { return path + "["
 template <class Number>
 std::string found(const std::string& where, Number value, std::string_view expected) {
   return where + ": found " + number_text(value) + "; expected " + std::string(expected);
-}
-
-// Where each parameter lives in a scene file, and what its values must be.
-struct ParamRule {
-  std::string_view where;
-  std::string_view expected;
-  bool (*ok)(double);
-};
-
-ParamRule rule_for(ParamId id) {
-  switch (id) {
-    case ParamId::InitialPosition: return {"particles.position", "a finite position (m)", finite};
-    case ParamId::InitialVelocity: return {"particles.velocity", "a finite velocity (m/s)", finite};
-    case ParamId::Mass: return {"particles.mass", "a mass > 0 (kg)", positive};
-    case ParamId::ExternalForce: return {"particles.force", "a finite force (N)", finite};
-    case ParamId::Stiffness: return {"springs.stiffness", "a stiffness >= 0 (N/m)", non_negative};
-    case ParamId::Damping: return {"springs.damping", "a damping >= 0 (N s/m)", non_negative};
-    case ParamId::RestLength: return {"springs.rest_length", "a rest length > 0 (m)", positive};
-    case ParamId::Gravity: return {"simulation.gravity", "a finite acceleration (m/s^2)", finite};
-    case ParamId::Drag: return {"simulation.drag", "a drag >= 0 (N s/m)", non_negative};
-    case ParamId::GroundStiffness: return {"simulation.ground.stiffness", "a stiffness >= 0 (N/m)", non_negative};
-    case ParamId::Friction: return {"simulation.ground.friction", "a friction coefficient >= 0", non_negative};
-    case ParamId::Controls: return {"controls.values", "a finite control value", finite};
-    case ParamId::ParticleRadius: return {"particles.radius", "a radius >= 0 (m)", non_negative};
-    case ParamId::ContactStiffness: return {"contact.stiffness", "a stiffness >= 0 (N/m)", non_negative};
-    case ParamId::ContactDamping: return {"contact.damping", "a damping >= 0 (N s/m)", non_negative};
-    case ParamId::ContactFriction: return {"contact.friction", "a friction coefficient >= 0", non_negative};
-    case ParamId::BodyPosition: return {"bodies.position", "a finite position (m)", finite};
-    case ParamId::BodyOrientation: return {"bodies.orientation", "a finite quaternion entry", finite};
-    case ParamId::BodyVelocity: return {"bodies.velocity", "a finite velocity (m/s)", finite};
-    case ParamId::BodyAngularVelocity: return {"bodies.angular_velocity", "a finite angular velocity (rad/s)", finite};
-    case ParamId::BodyDensity: return {"bodies.density", "a density > 0 (kg/m^3)", positive};
-    case ParamId::JointAnchor: return {"joints.anchor", "a finite position (m)", finite};
-    case ParamId::JointDamping: return {"joints.damping", "a damping >= 0", non_negative};
-    case ParamId::JointControl: return {"joint_controls", "a finite torque (N m) or force (N)", finite};
-    case ParamId::Count: break;
-  }
-  return {"?", "?", finite};
 }
 
 // "particles.position[4][1]", "springs.stiffness[2]", "simulation.gravity[1]", "simulation.drag".
@@ -195,6 +145,10 @@ Problem check_topology(const Scene& scene) {
   if (static_cast<long long>(scene.settings.steps) * c > kMaxControlValues)
     return "controls: found " + std::to_string(scene.settings.steps) + " steps x " + std::to_string(c) +
            " channels; expected at most " + std::to_string(kMaxControlValues) + " control values";
+  if (static_cast<long long>(scene.settings.steps) * scene.joint_count() > kMaxControlValues)
+    return "joint_controls: found " + std::to_string(scene.settings.steps) + " steps x " +
+           std::to_string(scene.joint_count()) + " joints; expected at most " + std::to_string(kMaxControlValues) +
+           " joint control values";
 
   const auto size_problem = [&](std::string_view what, std::size_t size) -> Problem {
     if (size == static_cast<std::size_t>(s)) return std::nullopt;
@@ -226,13 +180,12 @@ Problem check_parameters(const Scene& scene) {
   for (int i = 0; i < kParamCount; ++i) {
     const auto id = static_cast<ParamId>(i);
     const Parameter& p = scene.params[id];
-    const ParamRule rule = rule_for(id);
-    const std::string where(rule.where);
+    const ParamFacts& facts = param_facts(id);
+    const std::string where(facts.where);
     if (p.id != id)
       return "params[" + std::to_string(i) + "]: found id " + std::to_string(static_cast<int>(p.id)) +
              "; expected " + std::to_string(i) + " ('" + std::string(param_name(id)) + "'; call shape_parameters)";
-    const Shape shape = shape_of(id, scene.particle_count(), scene.spring_count(), scene.settings.steps,
-                                 scene.channels, scene.body_count(), scene.joint_count());
+    const Shape shape = shape_of(id, counts_of(scene));
     if (p.rows != shape.rows || p.cols != shape.cols ||
         p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) ||
         p.grad.size() != p.value.size())
@@ -241,7 +194,7 @@ Problem check_parameters(const Scene& scene) {
              " gradients; expected " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
              " (call shape_parameters)";
     for (int k = 0; k < p.size(); ++k)
-      if (!rule.ok(p.value[k])) return found(element_path(rule.where, p, k), p.value[k], rule.expected);
+      if (!in_param_range(facts.range, p.value[k])) return found(element_path(facts.where, p, k), p.value[k], facts.expected);
     const std::string bounds = "parameters." + std::string(param_name(id));
     for (size_t k = 0; k < p.optimize_rows.size(); ++k)
       if (p.optimize_rows[k] < 0 || p.optimize_rows[k] >= p.rows || (k > 0 && p.optimize_rows[k] <= p.optimize_rows[k - 1]))
@@ -463,7 +416,7 @@ Problem check_joints(const Scene& scene) {
       if (!finite(joint.lower) || !finite(joint.upper) || joint.lower > joint.upper)
         return at + ".limits: found [" + number_text(joint.lower) + ", " + number_text(joint.upper) +
                "]; expected [lower, upper] with lower <= upper";
-      if (joint.type == JointType::Hinge && (joint.lower < -3.14159 || joint.upper > 3.14159))
+      if (joint.type == JointType::Hinge && (joint.lower < -std::numbers::pi || joint.upper > std::numbers::pi))
         return at + ".limits: found [" + number_text(joint.lower) + ", " + number_text(joint.upper) +
                "]; expected turns within [-pi, pi] (rad)";
     }
@@ -509,13 +462,12 @@ void shape_parameters(Scene& scene) {
   if (scene.spring_channel.size() != static_cast<std::size_t>(s)) scene.spring_channel.assign(s, -1);
   if (scene.actuation.size() != static_cast<std::size_t>(s)) scene.actuation.assign(s, 0.0);
 
-  const int n = scene.particle_count();
-  const int t = std::max(scene.settings.steps, 0), c = std::max(scene.channels, 0);
+  const Counts counts = counts_of(scene);
   // In ParamId order, so initial positions are shaped before rest lengths default from them.
   for (int i = 0; i < kParamCount; ++i) {
     const auto id = static_cast<ParamId>(i);
     Parameter& p = scene.params[id];
-    const Shape shape = shape_of(id, n, s, t, c, scene.body_count(), scene.joint_count());
+    const Shape shape = shape_of(id, counts);
     p.id = id;
     if (p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols))
       p.value = default_value(scene, id, shape);

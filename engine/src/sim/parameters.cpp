@@ -1,24 +1,16 @@
 #include "nudge/parameters.h"
 
+#include "nudge/parameter_facts.h"
+
 #include <algorithm>
 
 namespace nudge {
 
-namespace {
-constexpr std::string_view kNames[kParamCount] = {
-    "initial_position", "initial_velocity", "mass",     "external_force",   "stiffness", "damping",
-    "rest_length",      "gravity",          "drag",     "ground_stiffness", "friction",  "controls",
-    "particle_radius",  "contact_stiffness", "contact_damping", "contact_friction",
-    "body_position",    "body_orientation",  "body_velocity",   "body_angular_velocity", "body_density",
-    "joint_anchor",     "joint_damping",     "joint_control",
-};
-}  // namespace
-
-std::string_view param_name(ParamId id) { return kNames[static_cast<int>(id)]; }
+std::string_view param_name(ParamId id) { return param_facts(id).name; }
 
 std::optional<ParamId> param_from_name(std::string_view name) {
   for (int i = 0; i < kParamCount; ++i)
-    if (kNames[i] == name) return static_cast<ParamId>(i);
+    if (param_facts(static_cast<ParamId>(i)).name == name) return static_cast<ParamId>(i);
   return std::nullopt;
 }
 

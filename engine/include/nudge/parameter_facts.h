@@ -1,0 +1,51 @@
+// What is known about each parameter, in one table: its name, what a row of it is, its
+// width, unit, default, the values it may take, where it lives in a scene file, its
+// label in the studio, and how its gradient is drawn over the scene. The checker, the
+// scene reader, the parameter names, the inspector and the overlays read it; a new
+// parameter is one row here (engine/src/sim/parameter_facts.cpp) plus its kernel.
+#pragma once
+
+#include <string_view>
+
+#include "nudge/parameters.h"
+
+namespace nudge {
+
+// What one row of a parameter belongs to; the row count follows from the scene.
+enum class ParamElement {
+  Particle,   // N rows
+  Spring,     // S rows
+  Scene,      // 1 row: a global value
+  StepChannel,  // T x C: a control per step and actuation channel
+  Body,       // B rows
+  Joint,      // J rows
+  StepJoint,  // T x J: a motor control per step and joint
+};
+
+// The values a parameter may take.
+enum class ParamRange { Finite, Positive, NonNegative };
+
+// How the studio draws its gradient: arrows at the element's initial position (3 values
+// per row), colours on the element (1 value per row), or not at all.
+enum class ParamOverlay { None, Arrows, Colors };
+
+struct ParamFacts {
+  ParamId id;
+  std::string_view name;   // in scene files, results and on the command line
+  ParamElement element;
+  int cols;                // values per row (C or J for per-step controls)
+  std::string_view unit;   // "m", "kg", "N/m", ...; empty for a pure number
+  double fill;             // the default of every value (see default_parameter_value for exceptions)
+  ParamRange range;
+  std::string_view where;     // where it lives in a scene file: "particles.mass"
+  std::string_view expected;  // what a value must be, for messages: "a mass > 0 (kg)"
+  std::string_view label;     // the studio's short label: "mass"
+  ParamOverlay overlay;
+};
+
+const ParamFacts& param_facts(ParamId id);
+
+// Whether x is in the parameter's range.
+bool in_param_range(ParamRange range, double x);
+
+}  // namespace nudge

@@ -1,0 +1,86 @@
+#include "nudge/parameter_facts.h"
+
+#include <cmath>
+
+namespace nudge {
+
+namespace {
+
+using E = ParamElement;
+using R = ParamRange;
+using O = ParamOverlay;
+
+// In ParamId order (checked at compile time below). Per-step controls have as many
+// columns as channels or joints: their cols is 0 here and comes from the scene.
+constexpr ParamFacts kFacts[kParamCount] = {
+    {ParamId::InitialPosition, "initial_position", E::Particle, 3, "m", 0.0, R::Finite, "particles.position",
+     "a finite position (m)", "position", O::Arrows},
+    {ParamId::InitialVelocity, "initial_velocity", E::Particle, 3, "m/s", 0.0, R::Finite, "particles.velocity",
+     "a finite velocity (m/s)", "velocity", O::Arrows},
+    {ParamId::Mass, "mass", E::Particle, 1, "kg", 1.0, R::Positive, "particles.mass", "a mass > 0 (kg)", "mass",
+     O::None},
+    {ParamId::ExternalForce, "external_force", E::Particle, 3, "N", 0.0, R::Finite, "particles.force",
+     "a finite force (N)", "external force", O::None},
+    {ParamId::Stiffness, "stiffness", E::Spring, 1, "N/m", 100.0, R::NonNegative, "springs.stiffness",
+     "a stiffness >= 0 (N/m)", "stiffness", O::Colors},
+    {ParamId::Damping, "damping", E::Spring, 1, "N s/m", 0.0, R::NonNegative, "springs.damping",
+     "a damping >= 0 (N s/m)", "damping", O::Colors},
+    {ParamId::RestLength, "rest_length", E::Spring, 1, "m", 0.0, R::Positive, "springs.rest_length",
+     "a rest length > 0 (m)", "rest length", O::Colors},
+    {ParamId::Gravity, "gravity", E::Scene, 3, "m/s^2", 0.0, R::Finite, "simulation.gravity",
+     "a finite acceleration (m/s^2)", "gravity", O::None},
+    {ParamId::Drag, "drag", E::Scene, 1, "N s/m", 0.0, R::NonNegative, "simulation.drag", "a drag >= 0 (N s/m)",
+     "drag", O::None},
+    {ParamId::GroundStiffness, "ground_stiffness", E::Scene, 1, "N/m", 1e4, R::NonNegative,
+     "simulation.ground.stiffness", "a stiffness >= 0 (N/m)", "ground stiffness", O::None},
+    {ParamId::Friction, "friction", E::Scene, 1, "", 0.5, R::NonNegative, "simulation.ground.friction",
+     "a friction coefficient >= 0", "ground friction", O::None},
+    {ParamId::Controls, "controls", E::StepChannel, 0, "", 0.0, R::Finite, "controls.values",
+     "a finite control value", "control", O::None},
+    {ParamId::ParticleRadius, "particle_radius", E::Particle, 1, "m", 0.0, R::NonNegative, "particles.radius",
+     "a radius >= 0 (m)", "radius", O::None},
+    {ParamId::ContactStiffness, "contact_stiffness", E::Scene, 1, "N/m", 1e4, R::NonNegative, "contact.stiffness",
+     "a stiffness >= 0 (N/m)", "contact stiffness", O::None},
+    {ParamId::ContactDamping, "contact_damping", E::Scene, 1, "N s/m", 0.0, R::NonNegative, "contact.damping",
+     "a damping >= 0 (N s/m)", "contact damping", O::None},
+    {ParamId::ContactFriction, "contact_friction", E::Scene, 1, "", 0.5, R::NonNegative, "contact.friction",
+     "a friction coefficient >= 0", "contact friction", O::None},
+    {ParamId::BodyPosition, "body_position", E::Body, 3, "m", 0.0, R::Finite, "bodies.position",
+     "a finite position (m)", "position", O::Arrows},
+    {ParamId::BodyOrientation, "body_orientation", E::Body, 4, "", 0.0, R::Finite, "bodies.orientation",
+     "a finite quaternion entry", "orientation", O::None},
+    {ParamId::BodyVelocity, "body_velocity", E::Body, 3, "m/s", 0.0, R::Finite, "bodies.velocity",
+     "a finite velocity (m/s)", "velocity", O::Arrows},
+    {ParamId::BodyAngularVelocity, "body_angular_velocity", E::Body, 3, "rad/s", 0.0, R::Finite,
+     "bodies.angular_velocity", "a finite angular velocity (rad/s)", "angular velocity", O::Arrows},
+    {ParamId::BodyDensity, "body_density", E::Body, 1, "kg/m^3", 1000.0, R::Positive, "bodies.density",
+     "a density > 0 (kg/m^3)", "density", O::None},
+    {ParamId::JointAnchor, "joint_anchor", E::Joint, 3, "m", 0.0, R::Finite, "joints.anchor",
+     "a finite position (m)", "anchor", O::Arrows},
+    {ParamId::JointDamping, "joint_damping", E::Joint, 1, "", 0.0, R::NonNegative, "joints.damping",
+     "a damping >= 0", "damping", O::None},
+    {ParamId::JointControl, "joint_control", E::StepJoint, 0, "", 0.0, R::Finite, "joint_controls",
+     "a finite torque (N m) or force (N)", "motor", O::None},
+};
+
+constexpr bool in_id_order() {
+  for (int i = 0; i < kParamCount; ++i)
+    if (static_cast<int>(kFacts[i].id) != i) return false;
+  return true;
+}
+static_assert(in_id_order(), "kFacts must list every parameter in ParamId order");
+
+}  // namespace
+
+const ParamFacts& param_facts(ParamId id) { return kFacts[static_cast<int>(id)]; }
+
+bool in_param_range(ParamRange range, double x) {
+  switch (range) {
+    case ParamRange::Finite: return std::isfinite(x);
+    case ParamRange::Positive: return std::isfinite(x) && x > 0;
+    case ParamRange::NonNegative: return std::isfinite(x) && x >= 0;
+  }
+  return false;
+}
+
+}  // namespace nudge
