@@ -139,6 +139,7 @@ void check_same(const Scene& a, const Scene& b) {
     CHECK(p.lower == q.lower);
     CHECK(p.upper == q.upper);
     CHECK(p.optimize == q.optimize);
+    CHECK(p.optimize_rows == q.optimize_rows);
   }
   REQUIRE(a.objectives.size() == b.objectives.size());
   for (std::size_t k = 0; k < a.objectives.size(); ++k) {
@@ -154,6 +155,9 @@ void check_same(const Scene& a, const Scene& b) {
     CHECK(o.marker_file == r.marker_file);
     CHECK(o.steps_per_frame == r.steps_per_frame);
     CHECK(o.bind == r.bind);
+    CHECK(o.bind_bodies == r.bind_bodies);
+    CHECK(o.bodies == r.bodies);
+    for (int axis = 0; axis < 3; ++axis) CHECK(o.axis[axis] == r.axis[axis]);
     REQUIRE(o.samples.size() == r.samples.size());
     for (std::size_t s = 0; s < o.samples.size(); ++s) {
       CHECK(o.samples[s].frame == r.samples[s].frame);
@@ -161,6 +165,39 @@ void check_same(const Scene& a, const Scene& b) {
       for (int axis = 0; axis < 3; ++axis) CHECK(o.samples[s].position[axis] == r.samples[s].position[axis]);
     }
   }
+  REQUIRE(a.bodies.size() == b.bodies.size());
+  for (std::size_t k = 0; k < a.bodies.size(); ++k) {
+    CAPTURE(k);
+    CHECK(a.bodies[k].name == b.bodies[k].name);
+    CHECK(a.bodies[k].shape == b.bodies[k].shape);
+    CHECK(a.bodies[k].radius == b.bodies[k].radius);
+    CHECK(a.bodies[k].half_length == b.bodies[k].half_length);
+    for (int axis = 0; axis < 3; ++axis) CHECK(a.bodies[k].half_extents[axis] == b.bodies[k].half_extents[axis]);
+  }
+  REQUIRE(a.joints.size() == b.joints.size());
+  for (std::size_t k = 0; k < a.joints.size(); ++k) {
+    const Joint& j = a.joints[k];
+    const Joint& l = b.joints[k];
+    CAPTURE(k);
+    CHECK(j.name == l.name);
+    CHECK(j.type == l.type);
+    CHECK(j.parent == l.parent);
+    CHECK(j.child == l.child);
+    for (int axis = 0; axis < 3; ++axis) CHECK(j.axis[axis] == l.axis[axis]);
+    CHECK(j.limited == l.limited);
+    CHECK(j.lower == l.lower);
+    CHECK(j.upper == l.upper);
+    CHECK(j.collide == l.collide);
+  }
+  CHECK(a.joint_settings.stiffness == b.joint_settings.stiffness);
+  CHECK(a.joint_settings.damping == b.joint_settings.damping);
+  CHECK(a.joint_settings.angular_stiffness == b.joint_settings.angular_stiffness);
+  CHECK(a.joint_settings.angular_damping == b.joint_settings.angular_damping);
+  CHECK(a.joint_settings.limit_stiffness == b.joint_settings.limit_stiffness);
+  CHECK(a.contact.bodies == b.contact.bodies);
+  CHECK(a.contact.damp_approach_only == b.contact.damp_approach_only);
+  CHECK(a.contact.smoothing == b.contact.smoothing);
+  CHECK(a.contact.friction_smoothing == b.contact.friction_smoothing);
   CHECK(a.camera.set == b.camera.set);
   for (int k = 0; k < 3; ++k) {
     CHECK(a.camera.eye[k] == b.camera.eye[k]);
@@ -345,6 +382,9 @@ std::vector<BadInput> bad_inputs() {
        {"$.joints[0].parent: found -2; expected -1 (the world) or a body index in [0, 2)"}},
       {"joint child is its parent", joints_scene(R"({"type": "ball", "parent": 1, "child": 1, "anchor": [0, 1, 0]})"),
        {"$.joints[0].child: found 1; expected a body other than the parent"}},
+      {"joint child is its parent, as in the docs",
+       joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1, 0]}, {"type": "fixed", "parent": 0, "child": 0, "anchor": [0, 1, 0]})"),
+       {"scenes/bad.json: $.joints[1].child: found 0; expected a body other than the parent"}},
       {"joint without child", joints_scene(R"({"type": "ball", "parent": 0, "anchor": [0, 1, 0]})"),
        {"$.joints[0]: missing key 'child'; expected a body index in [0, 2)"}},
       {"joint without anchor", joints_scene(std::string(kTwoJoints) + R"(, {"type": "fixed", "parent": 0, "child": 1})"),
@@ -436,6 +476,23 @@ std::vector<BadInput> bad_inputs() {
        {"$.parameters.mass.optimize: found \"yes\"; expected true or false"}},
       {"parameter key typo", scene_with(R"("parameters": {"mass": {"lowr": 0}})"),
        {"$.parameters.mass.lowr: unknown key 'lowr' in parameters.mass (did you mean 'lower'?)"}},
+      {"parameter rows out of range", joints_scene(kTwoJoints, R"("parameters": {"body_position": {"optimize": true, "rows": [0, 2]}})"),
+       {"$.parameters.body_position.rows[1]: found 2; expected an array of distinct row indices in [0, 2) (the bodies, "
+        "particles or joints to optimise)"}},
+      {"parameter row repeated", joints_scene(kTwoJoints, R"("parameters": {"joint_anchor": {"optimize": true, "rows": [1, 0, 1]}})"),
+       {"$.parameters.joint_anchor.rows[2]: found 1; expected an array of distinct row indices in [0, 2)"}},
+      {"parameter row negative", scene_with(R"("parameters": {"mass": {"optimize": true, "rows": [-1]}})"),
+       {"$.parameters.mass.rows[0]: found -1; expected an array of distinct row indices in [0, 4)"}},
+      {"parameter row fractional", scene_with(R"("parameters": {"mass": {"optimize": true, "rows": [0.5]}})"),
+       {"$.parameters.mass.rows[0]: found 0.5; expected an array of distinct row indices in [0, 4)"}},
+      {"parameter row past the last step", joints_scene(kTwoJoints, R"("parameters": {"joint_control": {"optimize": true, "rows": [10]}})"),
+       {"$.parameters.joint_control.rows[0]: found 10; expected an array of distinct row indices in [0, 10)"}},
+      {"parameter rows empty", scene_with(R"("parameters": {"mass": {"optimize": true, "rows": []}})"),
+       {"$.parameters.mass.rows: found an empty array; expected an array of distinct row indices in [0, 4)"}},
+      {"parameter rows as a number", scene_with(R"("parameters": {"mass": {"optimize": true, "rows": 1}})"),
+       {"$.parameters.mass.rows: found 1; expected an array of distinct row indices in [0, 4)"}},
+      {"parameter rows of a parameter with none", scene_with(R"("parameters": {"joint_damping": {"optimize": true, "rows": [0]}})"),
+       {"$.parameters.joint_damping.rows[0]: found 0; expected an array of distinct row indices in [0, 0)"}},
 
       // Objectives
       {"objectives not an array", scene_with(R"("objectives": {})"),
@@ -467,6 +524,50 @@ std::vector<BadInput> bad_inputs() {
        {"$.objectives[0].file: scenes/no-such-track.csv: no such file"}},
       {"markers without bind", scene_with(R"("objectives": [{"type": "markers", "file": "t.csv", "bind": []}])"),
        {"$.objectives[0].bind: found an empty array; expected a non-empty array of [marker, particle] pairs"}},
+      {"unknown objective type lists them all", scene_with(R"("objectives": [{"type": "orientaton"}])"),
+       {"$.objectives[0].type: found \"orientaton\"; expected one of: target, positions, markers, velocity, effort, "
+        "travel, orientation"}},
+      {"orientation without bodies", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "axis": [0, 1, 0]}])"),
+       {"$.objectives[0]: missing key 'bodies'; expected a non-empty array of body indices"}},
+      {"orientation with no bodies listed", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": []}])"),
+       {"$.objectives[0].bodies: found an empty array; expected a non-empty array of body indices"}},
+      {"orientation body out of range", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [1, 2]}])"),
+       {"$.objectives[0].bodies[1]: found 2; expected a body index in [0, 2)"}},
+      {"orientation body twice", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [1, 1]}])"),
+       {"$.objectives[0].bodies[1]: found 1; expected each body once"}},
+      {"orientation in a scene without bodies", scene_with(R"("objectives": [{"type": "orientation", "bodies": [0]}])"),
+       {"$.objectives[0].bodies[0]: found 0; expected a body index in [0, 0)"}},
+      {"orientation zero axis", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "axis": [0, 0, 0]}])"),
+       {"$.objectives[0].axis: found an array of 3 values; expected a non-zero direction"}},
+      {"orientation axis of two values", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "axis": [0, 1]}])"),
+       {"$.objectives[0].axis: found an array of 2 values; expected an axis [x, y, z] in the body's frame"}},
+      {"orientation zero direction", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "direction": [0, 0, 0]}])"),
+       {"$.objectives[0].direction: found an array of 3 values; expected a non-zero direction"}},
+      {"orientation with particles", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "particles": [0]}])"),
+       {"$.objectives[0].particles: unknown key 'particles' in objectives[0] (a orientation objective); expected one of: "
+        "type, bodies, axis, direction, step, weight"}},
+      {"orientation step past the end", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "step": 11}])"),
+       {"$.objectives[0].step: found 11; expected -1 (the final step) or a step in [0, 10]"}},
+      {"markers bound to a body out of range", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv",
+                                                "bind_bodies": [[0, 1], [1, 5]]}])"),
+       {"$.objectives[0].bind_bodies[1][1]: found 5; expected a body index in [0, 2)"}},
+      {"markers bound to a body in a scene without bodies", scene_with(R"("objectives": [{"type": "markers", "file": "t.csv",
+                                                             "bind_bodies": [[0, 0]]}])"),
+       {"$.objectives[0].bind_bodies[0][1]: found 0; expected a body index (the scene has no bodies)"}},
+      {"marker bound to a particle and a body", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv",
+                                                 "bind": [[2, 0], [3, 1]], "bind_bodies": [[4, 0], [3, 1]]}])"),
+       {"$.objectives[0].bind_bodies[1][0]: found 3; expected each marker bound once (marker 3 is already at "
+        "$.objectives[0].bind[1])"}},
+      {"marker bound to two bodies", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv",
+                                      "bind_bodies": [[4, 0], [4, 1]]}])"),
+       {"$.objectives[0].bind_bodies[1][0]: found 4; expected each marker bound once (marker 4 is already at "
+        "$.objectives[0].bind_bodies[0])"}},
+      {"markers bound to nothing", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv"}])"),
+       {"$.objectives[0]: missing key 'bind'; expected a non-empty array of [marker, particle] pairs"}},
+      {"markers with empty bind_bodies", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv", "bind_bodies": []}])"),
+       {"$.objectives[0].bind_bodies: found an empty array; expected a non-empty array of [marker, body] pairs"}},
+      {"bind_bodies entry not a pair", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv", "bind_bodies": [[0, 1, 2]]}])"),
+       {"$.objectives[0].bind_bodies[0]: found an array of 3 values; expected a pair [marker, body]"}},
 
       // Optimizer
       {"camera looking at itself", scene_with(R"("camera": {"eye": [1, 2, 3], "target": [1, 2, 3]})"),
@@ -515,7 +616,8 @@ TEST_CASE("scene: malformed input gives an error naming the file, the JSON path 
   const std::vector<BadInput> inputs = bad_inputs();
   CHECK(inputs.size() >= 25);
   for (const BadInput& input : inputs) {
-    CAPTURE(input.name);
+    const std::string name = input.name;
+    CAPTURE(name);
     Result<Scene> result = parse_scene(input.text, "scenes/bad.json");
     REQUIRE_FALSE(result.ok());
     const std::string& message = result.error().message;
@@ -870,6 +972,248 @@ TEST_CASE("scene: load, save and load again gives the same scene") {
   CHECK(names.size() == 2);  // complete.json and saved.json, no temporary files
 }
 
+TEST_CASE("scene: joints, joint settings and joint controls parse as given, with defaults for the rest") {
+  Result<Scene> parsed = parse_scene(
+      joints_scene(R"({"name": "hip", "type": "hinge", "parent": -1, "child": 0, "anchor": [0, 1.2, 0],
+                       "axis": [0, 0, 2], "limits": [-1.5, 1], "damping": 0.25, "collide": true},
+                      {"type": "ball", "child": 1, "anchor": [0, 0.8, 0]},
+                      {"type": "prismatic", "parent": 0, "child": 1, "anchor": [0, 0.7, 0], "axis": [3, 4, 0],
+                       "limits": [-0.1, 0.2]},
+                      {"type": "fixed", "parent": 1, "child": 0, "anchor": [0, 0.75, 0]},
+                      {"type": "hinge", "child": 1, "anchor": [0, 0.5, 0], "axis": [1, 0, 0],
+                       "limits": [-3.141592653589793, 3.141592653589793]})",
+                   R"("joint_settings": {"stiffness": 2e4, "angular_damping": 0.5}, "joint_controls": 1.5,
+                      "objectives": [{"type": "orientation", "bodies": [1, 0], "axis": [2, 0, 0], "weight": 3},
+                                     {"type": "orientation", "bodies": [0]}],
+                      "parameters": {"joint_anchor": {"optimize": true, "rows": [4, 1]}})"),
+      "");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  const Scene& s = *parsed;
+  const ParameterSet& p = s.params;
+  REQUIRE(s.joint_count() == 5);
+
+  const Joint& hip = s.joints[0];
+  CHECK(hip.name == "hip");
+  CHECK(hip.type == JointType::Hinge);
+  CHECK(hip.parent == -1);
+  CHECK(hip.child == 0);
+  CHECK(hip.axis[0] == 0);
+  CHECK(hip.axis[1] == 0);
+  CHECK(hip.axis[2] == 1);  // normalised
+  CHECK(hip.limited);
+  CHECK(hip.lower == -1.5);
+  CHECK(hip.upper == 1);
+  CHECK(hip.collide);
+
+  const Joint& ball = s.joints[1];
+  CHECK(ball.name.empty());
+  CHECK(ball.type == JointType::Ball);
+  CHECK(ball.parent == -1);  // the world by default
+  CHECK_FALSE(ball.limited);
+  CHECK_FALSE(ball.collide);
+
+  const Joint& slide = s.joints[2];
+  CHECK(slide.type == JointType::Prismatic);
+  CHECK(slide.parent == 0);
+  CHECK(slide.axis[0] == doctest::Approx(0.6));
+  CHECK(slide.axis[1] == doctest::Approx(0.8));
+  CHECK(slide.axis[2] == 0);
+  CHECK(slide.lower == -0.1);
+  CHECK(slide.upper == 0.2);
+
+  CHECK(s.joints[3].type == JointType::Fixed);
+  CHECK_FALSE(s.joints[3].limited);
+  CHECK(s.joints[4].lower == -3.141592653589793);  // the whole turn [-pi, pi] is a valid range
+  CHECK(s.joints[4].upper == 3.141592653589793);
+
+  CHECK(p[ParamId::JointAnchor].rows == 5);
+  CHECK(p[ParamId::JointAnchor].cols == 3);
+  CHECK(p[ParamId::JointAnchor].value ==
+        std::vector<double>{0, 1.2, 0, 0, 0.8, 0, 0, 0.7, 0, 0, 0.75, 0, 0, 0.5, 0});
+  CHECK(p[ParamId::JointDamping].value == std::vector<double>{0.25, 0, 0, 0, 0});
+  CHECK(p[ParamId::JointControl].rows == 10);
+  CHECK(p[ParamId::JointControl].cols == 5);
+  CHECK(p[ParamId::JointControl].value == std::vector<double>(50, 1.5));
+  CHECK(p[ParamId::JointAnchor].optimize_rows == std::vector<int>{1, 4});  // sorted
+
+  CHECK(s.joint_settings.stiffness == 2e4);
+  CHECK(s.joint_settings.damping == 10);
+  CHECK(s.joint_settings.angular_stiffness == 500);
+  CHECK(s.joint_settings.angular_damping == 0.5);
+  CHECK(s.joint_settings.limit_stiffness == 500);
+  CHECK(s.contact.bodies);  // bodies collide with each other by default
+
+  REQUIRE(s.objectives.size() == 2);
+  const Objective& upright = s.objectives[0];
+  CHECK(upright.type == ObjectiveType::Orientation);
+  CHECK(upright.bodies == std::vector<int>{1, 0});
+  CHECK(upright.axis[0] == 1);  // normalised
+  CHECK(upright.axis[1] == 0);
+  CHECK(upright.direction[0] == 0);  // [0, 1, 0] by default
+  CHECK(upright.direction[1] == 1);
+  CHECK(upright.direction[2] == 0);
+  CHECK(upright.step == -1);
+  CHECK(upright.weight == 3);
+  CHECK(s.objectives[1].axis[1] == 1);  // [0, 1, 0] by default
+  CHECK(s.objectives[1].weight == 1);
+
+  // Controls per step and joint, row t for step t.
+  std::string controls = "[";
+  for (int t = 0; t < 10; ++t) controls += (t ? ", [" : "[") + std::to_string(t) + ", " + std::to_string(-t) + "]";
+  Result<Scene> rows = parse_scene(joints_scene(kTwoJoints, "\"joint_controls\": " + controls + "]"), "");
+  REQUIRE_MESSAGE(rows.ok(), (rows.ok() ? "" : rows.error().message));
+  const std::vector<double>& u = rows->params[ParamId::JointControl].value;
+  REQUIRE(u.size() == 20);
+  CHECK(u[2 * 7] == 7);
+  CHECK(u[2 * 7 + 1] == -7);
+  CHECK(rows->params[ParamId::JointDamping].value == std::vector<double>{0, 0});
+}
+
+TEST_CASE("scene: joints, joint controls, body contact, orientation, bind_bodies and rows survive a save") {
+  TempDir dir;
+  fs::copy_file(data_dir() / "markers" / "walk.csv", dir.path / "walk.csv");
+  std::string controls = "[";
+  for (int t = 0; t < 10; ++t)
+    controls += std::string(t ? ", " : "") + "[" + std::to_string(t) + ".25, -0.5, 0, " + std::to_string(t % 3) + "]";
+  controls += "]";
+  const fs::path original = dir.write(
+      "scene.json",
+      joints_scene(
+          R"({"name": "shoulder", "type": "hinge", "child": 0, "anchor": [0, 1.2, 0], "axis": [0, 0, 3],
+              "limits": [-2.5, 0.1], "damping": 0.05},
+             {"type": "prismatic", "parent": 0, "child": 1, "anchor": [0, 0.8, 0], "axis": [1, 1, 0],
+              "limits": [-0.2, 0.3], "damping": 2, "collide": true},
+             {"type": "fixed", "parent": 1, "child": 0, "anchor": [0, 0.7, 0], "axis": [0, 1, 0]},
+             {"type": "ball", "parent": 0, "child": 1, "anchor": [0.1, 0.75, 0.2], "damping": 0.3333333333333333})",
+          R"("joint_settings": {"stiffness": 30000, "damping": 7, "angular_stiffness": 40, "angular_damping": 0.02,
+                                "limit_stiffness": 0},
+             "joint_controls": )" + controls + R"(,
+             "contact": {"bodies": false, "stiffness": 5000, "friction": 0.25},
+             "parameters": {"body_position": {"optimize": true, "rows": [1]},
+                            "joint_anchor": {"optimize": true, "rows": [3, 0], "lower": -2, "upper": 3},
+                            "joint_control": {"optimize": true, "rows": [9, 2], "lower": -40, "upper": 40},
+                            "joint_damping": {"optimize": true, "lower": 0}},
+             "objectives": [{"type": "orientation", "bodies": [1], "axis": [0, 0, 3], "direction": [1, 1, 0],
+                             "step": 8, "weight": 0.5},
+                            {"type": "markers", "file": "walk.csv", "bind": [[7, 2]], "bind_bodies": [[9, 1], [8, 0]],
+                             "steps_per_frame": 2},
+                            {"type": "effort", "weight": 0.001}])"));
+  Result<Scene> first = load_scene(original);
+  REQUIRE_MESSAGE(first.ok(), (first.ok() ? "" : first.error().message));
+  CHECK(first->params[ParamId::JointControl].value[4 * 9 + 3] == 0);
+  CHECK(first->params[ParamId::JointControl].value[4 * 8 + 3] == 2);
+  CHECK_FALSE(first->contact.bodies);
+  CHECK(first->objectives[1].bind_bodies == std::vector<std::pair<int, int>>{{9, 1}, {8, 0}});
+  CHECK(first->objectives[1].samples.size() == 5);  // markers 7, 8 and 9 are all bound
+
+  const fs::path saved = dir.path / "saved.json";
+  const Status status = save_scene(*first, saved);
+  REQUIRE_MESSAGE(status.ok(), (status.ok() ? "" : status.error().message));
+  Result<Scene> second = load_scene(saved);
+  REQUIRE_MESSAGE(second.ok(), (second.ok() ? "" : second.error().message));
+  check_same(*first, *second);
+
+  const fs::path again = dir.path / "again.json";
+  REQUIRE(save_scene(*second, again).ok());
+  const auto text_of = [](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string text = text_of(saved);
+  CHECK(text_of(again) == text);  // byte for byte
+  for (const char* written : {"\"joints\": [", "\"joint_settings\": {", "\"joint_controls\": [", "\"bodies\": false",
+                              "\"type\": \"orientation\"", "\"bind_bodies\": [", "\"rows\": [0, 3]", "\"rows\": [2, 9]"}) {
+    CAPTURE(written);
+    CHECK(text.find(written) != std::string::npos);
+  }
+}
+
+TEST_CASE("scene: check_scene names the broken invariant of joints built in code") {
+  Scene scene;
+  scene.settings.steps = 5;
+  scene.bodies.resize(2);
+  Joint hinge;
+  hinge.type = JointType::Hinge;
+  hinge.parent = 0;
+  hinge.child = 1;
+  scene.joints = {hinge};
+  shape_parameters(scene);
+  REQUIRE(check_scene(scene).ok());
+
+  const auto message_after = [&](auto&& change) {
+    Scene copy = scene;
+    change(copy);
+    shape_parameters(copy);
+    const Status status = check_scene(copy);
+    REQUIRE_FALSE(status.ok());
+    return status.error().message;
+  };
+  CHECK(message_after([](Scene& s) { s.joints[0].child = 0; }) ==
+        "joints[0].child: found 0; expected a body other than the parent");
+  CHECK(message_after([](Scene& s) { s.joints[0].child = 2; }) == "joints[0].child: found 2; expected a body index in [0, 2)");
+  CHECK(message_after([](Scene& s) { s.joints[0].parent = -2; }) ==
+        "joints[0].parent: found -2; expected -1 (the world) or a body index in [0, 2)");
+  CHECK(message_after([](Scene& s) { s.joints[0].axis[2] = 2; }) ==
+        "joints[0].axis: found 2; expected a unit vector (length 1)");
+  CHECK(message_after([](Scene& s) {
+          s.joints[0].type = JointType::Ball;
+          s.joints[0].limited = true;
+        }) == "joints[0].limits: a ball joint has no free direction to limit");
+  CHECK(message_after([](Scene& s) {
+          s.joints[0].limited = true;
+          s.joints[0].lower = 1, s.joints[0].upper = -1;
+        }) == "joints[0].limits: found [1, -1]; expected [lower, upper] with lower <= upper");
+  CHECK(message_after([](Scene& s) {
+          s.joints[0].limited = true;
+          s.joints[0].lower = -4, s.joints[0].upper = 0;
+        }) == "joints[0].limits: found [-4, 0]; expected turns within [-pi, pi] (rad)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::JointDamping].value = {-1}; }) ==
+        "joints[0].damping: found -1; expected a damping >= 0");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::JointAnchor].value[1] = INFINITY; }) ==
+        "joints[0].anchor[1]: found inf; expected a finite position (m)");
+  CHECK(message_after([](Scene& s) { s.params[ParamId::JointControl].value[3] = NAN; }) ==
+        "joint_controls[3]: found nan; expected a finite torque (N m) or force (N)");
+  CHECK(message_after([](Scene& s) { s.joint_settings.stiffness = 0; }) ==
+        "joint_settings.stiffness: found 0; expected a stiffness > 0 (N/m)");
+  CHECK(message_after([](Scene& s) { s.joint_settings.limit_stiffness = -1; }) ==
+        "joint_settings.limit_stiffness: found -1; expected a stiffness >= 0");
+  CHECK(message_after([](Scene& s) {
+          s.settings.steps = 10'000'000;
+          s.joints.resize(11, s.joints[0]);
+        }) == "joint_controls: found 10000000 steps x 11 joints; expected at most 100000000 joint control values");
+  CHECK(message_after([](Scene& s) {
+          Parameter& anchor = s.params[ParamId::BodyPosition];
+          anchor.optimize = true;
+          anchor.optimize_rows = {1, 0};
+        }) == "parameters.body_position.rows[1]: found 0; expected ascending distinct row indices in [0, 2)");
+  CHECK(message_after([](Scene& s) {
+          Objective o;
+          o.type = ObjectiveType::Orientation;
+          s.objectives.push_back(o);
+        }) == "objectives[0].bodies: found none; expected the bodies whose axis to turn");
+  CHECK(message_after([](Scene& s) {
+          Objective o;
+          o.type = ObjectiveType::Orientation;
+          o.bodies = {0};
+          o.axis[1] = 0;
+          s.objectives.push_back(o);
+        }) == "objectives[0].axis: found 0; expected a unit vector (length 1)");
+  CHECK(message_after([](Scene& s) {
+          Objective o;
+          o.type = ObjectiveType::Markers;
+          o.bind_bodies = {{0, 2}};
+          o.samples = {{0, 0, {0, 0, 0}}};
+          s.objectives.push_back(o);
+        }) == "objectives[0].bind_bodies[0][1]: found 2; expected a body index in [0, 2)");
+  CHECK(message_after([](Scene& s) {
+          Objective o;
+          o.type = ObjectiveType::Markers;
+          o.bind_bodies = {{0, 1}, {0, 0}};
+          o.samples = {{0, 0, {0, 0, 0}}};
+          s.objectives.push_back(o);
+        }) == "objectives[0].bind_bodies[1][0]: found 0; expected each marker bound once");
+}
+
 TEST_CASE("scene: saving fails cleanly and leaves no temporary file") {
   TempDir dir;
   Result<Scene> scene = parse_scene(scene_with(), "");
@@ -1062,4 +1406,23 @@ TEST_CASE("scene: the complete example in docs/scene-format.md loads") {
       parse_marker_csv(code_block_after(markdown, "## Marker CSV files", "csv"), "scene-format.md");
   REQUIRE(track.ok());
   CHECK(track->samples.size() == 3);
+}
+
+TEST_CASE("scene: the joints example in docs/scene-format.md loads") {
+  std::ifstream in(source_dir() / "docs" / "scene-format.md", std::ios::binary);
+  REQUIRE(in);
+  const std::string markdown((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<Scene> scene = parse_scene(code_block_after(markdown, "\n## joints\n", "json"), "swing.json");
+  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
+  CHECK(scene->name == "swing");
+  CHECK(scene->body_count() == 2);
+  REQUIRE(scene->joint_count() == 2);
+  CHECK(scene->joints[1].name == "elbow");
+  CHECK(scene->joints[1].parent == 0);
+  CHECK(scene->joints[1].limited);
+  CHECK(scene->joint_settings.stiffness == 20000);
+  CHECK(scene->params[ParamId::JointControl].rows == 2000);
+  CHECK(scene->params[ParamId::JointControl].optimize);
+  REQUIRE(scene->objectives.size() == 3);
+  CHECK(scene->objectives[1].type == ObjectiveType::Orientation);
 }

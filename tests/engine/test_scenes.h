@@ -312,6 +312,59 @@ inline Scene make_joint_scene(int steps = 300) {
   return scene;
 }
 
+// A box hanging from the world by a ball joint with a rope of four particles (springs)
+// attached to its lower corner, and a sphere thrown through the rope: particles held to
+// a body, particles meeting a body, and the body's joint, all at once.
+inline Scene make_particle_body_scene(double smoothing, int steps = 200) {
+  Scene scene;
+  scene.name = "particles and bodies";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = steps;
+  RigidBody box = rigid_body(BodyShape::Box);
+  box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.05;
+  RigidBody ball = rigid_body(BodyShape::Sphere);
+  ball.radius = 0.06;
+  scene.bodies = {box, ball};
+  scene.joints = {{"", JointType::Ball, -1, 0, {0, 0, 1}, false, 0, 0, false}};
+  scene.joint_settings.stiffness = 5e3;
+  scene.joint_settings.damping = 2;
+  scene.joint_settings.angular_stiffness = 10;
+  scene.joint_settings.angular_damping = 0.01;
+  scene.pinned = {0, 0, 0, 0};
+  scene.spring_a = {0, 1, 2};
+  scene.spring_b = {1, 2, 3};
+  scene.attachments = {{0, 0}};
+  scene.params[ParamId::InitialPosition].value = {0.05, 0.95, 0.0, 0.1, 0.87, 0.0, 0.15, 0.79, 0.0, 0.2, 0.71, 0.0};
+  shape_parameters(scene);
+  scene.params[ParamId::BodyPosition].value = {0.0, 1.0, 0.0, -0.3, 0.8, 0.02};
+  scene.params[ParamId::BodyOrientation].value = {0.05, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 1.0};
+  scene.params[ParamId::BodyVelocity].value = {0.0, 0.0, 0.2, 2.5, 0.1, 0.0};
+  scene.params[ParamId::BodyAngularVelocity].value = {0.0, 1.0, 0.0, 0.0, 0.0, 3.0};
+  scene.params[ParamId::BodyDensity].value = {800.0, 600.0};
+  scene.params[ParamId::JointAnchor].value = {0.0, 1.05, 0.0};
+  scene.params[ParamId::JointDamping].value = {0.001};
+  scene.params[ParamId::Stiffness].value = {400.0, 400.0, 400.0};
+  scene.params[ParamId::Damping].value = {0.5, 0.5, 0.5};
+  scene.params[ParamId::Mass].value = {0.02, 0.02, 0.02, 0.02};
+  scene.params[ParamId::ParticleRadius].value = {0.015, 0.015, 0.015, 0.015};
+  scene.params[ParamId::ContactStiffness].value = {2e3};
+  scene.params[ParamId::ContactDamping].value = {1.0};
+  scene.params[ParamId::ContactFriction].value = {0.3};
+  scene.contact.smoothing = smoothing;
+  scene.contact.friction_smoothing = 0.05;
+  scene.contact.damp_approach_only = false;
+  Objective tip;
+  tip.type = ObjectiveType::Target;
+  tip.particles = {3};
+  tip.bodies = {1};
+  tip.target = {0.2, 0.6, 0.1};
+  Objective turn;
+  turn.type = ObjectiveType::Orientation;
+  turn.bodies = {0};
+  scene.objectives = {tip, turn};
+  return scene;
+}
+
 // A cube of eight particles joined by all 28 springs (edges, face and body diagonals),
 // drifting along +x and spinning about its vertical axis with no gravity or ground: the
 // springs barely stretch, so most stiffness entries are tiny next to the largest. The

@@ -24,6 +24,14 @@ struct RigidBody {
   double half_length = 0.5;                  // capsule: half its axis (the body's own y), m
 };
 
+// A particle held to a point of a body: the point where the particle starts, in the
+// body's starting frame, moves with the body, and a stiff spring (the joints' positional
+// lock, JointSettings) holds the particle to it.
+struct Attachment {
+  int particle = 0;
+  int body = 0;
+};
+
 // Mass properties of a body of unit density, in its own frame, about its centre: volume
 // (the mass per unit density) and the principal moments (the inertia per unit density;
 // the body's axes are principal for every shape here).

@@ -106,6 +106,7 @@ struct Scene {
   // parameters), and the penalty springs that hold them.
   std::vector<Joint> joints;
   JointSettings joint_settings;
+  std::vector<Attachment> attachments;  // particles held to bodies (by the joints' stiffness and damping)
 
   ParameterSet params;
   std::vector<Objective> objectives;

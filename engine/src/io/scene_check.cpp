@@ -433,6 +433,23 @@ Problem check_joints(const Scene& scene) {
   return std::nullopt;
 }
 
+// Each attachment names a particle (free, attached once) and a body that exist.
+Problem check_attachments(const Scene& scene) {
+  const int n = scene.particle_count(), b = scene.body_count();
+  std::set<int> attached;
+  for (std::size_t k = 0; k < scene.attachments.size(); ++k) {
+    const Attachment& a = scene.attachments[k];
+    const std::string at = index_path("attachments", static_cast<long long>(k));
+    if (a.particle < 0 || a.particle >= n)
+      return found(index_path(at, 0), a.particle, "a particle index in [0, " + std::to_string(n) + ")");
+    if (a.body < 0 || a.body >= b) return found(index_path(at, 1), a.body, "a body index in [0, " + std::to_string(b) + ")");
+    if (!attached.insert(a.particle).second) return found(index_path(at, 0), a.particle, "each particle attached once");
+    if (scene.pinned[size_t(a.particle)])
+      return found(index_path(at, 0), a.particle, "a particle that is not pinned (a pinned particle cannot follow a body)");
+  }
+  return std::nullopt;
+}
+
 Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
@@ -480,7 +497,7 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_parameters, check_bodies, check_joints, check_colliders, check_objectives,
+       {check_settings, check_topology, check_parameters, check_bodies, check_joints, check_attachments, check_colliders, check_objectives,
         check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};

@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,10 +66,10 @@ std::string join(const Words& words) {
   return out;
 }
 
-// "target, positions, markers, velocity, effort, travel"
+// "target, positions, markers, velocity, effort, travel, orientation"
 std::string objective_type_names() {
   std::vector<std::string_view> names;
-  for (int i = 0; i <= static_cast<int>(ObjectiveType::Travel); ++i)
+  for (int i = 0; i <= static_cast<int>(ObjectiveType::Orientation); ++i)
     names.push_back(objective_type_name(static_cast<ObjectiveType>(i)));
   return join(names);
 }
@@ -340,7 +341,7 @@ public:
       fail_found(version, "1 (this file was written by a newer version of Nudge)");
     integer(version, kVersion, kVersion, "1");
     expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "controls",
-                        "bodies", "joints", "joint_settings", "joint_controls", "colliders", "contact", "parameters",
+                        "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "parameters",
                         "objectives", "optimizer", "camera"});
 
     const std::string stem = source.stem().string();
@@ -369,6 +370,7 @@ public:
     store_body_values(body_values, scene);
     store_joint_values(joint_values, scene);
     if (auto controls = optional(top, "joint_controls")) read_joint_controls(*controls, scene);
+    if (auto attachments = optional(top, "attachments")) read_attachments(*attachments, scene);
     if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
     if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
     if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
@@ -772,6 +774,12 @@ private:
     expect_array(node, "an array of joints");
     const std::string types = "ball, hinge, prismatic or fixed";
     const int b = scene.body_count();
+    // Each joint has a motor control per step (ParamId::JointControl), like a control channel.
+    const long long total = static_cast<long long>(node.size()) * scene.settings.steps;
+    if (total > kMaxControlValues)
+      fail(node.path, "found " + std::to_string(node.size()) + " joints x " + std::to_string(scene.settings.steps) +
+                          " steps = " + std::to_string(total) + " joint control values; expected at most " +
+                          std::to_string(kMaxControlValues));
     std::vector<JointValues> values;
     for (std::size_t k = 0; k < node.size(); ++k) {
       const Node item = node.element(k);
@@ -808,7 +816,8 @@ private:
         joint.lower = number(limits->element(0), expected);
         joint.upper = number(limits->element(1), expected);
         if (joint.lower > joint.upper) fail_found(*limits, expected + " with lower <= upper");
-        if (*type == JointType::Hinge && (joint.lower < -3.14159 || joint.upper > 3.14159)) fail_found(*limits, expected);
+        if (*type == JointType::Hinge && (joint.lower < -std::numbers::pi || joint.upper > std::numbers::pi))
+          fail_found(*limits, expected);
         joint.limited = true;
       }
       if (auto damping = optional(item, "damping")) v.damping = number(*damping, "a damping >= 0", non_negative);
@@ -858,6 +867,28 @@ private:
       if (!row.json.is_array() || row.size() != joints)
         fail_found(row, "an array of " + std::to_string(joints) + " values (one per joint)");
       for (std::size_t k = 0; k < joints; ++k) controls.push_back(number(row.element(k), value));
+    }
+  }
+
+  // [[particle, body], ...]: each particle held to the body where it starts.
+  void read_attachments(const Node& node, Scene& scene) const {
+    constexpr std::string_view expected = "an array of [particle, body] pairs";
+    expect_array(node, expected);
+    const int b = scene.body_count();
+    if (b == 0 && node.size() > 0) fail(node.path, "attachments need bodies; expected a \"bodies\" array");
+    std::vector<int> attached_to(size_t(scene.particle_count()), -1);
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node pair = node.element(k);
+      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [particle, body]");
+      const int particle = particle_index(pair.element(0));
+      const int body = static_cast<int>(integer(pair.element(1), 0, b - 1, "a body index in [0, " + std::to_string(b) + ")"));
+      if (attached_to[size_t(particle)] >= 0)
+        fail_found(pair.element(0), "each particle attached once (it is already held to body " +
+                                        std::to_string(attached_to[size_t(particle)]) + ")");
+      if (scene.pinned[size_t(particle)])
+        fail_found(pair.element(0), "a particle that is not pinned (a pinned particle cannot follow a body)");
+      attached_to[size_t(particle)] = body;
+      scene.attachments.push_back({particle, body});
     }
   }
 
@@ -1375,6 +1406,11 @@ OrderedJson scene_json(const Scene& scene) {
     const std::vector<double>& controls = p[ParamId::JointControl].value;
     if (std::any_of(controls.begin(), controls.end(), [](double u) { return u != 0.0; }))
       j["joint_controls"] = rows(controls, scene.joint_count());
+  }
+
+  if (!scene.attachments.empty()) {
+    OrderedJson& attachments = j["attachments"] = OrderedJson::array();
+    for (const Attachment& a : scene.attachments) attachments.push_back({a.particle, a.body});
   }
 
   if (scene.particle_count() > 0) {

@@ -5,26 +5,12 @@
 #pragma once
 
 #include "kernels/body_coupling.h"
+#include "kernels/body_state_io.h"
 #include "kernels/body_step.h"
 #include "kernels/model.h"
+#include "kernels/particle_body.h"
 
 namespace nudge {
-
-template <class T>
-NUDGE_HD BodyState<T> load_body(StateView<const T> s, int b, int count) {
-  return {load3(s.body_x, b, count),
-          {s.body_q[b], s.body_q[count + b], s.body_q[2 * count + b], s.body_q[3 * count + b]},
-          load3(s.body_v, b, count), load3(s.body_w, b, count)};
-}
-
-template <class T>
-NUDGE_HD void store_body(StateView<T> s, int b, int count, const BodyState<T>& body) {
-  store3(s.body_x, b, count, body.x);
-  s.body_q[b] = body.q.x, s.body_q[count + b] = body.q.y, s.body_q[2 * count + b] = body.q.z;
-  s.body_q[3 * count + b] = body.q.w;
-  store3(s.body_v, b, count, body.v);
-  store3(s.body_w, b, count, body.w);
-}
 
 template <class T>
 NUDGE_HD Mat33<T> load_matrix(const T* a, int b, int count) {
@@ -43,16 +29,10 @@ NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
   return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
 }
 
-// The world as the parent of a joint: at rest at the origin, unturned.
-template <class T>
-NUDGE_HD BodyState<T> world_body() {
-  return {{0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0}, {0, 0, 0}};
-}
-
 // Gravity, every contact of body b with the colliders, and what joints and other bodies
 // left in its coupling slots, about its centre of mass.
 template <class T>
-NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>& s) {
+NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>& s, StateView<const T> state) {
   const BodyModel<T>& bm = m.bodies;
   const T* g = m.particles.gravity;
   Wrench<T> f{bm.mass[b] * Vec3<T>{g[0], g[1], g[2]}, {0, 0, 0}};
@@ -68,6 +48,11 @@ NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>&
     f.force += w.force;
     f.torque += w.torque;
   }
+  if (particles_meet_bodies(m)) {
+    const Wrench<T> w = body_particle_wrench(m, b, s, state);
+    f.force += w.force;
+    f.torque += w.torque;
+  }
   return f;
 }
 
@@ -78,7 +63,7 @@ struct BodyStepKernel {  // over bodies
   StateView<T> next;
   NUDGE_HD void operator()(int b) const {
     const BodyState<T> s = load_body(state, b, m.bodies.count);
-    const BodyState<T> s1 = body_integrate(s, load_inertia(m.bodies, b), body_wrench(m, b, s), m.dt);
+    const BodyState<T> s1 = body_integrate(s, load_inertia(m.bodies, b), body_wrench(m, b, s, state), m.dt);
     store_body(next, b, m.bodies.count, s1);
   }
 };
@@ -95,7 +80,7 @@ struct BodyAdjointKernel {  // over bodies
     const int count = bm.count;
     const BodyState<T> s = load_body(state, b, count);
     const BodyInertia<T> inertia = load_inertia(bm, b);
-    const Wrench<T> f = body_wrench(m, b, s);
+    const Wrench<T> f = body_wrench(m, b, s, state);
     BodyState<T> adj_s = zero_body_state<T>();
     BodyInertia<T> adj_inertia{0, zero33<T>(), zero33<T>()};
     Wrench<T> adj_f{{0, 0, 0}, {0, 0, 0}};
@@ -106,7 +91,8 @@ struct BodyAdjointKernel {  // over bodies
     add3(grad.force, b, count, adj_f.force);
     add_matrix(grad.inertia, b, count, adj_inertia.inertia);
     add_matrix(grad.inv_inertia, b, count, adj_inertia.inv_inertia);
-    if (m.coupling.slots > 0) store_wrench(m.coupling.adj_wrench, b, count, adj_f);  // for the interactions' adjoints
+    // For the adjoints of the interactions with joints, other bodies and particles.
+    if (m.coupling.slots > 0 || particles_meet_bodies(m)) store_wrench(m.coupling.adj_wrench, b, count, adj_f);
     for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
       for (int c = 0; c < m.colliders.count; ++c) {
         Vec3<T> adj_offset{0, 0, 0};
@@ -116,6 +102,23 @@ struct BodyAdjointKernel {  // over bodies
                                grad.damping[b], grad.friction[b]);
       }
     store_body(adj, b, count, adj_s);
+  }
+};
+
+// After the particles' adjoint: adds what body b's state owes to its contacts and
+// attachments with particles (adj_f: every particle's dL/dF at this step).
+template <class T>
+struct BodyParticleAdjointKernel {  // over bodies
+  ModelView<T> m;
+  StateView<const T> state;
+  const T* adj_f;
+  StateView<T> adj;
+  NUDGE_HD void operator()(int b) const {
+    const int count = m.bodies.count;
+    BodyState<T> sum = load_body(StateView<const T>(adj), b, count);
+    const BodyState<T> a = adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f);
+    sum.x += a.x, sum.q += a.q, sum.v += a.v, sum.w += a.w;
+    store_body(adj, b, count, sum);
   }
 };
 

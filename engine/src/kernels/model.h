@@ -12,6 +12,7 @@
 #include "kernels/collider_model.h"
 #include "kernels/ground_model.h"
 #include "kernels/joint_model.h"
+#include "kernels/particle_body_model.h"
 #include "kernels/particle_model.h"
 #include "kernels/spring_model.h"
 #include "kernels/state.h"
@@ -30,13 +31,14 @@ struct ModelView {
   JointModel<T> joints;
   BodyContactModel<T> body_contacts;
   BodyCouplingView<T> coupling;  // the slots through which joints and body contacts reach bodies
+  ParticleBodyModel<T> particle_bodies;
 };
 
-// Whether particles meet anything local to them (the ground, colliders): without, the
+// Whether particles meet anything local to them (the ground, colliders, bodies): without, the
 // particle passes run a branch-free body that vectorises.
 template <class T>
 NUDGE_HD bool has_local_contact(const ModelView<T>& m) {
-  return m.ground.enabled || m.colliders.count > 0;
+  return m.ground.enabled || m.colliders.count > 0 || m.particle_bodies.contact || m.particle_bodies.attachments;
 }
 
 template <class T>
@@ -48,6 +50,7 @@ struct GradView {
   BodyGrad<T> bodies;
   JointGrad<T> joints;
   BodyContactGrad<T> body_contacts;
+  ParticleBodyGrad<T> particle_bodies;
 };
 
 }  // namespace nudge

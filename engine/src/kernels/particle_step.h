@@ -3,12 +3,14 @@
 //   v' = (v + dt F / m) * free        (free = 0 holds a pinned particle still)
 //   x' = x + dt v'
 // The interaction forces (springs today) are gathered by their families and passed in;
-// the forces here are those local to the particle.
+// the forces here are those local to the particle, and the bodies' (whose states it
+// reads from the step's state).
 #pragma once
 
 #include "kernels/collider_contact.h"
 #include "kernels/ground_contact.h"
 #include "kernels/model.h"
+#include "kernels/particle_body.h"
 #include "nudge/vec3.h"
 
 namespace nudge {
@@ -18,13 +20,15 @@ namespace nudge {
 // caller that has checked has_local_contact(m) once gets a loop without branches or
 // exp/log, one that vectorises.
 template <bool kContact = true, class T>
-NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v, Vec3<T> interaction_sum) {
+NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v, Vec3<T> interaction_sum,
+                                StateView<const T> state) {
   const ParticleModel<T>& p = m.particles;
   const T mass = p.mass[i];
   Vec3<T> f = load3(p.ext_force, i, p.n) + Vec3<T>{mass * p.gravity[0], mass * p.gravity[1], mass * p.gravity[2]};
   f -= p.drag * v;
   if (kContact && m.ground.enabled) f += contact_force(m.ground, x, v);
   if (kContact && m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v);
+  if (kContact && particles_meet_bodies(m)) f += particle_body_force(m, i, x, v, state);
   return f + interaction_sum;
 }
 
@@ -34,7 +38,7 @@ NUDGE_HD void integrate_particle(const ModelView<T>& m, int i, StateView<const T
                                  StateView<T> next) {
   const ParticleModel<T>& p = m.particles;
   const Vec3<T> xi = load3(state.x, i, p.n), vi = load3(state.v, i, p.n);
-  const Vec3<T> f = particle_force<kContact>(m, i, xi, vi, interaction_sum);
+  const Vec3<T> f = particle_force<kContact>(m, i, xi, vi, interaction_sum, state);
   const Vec3<T> vn = (vi + f * (m.dt / p.mass[i])) * p.free[i];
   store3(next.v, i, p.n, vn);
   store3(next.x, i, p.n, xi + m.dt * vn);
@@ -66,6 +70,7 @@ NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<cons
   if (kContact && m.ground.enabled)
     contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
   if (kContact && m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, af, ax, av);
+  if (kContact && particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
   store3(adj.x, i, p.n, ax);
   store3(adj.v, i, p.n, av);
 }

@@ -9,8 +9,9 @@
 // integrator (which applies the local forces of the ground and colliders); the
 // families between bodies (joints, body contact) write their wrenches into coupling
 // slots (sim/body_coupling.h), then the bodies gather them and integrate. Backwards:
-// the particle adjoint, the springs', the bodies' (which leave dL/dwrench), the
-// joints' and body contacts' (which read it), and the bodies gather their share.
+// the bodies' (which leave dL/dwrench), the particles' (which read it for their contacts
+// and attachments with bodies), the bodies' share of those, the springs', the joints'
+// and body contacts' (which read dL/dwrench too), and the bodies gather their share.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
 // then all y, then all z), so that kernels read contiguous components; the public
@@ -38,6 +39,7 @@
 #include "sim/families/collider_family.h"
 #include "sim/families/ground_family.h"
 #include "sim/families/joint_family.h"
+#include "sim/families/particle_body_family.h"
 #include "sim/families/particle_family.h"
 #include "sim/families/spring_family.h"
 #include "sim/objectives.h"
@@ -57,7 +59,8 @@ public:
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), particles_(scene, exec_), springs_(scene, exec_),
         ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
-        body_contacts_(scene, exec_), coupling_(scene.body_count(), coupled_pairs(), exec_) {
+        body_contacts_(scene, exec_), particle_bodies_(scene, exec_),
+        coupling_(scene.body_count(), coupled_pairs(), exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
@@ -243,12 +246,14 @@ private:
   void adjoint_step(int t, StateView<const T> s, StateView<const T> next, const GradView<T>& grad) {
     const ModelView<T> m = model_view();
     T* adj_f = exec_.data(adj_f_);
-    particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
-    springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
-    // The bodies' adjoint needs step t's whole wrench: the slots hold another step's.
+    // The bodies' adjoint first: it needs step t's whole wrench (the slots hold another
+    // step's), and leaves the bodies' dL/dwrench, which the particles' adjoint reads.
     joints_.compute(exec_, m, t, s, 0);
     body_contacts_.compute(exec_, m, s, joints_.count());
     bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
+    particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
+    particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state());
+    springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
     bodies_.gather_adjoint(exec_, m, adj_state());
@@ -311,6 +316,7 @@ private:
     ground_.upload(p, exec_);
     colliders_.upload(p, exec_);
     joints_.upload(p, exec_);
+    particle_bodies_.upload(p, exec_);
   }
 
   ModelView<T> model_view() const {
@@ -324,6 +330,7 @@ private:
     m.joints = joints_.model(exec_);
     m.body_contacts = body_contacts_.model(exec_);
     m.coupling = coupling_.view(exec_);
+    m.particle_bodies = particle_bodies_.model(exec_);
     return m;
   }
 
@@ -335,11 +342,12 @@ private:
     bodies_.zero_gradients(exec_);
     joints_.zero_gradients(exec_);
     body_contacts_.zero_gradients(exec_);
+    particle_bodies_.zero_gradients(exec_);
   }
 
   GradView<T> grad_view() {
     return {particles_.grad(exec_), springs_.grad(exec_), ground_.grad(exec_), colliders_.grad(exec_),
-            bodies_.grad(exec_), joints_.grad(exec_),     body_contacts_.grad(exec_)};
+            bodies_.grad(exec_),    joints_.grad(exec_),  body_contacts_.grad(exec_), particle_bodies_.grad(exec_)};
   }
 
   void download_gradients(ParameterSet& p) {
@@ -351,6 +359,7 @@ private:
     bodies_.download_gradients(p, adj_state(), exec_);
     joints_.download_gradients(p, exec_);  // adds to the bodies' initial poses
     body_contacts_.download_gradients(p, exec_);
+    particle_bodies_.download_gradients(p, exec_);
   }
 
   Exec exec_;
@@ -365,6 +374,7 @@ private:
   BodyFamily<T, Exec> bodies_;
   JointFamily<T, Exec> joints_;
   BodyContactFamily<T, Exec> body_contacts_;
+  ParticleBodyFamily<T, Exec> particle_bodies_;
   BodyCoupling<T, Exec> coupling_;  // after the families whose pairs it holds
 
   using Array = typename Exec::template Array<T>;
