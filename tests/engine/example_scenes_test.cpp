@@ -107,7 +107,7 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
   for (const fs::directory_entry& entry : fs::directory_iterator(folder))
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
   for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
-                               "billiards", "double_pendulum_sysid", "arm_reach", "throw"}) {
+                               "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -353,4 +353,19 @@ TEST_CASE("example: throw lands the box upright on its target") {
   const FinalPose after = final_pose(rollout(scene, opt.params), 0);
   CHECK(after.up.y > 0.999);
   CHECK(std::hypot(after.x.x - 1.2, after.x.z - 0.3) < 0.01);
+}
+
+TEST_CASE("example: tether swings the ball on its rope to the target") {
+  const Scene scene = load_example("tether");
+  REQUIRE(scene.attachments.size() == 1);
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss_history.front() > 0.1);
+  CHECK(opt.result.loss < 1e-3);  // within 3 cm
+  // The rope held: the tied particle is still at the ball's top at the end.
+  const Trajectory traj = rollout(scene, opt.params);
+  const FinalPose ball = final_pose(traj, 0);
+  const double* tied = &traj.x[(size_t(traj.steps) * traj.particles + 7) * 3];
+  const Vec3<double> top = ball.x + 0.1 * ball.up;
+  CHECK(std::hypot(tied[0] - top.x, tied[1] - top.y, tied[2] - top.z) < 5e-3);
 }
