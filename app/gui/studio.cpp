@@ -281,6 +281,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.colliders = state_.view.colliders;
   options.bodies = state_.view.bodies;
   options.joints = state_.view.joints;
+  options.attachments = state_.view.attachments;
   options.grid = state_.view.grid;
   return options;
 }
@@ -333,6 +334,8 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   // selected particle is).
   if (sel.kind == Selection::Kind::Joint && sel.index >= 0 && sel.index < scene.joint_count())
     view::add_joint(list, scene, traj, frame, sel.index, options, kHighlight, 1.4f);
+  if (sel.kind == Selection::Kind::Attachment && sel.index >= 0 && size_t(sel.index) < scene.attachments.size())
+    view::add_attachment(list, scene, traj, frame, sel.index, options, kHighlight, 1.4f);
   return list;
 }
 

@@ -30,7 +30,7 @@ namespace nudge::gui {
 
 // The element the outliner and inspector point at; the viewport highlights it.
 struct Selection {
-  enum class Kind { None, Settings, Particle, Spring, Body, Collider, Joint, Objective, Parameter };
+  enum class Kind { None, Settings, Particle, Spring, Body, Collider, Joint, Attachment, Objective, Parameter };
   Kind kind = Kind::None;
   int index = -1;
   bool operator==(const Selection&) const = default;
@@ -102,6 +102,7 @@ struct ViewFlags {
   bool colliders = true;
   bool bodies = true;
   bool joints = true;
+  bool attachments = true;
   bool grid = true;
   bool ghosts = true;  // the initial and previous iterates while optimising
   // Gradients of the shown iterate drawn over the scene (the optimiser's start when it

@@ -122,7 +122,50 @@ void add_joint_glyph(render::LineBatch& lines, std::vector<render::Sphere>& sphe
   }
 }
 
+// Attachment a's marker sphere into `spheres` and its line into `lines` (a segment).
+void add_attachment_glyph(render::LineBatch& lines, std::vector<render::Sphere>& spheres, const Scene& scene,
+                          const Trajectory* traj, int step, int a, const SceneDrawOptions& options, render::Rgba color,
+                          float emphasis) {
+  const AttachmentPlace place = attachment_place(scene, traj, step, a);
+  // A little larger than the particle as drawn (its contact radius when it has one), so
+  // that it shows around the particle while the spring holds it at the point.
+  const int i = scene.attachments[size_t(a)].particle;
+  const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
+  const float particle = size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0
+                             ? static_cast<float>(contact_radius[size_t(i)])
+                             : options.particle_radius;
+  const float marker = emphasis * std::max(1.35f * particle, 0.01f * options.bounds.radius());
+  spheres.push_back({vec(place.point), marker, color});
+  lines.points.insert(lines.points.end(), {vec(place.particle), vec(place.point)});
+}
+
 }  // namespace
+
+AttachmentPlace attachment_place(const Scene& scene, const Trajectory* traj, int step, int a) {
+  const Attachment& attachment = scene.attachments[size_t(a)];
+  const double* x0 = &scene.params[ParamId::InitialPosition].value[3 * size_t(attachment.particle)];
+  const BodyPose start = body_pose(scene, nullptr, 0, attachment.body);
+  const BodyPose now = body_pose(scene, traj, step, attachment.body);
+  AttachmentPlace place;
+  place.offset = inverse_rotate(start.q, Vec3<double>{x0[0], x0[1], x0[2]} - start.x);
+  place.point = now.x + rotate(now.q, place.offset);
+  place.particle = {x0[0], x0[1], x0[2]};
+  if (traj && traj->particles == scene.particle_count()) {
+    const double* x =
+        &traj->x[(size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) + size_t(attachment.particle)) * 3];
+    place.particle = {x[0], x[1], x[2]};
+  }
+  return place;
+}
+
+void add_attachment(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int a,
+                    const SceneDrawOptions& options, render::Rgba color, float emphasis) {
+  render::LineBatch lines;
+  lines.width_pixels = 2.5f * emphasis;
+  lines.colors = {color};
+  add_attachment_glyph(lines, list.spheres, scene, traj, step, a, options, color, emphasis);
+  list.lines.push_back(std::move(lines));
+}
 
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j) {
   const Joint& joint = scene.joints[size_t(j)];
@@ -322,6 +365,14 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     lines.colors = {colors::kJoint};
     for (int j = 0; j < scene.joint_count(); ++j)
       add_joint_glyph(lines, list.spheres, scene, traj, step, j, options, colors::kJoint, 1);
+    list.lines.push_back(std::move(lines));
+  }
+  if (options.attachments && !scene.attachments.empty()) {
+    render::LineBatch lines;
+    lines.width_pixels = 2.5f;
+    lines.colors = {colors::kJoint};
+    for (int a = 0; a < static_cast<int>(scene.attachments.size()); ++a)
+      add_attachment_glyph(lines, list.spheres, scene, traj, step, a, options, colors::kJoint, 1);
     list.lines.push_back(std::move(lines));
   }
 

@@ -1,6 +1,6 @@
 // What a scene looks like: turns an engine Scene and one frame of its motion into the
 // renderer's draw list (particles as spheres, springs as lines, muscles coloured by their
-// control, bodies, colliders, joints, objectives as green targets with error lines, the
+// control, bodies, colliders, joints, attachments, objectives as green targets with error lines, the
 // ground grid), and chooses a camera that frames it. The window and `nudge render` draw
 // the same thing.
 #pragma once
@@ -45,6 +45,7 @@ struct SceneDrawOptions {
   bool colliders = true;
   bool bodies = true;
   bool joints = true;
+  bool attachments = true;  // particles tied to bodies
   bool grid = true;
 };
 
@@ -84,6 +85,24 @@ JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int
 // selection's highlight).
 void add_joint(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int j,
                const SceneDrawOptions& options, render::Rgba color, float emphasis = 1);
+
+// Attachment a at step `step` of traj, or at the start when traj is null. As in the
+// engine, the body carries the point where the particle started, fixed in its own frame
+// from its initial pose; a stiff spring holds the particle to it.
+struct AttachmentPlace {
+  Vec3<double> offset{0, 0, 0};    // the point in the body's frame, from its centre (the same at every step)
+  Vec3<double> particle{0, 0, 0};  // world
+  Vec3<double> point{0, 0, 0};     // world: where the body has carried the point
+  double gap() const { return length(point - particle); }  // zero while the spring holds
+};
+AttachmentPlace attachment_place(const Scene& scene, const Trajectory* traj, int step, int a);
+
+// Attachment a at step `step` in `color` (the scene draws them in colors::kJoint): a sphere at the body's point, a little larger
+// than the particle's (it hides the particle while the spring holds), and a line from the
+// particle to the point (it shows the stretch). `emphasis` > 1 draws it larger and bolder,
+// over the usual drawing (the selection's highlight).
+void add_attachment(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int a,
+                    const SceneDrawOptions& options, render::Rgba color, float emphasis = 1);
 
 // Colours of the dark theme shared by the viewport and renders.
 namespace colors {

@@ -323,3 +323,129 @@ TEST_CASE("scene render: joints are drawn in their colour where the bodies carry
   }
   CHECK(gpu->validation_message_count() == 0);
 }
+
+namespace {
+
+// A sphere at (0, 1, 0) thrown upwards, with particle 0 tied to the point of its surface
+// on +x (an attachment) and particle 1 further out on +x, free, a spring from particle 0.
+Scene tied_ball() {
+  Scene scene;
+  scene.name = "tied ball";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 300;
+  RigidBody ball;
+  ball.name = "ball";
+  ball.shape = BodyShape::Sphere;
+  ball.radius = 0.1;
+  scene.bodies = {ball};
+  scene.pinned = {0, 0};
+  scene.spring_a = {0};
+  scene.spring_b = {1};
+  scene.attachments.push_back({0, 0});
+  scene.params[ParamId::InitialPosition].value = {0.1, 1, 0, 0.4, 1, 0};
+  shape_parameters(scene);
+  scene.params[ParamId::Mass].value = {0.05, 0.05};
+  scene.params[ParamId::Stiffness].value = {2000};
+  scene.params[ParamId::Damping].value = {1};
+  const double center[3] = {0, 1, 0}, up[3] = {0, 1, 0};
+  std::copy(center, center + 3, scene.params[ParamId::BodyPosition].value.begin());
+  std::copy(up, up + 3, scene.params[ParamId::BodyVelocity].value.begin());
+  scene.params[ParamId::BodyDensity].value = {1000};
+  scene.params[ParamId::Gravity].value = {0, -9.81, 0};
+  return scene;
+}
+
+// Pixels within `half` of (x, y) whose red and blue stand well above their green: the
+// joints' violet, lit or not (particles are grey, springs blue-grey, bodies tan).
+int violet_pixels_near(const render::Image& image, glm::vec2 at, int half) {
+  int count = 0;
+  for (int y = int(at.y) - half; y <= int(at.y) + half; ++y)
+    for (int x = int(at.x) - half; x <= int(at.x) + half; ++x) {
+      if (x < 0 || y < 0 || x >= kWidth || y >= kHeight) continue;
+      const auto c = render::pixel_at(image, x, y);
+      count += c[0] > c[1] + 40 && c[2] > c[1] + 40;
+    }
+  return count;
+}
+
+glm::vec3 vec(Vec3<double> v) { return {float(v.x), float(v.y), float(v.z)}; }
+
+}  // namespace
+
+TEST_CASE("scene render: attachments are drawn in the joints' colour at the body's point, only when shown") {
+  render::ContextOptions context_options;
+  context_options.validation = true;
+  context_options.print_validation_messages = false;
+  render::Expected<render::GpuContext> gpu = render::GpuContext::create(context_options);
+  REQUIRE_MESSAGE(gpu.ok(), (gpu.ok() ? "" : gpu.error().message));
+  const Scene scene = tied_ball();
+  const Status checked = check_scene(scene);
+  REQUIRE_MESSAGE(checked.ok(), (checked.ok() ? "" : checked.error().message));
+  auto sim = Simulator::create(scene, SimulatorOptions{Device::Cpu, Precision::Float64, 1, -1});
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+  REQUIRE(traj.ok());
+
+  // The point is where the particle started, in the ball's frame; the ball carries it and
+  // the spring keeps the particle there.
+  const view::AttachmentPlace start = view::attachment_place(scene, &*traj, 0, 0);
+  CHECK(start.gap() < 1e-12);
+  CHECK(start.offset.x == doctest::Approx(0.1));
+  CHECK(std::abs(start.offset.y) + std::abs(start.offset.z) < 1e-12);
+  const int step = traj->steps;
+  const view::AttachmentPlace end = view::attachment_place(scene, &*traj, step, 0);
+  CHECK(end.offset.x == doctest::Approx(0.1));
+  CHECK(length(end.point - start.point) > 0.05);  // the ball has moved
+  CHECK(end.gap() < 0.01);
+  const double* ball = &traj->body_x[3 * size_t(step)];
+  CHECK(length(end.point - Vec3<double>{ball[0], ball[1], ball[2]}) == doctest::Approx(0.1).epsilon(1e-9));
+
+  // The same motion with the particle pulled 0.15 m off its point at the last step: the
+  // line between them then shows.
+  Trajectory stretched = *traj;
+  stretched.x[(size_t(step) * size_t(stretched.particles)) * 3 + 1] += 0.15;
+
+  for (bool shown : {true, false})
+    for (const Trajectory* motion : {&*traj, &stretched}) {
+      const bool pulled = motion == &stretched;
+      CAPTURE(shown);
+      CAPTURE(pulled);
+      view::SceneDrawOptions options = view::scene_draw_options(scene, &*traj, float(kWidth) / kHeight);
+      options.grid = options.objectives = false;
+      options.attachments = shown;
+      const render::DrawList list = view::scene_draw_list(scene, motion, step, options);
+      CHECK(list.spheres.size() == (shown ? 3u : 2u));  // the particles, then the marker
+      render::Expected<render::OffscreenTarget> target = render::OffscreenTarget::create(*gpu, kWidth, kHeight);
+      REQUIRE(target.ok());
+      render::Expected<render::Image> image = target->render(list);
+      REQUIRE(image.ok());
+      if (std::getenv("NUDGE_KEEP_RENDERS"))
+        (void)render::write_png(std::string("/tmp/scene_render_attachment_") + (shown ? "on" : "off") +
+                                    (pulled ? "_pulled" : "") + ".png",
+                                *image);
+      // The marker: a lit violet sphere at the ball's point, over the particle.
+      const view::AttachmentPlace place = view::attachment_place(scene, motion, step, 0);
+      const std::optional<glm::vec2> px = render::project_to_pixel(options.camera, vec(place.point), kWidth, kHeight);
+      REQUIRE(px.has_value());
+      const int violet = violet_pixels_near(*image, *px, 4);
+      MESSAGE("violet pixels by the point: " << violet);
+      if (shown) CHECK(violet >= 20);
+      else CHECK(violet == 0);
+      // The line is unlit, exactly the joint colour; it shows where the particle is off
+      // its point (while the spring holds, the marker hides it).
+      int line_pixels = 0;
+      for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x) line_pixels += near(render::pixel_at(*image, x, y), view::colors::kJoint, 4);
+      MESSAGE("pixels of the joint colour: " << line_pixels);
+      if (shown && pulled) {
+        CHECK(line_pixels > 20);
+        // Halfway along, between the point and the particle pulled off it.
+        const std::optional<glm::vec2> mid = render::project_to_pixel(
+            options.camera, vec(0.5 * (place.point + place.particle)), kWidth, kHeight);
+        REQUIRE(mid.has_value());
+        CHECK(violet_pixels_near(*image, *mid, 2) > 0);
+      }
+      if (!shown) CHECK(line_pixels == 0);
+    }
+  CHECK(gpu->validation_message_count() == 0);
+}

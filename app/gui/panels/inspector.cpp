@@ -76,6 +76,7 @@ void settings(StudioState& state, const Scene& scene) {
   if (scene.body_count() > 0) row("bodies", std::to_string(scene.body_count()));
   if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
   if (scene.joint_count() > 0) row("joints", std::to_string(scene.joint_count()));
+  if (!scene.attachments.empty()) row("attachments", std::to_string(scene.attachments.size()));
   row("muscle channels", std::to_string(scene.channels));
   edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
   edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
@@ -98,7 +99,7 @@ void particle(StudioState& state, const Scene& scene, int i) {
   edit_row(state, "initial position", ParamId::InitialPosition, 3 * i, 3, "m");
   edit_row(state, "initial velocity", ParamId::InitialVelocity, 3 * i, 3, "m/s");
   edit_row(state, "external force", ParamId::ExternalForce, 3 * i, 3, "N");
-  if (!scene.colliders.empty()) edit_row(state, "radius", ParamId::ParticleRadius, i, 1, "m");
+  if (!scene.colliders.empty() || scene.body_count() > 0) edit_row(state, "radius", ParamId::ParticleRadius, i, 1, "m");
   if (const Trajectory* traj = state.trajectory()) {
     const int t = state.playback.frame();
     const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;
@@ -227,6 +228,29 @@ void joint(StudioState& state, const Scene& scene, int j) {
   }
 }
 
+// An attachment's particle and body, the point of the body that holds the particle (where
+// the particle started, in the body's starting frame), and at the frame shown how far the
+// particle is from it.
+void attachment(const StudioState& state, const Scene& scene, int a) {
+  const Attachment& attachment = scene.attachments[size_t(a)];
+  row("particle", std::to_string(attachment.particle));
+  row("body", body_label(scene, attachment.body));
+  const view::AttachmentPlace start = view::attachment_place(scene, nullptr, 0, a);
+  const double offset[3] = {start.offset.x, start.offset.y, start.offset.z};
+  row("offset", vec3(offset) + " m (body frame, from its centre)");
+  row("spring", number(scene.joint_settings.stiffness) + " N/m, " + number(scene.joint_settings.damping) +
+                    " N s/m (the joints')");
+  if (const Trajectory* traj = state.trajectory()) {
+    const int t = std::clamp(state.playback.frame(), 0, traj->steps);
+    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+    // Zero while the spring holds; it stretches under load.
+    const view::AttachmentPlace now = view::attachment_place(scene, traj, t, a);
+    const double point[3] = {now.point.x, now.point.y, now.point.z};
+    row("point", vec3(point) + " m");
+    row("distance", number(now.gap()) + " m from the particle to its point");
+  }
+}
+
 void objective(const StudioState& state, const Scene& scene, int k) {
   const Objective& o = scene.objectives[size_t(k)];
   row("type", std::string(objective_type_name(o.type)));
@@ -280,6 +304,7 @@ void inspector_contents(StudioState& state) {
                      (sel.kind == Selection::Kind::Body && in_range(sel.index, scene.bodies.size())) ||
                      (sel.kind == Selection::Kind::Collider && in_range(sel.index, scene.colliders.size())) ||
                      (sel.kind == Selection::Kind::Joint && in_range(sel.index, scene.joints.size())) ||
+                     (sel.kind == Selection::Kind::Attachment && in_range(sel.index, scene.attachments.size())) ||
                      (sel.kind == Selection::Kind::Objective && in_range(sel.index, scene.objectives.size())) ||
                      (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
   if (!valid) {
@@ -296,6 +321,7 @@ void inspector_contents(StudioState& state) {
       case Selection::Kind::Body: body(state, scene, sel.index); break;
       case Selection::Kind::Collider: collider(state, scene, sel.index); break;
       case Selection::Kind::Joint: joint(state, scene, sel.index); break;
+      case Selection::Kind::Attachment: attachment(state, scene, sel.index); break;
       case Selection::Kind::Objective: objective(state, scene, sel.index); break;
       case Selection::Kind::Parameter: parameter(scene, sel.index); break;
       case Selection::Kind::None: break;

@@ -51,6 +51,7 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Bodies", nullptr, &v.bodies);
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
   if (state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
+  if (!state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {

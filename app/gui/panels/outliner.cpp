@@ -1,5 +1,5 @@
 // The scene's elements in a tree: settings, particles, springs, bodies, colliders, joints,
-// objectives, parameters.
+// attachments, objectives, parameters.
 // Clicking one selects it for the inspector and the viewport's highlight.
 #include <imgui.h>
 
@@ -91,6 +91,16 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
              std::string(joint_type_name(joint.type)) + ": " +
              (joint.parent < 0 ? std::string("world") : std::to_string(joint.parent)) + " -> " +
              std::to_string(joint.child);
+    });
+    ImGui::TreePop();
+  }
+  const int a = static_cast<int>(scene.attachments.size());
+  if (a > 0 && ImGui::TreeNodeEx("attachments", ImGuiTreeNodeFlags_DefaultOpen, "Attachments (%d)", a)) {
+    element_list(state, Selection::Kind::Attachment, a, [&](int i) {
+      const Attachment& attachment = scene.attachments[size_t(i)];
+      const std::string& name = scene.bodies[size_t(attachment.body)].name;
+      return "particle " + std::to_string(attachment.particle) + " -> body " + std::to_string(attachment.body) +
+             (name.empty() ? "" : " (" + name + ")");
     });
     ImGui::TreePop();
   }
