@@ -23,9 +23,12 @@ NUDGE_HD BodyState<T> particle_as_body(Vec3<T> x, Vec3<T> v) {
   return {x, {0, 0, 0, 1}, v, {0, 0, 0}};
 }
 
-// Whether particle i (at x) is too far from body b to touch it (see bodies_apart).
+// Whether particle i (at x) does not touch body b: too far from it (see bodies_apart),
+// or attached to it (as two bodies a joint joins do not collide; the particle sits on
+// the body's surface, where contact would switch on and off).
 template <class T>
 NUDGE_HD bool particle_apart(const ModelView<T>& m, int i, Vec3<T> x, const BodyState<T>& sb, int b) {
+  if (m.particle_bodies.attachments && m.particle_bodies.attach_body[i] == b) return true;
   const T reach = m.bodies.bound[b] + m.colliders.radius[i] + m.body_contacts.reach;
   return length_squared(x - sb.x) > reach * reach;
 }
