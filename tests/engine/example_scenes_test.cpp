@@ -273,7 +273,7 @@ TEST_CASE("example: slide's box stops on its target") {
   const Optimised opt = optimise(scene);
   INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
   CHECK(opt.result.loss_history.front() > 0.5);
-  CHECK(opt.result.loss < 1e-3);  // within 3 cm of the target
+  CHECK(opt.result.loss < 1e-6);  // within 1 mm of the target
 }
 
 // The body's pose at the last step of a trajectory: its centre and its y axis in the world.
@@ -361,7 +361,7 @@ TEST_CASE("example: tether swings the ball on its rope to the target") {
   const Optimised opt = optimise(scene);
   INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
   CHECK(opt.result.loss_history.front() > 0.1);
-  CHECK(opt.result.loss < 1e-3);  // within 3 cm
+  CHECK(opt.result.loss < 1e-6);  // within 1 mm
   // The rope held: the tied particle is still at the ball's top at the end.
   const Trajectory traj = rollout(scene, opt.params);
   const FinalPose ball = final_pose(traj, 0);
