@@ -10,22 +10,14 @@
 #include "nudge/gradcheck.h"
 #include "nudge/quat.h"
 #include "nudge/simulator.h"
+#include "cpu_simulator.h"
 #include "test_scenes.h"
 
 using namespace nudge;
+using nudge::test::check_same_bits;
+using nudge::test::cpu_simulator;
 
 namespace {
-
-std::unique_ptr<Simulator> simulator(const Scene& scene, int threads, int checkpoint_every = -1) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  options.threads = threads;
-  options.checkpoint_every = checkpoint_every;
-  options.precision = Precision::Float64;
-  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
-  REQUIRE_MESSAGE(sim.ok(), (sim.ok() ? "" : sim.error().message));
-  return std::move(sim.value());
-}
 
 void check_every_entry(const Scene& scene, const std::vector<ParamId>& parameters, int min_nonzero) {
   REQUIRE(check_scene(scene).ok());
@@ -42,21 +34,6 @@ void check_every_entry(const Scene& scene, const std::vector<ParamId>& parameter
     nonzero += e.adjoint != 0.0;
   }
   CHECK(nonzero >= min_nonzero);
-}
-
-void check_same_bits(const Scene& scene) {
-  ParameterSet reference = scene.params;
-  Result<Evaluation> first = simulator(scene, 1)->gradient(reference);
-  REQUIRE(first.ok());
-  for (auto [threads, every] : {std::pair{2, -1}, std::pair{8, -1}, std::pair{1, 7}, std::pair{2, 16}}) {
-    CAPTURE(threads);
-    CAPTURE(every);
-    ParameterSet params = scene.params;
-    Result<Evaluation> eval = simulator(scene, threads, every)->gradient(params);
-    REQUIRE(eval.ok());
-    CHECK(eval->loss == first->loss);
-    for (int p = 0; p < kParamCount; ++p) CHECK(params.items[size_t(p)].grad == reference.items[size_t(p)].grad);
-  }
 }
 
 }  // namespace
@@ -81,7 +58,7 @@ TEST_CASE("body contact: the same bits on 1, 2 and 8 threads, stored or checkpoi
 
 TEST_CASE("body contact: collisions keep the momentum, and they happen") {
   Scene scene = test::make_body_collision_scene(0.0, 400);
-  Result<Trajectory> traj = simulator(scene, 1)->trajectory(scene.params);
+  Result<Trajectory> traj = cpu_simulator(scene, 1)->trajectory(scene.params);
   REQUIRE(traj.ok());
   const int nb = scene.body_count();
   std::vector<double> mass(static_cast<size_t>(nb));
@@ -148,7 +125,7 @@ TEST_CASE("joints: an articulated chain holds together under load") {
   scene.params[ParamId::JointAnchor].value[9] = 1.2;
   scene.params[ParamId::BodyDensity].value[3] = 3000;  // 6.9 kg on links of 1.2 kg
   REQUIRE(check_scene(scene).ok());
-  Result<Trajectory> traj = simulator(scene, 1)->trajectory(scene.params);
+  Result<Trajectory> traj = cpu_simulator(scene, 1)->trajectory(scene.params);
   REQUIRE_MESSAGE(traj.ok(), (traj.ok() ? "" : traj.error().message));
   // Each side's anchor, carried by its body from the start.
   const auto anchor_at = [&](int body, int j, int t) {
@@ -191,7 +168,7 @@ TEST_CASE("joints: an undamped double pendulum keeps its energy") {
   scene.params[ParamId::JointAnchor].value = {0.0, 1.5, 0.0, 0.47, 1.33, 0.0};
   scene.params[ParamId::BodyDensity].value = {5000, 3000};
   REQUIRE(check_scene(scene).ok());
-  Result<Trajectory> traj = simulator(scene, 1)->trajectory(scene.params);
+  Result<Trajectory> traj = cpu_simulator(scene, 1)->trajectory(scene.params);
   REQUIRE_MESSAGE(traj.ok(), (traj.ok() ? "" : traj.error().message));
 
   using V = Vec3<double>;
@@ -269,7 +246,7 @@ TEST_CASE("particles and bodies: contact and attachment keep the momentum") {
   scene.joints.clear();
   shape_parameters(scene);
   scene.params[ParamId::Gravity].value = {0.0, 0.0, 0.0};
-  Result<Trajectory> traj = simulator(scene, 1)->trajectory(scene.params);
+  Result<Trajectory> traj = cpu_simulator(scene, 1)->trajectory(scene.params);
   REQUIRE(traj.ok());
   const double dt = scene.settings.dt;
   const auto momentum = [&](int t) {

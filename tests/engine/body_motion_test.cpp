@@ -9,25 +9,14 @@
 
 #include "nudge/gradcheck.h"
 #include "nudge/simulator.h"
+#include "cpu_simulator.h"
 #include "test_scenes.h"
 
 using namespace nudge;
 
-namespace {
+using test::check_same_bits;
 
-std::unique_ptr<Simulator> simulator(const Scene& scene, int threads, int checkpoint_every = -1,
-                                     Precision precision = Precision::Float64) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  options.threads = threads;
-  options.checkpoint_every = checkpoint_every;
-  options.precision = precision;
-  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
-  REQUIRE_MESSAGE(sim.ok(), (sim.ok() ? "" : sim.error().message));
-  return std::move(sim.value());
-}
-
-}  // namespace
+using test::cpu_simulator;
 
 TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth and sharp contact") {
   for (double smoothing : {0.005, 0.0}) {
@@ -55,19 +44,7 @@ TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth an
 }
 
 TEST_CASE("bodies: the same bits on 1, 2 and 8 threads, stored or checkpointed") {
-  const Scene scene = test::make_body_scene(0.005, 120);
-  ParameterSet reference = scene.params;
-  Result<Evaluation> first = simulator(scene, 1)->gradient(reference);
-  REQUIRE(first.ok());
-  for (auto [threads, every] : {std::pair{2, -1}, std::pair{8, -1}, std::pair{1, 7}, std::pair{2, 16}}) {
-    CAPTURE(threads);
-    CAPTURE(every);
-    ParameterSet params = scene.params;
-    Result<Evaluation> eval = simulator(scene, threads, every)->gradient(params);
-    REQUIRE(eval.ok());
-    CHECK(eval->loss == first->loss);
-    for (int p = 0; p < kParamCount; ++p) CHECK(params.items[size_t(p)].grad == reference.items[size_t(p)].grad);
-  }
+  check_same_bits(test::make_body_scene(0.005, 120));
 }
 
 TEST_CASE("bodies: a box and a capsule dropped on the floor come to rest lying flat") {
@@ -87,7 +64,7 @@ TEST_CASE("bodies: a box and a capsule dropped on the floor come to rest lying f
   scene.contact.damp_approach_only = false;
   scene.colliders = {ColliderShape{}};
   REQUIRE(check_scene(scene).ok());
-  Result<Trajectory> traj = simulator(scene, 1)->trajectory(scene.params);
+  Result<Trajectory> traj = cpu_simulator(scene, 1)->trajectory(scene.params);
   REQUIRE_MESSAGE(traj.ok(), (traj.ok() ? "" : traj.error().message));
   REQUIRE(traj->bodies == 2);
   const size_t last = size_t(traj->steps) * 2;
@@ -101,7 +78,7 @@ TEST_CASE("bodies: a box and a capsule dropped on the floor come to rest lying f
   Scene longer = scene;
   longer.settings.steps = 4000;
   shape_parameters(longer);
-  Result<Trajectory> later = simulator(longer, 1)->trajectory(longer.params);
+  Result<Trajectory> later = cpu_simulator(longer, 1)->trajectory(longer.params);
   REQUIRE(later.ok());
   const auto moved = [&](int b, int k) {
     return std::fabs(later->body_x[size_t(later->steps) * 6 + 3 * b + k] - traj->body_x[last * 3 + 3 * b + k]);
