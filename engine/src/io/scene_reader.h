@@ -1,0 +1,229 @@
+// Pass 3 of reading a scene file, the walk over the DOM, in its generic parts: a JSON
+// value with its path (Node), the failure that ends reading (LoadFailure), the tests
+// that numbers pass (shared with check_scene), and NodeReader, the helpers every
+// section's reader is made of (keys of an object, numbers, integers, strings, vectors,
+// rows, per-item lists, particle and body indices, directions). Each failure names the
+// file, the JSON path, what was found and what was expected.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "io/json_text.h"
+#include "io/marker_csv.h"
+#include "nudge/scene.h"
+
+namespace nudge::scene_io {
+
+namespace fs = std::filesystem;
+
+constexpr long long kIntMax = std::numeric_limits<int>::max();
+
+// Thrown only inside the scene reader; parse_scene turns it into an Error.
+struct LoadFailure {
+  std::string message;
+};
+
+// The tests a number passes, for reading (NodeReader::number) and for checking.
+inline bool finite(double x) { return std::isfinite(x); }
+inline bool positive(double x) { return std::isfinite(x) && x > 0; }
+inline bool non_negative(double x) { return std::isfinite(x) && x >= 0; }
+inline bool unit_interval_open_right(double x) { return std::isfinite(x) && x >= 0 && x < 1; }
+inline bool time_step(double x) { return std::isfinite(x) && x > 0 && x <= 1; }
+
+// A JSON value and where it is in the file.
+struct Node {
+  const Json& json;
+  std::string path;
+
+  Node element(std::size_t i) const { return {json[i], element_path(path, i)}; }
+  std::size_t size() const { return json.size(); }
+};
+
+// The generic part of walking the DOM into a Scene: each helper checks a value as it
+// reads it. SceneReader (scene_sections.h) adds the sections.
+class NodeReader {
+protected:
+  explicit NodeReader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    throw LoadFailure{file_ + ": " + path + ": " + message};
+  }
+  [[noreturn]] void fail_found(const Node& node, std::string_view expected) const {
+    fail(node.path, "found " + describe(node.json) + "; expected " + std::string(expected));
+  }
+
+  // ---- structure ----
+
+  static std::string context_of(const Node& node) { return node.path == "$" ? "the scene" : node.path.substr(2); }
+
+  void expect_object(const Node& node, std::initializer_list<std::string_view> keys,
+                     const std::string& context = {}) const {
+    if (!node.json.is_object()) fail_found(node, "an object with the keys: " + join(keys));
+    for (const auto& [key, value] : node.json.items()) {
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      fail(member_path(node.path, key), "unknown key '" + printable_excerpt(key) + "' in " +
+                                            (context.empty() ? context_of(node) : context) + did_you_mean(key, keys) +
+                                            "; expected one of: " + join(keys));
+    }
+  }
+
+  std::optional<Node> optional(const Node& object, std::string_view key) const {
+    const auto it = object.json.find(key);
+    if (it == object.json.end()) return std::nullopt;
+    return Node{*it, member_path(object.path, key)};
+  }
+
+  Node required(const Node& object, std::string_view key, std::string_view expected) const {
+    if (auto node = optional(object, key)) return *node;
+    fail(object.path, "missing key '" + std::string(key) + "'; expected " + std::string(expected));
+  }
+
+  void expect_array(const Node& node, std::string_view expected) const {
+    if (!node.json.is_array()) fail_found(node, expected);
+  }
+
+  // ---- values ----
+
+  double number(const Node& node, std::string_view expected, bool (*ok)(double) = finite) const {
+    if (!node.json.is_number() || !ok(node.json.get<double>())) fail_found(node, expected);
+    return node.json.get<double>();
+  }
+
+  // Accepts integral numbers however written (500, 5e2); rejects 1.5.
+  long long integer(const Node& node, long long lo, long long hi, std::string_view expected) const {
+    const Json& j = node.json;
+    long long value = 0;
+    if (j.is_number_unsigned()) {
+      if (j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) fail_found(node, expected);
+      value = static_cast<long long>(j.get<std::uint64_t>());
+    } else if (j.is_number_integer()) {
+      value = j.get<std::int64_t>();
+    } else if (j.is_number_float()) {
+      const double x = j.get<double>();
+      if (x != std::floor(x) || x < static_cast<double>(lo) || x > static_cast<double>(hi)) fail_found(node, expected);
+      value = static_cast<long long>(x);
+    } else {
+      fail_found(node, expected);
+    }
+    if (value < lo || value > hi) fail_found(node, expected);
+    return value;
+  }
+
+  // Any integer that fits in 64 bits without a sign (a random seed), written as an integer.
+  std::uint64_t unsigned_integer(const Node& node, std::string_view expected) const {
+    if (!node.json.is_number_unsigned()) fail_found(node, expected);
+    return node.json.get<std::uint64_t>();
+  }
+
+  int int_in(const Node& node, long long lo, long long hi, std::string_view what) const {
+    return static_cast<int>(integer(node, lo, hi, std::string(what) + " in " + range_text(lo, hi)));
+  }
+
+  bool boolean(const Node& node) const {
+    if (!node.json.is_boolean()) fail_found(node, "true or false");
+    return node.json.get<bool>();
+  }
+
+  std::string string(const Node& node, std::string_view expected) const {
+    if (!node.json.is_string()) fail_found(node, "a string (" + std::string(expected) + ")");
+    return node.json.get<std::string>();
+  }
+
+  std::array<double, 3> vec3(const Node& node, std::string_view expected) const {
+    if (!node.json.is_array() || node.size() != 3) fail_found(node, expected);
+    std::array<double, 3> v{};
+    for (std::size_t k = 0; k < 3; ++k) v[k] = number(node.element(k), "a finite number");
+    return v;
+  }
+
+  // `rows` rows of [x, y, z], flattened; rows == 0 means any non-zero count.
+  std::vector<double> rows_of_3(const Node& node, std::size_t rows, std::string_view row_expected,
+                                std::string_view count_expected) const {
+    if (!node.json.is_array() || node.json.empty() || (rows != 0 && node.size() != rows))
+      fail_found(node, count_expected);
+    std::vector<double> flat;
+    flat.reserve(3 * node.size());
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const std::array<double, 3> v = vec3(node.element(i), row_expected);
+      flat.insert(flat.end(), v.begin(), v.end());
+    }
+    return flat;
+  }
+
+  // One number for all `count` items, or exactly `count` numbers.
+  std::vector<double> per_item(const Node& node, std::size_t count, std::string_view item, std::string_view expected,
+                               bool (*ok)(double), bool allow_single = true) const {
+    const std::string counted = std::to_string(count) + " numbers (one per " + std::string(item) + ")";
+    if (allow_single && node.json.is_number()) return std::vector<double>(count, number(node, expected, ok));
+    if (!node.json.is_array() || node.size() != count)
+      fail_found(node, allow_single ? "a number or an array of " + counted : "an array of " + counted);
+    std::vector<double> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = number(node.element(i), expected, ok);
+    return values;
+  }
+
+  int particle_index(const Node& node) const {
+    return static_cast<int>(integer(node, 0, particle_count_ - 1,
+                                    "a particle index in [0, " + std::to_string(particle_count_) + ")"));
+  }
+
+  // A non-empty list of distinct body indices.
+  std::vector<int> body_list(const Node& node, const Scene& scene) const {
+    const int count = scene.body_count();
+    if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of body indices");
+    std::vector<int> list;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node element = node.element(k);
+      const int b = static_cast<int>(integer(element, 0, count - 1, "a body index in [0, " + std::to_string(count) + ")"));
+      if (std::find(list.begin(), list.end(), b) != list.end()) fail_found(element, "each body once");
+      list.push_back(b);
+    }
+    return list;
+  }
+
+  // A non-empty list of distinct particle indices.
+  std::vector<int> particle_list(const Node& node) const {
+    if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of particle indices");
+    std::vector<int> list;
+    std::map<int, std::size_t> first_at;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node element = node.element(k);
+      const int i = particle_index(element);
+      if (const auto [it, inserted] = first_at.emplace(i, k); !inserted)
+        fail_found(element, "each particle once (" + std::to_string(i) + " is already at [" +
+                                std::to_string(it->second) + "])");
+      list.push_back(i);
+    }
+    return list;
+  }
+
+  // A direction kept bit for bit when it is unit length already (as saved), else normalised.
+  void unit_vector(const Node& node, const std::array<double, 3>& d, double* out) const {
+    const double scale = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
+    if (scale == 0) fail_found(node, "a non-zero direction");
+    if (scale <= 1 && std::abs(std::hypot(d[0], d[1], d[2]) - 1) <= 4 * std::numeric_limits<double>::epsilon()) {
+      std::copy(d.begin(), d.end(), out);
+      return;
+    }
+    const double length = std::hypot(d[0] / scale, d[1] / scale, d[2] / scale);  // scaled: cannot overflow
+    for (int k = 0; k < 3; ++k) out[k] = d[k] / scale / length;
+  }
+
+  std::string file_;
+  int particle_count_ = 0;  // read_particles sets it; particle_index checks against it
+};
+
+}  // namespace nudge::scene_io

@@ -1,0 +1,371 @@
+// Rigid bodies and what holds them: the "bodies" section (shapes, densities, starting
+// placement and motion), the "joints" between bodies, the "joint_settings" (penalty
+// stiffness and damping), the "joint_controls" (motor torques or forces per step) and
+// the "attachments" of particles to bodies: how each is read from a scene file, written
+// back and checked.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <numbers>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/scene_sections.h"
+
+namespace nudge::scene_io {
+
+// ---- Reading ----------------------------------------------------------------------
+
+std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, Scene& scene) const {
+  expect_array(node, "an array of rigid bodies");
+  std::vector<BodyValues> values;
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const Node item = node.element(k);
+    const std::string shapes = "sphere, box or capsule";
+    if (!item.json.is_object()) fail_found(item, "a body object with a \"shape\" (" + shapes + ")");
+    const Node shape_node = required(item, "shape", shapes);
+    const std::optional<BodyShape> shape = body_shape_from_name(string(shape_node, shapes));
+    if (!shape) fail_found(shape_node, shapes);
+    const std::string context = context_of(item) + " (a " + std::string(body_shape_name(*shape)) + " body)";
+    RigidBody body;
+    body.shape = *shape;
+    switch (*shape) {
+      case BodyShape::Sphere:
+        expect_object(item, {"name", "shape", "radius", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        body.radius = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
+        break;
+      case BodyShape::Box: {
+        expect_object(item, {"name", "shape", "half_extents", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        const Node half = required(item, "half_extents", "the box's half extents [x, y, z] (m)");
+        const std::array<double, 3> e = vec3(half, "the box's half extents [x, y, z] (m)");
+        for (int i = 0; i < 3; ++i) {
+          if (!positive(e[i])) fail_found(half.element(i), "a half extent > 0 (m)");
+          body.half_extents[i] = e[i];
+        }
+        break;
+      }
+      case BodyShape::Capsule:
+        expect_object(item, {"name", "shape", "radius", "half_length", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        body.radius = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
+        body.half_length = number(required(item, "half_length", "half the axis' length > 0 (m)"), "half the axis' length > 0 (m)", positive);
+        break;
+    }
+    if (auto name = optional(item, "name")) body.name = string(*name, "a body name");
+    BodyValues v;
+    v.position = vec3(required(item, "position", "the centre of mass [x, y, z] (m)"), "the centre of mass [x, y, z] (m)");
+    if (auto velocity = optional(item, "velocity")) v.velocity = vec3(*velocity, "a velocity [x, y, z] (m/s)");
+    if (auto spin = optional(item, "angular_velocity")) v.angular_velocity = vec3(*spin, "an angular velocity [x, y, z] (rad/s)");
+    if (auto density = optional(item, "density")) v.density = number(*density, "a density > 0 (kg/m^3)", positive);
+    if (auto orientation = optional(item, "orientation")) {
+      constexpr std::string_view expected = "a quaternion [x, y, z, w] of non-zero length";
+      if (!orientation->json.is_array() || orientation->size() != 4) fail_found(*orientation, expected);
+      double length = 0;
+      for (std::size_t i = 0; i < 4; ++i) {
+        v.orientation[i] = number(orientation->element(i), "a finite number");
+        length += v.orientation[i] * v.orientation[i];
+      }
+      if (!(length > 1e-12)) fail_found(*orientation, expected);
+    }
+    scene.bodies.push_back(body);
+    values.push_back(v);
+  }
+  return values;
+}
+
+void SceneReader::store_body_values(const std::vector<SceneReader::BodyValues>& values, Scene& scene) {
+  ParameterSet& p = scene.params;
+  for (std::size_t b = 0; b < values.size(); ++b) {
+    const BodyValues& v = values[b];
+    std::copy(v.position.begin(), v.position.end(), p[ParamId::BodyPosition].value.begin() + 3 * b);
+    std::copy(v.orientation.begin(), v.orientation.end(), p[ParamId::BodyOrientation].value.begin() + 4 * b);
+    std::copy(v.velocity.begin(), v.velocity.end(), p[ParamId::BodyVelocity].value.begin() + 3 * b);
+    std::copy(v.angular_velocity.begin(), v.angular_velocity.end(), p[ParamId::BodyAngularVelocity].value.begin() + 3 * b);
+    p[ParamId::BodyDensity].value[b] = v.density;
+  }
+}
+
+std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node, Scene& scene) const {
+  expect_array(node, "an array of joints");
+  const std::string types = "ball, hinge, prismatic or fixed";
+  const int b = scene.body_count();
+  // Each joint has a motor control per step (ParamId::JointControl), like a control channel.
+  const long long total = static_cast<long long>(node.size()) * scene.settings.steps;
+  if (total > kMaxControlValues)
+    fail(node.path, "found " + std::to_string(node.size()) + " joints x " + std::to_string(scene.settings.steps) +
+                        " steps = " + std::to_string(total) + " joint control values; expected at most " +
+                        std::to_string(kMaxControlValues));
+  std::vector<JointValues> values;
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const Node item = node.element(k);
+    if (!item.json.is_object()) fail_found(item, "a joint object with a \"type\" (" + types + ")");
+    const Node type_node = required(item, "type", types);
+    const std::optional<JointType> type = joint_type_from_name(string(type_node, types));
+    if (!type) fail_found(type_node, types);
+    const bool free_direction = *type == JointType::Hinge || *type == JointType::Prismatic;
+    const std::string context = context_of(item) + " (a " + std::string(joint_type_name(*type)) + " joint)";
+    if (free_direction || *type == JointType::Fixed)
+      expect_object(item, {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide"}, context);
+    else
+      expect_object(item, {"name", "type", "parent", "child", "anchor", "damping", "collide"}, context);
+    if (b == 0) fail(item.path, "a joint needs bodies; expected a \"bodies\" array before joints can join them");
+    Joint joint;
+    joint.type = *type;
+    if (auto name = optional(item, "name")) joint.name = string(*name, "a joint name");
+    const std::string body_range = "a body index in [0, " + std::to_string(b) + ")";
+    if (auto parent = optional(item, "parent"))
+      joint.parent = static_cast<int>(integer(*parent, -1, b - 1, "-1 (the world) or " + body_range));
+    const Node child = required(item, "child", body_range);
+    joint.child = static_cast<int>(integer(child, 0, b - 1, body_range));
+    if (joint.child == joint.parent) fail_found(child, "a body other than the parent");
+    JointValues v;
+    v.anchor = vec3(required(item, "anchor", "the joint's anchor [x, y, z] in the world at the start (m)"),
+                    "the joint's anchor [x, y, z] in the world at the start (m)");
+    if (auto axis = optional(item, "axis")) unit_vector(*axis, vec3(*axis, "the joint's axis [x, y, z]"), joint.axis);
+    else if (free_direction) required(item, "axis", "the joint's axis [x, y, z] in the world at the start");
+    if (auto limits = optional(item, "limits")) {
+      const std::string expected = *type == JointType::Hinge ? "[lower, upper] turns about the axis in [-pi, pi] (rad)"
+                                                             : "[lower, upper] slides along the axis (m)";
+      if (!free_direction) fail(limits->path, "a fixed joint has no free direction to limit");
+      if (!limits->json.is_array() || limits->size() != 2) fail_found(*limits, expected);
+      joint.lower = number(limits->element(0), expected);
+      joint.upper = number(limits->element(1), expected);
+      if (joint.lower > joint.upper) fail_found(*limits, expected + " with lower <= upper");
+      if (*type == JointType::Hinge && (joint.lower < -std::numbers::pi || joint.upper > std::numbers::pi))
+        fail_found(*limits, expected);
+      joint.limited = true;
+    }
+    if (auto damping = optional(item, "damping")) v.damping = number(*damping, "a damping >= 0", non_negative);
+    if (auto collide = optional(item, "collide")) joint.collide = boolean(*collide);
+    scene.joints.push_back(joint);
+    values.push_back(v);
+  }
+  return values;
+}
+
+void SceneReader::store_joint_values(const std::vector<SceneReader::JointValues>& values, Scene& scene) {
+  ParameterSet& p = scene.params;
+  for (std::size_t j = 0; j < values.size(); ++j) {
+    std::copy(values[j].anchor.begin(), values[j].anchor.end(), p[ParamId::JointAnchor].value.begin() + 3 * j);
+    p[ParamId::JointDamping].value[j] = values[j].damping;
+  }
+}
+
+void SceneReader::read_joint_settings(const Node& node, JointSettings& s) const {
+  expect_object(node, {"stiffness", "damping", "angular_stiffness", "angular_damping", "limit_stiffness"});
+  if (auto v = optional(node, "stiffness")) s.stiffness = number(*v, "a stiffness > 0 (N/m)", positive);
+  if (auto v = optional(node, "damping")) s.damping = number(*v, "a damping >= 0 (N s/m)", non_negative);
+  if (auto v = optional(node, "angular_stiffness"))
+    s.angular_stiffness = number(*v, "a stiffness > 0 (N m/rad)", positive);
+  if (auto v = optional(node, "angular_damping"))
+    s.angular_damping = number(*v, "a damping >= 0 (N m s/rad)", non_negative);
+  if (auto v = optional(node, "limit_stiffness")) s.limit_stiffness = number(*v, "a stiffness >= 0", non_negative);
+}
+
+// A number for every step and joint, or one row of J values per step.
+void SceneReader::read_joint_controls(const Node& node, Scene& scene) const {
+  const auto steps = static_cast<std::size_t>(scene.settings.steps);
+  const auto joints = static_cast<std::size_t>(scene.joint_count());
+  if (joints == 0) fail(node.path, "joint controls need joints; expected a \"joints\" array");
+  std::vector<double>& controls = scene.params[ParamId::JointControl].value;
+  constexpr std::string_view value = "a finite torque (N m) or force (N)";
+  if (node.json.is_number()) {
+    controls.assign(steps * joints, number(node, value));
+    return;
+  }
+  if (!node.json.is_array() || node.size() != steps)
+    fail_found(node, "a number for all, or an array of " + std::to_string(steps) +
+                         " rows (one per step, simulation.steps) of " + std::to_string(joints) + " numbers");
+  controls.clear();
+  for (std::size_t t = 0; t < steps; ++t) {
+    const Node row = node.element(t);
+    if (!row.json.is_array() || row.size() != joints)
+      fail_found(row, "an array of " + std::to_string(joints) + " values (one per joint)");
+    for (std::size_t k = 0; k < joints; ++k) controls.push_back(number(row.element(k), value));
+  }
+}
+
+// [[particle, body], ...]: each particle held to the body where it starts.
+void SceneReader::read_attachments(const Node& node, Scene& scene) const {
+  constexpr std::string_view expected = "an array of [particle, body] pairs";
+  expect_array(node, expected);
+  const int b = scene.body_count();
+  if (b == 0 && node.size() > 0) fail(node.path, "attachments need bodies; expected a \"bodies\" array");
+  std::vector<int> attached_to(size_t(scene.particle_count()), -1);
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const Node pair = node.element(k);
+    if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [particle, body]");
+    const int particle = particle_index(pair.element(0));
+    const int body = static_cast<int>(integer(pair.element(1), 0, b - 1, "a body index in [0, " + std::to_string(b) + ")"));
+    if (attached_to[size_t(particle)] >= 0)
+      fail_found(pair.element(0), "each particle attached once (it is already held to body " +
+                                      std::to_string(attached_to[size_t(particle)]) + ")");
+    if (scene.pinned[size_t(particle)])
+      fail_found(pair.element(0), "a particle that is not pinned (a pinned particle cannot follow a body)");
+    attached_to[size_t(particle)] = body;
+    scene.attachments.push_back({particle, body});
+  }
+}
+
+// ---- Writing ----------------------------------------------------------------------
+
+namespace {
+
+OrderedJson body_json(const Scene& scene, int b) {
+  const RigidBody& body = scene.bodies[size_t(b)];
+  const ParameterSet& p = scene.params;
+  OrderedJson j;
+  if (!body.name.empty()) j["name"] = body.name;
+  j["shape"] = body_shape_name(body.shape);
+  switch (body.shape) {
+    case BodyShape::Sphere: j["radius"] = body.radius; break;
+    case BodyShape::Box: j["half_extents"] = vec3_json(body.half_extents); break;
+    case BodyShape::Capsule:
+      j["radius"] = body.radius;
+      j["half_length"] = body.half_length;
+      break;
+  }
+  j["density"] = p[ParamId::BodyDensity].value.at(size_t(b));
+  j["position"] = vec3_json(&p[ParamId::BodyPosition].value.at(3 * size_t(b)));
+  const double* q = &p[ParamId::BodyOrientation].value.at(4 * size_t(b));
+  j["orientation"] = OrderedJson::array({q[0], q[1], q[2], q[3]});
+  j["velocity"] = vec3_json(&p[ParamId::BodyVelocity].value.at(3 * size_t(b)));
+  j["angular_velocity"] = vec3_json(&p[ParamId::BodyAngularVelocity].value.at(3 * size_t(b)));
+  return j;
+}
+
+OrderedJson joint_json(const Scene& scene, int k) {
+  const Joint& joint = scene.joints[size_t(k)];
+  const ParameterSet& p = scene.params;
+  OrderedJson j;
+  if (!joint.name.empty()) j["name"] = joint.name;
+  j["type"] = joint_type_name(joint.type);
+  j["parent"] = joint.parent;
+  j["child"] = joint.child;
+  j["anchor"] = vec3_json(&p[ParamId::JointAnchor].value.at(3 * size_t(k)));
+  if (joint.type != JointType::Ball) j["axis"] = vec3_json(joint.axis);
+  if (joint.limited) j["limits"] = OrderedJson::array({joint.lower, joint.upper});
+  j["damping"] = p[ParamId::JointDamping].value.at(size_t(k));
+  if (joint.collide) j["collide"] = true;
+  return j;
+}
+
+}  // namespace
+
+OrderedJson bodies_json(const Scene& scene) {
+  OrderedJson bodies = OrderedJson::array();
+  for (int b = 0; b < scene.body_count(); ++b) bodies.push_back(body_json(scene, b));
+  return bodies;
+}
+
+OrderedJson joints_json(const Scene& scene) {
+  OrderedJson joints = OrderedJson::array();
+  for (int k = 0; k < scene.joint_count(); ++k) joints.push_back(joint_json(scene, k));
+  return joints;
+}
+
+OrderedJson joint_settings_json(const JointSettings& js) {
+  return {{"stiffness", js.stiffness},
+          {"damping", js.damping},
+          {"angular_stiffness", js.angular_stiffness},
+          {"angular_damping", js.angular_damping},
+          {"limit_stiffness", js.limit_stiffness}};
+}
+
+// A row of motor controls per step, or an empty array when every control is 0 (the
+// default, then not written).
+OrderedJson joint_controls_json(const Scene& scene) {
+  const std::vector<double>& controls = scene.params[ParamId::JointControl].value;
+  if (std::any_of(controls.begin(), controls.end(), [](double u) { return u != 0.0; }))
+    return rows(controls, scene.joint_count());
+  return OrderedJson::array();
+}
+
+OrderedJson attachments_json(const Scene& scene) {
+  OrderedJson attachments = OrderedJson::array();
+  for (const Attachment& a : scene.attachments) attachments.push_back({a.particle, a.body});
+  return attachments;
+}
+
+// ---- Checking ---------------------------------------------------------------------
+
+// Each body's shape has positive sizes, and its orientation is a quaternion that can be
+// normalised.
+Problem check_bodies(const Scene& scene) {
+  for (int b = 0; b < scene.body_count(); ++b) {
+    const RigidBody& body = scene.bodies[size_t(b)];
+    const std::string at = index_path("bodies", b);
+    if (body.shape == BodyShape::Box)
+      for (int k = 0; k < 3; ++k)
+        if (!positive(body.half_extents[k]))
+          return found(index_path(at + ".half_extents", k), body.half_extents[k], "a half extent > 0 (m)");
+    if (body.shape != BodyShape::Box && !positive(body.radius)) return found(at + ".radius", body.radius, "a radius > 0 (m)");
+    if (body.shape == BodyShape::Capsule && !positive(body.half_length))
+      return found(at + ".half_length", body.half_length, "half the axis' length > 0 (m)");
+    const std::vector<double>& q = scene.params[ParamId::BodyOrientation].value;
+    if (q.size() == 4 * size_t(scene.body_count())) {
+      const double* o = &q[4 * size_t(b)];
+      if (!(o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3] > 1e-12))
+        return at + ".orientation: a zero quaternion; expected a rotation [x, y, z, w] of non-zero length";
+    }
+  }
+  return std::nullopt;
+}
+
+// Each joint names bodies that exist (two different ones, or one and the world), a unit
+// axis, limits in order, and the penalty settings are usable.
+Problem check_joints(const Scene& scene) {
+  const int b = scene.body_count();
+  const std::string body_range = "a body index in [0, " + std::to_string(b) + ")";
+  for (int j = 0; j < scene.joint_count(); ++j) {
+    const Joint& joint = scene.joints[size_t(j)];
+    const std::string at = index_path("joints", j);
+    if (joint.parent < -1 || joint.parent >= b) return found(at + ".parent", joint.parent, "-1 (the world) or " + body_range);
+    if (joint.child < 0 || joint.child >= b) return found(at + ".child", joint.child, body_range);
+    if (joint.parent == joint.child) return found(at + ".child", joint.child, "a body other than the parent");
+    const double length = std::hypot(joint.axis[0], joint.axis[1], joint.axis[2]);
+    if (!finite(length) || std::abs(length - 1.0) > 1e-6) return found(at + ".axis", length, "a unit vector (length 1)");
+    if (joint.limited) {
+      if (joint.type != JointType::Hinge && joint.type != JointType::Prismatic)
+        return at + ".limits: a " + std::string(joint_type_name(joint.type)) + " joint has no free direction to limit";
+      if (!finite(joint.lower) || !finite(joint.upper) || joint.lower > joint.upper)
+        return at + ".limits: found [" + number_text(joint.lower) + ", " + number_text(joint.upper) +
+               "]; expected [lower, upper] with lower <= upper";
+      if (joint.type == JointType::Hinge && (joint.lower < -std::numbers::pi || joint.upper > std::numbers::pi))
+        return at + ".limits: found [" + number_text(joint.lower) + ", " + number_text(joint.upper) +
+               "]; expected turns within [-pi, pi] (rad)";
+    }
+  }
+  const JointSettings& js = scene.joint_settings;
+  if (!positive(js.stiffness)) return found("joint_settings.stiffness", js.stiffness, "a stiffness > 0 (N/m)");
+  if (!non_negative(js.damping)) return found("joint_settings.damping", js.damping, "a damping >= 0 (N s/m)");
+  if (!positive(js.angular_stiffness))
+    return found("joint_settings.angular_stiffness", js.angular_stiffness, "a stiffness > 0 (N m/rad)");
+  if (!non_negative(js.angular_damping))
+    return found("joint_settings.angular_damping", js.angular_damping, "a damping >= 0 (N m s/rad)");
+  if (!non_negative(js.limit_stiffness))
+    return found("joint_settings.limit_stiffness", js.limit_stiffness, "a stiffness >= 0");
+  return std::nullopt;
+}
+
+// Each attachment names a particle (free, attached once) and a body that exist.
+Problem check_attachments(const Scene& scene) {
+  const int n = scene.particle_count(), b = scene.body_count();
+  std::set<int> attached;
+  for (std::size_t k = 0; k < scene.attachments.size(); ++k) {
+    const Attachment& a = scene.attachments[k];
+    const std::string at = index_path("attachments", static_cast<long long>(k));
+    if (a.particle < 0 || a.particle >= n)
+      return found(index_path(at, 0), a.particle, "a particle index in [0, " + std::to_string(n) + ")");
+    if (a.body < 0 || a.body >= b) return found(index_path(at, 1), a.body, "a body index in [0, " + std::to_string(b) + ")");
+    if (!attached.insert(a.particle).second) return found(index_path(at, 0), a.particle, "each particle attached once");
+    if (scene.pinned[size_t(a.particle)])
+      return found(index_path(at, 0), a.particle, "a particle that is not pinned (a pinned particle cannot follow a body)");
+  }
+  return std::nullopt;
+}
+
+}  // namespace nudge::scene_io

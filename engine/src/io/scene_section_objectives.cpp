@@ -1,0 +1,370 @@
+// The "objectives" section, the terms of the loss (target, positions, markers,
+// velocity, effort, travel, orientation), with a markers objective's CSV file of
+// reference tracks: how each is read from a scene file, written back and checked.
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/marker_csv.h"
+#include "io/scene_sections.h"
+
+namespace nudge::scene_io {
+
+namespace {
+
+// "target, positions, markers, velocity, effort, travel, orientation"
+std::string objective_type_names() {
+  std::vector<std::string_view> names;
+  for (int i = 0; i <= static_cast<int>(ObjectiveType::Orientation); ++i)
+    names.push_back(objective_type_name(static_cast<ObjectiveType>(i)));
+  return join(names);
+}
+
+}  // namespace
+
+// ---- Reading ----------------------------------------------------------------------
+
+void SceneReader::read_objectives(const Node& node, Scene& scene) const {
+  expect_array(node, "an array of objectives");
+  for (std::size_t k = 0; k < node.size(); ++k) scene.objectives.push_back(read_objective(node.element(k), scene));
+}
+
+int SceneReader::step(const Node& objective, int steps) const {
+  auto node = optional(objective, "step");
+  if (!node) return -1;
+  return static_cast<int>(
+      integer(*node, -1, steps, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]"));
+}
+
+Objective SceneReader::read_objective(const Node& node, const Scene& scene) const {
+  if (!node.json.is_object()) fail_found(node, "an objective object with a \"type\"");
+  const Node type_node = required(node, "type", "one of: " + objective_type_names());
+  const std::string type_name = string(type_node, "one of: " + objective_type_names());
+  const std::optional<ObjectiveType> type = objective_type_from_name(type_name);
+  if (!type) fail_found(type_node, "one of: " + objective_type_names());
+  const std::string context = context_of(node) + " (a " + type_name + " objective)";
+
+  Objective o;
+  o.type = *type;
+  switch (*type) {
+    case ObjectiveType::Target:
+    case ObjectiveType::Velocity: {
+      expect_object(node, {"type", "particles", "bodies", "target", "step", "weight"}, context);
+      if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
+      if (auto particles = optional(node, "particles")) o.particles = particle_list(*particles);
+      else if (o.bodies.empty())
+        required(node, "particles", "a non-empty array of particle indices (or \"bodies\")");
+      const std::string_view expected = *type == ObjectiveType::Target ? "a target position [x, y, z] (m)"
+                                                                       : "a target velocity [x, y, z] (m/s)";
+      const std::array<double, 3> target = vec3(required(node, "target", expected), expected);
+      o.target.assign(target.begin(), target.end());
+      break;
+    }
+    case ObjectiveType::Positions:
+      expect_object(node, {"type", "particles", "targets", "offset", "step", "weight"}, context);
+      if (auto particles = optional(node, "particles")) {
+        o.particles = particle_list(*particles);
+      } else {
+        for (int i = 0; i < scene.particle_count(); ++i) o.particles.push_back(i);
+      }
+      read_position_targets(node, scene, o);
+      break;
+    case ObjectiveType::Markers:
+      expect_object(node, {"type", "file", "bind", "bind_bodies", "steps_per_frame", "weight"}, context);
+      read_markers(node, scene, o);
+      break;
+    case ObjectiveType::Effort: expect_object(node, {"type", "weight"}, context); break;
+    case ObjectiveType::Orientation:
+      expect_object(node, {"type", "bodies", "axis", "direction", "step", "weight"}, context);
+      o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
+      o.direction[0] = 0, o.direction[1] = 1, o.direction[2] = 0;  // by default: the axis points up
+      if (auto axis = optional(node, "axis")) unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
+      if (auto direction = optional(node, "direction")) read_direction(*direction, o);
+      break;
+    case ObjectiveType::Travel:
+      expect_object(node, {"type", "particles", "direction", "step", "weight"}, context);
+      o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
+      if (auto direction = optional(node, "direction")) read_direction(*direction, o);
+      break;
+  }
+  o.step = step(node, scene.settings.steps);
+  if (auto weight = optional(node, "weight")) o.weight = number(*weight, "a weight >= 0", non_negative);
+  return o;
+}
+
+void SceneReader::read_position_targets(const Node& node, const Scene& scene, Objective& o) const {
+  auto targets = optional(node, "targets");
+  auto offset = optional(node, "offset");
+  if (targets.has_value() == offset.has_value())
+    fail(node.path, std::string(targets ? "found both" : "found neither") +
+                        " \"targets\" and \"offset\"; expected exactly one of them");
+  if (targets) {
+    o.target = rows_of_3(*targets, o.particles.size(), "a target position [x, y, z] (m)",
+                         "an array of " + std::to_string(o.particles.size()) +
+                             " [x, y, z] targets (one per listed particle)");
+    return;
+  }
+  const std::array<double, 3> d = vec3(*offset, "an offset [dx, dy, dz] (m)");
+  const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+  for (int i : o.particles)
+    for (int k = 0; k < 3; ++k) {
+      const double target = x0[3 * i + k] + d[k];
+      if (!finite(target)) fail_found(*offset, "an offset whose targets stay finite");
+      o.target.push_back(target);
+    }
+}
+
+// Normalising a saved unit direction again could change a last digit and break
+// load-save-load: unit_vector keeps it bit for bit.
+void SceneReader::read_direction(const Node& node, Objective& o) const {
+  unit_vector(node, vec3(node, "a direction [x, y, z]"), o.direction);
+}
+
+void SceneReader::read_markers(const Node& node, const Scene& scene, Objective& o) const {
+  const Node file = required(node, "file", "the path of a marker CSV file");
+  const std::string written = string(file, "the path of a marker CSV file, relative to the scene's folder");
+  if (written.empty()) fail_found(file, "the path of a marker CSV file");
+  o.marker_file = fs::path(written);
+  const fs::path resolved = o.marker_file.is_absolute() ? o.marker_file : folder_ / o.marker_file;
+
+  if (auto spf = optional(node, "steps_per_frame"))
+    o.steps_per_frame = int_in(*spf, 1, kIntMax, "an integer number of steps per frame");
+
+  // Markers follow particles ("bind") or bodies' centres of mass ("bind_bodies").
+  const std::optional<Node> bind_bodies = optional(node, "bind_bodies");
+  const std::optional<Node> bind = bind_bodies ? optional(node, "bind")
+                                               : required(node, "bind", "a non-empty array of [marker, particle] pairs");
+  std::map<int, std::string> bound;  // marker id -> where it is bound
+  const auto read_bind = [&](const Node& list, std::string_view what, auto index_of, auto& out) {
+    const std::string expected = "a non-empty array of [marker, " + std::string(what) + "] pairs";
+    if (!list.json.is_array() || list.json.empty()) fail_found(list, expected);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const Node pair = list.element(k);
+      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [marker, " + std::string(what) + "]");
+      const Node marker_node = pair.element(0);
+      const int marker = int_in(marker_node, std::numeric_limits<int>::min(), kIntMax, "a marker id, an integer");
+      if (const auto [it, inserted] = bound.emplace(marker, pair.path); !inserted)
+        fail_found(marker_node, "each marker bound once (marker " + std::to_string(marker) + " is already at " +
+                                    it->second + ")");
+      out.emplace_back(marker, index_of(pair.element(1)));
+    }
+  };
+  if (bind) read_bind(*bind, "particle", [&](const Node& n) { return particle_index(n); }, o.bind);
+  if (bind_bodies) {
+    const int bodies = scene.body_count();
+    const std::string body_range = "a body index in [0, " + std::to_string(bodies) + ")";
+    read_bind(*bind_bodies, "body",
+              [&](const Node& n) {
+                if (bodies == 0) fail_found(n, "a body index (the scene has no bodies)");
+                return static_cast<int>(integer(n, 0, bodies - 1, body_range));
+              },
+              o.bind_bodies);
+  }
+
+  Result<MarkerTrack> track = read_marker_csv(resolved);
+  if (!track) fail(file.path, track.error().message);
+
+  // Keep the samples of bound markers; others are ignored.
+  std::set<int> observed;
+  const long long steps = scene.settings.steps;
+  for (std::size_t k = 0; k < track->samples.size(); ++k) {
+    const MarkerSample& sample = track->samples[k];
+    if (!bound.contains(sample.marker)) continue;
+    const long long step_of_frame = static_cast<long long>(sample.frame) * o.steps_per_frame;
+    if (step_of_frame < 0 || step_of_frame > steps)
+      fail(file.path, resolved.string() + ":" + std::to_string(track->lines[k]) + ": found frame " +
+                          std::to_string(sample.frame) + " (step " + std::to_string(step_of_frame) + " at " +
+                          std::to_string(o.steps_per_frame) + " steps per frame); expected a frame in [0, " +
+                          std::to_string(steps / o.steps_per_frame) + "] (simulation.steps is " +
+                          std::to_string(steps) + ")");
+    o.samples.push_back(sample);
+    observed.insert(sample.marker);
+  }
+  for (const auto& [marker, where] : bound)
+    if (!observed.contains(marker))
+      fail(where + "[0]", "found " + std::to_string(marker) + "; expected a marker id that occurs in " + resolved.string());
+}
+
+// ---- Writing ----------------------------------------------------------------------
+
+namespace {
+
+OrderedJson objective_json(const Objective& o) {
+  OrderedJson j;
+  j["type"] = objective_type_name(o.type);
+  switch (o.type) {
+    case ObjectiveType::Target:
+    case ObjectiveType::Velocity:
+      if (!o.particles.empty() || o.bodies.empty()) j["particles"] = o.particles;
+      if (!o.bodies.empty()) j["bodies"] = o.bodies;
+      j["target"] = o.target;
+      j["step"] = o.step;
+      break;
+    case ObjectiveType::Positions:
+      j["particles"] = o.particles;
+      j["targets"] = rows(o.target, 3);
+      j["step"] = o.step;
+      break;
+    case ObjectiveType::Markers: {
+      j["file"] = o.marker_file.generic_string();
+      OrderedJson bind = OrderedJson::array();
+      for (const auto& [marker, particle] : o.bind) bind.push_back({marker, particle});
+      if (!o.bind.empty()) j["bind"] = bind;
+      if (!o.bind_bodies.empty()) {
+        OrderedJson bodies = OrderedJson::array();
+        for (const auto& [marker, body] : o.bind_bodies) bodies.push_back({marker, body});
+        j["bind_bodies"] = bodies;
+      }
+      j["steps_per_frame"] = o.steps_per_frame;
+      break;
+    }
+    case ObjectiveType::Effort: break;
+    case ObjectiveType::Orientation:
+      j["bodies"] = o.bodies;
+      j["axis"] = vec3_json(o.axis);
+      j["direction"] = vec3_json(o.direction);
+      j["step"] = o.step;
+      break;
+    case ObjectiveType::Travel:
+      j["particles"] = o.particles;
+      j["direction"] = vec3_json(o.direction);
+      j["step"] = o.step;
+      break;
+  }
+  j["weight"] = o.weight;
+  return j;
+}
+
+}  // namespace
+
+OrderedJson objectives_json(const Scene& scene) {
+  OrderedJson objectives = OrderedJson::array();
+  for (const Objective& o : scene.objectives) objectives.push_back(objective_json(o));
+  return objectives;
+}
+
+// ---- Checking ---------------------------------------------------------------------
+
+namespace {
+
+Problem check_particle_list(const std::string& where, const std::vector<int>& particles, int n) {
+  if (particles.empty()) return where + ": found no particles; expected at least one particle index";
+  std::set<int> seen;
+  for (std::size_t k = 0; k < particles.size(); ++k) {
+    const int i = particles[k];
+    if (i < 0 || i >= n)
+      return found(index_path(where, static_cast<long long>(k)), i,
+                   "a particle index in [0, " + std::to_string(n) + ")");
+    if (!seen.insert(i).second)
+      return found(index_path(where, static_cast<long long>(k)), i, "each particle at most once");
+  }
+  return std::nullopt;
+}
+
+Problem check_markers(const std::string& where, const Objective& o, int n, int bodies, int steps) {
+  if (o.steps_per_frame < 1)
+    return found(where + ".steps_per_frame", o.steps_per_frame, "an integer >= 1");
+  if (o.bind.empty() && o.bind_bodies.empty())
+    return where + ".bind: found no markers; expected at least one [marker, particle] (or bind_bodies [marker, body]) pair";
+  std::set<int> bound;
+  for (std::size_t k = 0; k < o.bind_bodies.size(); ++k) {
+    const std::string pair = index_path(where + ".bind_bodies", static_cast<long long>(k));
+    const auto [marker, body] = o.bind_bodies[k];
+    if (!bound.insert(marker).second) return found(index_path(pair, 0), marker, "each marker bound once");
+    if (body < 0 || body >= bodies)
+      return found(index_path(pair, 1), body, "a body index in [0, " + std::to_string(bodies) + ")");
+  }
+  for (std::size_t k = 0; k < o.bind.size(); ++k) {
+    const std::string pair = index_path(where + ".bind", static_cast<long long>(k));
+    const auto [marker, particle] = o.bind[k];
+    if (!bound.insert(marker).second) return found(index_path(pair, 0), marker, "each marker bound once");
+    if (particle < 0 || particle >= n)
+      return found(index_path(pair, 1), particle, "a particle index in [0, " + std::to_string(n) + ")");
+  }
+  std::set<int> observed;
+  for (std::size_t k = 0; k < o.samples.size(); ++k) {
+    const MarkerSample& sample = o.samples[k];
+    const std::string at = index_path(where + ".samples", static_cast<long long>(k));
+    if (!bound.contains(sample.marker)) return found(at + ".marker", sample.marker, "a marker listed in bind");
+    const long long step = static_cast<long long>(sample.frame) * o.steps_per_frame;
+    if (step < 0 || step > steps)
+      return found(at + ".frame", sample.frame,
+                   "a frame whose step (frame x " + std::to_string(o.steps_per_frame) + ") is in [0, " +
+                       std::to_string(steps) + "]");
+    for (double x : sample.position)
+      if (!finite(x)) return found(at + ".position", x, "a finite position (m)");
+    observed.insert(sample.marker);
+  }
+  for (std::size_t k = 0; k < o.bind.size(); ++k)
+    if (!observed.contains(o.bind[k].first))
+      return found(index_path(index_path(where + ".bind", static_cast<long long>(k)), 0), o.bind[k].first,
+                   "a marker that has samples");
+  for (std::size_t k = 0; k < o.bind_bodies.size(); ++k)
+    if (!observed.contains(o.bind_bodies[k].first))
+      return found(index_path(index_path(where + ".bind_bodies", static_cast<long long>(k)), 0), o.bind_bodies[k].first,
+                   "a marker that has samples");
+  return std::nullopt;
+}
+
+}  // namespace
+
+Problem check_objectives(const Scene& scene) {
+  const int n = scene.particle_count(), steps = scene.settings.steps;
+  for (std::size_t k = 0; k < scene.objectives.size(); ++k) {
+    const Objective& o = scene.objectives[k];
+    const std::string where = index_path("objectives", static_cast<long long>(k));
+    if (!non_negative(o.weight)) return found(where + ".weight", o.weight, "a weight >= 0");
+    if (o.step < -1 || o.step > steps)
+      return found(where + ".step", o.step, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]");
+
+    // A target or velocity term may read bodies instead of (or besides) particles.
+    const bool centroid = o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity;
+    const bool uses_particles = o.type == ObjectiveType::Positions || o.type == ObjectiveType::Travel ||
+                                (centroid && (!o.particles.empty() || o.bodies.empty()));
+    if (uses_particles)
+      if (Problem p = check_particle_list(where + ".particles", o.particles, n)) return p;
+    const bool orientation = o.type == ObjectiveType::Orientation;
+    if (orientation && o.bodies.empty()) return where + ".bodies: found none; expected the bodies whose axis to turn";
+    if (!centroid && !orientation && !o.bodies.empty())
+      return where + ".bodies: only target, velocity and orientation objectives read bodies";
+    std::set<int> bodies;
+    for (std::size_t i = 0; i < o.bodies.size(); ++i) {
+      const std::string at = index_path(where + ".bodies", static_cast<long long>(i));
+      if (o.bodies[i] < 0 || o.bodies[i] >= scene.body_count())
+        return found(at, o.bodies[i], "a body index in [0, " + std::to_string(scene.body_count()) + ")");
+      if (!bodies.insert(o.bodies[i]).second) return found(at, o.bodies[i], "each body once");
+    }
+
+    std::size_t target_size = 0;
+    if (o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity) target_size = 3;
+    if (o.type == ObjectiveType::Positions) target_size = 3 * o.particles.size();
+    if (o.target.size() != target_size)
+      return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +
+             std::to_string(target_size);
+    for (std::size_t i = 0; i < o.target.size(); ++i)
+      if (!finite(o.target[i]))
+        return found(index_path(where + ".target", static_cast<long long>(i)), o.target[i], "a finite number");
+
+    if (o.type == ObjectiveType::Travel || orientation) {
+      const double length = std::hypot(o.direction[0], o.direction[1], o.direction[2]);
+      if (!finite(length) || std::abs(length - 1.0) > 1e-9)
+        return found(where + ".direction", length, "a unit vector (length 1)");
+    }
+    if (orientation) {
+      const double length = std::hypot(o.axis[0], o.axis[1], o.axis[2]);
+      if (!finite(length) || std::abs(length - 1.0) > 1e-9) return found(where + ".axis", length, "a unit vector (length 1)");
+    }
+    if (o.type == ObjectiveType::Markers)
+      if (Problem p = check_markers(where, o, n, scene.body_count(), steps)) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace nudge::scene_io

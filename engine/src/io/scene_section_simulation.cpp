@@ -1,0 +1,127 @@
+// The "simulation" section (time step, step count, checkpoints, gravity, drag and its
+// "ground") and the "camera": how each is read from a scene file, written back and
+// checked.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "io/scene_sections.h"
+
+namespace nudge::scene_io {
+
+// ---- Reading ----------------------------------------------------------------------
+
+void SceneReader::read_simulation(const Node& node, Scene& scene) const {
+  expect_object(node, {"dt", "steps", "checkpoint_every", "gravity", "drag", "ground"});
+  Settings& s = scene.settings;
+  s.dt = number(required(node, "dt", "a time step in (0, 1] (s)"), "a time step in (0, 1] (s)", time_step);
+  s.steps = int_in(required(node, "steps", "a step count, an integer in " + range_text(1, kMaxSteps)), 1, kMaxSteps,
+                   "a step count, an integer");
+  if (auto every = optional(node, "checkpoint_every"))
+    s.checkpoint_every = int_in(*every, 0, kIntMax, "an integer (0: store every state)");
+  if (auto gravity = optional(node, "gravity")) {
+    const std::array<double, 3> g = vec3(*gravity, "a gravity vector [x, y, z] (m/s^2)");
+    scene.params[ParamId::Gravity].value.assign(g.begin(), g.end());
+  }
+  if (auto drag = optional(node, "drag"))
+    scene.params[ParamId::Drag].value = {number(*drag, "a drag coefficient >= 0 (N s/m)", non_negative)};
+  if (auto ground = optional(node, "ground")) read_ground(*ground, scene);
+}
+
+void SceneReader::read_ground(const Node& node, Scene& scene) const {
+  expect_object(node, {"height", "stiffness", "damping", "friction", "contact_smoothing", "friction_smoothing"});
+  Ground& g = scene.settings.ground;
+  g.enabled = true;
+  if (auto height = optional(node, "height")) g.height = number(*height, "a finite height (m)");
+  if (auto stiffness = optional(node, "stiffness"))
+    scene.params[ParamId::GroundStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
+  if (auto damping = optional(node, "damping")) g.damping = number(*damping, "a damping >= 0 (N s/m)", non_negative);
+  if (auto friction = optional(node, "friction"))
+    scene.params[ParamId::Friction].value = {number(*friction, "a friction coefficient >= 0", non_negative)};
+  if (auto smoothing = optional(node, "contact_smoothing"))
+    g.contact_smoothing = number(*smoothing, "a width > 0 (m)", positive);
+  if (auto smoothing = optional(node, "friction_smoothing"))
+    g.friction_smoothing = number(*smoothing, "a speed > 0 (m/s)", positive);
+}
+
+void SceneReader::read_camera(const Node& node, SceneCamera& camera) const {
+  expect_object(node, {"eye", "target", "fov_degrees"});
+  const std::array<double, 3> eye = vec3(required(node, "eye", "the camera position [x, y, z] (m)"),
+                                         "the camera position [x, y, z] (m)");
+  const Node target_node = required(node, "target", "the point looked at [x, y, z] (m)");
+  const std::array<double, 3> target = vec3(target_node, "the point looked at [x, y, z] (m)");
+  if (eye == target) fail_found(target_node, "a point other than the camera position");
+  if (auto fov = optional(node, "fov_degrees"))
+    camera.fov_degrees = number(*fov, "a vertical field of view in degrees, in (0, 180)",
+                                [](double v) { return v > 0 && v < 180; });
+  std::copy(eye.begin(), eye.end(), camera.eye);
+  std::copy(target.begin(), target.end(), camera.target);
+  camera.set = true;
+}
+
+// ---- Writing ----------------------------------------------------------------------
+
+// "simulation", with its "ground" when the ground is on.
+OrderedJson simulation_json(const Scene& scene) {
+  const ParameterSet& p = scene.params;
+  OrderedJson sim;
+  sim["dt"] = scene.settings.dt;
+  sim["steps"] = scene.settings.steps;
+  sim["checkpoint_every"] = scene.settings.checkpoint_every;
+  sim["gravity"] = p[ParamId::Gravity].value;
+  sim["drag"] = p[ParamId::Drag].value.at(0);
+  if (const Ground& g = scene.settings.ground; g.enabled) {
+    OrderedJson& ground = sim["ground"];
+    ground["height"] = g.height;
+    ground["stiffness"] = p[ParamId::GroundStiffness].value.at(0);
+    ground["damping"] = g.damping;
+    ground["friction"] = p[ParamId::Friction].value.at(0);
+    ground["contact_smoothing"] = g.contact_smoothing;
+    ground["friction_smoothing"] = g.friction_smoothing;
+  }
+  return sim;
+}
+
+OrderedJson camera_json(const SceneCamera& camera) {
+  return {{"eye", vec3_json(camera.eye)},
+          {"target", vec3_json(camera.target)},
+          {"fov_degrees", camera.fov_degrees}};
+}
+
+// ---- Checking ---------------------------------------------------------------------
+
+Problem check_settings(const Scene& scene) {
+  const Settings& s = scene.settings;
+  if (!(finite(s.dt) && s.dt > 0 && s.dt <= 1))
+    return found("simulation.dt", s.dt, "a time step in (0, 1] (s)");
+  if (s.steps < 1 || s.steps > kMaxSteps)
+    return found("simulation.steps", s.steps, "a step count in [1, " + std::to_string(kMaxSteps) + "]");
+  if (s.checkpoint_every < 0)
+    return found("simulation.checkpoint_every", s.checkpoint_every, "an interval >= 0 (0 stores every state)");
+  const Ground& g = s.ground;
+  if (!finite(g.height)) return found("simulation.ground.height", g.height, "a finite height (m)");
+  if (!non_negative(g.damping)) return found("simulation.ground.damping", g.damping, "a damping >= 0 (N s/m)");
+  if (!positive(g.contact_smoothing))
+    return found("simulation.ground.contact_smoothing", g.contact_smoothing, "a width > 0 (m)");
+  if (!positive(g.friction_smoothing))
+    return found("simulation.ground.friction_smoothing", g.friction_smoothing, "a speed > 0 (m/s)");
+  return std::nullopt;
+}
+
+Problem check_camera(const Scene& scene) {
+  const SceneCamera& c = scene.camera;
+  if (!c.set) return std::nullopt;
+  for (int k = 0; k < 3; ++k) {
+    if (!std::isfinite(c.eye[k])) return found("camera.eye[" + std::to_string(k) + "]", c.eye[k], "a finite number");
+    if (!std::isfinite(c.target[k]))
+      return found("camera.target[" + std::to_string(k) + "]", c.target[k], "a finite number");
+  }
+  if (c.eye[0] == c.target[0] && c.eye[1] == c.target[1] && c.eye[2] == c.target[2])
+    return std::string("camera.target: the same point as camera.eye; expected a point other than the camera position");
+  if (!(c.fov_degrees > 0 && c.fov_degrees < 180))
+    return found("camera.fov_degrees", c.fov_degrees, "a vertical field of view in degrees, in (0, 180)");
+  return std::nullopt;
+}
+
+}  // namespace nudge::scene_io

@@ -1,0 +1,173 @@
+// The sections of a scene file (docs/scene-format.md), each read, written and checked
+// in one file:
+//   scene_section_simulation.cpp  "simulation" (with its "ground") and "camera"
+//   scene_section_particles.cpp   "particles", "controls" and "springs"
+//   scene_section_bodies.cpp      "bodies", "joints", "joint_settings", "joint_controls"
+//                                 and "attachments"
+//   scene_section_colliders.cpp   "colliders" and "contact"
+//   scene_section_objectives.cpp  "objectives" (markers objectives among them)
+//   scene_section_parameters.cpp  "parameters" and "optimizer"
+// scene_json.cpp reads and writes the sections in the file's order; scene_check.cpp
+// shapes the parameters and runs the sections' checks (check_scene).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "io/json_text.h"
+#include "io/scene_reader.h"
+#include "nudge/scene.h"
+
+namespace nudge::scene_io {
+
+// ---- Reading ----------------------------------------------------------------------
+
+// Walks the DOM into a Scene, checking every value as it goes.
+class SceneReader : public NodeReader {
+public:
+  SceneReader(std::string file, fs::path folder) : NodeReader(std::move(file)), folder_(std::move(folder)) {}
+
+  // The whole file, its sections in the order they must be read (scene_json.cpp).
+  Scene read(const Json& root, const fs::path& source);
+
+private:
+  // scene_section_simulation.cpp
+  void read_simulation(const Node& node, Scene& scene) const;
+  void read_ground(const Node& node, Scene& scene) const;
+  void read_camera(const Node& node, SceneCamera& camera) const;
+
+  // scene_section_particles.cpp
+  void read_particles(const Node& node, Scene& scene);
+  void read_controls(const std::optional<Node>& node, Scene& scene) const;
+  bool read_springs(const std::optional<Node>& node, Scene& scene) const;
+  void check_default_rest_lengths(const Scene& scene, const Node& springs) const;
+
+  // scene_section_bodies.cpp
+  // A body's parameter values as written (absent ones keep their defaults).
+  struct BodyValues {
+    std::array<double, 3> position{}, velocity{}, angular_velocity{};
+    std::array<double, 4> orientation{0, 0, 0, 1};
+    double density = 1000;
+  };
+  std::vector<BodyValues> read_bodies(const Node& node, Scene& scene) const;
+  static void store_body_values(const std::vector<BodyValues>& values, Scene& scene);
+  // A joint's parameter values as written.
+  struct JointValues {
+    std::array<double, 3> anchor{};
+    double damping = 0;
+  };
+  std::vector<JointValues> read_joints(const Node& node, Scene& scene) const;
+  static void store_joint_values(const std::vector<JointValues>& values, Scene& scene);
+  void read_joint_settings(const Node& node, JointSettings& s) const;
+  void read_joint_controls(const Node& node, Scene& scene) const;
+  void read_attachments(const Node& node, Scene& scene) const;
+
+  // scene_section_colliders.cpp
+  void read_colliders(const Node& node, Scene& scene) const;
+  ColliderShape read_collider(const Node& node) const;
+  void read_placement(const Node& node, ColliderShape& c) const;
+  void read_contact(const Node& node, Scene& scene) const;
+
+  // scene_section_objectives.cpp
+  void read_objectives(const Node& node, Scene& scene) const;
+  int step(const Node& objective, int steps) const;
+  Objective read_objective(const Node& node, const Scene& scene) const;
+  void read_position_targets(const Node& node, const Scene& scene, Objective& o) const;
+  void read_direction(const Node& node, Objective& o) const;
+  void read_markers(const Node& node, const Scene& scene, Objective& o) const;
+
+  // scene_section_parameters.cpp
+  void read_parameters(const Node& node, Scene& scene) const;
+  void read_optimizer(const Node& node, OptimizerSettings& o) const;
+
+  fs::path folder_;  // marker files are relative to it
+};
+
+// ---- Writing ----------------------------------------------------------------------
+// Each section's JSON as save_scene writes it; scene_json.cpp decides which sections a
+// scene writes, and in which order.
+
+// scene_section_simulation.cpp
+OrderedJson simulation_json(const Scene& scene);
+OrderedJson camera_json(const SceneCamera& camera);
+
+// scene_section_particles.cpp
+OrderedJson particles_json(const Scene& scene);
+OrderedJson springs_json(const Scene& scene);
+OrderedJson controls_json(const Scene& scene);
+
+// scene_section_bodies.cpp
+OrderedJson bodies_json(const Scene& scene);
+OrderedJson joints_json(const Scene& scene);
+OrderedJson joint_settings_json(const JointSettings& js);
+OrderedJson joint_controls_json(const Scene& scene);  // empty when every control is 0
+OrderedJson attachments_json(const Scene& scene);
+
+// scene_section_colliders.cpp
+OrderedJson colliders_json(const Scene& scene);
+OrderedJson contact_json(const Scene& scene);
+
+// scene_section_objectives.cpp
+OrderedJson objectives_json(const Scene& scene);
+
+// scene_section_parameters.cpp
+OrderedJson parameters_json(const ParameterSet& p);  // empty when none is optimised or bounded
+OrderedJson optimizer_json(const OptimizerSettings& o);
+
+// ---- Checking ---------------------------------------------------------------------
+// The invariants the engine relies on for any scene, loaded or built in code, section
+// by section; check_scene (scene_check.cpp) runs them. Messages name the place as a
+// scene file would ("springs.pairs[3]", "particles.mass[2]").
+
+using Problem = std::optional<std::string>;  // the first violated invariant, if any
+
+inline std::string number_text(int x) { return std::to_string(x); }  // number_text(double): json_text.h
+
+inline std::string index_path(const std::string& path, long long i) { return path + "[" + std::to_string(i) + "]"; }
+
+template <class Number>
+std::string found(const std::string& where, Number value, std::string_view expected) {
+  return where + ": found " + number_text(value) + "; expected " + std::string(expected);
+}
+
+// scene_section_simulation.cpp
+Problem check_settings(const Scene& scene);
+Problem check_camera(const Scene& scene);
+
+// scene_section_particles.cpp
+Problem check_topology(const Scene& scene);
+
+// scene_section_bodies.cpp
+Problem check_bodies(const Scene& scene);
+Problem check_joints(const Scene& scene);
+Problem check_attachments(const Scene& scene);
+
+// scene_section_colliders.cpp
+Problem check_colliders(const Scene& scene);
+
+// scene_section_objectives.cpp
+Problem check_objectives(const Scene& scene);
+
+// scene_section_parameters.cpp
+Problem check_parameters(const Scene& scene);
+Problem check_optimizer(const Scene& scene);
+
+// ---- Parameter shapes (scene_check.cpp), which check_parameters compares with ------
+
+struct Shape {
+  int rows = 0, cols = 0;
+};
+
+// The counts a parameter's shape follows from.
+struct Counts {
+  int particles, springs, steps, channels, bodies, joints;
+};
+
+Counts counts_of(const Scene& scene);
+Shape shape_of(ParamId id, const Counts& n);
+
+}  // namespace nudge::scene_io
