@@ -46,7 +46,7 @@ NUDGE_HD JointFrame<T> attachment_frame(const ParticleBodyModel<T>& pb, int i, i
 
 // The force of every body on particle i.
 template <class T>
-NUDGE_HD Vec3<T> particle_body_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v, StateView<const T> s) {
+NUDGE_HD_NOINLINE Vec3<T> particle_body_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v, StateView<const T> s) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;
   const BodyState<T> sp = particle_as_body(x, v);
@@ -93,7 +93,7 @@ NUDGE_HD Wrench<T> body_particle_wrench(const ModelView<T>& m, int b, const Body
 // body's dL/dwrench (in the coupling's adj_wrench): both the forces on the particle and
 // the reactions on the bodies depend on the particle. Adds to adj_x and adj_v.
 template <class T>
-NUDGE_HD void adj_particle_body_force(const ModelView<T>& m, const GradView<T>& grad, int i, Vec3<T> x, Vec3<T> v,
+NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const GradView<T>& grad, int i, Vec3<T> x, Vec3<T> v,
                                       StateView<const T> s, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;

@@ -26,9 +26,11 @@ NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T>
   const T mass = p.mass[i];
   Vec3<T> f = load3(p.ext_force, i, p.n) + Vec3<T>{mass * p.gravity[0], mass * p.gravity[1], mass * p.gravity[2]};
   f -= p.drag * v;
-  if (kContact && m.ground.enabled) f += contact_force(m.ground, x, v);
-  if (kContact && m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v);
-  if (kContact && particles_meet_bodies(m)) f += particle_body_force(m, i, x, v, state);
+  if constexpr (kContact) {
+    if (m.ground.enabled) f += contact_force(m.ground, x, v);
+    if (m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v);
+    if (particles_meet_bodies(m)) f += particle_body_force(m, i, x, v, state);
+  }
   return f + interaction_sum;
 }
 
@@ -67,10 +69,12 @@ NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<cons
   grad.particles.mass[i] += dot(adj_vn, m.dt * g - (load3(v1, i, p.n) - vi)) / mass;
   add3(grad.particles.ext_force, i, p.n, af);
   grad.particles.drag[i] -= dot(af, vi);
-  if (kContact && m.ground.enabled)
-    contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
-  if (kContact && m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, af, ax, av);
-  if (kContact && particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
+  if constexpr (kContact) {
+    if (m.ground.enabled)
+      contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
+    if (m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, af, ax, av);
+    if (particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
+  }
   store3(adj.x, i, p.n, ax);
   store3(adj.v, i, p.n, av);
 }
