@@ -111,6 +111,23 @@ TEST_CASE("cli: simulate writes the whole trajectory") {
   CHECK(rows == 501);  // 500 steps plus the initial state, one particle
 }
 
+TEST_CASE("cli: simulate --bodies-out writes every body's pose at every step") {
+  TempDir dir;
+  const fs::path out = dir.path / "bodies.csv";
+  const Run run = nudge("simulate scenes/billiards.json --bodies-out " + out.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  std::ifstream in(out);
+  std::string header, first;
+  std::getline(in, header);
+  CHECK(header == "step,time,body,x,y,z,qx,qy,qz,qw");
+  std::getline(in, first);
+  CHECK(first.rfind("0,0,0,0,", 0) == 0);  // step 0, body 0 (the cue ball) at x = 0
+  int rows = 1;
+  for (std::string line; std::getline(in, line);) ++rows;
+  CHECK(rows == 2 * 1501);  // two balls, 1500 steps plus the initial state
+}
+
 TEST_CASE("cli: optimize writes the result, the loss log and the optimised scene") {
   TempDir dir;
   const fs::path result = dir.path / "result.json", log = dir.path / "loss.csv", scene = dir.path / "opt.json";
