@@ -16,7 +16,7 @@ namespace {
 // The parameters a gradient overlay can show, by their scene-file names.
 std::vector<std::string> overlay_parameter_names() {
   std::vector<std::string> names;
-  for (view::GradientOverlay overlay : view::kGradientOverlays)
+  for (view::GradientOverlay overlay : view::gradient_overlays())
     if (overlay != view::GradientOverlay::None) names.emplace_back(param_name(view::gradient_overlay_parameter(overlay)));
   return names;
 }

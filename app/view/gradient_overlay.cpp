@@ -4,11 +4,13 @@
 #include <cmath>
 #include <string>
 
+#include "nudge/parameter_facts.h"
+
 namespace nudge::view {
 
 namespace {
 
-// Particle i's entry of an N x 3 gradient.
+// Row i of an n x 3 gradient or value.
 glm::vec3 gradient_of(const Parameter& param, int i) {
   const double* g = param.grad.data() + 3 * std::size_t(i);
   return {float(g[0]), float(g[1]), float(g[2])};
@@ -21,44 +23,48 @@ glm::vec3 value_of(const Parameter& param, int i) {
 
 }  // namespace
 
-std::string_view gradient_overlay_label(GradientOverlay overlay) {
-  switch (overlay) {
-    case GradientOverlay::None: return "none";
-    case GradientOverlay::InitialPosition: return "dL/d initial position";
-    case GradientOverlay::InitialVelocity: return "dL/d initial velocity";
-    case GradientOverlay::Stiffness: return "dL/d stiffness";
-    case GradientOverlay::RestLength: return "dL/d rest length";
-    case GradientOverlay::Damping: return "dL/d damping";
-    case GradientOverlay::BodyPosition: return "dL/d body position";
-    case GradientOverlay::BodyVelocity: return "dL/d body velocity";
-    case GradientOverlay::BodyAngularVelocity: return "dL/d body angular velocity";
-  }
-  return "?";
+const std::vector<GradientOverlay>& gradient_overlays() {
+  static const std::vector<GradientOverlay> overlays = [] {
+    std::vector<GradientOverlay> list{GradientOverlay::None};
+    for (int i = 0; i < kParamCount; ++i)
+      if (param_facts(ParamId(i)).overlay != ParamOverlay::None) list.push_back({ParamId(i)});
+    return list;
+  }();
+  return overlays;
 }
 
-ParamId gradient_overlay_parameter(GradientOverlay overlay) {
-  switch (overlay) {
-    case GradientOverlay::InitialPosition: return ParamId::InitialPosition;
-    case GradientOverlay::InitialVelocity: return ParamId::InitialVelocity;
-    case GradientOverlay::Stiffness: return ParamId::Stiffness;
-    case GradientOverlay::RestLength: return ParamId::RestLength;
-    case GradientOverlay::Damping: return ParamId::Damping;
-    case GradientOverlay::BodyPosition: return ParamId::BodyPosition;
-    case GradientOverlay::BodyVelocity: return ParamId::BodyVelocity;
-    case GradientOverlay::BodyAngularVelocity: return ParamId::BodyAngularVelocity;
-    case GradientOverlay::None: break;
-  }
-  return ParamId::Count;
+std::string gradient_overlay_label(GradientOverlay overlay) {
+  if (overlay == GradientOverlay::None) return "none";
+  std::string words(param_facts(overlay.param).name);
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return "dL/d " + words;
 }
+
+ParamId gradient_overlay_parameter(GradientOverlay overlay) { return overlay.param; }
 
 bool is_spring_overlay(GradientOverlay overlay) {
-  return overlay == GradientOverlay::Stiffness || overlay == GradientOverlay::RestLength ||
-         overlay == GradientOverlay::Damping;
+  if (overlay == GradientOverlay::None) return false;
+  const ParamFacts& facts = param_facts(overlay.param);
+  return facts.element == ParamElement::Spring && facts.overlay == ParamOverlay::Colors;
+}
+
+bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
+  if (overlay == GradientOverlay::None) return true;
+  switch (param_facts(overlay.param).element) {
+    case ParamElement::Particle: return scene.particle_count() > 0;
+    case ParamElement::Spring: return scene.spring_count() > 0;
+    case ParamElement::Body: return scene.body_count() > 0;
+    case ParamElement::Joint: return scene.joint_count() > 0;
+    case ParamElement::Scene:
+    case ParamElement::StepChannel:
+    case ParamElement::StepJoint: break;  // nothing to draw on (yet)
+  }
+  return false;
 }
 
 std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name) {
-  for (GradientOverlay overlay : kGradientOverlays)
-    if (overlay != GradientOverlay::None && param_name(gradient_overlay_parameter(overlay)) == name) return overlay;
+  for (GradientOverlay overlay : gradient_overlays())
+    if (overlay != GradientOverlay::None && param_name(overlay.param) == name) return overlay;
   return std::nullopt;
 }
 
@@ -94,11 +100,6 @@ void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, Pa
   add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
 }
 
-bool is_body_overlay(GradientOverlay overlay) {
-  return overlay == GradientOverlay::BodyPosition || overlay == GradientOverlay::BodyVelocity ||
-         overlay == GradientOverlay::BodyAngularVelocity;
-}
-
 void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
   const Parameter& param = scene.params[which];
   const int bodies = scene.body_count();
@@ -107,6 +108,19 @@ void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamI
   for (int b = 0; b < bodies; ++b) {
     origins.push_back(value_of(scene.params[ParamId::BodyPosition], b));
     vectors.push_back(gradient_of(param, b));
+  }
+  add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
+}
+
+void add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+  const Parameter& param = scene.params[which];
+  const Parameter& anchors = scene.params[ParamId::JointAnchor];
+  const int joints = scene.joint_count();
+  if (param.grad.size() != std::size_t(3 * joints) || anchors.value.size() != std::size_t(3 * joints)) return;
+  std::vector<glm::vec3> origins, vectors;
+  for (int j = 0; j < joints; ++j) {
+    origins.push_back(value_of(anchors, j));
+    vectors.push_back(gradient_of(param, j));
   }
   add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
 }
@@ -137,13 +151,29 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
 void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
                           int step, const SceneDrawOptions& options) {
   if (overlay == GradientOverlay::None) return;
-  const ParamId which = gradient_overlay_parameter(overlay);
-  if (is_spring_overlay(overlay))
-    add_spring_gradient_colors(list, scene, traj, step, which);
-  else if (is_body_overlay(overlay))
-    add_body_gradient_arrows(list, scene, which, std::max(options.bounds.radius() / 3, 3 * largest_body_reach(scene)));
-  else
-    add_particle_gradient_arrows(list, scene, which, options.bounds.radius() / 3);
+  const ParamId which = overlay.param;
+  const ParamFacts& facts = param_facts(which);
+  const float arrow_length = options.bounds.radius() / 3;
+  // Bodies and joints: long enough to be seen beside the bodies.
+  const float body_arrow_length = std::max(arrow_length, 3 * largest_body_reach(scene));
+  switch (facts.overlay) {
+    case ParamOverlay::None: return;
+    case ParamOverlay::Colors:
+      if (facts.element == ParamElement::Spring) add_spring_gradient_colors(list, scene, traj, step, which);
+      return;
+    case ParamOverlay::Arrows:
+      if (facts.cols != 3) return;
+      switch (facts.element) {
+        case ParamElement::Particle: add_particle_gradient_arrows(list, scene, which, arrow_length); return;
+        case ParamElement::Body: add_body_gradient_arrows(list, scene, which, body_arrow_length); return;
+        case ParamElement::Joint: add_joint_gradient_arrows(list, scene, which, body_arrow_length); return;
+        case ParamElement::Spring:
+        case ParamElement::Scene:
+        case ParamElement::StepChannel:
+        case ParamElement::StepJoint: return;  // no position to draw at
+      }
+      return;
+  }
 }
 
 }  // namespace nudge::view

@@ -1,9 +1,9 @@
-// Gradients drawn over the scene: arrows of dL/d(initial position) or dL/d(initial
-// velocity) at each particle's initial position, arrows of dL/d(a body's initial
-// position, velocity or angular velocity) at its initial centre, and springs coloured by dL/d(stiffness),
-// dL/d(rest length) or dL/d(damping) on the diverging map. Each comes with a legend that
-// gives its scale. The gradients are those in the scene's parameters (a gradient
-// evaluation wrote them).
+// Gradients drawn over the scene, one overlay for each parameter that the table of
+// parameter facts (nudge/parameter_facts.h) marks Arrows or Colors: arrows of the gradient
+// at each element's initial position (particles' initial positions, bodies' initial
+// centres, joints' initial anchors), or springs coloured by their gradient on the
+// diverging map. Each comes with a legend that gives its scale. The gradients are those
+// in the scene's parameters (a gradient evaluation wrote them).
 #pragma once
 
 #include <optional>
@@ -18,19 +18,27 @@
 
 namespace nudge::view {
 
-enum class GradientOverlay {
-  None, InitialPosition, InitialVelocity, Stiffness, RestLength, Damping,
-  BodyPosition, BodyVelocity, BodyAngularVelocity
+// The overlay of one parameter, or none. A parameter gets one when its facts' overlay is
+// Arrows or Colors; how it is drawn follows from its facts' element and overlay.
+struct GradientOverlay {
+  ParamId param = ParamId::Count;  // ParamId::Count: no overlay
+  static const GradientOverlay None;
+  friend bool operator==(GradientOverlay, GradientOverlay) = default;
 };
-inline constexpr GradientOverlay kGradientOverlays[] = {
-    GradientOverlay::None,         GradientOverlay::InitialPosition, GradientOverlay::InitialVelocity,
-    GradientOverlay::Stiffness,    GradientOverlay::RestLength,      GradientOverlay::Damping,
-    GradientOverlay::BodyPosition, GradientOverlay::BodyVelocity,    GradientOverlay::BodyAngularVelocity};
+inline constexpr GradientOverlay GradientOverlay::None{};
 
-std::string_view gradient_overlay_label(GradientOverlay overlay);  // "dL/d initial velocity", ...
-ParamId gradient_overlay_parameter(GradientOverlay overlay);      // None: not to be called
+// None, then every parameter whose facts' overlay is not None, in ParamId order.
+const std::vector<GradientOverlay>& gradient_overlays();
+
+// "none", or "dL/d " and the parameter's name in words: "dL/d initial velocity",
+// "dL/d body position", "dL/d joint anchor" (the facts' short labels repeat across
+// elements: particles and bodies both have a "position").
+std::string gradient_overlay_label(GradientOverlay overlay);
+ParamId gradient_overlay_parameter(GradientOverlay overlay);  // ParamId::Count for None
+// Whether the overlay colours the springs (then draw the scene without its own).
 bool is_spring_overlay(GradientOverlay overlay);
-bool is_body_overlay(GradientOverlay overlay);
+// Whether the scene has elements for the overlay to be drawn on (None always applies).
+bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene);
 // The overlay of the parameter named as in scene files ("stiffness"), if there is one.
 std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name);
 
@@ -49,14 +57,20 @@ void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, Pa
 // mass, coloured by magnitude; the longest is `length` world units.
 void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
 
+// Arrows of a joint parameter's gradient (3 per joint) at each joint's initial anchor
+// (ParamId::JointAnchor), coloured by magnitude; the longest is `length` world units.
+void add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
+
 // Every spring at step `step` of traj (or at the initial positions when null), coloured
 // by its gradient on the diverging map over [-max|g|, max|g|]: red where increasing the
 // parameter increases the loss, blue where it decreases it.
 void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
                                 ParamId which);
 
-// The overlay for a scene drawn by scene_draw_list with `options`: arrows a third of the
-// motion's size, or the coloured springs (then draw the scene without its own springs).
+// The overlay for a scene drawn by scene_draw_list with `options`, by the parameter's
+// element and overlay: arrows a third of the motion's size (Particle, Body or Joint with
+// Arrows), or the coloured springs (Spring with Colors; then draw the scene without its
+// own springs). Other pairs draw nothing.
 void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
                           int step, const SceneDrawOptions& options);
 

@@ -1,10 +1,14 @@
 // Gradient overlays drawn offscreen and checked by pixel: an arrow starts at its particle,
 // points the way of its gradient, and has the sequential map's colour for its magnitude;
-// springs have the diverging map's colour for the sign and size of their gradient.
+// springs have the diverging map's colour for the sign and size of their gradient. The
+// overlays offered follow the table of parameter facts.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
+#include "nudge/parameter_facts.h"
 #include "nudge/render/camera.h"
 #include "nudge/render/gpu_context.h"
 #include "nudge/render/offscreen_target.h"
@@ -121,7 +125,118 @@ TEST_CASE("gradient overlay: a body's arrows start at its initial centre and poi
   CHECK(list.arrows[0].origins[1] == glm::vec3(0.6f, -0.3f, 0));
   CHECK(list.legends[0].max == doctest::Approx(2));
   check_two_arrows(draw(gpu, list), list, length);
-  CHECK(view::gradient_overlay_for_parameter("body_angular_velocity") == view::GradientOverlay::BodyAngularVelocity);
+  CHECK(view::gradient_overlay_for_parameter("body_angular_velocity") ==
+        view::GradientOverlay{ParamId::BodyAngularVelocity});
+}
+
+namespace {
+
+// One body (a small sphere at (0.6, -0.3, 0)) on a hinge to the world whose anchor is at
+// (-1, 0, 0), with dL/d(joint anchor) along +x; the body's own gradients are set too.
+Scene hinged_body_scene() {
+  Scene scene = scene_with({3, 3, 0}, {});  // one particle, out of the way
+  RigidBody bob;
+  bob.radius = 0.1;
+  scene.bodies = {bob};
+  scene.joints = {{"hinge", JointType::Hinge, -1, 0, {0, 0, 1}, false, 0, 0, false}};
+  shape_parameters(scene);
+  scene.params[ParamId::BodyPosition].value = {0.6, -0.3, 0};
+  scene.params[ParamId::JointAnchor].value = {-1, 0, 0};
+  scene.params[ParamId::BodyPosition].grad = {0, -1, 0};
+  scene.params[ParamId::JointAnchor].grad = {2, 0, 0};
+  return scene;
+}
+
+}  // namespace
+
+TEST_CASE("gradient overlay: a joint's anchor gradient is offered and drawn as an arrow at its initial anchor") {
+  render::GpuContext gpu = make_gpu();
+  const Scene scene = hinged_body_scene();
+  const view::GradientOverlay overlay{ParamId::JointAnchor};
+  REQUIRE(view::gradient_overlay_for_parameter("joint_anchor") == overlay);
+  const std::vector<view::GradientOverlay>& offered = view::gradient_overlays();
+  CHECK(std::find(offered.begin(), offered.end(), overlay) != offered.end());
+  CHECK(view::gradient_overlay_label(overlay) == "dL/d joint anchor");
+  CHECK(view::gradient_overlay_applies(overlay, scene));
+  CHECK_FALSE(view::gradient_overlay_applies(overlay, scene_with({0, 0, 0}, {})));  // no joints
+  CHECK_FALSE(view::is_spring_overlay(overlay));
+
+  // Drawn through the same call as the viewport's: by the facts' element and overlay.
+  view::SceneDrawOptions options;
+  options.bounds.lo = {-1, -1, -1};
+  options.bounds.hi = {1, 1, 1};
+  render::DrawList list = empty_list();
+  view::add_gradient_overlay(list, overlay, scene, nullptr, 0, options);
+  REQUIRE(list.arrows.size() == 1);
+  REQUIRE(list.arrows[0].origins.size() == 1);  // the joint's, not the body's
+  CHECK(list.arrows[0].origins[0] == glm::vec3(-1, 0, 0));
+  CHECK(list.arrows[0].vectors[0] == glm::vec3(2, 0, 0));
+  REQUIRE(list.legends.size() == 1);
+  CHECK(list.legends[0].max == doctest::Approx(2));
+  CHECK(list.legends[0].label == "|joint_anchor gradient|");
+  const float length = list.arrows[0].max_length;
+  CHECK(length >= 3 * view::largest_body_reach(scene));  // as long as the body arrows
+  const render::Image image = draw(gpu, list);
+  // Along the shaft, to the right of the anchor: the top colour; nothing to its left.
+  const render::Rgba largest = render::map_color(render::ColorMap::Sequential, 1.0f);
+  CHECK(near(pixel_at_world(image, list.camera, {-1 + 0.4f * length, 0, 0}), largest));
+  CHECK(near(pixel_at_world(image, list.camera, {-1 - 0.4f * length, 0, 0}), list.background, 2));
+  CHECK(gpu.validation_message_count() == 0);
+}
+
+TEST_CASE("gradient overlay: every parameter the facts table draws has an overlay, in ParamId order") {
+  // A scene with every kind of element: two particles and a spring, a body, a hinge.
+  Scene scene = hinged_body_scene();
+  scene.pinned.assign(2, 0);
+  scene.spring_a = {0};
+  scene.spring_b = {1};
+  scene.spring_channel = {-1};
+  scene.actuation = {0};
+  scene.params[ParamId::InitialPosition].value = {-1, 1, 0, 1, 1, 0};
+  shape_parameters(scene);
+  for (Parameter& p : scene.params.items)
+    for (std::size_t k = 0; k < p.grad.size(); ++k) p.grad[k] = 1.0 + double(k);
+  view::SceneDrawOptions options;
+  options.bounds.hi = {1, 1, 1};
+
+  std::vector<view::GradientOverlay> expected{view::GradientOverlay::None};
+  for (int i = 0; i < kParamCount; ++i) {
+    const ParamId id = ParamId(i);
+    const ParamFacts& facts = param_facts(id);
+    INFO(param_name(id));
+    const std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(param_name(id));
+    if (facts.overlay == ParamOverlay::None) {
+      CHECK_FALSE(overlay.has_value());
+      continue;
+    }
+    expected.push_back({id});
+    REQUIRE(overlay.has_value());
+    CHECK(view::gradient_overlay_parameter(*overlay) == id);
+    CHECK(view::gradient_overlay_label(*overlay).rfind("dL/d ", 0) == 0);
+    CHECK(view::gradient_overlay_applies(*overlay, scene));
+    CHECK(view::is_spring_overlay(*overlay) ==
+          (facts.element == ParamElement::Spring && facts.overlay == ParamOverlay::Colors));
+    // And it draws: arrows (one per element) or coloured lines, with a legend.
+    render::DrawList list;
+    view::add_gradient_overlay(list, *overlay, scene, nullptr, 0, options);
+    CHECK(list.legends.size() == 1);
+    if (facts.overlay == ParamOverlay::Arrows) {
+      REQUIRE(list.arrows.size() == 1);
+      CHECK(int(list.arrows[0].origins.size()) == scene.params[id].rows);
+    } else {
+      CHECK(list.lines.size() == 1);
+    }
+  }
+  CHECK(view::gradient_overlays() == expected);
+  // The labels the studio has always shown stay, and they differ from one another.
+  CHECK(view::gradient_overlay_label(view::GradientOverlay::None) == "none");
+  CHECK(view::gradient_overlay_label({ParamId::InitialVelocity}) == "dL/d initial velocity");
+  CHECK(view::gradient_overlay_label({ParamId::RestLength}) == "dL/d rest length");
+  CHECK(view::gradient_overlay_label({ParamId::BodyAngularVelocity}) == "dL/d body angular velocity");
+  std::vector<std::string> labels;
+  for (view::GradientOverlay overlay : expected) labels.push_back(view::gradient_overlay_label(overlay));
+  std::sort(labels.begin(), labels.end());
+  CHECK(std::adjacent_find(labels.begin(), labels.end()) == labels.end());
 }
 
 TEST_CASE("gradient overlay: springs take the diverging colour of their gradient's sign and size") {

@@ -55,9 +55,10 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {
-    for (view::GradientOverlay overlay : view::kGradientOverlays) {
-      const std::string label(view::gradient_overlay_label(overlay));
-      const bool applies = !view::is_body_overlay(overlay) || state.document.scene().body_count() > 0;
+    // One for each parameter the facts table draws, offered where the scene has its elements.
+    for (view::GradientOverlay overlay : view::gradient_overlays()) {
+      const std::string label = view::gradient_overlay_label(overlay);
+      const bool applies = view::gradient_overlay_applies(overlay, state.document.scene());
       if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay, applies)) v.gradient = overlay;
     }
     ImGui::EndMenu();
