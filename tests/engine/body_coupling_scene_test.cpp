@@ -269,3 +269,49 @@ TEST_CASE("particles and bodies: contact and attachment keep the momentum") {
   const double ball_vx = (traj->body_x[(size_t(traj->steps) * 2 + 1) * 3] - traj->body_x[(size_t(traj->steps - 1) * 2 + 1) * 3]) / dt;
   CHECK(ball_vx < 2.45);
 }
+
+// A ball dropped on the floor with a restitution e rises to e^2 of its drop, and every
+// contact through a restitution has its gradients: particles, bodies and pairs.
+TEST_CASE("restitution: a dropped ball rebounds to e^2 of its height") {
+  for (double e : {0.5, 0.8}) {
+    CAPTURE(e);
+    Scene scene;
+    scene.settings.dt = 2e-4;
+    scene.settings.steps = 6000;
+    RigidBody ball = test::rigid_body(BodyShape::Sphere);
+    ball.radius = 0.05;
+    scene.bodies = {ball};
+    scene.colliders = {ColliderShape{}};
+    scene.contact.restitution = true;
+    scene.contact.damp_approach_only = false;
+    shape_parameters(scene);
+    scene.params[ParamId::BodyPosition].value = {0.0, 1.05, 0.0};  // 1 m above touching
+    scene.params[ParamId::ContactStiffness].value = {1e5};
+    scene.params[ParamId::ContactRestitution].value = {e};
+    REQUIRE(check_scene(scene).ok());
+    Result<Trajectory> traj = cpu_simulator(scene, 1)->trajectory(scene.params);
+    REQUIRE(traj.ok());
+    // The highest point after the first bounce (after the ball has come down once).
+    int t = 1;
+    while (t < traj->steps && traj->body_x[size_t(t) * 3 + 1] > 0.05) ++t;
+    double apex = 0;
+    for (; t <= traj->steps; ++t) apex = std::max(apex, traj->body_x[size_t(t) * 3 + 1] - 0.05);
+    INFO("rebound " << apex << " m from 1 m");
+    CHECK(apex == doctest::Approx(e * e).epsilon(0.03));
+  }
+}
+
+TEST_CASE("restitution: gradients through every kind of contact match finite differences") {
+  Scene bodies = test::make_body_collision_scene(0.004);
+  Scene particles = test::make_particle_body_scene(0.003);
+  for (Scene* scene : {&bodies, &particles}) {
+    scene->contact.restitution = true;
+    scene->params[ParamId::ContactRestitution].value = {0.7};
+    scene->colliders = {ColliderShape{}};  // and a floor the rope's end reaches
+    scene->colliders[0].offset = scene == &particles ? 0.7 : -0.5;
+    check_every_entry(*scene,
+                      {ParamId::ContactRestitution, ParamId::ContactStiffness, ParamId::BodyDensity, ParamId::Mass,
+                       ParamId::BodyVelocity, ParamId::InitialVelocity},
+                      8);
+  }
+}

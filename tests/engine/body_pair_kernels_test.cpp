@@ -8,6 +8,7 @@
 
 #include "body_test_support.h"
 #include "central_difference.h"
+#include "kernels/contact_restitution.h"
 #include "kernels/joint_wrench.h"
 
 using namespace nudge;
@@ -159,5 +160,65 @@ TEST_CASE("joints: the pair's forces are equal and opposite; their moment is the
     const V total = cross(sp.x, w.a.force) + w.a.torque + cross(sc.x, w.b.force) + w.b.torque;
     const V e = (sc.x + rotate(sc.q, f.anchor_c)) - (sp.x + rotate(sp.q, f.anchor_p));
     CHECK(length(total - cross(e, w.b.force)) < 1e-12 * (length(w.a.force) + length(w.a.torque)));
+  }
+}
+
+// With a restitution, a contact's damping is 2 zeta(e) sqrt(k m): the adjoints reach the
+// restitution (in the damping's accumulator), the stiffness and the masses.
+TEST_CASE("restitution: a contact's damping from e, k and the masses; adjoints match finite differences") {
+  double e = 0.6, ke = 900, mass_a = 1.7, mass_b = 0.8;
+  auto model = [&] {
+    ColliderModel<double> cm;
+    cm.stiffness = ke, cm.damping = 123.0, cm.friction = 0.35, cm.smoothing = 0.02, cm.friction_smoothing = 0.05;
+    cm.damp_approach_only = false;
+    cm.use_restitution = true;
+    cm.restitution = e;
+    return cm;
+  };
+  // The rebound of the linear spring-dashpot the formula is for: e = exp(-pi zeta / sqrt(1 - zeta^2)).
+  const double zeta = restitution_zeta(e);
+  CHECK(std::exp(-3.141592653589793 * zeta / std::sqrt(1 - zeta * zeta)) == doctest::Approx(e).epsilon(1e-12));
+  CHECK(contact_model_for(model(), 2.0).damping == doctest::Approx(2 * zeta * std::sqrt(900 * 2.0)));
+
+  const Collider<double> sphere = body_shape(ShapeType::Sphere, 0.5, 0, 0);
+  SUBCASE("a body's point against a collider") {
+    State s = random_state();
+    V offset{0.1, 0.2, -0.1};
+    const double radius = 0.05;
+    s.x = rotate(normalize(Q{0.3, 0.1, 0.2, 1.0}), V{0, 0.52, 0}) - rotate(s.q, offset);  // just inside the sphere
+    const Wrench<double> w{random_vec(), random_vec()};
+    auto phi = [&] { return weigh(w, body_point_contact(model(), sphere, s, offset, radius, mass_a)); };
+    State adj_s = zero_body_state<double>();
+    V adj_offset{0, 0, 0};
+    double g_radius = 0, g_k = 0, g_e = 0, g_mu = 0, g_mass = 0;
+    adj_body_point_contact(model(), sphere, s, offset, radius, w, adj_s, adj_offset, g_radius, g_k, g_e, g_mu, mass_a,
+                           &g_mass);
+    REQUIRE(g_e != 0.0);  // in contact, and damped
+    check_close("restitution", 0, g_e, central_difference(e, phi), 1e-8);
+    check_close("stiffness", 0, g_k, central_difference(ke, phi), 1e-8);
+    check_close("mass", 0, g_mass, central_difference(mass_a, phi), 1e-8);
+    for (int k = 0; k < 13; ++k) check_close("state", k, entry(adj_s, k), central_difference(entry(s, k), phi), 1e-8);
+  }
+  SUBCASE("two bodies: the reduced mass") {
+    State sa = random_state(), sb = random_state();
+    sa.x = sb.x + V{0.3, 0.6, -0.2};  // a 0.3 sphere overlapping the 0.5 one
+    const PairWrench<double> w{{random_vec(), random_vec()}, {random_vec(), random_vec()}};
+    auto phi = [&] {
+      return weigh(w, body_pair_contact(model(), sphere, sa, sb, V{0, 0, 0}, 0.3, mass_a, mass_b));
+    };
+    State adj_a = zero_body_state<double>(), adj_b = zero_body_state<double>();
+    V adj_offset{0, 0, 0};
+    double g_radius = 0, g_k = 0, g_e = 0, g_mu = 0, g_ma = 0, g_mb = 0;
+    adj_body_pair_contact(model(), sphere, sa, sb, V{0, 0, 0}, 0.3, w, adj_a, adj_b, adj_offset, g_radius, g_k, g_e, g_mu,
+                          mass_a, mass_b, &g_ma, &g_mb);
+    REQUIRE(g_e != 0.0);
+    check_close("restitution", 0, g_e, central_difference(e, phi), 1e-8);
+    check_close("stiffness", 0, g_k, central_difference(ke, phi), 1e-8);
+    check_close("mass a", 0, g_ma, central_difference(mass_a, phi), 1e-8);
+    check_close("mass b", 0, g_mb, central_difference(mass_b, phi), 1e-8);
+    for (int k = 0; k < 13; ++k) {
+      check_close("body a", k, entry(adj_a, k), central_difference(entry(sa, k), phi), 1e-8);
+      check_close("body b", k, entry(adj_b, k), central_difference(entry(sb, k), phi), 1e-8);
+    }
   }
 }

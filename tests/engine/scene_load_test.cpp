@@ -465,7 +465,12 @@ std::vector<BadInput> bad_inputs() {
        {"$.contact.bodies: found \"no\"; expected true or false"}},
       {"contact key typo", scene_with(std::string(kTwoBodies) + R"(, "contact": {"bodys": false})"),
        {"$.contact.bodys: unknown key 'bodys' in contact (did you mean 'bodies'?); expected one of: stiffness, damping, "
-        "friction, damping_mode, smoothing, friction_smoothing, bodies"}},
+        "friction, restitution, damping_mode, smoothing, friction_smoothing, bodies"}},
+      {"restitution above 1", scene_with(std::string(kTwoBodies) + R"(, "contact": {"restitution": 1.5})"),
+       {"$.contact.restitution: found 1.5; expected a coefficient of restitution in (0, 1]"}},
+      {"restitution with approach-only damping",
+       scene_with(std::string(kTwoBodies) + R"(, "contact": {"damping_mode": "approach", "restitution": 0.5})"),
+       {"$.contact.damping_mode: found \"approach\"; expected \"both\" (a restitution's damping acts both ways)"}},
 
       // Parameters
       {"unknown parameter", scene_with(R"("parameters": {"stifness": {"optimize": true}})"),

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "nudge/parameters.h"
+
 namespace nudge {
 
 enum class ColliderType { Plane, Box, Sphere, Capsule };
@@ -40,6 +42,16 @@ struct ContactSettings {
   // Rigid bodies collide with each other (not two bodies a joint joins, unless it says
   // so) and with particles (at each particle's radius).
   bool bodies = true;
+  // Each contact's damping follows from the coefficient of restitution (the parameter
+  // contact_restitution) and the contact's mass, instead of contact_damping; damping acts
+  // both ways (kernels/contact_restitution.h).
+  bool restitution = false;
 };
+
+// The parameter whose gradient the contacts' damping shares are: the damping's, or the
+// restitution's when that sets the damping.
+inline ParamId contact_damping_parameter(const ContactSettings& contact) {
+  return contact.restitution ? ParamId::ContactRestitution : ParamId::ContactDamping;
+}
 
 }  // namespace nudge

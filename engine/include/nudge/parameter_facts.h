@@ -23,7 +23,7 @@ enum class ParamElement {
 };
 
 // The values a parameter may take.
-enum class ParamRange { Finite, Positive, NonNegative };
+enum class ParamRange { Finite, Positive, NonNegative, UnitInterval /* (0, 1] */ };
 
 // How the studio draws its gradient: arrows at the element's initial position (3 values
 // per row), colours on the element (1 value per row), or not at all.

@@ -36,6 +36,7 @@ enum class ParamId : int {
   JointAnchor,      // J x 3, m, each joint's anchor in the world at the start
   JointDamping,     // J x 1, damping of the free turn (N m s/rad) or slide (N s/m)
   JointControl,     // T x J, the motor's torque (hinge, N m) or force (prismatic, N) per step
+  ContactRestitution,  // 1 x 1, in (0, 1]: sets each contact's damping when the scene asks (contact.restitution)
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -82,7 +82,8 @@ void SceneReader::read_placement(const Node& node, ColliderShape& c) const {
 }
 
 void SceneReader::read_contact(const Node& node, Scene& scene) const {
-  expect_object(node, {"stiffness", "damping", "friction", "damping_mode", "smoothing", "friction_smoothing", "bodies"});
+  expect_object(node, {"stiffness", "damping", "friction", "restitution", "damping_mode", "smoothing",
+                       "friction_smoothing", "bodies"});
   ContactSettings& c = scene.contact;
   if (auto bodies = optional(node, "bodies")) c.bodies = boolean(*bodies);
   if (auto stiffness = optional(node, "stiffness"))
@@ -101,6 +102,15 @@ void SceneReader::read_contact(const Node& node, Scene& scene) const {
     c.smoothing = number(*smoothing, "a width >= 0 (m; 0: contact switches on at the surface)", non_negative);
   if (auto smoothing = optional(node, "friction_smoothing"))
     c.friction_smoothing = number(*smoothing, "a speed > 0 (m/s)", positive);
+  // A restitution sets each contact's damping, which then acts both ways.
+  if (auto restitution = optional(node, "restitution")) {
+    scene.params[ParamId::ContactRestitution].value = {
+        number(*restitution, "a coefficient of restitution in (0, 1]", [](double e) { return e > 0 && e <= 1; })};
+    if (auto mode = optional(node, "damping_mode"); mode && c.damp_approach_only)
+      fail_found(*mode, "\"both\" (a restitution's damping acts both ways) or no damping_mode");
+    c.restitution = true;
+    c.damp_approach_only = false;
+  }
 }
 
 // ---- Writing ----------------------------------------------------------------------
@@ -153,6 +163,7 @@ OrderedJson contact_json(const Scene& scene) {
                          {"smoothing", scene.contact.smoothing},
                          {"friction_smoothing", scene.contact.friction_smoothing}};
   if (!scene.contact.bodies) contact["bodies"] = false;
+  if (scene.contact.restitution) contact["restitution"] = p[ParamId::ContactRestitution].value.at(0);
   return contact;
 }
 
@@ -196,6 +207,9 @@ Problem check_colliders(const Scene& scene) {
     return found("contact.smoothing", scene.contact.smoothing, "a width >= 0 (m)");
   if (!positive(scene.contact.friction_smoothing))
     return found("contact.friction_smoothing", scene.contact.friction_smoothing, "a speed > 0 (m/s)");
+  if (scene.contact.restitution && scene.contact.damp_approach_only)
+    return std::string("contact.damping_mode: found \"approach\" with a restitution; expected \"both\" (a "
+                       "restitution's damping acts both ways)");
   return std::nullopt;
 }
 

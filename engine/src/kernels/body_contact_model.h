@@ -22,6 +22,8 @@ struct BodyContactGrad {
   T* stiffness = nullptr;  // I
   T* damping = nullptr;    // I
   T* friction = nullptr;   // I
+  T* mass_point = nullptr;  // I: the point body's mass's share, through a restitution's damping
+  T* mass_shape = nullptr;  // I: the shape body's
 };
 
 }  // namespace nudge

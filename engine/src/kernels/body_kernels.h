@@ -39,7 +39,7 @@ NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>&
   for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
     for (int c = 0; c < m.colliders.count; ++c) {
       const Wrench<T> w = body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
-                                             bm.point_radius[j]);
+                                             bm.point_radius[j], bm.mass[b]);
       f.force += w.force;
       f.torque += w.torque;
     }
@@ -93,14 +93,16 @@ struct BodyAdjointKernel {  // over bodies
     add_matrix(grad.inv_inertia, b, count, adj_inertia.inv_inertia);
     // For the adjoints of the interactions with joints, other bodies and particles.
     if (m.coupling.slots > 0 || particles_meet_bodies(m)) store_wrench(m.coupling.adj_wrench, b, count, adj_f);
+    T adj_contact_mass = 0;  // through a restitution's damping
     for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
       for (int c = 0; c < m.colliders.count; ++c) {
         Vec3<T> adj_offset{0, 0, 0};
         T adj_radius = 0;
         adj_body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
                                bm.point_radius[j], adj_f, adj_s, adj_offset, adj_radius, grad.stiffness[b],
-                               grad.damping[b], grad.friction[b]);
+                               grad.damping[b], grad.friction[b], bm.mass[b], &adj_contact_mass);
       }
+    grad.mass[b] += adj_contact_mass;
     store_body(adj, b, count, adj_s);
   }
 };
@@ -113,10 +115,11 @@ struct BodyParticleAdjointKernel {  // over bodies
   StateView<const T> state;
   const T* adj_f;
   StateView<T> adj;
+  BodyGrad<T> grad;
   NUDGE_HD void operator()(int b) const {
     const int count = m.bodies.count;
     BodyState<T> sum = load_body(StateView<const T>(adj), b, count);
-    const BodyState<T> a = adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f);
+    const BodyState<T> a = adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f, grad.mass[b]);
     sum.x += a.x, sum.q += a.q, sum.v += a.v, sum.w += a.w;
     store_body(adj, b, count, sum);
   }

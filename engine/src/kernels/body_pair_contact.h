@@ -22,16 +22,18 @@ struct PairWrench {
   Wrench<T> a, b;
 };
 
+// mass_a, mass_b: the two bodies' masses (for a restitution, of their reduced mass).
 template <class T>
 NUDGE_HD PairWrench<T> body_pair_contact(const ColliderModel<T>& cm, const Collider<T>& shape_b,
-                                         const BodyState<T>& sa, const BodyState<T>& sb, Vec3<T> offset, T radius) {
+                                         const BodyState<T>& sa, const BodyState<T>& sb, Vec3<T> offset, T radius,
+                                         T mass_a = T(1), T mass_b = T(1)) {
   const Vec3<T> ra = rotate(sa.q, offset);
   const Vec3<T> d = sa.x + ra - sb.x;
   const SdfSample<T> sd = collider_sdf(shape_b, inverse_rotate(sb.q, d));
   const Vec3<T> n = rotate(sb.q, sd.normal);
   const Vec3<T> r_a = ra - radius * n, r_b = d - radius * n;
   const Vec3<T> v_rel = (sa.v + cross(sa.w, r_a)) - (sb.v + cross(sb.w, r_b));
-  const Vec3<T> f = contact_law_force(cm, sd.distance, n, v_rel, radius);
+  const Vec3<T> f = contact_law_force(contact_model_for(cm, reduced_mass(mass_a, mass_b)), sd.distance, n, v_rel, radius);
   return {{f, cross(r_a, f)}, {-f, -cross(r_b, f)}};
 }
 
@@ -41,7 +43,8 @@ template <class T>
 NUDGE_HD void adj_body_pair_contact(const ColliderModel<T>& cm, const Collider<T>& shape_b, const BodyState<T>& sa,
                                     const BodyState<T>& sb, Vec3<T> offset, T radius, const PairWrench<T>& adj_ret,
                                     BodyState<T>& adj_sa, BodyState<T>& adj_sb, Vec3<T>& adj_offset, T& adj_radius,
-                                    T& adj_stiffness, T& adj_damping, T& adj_friction) {
+                                    T& adj_stiffness, T& adj_damping, T& adj_friction, T mass_a = T(1),
+                                    T mass_b = T(1), T* adj_mass_a = nullptr, T* adj_mass_b = nullptr) {
   const Vec3<T> ra = rotate(sa.q, offset);
   const Vec3<T> d = sa.x + ra - sb.x;
   const Vec3<T> q = inverse_rotate(sb.q, d);
@@ -50,7 +53,9 @@ NUDGE_HD void adj_body_pair_contact(const ColliderModel<T>& cm, const Collider<T
   const Vec3<T> n = rotate(sb.q, sd.normal);
   const Vec3<T> r_a = ra - radius * n, r_b = d - radius * n;
   const Vec3<T> v_rel = (sa.v + cross(sa.w, r_a)) - (sb.v + cross(sb.w, r_b));
-  const Vec3<T> f = contact_law_force(cm, sd.distance, n, v_rel, radius);
+  const T mass = reduced_mass(mass_a, mass_b);
+  const ColliderModel<T> contact = contact_model_for(cm, mass);
+  const Vec3<T> f = contact_law_force(contact, sd.distance, n, v_rel, radius);
 
   // A: (F, r_A x F); B: (-F, -(r_B x F))
   Vec3<T> adj_f = adj_ret.a.force - adj_ret.b.force;
@@ -58,10 +63,15 @@ NUDGE_HD void adj_body_pair_contact(const ColliderModel<T>& cm, const Collider<T
   adj_cross(r_a, f, adj_ret.a.torque, adj_r_a, adj_f);
   adj_cross(r_b, f, -adj_ret.b.torque, adj_r_b, adj_f);
   // F = contact_law(phi, n, v_rel)
-  T adj_phi = 0;
+  T adj_phi = 0, adj_c = 0, adj_mass = 0;
   Vec3<T> adj_n{0, 0, 0}, adj_v{0, 0, 0};
-  adj_contact_law(cm, sd.distance, n, v_rel, radius, adj_f, adj_phi, adj_n, adj_v, adj_stiffness, adj_damping,
+  adj_contact_law(contact, sd.distance, n, v_rel, radius, adj_f, adj_phi, adj_n, adj_v, adj_stiffness, adj_c,
                   adj_friction, adj_radius);
+  adj_contact_model_for(cm, mass, adj_c, adj_damping, adj_stiffness, &adj_mass);
+  // mass = m_a m_b / (m_a + m_b)
+  const T sum = mass_a + mass_b;
+  if (adj_mass_a) *adj_mass_a += adj_mass * mass_b * mass_b / (sum * sum);
+  if (adj_mass_b) *adj_mass_b += adj_mass * mass_a * mass_a / (sum * sum);
   // v_rel = v_A + w_A x r_A - v_B - w_B x r_B
   adj_sa.v += adj_v;
   adj_cross(sa.w, r_a, adj_v, adj_sa.w, adj_r_a);

@@ -125,7 +125,8 @@ struct BodyPairContactKernel {  // over body-contact items
     if (!bodies_apart(m, sa, sb, a, b))
       for (int j = bm.point_start[a]; j < bm.point_start[a + 1]; ++j) {
         const PairWrench<T> w =
-            body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points), bm.point_radius[j]);
+            body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points), bm.point_radius[j],
+                              bm.mass[a], bm.mass[b]);
         sum.a.force += w.a.force, sum.a.torque += w.a.torque;
         sum.b.force += w.b.force, sum.b.torque += w.b.torque;
       }
@@ -152,7 +153,8 @@ struct BodyPairContactAdjointKernel {  // over body-contact items
         T adj_radius = 0;
         adj_body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points),
                               bm.point_radius[j], adj_w, adj_a, adj_b, adj_offset, adj_radius, grad.stiffness[i],
-                              grad.damping[i], grad.friction[i]);
+                              grad.damping[i], grad.friction[i], bm.mass[a], bm.mass[b], &grad.mass_point[i],
+                              &grad.mass_shape[i]);
       }
     }
     store_pair_adjoint(m.coupling, first + i, adj_a, adj_b);

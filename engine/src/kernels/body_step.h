@@ -110,13 +110,14 @@ NUDGE_HD void adj_body_integrate(const BodyState<T>& s, const BodyInertia<T>& in
 //   r = R(q) offset,  p = x + r,  (phi, n) = sdf(p)
 //   r_c = r - radius n,  v_c = v + w x r_c
 //   F = contact_law(phi, n, v_c, radius),  tau = r_c x F
+// mass: the body's (for a restitution).
 template <class T>
 NUDGE_HD Wrench<T> body_point_contact(const ColliderModel<T>& cm, const Collider<T>& c, const BodyState<T>& s,
-                                      Vec3<T> offset, T radius) {
+                                      Vec3<T> offset, T radius, T mass = T(1)) {
   const Vec3<T> r = rotate(s.q, offset);
   const SdfSample<T> sd = collider_sdf(c, s.x + r);
   const Vec3<T> rc = r - radius * sd.normal;
-  const Vec3<T> f = contact_law_force(cm, sd.distance, sd.normal, s.v + cross(s.w, rc), radius);
+  const Vec3<T> f = contact_law_force(contact_model_for(cm, mass), sd.distance, sd.normal, s.v + cross(s.w, rc), radius);
   return {f, cross(rc, f)};
 }
 
@@ -126,22 +127,24 @@ template <class T>
 NUDGE_HD void adj_body_point_contact(const ColliderModel<T>& cm, const Collider<T>& c, const BodyState<T>& s,
                                      Vec3<T> offset, T radius, const Wrench<T>& adj_ret, BodyState<T>& adj_s,
                                      Vec3<T>& adj_offset, T& adj_radius, T& adj_stiffness, T& adj_damping,
-                                     T& adj_friction) {
+                                     T& adj_friction, T mass = T(1), T* adj_mass = nullptr) {
   const Vec3<T> r = rotate(s.q, offset);
   const Vec3<T> p = s.x + r;
   const SdfSample<T> sd = collider_sdf(c, p);
   if (radius - sd.distance <= T(0) && cm.smoothing <= T(0)) return;  // no contact, no gradient
   const Vec3<T> n = sd.normal;
   const Vec3<T> rc = r - radius * n, vc = s.v + cross(s.w, rc);
-  const Vec3<T> f = contact_law_force(cm, sd.distance, n, vc, radius);
+  const ColliderModel<T> contact = contact_model_for(cm, mass);
+  const Vec3<T> f = contact_law_force(contact, sd.distance, n, vc, radius);
   // tau = r_c x F
   Vec3<T> adj_rc{0, 0, 0}, adj_f = adj_ret.force;
   adj_cross(rc, f, adj_ret.torque, adj_rc, adj_f);
   // F = contact_law(phi, n, v_c)
-  T adj_phi = 0;
+  T adj_phi = 0, adj_c = 0;
   Vec3<T> adj_n{0, 0, 0}, adj_vc{0, 0, 0};
-  adj_contact_law(cm, sd.distance, n, vc, radius, adj_f, adj_phi, adj_n, adj_vc, adj_stiffness, adj_damping,
+  adj_contact_law(contact, sd.distance, n, vc, radius, adj_f, adj_phi, adj_n, adj_vc, adj_stiffness, adj_c,
                   adj_friction, adj_radius);
+  adj_contact_model_for(cm, mass, adj_c, adj_damping, adj_stiffness, adj_mass);
   // v_c = v + w x r_c,  r_c = r - radius n
   adj_s.v += adj_vc;
   adj_cross(s.w, rc, adj_vc, adj_s.w, adj_rc);

@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "kernels/collider_sdf.h"
+#include "kernels/contact_restitution.h"
 
 namespace nudge {
 
@@ -96,42 +97,46 @@ NUDGE_HD void adj_contact_law(const ColliderModel<T>& cm, T phi, Vec3<T> n, Vec3
   adj_phi += -adj_pen;
 }
 
+// mass: the particle's (for a restitution).
 template <class T>
 NUDGE_HD Vec3<T> collider_contact_force(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
-                                        T radius) {
+                                        T radius, T mass = T(1)) {
   const SdfSample<T> sd = collider_sdf(c, x);
-  return contact_law_force(cm, sd.distance, sd.normal, v, radius);
+  return contact_law_force(contact_model_for(cm, mass), sd.distance, sd.normal, v, radius);
 }
 
 // Accumulates the adjoint of collider_contact_force given adj_f = dL/dF into adj_x,
-// adj_v and the particle's shares of the contact parameters' gradients.
+// adj_v, the particle's shares of the contact parameters' gradients and (with a
+// restitution) its mass's.
 template <class T>
 NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
                                        T radius, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v, T& adj_stiffness,
-                                       T& adj_damping, T& adj_friction, T& adj_radius) {
+                                       T& adj_damping, T& adj_friction, T& adj_radius, T mass = T(1),
+                                       T* adj_mass = nullptr) {
   const SdfSample<T> sd = collider_sdf(c, x);
   if (radius - sd.distance <= T(0) && cm.smoothing <= T(0)) return;  // no contact, no gradient
-  T adj_phi = 0;
+  T adj_phi = 0, adj_c = 0;
   Vec3<T> adj_n{0, 0, 0};
-  adj_contact_law(cm, sd.distance, sd.normal, v, radius, adj_f, adj_phi, adj_n, adj_v, adj_stiffness, adj_damping,
-                  adj_friction, adj_radius);
+  adj_contact_law(contact_model_for(cm, mass), sd.distance, sd.normal, v, radius, adj_f, adj_phi, adj_n, adj_v,
+                  adj_stiffness, adj_c, adj_friction, adj_radius);
+  adj_contact_model_for(cm, mass, adj_c, adj_damping, adj_stiffness, adj_mass);
   adj_x += collider_sdf_adjoint(c, x, adj_phi, adj_n);
 }
 
-// The sum over every collider, for particle i.
+// The sum over every collider, for particle i of mass `mass`.
 template <class T>
-NUDGE_HD Vec3<T> colliders_force(const ColliderModel<T>& cm, int i, Vec3<T> x, Vec3<T> v) {
+NUDGE_HD Vec3<T> colliders_force(const ColliderModel<T>& cm, int i, Vec3<T> x, Vec3<T> v, T mass) {
   Vec3<T> f{0, 0, 0};
-  for (int k = 0; k < cm.count; ++k) f += collider_contact_force(cm, cm.shapes[k], x, v, cm.radius[i]);
+  for (int k = 0; k < cm.count; ++k) f += collider_contact_force(cm, cm.shapes[k], x, v, cm.radius[i], mass);
   return f;
 }
 
 template <class T>
 NUDGE_HD void colliders_adjoint(const ColliderModel<T>& cm, const ColliderGrad<T>& grad, int i, Vec3<T> x, Vec3<T> v,
-                                Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v) {
+                                T mass, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v, T& adj_mass) {
   for (int k = 0; k < cm.count; ++k)
     collider_contact_adjoint(cm, cm.shapes[k], x, v, cm.radius[i], adj_f, adj_x, adj_v, grad.stiffness[i],
-                             grad.damping[i], grad.friction[i], grad.radius[i]);
+                             grad.damping[i], grad.friction[i], grad.radius[i], mass, &adj_mass);
 }
 
 }  // namespace nudge

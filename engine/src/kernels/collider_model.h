@@ -31,10 +31,15 @@ struct ColliderModel {
   T smoothing = 0;  // m: width of the softplus switch; 0 switches on at contact exactly
   T friction_smoothing = 1;      // m/s: slip speed below which friction is viscous
   bool damp_approach_only = true;  // damp only a particle moving into the collider (Warp's model)
+  // With use_restitution, each contact's damping follows from this coefficient of
+  // restitution and the contact's mass (kernels/contact_restitution.h), not `damping`.
+  bool use_restitution = false;
+  T restitution = 1;
 };
 
 // Per-particle shares of the contact parameters' gradients, summed at the end in a
-// fixed order; the radius is per particle.
+// fixed order; the radius is per particle. `damping` holds the restitution's shares when
+// the scene gives one (the damping parameter is then unused).
 template <class T>
 struct ColliderGrad {
   T* stiffness = nullptr;  // n

@@ -55,7 +55,9 @@ NUDGE_HD_NOINLINE Vec3<T> particle_body_force(const ModelView<T>& m, int i, Vec3
     for (int b = 0; b < nb; ++b) {
       const BodyState<T> sb = load_body(s, b, nb);
       if (!particle_apart(m, i, x, sb, b))
-        f += body_pair_contact(m.colliders, m.bodies.shape[b], sp, sb, Vec3<T>{0, 0, 0}, m.colliders.radius[i]).a.force;
+        f += body_pair_contact(m.colliders, m.bodies.shape[b], sp, sb, Vec3<T>{0, 0, 0}, m.colliders.radius[i],
+                               m.particles.mass[i], m.bodies.mass[b])
+                 .a.force;
     }
   if (pb.attachments && pb.attach_body[i] >= 0) {
     const int b = pb.attach_body[i];
@@ -76,7 +78,7 @@ NUDGE_HD Wrench<T> body_particle_wrench(const ModelView<T>& m, int b, const Body
       if (particle_apart(m, i, x, sb, b)) continue;
       const Wrench<T> r =
           body_pair_contact(m.colliders, m.bodies.shape[b], particle_as_body(x, load3(s.v, i, n)), sb,
-                            Vec3<T>{0, 0, 0}, m.colliders.radius[i]).b;
+                            Vec3<T>{0, 0, 0}, m.colliders.radius[i], m.particles.mass[i], m.bodies.mass[b]).b;
       w.force += r.force, w.torque += r.torque;
     }
   if (pb.attachments)
@@ -109,7 +111,8 @@ NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const Grad
       adj_body_pair_contact(m.colliders, m.bodies.shape[b], sp, sb, Vec3<T>{0, 0, 0}, m.colliders.radius[i],
                             {on_particle, load_wrench(m.coupling.adj_wrench, b, nb)}, adj_sp, unused_b, unused_offset,
                             grad.colliders.radius[i], grad.colliders.stiffness[i], grad.colliders.damping[i],
-                            grad.colliders.friction[i]);
+                            grad.colliders.friction[i], m.particles.mass[i], m.bodies.mass[b],
+                            &grad.particles.mass[i], static_cast<T*>(nullptr));
     }
   if (pb.attachments && pb.attach_body[i] >= 0) {
     const int b = pb.attach_body[i];
@@ -127,11 +130,12 @@ NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const Grad
 }
 
 // What body b's state owes to its contacts and attachments with particles, given every
-// particle's dL/dF (adj_f, 3 x N) and its own dL/dwrench. The parameters' shares were
-// taken on the particles' side.
+// particle's dL/dF (adj_f, 3 x N) and its own dL/dwrench; adds its mass's share (through
+// a restitution's damping) to adj_body_mass. The other parameters' shares were taken on
+// the particles' side.
 template <class T>
 NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, const BodyState<T>& sb,
-                                               StateView<const T> s, const T* adj_f) {
+                                               StateView<const T> s, const T* adj_f, T& adj_body_mass) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;
   const Wrench<T> on_body = load_wrench(m.coupling.adj_wrench, b, nb);
@@ -146,7 +150,8 @@ NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, con
       adj_body_pair_contact(m.colliders, m.bodies.shape[b], particle_as_body(x, load3(s.v, i, n)), sb,
                             Vec3<T>{0, 0, 0}, m.colliders.radius[i],
                             {{load3(adj_f, i, n), {0, 0, 0}}, on_body}, unused_p, adj_sb, unused_offset,
-                            unused_radius, unused_k, unused_c, unused_mu);
+                            unused_radius, unused_k, unused_c, unused_mu, m.particles.mass[i], m.bodies.mass[b],
+                            static_cast<T*>(nullptr), &adj_body_mass);
     }
   if (pb.attachments)
     for (int k = pb.attached_start[b]; k < pb.attached_start[b + 1]; ++k) {

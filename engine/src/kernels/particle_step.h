@@ -28,7 +28,7 @@ NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T>
   f -= p.drag * v;
   if constexpr (kContact) {
     if (m.ground.enabled) f += contact_force(m.ground, x, v);
-    if (m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v);
+    if (m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v, mass);
     if (particles_meet_bodies(m)) f += particle_body_force(m, i, x, v, state);
   }
   return f + interaction_sum;
@@ -72,7 +72,7 @@ NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<cons
   if constexpr (kContact) {
     if (m.ground.enabled)
       contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
-    if (m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, af, ax, av);
+    if (m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, mass, af, ax, av, grad.particles.mass[i]);
     if (particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
   }
   store3(adj.x, i, p.n, ax);

@@ -61,6 +61,8 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a damping >= 0", "damping", O::None},
     {ParamId::JointControl, "joint_control", E::StepJoint, 0, "", 0.0, R::Finite, "joint_controls",
      "a finite torque (N m) or force (N)", "motor", O::None},
+    {ParamId::ContactRestitution, "contact_restitution", E::Scene, 1, "", 1.0, R::UnitInterval, "contact.restitution",
+     "a coefficient of restitution in (0, 1]", "contact restitution", O::None},
 };
 
 constexpr bool in_id_order() {
@@ -79,6 +81,7 @@ bool in_param_range(ParamRange range, double x) {
     case ParamRange::Finite: return std::isfinite(x);
     case ParamRange::Positive: return std::isfinite(x) && x > 0;
     case ParamRange::NonNegative: return std::isfinite(x) && x >= 0;
+    case ParamRange::UnitInterval: return std::isfinite(x) && x > 0 && x <= 1;
   }
   return false;
 }

@@ -252,7 +252,7 @@ private:
     body_contacts_.compute(exec_, m, s, joints_.count());
     bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
     particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
-    particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state());
+    particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
     springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());

@@ -27,7 +27,8 @@ template <class T, Backend Exec>
 class BodyContactFamily {
 public:
   BodyContactFamily(const Scene& scene, const Exec& exec)
-      : reach_(static_cast<T>(kBodyContactReachWidths * scene.contact.smoothing)) {
+      : reach_(static_cast<T>(kBodyContactReachWidths * scene.contact.smoothing)), contact_(scene.contact) {
+    for (const RigidBody& body : scene.bodies) volume_.push_back(unit_mass_properties(body).volume);
     if (scene.contact.bodies) items_ = items_of(scene);
     count_ = static_cast<int>(items_.size());
     std::vector<int> point_body{0}, shape_body{0};  // valid pointers when there are no items
@@ -62,7 +63,7 @@ public:
 
   void zero_gradients(const Exec& exec) {
     if (count_ == 0) return;
-    for (auto* a : {&g_stiffness_, &g_damping_, &g_friction_}) {
+    for (auto* a : {&g_stiffness_, &g_damping_, &g_friction_, &g_mass_point_, &g_mass_shape_}) {
       exec.resize(*a, size_t(count_));
       exec.zero(*a);
     }
@@ -70,15 +71,25 @@ public:
 
   BodyContactGrad<T> grad(const Exec& exec) {
     if (count_ == 0) return {};
-    return {exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_friction_)};
+    return {exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_friction_), exec.data(g_mass_point_),
+            exec.data(g_mass_shape_)};
   }
 
   // The contact parameters' shares, after the particles' and the bodies' against colliders.
   void download_gradients(ParameterSet& p, const Exec& exec) const {
     if (count_ == 0) return;
     p[ParamId::ContactStiffness].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_stiffness_), size_t(count_)));
-    p[ParamId::ContactDamping].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_damping_), size_t(count_)));
+    p[contact_damping_parameter(contact_)].grad[0] +=
+        ordered_sum(fetch_values(exec, exec.data(g_damping_), size_t(count_)));
     p[ParamId::ContactFriction].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_friction_), size_t(count_)));
+    // The masses' shares (through a restitution's damping): m = rho V, after the bodies'.
+    const std::vector<double> point = fetch_values(exec, exec.data(g_mass_point_), size_t(count_));
+    const std::vector<double> shape = fetch_values(exec, exec.data(g_mass_shape_), size_t(count_));
+    for (int i = 0; i < count_; ++i) {
+      const auto [a, b] = items_[size_t(i)];
+      p[ParamId::BodyDensity].grad[size_t(a)] += volume_[size_t(a)] * point[size_t(i)];
+      p[ParamId::BodyDensity].grad[size_t(b)] += volume_[size_t(b)] * shape[size_t(i)];
+    }
   }
 
 private:
@@ -109,10 +120,12 @@ private:
 
   using Array = typename Exec::template Array<T>;
   T reach_;
+  ContactSettings contact_;
+  std::vector<double> volume_;  // each body's mass per unit density
   int count_ = 0;
   std::vector<std::pair<int, int>> items_;
   typename Exec::template Array<int> point_body_, shape_body_;
-  Array g_stiffness_, g_damping_, g_friction_;
+  Array g_stiffness_, g_damping_, g_friction_, g_mass_point_, g_mass_shape_;
 };
 
 }  // namespace nudge

@@ -28,7 +28,7 @@ inline void add_orientation_gradient(const double* o, const double* adj_q, doubl
 template <class T, Backend Exec>
 class BodyFamily {
 public:
-  BodyFamily(const Scene& scene, const Exec& exec) : count_(scene.body_count()) {
+  BodyFamily(const Scene& scene, const Exec& exec) : count_(scene.body_count()), contact_(scene.contact) {
     std::vector<int> start{0};
     std::vector<double> offsets;  // xyz triples
     std::vector<T> radius, bound;
@@ -172,7 +172,7 @@ public:
         p[ParamId::Gravity].grad[k] += density[b] * unit_[b].volume * g_force[size_t(k) * count_ + b];
     // The contact parameters' shares, after the particles'.
     p[ParamId::ContactStiffness].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_stiffness_), count_));
-    p[ParamId::ContactDamping].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_damping_), count_));
+    p[contact_damping_parameter(contact_)].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_damping_), count_));
     p[ParamId::ContactFriction].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_friction_), count_));
   }
 
@@ -206,6 +206,7 @@ private:
 
   using Array = typename Exec::template Array<T>;
   int count_, points_ = 0;
+  ContactSettings contact_;
   std::vector<UnitMassProperties> unit_;
   Array mass_, inertia_, inv_inertia_, point_offset_, point_radius_, bound_;
   typename Exec::template Array<Collider<T>> shape_;

@@ -34,6 +34,7 @@ public:
     stiffness_ = static_cast<T>(p[ParamId::ContactStiffness].value[0]);
     damping_ = static_cast<T>(p[ParamId::ContactDamping].value[0]);
     friction_ = static_cast<T>(p[ParamId::ContactFriction].value[0]);
+    restitution_ = static_cast<T>(p[ParamId::ContactRestitution].value[0]);
   }
 
   ColliderModel<T> model(const Exec& exec) const {
@@ -47,6 +48,8 @@ public:
     cm.smoothing = static_cast<T>(contact_.smoothing);
     cm.friction_smoothing = static_cast<T>(contact_.friction_smoothing);
     cm.damp_approach_only = contact_.damp_approach_only;
+    cm.use_restitution = contact_.restitution;
+    cm.restitution = restitution_;
     return cm;
   }
 
@@ -64,7 +67,7 @@ public:
   void download_gradients(ParameterSet& p, const Exec& exec) const {
     p[ParamId::ParticleRadius].grad = fetch_values(exec, exec.data(g_radius_), particles_);
     p[ParamId::ContactStiffness].grad[0] = ordered_sum(fetch_values(exec, exec.data(g_stiffness_), particles_));
-    p[ParamId::ContactDamping].grad[0] = ordered_sum(fetch_values(exec, exec.data(g_damping_), particles_));
+    p[contact_damping_parameter(contact_)].grad[0] = ordered_sum(fetch_values(exec, exec.data(g_damping_), particles_));
     p[ParamId::ContactFriction].grad[0] = ordered_sum(fetch_values(exec, exec.data(g_friction_), particles_));
   }
 
@@ -133,7 +136,7 @@ private:
 
   int particles_, count_;
   ContactSettings contact_;
-  T stiffness_ = 0, damping_ = 0, friction_ = 0;
+  T stiffness_ = 0, damping_ = 0, friction_ = 0, restitution_ = 1;
   typename Exec::template Array<Collider<T>> shapes_;
   Array radius_;
   Array g_stiffness_, g_damping_, g_friction_, g_radius_;  // gradient accumulators (ColliderGrad)

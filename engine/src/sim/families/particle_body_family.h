@@ -70,8 +70,8 @@ public:
 
   // After the particles' adjoint: what each body's state owes to the particles.
   void gather_adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> s, const T* adj_f,
-                      StateView<T> adj) const {
-    if (active() && bodies_ > 0) exec.launch(bodies_, BodyParticleAdjointKernel<T>{m, s, adj_f, adj});
+                      StateView<T> adj, const BodyGrad<T>& body_grad) const {
+    if (active() && bodies_ > 0) exec.launch(bodies_, BodyParticleAdjointKernel<T>{m, s, adj_f, adj, body_grad});
   }
 
   void zero_gradients(const Exec& exec) {
