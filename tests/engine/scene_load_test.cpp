@@ -549,7 +549,7 @@ std::vector<BadInput> bad_inputs() {
       {"orientation zero direction", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "direction": [0, 0, 0]}])"),
        {"$.objectives[0].direction: found an array of 3 values; expected a non-zero direction"}},
       {"orientation with particles", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "particles": [0]}])"),
-       {"$.objectives[0].particles: unknown key 'particles' in objectives[0] (a orientation objective); expected one of: "
+       {"$.objectives[0].particles: unknown key 'particles' in objectives[0] (an orientation objective); expected one of: "
         "type, bodies, axis, direction, step, weight"}},
       {"orientation step past the end", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "step": 11}])"),
        {"$.objectives[0].step: found 11; expected -1 (the final step) or a step in [0, 10]"}},

@@ -49,7 +49,8 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
   const std::string type_name = string(type_node, "one of: " + objective_type_names());
   const std::optional<ObjectiveType> type = objective_type_from_name(type_name);
   if (!type) fail_found(type_node, "one of: " + objective_type_names());
-  const std::string context = context_of(node) + " (a " + type_name + " objective)";
+  const bool vowel = std::string_view("aeiou").find(type_name.front()) != std::string_view::npos;
+  const std::string context = context_of(node) + (vowel ? " (an " : " (a ") + type_name + " objective)";
 
   Objective o;
   o.type = *type;
