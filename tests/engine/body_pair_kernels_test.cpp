@@ -119,7 +119,7 @@ TEST_CASE("joints: every kind's adjoint matches finite differences, free and at 
         auto phi = [&] { return weigh(w, joint_wrench(law, f, sp, sc)); };
 
         State adj_p = zero_body_state<double>(), adj_c = zero_body_state<double>();
-        JointFrame<double> adj_f{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+        JointFrame<double> adj_f = zero_joint_frame<double>();
         double g_damping = 0, g_control = 0;
         adj_joint_wrench(law, f, sp, sc, w, adj_p, adj_c, adj_f, g_damping, g_control);
         // The wrenches are ~1e2 and the step 1e-6: the differences carry ~1e-8 of rounding.

@@ -8,6 +8,7 @@
 // and writes each side's dL/dstate into its slot; a body then adds up its slots.
 #pragma once
 
+#include "kernels/body_state_io.h"
 #include "kernels/body_step.h"
 
 namespace nudge {
@@ -33,31 +34,18 @@ NUDGE_HD Wrench<T> load_wrench(const T* a, int i, int count) {
   return {load3(a, i, count), load3(a + 3 * count, i, count)};
 }
 
+// The 13 x S dL/dstate slots seen as the body part of a state, so that load_body and
+// store_body read and write them (x, q, v, w back to back, as in a state slot).
 template <class T>
-NUDGE_HD void store_body_adjoint(T* a, int i, int count, const BodyState<T>& s) {
-  store3(a, i, count, s.x);
-  a[3 * count + i] = s.q.x, a[4 * count + i] = s.q.y, a[5 * count + i] = s.q.z, a[6 * count + i] = s.q.w;
-  store3(a + 7 * count, i, count, s.v);
-  store3(a + 10 * count, i, count, s.w);
-}
-
-template <class T>
-NUDGE_HD BodyState<T> load_body_adjoint(const T* a, int i, int count) {
-  return {load3(a, i, count),
-          {a[3 * count + i], a[4 * count + i], a[5 * count + i], a[6 * count + i]},
-          load3(a + 7 * count, i, count),
-          load3(a + 10 * count, i, count)};
+NUDGE_HD StateView<T> slot_view(T* a, int count) {
+  return {nullptr, nullptr, a, a + 3 * count, a + 7 * count, a + 10 * count};
 }
 
 // The sum of body b's slot wrenches, in its list's order.
 template <class T>
 NUDGE_HD Wrench<T> gathered_wrench(const BodyCouplingView<T>& c, int b) {
   Wrench<T> sum{{0, 0, 0}, {0, 0, 0}};
-  for (int k = c.body_start[b]; k < c.body_start[b + 1]; ++k) {
-    const Wrench<T> w = load_wrench(c.wrench, c.body_slots[k], c.slots);
-    sum.force += w.force;
-    sum.torque += w.torque;
-  }
+  for (int k = c.body_start[b]; k < c.body_start[b + 1]; ++k) sum += load_wrench(c.wrench, c.body_slots[k], c.slots);
   return sum;
 }
 

@@ -38,21 +38,11 @@ NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>&
   Wrench<T> f{bm.mass[b] * Vec3<T>{g[0], g[1], g[2]}, {0, 0, 0}};
   for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
     for (int c = 0; c < m.colliders.count; ++c) {
-      const Wrench<T> w = body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
-                                             bm.point_radius[j], bm.mass[b]);
-      f.force += w.force;
-      f.torque += w.torque;
+      f += body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
+                              bm.point_radius[j], bm.mass[b]);
     }
-  if (m.coupling.slots > 0) {
-    const Wrench<T> w = gathered_wrench(m.coupling, b);
-    f.force += w.force;
-    f.torque += w.torque;
-  }
-  if (particles_meet_bodies(m)) {
-    const Wrench<T> w = body_particle_wrench(m, b, s, state);
-    f.force += w.force;
-    f.torque += w.torque;
-  }
+  if (m.coupling.slots > 0) f += gathered_wrench(m.coupling, b);
+  if (particles_meet_bodies(m)) f += body_particle_wrench(m, b, s, state);
   return f;
 }
 
@@ -119,8 +109,7 @@ struct BodyParticleAdjointKernel {  // over bodies
   NUDGE_HD void operator()(int b) const {
     const int count = m.bodies.count;
     BodyState<T> sum = load_body(StateView<const T>(adj), b, count);
-    const BodyState<T> a = adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f, grad.mass[b]);
-    sum.x += a.x, sum.q += a.q, sum.v += a.v, sum.w += a.w;
+    sum += adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f, grad.mass[b]);
     store_body(adj, b, count, sum);
   }
 };
@@ -134,10 +123,8 @@ struct BodyGatherAdjointKernel {  // over bodies
     const BodyCouplingView<T>& c = m.coupling;
     const int count = m.bodies.count;
     BodyState<T> sum = load_body(StateView<const T>(adj), b, count);
-    for (int k = c.body_start[b]; k < c.body_start[b + 1]; ++k) {
-      const BodyState<T> a = load_body_adjoint(c.adj_state, c.body_slots[k], c.slots);
-      sum.x += a.x, sum.q += a.q, sum.v += a.v, sum.w += a.w;
-    }
+    for (int k = c.body_start[b]; k < c.body_start[b + 1]; ++k)
+      sum += load_body(slot_view(static_cast<const T*>(c.adj_state), c.slots), c.body_slots[k], c.slots);
     store_body(adj, b, count, sum);
   }
 };

@@ -63,8 +63,8 @@ NUDGE_HD void store_pair_wrench(const BodyCouplingView<T>& c, int i, const PairW
 }
 template <class T>
 NUDGE_HD void store_pair_adjoint(const BodyCouplingView<T>& c, int i, const BodyState<T>& a, const BodyState<T>& b) {
-  store_body_adjoint(c.adj_state, 2 * i, c.slots, a);
-  store_body_adjoint(c.adj_state, 2 * i + 1, c.slots, b);
+  store_body(slot_view(c.adj_state, c.slots), 2 * i, c.slots, a);
+  store_body(slot_view(c.adj_state, c.slots), 2 * i + 1, c.slots, b);
 }
 
 template <class T>
@@ -92,8 +92,7 @@ struct JointAdjointKernel {  // over joints
     const int nb = m.bodies.count, parent = jm.parent[j], child = jm.child[j];
     const PairWrench<T> adj_w{side_adj_wrench(m.coupling, parent, nb), side_adj_wrench(m.coupling, child, nb)};
     BodyState<T> adj_p = zero_body_state<T>(), adj_c = zero_body_state<T>();
-    const Vec3<T> zero{0, 0, 0};
-    JointFrame<T> adj_f{zero, zero, zero, zero, zero, zero};
+    JointFrame<T> adj_f = zero_joint_frame<T>();
     T adj_damping = 0, adj_control = 0;
     adj_joint_wrench(joint_law(jm, j, t), load_joint_frame(jm.frame, j, jm.count), side_state(state, parent, nb),
                      side_state(state, child, nb), adj_w, adj_p, adj_c, adj_f, adj_damping, adj_control);
@@ -127,8 +126,7 @@ struct BodyPairContactKernel {  // over body-contact items
         const PairWrench<T> w =
             body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points), bm.point_radius[j],
                               bm.mass[a], bm.mass[b]);
-        sum.a.force += w.a.force, sum.a.torque += w.a.torque;
-        sum.b.force += w.b.force, sum.b.torque += w.b.torque;
+        sum.a += w.a, sum.b += w.b;
       }
     store_pair_wrench(m.coupling, first + i, sum);
   }

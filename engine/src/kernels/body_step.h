@@ -28,6 +28,10 @@ struct BodyState {
   Vec3<T> x;
   Quat<T> q;
   Vec3<T> v, w;
+  NUDGE_HD BodyState& operator+=(const BodyState& o) {  // for adjoints, which add up
+    x += o.x, q += o.q, v += o.v, w += o.w;
+    return *this;
+  }
 };
 
 template <class T>
@@ -39,6 +43,10 @@ struct BodyInertia {
 template <class T>
 struct Wrench {
   Vec3<T> force, torque;  // world frame; the torque about the centre of mass
+  NUDGE_HD Wrench& operator+=(const Wrench& o) {
+    force += o.force, torque += o.torque;
+    return *this;
+  }
 };
 
 template <class T>

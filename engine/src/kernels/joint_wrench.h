@@ -37,6 +37,12 @@ struct JointFrame {  // local to each side: the parent's frame (the world's for 
 };
 
 template <class T>
+NUDGE_HD JointFrame<T> zero_joint_frame() {
+  const Vec3<T> zero{0, 0, 0};
+  return {zero, zero, zero, zero, zero, zero};
+}
+
+template <class T>
 struct JointLaw {
   JointKind kind;
   T stiffness, damping;                  // the positional lock (N/m, N s/m)

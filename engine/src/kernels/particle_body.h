@@ -76,17 +76,16 @@ NUDGE_HD Wrench<T> body_particle_wrench(const ModelView<T>& m, int b, const Body
     for (int i = 0; i < n; ++i) {
       const Vec3<T> x = load3(s.x, i, n);
       if (particle_apart(m, i, x, sb, b)) continue;
-      const Wrench<T> r =
-          body_pair_contact(m.colliders, m.bodies.shape[b], particle_as_body(x, load3(s.v, i, n)), sb,
-                            Vec3<T>{0, 0, 0}, m.colliders.radius[i], m.particles.mass[i], m.bodies.mass[b]).b;
-      w.force += r.force, w.torque += r.torque;
+      w += body_pair_contact(m.colliders, m.bodies.shape[b], particle_as_body(x, load3(s.v, i, n)), sb,
+                             Vec3<T>{0, 0, 0}, m.colliders.radius[i], m.particles.mass[i], m.bodies.mass[b])
+               .b;
     }
   if (pb.attachments)
     for (int k = pb.attached_start[b]; k < pb.attached_start[b + 1]; ++k) {
       const int i = pb.attached[k];
-      const Wrench<T> r = joint_wrench(attachment_law(pb), attachment_frame(pb, i, n), sb,
-                                       particle_as_body(load3(s.x, i, n), load3(s.v, i, n))).a;
-      w.force += r.force, w.torque += r.torque;
+      w += joint_wrench(attachment_law(pb), attachment_frame(pb, i, n), sb,
+                        particle_as_body(load3(s.x, i, n), load3(s.v, i, n)))
+               .a;
     }
   return w;
 }
@@ -117,8 +116,7 @@ NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const Grad
   if (pb.attachments && pb.attach_body[i] >= 0) {
     const int b = pb.attach_body[i];
     BodyState<T> unused_b = zero_body_state<T>();
-    const Vec3<T> zero{0, 0, 0};
-    JointFrame<T> adj_frame{zero, zero, zero, zero, zero, zero};
+    JointFrame<T> adj_frame = zero_joint_frame<T>();
     T unused_damping = 0, unused_control = 0;
     adj_joint_wrench(attachment_law(pb), attachment_frame(pb, i, n), load_body(s, b, nb), sp,
                      {load_wrench(m.coupling.adj_wrench, b, nb), on_particle}, unused_b, adj_sp, adj_frame,
@@ -157,8 +155,7 @@ NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, con
     for (int k = pb.attached_start[b]; k < pb.attached_start[b + 1]; ++k) {
       const int i = pb.attached[k];
       BodyState<T> unused_p = zero_body_state<T>();
-      const Vec3<T> zero{0, 0, 0};
-      JointFrame<T> unused_frame{zero, zero, zero, zero, zero, zero};
+      JointFrame<T> unused_frame = zero_joint_frame<T>();
       adj_joint_wrench(attachment_law(pb), attachment_frame(pb, i, n), sb,
                        particle_as_body(load3(s.x, i, n), load3(s.v, i, n)),
                        {on_body, {load3(adj_f, i, n), {0, 0, 0}}}, adj_sb, unused_p, unused_frame, unused_damping,

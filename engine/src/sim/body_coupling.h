@@ -10,6 +10,7 @@
 
 #include "kernels/body_coupling.h"
 #include "sim/backend.h"
+#include "sim/by_body_lists.h"
 
 namespace nudge {
 
@@ -19,19 +20,14 @@ public:
   // pairs: the two bodies of every interaction, in order; -1 is the world.
   BodyCoupling(int bodies, const std::vector<std::pair<int, int>>& pairs, const Exec& exec)
       : bodies_(bodies), slots_(2 * static_cast<int>(pairs.size())) {
-    std::vector<std::vector<int>> per_body(static_cast<size_t>(bodies));
+    std::vector<std::pair<int, int>> body_slot;  // each side's slot, for its body
     for (size_t i = 0; i < pairs.size(); ++i) {
-      if (pairs[i].first >= 0) per_body[size_t(pairs[i].first)].push_back(2 * static_cast<int>(i));
-      if (pairs[i].second >= 0) per_body[size_t(pairs[i].second)].push_back(2 * static_cast<int>(i) + 1);
+      body_slot.emplace_back(pairs[i].first, 2 * static_cast<int>(i));
+      body_slot.emplace_back(pairs[i].second, 2 * static_cast<int>(i) + 1);
     }
-    std::vector<int> start{0}, list;
-    for (const std::vector<int>& slots : per_body) {
-      list.insert(list.end(), slots.begin(), slots.end());
-      start.push_back(static_cast<int>(list.size()));
-    }
-    if (list.empty()) list.push_back(0);  // a valid pointer for an empty list
-    exec.upload(start_, start);
-    exec.upload(list_, list);
+    const ByBodyLists lists = group_by_body(bodies, body_slot);
+    exec.upload(start_, lists.start);
+    exec.upload(list_, lists.items);
     exec.resize(wrench_, 6 * size_t(slots_ > 0 ? slots_ : 1));
     exec.resize(adj_state_, 13 * size_t(slots_ > 0 ? slots_ : 1));
     exec.resize(adj_wrench_, 6 * size_t(bodies_ > 0 ? bodies_ : 1));

@@ -25,6 +25,30 @@ inline void add_orientation_gradient(const double* o, const double* adj_q, doubl
   for (int k = 0; k < 4; ++k) grad_o[k] += (adj_q[k] - o[k] / len * along) / len;
 }
 
+// A body's starting pose from the parameters (its orientation normalised), the world's
+// for body -1; and the way back: dL/dx0 and dL/dq0 (of the normalised q) added to the
+// body's position and orientation parameters. Families whose frames are fixed in a
+// body at the start (joints, attachments) carry their gradients on with these.
+struct BodyPose {
+  Vec3<double> x;
+  Quat<double> q;
+};
+
+inline BodyPose body_start_pose(const ParameterSet& p, int body) {
+  if (body < 0) return {{0, 0, 0}, {0, 0, 0, 1}};
+  const double* x = &p[ParamId::BodyPosition].value[3 * size_t(body)];
+  const double* o = &p[ParamId::BodyOrientation].value[4 * size_t(body)];
+  return {{x[0], x[1], x[2]}, normalize(Quat<double>{o[0], o[1], o[2], o[3]})};
+}
+
+inline void add_body_start_gradient(ParameterSet& p, int body, Vec3<double> adj_x, Quat<double> adj_q) {
+  if (body < 0) return;  // the world does not move
+  for (int k = 0; k < 3; ++k) p[ParamId::BodyPosition].grad[3 * size_t(body) + k] += (&adj_x.x)[k];
+  const double adj_qv[4] = {adj_q.x, adj_q.y, adj_q.z, adj_q.w};
+  add_orientation_gradient(&p[ParamId::BodyOrientation].value[4 * size_t(body)], adj_qv,
+                           &p[ParamId::BodyOrientation].grad[4 * size_t(body)]);
+}
+
 template <class T, Backend Exec>
 class BodyFamily {
 public:

@@ -138,13 +138,9 @@ private:
   using V = Vec3<double>;
   using Q = Quat<double>;
 
-  struct Pose {
-    V x;
-    Q q;  // normalised
-  };
   struct Frame {
     V anchor, axis, ref;  // world, at the start
-    Pose parent, child;
+    BodyPose parent, child;
     JointFrame<double> local;
   };
 
@@ -156,13 +152,6 @@ private:
       case JointType::Fixed: break;
     }
     return JointKind::Fixed;
-  }
-
-  static Pose initial_pose(const ParameterSet& p, int body) {
-    if (body < 0) return {{0, 0, 0}, {0, 0, 0, 1}};
-    const double* x = &p[ParamId::BodyPosition].value[3 * size_t(body)];
-    const double* o = &p[ParamId::BodyOrientation].value[4 * size_t(body)];
-    return {{x[0], x[1], x[2]}, normalize(Q{o[0], o[1], o[2], o[3]})};
   }
 
   // A unit vector perpendicular to the axis: the turn about it is measured from here.
@@ -178,8 +167,8 @@ private:
     f.anchor = {a[0], a[1], a[2]};
     f.axis = normalize(V{joint.axis[0], joint.axis[1], joint.axis[2]});
     f.ref = reference_for(f.axis);
-    f.parent = initial_pose(p, joint.parent);
-    f.child = initial_pose(p, joint.child);
+    f.parent = body_start_pose(p, joint.parent);
+    f.child = body_start_pose(p, joint.child);
     f.local = {inverse_rotate(f.parent.q, f.anchor - f.parent.x), inverse_rotate(f.child.q, f.anchor - f.child.x),
                inverse_rotate(f.parent.q, f.axis),                inverse_rotate(f.child.q, f.axis),
                inverse_rotate(f.parent.q, f.ref),                 inverse_rotate(f.child.q, f.ref)};
@@ -188,7 +177,7 @@ private:
 
   // One side's frame, anchor_s = R^T (A - x), axis_s = R^T axis, ref_s = R^T ref, given
   // their gradients: adds to the anchor's and, for a body, to its initial pose's.
-  static void add_side_gradient(ParameterSet& p, int body, const Pose& pose, V anchor, V axis, V ref, V g_anchor,
+  static void add_side_gradient(ParameterSet& p, int body, const BodyPose& pose, V anchor, V axis, V ref, V g_anchor,
                                 V g_axis, V g_ref, V& adj_anchor) {
     Q adj_q{0, 0, 0, 0};
     V adj_d{0, 0, 0}, unused{0, 0, 0};
@@ -197,10 +186,7 @@ private:
     if (body < 0) return;  // the world does not move
     adj_inverse_rotate(pose.q, axis, g_axis, adj_q, unused);
     adj_inverse_rotate(pose.q, ref, g_ref, adj_q, unused);
-    for (int k = 0; k < 3; ++k) p[ParamId::BodyPosition].grad[3 * size_t(body) + k] -= (&adj_d.x)[k];
-    const double adj_qv[4] = {adj_q.x, adj_q.y, adj_q.z, adj_q.w};
-    add_orientation_gradient(&p[ParamId::BodyOrientation].value[4 * size_t(body)], adj_qv,
-                             &p[ParamId::BodyOrientation].grad[4 * size_t(body)]);
+    add_body_start_gradient(p, body, -adj_d, adj_q);
   }
 
   int count_, steps_;

@@ -13,6 +13,7 @@
 #include "kernels/body_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/by_body_lists.h"
 #include "sim/families/body_family.h"
 #include "sim/soa.h"
 
@@ -26,20 +27,15 @@ public:
         settings_(scene.joint_settings) {
     contact_ = scene.contact.bodies && n_ > 0 && bodies_ > 0;
     std::vector<int> attach_body(size_t(n_ > 0 ? n_ : 1), -1);
-    std::vector<std::vector<int>> per_body(static_cast<size_t>(bodies_));
+    std::vector<std::pair<int, int>> body_particle;
     for (const Attachment& a : attachments_) {
       attach_body[size_t(a.particle)] = a.body;
-      per_body[size_t(a.body)].push_back(a.particle);
+      body_particle.emplace_back(a.body, a.particle);
     }
-    std::vector<int> start{0}, list;
-    for (const std::vector<int>& particles : per_body) {
-      list.insert(list.end(), particles.begin(), particles.end());
-      start.push_back(static_cast<int>(list.size()));
-    }
-    if (list.empty()) list.push_back(0);  // a valid pointer
+    const ByBodyLists attached = group_by_body(bodies_, body_particle);
     exec.upload(attach_body_, attach_body);
-    exec.upload(attached_start_, start);
-    exec.upload(attached_, list);
+    exec.upload(attached_start_, attached.start);
+    exec.upload(attached_, attached.items);
   }
 
   bool active() const { return contact_ || !attachments_.empty(); }
@@ -88,17 +84,12 @@ public:
     const std::vector<double> g = fetch_values(exec, exec.data(g_offset_), 3 * size_t(n_));
     for (const Attachment& a : attachments_) {
       const Vec3<double> g_offset{g[size_t(a.particle)], g[size_t(n_) + a.particle], g[2 * size_t(n_) + a.particle]};
-      const auto [x_b, q_b] = body_start(p, a.body);
+      const BodyPose body = body_start_pose(p, a.body);
       Quat<double> adj_q{0, 0, 0, 0};
       Vec3<double> adj_d{0, 0, 0};
-      adj_inverse_rotate(q_b, particle_start(p, a.particle) - x_b, g_offset, adj_q, adj_d);
-      for (int k = 0; k < 3; ++k) {
-        p[ParamId::InitialPosition].grad[3 * size_t(a.particle) + k] += (&adj_d.x)[k];
-        p[ParamId::BodyPosition].grad[3 * size_t(a.body) + k] -= (&adj_d.x)[k];
-      }
-      const double adj_qv[4] = {adj_q.x, adj_q.y, adj_q.z, adj_q.w};
-      add_orientation_gradient(&p[ParamId::BodyOrientation].value[4 * size_t(a.body)], adj_qv,
-                               &p[ParamId::BodyOrientation].grad[4 * size_t(a.body)]);
+      adj_inverse_rotate(body.q, particle_start(p, a.particle) - body.x, g_offset, adj_q, adj_d);
+      for (int k = 0; k < 3; ++k) p[ParamId::InitialPosition].grad[3 * size_t(a.particle) + k] += (&adj_d.x)[k];
+      add_body_start_gradient(p, a.body, -adj_d, adj_q);
     }
   }
 
@@ -107,14 +98,9 @@ private:
     const double* x = &p[ParamId::InitialPosition].value[3 * size_t(i)];
     return {x[0], x[1], x[2]};
   }
-  static std::pair<Vec3<double>, Quat<double>> body_start(const ParameterSet& p, int b) {
-    const double* x = &p[ParamId::BodyPosition].value[3 * size_t(b)];
-    const double* o = &p[ParamId::BodyOrientation].value[4 * size_t(b)];
-    return {{x[0], x[1], x[2]}, normalize(Quat<double>{o[0], o[1], o[2], o[3]})};
-  }
   static Vec3<double> offset_of(const ParameterSet& p, const Attachment& a) {
-    const auto [x_b, q_b] = body_start(p, a.body);
-    return inverse_rotate(q_b, particle_start(p, a.particle) - x_b);
+    const BodyPose body = body_start_pose(p, a.body);
+    return inverse_rotate(body.q, particle_start(p, a.particle) - body.x);
   }
 
   using Array = typename Exec::template Array<T>;
