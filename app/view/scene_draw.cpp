@@ -82,6 +82,15 @@ BodyPose body_pose(const Scene& scene, const Trajectory* traj, int step, int b) 
   return {{x[0], x[1], x[2]}, normalize(Quat<double>{q[0], q[1], q[2], q[3]})};
 }
 
+// Where a world point (or, with `direction`, a direction) given at the start, fixed in
+// body b's frame from then on, is at `step`: how joints and attachments stay on bodies.
+Vec3<double> carried(const Scene& scene, const Trajectory* traj, int step, int b, Vec3<double> at_start,
+                     bool direction = false) {
+  const BodyPose start = body_pose(scene, nullptr, 0, b), now = body_pose(scene, traj, step, b);
+  if (direction) return rotate(now.q, inverse_rotate(start.q, at_start));
+  return now.x + rotate(now.q, inverse_rotate(start.q, at_start - start.x));
+}
+
 // How near a body's surface comes to its centre: a marker at an anchor inside the body
 // must reach that far to be seen.
 double body_thickness(const RigidBody& body) {
@@ -122,6 +131,16 @@ void add_joint_glyph(render::LineBatch& lines, std::vector<render::Sphere>& sphe
   }
 }
 
+// The lines of one highlighted joint or attachment, in their own batch of `color`.
+template <class AddGlyph>
+render::LineBatch glyph_lines(render::Rgba color, float emphasis, AddGlyph add_glyph) {
+  render::LineBatch lines;
+  lines.width_pixels = 2.5f * emphasis;
+  lines.colors = {color};
+  add_glyph(lines);
+  return lines;
+}
+
 // Attachment a's marker sphere into `spheres` and its line into `lines` (a segment).
 void add_attachment_glyph(render::LineBatch& lines, std::vector<render::Sphere>& spheres, const Scene& scene,
                           const Trajectory* traj, int step, int a, const SceneDrawOptions& options, render::Rgba color,
@@ -145,10 +164,9 @@ AttachmentPlace attachment_place(const Scene& scene, const Trajectory* traj, int
   const Attachment& attachment = scene.attachments[size_t(a)];
   const double* x0 = &scene.params[ParamId::InitialPosition].value[3 * size_t(attachment.particle)];
   const BodyPose start = body_pose(scene, nullptr, 0, attachment.body);
-  const BodyPose now = body_pose(scene, traj, step, attachment.body);
   AttachmentPlace place;
   place.offset = inverse_rotate(start.q, Vec3<double>{x0[0], x0[1], x0[2]} - start.x);
-  place.point = now.x + rotate(now.q, place.offset);
+  place.point = carried(scene, traj, step, attachment.body, {x0[0], x0[1], x0[2]});
   place.particle = {x0[0], x0[1], x0[2]};
   if (traj && traj->particles == scene.particle_count()) {
     const double* x =
@@ -160,11 +178,9 @@ AttachmentPlace attachment_place(const Scene& scene, const Trajectory* traj, int
 
 void add_attachment(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int a,
                     const SceneDrawOptions& options, render::Rgba color, float emphasis) {
-  render::LineBatch lines;
-  lines.width_pixels = 2.5f * emphasis;
-  lines.colors = {color};
-  add_attachment_glyph(lines, list.spheres, scene, traj, step, a, options, color, emphasis);
-  list.lines.push_back(std::move(lines));
+  list.lines.push_back(glyph_lines(color, emphasis, [&](render::LineBatch& lines) {
+    add_attachment_glyph(lines, list.spheres, scene, traj, step, a, options, color, emphasis);
+  }));
 }
 
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j) {
@@ -178,25 +194,20 @@ JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int
   // Each side keeps the anchor (the parent also the axis) where its initial pose put it in
   // its own frame.
   if (joint.parent >= 0) {
-    const BodyPose start = body_pose(scene, nullptr, 0, joint.parent), now = body_pose(scene, traj, step, joint.parent);
-    place.parent_center = now.x;
-    place.parent_anchor = now.x + rotate(now.q, inverse_rotate(start.q, anchor - start.x));
-    place.axis = rotate(now.q, inverse_rotate(start.q, axis));
+    place.parent_center = body_pose(scene, traj, step, joint.parent).x;
+    place.parent_anchor = carried(scene, traj, step, joint.parent, anchor);
+    place.axis = carried(scene, traj, step, joint.parent, axis, /*direction=*/true);
   }
-  const BodyPose child_start = body_pose(scene, nullptr, 0, joint.child);
-  const BodyPose child_now = body_pose(scene, traj, step, joint.child);
-  place.child_center = child_now.x;
-  place.child_anchor = child_now.x + rotate(child_now.q, inverse_rotate(child_start.q, anchor - child_start.x));
+  place.child_center = body_pose(scene, traj, step, joint.child).x;
+  place.child_anchor = carried(scene, traj, step, joint.child, anchor);
   return place;
 }
 
 void add_joint(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int j,
                const SceneDrawOptions& options, render::Rgba color, float emphasis) {
-  render::LineBatch lines;
-  lines.width_pixels = 2.5f * emphasis;
-  lines.colors = {color};
-  add_joint_glyph(lines, list.spheres, scene, traj, step, j, options, color, emphasis);
-  list.lines.push_back(std::move(lines));
+  list.lines.push_back(glyph_lines(color, emphasis, [&](render::LineBatch& lines) {
+    add_joint_glyph(lines, list.spheres, scene, traj, step, j, options, color, emphasis);
+  }));
 }
 
 glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step, int i) {
