@@ -1,0 +1,87 @@
+#include "io/obj_file.h"
+
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include "io/marker_csv.h"  // read_text_file, printable_excerpt
+
+namespace nudge {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Splits off the first whitespace-separated token of s.
+std::string_view next_token(std::string_view& s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  std::size_t length = 0;
+  while (length < s.size() && !is_space(s[length])) ++length;
+  const std::string_view token = s.substr(0, length);
+  s.remove_prefix(length);
+  return token;
+}
+
+// from_chars accepts no leading '+'; exporters write one now and then.
+std::optional<double> parse_finite(std::string_view token) {
+  if (token.size() > 1 && token.front() == '+' && token[1] != '-' && token[1] != '+') token.remove_prefix(1);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (token.empty() || ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view text, std::string_view file_label) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
+  std::vector<std::array<double, 3>> vertices;
+  int line_number = 0;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    const std::size_t end = std::min(text.find('\n', position), text.size());
+    const std::string_view line = trim(text.substr(position, end - position));
+    position = end + 1;
+    ++line_number;
+
+    std::string_view rest = line.substr(0, line.find('#'));  // some exporters end lines with a comment
+    if (next_token(rest) != "v") continue;  // vn, vt, vp, f, g, o, #, ... are not positions
+
+    // x y z, then w, or r g b (MeshLab, ZBrush), or w r g b: 3 to 7 numbers in all.
+    double numbers[7] = {};
+    int count = 0;
+    bool valid = true;
+    for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+      const std::optional<double> value = parse_finite(token);
+      if (!value || count == 7) {
+        valid = false;
+        break;
+      }
+      numbers[count++] = *value;
+    }
+    if (!valid || count < 3)
+      return Error{std::string(file_label) + ":" + std::to_string(line_number) + ": found '" +
+                   printable_excerpt(line, 60) + "'; expected 'v x y z' with three finite numbers"};
+    vertices.push_back({numbers[0], numbers[1], numbers[2]});
+  }
+  if (vertices.empty())
+    return Error{std::string(file_label) + ": found no vertices; expected 'v x y z' lines (an OBJ file)"};
+  return vertices;
+}
+
+Result<std::vector<std::array<double, 3>>> read_obj_vertices(const std::filesystem::path& file) {
+  Result<std::string> text = read_text_file(file, kMaxObjFileBytes, "an OBJ file (.obj)");
+  if (!text) return text.error();
+  return parse_obj_vertices(*text, file.string());
+}
+
+}  // namespace nudge
