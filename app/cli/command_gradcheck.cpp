@@ -86,7 +86,7 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("gradcheck", "Check adjoint gradients against finite differences (exit 1 if over tolerance)");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--tolerance", args->tolerance, "Largest relative error accepted")->check(CLI::PositiveNumber);
-  cmd->add_option("--step", args->step, "Largest finite-difference step, relative to max(|value|, 1) (three more, each 10x smaller, are tried)")
+  cmd->add_option("--step", args->step, "Largest finite-difference step, relative to the value where it must be positive, else to max(|value|, 1) (three more, each 10x smaller, are tried)")
       ->check(CLI::Range(1e-12, 1.0));
   cmd->add_option("--samples", args->samples, "Entries checked per parameter array")->check(CLI::Range(1, 1000000));
   cmd->add_option("--threads", args->threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));

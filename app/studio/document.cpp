@@ -9,16 +9,6 @@ namespace nudge::studio {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The folder relative paths in a scene file are resolved against.
-fs::path folder_of(const fs::path& file) {
-  const fs::path folder = file.parent_path();
-  return folder.empty() ? fs::path(".") : folder;
-}
-
-}  // namespace
-
 Scene make_new_scene() {
   Scene scene;
   scene.name = "untitled";
@@ -65,15 +55,7 @@ Status Document::save() {
 }
 
 Status Document::save_as(const fs::path& path) {
-  Scene saved = scene_;
-  std::error_code old_ec, new_ec;
-  const fs::path old_folder = fs::absolute(folder_of(scene_.source), old_ec).lexically_normal();
-  const fs::path new_folder = fs::absolute(folder_of(path), new_ec).lexically_normal();
-  if (!old_ec && !new_ec && old_folder != new_folder)
-    for (Objective& objective : saved.objectives)
-      if (!objective.marker_file.empty() && objective.marker_file.is_relative())
-        objective.marker_file = (old_folder / objective.marker_file).lexically_normal().lexically_proximate(new_folder);
-  saved.source = path;
+  Scene saved = moved_scene(scene_, path);  // its marker tracks and meshes still found from there
   if (Status written = save_scene(saved, path); !written) return written;
   scene_ = std::move(saved);
   path_ = path;

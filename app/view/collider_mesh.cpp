@@ -94,17 +94,38 @@ render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, f
   return mesh;
 }
 
-render::Mesh body_mesh(const RigidBody& body, const double* position, const double* orientation, render::Rgba color) {
+render::Mesh body_mesh(const RigidBody& body, const ShapeSize& size, const double* position, const double* orientation,
+                       render::Rgba color) {
+  if (body.shape == BodyShape::Mesh) return hull_mesh(body.mesh->hull, position, orientation, color);
   ColliderShape shape;  // the same shapes, placed by the body's pose
   shape.type = body.shape == BodyShape::Box ? ColliderType::Box
                : body.shape == BodyShape::Capsule ? ColliderType::Capsule
                                                   : ColliderType::Sphere;
-  std::copy(body.half_extents, body.half_extents + 3, shape.half_extents);
-  shape.radius = body.radius;
-  shape.half_length = body.half_length;
+  std::copy(size.begin(), size.end(), shape.half_extents);
+  shape.radius = size[0];
+  shape.half_length = size[1];
   std::copy(position, position + 3, shape.position);
   std::copy(orientation, orientation + 4, shape.orientation);
   return collider_mesh(shape, {0, 0, 0}, 0, color);
+}
+
+render::Mesh hull_mesh(const ConvexMesh& hull, const double* position, const double* orientation, render::Rgba color) {
+  render::Mesh mesh;
+  mesh.colors = {color};
+  const glm::quat q(static_cast<float>(orientation[3]), static_cast<float>(orientation[0]),
+                    static_cast<float>(orientation[1]), static_cast<float>(orientation[2]));
+  const glm::vec3 p = vec(position);
+  // Flat shading: each triangle has its own three vertices and its face's normal.
+  for (const std::array<int, 3>& t : hull.triangles) {
+    glm::vec3 corner[3];
+    for (int k = 0; k < 3; ++k) corner[k] = q * vec(hull.vertices[size_t(t[size_t(k)])].data()) + p;
+    const glm::vec3 n = glm::normalize(glm::cross(corner[1] - corner[0], corner[2] - corner[0]));
+    const auto first = static_cast<std::uint32_t>(mesh.positions.size());
+    mesh.positions.insert(mesh.positions.end(), {corner[0], corner[1], corner[2]});
+    mesh.normals.insert(mesh.normals.end(), {n, n, n});
+    mesh.indices.insert(mesh.indices.end(), {first, first + 1, first + 2});
+  }
+  return mesh;
 }
 
 }  // namespace nudge::view

@@ -1,5 +1,6 @@
 // What a static collider or a rigid body looks like: a lit triangle mesh of its shape (a
-// plane as a square patch around the motion, a box, a sphere, a capsule), placed and
+// plane as a square patch around the motion, a box, a sphere, a capsule, a convex
+// hull), placed and
 // turned as the scene or the motion says. Shared by the window and `nudge render`.
 #pragma once
 
@@ -14,7 +15,12 @@ namespace nudge::view {
 render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, float patch_half_size,
                            render::Rgba color);
 
-// A body's shape at its centre of mass `position` and orientation (x, y, z, w).
-render::Mesh body_mesh(const RigidBody& body, const double* position, const double* orientation, render::Rgba color);
+// A body's shape, at the size given, at its centre of mass `position` and orientation
+// (x, y, z, w).
+render::Mesh body_mesh(const RigidBody& body, const ShapeSize& size, const double* position, const double* orientation,
+                       render::Rgba color);
+
+// A convex hull (a mesh body's, in its own frame), flat-shaded, placed likewise.
+render::Mesh hull_mesh(const ConvexMesh& hull, const double* position, const double* orientation, render::Rgba color);
 
 }  // namespace nudge::view

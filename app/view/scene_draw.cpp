@@ -93,9 +93,18 @@ Vec3<double> carried(const Scene& scene, const Trajectory* traj, int step, int b
 
 // How near a body's surface comes to its centre: a marker at an anchor inside the body
 // must reach that far to be seen.
-double body_thickness(const RigidBody& body) {
-  return body.shape == BodyShape::Box ? std::min({body.half_extents[0], body.half_extents[1], body.half_extents[2]})
-                                      : body.radius;
+double body_thickness(const Scene& scene, int b) {
+  const RigidBody& body = scene.bodies[size_t(b)];
+  const ShapeSize size = body_shape_size(body, scene.params, b);
+  switch (body.shape) {
+    case BodyShape::Box: return std::min({size[0], size[1], size[2]});
+    case BodyShape::Sphere:
+    case BodyShape::Capsule: return size[0];
+    case BodyShape::Mesh: break;
+  }
+  double nearest = INFINITY;  // the nearest face plane
+  for (const ConvexPlane& plane : body.mesh->hull.planes) nearest = std::min(nearest, plane.offset);
+  return nearest;
 }
 
 // Joint j's marker sphere into `spheres` and its lines into `lines` (segments).
@@ -107,8 +116,8 @@ void add_joint_glyph(render::LineBatch& lines, std::vector<render::Sphere>& sphe
   double thinnest = INFINITY, thickest = 0;
   for (int b : {joint.parent, joint.child})
     if (b >= 0) {
-      thinnest = std::min(thinnest, body_thickness(scene.bodies[size_t(b)]));
-      thickest = std::max(thickest, body_thickness(scene.bodies[size_t(b)]));
+      thinnest = std::min(thinnest, body_thickness(scene, b));
+      thickest = std::max(thickest, body_thickness(scene, b));
     }
   // Out of the thinner body where the anchor sits at its surface, but never large beside
   // the scene (an anchor deep inside a big body shows by its axis and lines).
@@ -221,10 +230,10 @@ float Bounds::radius() const { return std::max(0.5f * glm::length(hi - lo), 0.05
 // be longer than that to be seen.
 float largest_body_reach(const Scene& scene) {
   float reach = 0;
-  for (const RigidBody& body : scene.bodies)
-    reach = std::max(reach, float(body.shape == BodyShape::Box ? std::hypot(body.half_extents[0], body.half_extents[1],
-                                                                            body.half_extents[2])
-                                                               : body.radius + (body.shape == BodyShape::Capsule ? body.half_length : 0)));
+  for (int b = 0; b < scene.body_count(); ++b) {
+    const RigidBody& body = scene.bodies[size_t(b)];
+    reach = std::max(reach, float(body_reach(body, body_shape_size(body, scene.params, b))));
+  }
   return reach;
 }
 
@@ -355,7 +364,8 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
   if (options.bodies)
     for (int b = 0; b < scene.body_count(); ++b) {
       const BodyPose pose = body_pose(scene, traj, step, b);  // x and (x, y, z, w) laid out as arrays
-      list.meshes.push_back(body_mesh(scene.bodies[size_t(b)], &pose.x.x, &pose.q.x, colors::kBody));
+      const RigidBody& body = scene.bodies[size_t(b)];
+      list.meshes.push_back(body_mesh(body, body_shape_size(body, scene.params, b), &pose.x.x, &pose.q.x, colors::kBody));
     }
 
   if (options.particles) {

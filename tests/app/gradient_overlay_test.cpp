@@ -135,11 +135,10 @@ namespace {
 // (-1, 0, 0), with dL/d(joint anchor) along +x; the body's own gradients are set too.
 Scene hinged_body_scene() {
   Scene scene = scene_with({3, 3, 0}, {});  // one particle, out of the way
-  RigidBody bob;
-  bob.radius = 0.1;
-  scene.bodies = {bob};
+  scene.bodies = {RigidBody{}};
   scene.joints = {{"hinge", JointType::Hinge, -1, 0, {0, 0, 1}, false, 0, 0, false}};
   shape_parameters(scene);
+  scene.params[ParamId::BodyRadius].value = {0.1};
   scene.params[ParamId::BodyPosition].value = {0.6, -0.3, 0};
   scene.params[ParamId::JointAnchor].value = {-1, 0, 0};
   scene.params[ParamId::BodyPosition].grad = {0, -1, 0};

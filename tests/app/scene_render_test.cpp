@@ -243,11 +243,12 @@ Scene two_link_arm() {
   scene.settings.steps = 300;
   RigidBody link;
   link.shape = BodyShape::Capsule;
-  link.radius = 0.04, link.half_length = 0.21;
   scene.bodies = {link, link};
   scene.joints.push_back({"shoulder", JointType::Hinge, -1, 0, {0, 0, 1}, false, 0, 0, false});
   scene.joints.push_back({"elbow", JointType::Hinge, 0, 1, {0, 0, 1}, false, 0, 0, false});
   shape_parameters(scene);
+  scene.params[ParamId::BodyRadius].value = {0.04, 0.04};
+  scene.params[ParamId::BodyHalfLength].value = {0.21, 0.21};
   for (int b = 0; b < 2; ++b) {
     const double along_x[4] = {0, 0, -std::sqrt(0.5), std::sqrt(0.5)};  // the capsule's axis (y) turned onto x
     std::copy(along_x, along_x + 4, scene.params[ParamId::BodyOrientation].value.begin() + 4 * b);
@@ -336,7 +337,6 @@ Scene tied_ball() {
   RigidBody ball;
   ball.name = "ball";
   ball.shape = BodyShape::Sphere;
-  ball.radius = 0.1;
   scene.bodies = {ball};
   scene.pinned = {0, 0};
   scene.spring_a = {0};
@@ -344,6 +344,7 @@ Scene tied_ball() {
   scene.attachments.push_back({0, 0});
   scene.params[ParamId::InitialPosition].value = {0.1, 1, 0, 0.4, 1, 0};
   shape_parameters(scene);
+  scene.params[ParamId::BodyRadius].value = {0.1};
   scene.params[ParamId::Mass].value = {0.05, 0.05};
   scene.params[ParamId::Stiffness].value = {2000};
   scene.params[ParamId::Damping].value = {1};

@@ -47,7 +47,8 @@ TEST_CASE("body contact: colliding bodies' gradients match finite differences, s
     check_every_entry(test::make_body_collision_scene(smoothing, 120, smoothing == 0.0),
                       {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
                        ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::ContactStiffness,
-                       ParamId::ContactDamping, ParamId::ContactFriction},
+                       ParamId::ContactDamping, ParamId::ContactFriction, ParamId::BodyRadius,
+                       ParamId::BodyHalfExtents, ParamId::BodyHalfLength},
                       smoothing == 0.0 ? 12 : 40);
   }
 }
@@ -63,7 +64,7 @@ TEST_CASE("body contact: collisions keep the momentum, and they happen") {
   const int nb = scene.body_count();
   std::vector<double> mass(static_cast<size_t>(nb));
   for (int b = 0; b < nb; ++b)
-    mass[size_t(b)] = scene.params[ParamId::BodyDensity].value[size_t(b)] * unit_mass_properties(scene.bodies[size_t(b)]).volume;
+    mass[size_t(b)] = scene.params[ParamId::BodyDensity].value[size_t(b)] * unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b)).volume;
   // The momentum is sum m (x_{t+1} - x_t) / dt; positions are what the trajectory keeps.
   const auto momentum = [&](int t) {
     Vec3<double> p{0, 0, 0};
@@ -86,7 +87,7 @@ TEST_CASE("joints: every kind's gradients match finite differences, through limi
   check_every_entry(test::make_joint_scene(),
                     {ParamId::JointAnchor, ParamId::JointDamping, ParamId::JointControl, ParamId::BodyPosition,
                      ParamId::BodyOrientation, ParamId::BodyVelocity, ParamId::BodyAngularVelocity,
-                     ParamId::BodyDensity},
+                     ParamId::BodyDensity, ParamId::BodyRadius, ParamId::BodyHalfExtents, ParamId::BodyHalfLength},
                     80);
 }
 
@@ -102,9 +103,7 @@ TEST_CASE("joints: an articulated chain holds together under load") {
   Scene scene;
   scene.settings.dt = 5e-4;
   scene.settings.steps = 4000;
-  RigidBody link = test::rigid_body(BodyShape::Capsule);
-  link.radius = 0.03, link.half_length = 0.2;
-  RigidBody load = test::rigid_body(BodyShape::Box);
+  const RigidBody link = test::rigid_body(BodyShape::Capsule), load = test::rigid_body(BodyShape::Box);
   scene.bodies = {link, link, link, load};
   for (int j = 0; j < 4; ++j)
     scene.joints.push_back({"", j == 3 ? JointType::Fixed : JointType::Hinge, j - 1, j, {0, 0, 1}, false, 0, 0, false});
@@ -114,6 +113,7 @@ TEST_CASE("joints: an articulated chain holds together under load") {
   scene.joint_settings.angular_damping = 1;
   scene.contact.bodies = false;
   shape_parameters(scene);
+  test::set_sizes(scene, {{0.03, 0.2, 0}, {0.03, 0.2, 0}, {0.03, 0.2, 0}, test::test_size(BodyShape::Box)});
   // Laid out horizontally along +x from the origin: they fall and swing.
   for (int j = 0; j < 3; ++j) {
     const double tilt[4] = {0, 0, std::sin(-M_PI / 4), std::cos(-M_PI / 4)};  // the capsule's axis (y) along x
@@ -156,14 +156,14 @@ TEST_CASE("joints: an undamped double pendulum keeps its energy") {
   Scene scene;
   scene.settings.dt = 2e-4;
   scene.settings.steps = 10000;
-  RigidBody bob = test::rigid_body(BodyShape::Sphere);
-  bob.radius = 0.04;
+  const RigidBody bob = test::rigid_body(BodyShape::Sphere);
   scene.bodies = {bob, bob};
   scene.joints = {{"", JointType::Hinge, -1, 0, {0, 0, 1}, false, 0, 0, false},
                   {"", JointType::Hinge, 0, 1, {0, 0, 1}, false, 0, 0, false}};
   scene.joint_settings = {2e4, 0.0, 20.0, 0.0, 0.0};
   scene.contact.bodies = false;
   shape_parameters(scene);
+  test::set_sizes(scene, {{0.04, 0, 0}, {0.04, 0, 0}});
   scene.params[ParamId::BodyPosition].value = {0.47, 1.33, 0.0, 0.69, 1.06, 0.0};
   scene.params[ParamId::JointAnchor].value = {0.0, 1.5, 0.0, 0.47, 1.33, 0.0};
   scene.params[ParamId::BodyDensity].value = {5000, 3000};
@@ -193,13 +193,13 @@ TEST_CASE("joints: an undamped double pendulum keeps its energy") {
     for (int b = 0; b < 2; ++b) {
       const auto [x, q] = pose(b, t);
       const auto [x_prev, q_prev] = pose(b, t - 1);
-      const UnitMassProperties unit = unit_mass_properties(scene.bodies[size_t(b)]);
+      const UnitMassProperties unit = unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b));
       const double density = scene.params[ParamId::BodyDensity].value[size_t(b)];
       const V v = (1.0 / dt) * (x - x_prev);
       const Q p = q * conjugate(q_prev);
       const V w_body = inverse_rotate(q, (2.0 / dt / p.w) * p.vec());
       e += 0.5 * density * unit.volume * dot(v, v) + density * unit.volume * 9.81 * x.y;
-      for (int k = 0; k < 3; ++k) e += 0.5 * density * unit.moments[k] * (&w_body.x)[k] * (&w_body.x)[k];
+      for (int k = 0; k < 3; ++k) e += 0.5 * density * unit.inertia[4 * k] * (&w_body.x)[k] * (&w_body.x)[k];
     }
     for (int j = 0; j < 2; ++j) {
       const Joint& joint = scene.joints[size_t(j)];
@@ -231,7 +231,8 @@ TEST_CASE("particles and bodies: held and colliding, gradients match finite diff
                       {ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass, ParamId::ParticleRadius,
                        ParamId::Stiffness, ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
                        ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::JointAnchor,
-                       ParamId::ContactStiffness, ParamId::ContactDamping, ParamId::ContactFriction, ParamId::Gravity},
+                       ParamId::ContactStiffness, ParamId::ContactDamping, ParamId::ContactFriction, ParamId::Gravity,
+                       ParamId::BodyRadius, ParamId::BodyHalfExtents, ParamId::BodyHalfLength},
                       50);
   }
 }
@@ -256,7 +257,7 @@ TEST_CASE("particles and bodies: contact and attachment keep the momentum") {
         (&p.x)[k] += scene.params[ParamId::Mass].value[size_t(i)] * traj->v[(size_t(t) * traj->particles + i) * 3 + k];
     for (int b = 0; b < traj->bodies; ++b) {
       const double mass = scene.params[ParamId::BodyDensity].value[size_t(b)] *
-                          unit_mass_properties(scene.bodies[size_t(b)]).volume;
+                          unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b)).volume;
       for (int k = 0; k < 3; ++k)
         (&p.x)[k] += mass * (traj->body_x[(size_t(t) * traj->bodies + b) * 3 + k] -
                              traj->body_x[(size_t(t - 1) * traj->bodies + b) * 3 + k]) / dt;
@@ -278,13 +279,12 @@ TEST_CASE("restitution: a dropped ball rebounds to e^2 of its height") {
     Scene scene;
     scene.settings.dt = 2e-4;
     scene.settings.steps = 6000;
-    RigidBody ball = test::rigid_body(BodyShape::Sphere);
-    ball.radius = 0.05;
-    scene.bodies = {ball};
+    scene.bodies = {test::rigid_body(BodyShape::Sphere)};
     scene.colliders = {ColliderShape{}};
     scene.contact.restitution = true;
     scene.contact.damp_approach_only = false;
     shape_parameters(scene);
+    test::set_sizes(scene, {{0.05, 0, 0}});
     scene.params[ParamId::BodyPosition].value = {0.0, 1.05, 0.0};  // 1 m above touching
     scene.params[ParamId::ContactStiffness].value = {1e5};
     scene.params[ParamId::ContactRestitution].value = {e};
@@ -311,7 +311,8 @@ TEST_CASE("restitution: gradients through every kind of contact match finite dif
     scene->colliders[0].offset = scene == &particles ? 0.7 : -0.5;
     check_every_entry(*scene,
                       {ParamId::ContactRestitution, ParamId::ContactStiffness, ParamId::BodyDensity, ParamId::Mass,
-                       ParamId::BodyVelocity, ParamId::InitialVelocity},
+                       ParamId::BodyVelocity, ParamId::InitialVelocity, ParamId::BodyRadius, ParamId::BodyHalfExtents,
+                       ParamId::BodyHalfLength},
                       8);
   }
 }

@@ -28,7 +28,8 @@ TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth an
     options.parameters = {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
                           ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::ContactStiffness,
                           ParamId::ContactDamping, ParamId::ContactFriction, ParamId::Gravity,
-                          ParamId::InitialVelocity};
+                          ParamId::InitialVelocity, ParamId::BodyRadius, ParamId::BodyHalfExtents,
+                          ParamId::BodyHalfLength};
     Result<GradCheckReport> report = gradient_check(scene, options);
     REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
     int nonzero = 0;
@@ -38,7 +39,7 @@ TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth an
       CHECK(e.passed);
       nonzero += e.adjoint != 0.0;
     }
-    CHECK(report->entries.size() == 3 * 3 + 12 + 9 + 9 + 3 + 1 + 1 + 1 + 3 + 3);
+    CHECK(report->entries.size() == 3 * 3 + 12 + 9 + 9 + 3 + 1 + 1 + 1 + 3 + 3 + 3 + 9 + 3);
     CHECK(nonzero >= 40);  // the motion depends on nearly everything
   }
 }
@@ -53,6 +54,7 @@ TEST_CASE("bodies: a box and a capsule dropped on the floor come to rest lying f
   scene.settings.steps = 3000;
   scene.bodies = {test::rigid_body(BodyShape::Box), test::rigid_body(BodyShape::Capsule)};
   shape_parameters(scene);
+  test::set_test_sizes(scene);
   scene.params[ParamId::BodyPosition].value = {0.0, 0.3, 0.0, 1.0, 0.3, 0.0};
   // Both tilted a little and spinning: they must settle on a face and on their side.
   scene.params[ParamId::BodyOrientation].value = {0.05, 0.0, 0.03, 1.0, 0.0, 0.0, 0.7, 0.72};

@@ -47,8 +47,9 @@ TEST_CASE("body scenes: shapes, values and defaults load; no particles are neede
   REQUIRE(scene->body_count() == 3);
   CHECK(scene->bodies[0].name == "ball");
   CHECK(scene->bodies[1].shape == BodyShape::Box);
-  CHECK(scene->bodies[1].half_extents[2] == 0.3);
-  CHECK(scene->bodies[2].half_length == 0.2);
+  CHECK(scene->params[ParamId::BodyHalfExtents].value[5] == 0.3);
+  CHECK(scene->params[ParamId::BodyHalfLength].value[2] == 0.2);
+  CHECK(scene->params[ParamId::BodyRadius].value == std::vector<double>{scene->params[ParamId::BodyRadius].value[0], 0, 0.05});
   const ParameterSet& p = scene->params;
   CHECK(p[ParamId::BodyDensity].value == std::vector<double>{700, 1000, 1000});
   CHECK(p[ParamId::BodyOrientation].value == std::vector<double>{0, 0, 0, 1, 0, 0, 0.6, 0.8, 0, 0, 0, 1});
@@ -78,7 +79,7 @@ TEST_CASE("body scenes: save and load give the same scene, and the same file aga
 TEST_CASE("body scenes: bad values say what and where") {
   const auto body = [](std::string_view b) { return error_of(scene_with_bodies("[" + std::string(b) + "]")); };
   CHECK(body(R"({"shape": "cone", "position": [0, 0, 0]})") ==
-        "bad.json: $.bodies[0].shape: found \"cone\"; expected sphere, box or capsule");
+        "bad.json: $.bodies[0].shape: found \"cone\"; expected sphere, box, capsule or mesh");
   CHECK(body(R"({"shape": "sphere", "radius": 0, "position": [0, 0, 0]})") ==
         "bad.json: $.bodies[0].radius: found 0; expected a radius > 0 (m)");
   CHECK(body(R"({"shape": "box", "half_extents": [1, -1, 1], "position": [0, 0, 0]})") ==

@@ -138,3 +138,28 @@ TEST_CASE("bodies: a free body keeps its momentum, its spin about a principal ax
   CHECK(drift < 0.02);
   CHECK(drift > 0.0);  // the explicit gyroscopic term is first order: it is not exact
 }
+
+TEST_CASE("bodies: mass properties' derivatives with respect to the shape's size match finite differences") {
+  for (BodyShape shape : {BodyShape::Sphere, BodyShape::Box, BodyShape::Capsule}) {
+    CAPTURE(static_cast<int>(shape));
+    RigidBody body;
+    body.shape = shape;
+    ShapeSize size = shape == BodyShape::Box ? ShapeSize{0.15, 0.08, 0.12} : ShapeSize{0.1, 0.15, 0};
+    const std::array<UnitMassProperties, 3> d = unit_mass_derivatives(body, size);
+    for (int s = 0; s < (shape == BodyShape::Box ? 3 : shape == BodyShape::Capsule ? 2 : 1); ++s) {
+      CAPTURE(s);
+      const auto volume = [&] { return unit_mass_properties(body, size).volume; };
+      CHECK(d[size_t(s)].volume == doctest::Approx(test::central_difference(size[size_t(s)], volume)).epsilon(1e-7));
+      for (int k = 0; k < 9; ++k) {
+        const auto inertia = [&] { return unit_mass_properties(body, size).inertia[k]; };
+        CHECK(d[size_t(s)].inertia[k] ==
+              doctest::Approx(test::central_difference(size[size_t(s)], inertia)).epsilon(1e-7).scale(1e-9));
+      }
+    }
+  }
+  // A capsule's volume and moments against a cylinder plus a sphere, by hand.
+  RigidBody capsule;
+  capsule.shape = BodyShape::Capsule;
+  const UnitMassProperties m = unit_mass_properties(capsule, {0.1, 0.15, 0});
+  CHECK(m.volume == doctest::Approx(M_PI * 0.01 * 0.3 + 4.0 / 3.0 * M_PI * 0.001));
+}

@@ -109,6 +109,65 @@ TEST_CASE("colliders: the signed distance's adjoint matches finite differences")
     }
 }
 
+TEST_CASE("colliders: the signed distance's adjoint to the shape's size matches finite differences") {
+  const Vec3<double> w{0.7, -0.4, 0.9};
+  const double w_phi = 1.3;
+  for (const Case& k : cases())
+    for (Vec3<double> q : k.local_points) {
+      CAPTURE(static_cast<int>(k.c.type));
+      CAPTURE(q.x);
+      CAPTURE(q.y);
+      CAPTURE(q.z);
+      Collider<double> c = k.c;
+      const Vec3<double> p = world(c, q);
+      auto phi = [&] {
+        const SdfSample<double> s = collider_sdf(c, p);
+        return w_phi * s.distance + dot(w, s.normal);
+      };
+      double adj_size[3] = {0, 0, 0};
+      collider_sdf_adjoint(c, p, w_phi, w, adj_size);
+      for (int j = 0; j < 3; ++j) check_close("size", j, adj_size[j], central_difference(c.size[j], phi));
+    }
+}
+
+// A convex hull as its face planes: the cube [-0.4, 0.4] x [-0.3, 0.3] x [-0.5, 0.5] cut
+// by a slanted face across its (+x, +y) edge.
+TEST_CASE("colliders: a convex hull's distance is its farthest face plane's, exact inside and on faces") {
+  const double s = 1 / std::sqrt(2.0);
+  const double planes[] = {1, 0, 0, 0.4, -1, 0, 0, 0.4, 0, 1, 0, 0.3, 0, -1, 0, 0.3,
+                           0, 0, 1, 0.5, 0, 0, -1, 0.5, s, s, 0, 0.5 * s};
+  Collider<double> hull = shape(ShapeType::Convex, 0, 0, 0);
+  hull.planes = planes, hull.plane_count = 7;
+  SdfSample<double> d = collider_sdf(hull, world(hull, {0.0, 0.0, 0.45}));  // inside, nearest +z
+  CHECK(d.distance == doctest::Approx(-0.05));
+  CHECK(to_local(hull, d.normal).z == doctest::Approx(1.0));
+  d = collider_sdf(hull, world(hull, {-0.6, 0.0, 0.0}));  // outside the -x face
+  CHECK(d.distance == doctest::Approx(0.2));
+  CHECK(to_local(hull, d.normal).x == doctest::Approx(-1.0));
+  d = collider_sdf(hull, world(hull, {0.35, 0.25, 0.0}));  // past the slanted face
+  CHECK(d.distance == doctest::Approx((0.35 + 0.25) * s - 0.5 * s));
+  CHECK(to_local(hull, d.normal).x == doctest::Approx(s));
+  // Past a corner the farthest plane is nearer than the corner: an underestimate.
+  d = collider_sdf(hull, world(hull, {-0.7, -0.6, 0.0}));
+  CHECK(d.distance == doctest::Approx(0.3));
+  CHECK(d.distance < std::hypot(0.3, 0.3));
+
+  // The adjoint: the face's normal times dL/dphi (the normal is constant on a face).
+  const Vec3<double> w{0.7, -0.4, 0.9};
+  for (Vec3<double> q : {Vec3<double>{0.0, 0.0, 0.45}, Vec3<double>{-0.6, 0.1, 0.0}, Vec3<double>{0.35, 0.25, 0.1}}) {
+    CAPTURE(q.x);
+    const Vec3<double> p = world(hull, q);
+    double x[3] = {p.x, p.y, p.z};
+    auto phi = [&] {
+      const SdfSample<double> sd = collider_sdf(hull, Vec3<double>{x[0], x[1], x[2]});
+      return 1.3 * sd.distance + dot(w, sd.normal);
+    };
+    const Vec3<double> adj = collider_sdf_adjoint(hull, p, 1.3, w);
+    const double a[3] = {adj.x, adj.y, adj.z};
+    for (int j = 0; j < 3; ++j) check_close("x", j, a[j], central_difference(x[j], phi));
+  }
+}
+
 TEST_CASE("colliders: the contact force's adjoint matches finite differences") {
   const Vec3<double> w{0.6, 1.1, -0.8};
   for (const Case& k : cases())

@@ -152,10 +152,28 @@ inline Scene make_lattice_scene(int rows = 3, int cols = 12, int steps = 80) {
 inline RigidBody rigid_body(BodyShape shape) {
   RigidBody b;
   b.shape = shape;
-  b.radius = 0.1;
-  b.half_length = 0.15;
-  b.half_extents[0] = 0.15, b.half_extents[1] = 0.08, b.half_extents[2] = 0.12;
   return b;
+}
+
+// The test bodies' sizes (radius 0.1, half length 0.15, half extents 0.15, 0.08, 0.12).
+inline ShapeSize test_size(BodyShape shape) {
+  switch (shape) {
+    case BodyShape::Box: return {0.15, 0.08, 0.12};
+    case BodyShape::Capsule: return {0.1, 0.15, 0};
+    default: return {0.1, 0, 0};
+  }
+}
+
+// Sets each body's size, after shape_parameters.
+inline void set_sizes(Scene& scene, const std::vector<ShapeSize>& sizes) {
+  for (int b = 0; b < scene.body_count(); ++b)
+    set_body_shape_size(scene.params, scene.bodies[size_t(b)], b, sizes[size_t(b)]);
+}
+
+// Gives every body its shape's test_size.
+inline void set_test_sizes(Scene& scene) {
+  for (int b = 0; b < scene.body_count(); ++b)
+    set_body_shape_size(scene.params, scene.bodies[size_t(b)], b, test_size(scene.bodies[size_t(b)].shape));
 }
 
 // A sphere, a box and a capsule thrown, spinning, onto a slightly tilted floor and
@@ -170,6 +188,7 @@ inline Scene make_body_scene(double smoothing, int steps = 150) {
   scene.pinned = {0};
   scene.params[ParamId::InitialPosition].value = {0.0, 0.5, 0.5};
   shape_parameters(scene);
+  set_test_sizes(scene);
   scene.params[ParamId::BodyPosition].value = {0.0, 0.13, 0.0, 0.4, 0.2, 0.0, -0.4, 0.25, 0.1};
   scene.params[ParamId::BodyOrientation].value = {0.0, 0.0, 0.0, 1.0, 0.1, 0.2, -0.1, 1.0, 0.3, 0.0, 0.2, 0.9};
   scene.params[ParamId::BodyVelocity].value = {1.0, -0.5, 0.2, 0.5, -1.0, 0.0, -0.3, -0.8, 0.4};
@@ -217,6 +236,7 @@ inline Scene make_body_collision_scene(double smoothing, int steps = 120, bool s
   scene.bodies = {rigid_body(BodyShape::Sphere), rigid_body(BodyShape::Sphere), rigid_body(BodyShape::Box),
                   rigid_body(BodyShape::Capsule)};
   shape_parameters(scene);
+  set_test_sizes(scene);
   scene.params[ParamId::Gravity].value = {0.0, 0.0, 0.0};
   scene.params[ParamId::BodyPosition].value = {-0.25, 0.0, 0.0, 0.0, 0.03, 0.0, 0.3, 0.05, 0.02, 0.55, 0.0, -0.03};
   scene.params[ParamId::BodyOrientation].value = {0, 0, 0, 1, 0, 0, 0, 1, 0.1, 0.2, -0.1, 1.0, 0.0, 0.3, 0.6, 0.75};
@@ -245,7 +265,8 @@ inline Scene make_body_collision_scene(double smoothing, int steps = 120, bool s
   if (spheres_only) {
     scene.bodies.resize(2);
     for (ParamId id : {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
-                       ParamId::BodyAngularVelocity, ParamId::BodyDensity})
+                       ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::BodyRadius,
+                       ParamId::BodyHalfExtents, ParamId::BodyHalfLength})
       scene.params[id].value.resize(2 * size_t(scene.params[id].cols));
     shape_parameters(scene);
     target.bodies = {1};
@@ -264,10 +285,7 @@ inline Scene make_joint_scene(int steps = 300) {
   scene.name = "joints";
   scene.settings.dt = 1e-3;
   scene.settings.steps = steps;
-  RigidBody link = rigid_body(BodyShape::Capsule);
-  link.radius = 0.03, link.half_length = 0.12;
-  RigidBody weight = rigid_body(BodyShape::Box);
-  weight.half_extents[0] = weight.half_extents[1] = weight.half_extents[2] = 0.04;
+  const RigidBody link = rigid_body(BodyShape::Capsule), weight = rigid_body(BodyShape::Box);
   scene.bodies = {link, link, link, link, weight};
   Joint shoulder{"shoulder", JointType::Hinge, -1, 0, {0, 0, 1}, true, -0.3, 0.25, false};
   Joint elbow{"elbow", JointType::Hinge, 0, 1, {0, 0, 1}, false, 0, 0, false};
@@ -281,6 +299,8 @@ inline Scene make_joint_scene(int steps = 300) {
   scene.joint_settings.angular_damping = 0.05;
   scene.joint_settings.limit_stiffness = 50;
   shape_parameters(scene);
+  const ShapeSize link_size{0.03, 0.12, 0}, weight_size{0.04, 0.04, 0.04};
+  set_sizes(scene, {link_size, link_size, link_size, link_size, weight_size});
   // Links hang along -y from anchors at their upper ends; the first is tilted a little.
   scene.params[ParamId::BodyPosition].value = {0.0,  -0.12, 0.0, 0.0,  -0.36, 0.0, 0.0,  -0.6, 0.0,
                                                0.5, 0.0,  0.0, 0.06, -0.36, 0.0};
@@ -320,11 +340,7 @@ inline Scene make_particle_body_scene(double smoothing, int steps = 200) {
   scene.name = "particles and bodies";
   scene.settings.dt = 1e-3;
   scene.settings.steps = steps;
-  RigidBody box = rigid_body(BodyShape::Box);
-  box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.05;
-  RigidBody ball = rigid_body(BodyShape::Sphere);
-  ball.radius = 0.06;
-  scene.bodies = {box, ball};
+  scene.bodies = {rigid_body(BodyShape::Box), rigid_body(BodyShape::Sphere)};
   scene.joints = {{"", JointType::Ball, -1, 0, {0, 0, 1}, false, 0, 0, false}};
   scene.joint_settings.stiffness = 5e3;
   scene.joint_settings.damping = 2;
@@ -336,6 +352,7 @@ inline Scene make_particle_body_scene(double smoothing, int steps = 200) {
   scene.attachments = {{0, 0}};
   scene.params[ParamId::InitialPosition].value = {0.05, 0.95, 0.0, 0.1, 0.87, 0.0, 0.15, 0.79, 0.0, 0.2, 0.71, 0.0};
   shape_parameters(scene);
+  set_sizes(scene, {{0.05, 0.05, 0.05}, {0.06, 0, 0}});
   scene.params[ParamId::BodyPosition].value = {0.0, 1.0, 0.0, -0.3, 0.8, 0.02};
   scene.params[ParamId::BodyOrientation].value = {0.05, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0, 1.0};
   scene.params[ParamId::BodyVelocity].value = {0.0, 0.0, 0.2, 2.5, 0.1, 0.0};

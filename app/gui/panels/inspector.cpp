@@ -134,16 +134,27 @@ void spring(StudioState& state, const Scene& scene, int j) {
   }
 }
 
-// A rigid body's shape (fixed), density and initial state (editable), and its pose at
+// A rigid body's shape (fixed), sizes, density and initial state (editable), and its pose at
 // the frame shown.
 void body(StudioState& state, const Scene& scene, int b) {
   const RigidBody& body = scene.bodies[size_t(b)];
   if (!body.name.empty()) row("name", body.name);
   row("shape", std::string(body_shape_name(body.shape)));
-  if (body.shape == BodyShape::Box) row("half extents", vec3(body.half_extents) + " m");
-  else row("radius", number(body.radius) + " m");
-  if (body.shape == BodyShape::Capsule) row("half length", number(body.half_length) + " m");
-  const UnitMassProperties unit = unit_mass_properties(body);
+  switch (body.shape) {
+    case BodyShape::Sphere: edit_row(state, "radius", ParamId::BodyRadius, b, 1, "m"); break;
+    case BodyShape::Capsule:
+      edit_row(state, "radius", ParamId::BodyRadius, b, 1, "m");
+      edit_row(state, "half length", ParamId::BodyHalfLength, b, 1, "m");
+      break;
+    case BodyShape::Box: edit_row(state, "half extents", ParamId::BodyHalfExtents, 3 * b, 3, "m"); break;
+    case BodyShape::Mesh:
+      row("mesh", body.mesh->file.generic_string());
+      row("hull", std::to_string(body.mesh->hull.vertices.size()) + " vertices, " +
+                      std::to_string(body.mesh->hull.planes.size()) + " faces");
+      if (const double* s = body.mesh->scale; s[0] != 1 || s[1] != 1 || s[2] != 1) row("scale", vec3(s));
+      break;
+  }
+  const UnitMassProperties unit = unit_mass_properties(body, body_shape_size(body, state.point_scene().params, b));
   const double density = state.point_scene().params[ParamId::BodyDensity].value[size_t(b)];
   edit_row(state, "density", ParamId::BodyDensity, b, 1, "kg/m^3");
   row("mass", number(density * unit.volume) + " kg");

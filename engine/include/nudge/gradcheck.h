@@ -28,7 +28,9 @@ static_assert(kGradCheckNoise * kGradCheckNoise == std::numeric_limits<double>::
 
 struct GradCheckOptions {
   int samples_per_parameter = 6;  // arrays with more entries are sampled
-  double relative_step = 1e-3;    // largest step h = relative_step * max(|p|, 1); three more, each 10x smaller
+  // Largest step h = relative_step * p for a parameter that must be positive, else
+  // relative_step * max(|p|, 1); three more, each 10x smaller.
+  double relative_step = 1e-3;
   double tolerance = 1e-6;        // largest relative error of a resolved entry
   // Rounding noise next to the gradient's scale: adjoint and difference may also differ
   // by noise times the largest |entry| of the parameter's gradient (its noise floor).

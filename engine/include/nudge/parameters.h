@@ -37,6 +37,11 @@ enum class ParamId : int {
   JointDamping,     // J x 1, damping of the free turn (N m s/rad) or slide (N s/m)
   JointControl,     // T x J, the motor's torque (hinge, N m) or force (prismatic, N) per step
   ContactRestitution,  // 1 x 1, in (0, 1]: sets each contact's damping when the scene asks (contact.restitution)
+  // A body's sizes, m; each shape uses its own (the others are unused, 0): a sphere's and
+  // a capsule's radius, a box's half extents, a capsule's half length. A mesh's are fixed.
+  BodyRadius,       // B x 1
+  BodyHalfExtents,  // B x 3
+  BodyHalfLength,   // B x 1
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);
@@ -56,6 +61,9 @@ struct Parameter {
   // With optimize: the rows optimised (a body's, a particle's, a joint's row), ascending;
   // empty: every row. The other rows keep their values.
   std::vector<int> optimize_rows;
+  // Entries that mean nothing for their element (a box's radius): they stay 0, get no
+  // gradient and are never optimised. Empty: every entry is used.
+  std::vector<bool> unused;
 
   int size() const { return rows * cols; }
   // Whether value[k] is optimised.

@@ -136,7 +136,12 @@ Status check_scene(const Scene& scene);
 Result<Scene> load_scene(const std::filesystem::path& path);
 Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& source);
 
-// Writes atomically: to a temporary file beside `path`, flushed, then renamed.
+// The scene as if loaded from `path`: the files it names relative to its folder (marker
+// tracks, meshes) rewritten to name the same files from path's folder, and its source path.
+Scene moved_scene(const Scene& scene, const std::filesystem::path& path);
+
+// Writes the scene as moved_scene(scene, path), so the files it names stay found;
+// atomically: to a temporary file beside `path`, flushed, then renamed.
 Status save_scene(const Scene& scene, const std::filesystem::path& path);
 
 }  // namespace nudge

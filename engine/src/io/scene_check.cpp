@@ -53,6 +53,19 @@ double initial_distance(const Scene& scene, int spring) {
   return std::hypot(x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]);
 }
 
+// For the body sizes: whether each entry is one its body's shape uses.
+std::vector<bool> used_size_entries(const Scene& scene, ParamId id, int cols) {
+  std::vector<bool> used(size_t(scene.body_count()) * size_t(cols), false);
+  for (int b = 0; b < scene.body_count(); ++b)
+    for (const ShapeSizeEntry& e : shape_size_entries(scene.bodies[size_t(b)].shape))
+      if (e.param == id) used[size_t(b) * size_t(cols) + size_t(e.col)] = true;
+  return used;
+}
+
+bool is_body_size(ParamId id) {
+  return id == ParamId::BodyRadius || id == ParamId::BodyHalfExtents || id == ParamId::BodyHalfLength;
+}
+
 // The table's fill, except where a default depends on more than one number.
 std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
   const auto size = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
@@ -67,6 +80,14 @@ std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
       std::vector<double> rest(size);
       for (int i = 0; i < shape.rows; ++i) rest[i] = initial_distance(scene, i);
       return rest;
+    }
+    case ParamId::BodyRadius:
+    case ParamId::BodyHalfExtents:
+    case ParamId::BodyHalfLength: {  // the fill where the shape has the size, else 0
+      const std::vector<bool> used = used_size_entries(scene, id, shape.cols);
+      std::vector<double> sizes(size, 0.0);
+      for (size_t k = 0; k < size && k < used.size(); ++k) sizes[k] = used[k] ? param_facts(id).fill : 0.0;
+      return sizes;
     }
     default: return std::vector<double>(size, param_facts(id).fill);
   }
@@ -95,6 +116,11 @@ void shape_parameters(Scene& scene) {
     p.rows = shape.rows;
     p.cols = shape.cols;
     p.grad.assign(p.value.size(), 0.0);
+    p.unused.clear();
+    if (is_body_size(id) && p.value.size() == size_t(counts.bodies) * size_t(shape.cols)) {
+      p.unused = used_size_entries(scene, id, shape.cols);
+      p.unused.flip();
+    }
   }
 }
 

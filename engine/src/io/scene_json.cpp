@@ -186,6 +186,39 @@ Result<Scene> load_scene(const std::filesystem::path& path) {
   return parse_scene(*text, path);
 }
 
+namespace {
+
+// A file a scene names (a marker track, a mesh) relative to its folder, rewritten for the
+// scene saved into another folder so that it still names the same file; as written when
+// the folder is the same, the path absolute, or the scene was not loaded from a file.
+fs::path rebased(const fs::path& written, const fs::path& from_folder, const fs::path& to_folder) {
+  if (written.empty() || written.is_absolute()) return written;
+  std::error_code error;
+  const fs::path from = fs::absolute(from_folder, error).lexically_normal();
+  const fs::path to = fs::absolute(to_folder, error).lexically_normal();
+  if (error || from == to) return written;
+  const fs::path target = (from / written).lexically_normal();
+  const fs::path relative = target.lexically_relative(to);
+  return relative.empty() ? target : relative;
+}
+
+}  // namespace
+
+Scene moved_scene(const Scene& scene, const std::filesystem::path& path) {
+  Scene moved = scene;
+  moved.source = path;
+  if (scene.source.empty()) return moved;
+  const fs::path from = scene.source.parent_path(), to = path.parent_path();
+  for (Objective& o : moved.objectives) o.marker_file = rebased(o.marker_file, from, to);
+  for (RigidBody& body : moved.bodies)
+    if (body.mesh) {
+      auto mesh = std::make_shared<BodyMesh>(*body.mesh);
+      mesh->file = rebased(mesh->file, from, to);
+      body.mesh = std::move(mesh);
+    }
+  return moved;
+}
+
 Status save_scene(const Scene& scene, const std::filesystem::path& path) {
   const std::string name = path.string();
   if (Status valid = check_scene(scene); !valid)
@@ -197,7 +230,7 @@ Status save_scene(const Scene& scene, const std::filesystem::path& path) {
                    "] is a markers objective without a marker_file; expected the path of its CSV file"};
   std::string text;
   try {
-    write_pretty(text, scene_json(scene), 0);
+    write_pretty(text, scene_json(moved_scene(scene, path)), 0);
   } catch (const std::exception& e) {
     return Error{name + ": not saved: " + printable_excerpt(e.what(), 200)};
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "io/scene_sections.h"
+#include "nudge/parameter_facts.h"
 
 namespace nudge::scene_io {
 
@@ -25,7 +26,7 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
   std::vector<BodyValues> values;
   for (std::size_t k = 0; k < node.size(); ++k) {
     const Node item = node.element(k);
-    const std::string shapes = "sphere, box or capsule";
+    const std::string shapes = "sphere, box, capsule or mesh";
     if (!item.json.is_object()) fail_found(item, "a body object with a \"shape\" (" + shapes + ")");
     const Node shape_node = required(item, "shape", shapes);
     const std::optional<BodyShape> shape = body_shape_from_name(string(shape_node, shapes));
@@ -33,10 +34,11 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
     const std::string context = context_of(item) + " (a " + std::string(body_shape_name(*shape)) + " body)";
     RigidBody body;
     body.shape = *shape;
+    BodyValues v;
     switch (*shape) {
       case BodyShape::Sphere:
         expect_object(item, {"name", "shape", "radius", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
-        body.radius = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
+        v.size[0] = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
         break;
       case BodyShape::Box: {
         expect_object(item, {"name", "shape", "half_extents", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
@@ -44,18 +46,21 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
         const std::array<double, 3> e = vec3(half, "the box's half extents [x, y, z] (m)");
         for (int i = 0; i < 3; ++i) {
           if (!positive(e[i])) fail_found(half.element(i), "a half extent > 0 (m)");
-          body.half_extents[i] = e[i];
+          v.size[i] = e[i];
         }
         break;
       }
       case BodyShape::Capsule:
         expect_object(item, {"name", "shape", "radius", "half_length", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
-        body.radius = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
-        body.half_length = number(required(item, "half_length", "half the axis' length > 0 (m)"), "half the axis' length > 0 (m)", positive);
+        v.size[0] = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
+        v.size[1] = number(required(item, "half_length", "half the axis' length > 0 (m)"), "half the axis' length > 0 (m)", positive);
+        break;
+      case BodyShape::Mesh:
+        expect_object(item, {"name", "shape", "mesh", "scale", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        body.mesh = read_body_mesh(item);
         break;
     }
     if (auto name = optional(item, "name")) body.name = string(*name, "a body name");
-    BodyValues v;
     v.position = vec3(required(item, "position", "the centre of mass [x, y, z] (m)"), "the centre of mass [x, y, z] (m)");
     if (auto velocity = optional(item, "velocity")) v.velocity = vec3(*velocity, "a velocity [x, y, z] (m/s)");
     if (auto spin = optional(item, "angular_velocity")) v.angular_velocity = vec3(*spin, "an angular velocity [x, y, z] (rad/s)");
@@ -76,6 +81,25 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
   return values;
 }
 
+// "mesh": an OBJ file (relative to the scene's folder) whose vertices' convex hull is
+// the body; "scale": one factor or one per axis of the file's frame.
+std::shared_ptr<const BodyMesh> SceneReader::read_body_mesh(const Node& item) const {
+  constexpr std::string_view expected_file = "the path of a Wavefront OBJ file, relative to the scene's folder";
+  const Node file = required(item, "mesh", expected_file);
+  const std::string written = string(file, expected_file);
+  if (written.empty()) fail_found(file, expected_file);
+  double scale[3] = {1, 1, 1};
+  if (auto node = optional(item, "scale")) {
+    const std::vector<double> s = per_item(*node, 3, "axis", "a scale factor > 0", positive);
+    for (int k = 0; k < 3; ++k) scale[k] = s[size_t(k)];
+  }
+  const fs::path path(written);
+  const fs::path resolved = path.is_absolute() ? path : folder_ / path;
+  Result<std::shared_ptr<const BodyMesh>> mesh = load_body_mesh(path, resolved, scale);
+  if (!mesh) fail(file.path, mesh.error().message);
+  return *mesh;
+}
+
 void SceneReader::store_body_values(const std::vector<SceneReader::BodyValues>& values, Scene& scene) {
   ParameterSet& p = scene.params;
   for (std::size_t b = 0; b < values.size(); ++b) {
@@ -85,6 +109,7 @@ void SceneReader::store_body_values(const std::vector<SceneReader::BodyValues>& 
     std::copy(v.velocity.begin(), v.velocity.end(), p[ParamId::BodyVelocity].value.begin() + 3 * b);
     std::copy(v.angular_velocity.begin(), v.angular_velocity.end(), p[ParamId::BodyAngularVelocity].value.begin() + 3 * b);
     p[ParamId::BodyDensity].value[b] = v.density;
+    set_body_shape_size(p, scene.bodies[b], static_cast<int>(b), v.size);
   }
 }
 
@@ -220,13 +245,20 @@ OrderedJson body_json(const Scene& scene, int b) {
   OrderedJson j;
   if (!body.name.empty()) j["name"] = body.name;
   j["shape"] = body_shape_name(body.shape);
+  const ShapeSize size = body_shape_size(body, p, b);
   switch (body.shape) {
-    case BodyShape::Sphere: j["radius"] = body.radius; break;
-    case BodyShape::Box: j["half_extents"] = vec3_json(body.half_extents); break;
+    case BodyShape::Sphere: j["radius"] = size[0]; break;
+    case BodyShape::Box: j["half_extents"] = vec3_json(size.data()); break;
     case BodyShape::Capsule:
-      j["radius"] = body.radius;
-      j["half_length"] = body.half_length;
+      j["radius"] = size[0];
+      j["half_length"] = size[1];
       break;
+    case BodyShape::Mesh: {
+      j["mesh"] = body.mesh->file.generic_string();
+      const double* s = body.mesh->scale;
+      if (s[0] != 1 || s[1] != 1 || s[2] != 1) j["scale"] = vec3_json(s);
+      break;
+    }
   }
   j["density"] = p[ParamId::BodyDensity].value.at(size_t(b));
   j["position"] = vec3_json(&p[ParamId::BodyPosition].value.at(3 * size_t(b)));
@@ -292,19 +324,40 @@ OrderedJson attachments_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-// Each body's shape has positive sizes, and its orientation is a quaternion that can be
-// normalised.
+namespace {
+
+// The sizes body b's shape uses are > 0 and the others 0, where a scene file has them.
+Problem check_body_sizes(const Scene& scene, int b) {
+  const BodyShape shape = scene.bodies[size_t(b)].shape;
+  const std::vector<ShapeSizeEntry> used = shape_size_entries(shape);
+  for (ParamId id : {ParamId::BodyRadius, ParamId::BodyHalfExtents, ParamId::BodyHalfLength}) {
+    const Parameter& p = scene.params[id];
+    if (p.value.size() != size_t(scene.body_count()) * size_t(p.cols)) continue;  // check_parameters says so
+    const ParamFacts& facts = param_facts(id);
+    for (int col = 0; col < p.cols; ++col) {
+      const double value = p.value[size_t(b) * size_t(p.cols) + size_t(col)];
+      const bool uses = std::any_of(used.begin(), used.end(), [&](const ShapeSizeEntry& e) { return e.param == id && e.col == col; });
+      std::string where = index_path("bodies", b) + "." + std::string(facts.where.substr(facts.where.find('.') + 1));
+      if (p.cols > 1) where = index_path(where, col);
+      if (uses && !positive(value)) return found(where, value, facts.expected);
+      if (!uses && value != 0)
+        return found(where, value, "0: a " + std::string(body_shape_name(shape)) + " body has no " + std::string(facts.label));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Each body's shape has positive sizes (and none it does not use), and its orientation
+// is a quaternion that can be normalised.
 Problem check_bodies(const Scene& scene) {
   for (int b = 0; b < scene.body_count(); ++b) {
     const RigidBody& body = scene.bodies[size_t(b)];
     const std::string at = index_path("bodies", b);
-    if (body.shape == BodyShape::Box)
-      for (int k = 0; k < 3; ++k)
-        if (!positive(body.half_extents[k]))
-          return found(index_path(at + ".half_extents", k), body.half_extents[k], "a half extent > 0 (m)");
-    if (body.shape != BodyShape::Box && !positive(body.radius)) return found(at + ".radius", body.radius, "a radius > 0 (m)");
-    if (body.shape == BodyShape::Capsule && !positive(body.half_length))
-      return found(at + ".half_length", body.half_length, "half the axis' length > 0 (m)");
+    if (body.shape == BodyShape::Mesh && (!body.mesh || body.mesh->hull.planes.size() < 4))
+      return at + ".mesh: no convex hull; expected a body mesh made by load_body_mesh";
+    if (Problem problem = check_body_sizes(scene, b)) return problem;
     const std::vector<double>& q = scene.params[ParamId::BodyOrientation].value;
     if (q.size() == 4 * size_t(scene.body_count())) {
       const double* o = &q[4 * size_t(b)];

@@ -153,8 +153,9 @@ Problem check_parameters(const Scene& scene) {
              std::to_string(p.value.size()) + " values and " + std::to_string(p.grad.size()) +
              " gradients; expected " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
              " (call shape_parameters)";
-    for (int k = 0; k < p.size(); ++k)
-      if (!in_param_range(facts.range, p.value[k])) return found(element_path(facts.where, p, k), p.value[k], facts.expected);
+    for (int k = 0; k < p.size(); ++k)  // unused entries: check_bodies
+      if (!(size_t(k) < p.unused.size() && p.unused[size_t(k)]) && !in_param_range(facts.range, p.value[k]))
+        return found(element_path(facts.where, p, k), p.value[k], facts.expected);
     const std::string bounds = "parameters." + std::string(param_name(id));
     for (size_t k = 0; k < p.optimize_rows.size(); ++k)
       if (p.optimize_rows[k] < 0 || p.optimize_rows[k] >= p.rows || (k > 0 && p.optimize_rows[k] <= p.optimize_rows[k - 1]))

@@ -52,8 +52,10 @@ private:
     std::array<double, 3> position{}, velocity{}, angular_velocity{};
     std::array<double, 4> orientation{0, 0, 0, 1};
     double density = 1000;
+    ShapeSize size{0, 0, 0};  // in the shape's order (shape_size_entries)
   };
   std::vector<BodyValues> read_bodies(const Node& node, Scene& scene) const;
+  std::shared_ptr<const BodyMesh> read_body_mesh(const Node& item) const;
   static void store_body_values(const std::vector<BodyValues>& values, Scene& scene);
   // A joint's parameter values as written.
   struct JointValues {
@@ -84,7 +86,7 @@ private:
   void read_parameters(const Node& node, Scene& scene) const;
   void read_optimizer(const Node& node, OptimizerSettings& o) const;
 
-  fs::path folder_;  // marker files are relative to it
+  fs::path folder_;  // marker and mesh files are relative to it
 };
 
 // ---- Writing ----------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // Contact between rigid bodies as kernels see it: a list of items, each the contact
 // points of one body against the shape of another (kernels/body_pair_contact.h). Two
 // spheres, or a sphere and anything, make one item (the sphere's centre against the
-// other shape); two boxes, capsules or a box and a capsule make two, one each way, so a
-// corner or an end meets the other's sides from either body. The contact law and its
+// other shape); any other pair (boxes, capsules, meshes) makes two, one each way, so a
+// corner, an end or a vertex meets the other's sides from either body. The contact law and its
 // parameters are the colliders' (ColliderModel).
 #pragma once
 
@@ -24,6 +24,8 @@ struct BodyContactGrad {
   T* friction = nullptr;   // I
   T* mass_point = nullptr;  // I: the point body's mass's share, through a restitution's damping
   T* mass_shape = nullptr;  // I: the shape body's
+  T* size_point = nullptr;  // 3 x I: dL/d(shape size) of the point body, through its points
+  T* size_shape = nullptr;  // 3 x I: of the shape body, through its shape
 };
 
 }  // namespace nudge

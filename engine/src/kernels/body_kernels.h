@@ -29,6 +29,14 @@ NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
   return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
 }
 
+// dL/d(shape size) of body point j, given dL/d of its offset and radius (the point
+// follows the size as BodyModel::point_sign and point_sized_radius say).
+template <class T>
+NUDGE_HD Vec3<T> point_size_gradient(const BodyModel<T>& bm, int j, Vec3<T> adj_offset, T adj_radius) {
+  const Vec3<T> sign = load3(bm.point_sign, j, bm.points);
+  return {sign.x * adj_offset.x + bm.point_sized_radius[j] * adj_radius, sign.y * adj_offset.y, sign.z * adj_offset.z};
+}
+
 // Gravity, every contact of body b with the colliders, and what joints and other bodies
 // left in its coupling slots, about its centre of mass.
 template <class T>
@@ -84,15 +92,18 @@ struct BodyAdjointKernel {  // over bodies
     // For the adjoints of the interactions with joints, other bodies and particles.
     if (m.coupling.slots > 0 || particles_meet_bodies(m)) store_wrench(m.coupling.adj_wrench, b, count, adj_f);
     T adj_contact_mass = 0;  // through a restitution's damping
-    for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)
-      for (int c = 0; c < m.colliders.count; ++c) {
-        Vec3<T> adj_offset{0, 0, 0};
-        T adj_radius = 0;
+    Vec3<T> adj_size{0, 0, 0};
+    for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j) {
+      Vec3<T> adj_offset{0, 0, 0};
+      T adj_radius = 0;
+      for (int c = 0; c < m.colliders.count; ++c)
         adj_body_point_contact(m.colliders, m.colliders.shapes[c], s, load3(bm.point_offset, j, bm.points),
                                bm.point_radius[j], adj_f, adj_s, adj_offset, adj_radius, grad.stiffness[b],
                                grad.damping[b], grad.friction[b], bm.mass[b], &adj_contact_mass);
-      }
+      adj_size += point_size_gradient(bm, j, adj_offset, adj_radius);
+    }
     grad.mass[b] += adj_contact_mass;
+    add3(grad.size, b, count, adj_size);
     store_body(adj, b, count, adj_s);
   }
 };
@@ -109,8 +120,10 @@ struct BodyParticleAdjointKernel {  // over bodies
   NUDGE_HD void operator()(int b) const {
     const int count = m.bodies.count;
     BodyState<T> sum = load_body(StateView<const T>(adj), b, count);
-    sum += adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f, grad.mass[b]);
+    T adj_size[3] = {0, 0, 0};
+    sum += adj_body_particle_wrench(m, b, load_body(state, b, count), state, adj_f, grad.mass[b], adj_size);
     store_body(adj, b, count, sum);
+    add3(grad.size, b, count, Vec3<T>{adj_size[0], adj_size[1], adj_size[2]});
   }
 };
 

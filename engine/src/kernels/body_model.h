@@ -16,6 +16,10 @@ struct BodyModel {
   const int* point_start = nullptr;  // B + 1
   const T* point_offset = nullptr;   // 3 x P, in the body's frame
   const T* point_radius = nullptr;   // P
+  // How each point follows its body's shape size s (kernels/collider_model.h's size):
+  // offset = base + sign * s componentwise, radius = s[0] where sized_radius is 1.
+  const T* point_sign = nullptr;          // 3 x P
+  const T* point_sized_radius = nullptr;  // P: 1 or 0
   int points = 0;                    // P
   // Each body's shape in its own frame (at the origin, unturned), which other bodies'
   // points meet, and the radius of a sphere about its centre that holds it.
@@ -34,6 +38,7 @@ struct BodyGrad {
   T* stiffness = nullptr;    // B: shares of the contact parameters
   T* damping = nullptr;      // B
   T* friction = nullptr;     // B
+  T* size = nullptr;         // 3 x B: dL/d(shape size) through contact points and shapes
 };
 
 }  // namespace nudge

@@ -38,13 +38,15 @@ NUDGE_HD PairWrench<T> body_pair_contact(const ColliderModel<T>& cm, const Colli
 }
 
 // Adds the adjoints of body_pair_contact's inputs (both bodies' states, the point's
-// offset and radius, the contact parameters' shares) given those of both wrenches.
+// offset and radius, the contact parameters' shares, with adj_shape_size B's shape's
+// size) given those of both wrenches.
 template <class T>
 NUDGE_HD void adj_body_pair_contact(const ColliderModel<T>& cm, const Collider<T>& shape_b, const BodyState<T>& sa,
                                     const BodyState<T>& sb, Vec3<T> offset, T radius, const PairWrench<T>& adj_ret,
                                     BodyState<T>& adj_sa, BodyState<T>& adj_sb, Vec3<T>& adj_offset, T& adj_radius,
                                     T& adj_stiffness, T& adj_damping, T& adj_friction, T mass_a = T(1),
-                                    T mass_b = T(1), T* adj_mass_a = nullptr, T* adj_mass_b = nullptr) {
+                                    T mass_b = T(1), T* adj_mass_a = nullptr, T* adj_mass_b = nullptr,
+                                    T* adj_shape_size = nullptr) {
   const Vec3<T> ra = rotate(sa.q, offset);
   const Vec3<T> d = sa.x + ra - sb.x;
   const Vec3<T> q = inverse_rotate(sb.q, d);
@@ -84,7 +86,7 @@ NUDGE_HD void adj_body_pair_contact(const ColliderModel<T>& cm, const Collider<T
   // n = R_B n_B, (phi, n_B) = sdf_B(q), q = R_B^T d
   Vec3<T> adj_nb{0, 0, 0};
   adj_rotate(sb.q, sd.normal, adj_n, adj_sb.q, adj_nb);
-  const Vec3<T> adj_q = collider_sdf_adjoint(shape_b, q, adj_phi, adj_nb);
+  const Vec3<T> adj_q = collider_sdf_adjoint(shape_b, q, adj_phi, adj_nb, adj_shape_size);
   Vec3<T> adj_d = adj_r_b;
   adj_inverse_rotate(sb.q, d, adj_q, adj_sb.q, adj_d);
   // d = x_A + r_a - x_B, r_a = R_A offset

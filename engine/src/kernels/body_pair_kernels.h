@@ -143,19 +143,25 @@ struct BodyPairContactAdjointKernel {  // over body-contact items
     const int a = m.body_contacts.point_body[i], b = m.body_contacts.shape_body[i];
     const BodyState<T> sa = load_body(state, a, bm.count), sb = load_body(state, b, bm.count);
     BodyState<T> adj_a = zero_body_state<T>(), adj_b = zero_body_state<T>();
+    Vec3<T> adj_point_size{0, 0, 0};
+    T adj_shape_size[3] = {0, 0, 0};
     if (!bodies_apart(m, sa, sb, a, b)) {
       const PairWrench<T> adj_w{load_wrench(m.coupling.adj_wrench, a, bm.count),
                                 load_wrench(m.coupling.adj_wrench, b, bm.count)};
       for (int j = bm.point_start[a]; j < bm.point_start[a + 1]; ++j) {
-        Vec3<T> adj_offset{0, 0, 0};  // the points' sizes are not parameters (yet)
+        Vec3<T> adj_offset{0, 0, 0};
         T adj_radius = 0;
         adj_body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points),
                               bm.point_radius[j], adj_w, adj_a, adj_b, adj_offset, adj_radius, grad.stiffness[i],
                               grad.damping[i], grad.friction[i], bm.mass[a], bm.mass[b], &grad.mass_point[i],
-                              &grad.mass_shape[i]);
+                              &grad.mass_shape[i], adj_shape_size);
+        adj_point_size += point_size_gradient(bm, j, adj_offset, adj_radius);
       }
     }
     store_pair_adjoint(m.coupling, first + i, adj_a, adj_b);
+    const int items = m.body_contacts.count;
+    add3(grad.size_point, i, items, adj_point_size);
+    add3(grad.size_shape, i, items, Vec3<T>{adj_shape_size[0], adj_shape_size[1], adj_shape_size[2]});
   }
 };
 

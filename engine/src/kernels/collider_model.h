@@ -1,4 +1,4 @@
-// Static colliders (planes, boxes, spheres, capsules) as kernels see them, the contact
+// Static colliders (planes, boxes, spheres, capsules; convex hulls for bodies' shapes) as kernels see them, the contact
 // settings particles meet them with, and the gradient accumulators of the contact
 // parameters. A collider is a shape in its own frame, placed by a rotation R (world
 // from local) and a position p: a world point x is q = R^T (x - p) in the shape's frame.
@@ -8,7 +8,7 @@
 
 namespace nudge {
 
-enum class ShapeType : int { Plane = 0, Box = 1, Sphere = 2, Capsule = 3 };
+enum class ShapeType : int { Plane = 0, Box = 1, Sphere = 2, Capsule = 3, Convex = 4 };
 
 template <class T>
 struct Collider {
@@ -16,8 +16,13 @@ struct Collider {
   T position[3];  // p: the shape's centre (a point on a plane)
   T rotation[9];  // R, row-major, world from local; a plane's normal is R's second column
   // Box: half extents; sphere: radius in size[0]; capsule: radius in size[0], half the
-  // length of its axis (local y) in size[1]; plane: unused.
+  // length of its axis (local y) in size[1]; plane, convex: unused.
   T size[3];
+  // Convex: its face planes in its own frame, 4 values each (outward unit normal n,
+  // offset d; inside is n . q <= d), in memory the kernels can read (a device pointer
+  // on the GPU).
+  const T* planes = nullptr;
+  int plane_count = 0;
 };
 
 template <class T>

@@ -129,11 +129,12 @@ NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const Grad
 
 // What body b's state owes to its contacts and attachments with particles, given every
 // particle's dL/dF (adj_f, 3 x N) and its own dL/dwrench; adds its mass's share (through
-// a restitution's damping) to adj_body_mass. The other parameters' shares were taken on
-// the particles' side.
+// a restitution's damping) to adj_body_mass and its shape size's to adj_size (3). The
+// other parameters' shares were taken on the particles' side.
 template <class T>
 NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, const BodyState<T>& sb,
-                                               StateView<const T> s, const T* adj_f, T& adj_body_mass) {
+                                               StateView<const T> s, const T* adj_f, T& adj_body_mass,
+                                               T* adj_size) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;
   const Wrench<T> on_body = load_wrench(m.coupling.adj_wrench, b, nb);
@@ -149,7 +150,7 @@ NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, con
                             Vec3<T>{0, 0, 0}, m.colliders.radius[i],
                             {{load3(adj_f, i, n), {0, 0, 0}}, on_body}, unused_p, adj_sb, unused_offset,
                             unused_radius, unused_k, unused_c, unused_mu, m.particles.mass[i], m.bodies.mass[b],
-                            static_cast<T*>(nullptr), &adj_body_mass);
+                            static_cast<T*>(nullptr), &adj_body_mass, adj_size);
     }
   if (pb.attachments)
     for (int k = pb.attached_start[b]; k < pb.attached_start[b + 1]; ++k) {

@@ -1,4 +1,5 @@
 #include "nudge/gradcheck.h"
+#include "nudge/parameter_facts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,6 +32,14 @@ double gradient_relative_error(double adjoint, double finite_difference, double 
 }
 
 namespace {
+
+// What a step is relative to: the value of a parameter that must be positive (a size, a
+// mass, a density) sets its own scale, so a 3 cm radius is not stepped by a millimetre;
+// values that may be 0 or change sign are stepped relative to max(|value|, 1).
+double step_scale(ParamId id, double value) {
+  if (param_facts(id).range == ParamRange::Positive && value > 0) return value;
+  return std::max(std::fabs(value), 1.0);
+}
 
 constexpr double kMaxUncertainty = 1e-2;  // a difference less certain than this checks nothing
 
@@ -123,7 +132,7 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
       // Central differences at four steps a decade apart.
       double d[kSteps], rounding[kSteps];
       for (int k = 0; k < kSteps; ++k) {
-        const double h = options.relative_step * std::pow(10.0, -k) * std::max(std::fabs(value), 1.0);
+        const double h = options.relative_step * std::pow(10.0, -k) * step_scale(id, value);
         probe[id].value[i] = value + h;
         auto plus = (*sim)->evaluate(probe);
         probe[id].value[i] = value - h;

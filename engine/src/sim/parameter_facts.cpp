@@ -63,6 +63,12 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a finite torque (N m) or force (N)", "motor", O::None},
     {ParamId::ContactRestitution, "contact_restitution", E::Scene, 1, "", 1.0, R::UnitInterval, "contact.restitution",
      "a coefficient of restitution in (0, 1]", "contact restitution", O::None},
+    {ParamId::BodyRadius, "body_radius", E::Body, 1, "m", 0.5, R::Positive, "bodies.radius",
+     "a radius > 0 (m)", "radius", O::None},
+    {ParamId::BodyHalfExtents, "body_half_extents", E::Body, 3, "m", 0.5, R::Positive, "bodies.half_extents",
+     "a half extent > 0 (m)", "half extents", O::None},
+    {ParamId::BodyHalfLength, "body_half_length", E::Body, 1, "m", 0.5, R::Positive, "bodies.half_length",
+     "half the axis' length > 0 (m)", "half length", O::None},
 };
 
 constexpr bool in_id_order() {

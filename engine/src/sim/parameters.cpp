@@ -16,6 +16,7 @@ std::optional<ParamId> param_from_name(std::string_view name) {
 
 bool Parameter::optimized_entry(int k) const {
   if (!optimize) return false;
+  if (size_t(k) < unused.size() && unused[size_t(k)]) return false;
   if (optimize_rows.empty()) return true;
   return std::binary_search(optimize_rows.begin(), optimize_rows.end(), k / std::max(cols, 1));
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/body_pair_kernels.h"
+#include "sim/families/body_family.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/soa.h"
@@ -27,8 +28,8 @@ template <class T, Backend Exec>
 class BodyContactFamily {
 public:
   BodyContactFamily(const Scene& scene, const Exec& exec)
-      : reach_(static_cast<T>(kBodyContactReachWidths * scene.contact.smoothing)), contact_(scene.contact) {
-    for (const RigidBody& body : scene.bodies) volume_.push_back(unit_mass_properties(body).volume);
+      : reach_(static_cast<T>(kBodyContactReachWidths * scene.contact.smoothing)), contact_(scene.contact),
+        bodies_(scene.bodies) {
     if (scene.contact.bodies) items_ = items_of(scene);
     count_ = static_cast<int>(items_.size());
     std::vector<int> point_body{0}, shape_body{0};  // valid pointers when there are no items
@@ -67,12 +68,16 @@ public:
       exec.resize(*a, size_t(count_));
       exec.zero(*a);
     }
+    for (auto* a : {&g_size_point_, &g_size_shape_}) {
+      exec.resize(*a, 3 * size_t(count_));
+      exec.zero(*a);
+    }
   }
 
   BodyContactGrad<T> grad(const Exec& exec) {
     if (count_ == 0) return {};
-    return {exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_friction_), exec.data(g_mass_point_),
-            exec.data(g_mass_shape_)};
+    return {exec.data(g_stiffness_), exec.data(g_damping_),   exec.data(g_friction_),  exec.data(g_mass_point_),
+            exec.data(g_mass_shape_), exec.data(g_size_point_), exec.data(g_size_shape_)};
   }
 
   // The contact parameters' shares, after the particles' and the bodies' against colliders.
@@ -82,20 +87,27 @@ public:
     p[contact_damping_parameter(contact_)].grad[0] +=
         ordered_sum(fetch_values(exec, exec.data(g_damping_), size_t(count_)));
     p[ParamId::ContactFriction].grad[0] += ordered_sum(fetch_values(exec, exec.data(g_friction_), size_t(count_)));
-    // The masses' shares (through a restitution's damping): m = rho V, after the bodies'.
+    // The masses' shares (through a restitution's damping) and the sizes', after the bodies'.
     const std::vector<double> point = fetch_values(exec, exec.data(g_mass_point_), size_t(count_));
     const std::vector<double> shape = fetch_values(exec, exec.data(g_mass_shape_), size_t(count_));
-    for (int i = 0; i < count_; ++i) {
-      const auto [a, b] = items_[size_t(i)];
-      p[ParamId::BodyDensity].grad[size_t(a)] += volume_[size_t(a)] * point[size_t(i)];
-      p[ParamId::BodyDensity].grad[size_t(b)] += volume_[size_t(b)] * shape[size_t(i)];
+    const std::vector<double> size_point = fetch_values(exec, exec.data(g_size_point_), 3 * size_t(count_));
+    const std::vector<double> size_shape = fetch_values(exec, exec.data(g_size_shape_), 3 * size_t(count_));
+    const size_t n = size_t(count_);
+    for (size_t i = 0; i < n; ++i) {
+      const auto [a, b] = items_[i];
+      add_body_mass_gradient(p, bodies_[size_t(a)], a, point[i]);
+      add_body_mass_gradient(p, bodies_[size_t(b)], b, shape[i]);
+      const double adj_a[3] = {size_point[i], size_point[n + i], size_point[2 * n + i]};
+      const double adj_b[3] = {size_shape[i], size_shape[n + i], size_shape[2 * n + i]};
+      add_shape_size_gradient(p, bodies_[size_t(a)], a, adj_a);
+      add_shape_size_gradient(p, bodies_[size_t(b)], b, adj_b);
     }
   }
 
 private:
   // Spheres meet anything through their centre: one item, the sphere's points against the
-  // other's shape. Boxes and capsules meet each other both ways, corners and ends
-  // against the other's sides.
+  // other's shape. Boxes, capsules and meshes meet each other both ways, corners, ends
+  // and vertices against the other's sides.
   static std::vector<std::pair<int, int>> items_of(const Scene& scene) {
     std::set<std::pair<int, int>> joined;
     for (const Joint& j : scene.joints)
@@ -121,11 +133,11 @@ private:
   using Array = typename Exec::template Array<T>;
   T reach_;
   ContactSettings contact_;
-  std::vector<double> volume_;  // each body's mass per unit density
+  std::vector<RigidBody> bodies_;
   int count_ = 0;
   std::vector<std::pair<int, int>> items_;
   typename Exec::template Array<int> point_body_, shape_body_;
-  Array g_stiffness_, g_damping_, g_friction_, g_mass_point_, g_mass_shape_;
+  Array g_stiffness_, g_damping_, g_friction_, g_mass_point_, g_mass_shape_, g_size_point_, g_size_shape_;
 };
 
 }  // namespace nudge
