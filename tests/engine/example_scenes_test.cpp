@@ -107,7 +107,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
   for (const fs::directory_entry& entry : fs::directory_iterator(folder))
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
   for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
-                               "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether"}) {
+                               "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether", "balance",
+                               "rock_throw"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -368,4 +369,35 @@ TEST_CASE("example: tether swings the ball on its rope to the target") {
   const double* tied = &traj.x[(size_t(traj.steps) * traj.particles + 7) * 3];
   const Vec3<double> top = ball.x + 0.1 * ball.up;
   CHECK(std::hypot(tied[0] - top.x, tied[1] - top.y, tied[2] - top.z) < 5e-3);
+}
+
+TEST_CASE("example: balance finds the counterweight's radius the lever rule gives") {
+  const Scene scene = load_example("balance");
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss_history.front() > 1.0);  // unbalanced, the plank swings far
+  // m_right 0.5 = m_left 0.8 with equal densities: r = 0.1 (0.8 / 0.5)^(1/3).
+  const std::vector<double>& r = opt.params[ParamId::BodyRadius].value;
+  CHECK(std::fabs(r[2] - 0.1 * std::cbrt(1.6)) < 1e-5);
+  CHECK(r[1] == 0.1);  // only row 2 is optimised
+  const FinalPose plank = final_pose(rollout(scene, opt.params), 0);
+  CHECK(plank.up.y > 0.9999);
+}
+
+TEST_CASE("example: rock_throw's mesh stone comes to rest on its mark") {
+  const Scene scene = load_example("rock_throw");
+  REQUIRE(scene.bodies[0].shape == BodyShape::Mesh);
+  CHECK(scene.bodies[0].mesh->hull.vertices.size() == 42);
+  const FinalPose before = final_pose(rollout(scene, scene.params), 0);
+  CHECK(std::hypot(before.x.x - 1.5, before.x.z - 0.3) > 0.3);
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  const Trajectory traj = rollout(scene, opt.params);
+  const FinalPose after = final_pose(traj, 0);
+  CHECK(std::hypot(after.x.x - 1.5, after.x.z - 0.3) < 0.01);
+  // At rest: it moved less than a millimetre over the last 10 steps.
+  const size_t last = size_t(traj.steps), earlier = last - 10;
+  const double* x1 = &traj.body_x[last * 3];
+  const double* x0 = &traj.body_x[earlier * 3];
+  CHECK(std::hypot(x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]) < 1e-3);
 }
