@@ -53,7 +53,10 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
   switch (param_facts(overlay.param).element) {
     case ParamElement::Particle: return scene.particle_count() > 0;
     case ParamElement::Spring: return scene.spring_count() > 0;
-    case ParamElement::Body: return scene.body_count() > 0;
+    case ParamElement::Body: {  // and some body has the value (a capsule's half length)
+      const Parameter& p = scene.params[overlay.param];
+      return scene.body_count() > 0 && (p.unused.empty() || std::find(p.unused.begin(), p.unused.end(), false) != p.unused.end());
+    }
     case ParamElement::Joint: return scene.joint_count() > 0;
     case ParamElement::Scene:
     case ParamElement::StepChannel:
@@ -148,6 +151,25 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
   list.legends.push_back({render::ColorMap::Diverging, -range, range, std::string(param_name(which)) + " gradient"});
 }
 
+// Each body tinted by its entry of a one-value-per-body parameter's gradient; the body
+// meshes follow the colliders' in the list (scene_draw_list).
+void add_body_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which) {
+  const Parameter& param = scene.params[which];
+  const int bodies = scene.body_count();
+  const size_t first = scene.colliders.size();
+  if (param.grad.size() != size_t(bodies) || bodies == 0 || list.meshes.size() < first + size_t(bodies)) return;
+  double largest = 0;
+  for (double g : param.grad) largest = std::max(largest, std::fabs(g));
+  if (!std::isfinite(largest)) return;
+  const float range = largest > 0 ? float(largest) : 1.0f;
+  for (int b = 0; b < bodies; ++b) {
+    if (param.unused.size() == size_t(bodies) && param.unused[size_t(b)]) continue;  // a box has no radius
+    list.meshes[first + size_t(b)].colors = {
+        render::map_value(render::ColorMap::Diverging, float(param.grad[size_t(b)]), -range, range)};
+  }
+  list.legends.push_back({render::ColorMap::Diverging, -range, range, std::string(param_name(which)) + " gradient"});
+}
+
 void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
                           int step, const SceneDrawOptions& options) {
   if (overlay == GradientOverlay::None) return;
@@ -160,6 +182,8 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
     case ParamOverlay::None: return;
     case ParamOverlay::Colors:
       if (facts.element == ParamElement::Spring) add_spring_gradient_colors(list, scene, traj, step, which);
+      if (facts.element == ParamElement::Body && facts.cols == 1 && options.bodies)
+        add_body_gradient_colors(list, scene, which);
       return;
     case ParamOverlay::Arrows:
       if (facts.cols != 3) return;

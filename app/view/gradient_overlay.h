@@ -67,6 +67,11 @@ void add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, Param
 void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
                                 ParamId which);
 
+// Every body of list (drawn by scene_draw_list) tinted by its entry of a one-value-per-body
+// parameter's gradient (density, radius, half length) on the same diverging map; bodies
+// whose shape has no such value keep their colour.
+void add_body_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which);
+
 // The overlay for a scene drawn by scene_draw_list with `options`, by the parameter's
 // element and overlay: arrows a third of the motion's size (Particle, Body or Joint with
 // Arrows), or the coloured springs (Spring with Colors; then draw the scene without its

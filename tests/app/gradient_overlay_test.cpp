@@ -192,11 +192,15 @@ TEST_CASE("gradient overlay: every parameter the facts table draws has an overla
   scene.spring_channel = {-1};
   scene.actuation = {0};
   scene.params[ParamId::InitialPosition].value = {-1, 1, 0, 1, 1, 0};
+  RigidBody capsule;  // so that every size has a body
+  capsule.shape = BodyShape::Capsule;
+  scene.bodies.push_back(capsule);
   shape_parameters(scene);
   for (Parameter& p : scene.params.items)
-    for (std::size_t k = 0; k < p.grad.size(); ++k) p.grad[k] = 1.0 + double(k);
+    for (std::size_t k = 0; k < p.grad.size(); ++k) p.grad[k] = (p.unused.size() > k && p.unused[k]) ? 0.0 : 1.0 + double(k);
   view::SceneDrawOptions options;
   options.bounds.hi = {1, 1, 1};
+  const render::DrawList plain = view::scene_draw_list(scene, nullptr, 0, options);
 
   std::vector<view::GradientOverlay> expected{view::GradientOverlay::None};
   for (int i = 0; i < kParamCount; ++i) {
@@ -215,15 +219,21 @@ TEST_CASE("gradient overlay: every parameter the facts table draws has an overla
     CHECK(view::gradient_overlay_applies(*overlay, scene));
     CHECK(view::is_spring_overlay(*overlay) ==
           (facts.element == ParamElement::Spring && facts.overlay == ParamOverlay::Colors));
-    // And it draws: arrows (one per element) or coloured lines, with a legend.
-    render::DrawList list;
+    // And it draws over the scene: arrows (one per element), coloured lines (springs) or
+    // tinted bodies, with a legend.
+    render::DrawList list = plain;
     view::add_gradient_overlay(list, *overlay, scene, nullptr, 0, options);
-    CHECK(list.legends.size() == 1);
+    CHECK(list.legends.size() == plain.legends.size() + 1);
     if (facts.overlay == ParamOverlay::Arrows) {
-      REQUIRE(list.arrows.size() == 1);
-      CHECK(int(list.arrows[0].origins.size()) == scene.params[id].rows);
+      REQUIRE(list.arrows.size() == plain.arrows.size() + 1);
+      CHECK(int(list.arrows.back().origins.size()) == scene.params[id].rows);
+    } else if (facts.element == ParamElement::Spring) {
+      CHECK(list.lines.size() == plain.lines.size() + 1);
     } else {
-      CHECK(list.lines.size() == 1);
+      REQUIRE(facts.element == ParamElement::Body);
+      int tinted = 0;
+      for (std::size_t m = 0; m < list.meshes.size(); ++m) tinted += list.meshes[m].colors != plain.meshes[m].colors;
+      CHECK(tinted >= 1);
     }
   }
   CHECK(view::gradient_overlays() == expected);
@@ -251,6 +261,29 @@ TEST_CASE("gradient overlay: springs take the diverging colour of their gradient
   // +3 of [-3, 3]: the red end. -1.5: a quarter of the way, light blue.
   CHECK(near(pixel_at_world(image, list.camera, {-0.75f, -0.5f, 0}), render::map_color(render::ColorMap::Diverging, 1.0f)));
   CHECK(near(pixel_at_world(image, list.camera, {0.75f, -0.5f, 0}), render::map_color(render::ColorMap::Diverging, 0.25f)));
+}
+
+TEST_CASE("gradient overlay: bodies take the diverging colour of their density's or size's gradient") {
+  Scene scene = scene_with({3, 3, 0}, {});
+  RigidBody box;
+  box.shape = BodyShape::Box;
+  scene.bodies = {RigidBody{}, box, RigidBody{}};
+  shape_parameters(scene);
+  scene.params[ParamId::BodyRadius].grad = {2.0, 0.0, -1.0};
+  view::SceneDrawOptions options;
+  options.bounds.hi = {1, 1, 1};
+  const render::DrawList plain = view::scene_draw_list(scene, nullptr, 0, options);
+  render::DrawList list = plain;
+  view::add_body_gradient_colors(list, scene, ParamId::BodyRadius);
+  REQUIRE(list.meshes.size() == 3);
+  CHECK(list.meshes[0].colors[0] == render::map_value(render::ColorMap::Diverging, 2.0f, -2.0f, 2.0f));
+  CHECK(list.meshes[1].colors == plain.meshes[1].colors);  // a box has no radius
+  CHECK(list.meshes[2].colors[0] == render::map_value(render::ColorMap::Diverging, -1.0f, -2.0f, 2.0f));
+  REQUIRE(list.legends.size() == 1);
+  CHECK(list.legends[0].max == doctest::Approx(2));
+  // The half length's overlay is offered only where some body is a capsule.
+  CHECK_FALSE(view::gradient_overlay_applies({ParamId::BodyHalfLength}, scene));
+  CHECK(view::gradient_overlay_applies({ParamId::BodyRadius}, scene));
 }
 
 TEST_CASE("gradient overlay: zero or missing gradients draw nothing") {

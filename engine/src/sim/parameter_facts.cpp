@@ -54,7 +54,7 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::BodyAngularVelocity, "body_angular_velocity", E::Body, 3, "rad/s", 0.0, R::Finite,
      "bodies.angular_velocity", "a finite angular velocity (rad/s)", "angular velocity", O::Arrows},
     {ParamId::BodyDensity, "body_density", E::Body, 1, "kg/m^3", 1000.0, R::Positive, "bodies.density",
-     "a density > 0 (kg/m^3)", "density", O::None},
+     "a density > 0 (kg/m^3)", "density", O::Colors},
     {ParamId::JointAnchor, "joint_anchor", E::Joint, 3, "m", 0.0, R::Finite, "joints.anchor",
      "a finite position (m)", "anchor", O::Arrows},
     {ParamId::JointDamping, "joint_damping", E::Joint, 1, "", 0.0, R::NonNegative, "joints.damping",
@@ -64,11 +64,11 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::ContactRestitution, "contact_restitution", E::Scene, 1, "", 1.0, R::UnitInterval, "contact.restitution",
      "a coefficient of restitution in (0, 1]", "contact restitution", O::None},
     {ParamId::BodyRadius, "body_radius", E::Body, 1, "m", 0.5, R::Positive, "bodies.radius",
-     "a radius > 0 (m)", "radius", O::None},
+     "a radius > 0 (m)", "radius", O::Colors},
     {ParamId::BodyHalfExtents, "body_half_extents", E::Body, 3, "m", 0.5, R::Positive, "bodies.half_extents",
      "a half extent > 0 (m)", "half extents", O::None},
     {ParamId::BodyHalfLength, "body_half_length", E::Body, 1, "m", 0.5, R::Positive, "bodies.half_length",
-     "half the axis' length > 0 (m)", "half length", O::None},
+     "half the axis' length > 0 (m)", "half length", O::Colors},
 };
 
 constexpr bool in_id_order() {

@@ -12,6 +12,7 @@ namespace nudge::render {
 
 struct Rgba {
   float r = 0, g = 0, b = 0, a = 1;
+  bool operator==(const Rgba&) const = default;
 };
 
 // round(255 * c) per channel, clamped: what a flat, unlit element of colour c shows as.
