@@ -693,4 +693,12 @@ TEST_CASE("mesh scenes: bad meshes and scales say which file, which line or key,
         at + ".mesh: found an empty string; expected the path of a Wavefront OBJ file, relative to the scene's folder");
   CHECK(error_of(R"("scale": 2)") ==
         at + ": missing key 'mesh'; expected the path of a Wavefront OBJ file, relative to the scene's folder");
+  // A scale that flattens, shrinks to nothing or overflows a good file says so.
+  const std::string block = (dir.path / "block.obj").string();
+  CHECK(error_of(R"("mesh": "block.obj", "scale": [1e-9, 1, 1])")
+            .starts_with(at + ".mesh: " + block + " (after scaling by [1e-09, 1, 1]): all 8 points lie in one plane"));
+  CHECK(error_of(R"("mesh": "block.obj", "scale": 1e-60)")
+            .starts_with(at + ".mesh: " + block + " (after scaling by [1e-60, 1e-60, 1e-60]): found a hull of volume "));
+  CHECK(error_of(R"("mesh": "block.obj", "scale": 1e307)").find("; expected coordinates within 1e15 m") !=
+        std::string::npos);
 }

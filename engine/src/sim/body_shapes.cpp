@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 #include "io/obj_file.h"
 #include "nudge/bodies.h"
@@ -28,8 +29,18 @@ Result<std::shared_ptr<const BodyMesh>> load_body_mesh(const std::filesystem::pa
   if (!points) return points.error();
   for (auto& p : *points)
     for (int k = 0; k < 3; ++k) p[k] *= scale[k];
+  const bool scaled = scale[0] != 1 || scale[1] != 1 || scale[2] != 1;
+  std::ostringstream after;  // the scale, where it may be what went wrong
+  if (scaled) after << " (after scaling by [" << scale[0] << ", " << scale[1] << ", " << scale[2] << "])";
+  // Coordinates whose squares overflow would make every distance infinite.
+  constexpr double kLargest = 1e15;  // m
+  for (size_t i = 0; i < points->size(); ++i)
+    for (double c : (*points)[i])
+      if (!(std::fabs(c) <= kLargest))
+        return Error{resolved.string() + after.str() + ": vertex " + std::to_string(i + 1) + " has a coordinate of " +
+                     (std::ostringstream() << c).str() + " m; expected coordinates within 1e15 m"};
   Result<ConvexMesh> hull = convex_hull(*points);
-  if (!hull) return Error{resolved.string() + ": " + hull.error().message};
+  if (!hull) return Error{resolved.string() + after.str() + ": " + hull.error().message};
   auto mesh = std::make_shared<BodyMesh>();
   mesh->file = file;
   for (int k = 0; k < 3; ++k) mesh->scale[k] = scale[k];
@@ -41,6 +52,12 @@ Result<std::shared_ptr<const BodyMesh>> load_body_mesh(const std::filesystem::pa
   for (ConvexPlane& plane : hull->planes)
     for (int k = 0; k < 3; ++k) plane.offset -= plane.normal[k] * mass.centroid[k];
   mesh->hull = std::move(*hull);
+  // A body needs a volume and an inertia it can invert, in doubles and in floats.
+  bool usable = mass.volume > 1e-30 && std::isfinite(mass.volume);
+  for (int k = 0; k < 3; ++k) usable = usable && mass.inertia[4 * k] > 1e-30 && std::isfinite(mass.inertia[4 * k]);
+  if (!usable)
+    return Error{resolved.string() + after.str() + ": found a hull of volume " + (std::ostringstream() << mass.volume).str() +
+                 " m^3; expected a solid whose volume and inertia are finite and > 0 (is the scale right?)"};
   return std::shared_ptr<const BodyMesh>(std::move(mesh));
 }
 
