@@ -115,9 +115,7 @@ void Studio::adopt_opened(studio::Document document) {
 }
 
 void Studio::show_scene(Scene scene) {
-  studio::Document document;
-  document.replace_scene(std::move(scene));
-  set_document(std::move(document));
+  set_document(studio::Document(std::move(scene)));
 }
 
 void Studio::remember_recent(const std::filesystem::path& path) {
@@ -232,6 +230,8 @@ void Studio::handle_keys() {
         state_.queue(command::Save{});
     }
     if (key_pressed(GLFW_KEY_Q)) state_.queue(command::Quit{});
+    if (key_pressed(GLFW_KEY_Z, true)) state_.queue(shift ? Command{command::Redo{}} : Command{command::Undo{}});
+    if (key_pressed(GLFW_KEY_Y, true)) state_.queue(command::Redo{});
     return;
   }
   if (ImGui::IsAnyItemActive()) return;
@@ -459,7 +459,7 @@ void Studio::run_commands() {
         Scene applied = state_.iterate->scene;
         applied.optimizer = state_.optimizer_settings;
         studio::Document document = state_.document;
-        document.replace_scene(std::move(applied));
+        document.replace_scene(std::move(applied), "apply iteration " + std::to_string(iteration));
         const bool was_playing = state_.playback.playing();
         const studio::OrbitCamera camera = state_.camera;  // the same scene: keep the view
         const bool camera_moved = camera_moved_;
@@ -485,6 +485,16 @@ void Studio::run_commands() {
           state_.point_scene(), check->parameters, check->samples_per_parameter, [] { Window::wake(); });
     } else if (auto* edit = std::get_if<command::EditParameter>(&c)) {
       edit_parameter(*edit);
+    } else if (std::holds_alternative<command::Undo>(c)) {
+      const std::string label = state_.document.history()[state_.document.position()].label;
+      if (state_.document.undo()) show_history_step("undid " + label);
+    } else if (std::holds_alternative<command::Redo>(c)) {
+      if (state_.document.redo()) show_history_step("redid " + state_.document.history()[state_.document.position()].label);
+    } else if (auto* go = std::get_if<command::GoToHistory>(&c)) {
+      if (go->position != state_.document.position() && go->position < state_.document.history().size()) {
+        state_.document.go_to(go->position);
+        show_history_step("went back in the history to: " + state_.document.history()[go->position].label);
+      }
     } else if (std::holds_alternative<command::ClearRecent>(c)) {
       state_.recent.clear();
       if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);
@@ -521,10 +531,47 @@ void Studio::edit_parameter(const command::EditParameter& edit) {
     state_.log.info("edited " + name + ": the optimiser stopped at its iterate and moved to the edit; Start runs from it");
     return;
   }
-  state_.document.replace_scene(std::move(edited));
+  state_.document.replace_scene(std::move(edited), "edit " + name);
   window_.set_title(state_.document.title());
   start_rollout();
-  state_.log.info("edited " + name + " (unsaved)");
+  state_.log.info("edited " + name + " (unsaved; Ctrl+Z undoes it)");
+}
+
+void Studio::show_history_step(const std::string& what) {
+  // What was computed for the scene shown before belongs to another scene now.
+  state_.optimization.reset();
+  state_.landscape.reset();
+  state_.adjoint_run.reset();
+  state_.adjoints.reset();
+  state_.gradient_check.reset();
+  state_.comparison.reset();
+  state_.iterate.reset();
+  state_.initial_iterate.reset();
+  state_.previous_iterate.reset();
+  const Scene& scene = state_.document.scene();
+  state_.optimizer_settings = scene.optimizer;
+  const Selection sel = state_.selection;
+  const auto count = [&]() -> int {
+    switch (sel.kind) {
+      case Selection::Kind::Particle: return scene.particle_count();
+      case Selection::Kind::Spring: return scene.spring_count();
+      case Selection::Kind::Body: return scene.body_count();
+      case Selection::Kind::Collider: return int(scene.colliders.size());
+      case Selection::Kind::Joint: return scene.joint_count();
+      case Selection::Kind::Attachment: return int(scene.attachments.size());
+      case Selection::Kind::Objective: return int(scene.objectives.size());
+      case Selection::Kind::Parameter: return kParamCount;
+      case Selection::Kind::None:
+      case Selection::Kind::Settings: return 1;
+    }
+    return 0;
+  };
+  if (sel.index < 0 || sel.index >= count()) state_.selection = {Selection::Kind::Settings, 0};
+  if (state_.playback.frame_count() != scene.settings.steps + 1)
+    state_.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
+  window_.set_title(state_.document.title());
+  start_rollout();
+  state_.log.info(what);
 }
 
 bool Studio::frame(double wall_seconds) {

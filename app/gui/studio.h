@@ -67,6 +67,9 @@ private:
   void export_frames(const std::filesystem::path& folder);
   void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);
+  // After undo, redo or a jump in the history: show the document's scene as it now is,
+  // keeping the view and, where it still exists, the selection.
+  void show_history_step(const std::string& what);
   void show_error(const std::string& message);
   void set_document(studio::Document document);
   void adopt_opened(studio::Document document);  // set_document, plus the log and recent files

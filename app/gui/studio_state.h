@@ -69,6 +69,12 @@ struct EditParameter {
   int first = 0;
   std::vector<double> values;
 };
+// Moves along the document's history (Edit > Undo, Redo, History).
+struct Undo {};
+struct Redo {};
+struct GoToHistory {
+  std::size_t position = 0;
+};
 // The Trust tabs: compute a loss landscape, or check the gradients, at the shown point.
 struct ComputeLandscape {
   studio::LandscapeRequest request;
@@ -88,7 +94,8 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::ClearRecent, command::OptimizeStart, command::OptimizePause,
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
                              command::Export, command::ComputeLandscape, command::CheckGradients,
-                             command::EditParameter, command::CompareMethods>;
+                             command::EditParameter, command::CompareMethods, command::Undo, command::Redo,
+                             command::GoToHistory>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {

@@ -38,15 +38,39 @@ Result<Document> Document::open(const fs::path& path) {
   Result<Scene> scene = load_scene(path);
   if (!scene) return scene.error();
   Document document;
-  document.scene_ = std::move(*scene);
+  document.history_ = {{"open " + path.filename().string(), std::move(*scene)}};
   document.path_ = path;
+  document.saved_ = 0;
   return document;
 }
 
-void Document::replace_scene(Scene scene) {
-  scene_ = std::move(scene);
-  scene_.source = path_;
-  dirty_ = true;
+void Document::replace_scene(Scene scene, std::string label) {
+  scene.source = path_;
+  history_.resize(position_ + 1);  // what was undone is gone
+  if (saved_ != kNone && saved_ > position_) saved_ = kNone;
+  history_.push_back({std::move(label), std::move(scene)});
+  ++position_;
+  if (history_.size() > kMaxHistory) {
+    history_.erase(history_.begin());
+    --position_;
+    saved_ = saved_ == kNone || saved_ == 0 ? kNone : saved_ - 1;
+  }
+}
+
+bool Document::undo() {
+  if (!can_undo()) return false;
+  --position_;
+  return true;
+}
+
+bool Document::redo() {
+  if (!can_redo()) return false;
+  ++position_;
+  return true;
+}
+
+void Document::go_to(std::size_t position) {
+  if (position < history_.size()) position_ = position;
 }
 
 Status Document::save() {
@@ -55,17 +79,20 @@ Status Document::save() {
 }
 
 Status Document::save_as(const fs::path& path) {
-  Scene saved = moved_scene(scene_, path);  // its marker tracks and meshes still found from there
+  Scene saved = moved_scene(scene(), path);  // its marker tracks and meshes still found from there
   if (Status written = save_scene(saved, path); !written) return written;
-  scene_ = std::move(saved);
+  // Every step now names its files from the new folder, so undo and a later save keep
+  // finding them.
+  if (path != path_)
+    for (HistoryState& state : history_) state.scene = moved_scene(state.scene, path);
   path_ = path;
-  dirty_ = false;
+  saved_ = position_;
   return Ok{};
 }
 
 std::string Document::display_name() const { return path_.empty() ? "untitled" : path_.filename().string(); }
 
-std::string Document::title() const { return "Nudge - " + display_name() + (dirty_ ? "*" : ""); }
+std::string Document::title() const { return "Nudge - " + display_name() + (dirty() ? "*" : ""); }
 
 fs::path examples_directory(const fs::path& fallback) {
   std::error_code ec;

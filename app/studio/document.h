@@ -1,5 +1,6 @@
-// The scene the studio shows: an engine Scene, the file it lives in (empty until a new
-// scene is first saved) and whether it has changes not yet saved. Opening validates the
+// The scene the studio shows: an engine Scene with the history of its edits (undo,
+// redo), the file it lives in (empty until a new scene is first saved) and whether it
+// has changes not yet saved. Opening validates the
 // whole file first, so a bad file leaves the caller's document as it was; saves are atomic.
 #pragma once
 
@@ -17,22 +18,47 @@ namespace nudge::studio {
 // to optimise, so that every panel has something to show.
 Scene make_new_scene();
 
+// One state of the document's history: the scene after an edit, and the edit's name.
+struct HistoryState {
+  std::string label;  // "open walker.json", "edit mass[3]", ...
+  Scene scene;
+};
+
 class Document {
 public:
-  Document() : scene_(make_new_scene()) {}  // a new, unsaved scene
+  // A new scene, or one given (a generated one, say), with no file yet; as it starts it
+  // has nothing to lose, so it is not dirty until edited.
+  Document() : Document(make_new_scene()) {}
+  explicit Document(Scene scene, std::string label = "new scene")
+      : history_{{std::move(label), std::move(scene)}}, saved_(0) {}
 
   // The scene in `path`, or the engine's message (naming the file, the JSON path, what
   // was found and what was expected) when it cannot be loaded.
   static Result<Document> open(const std::filesystem::path& path);
 
-  const Scene& scene() const { return scene_; }
-  // Replaces the scene (an edit, an applied optimisation result) and marks it unsaved.
-  void replace_scene(Scene scene);
+  const Scene& scene() const { return history_[position_].scene; }
+  // An edit: `scene` replaces the current one and becomes a step of the history named
+  // `label` (what Undo undoes); the steps that were undone are dropped. Marks it unsaved.
+  void replace_scene(Scene scene, std::string label = "edit");
+
+  // Undo and redo move along the history; the document is unsaved wherever the scene
+  // differs from the last save's step. They return false at either end.
+  bool can_undo() const { return position_ > 0; }
+  bool can_redo() const { return position_ + 1 < history_.size(); }
+  bool undo();
+  bool redo();
+  // The history, oldest first (the first step is the opened or new scene), and where
+  // the document is in it; go_to moves there as undos or redos would.
+  const std::vector<HistoryState>& history() const { return history_; }
+  std::size_t position() const { return position_; }
+  void go_to(std::size_t position);
+  // At most this many steps are kept; older ones are forgotten (a step holds a whole
+  // scene: simple and exact, and scenes are small next to a trajectory).
+  static constexpr std::size_t kMaxHistory = 200;
 
   const std::filesystem::path& path() const { return path_; }  // empty for a new scene
   bool has_path() const { return !path_.empty(); }
-  bool dirty() const { return dirty_; }
-  void mark_dirty() { dirty_ = true; }
+  bool dirty() const { return saved_ != position_; }
 
   // Writes to path() (an error for a new scene: ask for a name and call save_as).
   Status save();
@@ -44,9 +70,13 @@ public:
   std::string title() const;         // for the window: "Nudge - walker.json", "*" appended when dirty
 
 private:
-  Scene scene_;
+  std::vector<HistoryState> history_;
+  std::size_t position_ = 0;
+  // The step last saved or opened (for a new document, its first); kNone when no step
+  // is (the saved step was dropped from the history).
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t saved_ = kNone;
   std::filesystem::path path_;
-  bool dirty_ = false;
 };
 
 // The folder of example scenes: $NUDGE_SCENES_DIR when it names a folder, else `fallback`

@@ -168,7 +168,8 @@ TEST_CASE("document: save as, edits, save, and the dirty mark in the title") {
   CHECK(files == 1);
 
   // A failed save keeps the document's file and its unsaved mark.
-  document.mark_dirty();
+  edited.params[ParamId::InitialVelocity].value = {0.5, 0.0, 0.0};
+  document.replace_scene(edited);
   const Status failed = document.save_as(temp.path / "no" / "such" / "folder" / "x.json");
   CHECK_FALSE(failed.ok());
   CHECK(document.path() == first);
@@ -190,6 +191,120 @@ TEST_CASE("document: save as into another folder keeps marker files reachable") 
   const Status again = reopened.save();
   REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
   open_or_fail(copy);
+}
+
+namespace {
+
+// The scene as its file would be: what "the same scene" means for undo and redo.
+std::string file_text(const Scene& scene, const TempDir& temp) {
+  const fs::path path = temp.path / "snapshot.json";
+  const Status saved = save_scene(scene, path);
+  REQUIRE_MESSAGE(saved.ok(), (saved.ok() ? "" : saved.error().message));
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+Scene with_velocity(Scene scene, double vx) {
+  scene.params[ParamId::InitialVelocity].value[0] = vx;
+  return scene;
+}
+
+}  // namespace
+
+TEST_CASE("document: undo and redo step through the edits, and the scene is the same file at each step") {
+  TempDir temp;
+  Document document = open_or_fail(source_dir() / "scenes" / "projectile.json");
+  const std::string opened = file_text(document.scene(), temp);
+  CHECK_FALSE(document.can_undo());
+  CHECK_FALSE(document.can_redo());
+  document.replace_scene(with_velocity(document.scene(), 3.0), "edit initial_velocity[0]");
+  const std::string first = file_text(document.scene(), temp);
+  document.replace_scene(with_velocity(document.scene(), 4.0), "edit initial_velocity[0] again");
+  const std::string second = file_text(document.scene(), temp);
+  REQUIRE(document.history().size() == 3);
+  CHECK(document.history()[0].label == "open projectile.json");
+  CHECK(document.history()[2].label == "edit initial_velocity[0] again");
+  CHECK(document.dirty());
+
+  CHECK(document.undo());
+  CHECK(file_text(document.scene(), temp) == first);
+  CHECK(document.undo());
+  CHECK(file_text(document.scene(), temp) == opened);
+  CHECK_FALSE(document.dirty());  // back at what the file holds
+  CHECK(document.title() == "Nudge - projectile.json");
+  CHECK_FALSE(document.undo());
+  CHECK(document.redo());
+  CHECK(document.redo());
+  CHECK(file_text(document.scene(), temp) == second);
+  CHECK_FALSE(document.redo());
+  document.go_to(1);
+  CHECK(file_text(document.scene(), temp) == first);
+
+  // An edit after undoing drops what was undone.
+  document.replace_scene(with_velocity(document.scene(), 5.0), "edit");
+  CHECK(document.history().size() == 3);
+  CHECK_FALSE(document.can_redo());
+  CHECK(document.scene().params[ParamId::InitialVelocity].value[0] == 5.0);
+}
+
+TEST_CASE("document: saving marks the step saved; undoing past it or editing after it is unsaved") {
+  TempDir temp;
+  Document document;
+  REQUIRE(document.save_as(temp.path / "a.json").ok());
+  document.replace_scene(with_velocity(document.scene(), 1.0));
+  REQUIRE(document.save().ok());
+  CHECK_FALSE(document.dirty());
+  CHECK(document.undo());
+  CHECK(document.dirty());  // the file holds the edit, the document the step before
+  CHECK(document.redo());
+  CHECK_FALSE(document.dirty());
+  CHECK(document.undo());
+  document.replace_scene(with_velocity(document.scene(), 2.0));  // the saved step is gone
+  CHECK(document.dirty());
+  CHECK(document.undo());
+  CHECK(document.dirty());
+}
+
+TEST_CASE("document: the history keeps its last steps, and random undo, redo and edits stay consistent") {
+  Document document;
+  for (int k = 0; k < int(Document::kMaxHistory) + 25; ++k)
+    document.replace_scene(with_velocity(document.scene(), double(k)), "edit " + std::to_string(k));
+  CHECK(document.history().size() == Document::kMaxHistory);
+  CHECK(document.scene().params[ParamId::InitialVelocity].value[0] == double(Document::kMaxHistory + 24));
+  CHECK(document.history().front().label == "edit 25");  // the new scene and edits 0 to 24 are forgotten
+  CHECK(document.dirty());  // edited, and the pristine first step is gone
+
+
+  // A model of the history (the velocity of each step) against the document.
+  Document random;
+  std::vector<double> model{random.scene().params[ParamId::InitialVelocity].value[0]};
+  std::size_t at = 0;
+  std::uint64_t state = 12345;
+  const auto next = [&] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  for (int k = 0; k < 3000; ++k) {
+    switch (next() % 4) {
+      case 0:
+        CHECK(random.undo() == (at > 0));
+        if (at > 0) --at;
+        break;
+      case 1:
+        CHECK(random.redo() == (at + 1 < model.size()));
+        if (at + 1 < model.size()) ++at;
+        break;
+      default: {
+        const double v = double(next() % 1000);
+        random.replace_scene(with_velocity(random.scene(), v));
+        model.resize(at + 1);
+        model.push_back(v);
+        ++at;
+        if (model.size() > Document::kMaxHistory) model.erase(model.begin()), --at;
+      }
+    }
+    REQUIRE(random.position() == at);
+    REQUIRE(random.history().size() == model.size());
+    REQUIRE(random.scene().params[ParamId::InitialVelocity].value[0] == model[at]);
+    REQUIRE(check_scene(random.scene()).ok());
+  }
 }
 
 TEST_CASE("document: example scenes are the sorted JSON files of a folder") {

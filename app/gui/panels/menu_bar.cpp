@@ -1,4 +1,4 @@
-// File, View and Help.
+// File, Edit, View and Help.
 #include <imgui.h>
 
 #include <string>
@@ -34,6 +34,29 @@ void file_menu(StudioState& state) {
     state.popups.export_file = command::ExportKind::Frames;
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.queue(command::Quit{});
+  ImGui::EndMenu();
+}
+
+void edit_menu(StudioState& state) {
+  if (!ImGui::BeginMenu("Edit")) return;
+  const studio::Document& document = state.document;
+  const auto& history = document.history();
+  const std::string undo = document.can_undo() ? "Undo " + history[document.position()].label : "Undo";
+  const std::string redo = document.can_redo() ? "Redo " + history[document.position() + 1].label : "Redo";
+  if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, document.can_undo())) state.queue(command::Undo{});
+  if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, document.can_redo())) state.queue(command::Redo{});
+  // Every step, newest last; the current one checked, those after it (undone) greyed.
+  if (ImGui::BeginMenu("History", history.size() > 1)) {
+    for (std::size_t k = 0; k < history.size(); ++k) {
+      ImGui::PushID(static_cast<int>(k));
+      if (k > document.position()) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+      if (ImGui::MenuItem(history[k].label.c_str(), nullptr, k == document.position()))
+        state.queue(command::GoToHistory{k});
+      if (k > document.position()) ImGui::PopStyleColor();
+      ImGui::PopID();
+    }
+    ImGui::EndMenu();
+  }
   ImGui::EndMenu();
 }
 
@@ -86,6 +109,7 @@ float draw_menu_bar(StudioState& state) {
   float height = 0;
   if (ImGui::BeginMainMenuBar()) {
     file_menu(state);
+    edit_menu(state);
     view_menu(state);
     help_menu(state);
     height = ImGui::GetWindowSize().y;

@@ -143,6 +143,7 @@ void keys_window(bool* open) {
       {"L", "loop on or off"},
       {"Ctrl+N, Ctrl+O", "new scene, open a scene"},
       {"Ctrl+S, Ctrl+Shift+S", "save, save as"},
+      {"Ctrl+Z, Ctrl+Shift+Z (Ctrl+Y)", "undo, redo (Edit > History: any step)"},
       {"Ctrl+Q", "quit"},
       {"F1", "this window"},
       {"Drop a file", "open it"},
