@@ -1,0 +1,144 @@
+// The scene editor's actions as pure functions on the engine's Scene, one per action:
+// each takes a scene and returns the edited copy, or an Error that says what was wrong,
+// starting with the action ("add spring: particles 3 and 3 are the same particle; a
+// spring joins two"). The input is never changed, so the studio's undo history can keep
+// every step as it was.
+//
+// Every result passes check_scene, and saving it and loading it back gives the same
+// scene. New elements are appended: a new particle's index is the old particle_count(),
+// and so on. Deleting elements renumbers every reference to later ones (springs,
+// attachments, joints, objectives, marker bindings, optimised rows) and removes what
+// only referred to the deleted ones (the springs of a deleted particle, the joints of a
+// deleted body, an objective left reading nothing).
+//
+// Edits of values leave the optimisation bounds alone: the optimiser projects its start
+// into them, and the studio's inspector decides whether to refuse a value out of bounds.
+//
+// Implemented by element family: scene_edits_particles.cpp (particles, springs,
+// controls), scene_edits_generators.cpp (chains, cloth, lattices), scene_edits_bodies.cpp
+// (bodies, joints, attachments, colliders), scene_edits_scene.cpp (objectives, time,
+// gravity, what is optimised); scene_edits_support.h holds what they share.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "nudge/bodies.h"
+#include "nudge/colliders.h"
+#include "nudge/joints.h"
+#include "nudge/parameters.h"
+#include "nudge/result.h"
+#include "nudge/scene.h"
+
+namespace nudge::studio::edits {
+
+using Vec3 = std::array<double, 3>;
+
+// ---- Particles -------------------------------------------------------------------
+// Lists of indices may name an element more than once (a selection); each must exist.
+
+// A free particle at rest at `position` (m) with `mass` (kg, > 0), no external force,
+// and the radius the scene's particles share (0 when they differ or there are none).
+Result<Scene> add_particle(const Scene& scene, const Vec3& position, double mass);
+// Removes the particles with their springs and attachments. An objective left with no
+// particles and no bodies (a markers objective: no bound marker) is removed too.
+Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& particles);
+// Pins or frees the particles (a pinned particle's velocity is held at zero; an
+// attached particle cannot be pinned).
+Result<Scene> set_pinned(const Scene& scene, const std::vector<int>& particles, bool pinned);
+// Moves the particles' initial positions by `delta` (m); springs keep their rest lengths.
+Result<Scene> move_particles(const Scene& scene, const std::vector<int>& particles, const Vec3& delta);
+
+// ---- Springs and controls --------------------------------------------------------
+
+// A passive spring between particles a and b whose rest length is their current
+// distance; stiffness (N/m) and damping (N s/m) >= 0. Two particles are joined once.
+Result<Scene> add_spring(const Scene& scene, int a, int b, double stiffness, double damping);
+Result<Scene> delete_springs(const Scene& scene, const std::vector<int>& springs);
+// Drives the springs by control channel `channel` (-1: passive) with `actuation` (their
+// rest length scales by 1 + actuation x control).
+Result<Scene> set_spring_actuation(const Scene& scene, const std::vector<int>& springs, int channel, double actuation);
+// Sets the number of control channels; existing channels keep their values, new ones
+// start at zero. Channels that springs still use cannot be removed.
+Result<Scene> set_channels(const Scene& scene, int channels);
+
+// ---- Generators: chains, cloth and soft lattices ---------------------------------
+// Each appends new particles (free unless it pins some) and springs between them only,
+// with rest lengths at the generated distances; the particles get the radius
+// add_particle would give.
+
+struct Material {
+  double particle_mass = 0.01;  // kg, each particle
+  double stiffness = 1000;      // N/m, each spring
+  double damping = 0.1;         // N s/m, each spring
+};
+
+// links + 1 particles evenly from start to end, each joined to the next (links >= 1);
+// the first particle pinned when pin_first.
+Result<Scene> add_chain(const Scene& scene, const Vec3& start, const Vec3& end, int links, const Material& material,
+                        bool pin_first);
+// A flat sheet in the x-y plane (hanging, facing +z): nu x nv particles (each >= 2) over
+// [corner.x, corner.x + size_u] x [corner.y, corner.y + size_v] at z = corner.z, in
+// rows from the bottom (particle r * nu + c at column c of row r); structural springs
+// between neighbours along each row and column, and shear springs across each cell's two
+// diagonals. pin_top_row pins the last row (the highest, y = corner.y + size_v).
+Result<Scene> add_cloth(const Scene& scene, const Vec3& corner, double size_u, double size_v, int nu, int nv,
+                        const Material& material, bool pin_top_row);
+// A soft block of nx x ny x nz particles (each >= 2) filling the box from `corner` to
+// corner + size (each > 0); particle x + nx (y + ny z) at grid point (x, y, z); a spring
+// from each particle to every neighbour one step away along any axis, face diagonal or
+// body diagonal (up to 26 neighbours).
+Result<Scene> add_lattice(const Scene& scene, const Vec3& corner, const Vec3& size, int nx, int ny, int nz,
+                          const Material& material);
+
+// At most this many particles from one generator: a typo should not fill the memory.
+inline constexpr long long kMaxGeneratedParticles = 100'000;
+
+// ---- Rigid bodies, joints, attachments, colliders --------------------------------
+
+// A body of `body.shape` (a mesh body with its mesh) and `size` (the entries its shape
+// uses, in shape_size_entries order, each > 0), its centre of mass at `position`, at
+// rest, unturned, of `density` (kg/m^3, > 0).
+Result<Scene> add_body(const Scene& scene, const RigidBody& body, const ShapeSize& size, const Vec3& position,
+                       double density);
+// Removes the bodies with the joints and attachments that touch them; an objective left
+// with no bodies and no particles is removed.
+Result<Scene> delete_bodies(const Scene& scene, const std::vector<int>& bodies);
+// `joint` between existing bodies (parent -1: the world), anchored at `anchor` (a world
+// point, m), with no damping and zero motor controls. Its axis is normalised (as a scene
+// file's is); a ball joint has none, so it keeps the default.
+Result<Scene> add_joint(const Scene& scene, const Joint& joint, const Vec3& anchor);
+// Removes the joints with their damping, anchors and motor-control columns.
+Result<Scene> delete_joints(const Scene& scene, const std::vector<int>& joints);
+// Holds a free, unattached particle to a body.
+Result<Scene> add_attachment(const Scene& scene, int particle, int body);
+Result<Scene> delete_attachments(const Scene& scene, const std::vector<int>& attachments);
+// A static collider; a plane's normal is normalised (as a scene file's is), and the
+// values its type does not use are reset to their defaults (a file does not keep them).
+Result<Scene> add_collider(const Scene& scene, const ColliderShape& collider);
+Result<Scene> delete_colliders(const Scene& scene, const std::vector<int>& colliders);
+
+// ---- Objectives ------------------------------------------------------------------
+
+// A loss term, checked against the scene. As a scene file does, a travel or orientation
+// objective's direction and axis are normalised, and fields its type does not read are
+// cleared. A markers objective needs its marker_file (saving writes the path) and samples.
+Result<Scene> add_objective(const Scene& scene, const Objective& objective);
+Result<Scene> delete_objectives(const Scene& scene, const std::vector<int>& objectives);
+Result<Scene> set_objective_weight(const Scene& scene, int objective, double weight);
+
+// ---- Simulation settings and what is optimised -----------------------------------
+
+// The time step dt (s, in (0, 1]) and the number of steps (>= 1). The per-step controls
+// (steps x channels and steps x joints) keep their first min(old, new) rows and new rows
+// start at zero. An objective evaluated after the new end is an error that names it.
+Result<Scene> set_time(const Scene& scene, double dt, int steps);
+Result<Scene> set_gravity(const Scene& scene, const Vec3& gravity);
+// Whether parameter `id` is optimised and within which bounds (-infinity and +infinity:
+// none); the rows it optimises stay as they were.
+Result<Scene> set_optimized(const Scene& scene, ParamId id, bool optimize, double lower, double upper);
+// Optimises only these rows of parameter `id` (the particles, springs, bodies, joints or
+// steps it has; empty: every row), and so marks it optimised.
+Result<Scene> set_optimized_rows(const Scene& scene, ParamId id, const std::vector<int>& rows);
+
+}  // namespace nudge::studio::edits

@@ -1,0 +1,207 @@
+// Edits of what concerns the whole scene: the objectives, the time stepping, gravity,
+// and which parameters are optimised within which bounds (scene_edits.h).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "studio/scene_edits.h"
+#include "studio/scene_edits_support.h"
+
+namespace nudge::studio::edits {
+
+using namespace support;
+
+namespace {
+
+// "objectives[2] (a target objective)"
+std::string objective_text(const Scene& scene, int k) {
+  const std::string_view type = objective_type_name(scene.objectives[size_t(k)].type);
+  const bool vowel = std::string_view("aeiou").find(type.front()) != std::string_view::npos;
+  return "objectives[" + std::to_string(k) + "] (" + (vowel ? "an " : "a ") + std::string(type) + " objective)";
+}
+
+// The objective as a scene file keeps it: the fields its type reads, the others at
+// their defaults (a saved and loaded scene has nothing else).
+std::optional<Error> canonical_objective(std::string_view action, const Objective& in, Objective& out) {
+  out = Objective{};
+  out.type = in.type;
+  out.weight = in.weight;
+  const auto direction = [&](const char* what, const double* from, double* to) -> std::optional<Error> {
+    std::copy_n(from, 3, to);
+    if (normalise_direction(to)) return std::nullopt;
+    return fail(action, std::string("found ") + what + " " + vec3_text({from[0], from[1], from[2]}) +
+                            "; expected a non-zero finite direction");
+  };
+  switch (in.type) {
+    case ObjectiveType::Target:
+    case ObjectiveType::Velocity:
+      out.particles = in.particles, out.bodies = in.bodies, out.target = in.target, out.step = in.step;
+      break;
+    case ObjectiveType::Positions: out.particles = in.particles, out.target = in.target, out.step = in.step; break;
+    case ObjectiveType::Markers:
+      if (in.marker_file.empty())
+        return fail(
+            action,
+            "a markers objective needs its marker_file, the CSV file its samples come from (saving writes its path)");
+      out.marker_file = in.marker_file, out.steps_per_frame = in.steps_per_frame;
+      out.bind = in.bind, out.bind_bodies = in.bind_bodies, out.samples = in.samples;
+      break;
+    case ObjectiveType::Effort: break;
+    case ObjectiveType::Travel:
+      out.particles = in.particles, out.step = in.step;
+      if (auto error = direction("direction", in.direction, out.direction)) return error;
+      break;
+    case ObjectiveType::Orientation:
+      out.bodies = in.bodies, out.step = in.step;
+      if (auto error = direction("direction", in.direction, out.direction)) return error;
+      if (auto error = direction("axis", in.axis, out.axis)) return error;
+      break;
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> check_param_id(std::string_view action, ParamId id) {
+  const int i = static_cast<int>(id);
+  if (i >= 0 && i < kParamCount) return std::nullopt;
+  return fail(action,
+              "found parameter id " + std::to_string(i) + "; expected one in [0, " + std::to_string(kParamCount) + ")");
+}
+
+}  // namespace
+
+// ---- Objectives ---------------------------------------------------------------------
+
+Result<Scene> add_objective(const Scene& scene, const Objective& objective) {
+  constexpr std::string_view action = "add objective";
+  if (auto error = check_input(scene, action)) return *error;
+  Objective added;
+  if (auto error = canonical_objective(action, objective, added)) return *error;
+  Scene edited = scene;
+  edited.objectives.push_back(std::move(added));
+  return finish(std::move(edited), action);  // check_scene's message names objectives[k] and what is wrong
+}
+
+Result<Scene> delete_objectives(const Scene& scene, const std::vector<int>& objectives) {
+  constexpr std::string_view action = "delete objectives";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "objective", objectives, static_cast<int>(scene.objectives.size())))
+    return *error;
+  const IndexMap map = index_map(static_cast<int>(scene.objectives.size()), objectives);
+  Scene edited = scene;
+  edited.objectives.clear();
+  for (size_t k = 0; k < map.size(); ++k)
+    if (map[k] >= 0) edited.objectives.push_back(scene.objectives[k]);
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> set_objective_weight(const Scene& scene, int objective, double weight) {
+  constexpr std::string_view action = "set objective weight";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "objective", {objective}, static_cast<int>(scene.objectives.size())))
+    return *error;
+  if (!(std::isfinite(weight) && weight >= 0))
+    return fail(action, "found weight " + number_text(weight) + "; expected a weight >= 0");
+  Scene edited = scene;
+  edited.objectives[size_t(objective)].weight = weight;
+  return finish(std::move(edited), action);
+}
+
+// ---- Simulation settings ------------------------------------------------------------
+
+Result<Scene> set_time(const Scene& scene, double dt, int steps) {
+  constexpr std::string_view action = "set time";
+  if (auto error = check_input(scene, action)) return *error;
+  if (!(std::isfinite(dt) && dt > 0 && dt <= 1))
+    return fail(action, "found dt " + number_text(dt) + "; expected a time step in (0, 1] (s)");
+  if (steps < 1 || steps > kMaxSteps)
+    return fail(action, "found " + std::to_string(steps) + " steps; expected a step count in [1, " +
+                            std::to_string(kMaxSteps) + "]");
+  for (const auto& [count, what] : {std::pair{scene.channels, "channels"}, std::pair{scene.joint_count(), "joints"}})
+    if (static_cast<long long>(count) * steps > kMaxControlValues)
+      return fail(action, "found " + std::to_string(steps) + " steps x " + std::to_string(count) + " " + what +
+                              "; expected at most " + std::to_string(kMaxControlValues) + " control values");
+  // An objective past the new end is an error rather than moved to it: a target at
+  // mid-flight is a different problem at the end, and only the user knows which is meant.
+  for (int k = 0; k < static_cast<int>(scene.objectives.size()); ++k) {
+    const Objective& o = scene.objectives[size_t(k)];
+    if (o.step > steps)
+      return fail(action, objective_text(scene, k) + " is evaluated at step " + std::to_string(o.step) +
+                              ", after the new end (step " + std::to_string(steps) +
+                              "); change its step or delete it first");
+    if (o.type != ObjectiveType::Markers) continue;
+    int last_frame = 0;
+    for (const MarkerSample& sample : o.samples) last_frame = std::max(last_frame, sample.frame);
+    const long long last_step = static_cast<long long>(last_frame) * o.steps_per_frame;
+    if (last_step > steps)
+      return fail(action, objective_text(scene, k) + " has samples up to step " + std::to_string(last_step) +
+                              " (frame " + std::to_string(last_frame) + " at " + std::to_string(o.steps_per_frame) +
+                              " steps per frame), after the new end (step " + std::to_string(steps) +
+                              "); delete it first");
+  }
+  Scene edited = scene;
+  edited.settings.dt = dt;
+  edited.settings.steps = steps;
+  resize_steps(edited.params[ParamId::Controls], steps);
+  resize_steps(edited.params[ParamId::JointControl], steps);
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> set_gravity(const Scene& scene, const Vec3& gravity) {
+  constexpr std::string_view action = "set gravity";
+  if (auto error = check_input(scene, action)) return *error;
+  if (!finite(gravity))
+    return fail(action, "found gravity " + vec3_text(gravity) + "; expected a finite acceleration (m/s^2)");
+  Scene edited = scene;
+  edited.params[ParamId::Gravity].value.assign(gravity.begin(), gravity.end());
+  return finish(std::move(edited), action);
+}
+
+// ---- What is optimised --------------------------------------------------------------
+
+Result<Scene> set_optimized(const Scene& scene, ParamId id, bool optimize, double lower, double upper) {
+  constexpr std::string_view action = "set optimized";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_param_id(action, id)) return *error;
+  const std::string name(param_name(id));
+  // A file gives finite bounds or none: +infinity cannot be a lower bound, nor -infinity an upper one.
+  if (std::isnan(lower) || lower == std::numeric_limits<double>::infinity())
+    return fail(action, "found lower bound " + number_text(lower) + " for " + name +
+                            "; expected a finite number or -infinity (no lower bound)");
+  if (std::isnan(upper) || upper == -std::numeric_limits<double>::infinity())
+    return fail(action, "found upper bound " + number_text(upper) + " for " + name +
+                            "; expected a finite number or infinity (no upper bound)");
+  if (lower > upper)
+    return fail(action, "found lower bound " + number_text(lower) + " > upper bound " + number_text(upper) + " for " +
+                            name + "; expected lower <= upper");
+  Scene edited = scene;
+  Parameter& p = edited.params[id];
+  p.optimize = optimize;
+  p.lower = lower;
+  p.upper = upper;
+  // A file keeps no rows for a parameter neither optimised nor bounded.
+  if (!optimize && std::isinf(lower) && std::isinf(upper)) p.optimize_rows.clear();
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> set_optimized_rows(const Scene& scene, ParamId id, const std::vector<int>& rows) {
+  constexpr std::string_view action = "set optimized rows";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_param_id(action, id)) return *error;
+  const Parameter& p = scene.params[id];
+  for (int row : rows)
+    if (row < 0 || row >= p.rows)
+      return fail(action, "row " + std::to_string(row) + " of " + std::string(param_name(id)) +
+                              " does not exist; expected a row in [0, " + std::to_string(p.rows) + ")");
+  std::vector<int> sorted = rows;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  Scene edited = scene;
+  edited.params[id].optimize = true;
+  edited.params[id].optimize_rows = std::move(sorted);
+  return finish(std::move(edited), action);
+}
+
+}  // namespace nudge::studio::edits

@@ -1,0 +1,284 @@
+// What the scene edits share: index lists, renumbering, parameter rows, finishing.
+#include "studio/scene_edits_support.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace nudge::studio::edits::support {
+
+std::string number_text(double x) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, x);
+  return std::string(buffer, result.ptr);
+}
+
+std::string vec3_text(const Vec3& v) {
+  return "[" + number_text(v[0]) + ", " + number_text(v[1]) + ", " + number_text(v[2]) + "]";
+}
+
+bool finite(const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+
+bool normalise_direction(double* v) {
+  const double scale = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
+  if (!(scale > 0) || !std::isfinite(scale)) return false;
+  if (scale <= 1 && std::abs(std::hypot(v[0], v[1], v[2]) - 1) <= 4 * std::numeric_limits<double>::epsilon())
+    return true;
+  const double length = std::hypot(v[0] / scale, v[1] / scale, v[2] / scale);
+  for (int k = 0; k < 3; ++k) v[k] = v[k] / scale / length;
+  return true;
+}
+
+std::optional<Error> check_indices(std::string_view action, std::string_view element, const std::vector<int>& indices,
+                                   int count) {
+  for (int i : indices)
+    if (i < 0 || i >= count)
+      return fail(action, std::string(element) + " " + std::to_string(i) +
+                              " does not exist; expected an index in [0, " + std::to_string(count) + ")");
+  return std::nullopt;
+}
+
+IndexMap index_map(int count, const std::vector<int>& removed) {
+  IndexMap map(size_t(count), 0);
+  for (int i : removed) map[size_t(i)] = -1;
+  int next = 0;
+  for (int& entry : map)
+    if (entry == 0) entry = next++;
+  return map;
+}
+
+int kept_count(const IndexMap& map) {
+  return static_cast<int>(std::count_if(map.begin(), map.end(), [](int i) { return i >= 0; }));
+}
+
+// ---- Parameter rows -----------------------------------------------------------------
+
+namespace {
+
+// Renumbers optimised rows (ascending stays ascending: the map keeps the order).
+void renumber_optimized_rows(Parameter& p, const IndexMap& map) {
+  if (p.optimize_rows.empty()) return;
+  std::vector<int> rows;
+  for (int row : p.optimize_rows)
+    if (row < static_cast<int>(map.size()) && map[size_t(row)] >= 0) rows.push_back(map[size_t(row)]);
+  // All its optimised rows gone: an empty list would mean every row, so nothing is.
+  if (rows.empty()) p.optimize = false;
+  p.optimize_rows = std::move(rows);
+}
+
+bool is_body_size(ParamId id) {
+  return id == ParamId::BodyRadius || id == ParamId::BodyHalfExtents || id == ParamId::BodyHalfLength;
+}
+
+}  // namespace
+
+void remove_rows(ParameterSet& params, ParamElement element, const IndexMap& map) {
+  for (int i = 0; i < kParamCount; ++i) {
+    const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
+    if (facts.element != element) continue;
+    Parameter& p = params.items[size_t(i)];
+    const auto cols = static_cast<size_t>(facts.cols);
+    std::vector<double> kept;
+    kept.reserve(p.value.size());
+    for (size_t row = 0; row < map.size(); ++row)
+      if (map[row] >= 0)
+        kept.insert(kept.end(), p.value.begin() + std::ptrdiff_t(row * cols),
+                    p.value.begin() + std::ptrdiff_t((row + 1) * cols));
+    p.value = std::move(kept);
+    renumber_optimized_rows(p, map);
+  }
+}
+
+void append_rows(ParameterSet& params, ParamElement element, int count) {
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    const ParamFacts& facts = param_facts(id);
+    if (facts.element != element) continue;
+    std::vector<double>& value = params[id].value;
+    for (int row = 0; row < count; ++row) {
+      if (id == ParamId::BodyOrientation) {
+        value.insert(value.end(), {0.0, 0.0, 0.0, 1.0});
+        continue;
+      }
+      // A body's size entries are 0 unless its shape uses them (set_body_shape_size).
+      value.insert(value.end(), size_t(facts.cols), is_body_size(id) ? 0.0 : facts.fill);
+    }
+  }
+}
+
+void remove_columns(Parameter& param, int steps, const IndexMap& columns) {
+  const size_t old_cols = columns.size(), new_cols = size_t(kept_count(columns));
+  std::vector<double> value(size_t(steps) * new_cols);
+  for (size_t t = 0; t < size_t(steps); ++t)
+    for (size_t c = 0; c < old_cols; ++c)
+      if (columns[c] >= 0) value[t * new_cols + size_t(columns[c])] = param.value[t * old_cols + c];
+  param.value = std::move(value);
+}
+
+void append_columns(Parameter& param, int steps, int count) {
+  const size_t old_cols = steps > 0 ? param.value.size() / size_t(steps) : 0, new_cols = old_cols + size_t(count);
+  std::vector<double> value(size_t(steps) * new_cols, 0.0);
+  for (size_t t = 0; t < size_t(steps); ++t)
+    std::copy_n(param.value.begin() + std::ptrdiff_t(t * old_cols), old_cols,
+                value.begin() + std::ptrdiff_t(t * new_cols));
+  param.value = std::move(value);
+}
+
+void resize_steps(Parameter& param, int steps) {
+  const int old_steps = param.rows;
+  param.value.resize(size_t(steps) * size_t(param.cols), 0.0);  // rows are steps: the first ones stay
+  IndexMap map(static_cast<size_t>(old_steps));
+  for (int t = 0; t < old_steps; ++t) map[size_t(t)] = t < steps ? t : -1;
+  renumber_optimized_rows(param, map);
+}
+
+// ---- Appending particles and springs -----------------------------------------------
+
+void append_particles(Scene& scene, const std::vector<Vec3>& positions, double mass, double radius) {
+  const size_t first = size_t(scene.particle_count()), count = positions.size();
+  scene.pinned.resize(first + count, 0);
+  append_rows(scene.params, ParamElement::Particle, static_cast<int>(count));
+  std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  for (size_t k = 0; k < count; ++k) {
+    std::copy(positions[k].begin(), positions[k].end(), x.begin() + std::ptrdiff_t(3 * (first + k)));
+    scene.params[ParamId::Mass].value[first + k] = mass;
+    scene.params[ParamId::ParticleRadius].value[first + k] = radius;
+  }
+}
+
+void append_springs(Scene& scene, const std::vector<std::pair<int, int>>& pairs, double stiffness, double damping) {
+  const size_t first = size_t(scene.spring_count());
+  append_rows(scene.params, ParamElement::Spring, static_cast<int>(pairs.size()));
+  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    const auto [a, b] = pairs[k];
+    scene.spring_a.push_back(a);
+    scene.spring_b.push_back(b);
+    scene.spring_channel.push_back(-1);
+    scene.actuation.push_back(0.0);
+    const size_t i = first + k;
+    scene.params[ParamId::Stiffness].value[i] = stiffness;
+    scene.params[ParamId::Damping].value[i] = damping;
+    scene.params[ParamId::RestLength].value[i] =
+        std::hypot(x[3 * size_t(b)] - x[3 * size_t(a)], x[3 * size_t(b) + 1] - x[3 * size_t(a) + 1],
+                   x[3 * size_t(b) + 2] - x[3 * size_t(a) + 2]);
+  }
+}
+
+// ---- References -------------------------------------------------------------------
+
+namespace {
+
+template <class T>
+void erase_removed(std::vector<T>& items, const IndexMap& map) {
+  size_t next = 0;
+  for (size_t i = 0; i < items.size(); ++i)
+    if (map[i] >= 0) {
+      if (next != i) items[next] = std::move(items[i]);  // not onto itself: a self-moved string is emptied
+      ++next;
+    }
+  items.resize(next);
+}
+
+// Whether the objective still reads anything; one that does not is removed.
+bool reads_something(const Objective& o) {
+  switch (o.type) {
+    case ObjectiveType::Target:
+    case ObjectiveType::Velocity: return !o.particles.empty() || !o.bodies.empty();
+    case ObjectiveType::Positions:
+    case ObjectiveType::Travel: return !o.particles.empty();
+    case ObjectiveType::Orientation: return !o.bodies.empty();
+    case ObjectiveType::Markers: return !o.bind.empty() || !o.bind_bodies.empty();
+    case ObjectiveType::Effort: return true;
+  }
+  return true;
+}
+
+// Renumbers a list of indices, dropping the deleted ones; a positions objective's
+// targets (3 per listed particle) follow their particles.
+void renumber_list(std::vector<int>& list, const IndexMap& map, std::vector<double>* targets) {
+  std::vector<int> kept;
+  std::vector<double> kept_targets;
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (map[size_t(list[k])] < 0) continue;
+    kept.push_back(map[size_t(list[k])]);
+    if (targets)
+      kept_targets.insert(kept_targets.end(), targets->begin() + std::ptrdiff_t(3 * k),
+                          targets->begin() + std::ptrdiff_t(3 * k + 3));
+  }
+  list = std::move(kept);
+  if (targets) *targets = std::move(kept_targets);
+}
+
+void renumber_bindings(std::vector<std::pair<int, int>>& bind, const IndexMap& map) {
+  std::vector<std::pair<int, int>> kept;
+  for (const auto& [marker, index] : bind)
+    if (map[size_t(index)] >= 0) kept.emplace_back(marker, map[size_t(index)]);
+  bind = std::move(kept);
+}
+
+}  // namespace
+
+void remove_springs(Scene& scene, const IndexMap& springs) {
+  erase_removed(scene.spring_a, springs);
+  erase_removed(scene.spring_b, springs);
+  erase_removed(scene.spring_channel, springs);
+  erase_removed(scene.actuation, springs);
+  remove_rows(scene.params, ParamElement::Spring, springs);
+}
+
+void remove_joints(Scene& scene, const IndexMap& joints) {
+  erase_removed(scene.joints, joints);
+  remove_rows(scene.params, ParamElement::Joint, joints);
+  remove_columns(scene.params[ParamId::JointControl], scene.settings.steps, joints);
+}
+
+void renumber_objectives(Scene& scene, const IndexMap& particles, const IndexMap& bodies) {
+  std::vector<Objective> kept;
+  for (Objective& o : scene.objectives) {
+    if (!particles.empty()) {
+      renumber_list(o.particles, particles, o.type == ObjectiveType::Positions ? &o.target : nullptr);
+      renumber_bindings(o.bind, particles);
+    }
+    if (!bodies.empty()) {
+      renumber_list(o.bodies, bodies, nullptr);
+      renumber_bindings(o.bind_bodies, bodies);
+    }
+    if (o.type == ObjectiveType::Markers) {  // a marker no longer bound has no samples to compare
+      std::set<int> bound;
+      for (const auto& pair : o.bind) bound.insert(pair.first);
+      for (const auto& pair : o.bind_bodies) bound.insert(pair.first);
+      std::erase_if(o.samples, [&](const MarkerSample& s) { return !bound.contains(s.marker); });
+    }
+    if (reads_something(o)) kept.push_back(std::move(o));
+  }
+  scene.objectives = std::move(kept);
+}
+
+// ---- Starting and finishing --------------------------------------------------------
+
+std::optional<Error> check_input(const Scene& scene, std::string_view action) {
+  if (Status valid = check_scene(scene); !valid)
+    return fail(action, "the scene to edit is invalid: " + valid.error().message);
+  return std::nullopt;
+}
+
+double shared_particle_radius(const Scene& scene) {
+  const std::vector<double>& radius = scene.params[ParamId::ParticleRadius].value;
+  if (radius.empty()) return 0.0;
+  const bool shared = std::all_of(radius.begin(), radius.end(), [&](double r) { return r == radius.front(); });
+  return shared ? radius.front() : 0.0;
+}
+
+Result<Scene> finish(Scene scene, std::string_view action) {
+  shape_parameters(scene);
+  if (Status valid = check_scene(scene); !valid) return fail(action, valid.error().message);
+  return scene;
+}
+
+}  // namespace nudge::studio::edits::support
