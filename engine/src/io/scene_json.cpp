@@ -106,12 +106,17 @@ OrderedJson scene_json(const Scene& scene) {
     j["joint_settings"] = joint_settings_json(scene.joint_settings);
     if (OrderedJson controls = joint_controls_json(scene); !controls.empty()) j["joint_controls"] = controls;
   }
-  if (!scene.attachments.empty()) j["attachments"] = attachments_json(scene);
+  if (!scene.attachments.empty()) {
+    // Attachments hold with the joints' positional lock, so its settings go with them too.
+    if (scene.joint_count() == 0) j["joint_settings"] = joint_settings_json(scene.joint_settings);
+    j["attachments"] = attachments_json(scene);
+  }
   if (scene.particle_count() > 0) j["particles"] = particles_json(scene);
   if (scene.spring_count() > 0) j["springs"] = springs_json(scene);
   if (scene.channels > 0) j["controls"] = controls_json(scene);
   if (!scene.colliders.empty()) j["colliders"] = colliders_json(scene);
-  if (!scene.colliders.empty() || scene.body_count() > 1)  // what colliders and bodies meet each other with
+  // What colliders, bodies and particles meet each other with.
+  if (!scene.colliders.empty() || scene.body_count() > 1 || (scene.body_count() > 0 && scene.particle_count() > 0))
     j["contact"] = contact_json(scene);
   if (OrderedJson parameters = parameters_json(scene.params); !parameters.empty()) j["parameters"] = parameters;
   if (!scene.objectives.empty()) j["objectives"] = objectives_json(scene);
