@@ -244,6 +244,10 @@ void Studio::handle_keys() {
   if (key_pressed(GLFW_KEY_R)) state_.queue(command::ResetCamera{});
   if (key_pressed(GLFW_KEY_L)) play.set_loop(!play.loop());
   if (key_pressed(GLFW_KEY_F1)) state_.popups.keys = true;
+  if (key_pressed(GLFW_KEY_DELETE))
+    if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
+  if (key_pressed(GLFW_KEY_P))
+    if (std::optional<command::EditScene> pin = toggle_pin_selection(state_)) state_.queue(std::move(*pin));
 }
 
 void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
@@ -485,6 +489,14 @@ void Studio::run_commands() {
           state_.point_scene(), check->parameters, check->samples_per_parameter, [] { Window::wake(); });
     } else if (auto* edit = std::get_if<command::EditParameter>(&c)) {
       edit_parameter(*edit);
+    } else if (auto* edit_scene = std::get_if<command::EditScene>(&c)) {
+      Result<Scene> edited = edit_scene->apply(state_.document.scene());
+      if (!edited) {
+        show_error(edited.error().message + "; nothing changed");
+      } else {
+        state_.document.replace_scene(std::move(*edited), edit_scene->label);
+        show_history_step(edit_scene->label + " (Ctrl+Z undoes it)");
+      }
     } else if (std::holds_alternative<command::Undo>(c)) {
       const std::string label = state_.document.history()[state_.document.position()].label;
       if (state_.document.undo()) show_history_step("undid " + label);

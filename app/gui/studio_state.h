@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,12 @@ struct EditParameter {
   int first = 0;
   std::vector<double> values;
 };
+// An editor action on the document's scene (studio/scene_edits.h): a step of the history
+// named `label`, or its error shown and nothing changed.
+struct EditScene {
+  std::string label;
+  std::function<Result<Scene>(const Scene&)> apply;
+};
 // Moves along the document's history (Edit > Undo, Redo, History).
 struct Undo {};
 struct Redo {};
@@ -95,7 +102,7 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
                              command::Export, command::ComputeLandscape, command::CheckGradients,
                              command::EditParameter, command::CompareMethods, command::Undo, command::Redo,
-                             command::GoToHistory>;
+                             command::GoToHistory, command::EditScene>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {

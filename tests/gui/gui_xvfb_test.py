@@ -503,6 +503,46 @@ class GuiTest:
         finally:
             stop(app)
 
+    # j. the editor through real clicks: Edit > Add > Cloth, then Undo and Redo
+    def check_edit_undo(self):
+        log("step j: Edit > Add > Cloth, Edit > Undo, Edit > Redo on scenes/projectile.json")
+        out_path, err_path = self.out / "edit_stdout.txt", self.out / "edit_stderr.txt"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            app = subprocess.Popen([self.nudge, "scenes/projectile.json", "--validate"],
+                                   cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, preexec_fn=die_with_parent)
+        try:
+            deadline = time.monotonic() + WINDOW_TIMEOUT_S
+            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+                if app.poll() is not None or time.monotonic() > deadline:
+                    raise StepFailed("the window did not open")
+            time.sleep(3)
+            title = "Nudge - projectile.json"
+            check(self.client_ok("title", "Nudge") == title, f"the title is {title!r} before any edit")
+
+            # Menu items at their places in the 1280 x 800 window (ImGui's default font).
+            def menu(*points):
+                for x, y in points:
+                    self.client_ok("click", title, str(x), str(y))
+                    time.sleep(1.0)
+                time.sleep(2.0)  # the edit and the new motion
+
+            menu((60, 12), (75, 103), (420, 150))  # Edit, Add, Cloth
+            stderr = err_path.read_text(errors="replace")
+            check("add a cloth sheet" in stderr, "the log says the cloth was added")
+            check(self.client_ok("title", "Nudge") == title + "*", "the title marks the edit")
+            menu((60, 12), (100, 40))  # Edit, Undo
+            check("undid add a cloth sheet" in err_path.read_text(errors="replace"), "the log says it was undone")
+            check(self.client_ok("title", "Nudge") == title, "undone back to the file: no mark")
+            menu((60, 12), (100, 61))  # Edit, Redo
+            check("redid add a cloth sheet" in err_path.read_text(errors="replace"), "the log says it was redone")
+            check(self.client_ok("title", "Nudge") == title + "*", "redone: marked again")
+            self.client_ok("close", title + "*")
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code} (expected 0; 1 means a validation message)")
+        finally:
+            stop(app)
+
     def run(self):
         steps = [("a: start Xvfb", self.start_xvfb),
                  ("b: start the app", self.start_app),
@@ -514,7 +554,8 @@ class GuiTest:
                  ("f: close the window", self.check_close),
                  ("g: no display", self.check_no_display),
                  ("h: bench render", self.check_bench_render),
-                 ("i: optimise from the command line", self.check_optimize)]
+                 ("i: optimise from the command line", self.check_optimize),
+                 ("j: edit, undo and redo with the mouse", self.check_edit_undo)]
         for name, step in steps:
             try:
                 step()

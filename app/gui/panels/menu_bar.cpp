@@ -37,29 +37,6 @@ void file_menu(StudioState& state) {
   ImGui::EndMenu();
 }
 
-void edit_menu(StudioState& state) {
-  if (!ImGui::BeginMenu("Edit")) return;
-  const studio::Document& document = state.document;
-  const auto& history = document.history();
-  const std::string undo = document.can_undo() ? "Undo " + history[document.position()].label : "Undo";
-  const std::string redo = document.can_redo() ? "Redo " + history[document.position() + 1].label : "Redo";
-  if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, document.can_undo())) state.queue(command::Undo{});
-  if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, document.can_redo())) state.queue(command::Redo{});
-  // Every step, newest last; the current one checked, those after it (undone) greyed.
-  if (ImGui::BeginMenu("History", history.size() > 1)) {
-    for (std::size_t k = 0; k < history.size(); ++k) {
-      ImGui::PushID(static_cast<int>(k));
-      if (k > document.position()) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-      if (ImGui::MenuItem(history[k].label.c_str(), nullptr, k == document.position()))
-        state.queue(command::GoToHistory{k});
-      if (k > document.position()) ImGui::PopStyleColor();
-      ImGui::PopID();
-    }
-    ImGui::EndMenu();
-  }
-  ImGui::EndMenu();
-}
-
 void view_menu(StudioState& state) {
   if (!ImGui::BeginMenu("View")) return;
   ViewFlags& v = state.view;

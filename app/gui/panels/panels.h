@@ -2,6 +2,8 @@
 // layout gives it, and queues Commands for anything beyond changing the view.
 #pragma once
 
+#include <optional>
+
 #include "gui/studio_state.h"
 #include "studio/panel_layout.h"
 
@@ -22,6 +24,12 @@ void draw_status_bar(StudioState& state, const studio::Rect& area);
 void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
 void draw_popups(StudioState& state);
+
+// The Edit menu (undo, redo, history; add elements; delete or pin the selection), and
+// the edit that deletes the selection (the Delete key's), if it can be deleted.
+void edit_menu(StudioState& state);
+std::optional<command::EditScene> delete_selection(const StudioState& state);
+std::optional<command::EditScene> toggle_pin_selection(const StudioState& state);
 
 // Fixed, undecorated window filling `area`, for panels laid out by the studio.
 // `titled`: with a title bar naming the panel (side and bottom panels); the timeline and

@@ -144,6 +144,7 @@ void keys_window(bool* open) {
       {"Ctrl+N, Ctrl+O", "new scene, open a scene"},
       {"Ctrl+S, Ctrl+Shift+S", "save, save as"},
       {"Ctrl+Z, Ctrl+Shift+Z (Ctrl+Y)", "undo, redo (Edit > History: any step)"},
+      {"Delete, P", "delete the selection, pin or free the selected particle"},
       {"Ctrl+Q", "quit"},
       {"F1", "this window"},
       {"Drop a file", "open it"},
