@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "gui/panels/panels.h"
+#include "studio/scene_edits.h"
 
 namespace nudge::gui {
 
@@ -34,11 +36,29 @@ std::string vec3(const double* v) {
   return text;
 }
 
-std::string bounds(const Parameter& p) {
-  if (std::isinf(p.lower) && std::isinf(p.upper)) return "none";
-  return "[" + number(p.lower) + ", " + number(p.upper) + "]";
+
+
+// A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
+// applies them.
+bool number_row(const char* label, double* values, int count, const char* unit, const std::string& tooltip) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s; Enter applies", tooltip.c_str());
+  ImGui::TableNextColumn();
+  ImGui::PushID(label);
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize(unit).x - ImGui::GetStyle().ItemSpacing.x - 1);
+  const bool entered = ImGui::InputScalarN("##value", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g",
+                                           ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", unit);
+  ImGui::PopID();
+  return entered;
 }
 
+void queue_edit(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply) {
+  state.queue(command::EditScene{std::move(label), std::move(apply)});
+}
 
 // A row whose value is `count` entries of a parameter from `first`, typed in; Enter
 // queues the edit (checked and applied by the studio after the panels are drawn).
@@ -68,8 +88,12 @@ void settings(StudioState& state, const Scene& scene) {
   if (!scene.name.empty()) row("name", scene.name);
   if (!scene.description.empty()) row("description", scene.description);
   row("file", state.document.has_path() ? state.document.path().string() : "not saved");
-  row("steps", std::to_string(s.steps));
-  row("dt", number(s.dt) + " s");
+  double time[2] = {double(s.steps), s.dt};
+  if (number_row("steps, dt", time, 2, "s", "the number of steps and the time step (s)")) {
+    const int steps = std::isfinite(time[0]) && std::fabs(time[0]) < 1e9 ? int(std::lround(time[0])) : -1;
+    const double dt = time[1];
+    queue_edit(state, "set steps and dt", [steps, dt](const Scene& sc) { return studio::edits::set_time(sc, dt, steps); });
+  }
   row("duration", number(s.steps * s.dt) + " s");
   row("particles", std::to_string(scene.particle_count()));
   row("springs", std::to_string(scene.spring_count()));
@@ -95,7 +119,14 @@ void settings(StudioState& state, const Scene& scene) {
 void particle(StudioState& state, const Scene& scene, int i) {
   row("index", std::to_string(i));
   edit_row(state, "mass", ParamId::Mass, i, 1, "kg");
-  row("pinned", scene.pinned[size_t(i)] ? "yes" : "no");
+  bool pinned = scene.pinned[size_t(i)] != 0;
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("pinned");
+  ImGui::TableNextColumn();
+  if (ImGui::Checkbox("##pinned", &pinned))
+    queue_edit(state, (pinned ? "pin particle " : "free particle ") + std::to_string(i),
+               [i, pinned](const Scene& sc) { return studio::edits::set_pinned(sc, {i}, pinned); });
   edit_row(state, "initial position", ParamId::InitialPosition, 3 * i, 3, "m");
   edit_row(state, "initial velocity", ParamId::InitialVelocity, 3 * i, 3, "m/s");
   edit_row(state, "external force", ParamId::ExternalForce, 3 * i, 3, "N");
@@ -262,10 +293,13 @@ void attachment(const StudioState& state, const Scene& scene, int a) {
   }
 }
 
-void objective(const StudioState& state, const Scene& scene, int k) {
+void objective(StudioState& state, const Scene& scene, int k) {
   const Objective& o = scene.objectives[size_t(k)];
   row("type", std::string(objective_type_name(o.type)));
-  row("weight", number(o.weight));
+  double weight = o.weight;
+  if (number_row("weight", &weight, 1, "", "the term's weight in the loss"))
+    queue_edit(state, "set objective " + std::to_string(k) + "'s weight",
+               [k, weight](const Scene& sc) { return studio::edits::set_objective_weight(sc, k, weight); });
   row("step", o.step < 0 ? "final (" + std::to_string(scene.settings.steps) + ")" : std::to_string(o.step));
   if (!o.particles.empty()) {
     std::string list;
@@ -287,12 +321,28 @@ void objective(const StudioState& state, const Scene& scene, int k) {
     row("loss term", number(state.motion->evaluation.term_loss[size_t(k)]));
 }
 
-void parameter(const Scene& scene, int id) {
+void parameter(StudioState& state, const Scene& scene, int id) {
   const Parameter& p = scene.params.items[size_t(id)];
   row("name", std::string(param_name(p.id)));
   row("shape", std::to_string(p.rows) + " x " + std::to_string(p.cols));
-  row("optimised", p.optimize ? "yes" : "no");
-  row("bounds", bounds(p));
+  const ParamId pid = p.id;
+  const std::string name(param_name(pid));
+  bool optimize = p.optimize;
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("optimised");
+  ImGui::TableNextColumn();
+  const double lower = p.lower, upper = p.upper;
+  if (ImGui::Checkbox("##optimise", &optimize))
+    queue_edit(state, (optimize ? "optimise " : "stop optimising ") + name, [pid, optimize, lower, upper](const Scene& sc) {
+      return studio::edits::set_optimized(sc, pid, optimize, lower, upper);
+    });
+  if (!p.optimize_rows.empty()) row("rows", std::to_string(p.optimize_rows.size()) + " of " + std::to_string(p.rows));
+  double range[2] = {p.lower, p.upper};
+  if (number_row("bounds", range, 2, "", "lower and upper bound while optimising (inf: none)"))
+    queue_edit(state, "bound " + name, [pid, optimize = p.optimize, range](const Scene& sc) {
+      return studio::edits::set_optimized(sc, pid, optimize, range[0], range[1]);
+    });
   double lo = INFINITY, hi = -INFINITY;
   for (double v : p.value) {
     lo = std::min(lo, v);
@@ -334,7 +384,7 @@ void inspector_contents(StudioState& state) {
       case Selection::Kind::Joint: joint(state, scene, sel.index); break;
       case Selection::Kind::Attachment: attachment(state, scene, sel.index); break;
       case Selection::Kind::Objective: objective(state, scene, sel.index); break;
-      case Selection::Kind::Parameter: parameter(scene, sel.index); break;
+      case Selection::Kind::Parameter: parameter(state, scene, sel.index); break;
       case Selection::Kind::None: break;
     }
     ImGui::EndTable();
