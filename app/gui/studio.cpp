@@ -417,8 +417,10 @@ void Studio::run_commands() {
   std::vector<Command> commands = std::exchange(state_.commands, {});
   for (Command& c : commands) {
     if (auto* open_file = std::get_if<command::Open>(&c)) {
+      if (!open_file->confirmed && would_lose_work(*open_file)) continue;
       open(open_file->path);
-    } else if (std::holds_alternative<command::NewScene>(c)) {
+    } else if (auto* new_scene = std::get_if<command::NewScene>(&c)) {
+      if (!new_scene->confirmed && would_lose_work(*new_scene)) continue;
       set_document(studio::Document{});
       state_.log.info("new scene");
     } else if (std::holds_alternative<command::Save>(c)) {
@@ -438,8 +440,10 @@ void Studio::run_commands() {
         window_.set_title(state_.document.title());
         remember_recent(save_as->path);
       }
-    } else if (std::holds_alternative<command::Quit>(c)) {
+    } else if (auto* quit = std::get_if<command::Quit>(&c)) {
+      if (!quit->confirmed && would_lose_work(*quit)) continue;
       window_.request_close();
+      close_confirmed_ = true;
     } else if (std::holds_alternative<command::FrameAll>(c)) {
       state_.camera.frame(state_.draw_options.bounds, viewport_aspect_);
       camera_moved_ = true;
@@ -586,7 +590,19 @@ void Studio::show_history_step(const std::string& what) {
   state_.log.info(what);
 }
 
+bool Studio::would_lose_work(const std::variant<command::NewScene, command::Open, command::Quit>& action) {
+  if (!state_.document.dirty()) return false;
+  state_.popups.unsaved = action;
+  state_.log.info(state_.document.display_name() + " has unsaved changes: Save, Discard or Cancel");
+  return true;
+}
+
 bool Studio::frame(double wall_seconds) {
+  // Closing the window with unsaved changes asks first (Quit{confirmed} closes).
+  if (window_.should_close() && !close_confirmed_ && state_.document.dirty()) {
+    window_.cancel_close();
+    would_lose_work(command::Quit{});
+  }
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
   // An overlay needs gradients: the optimiser's start has them.
   if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients) optimization_session();

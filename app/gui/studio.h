@@ -70,6 +70,9 @@ private:
   // After undo, redo or a jump in the history: show the document's scene as it now is,
   // keeping the view and, where it still exists, the selection.
   void show_history_step(const std::string& what);
+  // Whether `action` would lose unsaved changes; then it asks (the Unsaved Changes popup
+  // holds the action until the user answers) and the action waits.
+  bool would_lose_work(const std::variant<command::NewScene, command::Open, command::Quit>& action);
   void show_error(const std::string& message);
   void set_document(studio::Document document);
   void adopt_opened(studio::Document document);  // set_document, plus the log and recent files
@@ -80,6 +83,7 @@ private:
   std::unique_ptr<studio::RolloutWorker> worker_;
   bool camera_moved_ = false;  // by the user since the document opened
   bool dragging_ = false;      // a mouse drag that began in the viewport is going on
+  bool close_confirmed_ = false;  // Quit chosen with unsaved changes discarded: closing may go on
   float viewport_aspect_ = 16.0f / 9.0f;
   FrameTimings timings_;
 };

@@ -38,15 +38,21 @@ struct Selection {
 };
 
 namespace command {
-struct NewScene {};
+// `confirmed`: the user has said the unsaved changes may go (else the studio asks first).
+struct NewScene {
+  bool confirmed = false;
+};
 struct Open {
   std::filesystem::path path;
+  bool confirmed = false;
 };
 struct Save {};
 struct SaveAs {
   std::filesystem::path path;
 };
-struct Quit {};
+struct Quit {
+  bool confirmed = false;
+};
 struct FrameAll {};
 struct ResetCamera {};
 struct ClearRecent {};
@@ -135,6 +141,9 @@ struct Popups {
   bool keys = false;       // Help > Keys and Mouse
   bool about = false;      // Help > About
   std::optional<command::ExportKind> export_file;  // the Export dialog, for this kind
+  // "Unsaved changes": what the user asked for (new, open, quit) that would lose them,
+  // held until they choose Save, Discard or Cancel.
+  std::optional<std::variant<command::NewScene, command::Open, command::Quit>> unsaved;
 };
 
 struct StudioState {

@@ -505,7 +505,7 @@ class GuiTest:
 
     # j. the editor through real clicks: Edit > Add > Cloth, then Undo and Redo
     def check_edit_undo(self):
-        log("step j: Edit > Add > Cloth, Edit > Undo, Edit > Redo on scenes/projectile.json")
+        log("step j: Edit > Add > Cloth, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
         out_path, err_path = self.out / "edit_stdout.txt", self.out / "edit_stderr.txt"
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             app = subprocess.Popen([self.nudge, "scenes/projectile.json", "--validate"],
@@ -537,7 +537,13 @@ class GuiTest:
             menu((60, 12), (100, 61))  # Edit, Redo
             check("redid add a cloth sheet" in err_path.read_text(errors="replace"), "the log says it was redone")
             check(self.client_ok("title", "Nudge") == title + "*", "redone: marked again")
+            # Closing with unsaved changes asks first; Discard (centred in the window) closes.
             self.client_ok("close", title + "*")
+            time.sleep(2)
+            check(app.poll() is None, "closing with unsaved changes leaves the window open")
+            check("has unsaved changes: Save, Discard or Cancel" in err_path.read_text(errors="replace"),
+                  "the log says it asks about the unsaved changes")
+            self.client_ok("click", title + "*", "640", "435")  # Discard
             code = app.wait(CLOSE_TIMEOUT_S)
             check(code == 0, f"nudge exited with code {code} (expected 0; 1 means a validation message)")
         finally:

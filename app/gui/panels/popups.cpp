@@ -177,9 +177,48 @@ void about_window(const StudioState& state, bool* open) {
   ImGui::End();
 }
 
+// Asks what to do with unsaved changes before a new scene, another scene or quitting
+// replaces them: Save (then go on), Discard (go on), Cancel (stay).
+void unsaved_changes_popup(StudioState& state) {
+  constexpr const char* kTitle = "Unsaved Changes";
+  if (state.popups.unsaved && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  // After a save the action asks again if the save failed (the document is still unsaved).
+  const auto go_on = [&](bool confirmed) {
+    std::visit([&](auto action) {
+      action.confirmed = confirmed;
+      state.queue(action);
+    }, *state.popups.unsaved);
+    state.popups.unsaved.reset();
+    ImGui::CloseCurrentPopup();
+  };
+  ImGui::Text("%s has changes that are not saved.", state.document.display_name().c_str());
+  ImGui::TextDisabled("Save them first, discard them, or cancel and stay.");
+  ImGui::Separator();
+  const bool can_save = state.document.has_path();
+  if (!can_save) ImGui::BeginDisabled();
+  if (ImGui::Button("Save", ImVec2(110, 0))) {
+    state.queue(command::Save{});
+    go_on(false);
+  }
+  if (!can_save) ImGui::EndDisabled();
+  if (!can_save && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("a new scene has no file yet: Cancel, then File > Save As");
+  ImGui::SameLine();
+  if (ImGui::Button("Discard", ImVec2(110, 0))) go_on(true);
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+    state.popups.unsaved.reset();
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
 }  // namespace
 
 void draw_popups(StudioState& state) {
+  unsaved_changes_popup(state);
   if (state.popups.open_file) {
     start_dialog(state, "");
     ImGui::OpenPopup("Open Scene");
