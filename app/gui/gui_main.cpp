@@ -68,6 +68,7 @@ int run_gui(const GuiOptions& options) {
            std::to_string(window.samples()) + " sample(s) per pixel");
 
   Studio studio(window, log, first ? std::optional<studio::Document>(std::move(first->value())) : std::nullopt);
+  studio.offer_recovery();
   if (options.play) studio.play();
   if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
     studio.show_gradient(*overlay);

@@ -93,6 +93,39 @@ void Studio::set_document(studio::Document document) {
   start_rollout();
 }
 
+Studio::~Studio() {
+  if (!state_.document.dirty() || close_confirmed_) recovery_.clear();
+}
+
+void Studio::offer_recovery() {
+  std::optional<Result<studio::RecoveredScene>> found = recovery_.find();
+  if (!found) return;
+  if (!*found) {
+    state_.log.error(found->error().message + " (it is kept in " + recovery_.dir().string() + ")");
+    return;
+  }
+  const studio::RecoveredScene& r = **found;
+  state_.log.info("found unsaved changes of " + (r.original.empty() ? std::string("a new scene") : r.original.string()) +
+                  " from " + r.written_at + " in " + recovery_.scene_file().string() + ": Recover or Discard");
+  state_.popups.recovery = std::move(**found);
+}
+
+void Studio::autosave() {
+  const studio::Document& document = state_.document;
+  const auto now = std::chrono::steady_clock::now();
+  if (document.revision() != seen_revision_) seen_revision_ = document.revision(), changed_at_ = now;
+  if (state_.popups.recovery) return;  // the old session's file stays until the user answers
+  if (!document.dirty()) {
+    recovery_.clear();
+    return;
+  }
+  if (std::chrono::duration<double>(now - changed_at_).count() < kAutosaveDelay) return;
+  if (Status written = recovery_.write(document); !written && !autosave_failed_) {
+    state_.log.error("autosave failed (unsaved changes are not kept for recovery): " + written.error().message);
+    autosave_failed_ = true;
+  }
+}
+
 void Studio::start_rollout() { state_.motion_request = worker_->request(state_.document.scene()); }
 
 bool Studio::open(const std::filesystem::path& path) {
@@ -501,6 +534,19 @@ void Studio::run_commands() {
         state_.document.replace_scene(std::move(*edited), edit_scene->label);
         show_history_step(edit_scene->label + " (Ctrl+Z undoes it)");
       }
+    } else if (auto* recover = std::get_if<command::Recover>(&c)) {
+      if (!state_.popups.recovery) continue;
+      studio::RecoveredScene r = std::move(*state_.popups.recovery);
+      state_.popups.recovery.reset();
+      if (recover->accept) {
+        set_document(studio::Document::recovered(std::move(r.scene), r.original));
+        state_.log.info("recovered the unsaved changes of " +
+                        (r.original.empty() ? std::string("a new scene") : r.original.filename().string()) + " from " +
+                        r.written_at + " (save them to keep them)");
+      } else {
+        recovery_.clear();
+        state_.log.info("discarded the unsaved changes of the last session");
+      }
     } else if (std::holds_alternative<command::Undo>(c)) {
       const std::string label = state_.document.history()[state_.document.position()].label;
       if (state_.document.undo()) show_history_step("undid " + label);
@@ -651,6 +697,7 @@ bool Studio::frame(double wall_seconds) {
   const render::Status rendered = window_.render(&list, pixels);
   timings_.render = since(render_start);
   run_commands();
+  autosave();
   if (!rendered) {
     state_.log.error("drawing failed: " + rendered.error().message);
     return false;

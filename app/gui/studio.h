@@ -4,10 +4,13 @@
 // panels queued (open, save, quit...).
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
 #include "gui/studio_state.h"
+#include "studio/recovery.h"
 #include "studio/panel_layout.h"
 #include "gui/window.h"
 
@@ -18,6 +21,13 @@ public:
   // `log` receives every message (and echoes it to stderr). Shows `first` (a document
   // already opened, e.g. from the command line) or else a new scene.
   Studio(Window& window, studio::AppLog& log, std::optional<studio::Document> first = std::nullopt);
+  // Removes the recovery file when nothing unsaved is left or the user chose to discard
+  // it; a close that did not ask (a signal, --quit-after) keeps it for the next start.
+  ~Studio();
+
+  // Offers to bring back the unsaved changes an earlier session left in its recovery
+  // file (the window's start does this; benchmarks do not).
+  void offer_recovery();
 
   // Opens a scene file; on failure the current document stays, and the error goes to the
   // log and the banner. Returns whether it opened.
@@ -81,6 +91,14 @@ private:
   Window& window_;
   StudioState state_;
   std::unique_ptr<studio::RolloutWorker> worker_;
+  // Autosave: the document's scene goes to the recovery file once it has had unsaved
+  // changes for kAutosaveDelay seconds without another change.
+  static constexpr double kAutosaveDelay = 2.0;
+  void autosave();
+  studio::Recovery recovery_{studio::default_recovery_dir()};
+  std::uint64_t seen_revision_ = 0;
+  std::chrono::steady_clock::time_point changed_at_ = std::chrono::steady_clock::now();
+  bool autosave_failed_ = false;  // said once in the log
   bool camera_moved_ = false;  // by the user since the document opened
   bool dragging_ = false;      // a mouse drag that began in the viewport is going on
   bool close_confirmed_ = false;  // Quit chosen with unsaved changes discarded: closing may go on

@@ -22,6 +22,7 @@
 #include "studio/orbit_camera.h"
 #include "studio/playback.h"
 #include "studio/recent_files.h"
+#include "studio/recovery.h"
 #include "studio/rollout_worker.h"
 #include "studio/state_adjoint_run.h"
 #include "view/gradient_overlay.h"
@@ -82,6 +83,10 @@ struct EditScene {
   std::string label;
   std::function<Result<Scene>(const Scene&)> apply;
 };
+// The answer to "recover the unsaved changes of the last session?".
+struct Recover {
+  bool accept = false;
+};
 // Moves along the document's history (Edit > Undo, Redo, History).
 struct Undo {};
 struct Redo {};
@@ -108,7 +113,7 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
                              command::Export, command::ComputeLandscape, command::CheckGradients,
                              command::EditParameter, command::CompareMethods, command::Undo, command::Redo,
-                             command::GoToHistory, command::EditScene>;
+                             command::GoToHistory, command::EditScene, command::Recover>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -144,6 +149,8 @@ struct Popups {
   // "Unsaved changes": what the user asked for (new, open, quit) that would lose them,
   // held until they choose Save, Discard or Cancel.
   std::optional<std::variant<command::NewScene, command::Open, command::Quit>> unsaved;
+  // A recovery file's scene, offered at start until the user answers.
+  std::optional<studio::RecoveredScene> recovery;
 };
 
 struct StudioState {

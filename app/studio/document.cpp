@@ -50,6 +50,7 @@ void Document::replace_scene(Scene scene, std::string label) {
   if (saved_ != kNone && saved_ > position_) saved_ = kNone;
   history_.push_back({std::move(label), std::move(scene)});
   ++position_;
+  ++revision_;
   if (history_.size() > kMaxHistory) {
     history_.erase(history_.begin());
     --position_;
@@ -60,17 +61,29 @@ void Document::replace_scene(Scene scene, std::string label) {
 bool Document::undo() {
   if (!can_undo()) return false;
   --position_;
+  ++revision_;
   return true;
 }
 
 bool Document::redo() {
   if (!can_redo()) return false;
   ++position_;
+  ++revision_;
   return true;
 }
 
 void Document::go_to(std::size_t position) {
-  if (position < history_.size()) position_ = position;
+  if (position >= history_.size() || position == position_) return;
+  position_ = position;
+  ++revision_;
+}
+
+Document Document::recovered(Scene scene, const fs::path& path) {
+  Document document(std::move(scene), "recovered unsaved changes");
+  document.path_ = path;
+  document.history_[0].scene.source = path;
+  document.saved_ = kNone;  // unsaved: the file does not hold it
+  return document;
 }
 
 Status Document::save() {

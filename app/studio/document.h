@@ -4,6 +4,7 @@
 // whole file first, so a bad file leaves the caller's document as it was; saves are atomic.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -50,6 +51,12 @@ public:
   // The history, oldest first (the first step is the opened or new scene), and where
   // the document is in it; go_to moves there as undos or redos would.
   const std::vector<HistoryState>& history() const { return history_; }
+  // Counts every change of the scene shown (an edit, an undo, a redo): what autosave
+  // compares to know whether there is something new to write.
+  std::uint64_t revision() const { return revision_; }
+  // A document brought back from a recovery file: its scene, unsaved, for the file at
+  // `path` (empty: a scene never saved).
+  static Document recovered(Scene scene, const std::filesystem::path& path);
   std::size_t position() const { return position_; }
   void go_to(std::size_t position);
   // At most this many steps are kept; older ones are forgotten (a step holds a whole
@@ -76,6 +83,7 @@ private:
   // is (the saved step was dropped from the history).
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::size_t saved_ = kNone;
+  std::uint64_t revision_ = 0;
   std::filesystem::path path_;
 };
 

@@ -239,7 +239,10 @@ class GuiTest:
             number += chunk
         os.close(read_fd)
         self.env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-        self.env.update(DISPLAY=f":{number.decode().strip()}", XDG_RUNTIME_DIR=str(runtime_dir))
+        # Its own state folder: recovery files of this test are not the user's, nor theirs ours.
+        self.state_dir = self.temp_dir("nudge-gui-state-")
+        self.env.update(DISPLAY=f":{number.decode().strip()}", XDG_RUNTIME_DIR=str(runtime_dir),
+                        XDG_STATE_HOME=str(self.state_dir))
         log(f"  ok: Xvfb runs on {self.env['DISPLAY']} ({SCREEN_W}x{SCREEN_H}x24)")
 
     # b. the app, playing the walker
@@ -549,6 +552,59 @@ class GuiTest:
         finally:
             stop(app)
 
+    # k. crash recovery: an edit, the process killed (SIGKILL), and the next start offers it
+    def start_projectile(self, tag):
+        out_path, err_path = self.out / f"{tag}_stdout.txt", self.out / f"{tag}_stderr.txt"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            app = subprocess.Popen([self.nudge, "scenes/projectile.json", "--validate"],
+                                   cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, preexec_fn=die_with_parent)
+        deadline = time.monotonic() + WINDOW_TIMEOUT_S
+        while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+            if app.poll() is not None or time.monotonic() > deadline:
+                stop(app)
+                raise StepFailed("the window did not open")
+        time.sleep(3)
+        return app, err_path
+
+    def check_crash_recovery(self):
+        log("step k: add a cloth, wait for the autosave, SIGKILL; the next start recovers the cloth")
+        title = "Nudge - projectile.json"
+        app, err_path = self.start_projectile("crash")
+        try:
+            for x, y in ((60, 12), (75, 103), (420, 150)):  # Edit, Add, Cloth
+                self.client_ok("click", title, str(x), str(y))
+                time.sleep(1.0)
+            time.sleep(4)  # past the autosave delay (2 s)
+            check("add a cloth sheet" in err_path.read_text(errors="replace"), "the cloth was added")
+            recovery = self.state_dir / "nudge" / "recovery.json"
+            check(recovery.is_file(), f"the autosave wrote {recovery}")
+            app.kill()  # SIGKILL: no chance to clean up
+            app.wait(CLOSE_TIMEOUT_S)
+        finally:
+            stop(app)
+        check(recovery.is_file(), "the recovery file outlives the killed process")
+        check('"position"' in recovery.read_text() and recovery.read_text().count("[") > 145,
+              "it holds the cloth's particles")
+
+        app, err_path = self.start_projectile("recover")
+        try:
+            stderr = err_path.read_text(errors="replace")
+            check("found unsaved changes of scenes/projectile.json" in stderr, "the next start offers the changes")
+            self.client_ok("click", title, "479", "446")  # Recover (the popup is centred)
+            time.sleep(2)
+            stderr = err_path.read_text(errors="replace")
+            check("recovered the unsaved changes of projectile.json" in stderr, "the log says they are back")
+            check(self.client_ok("title", "Nudge") == title + "*", "the recovered scene is unsaved (the title's mark)")
+            self.client_ok("close", title + "*")
+            time.sleep(2)
+            self.client_ok("click", title + "*", "640", "435")  # Discard
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code}")
+            check(not recovery.exists(), "closing with Discard removed the recovery file")
+        finally:
+            stop(app)
+
     def run(self):
         steps = [("a: start Xvfb", self.start_xvfb),
                  ("b: start the app", self.start_app),
@@ -561,7 +617,8 @@ class GuiTest:
                  ("g: no display", self.check_no_display),
                  ("h: bench render", self.check_bench_render),
                  ("i: optimise from the command line", self.check_optimize),
-                 ("j: edit, undo and redo with the mouse", self.check_edit_undo)]
+                 ("j: edit, undo and redo with the mouse", self.check_edit_undo),
+                 ("k: crash recovery", self.check_crash_recovery)]
         for name, step in steps:
             try:
                 step()

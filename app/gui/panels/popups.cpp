@@ -215,9 +215,36 @@ void unsaved_changes_popup(StudioState& state) {
   ImGui::EndPopup();
 }
 
+// Offers the unsaved changes an earlier session left behind (a crash, a kill).
+void recovery_popup(StudioState& state) {
+  constexpr const char* kTitle = "Recover Unsaved Changes";
+  if (state.popups.recovery && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  if (state.popups.recovery) {
+    const studio::RecoveredScene& r = *state.popups.recovery;
+    ImGui::Text("The last session ended with unsaved changes to %s,",
+                r.original.empty() ? "a new scene" : r.original.filename().string().c_str());
+    ImGui::Text("written at %s. Recover them?", r.written_at.c_str());
+    ImGui::TextDisabled("Recover opens them unsaved; Discard deletes them.");
+  }
+  ImGui::Separator();
+  if (ImGui::Button("Recover", ImVec2(120, 0))) {
+    state.queue(command::Recover{true});
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Discard", ImVec2(120, 0))) {
+    state.queue(command::Recover{false});
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+}
+
 }  // namespace
 
 void draw_popups(StudioState& state) {
+  recovery_popup(state);
   unsaved_changes_popup(state);
   if (state.popups.open_file) {
     start_dialog(state, "");
