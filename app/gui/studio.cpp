@@ -94,7 +94,7 @@ void Studio::set_document(studio::Document document) {
 }
 
 Studio::~Studio() {
-  if (!state_.document.dirty() || close_confirmed_) recovery_.clear();
+  if (!state_.document.dirty() || close_confirmed_) recovery_.clear_own();
 }
 
 void Studio::offer_recovery() {
@@ -116,7 +116,7 @@ void Studio::autosave() {
   if (document.revision() != seen_revision_) seen_revision_ = document.revision(), changed_at_ = now;
   if (state_.popups.recovery) return;  // the old session's file stays until the user answers
   if (!document.dirty()) {
-    recovery_.clear();
+    recovery_.clear_own();
     return;
   }
   if (std::chrono::duration<double>(now - changed_at_).count() < kAutosaveDelay) return;

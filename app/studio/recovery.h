@@ -33,8 +33,13 @@ public:
   // Writes the document's scene and its path, unless it is what was written last
   // (revision). Does nothing without a folder.
   Status write(const Document& document);
-  // Removes the recovery files (after a save, a discard, a normal close).
+  // Removes the recovery files (the user discarded them).
   void clear();
+  // Removes them only if this session wrote them (after a save, a normal close): a
+  // session that wrote nothing leaves an earlier one's file alone.
+  void clear_own() {
+    if (written_revision_) clear();
+  }
   // The recovery file left by an earlier session, if any; an Error when it is there but
   // cannot be read (it is then kept, so nothing is lost, and the message says where).
   std::optional<Result<RecoveredScene>> find() const;

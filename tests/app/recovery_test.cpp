@@ -64,6 +64,19 @@ TEST_CASE("recovery: an unsaved edit is written, found with its file, and cleare
   CHECK_FALSE(recovery.find().has_value());
 }
 
+TEST_CASE("recovery: a session that wrote nothing leaves an earlier session's file alone") {
+  TempDir temp;
+  Recovery earlier(temp.path);
+  Document document;
+  document.replace_scene(document.scene(), "edit");
+  REQUIRE(earlier.write(document).ok());
+  Recovery later(temp.path);  // a new session, e.g. a benchmark's window
+  later.clear_own();
+  CHECK(later.find().has_value());
+  later.clear();  // the user discarded it
+  CHECK_FALSE(later.find().has_value());
+}
+
 TEST_CASE("recovery: a recovery file that cannot be read is reported and kept") {
   TempDir temp;
   Recovery recovery(temp.path);
