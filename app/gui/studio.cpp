@@ -70,7 +70,7 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
     set_document(studio::Document{});
 }
 
-void Studio::set_document(studio::Document document) {
+void Studio::drop_derived_state() {
   state_.optimization.reset();  // stops its run at the next iteration boundary
   state_.landscape.reset();     // computed for the old scene: cancel
   state_.adjoint_run.reset();
@@ -80,6 +80,10 @@ void Studio::set_document(studio::Document document) {
   state_.iterate.reset();
   state_.initial_iterate.reset();
   state_.previous_iterate.reset();
+}
+
+void Studio::set_document(studio::Document document) {
+  drop_derived_state();
   state_.document = std::move(document);
   state_.optimizer_settings = state_.document.scene().optimizer;
   state_.selection = {Selection::Kind::Settings, 0};
@@ -600,16 +604,7 @@ void Studio::edit_parameter(const command::EditParameter& edit) {
 }
 
 void Studio::show_history_step(const std::string& what) {
-  // What was computed for the scene shown before belongs to another scene now.
-  state_.optimization.reset();
-  state_.landscape.reset();
-  state_.adjoint_run.reset();
-  state_.adjoints.reset();
-  state_.gradient_check.reset();
-  state_.comparison.reset();
-  state_.iterate.reset();
-  state_.initial_iterate.reset();
-  state_.previous_iterate.reset();
+  drop_derived_state();
   const Scene& scene = state_.document.scene();
   state_.optimizer_settings = scene.optimizer;
   const Selection sel = state_.selection;

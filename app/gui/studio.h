@@ -80,6 +80,9 @@ private:
   // After undo, redo or a jump in the history: show the document's scene as it now is,
   // keeping the view and, where it still exists, the selection.
   void show_history_step(const std::string& what);
+  // Drops what was computed for the scene shown so far (the optimiser's session and its
+  // iterates, landscapes, checks, adjoints): it belongs to another scene now.
+  void drop_derived_state();
   // Whether `action` would lose unsaved changes; then it asks (the Unsaved Changes popup
   // holds the action until the user answers) and the action waits.
   bool would_lose_work(const std::variant<command::NewScene, command::Open, command::Quit>& action);

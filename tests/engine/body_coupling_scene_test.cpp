@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "body_test_support.h"
 #include "nudge/gradcheck.h"
 #include "nudge/quat.h"
 #include "nudge/simulator.h"
@@ -15,28 +16,8 @@
 
 using namespace nudge;
 using nudge::test::check_same_bits;
+using nudge::test::check_every_entry;
 using nudge::test::cpu_simulator;
-
-namespace {
-
-void check_every_entry(const Scene& scene, const std::vector<ParamId>& parameters, int min_nonzero) {
-  REQUIRE(check_scene(scene).ok());
-  GradCheckOptions options;
-  options.samples_per_parameter = 60;
-  options.parameters = parameters;
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int nonzero = 0;
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK(e.passed);
-    nonzero += e.adjoint != 0.0;
-  }
-  CHECK(nonzero >= min_nonzero);
-}
-
-}  // namespace
 
 // With a sharp switch, corners and ends that touch and part within a step make the loss
 // kinked in most directions, and central differences cannot check anything there: the

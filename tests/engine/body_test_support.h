@@ -7,9 +7,11 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "kernels/body_step.h"
 #include "nudge/gradcheck.h"
+#include "nudge/scene.h"
 
 namespace nudge::test {
 
@@ -52,5 +54,26 @@ inline State random_state() {
   return {random_vec(), normalize(Q{uniform(), uniform(), uniform(), 1.2 + uniform()}), random_vec(2), random_vec(4)};
 }
 }  // namespace
+
+// Every sampled entry (samples per parameter) of the parameters passes the gradient
+// check, and at least min_nonzero adjoint entries are not 0, so it checked something.
+inline void check_every_entry(const Scene& scene, const std::vector<ParamId>& parameters, int min_nonzero,
+                              int samples = 60) {
+  REQUIRE(check_scene(scene).ok());
+  GradCheckOptions options;
+  options.samples_per_parameter = samples;
+  options.parameters = parameters;
+  Result<GradCheckReport> report = gradient_check(scene, options);
+  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
+  int nonzero = 0;
+  for (const GradCheckEntry& e : report->entries) {
+    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
+                             << e.finite_difference << ", uncertainty " << e.uncertainty);
+    CHECK(e.passed);
+    nonzero += e.adjoint != 0.0;
+  }
+  INFO(scene.name << ": " << report->entries.size() << " entries, " << nonzero << " nonzero");
+  CHECK(nonzero >= min_nonzero);
+}
 
 }  // namespace nudge::test

@@ -16,14 +16,8 @@
 #include <utility>
 #include <vector>
 
-#ifdef _WIN32
-#include <process.h>
-#define NUDGE_TEST_PID _getpid()
-#else
-#include <unistd.h>
-#define NUDGE_TEST_PID getpid()
-#endif
 
+#include "temp_dir.h"
 #include "io/obj_file.h"
 #include "nudge/convex_mesh.h"
 
@@ -466,27 +460,8 @@ fs::path source_dir() {
   return fs::path(__FILE__).parent_path().parent_path().parent_path();
 }
 
-// A fresh folder under the system's temporary folder, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("nudge-obj-test-" + std::to_string(NUDGE_TEST_PID));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  fs::path write(const std::string& name, std::string_view text) const {
-    const fs::path file = path / name;
-    std::ofstream out(file, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    return file;
-  }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("obj-test") {}
 };
 
 std::string obj_error(const fs::path& file) {

@@ -26,14 +26,9 @@
 #include <utility>
 #include <vector>
 
-#ifdef _WIN32
-#include <process.h>
-#define NUDGE_TEST_PID _getpid()
-#else
-#include <unistd.h>
-#define NUDGE_TEST_PID getpid()
-#endif
 
+#include "body_test_support.h"
+#include "temp_dir.h"
 #include "io/obj_file.h"
 #include "nudge/convex_mesh.h"
 #include "nudge/gradcheck.h"
@@ -57,30 +52,8 @@ fs::path source_dir() {
 
 fs::path rock_obj() { return source_dir() / "assets" / "meshes" / "rock.obj"; }
 
-// A fresh folder under the system's temporary folder, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("nudge-mesh-body-test-" + std::to_string(NUDGE_TEST_PID) + "-" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  fs::path write(const fs::path& name, std::string_view text) const {
-    const fs::path file = path / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    return file;
-  }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("mesh-body-test") {}
 };
 
 std::string file_text(const fs::path& p) {
@@ -220,25 +193,7 @@ Scene drop_scene(const RigidBody& body, const ShapeSize& size, double height, in
   return scene;
 }
 
-// Every sampled entry of the parameters passes the gradient check, and at least
-// min_nonzero adjoint entries are not 0.
-void check_every_entry(const Scene& scene, const std::vector<ParamId>& parameters, int min_nonzero) {
-  REQUIRE(check_scene(scene).ok());
-  GradCheckOptions options;
-  options.samples_per_parameter = 60;
-  options.parameters = parameters;
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int nonzero = 0;
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK(e.passed);
-    nonzero += e.adjoint != 0.0;
-  }
-  INFO(scene.name << ": " << report->entries.size() << " entries, " << nonzero << " nonzero");
-  CHECK(nonzero >= min_nonzero);
-}
+using test::check_every_entry;
 
 const std::vector<ParamId> kBodyMotion = {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
                                           ParamId::BodyAngularVelocity, ParamId::BodyDensity};

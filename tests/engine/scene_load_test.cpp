@@ -10,16 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
 #include "io/marker_csv.h"
 #include "nudge/scene.h"
 
-#ifdef _WIN32
-#include <process.h>
-#define NUDGE_TEST_PID _getpid()
-#else
-#include <unistd.h>
-#define NUDGE_TEST_PID getpid()
-#endif
 
 namespace fs = std::filesystem;
 using namespace nudge;
@@ -33,35 +27,8 @@ fs::path source_dir() {
 
 fs::path data_dir() { return source_dir() / "tests" / "data"; }
 
-// A fresh folder under the system's temporary folder, removed with everything in it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("nudge-scene-test-" + std::to_string(NUDGE_TEST_PID) + "-" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  fs::path write(const fs::path& name, std::string_view text) const {
-    const fs::path file = path / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    return file;
-  }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path)) names.push_back(entry.path().filename().string());
-    return names;
-  }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("scene-test") {}
 };
 
 // A valid scene: 4 particles, 10 steps of 0.01 s, plus `extra` top-level members.

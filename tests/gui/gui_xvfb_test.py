@@ -509,17 +509,8 @@ class GuiTest:
     # j. the editor through real clicks: Edit > Add > Cloth, then Undo and Redo
     def check_edit_undo(self):
         log("step j: Edit > Add > Cloth, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
-        out_path, err_path = self.out / "edit_stdout.txt", self.out / "edit_stderr.txt"
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            app = subprocess.Popen([self.nudge, "scenes/projectile.json", "--validate"],
-                                   cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
-                                   stdout=out, stderr=err, preexec_fn=die_with_parent)
+        app, err_path = self.start_projectile("edit")
         try:
-            deadline = time.monotonic() + WINDOW_TIMEOUT_S
-            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
-                if app.poll() is not None or time.monotonic() > deadline:
-                    raise StepFailed("the window did not open")
-            time.sleep(3)
             title = "Nudge - projectile.json"
             check(self.client_ok("title", "Nudge") == title, f"the title is {title!r} before any edit")
 
