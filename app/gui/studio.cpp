@@ -607,23 +607,7 @@ void Studio::show_history_step(const std::string& what) {
   drop_derived_state();
   const Scene& scene = state_.document.scene();
   state_.optimizer_settings = scene.optimizer;
-  const Selection sel = state_.selection;
-  const auto count = [&]() -> int {
-    switch (sel.kind) {
-      case Selection::Kind::Particle: return scene.particle_count();
-      case Selection::Kind::Spring: return scene.spring_count();
-      case Selection::Kind::Body: return scene.body_count();
-      case Selection::Kind::Collider: return int(scene.colliders.size());
-      case Selection::Kind::Joint: return scene.joint_count();
-      case Selection::Kind::Attachment: return int(scene.attachments.size());
-      case Selection::Kind::Objective: return int(scene.objectives.size());
-      case Selection::Kind::Parameter: return kParamCount;
-      case Selection::Kind::None:
-      case Selection::Kind::Settings: return 1;
-    }
-    return 0;
-  };
-  if (sel.index < 0 || sel.index >= count()) state_.selection = {Selection::Kind::Settings, 0};
+  if (!selection_exists(scene, state_.selection)) state_.selection = {Selection::Kind::Settings, 0};
   if (state_.playback.frame_count() != scene.settings.steps + 1)
     state_.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
   window_.set_title(state_.document.title());

@@ -38,6 +38,24 @@ struct Selection {
   bool operator==(const Selection&) const = default;
 };
 
+// Whether the selection names an element the scene has (Settings always; None never).
+inline bool selection_exists(const Scene& scene, const Selection& sel) {
+  const auto below = [&](std::size_t n) { return sel.index >= 0 && std::size_t(sel.index) < n; };
+  switch (sel.kind) {
+    case Selection::Kind::Settings: return true;
+    case Selection::Kind::Particle: return below(std::size_t(scene.particle_count()));
+    case Selection::Kind::Spring: return below(std::size_t(scene.spring_count()));
+    case Selection::Kind::Body: return below(scene.bodies.size());
+    case Selection::Kind::Collider: return below(scene.colliders.size());
+    case Selection::Kind::Joint: return below(scene.joints.size());
+    case Selection::Kind::Attachment: return below(scene.attachments.size());
+    case Selection::Kind::Objective: return below(scene.objectives.size());
+    case Selection::Kind::Parameter: return below(std::size_t(kParamCount));
+    case Selection::Kind::None: break;
+  }
+  return false;
+}
+
 namespace command {
 // `confirmed`: the user has said the unsaved changes may go (else the studio asks first).
 struct NewScene {

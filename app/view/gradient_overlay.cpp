@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "nudge/parameter_facts.h"
@@ -19,6 +20,15 @@ glm::vec3 gradient_of(const Parameter& param, int i) {
 glm::vec3 value_of(const Parameter& param, int i) {
   const double* v = param.value.data() + 3 * std::size_t(i);
   return {float(v[0]), float(v[1]), float(v[2])};
+}
+
+// The diverging map's half range for a gradient: its largest |entry| (1 when all are 0),
+// or nothing when an entry is not finite.
+std::optional<float> symmetric_range(const std::vector<double>& grad) {
+  double largest = 0;
+  for (double g : grad) largest = std::max(largest, std::fabs(g));
+  if (!std::isfinite(largest)) return std::nullopt;
+  return largest > 0 ? float(largest) : 1.0f;
 }
 
 }  // namespace
@@ -133,10 +143,9 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
   const Parameter& param = scene.params[which];
   const int springs = scene.spring_count();
   if (param.grad.size() != std::size_t(springs) || springs == 0) return;
-  double largest = 0;
-  for (double g : param.grad) largest = std::max(largest, std::fabs(g));
-  if (!std::isfinite(largest)) return;
-  const float range = largest > 0 ? float(largest) : 1.0f;
+  const std::optional<float> half_range = symmetric_range(param.grad);
+  if (!half_range) return;
+  const float range = *half_range;
   render::LineBatch lines;
   lines.width_pixels = 3;
   lines.points.reserve(2 * std::size_t(springs));
@@ -158,10 +167,9 @@ void add_body_gradient_colors(render::DrawList& list, const Scene& scene, ParamI
   const int bodies = scene.body_count();
   const size_t first = scene.colliders.size();
   if (param.grad.size() != size_t(bodies) || bodies == 0 || list.meshes.size() < first + size_t(bodies)) return;
-  double largest = 0;
-  for (double g : param.grad) largest = std::max(largest, std::fabs(g));
-  if (!std::isfinite(largest)) return;
-  const float range = largest > 0 ? float(largest) : 1.0f;
+  const std::optional<float> half_range = symmetric_range(param.grad);
+  if (!half_range) return;
+  const float range = *half_range;
   for (int b = 0; b < bodies; ++b) {
     if (param.unused.size() == size_t(bodies) && param.unused[size_t(b)]) continue;  // a box has no radius
     list.meshes[first + size_t(b)].colors = {

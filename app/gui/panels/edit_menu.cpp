@@ -21,10 +21,6 @@ Vec3 drop_point(const StudioState& state) {
   return {c.x, c.y + 0.5, c.z};
 }
 
-void queue(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply) {
-  state.queue(command::EditScene{std::move(label), std::move(apply)});
-}
-
 void history_items(StudioState& state) {
   const studio::Document& document = state.document;
   const auto& history = document.history();
@@ -51,17 +47,17 @@ void add_items(StudioState& state) {
   if (!ImGui::BeginMenu("Add")) return;
   const Vec3 at = drop_point(state);
   if (ImGui::MenuItem("Particle"))
-    queue(state, "add a particle", [at](const Scene& s) { return edits::add_particle(s, at, 0.1); });
+    queue_edit(state, "add a particle", [at](const Scene& s) { return edits::add_particle(s, at, 0.1); });
   if (ImGui::MenuItem("Chain (10 links, pinned end)"))
-    queue(state, "add a chain", [at](const Scene& s) {
+    queue_edit(state, "add a chain", [at](const Scene& s) {
       return edits::add_chain(s, at, {at[0] + 1.0, at[1], at[2]}, 10, {0.05, 500, 0.05}, true);
     });
   if (ImGui::MenuItem("Cloth (1 m, 12 x 12, pinned top)"))
-    queue(state, "add a cloth sheet", [at](const Scene& s) {
+    queue_edit(state, "add a cloth sheet", [at](const Scene& s) {
       return edits::add_cloth(s, {at[0] - 0.5, at[1] - 0.5, at[2]}, 1.0, 1.0, 12, 12, {0.01, 400, 0.05}, true);
     });
   if (ImGui::MenuItem("Soft block (30 cm, 4 x 4 x 4)"))
-    queue(state, "add a soft block", [at](const Scene& s) {
+    queue_edit(state, "add a soft block", [at](const Scene& s) {
       return edits::add_lattice(s, {at[0] - 0.15, at[1], at[2] - 0.15}, {0.3, 0.3, 0.3}, 4, 4, 4, {0.05, 2000, 0.5});
     });
   ImGui::Separator();
@@ -69,7 +65,7 @@ void add_items(StudioState& state) {
     if (!ImGui::MenuItem(name)) return;
     RigidBody b;
     b.shape = shape;
-    queue(state, std::string("add a ") + name, [b, size, at](const Scene& s) {
+    queue_edit(state, std::string("add a ") + name, [b, size, at](const Scene& s) {
       return edits::add_body(s, b, size, at, 1000);
     });
   };
@@ -78,9 +74,9 @@ void add_items(StudioState& state) {
   body("capsule", BodyShape::Capsule, {0.05, 0.15, 0});
   ImGui::Separator();
   if (ImGui::MenuItem("Ground plane (collider)"))
-    queue(state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); });
+    queue_edit(state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); });
   if (ImGui::MenuItem("Box obstacle (collider)"))
-    queue(state, "add a box obstacle", [at](const Scene& s) {
+    queue_edit(state, "add a box obstacle", [at](const Scene& s) {
       ColliderShape box;
       box.type = ColliderType::Box;
       box.position_from({at[0] + 0.6, 0.25, at[2]});

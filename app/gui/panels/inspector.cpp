@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <string>
 
 #include "gui/panels/panels.h"
@@ -56,31 +55,15 @@ bool number_row(const char* label, double* values, int count, const char* unit, 
   return entered;
 }
 
-void queue_edit(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply) {
-  state.queue(command::EditScene{std::move(label), std::move(apply)});
-}
-
 // A row whose value is `count` entries of a parameter from `first`, typed in; Enter
 // queues the edit (checked and applied by the studio after the panels are drawn).
 void edit_row(StudioState& state, const char* label, ParamId id, int first, int count, const char* unit) {
   const Parameter& p = state.point_scene().params[id];
   if (size_t(first + count) > p.value.size()) return;
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", label);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s%s; Enter applies", std::string(param_name(id)).c_str(), p.optimize ? " (optimised)" : "");
-  ImGui::TableNextColumn();
   double values[3] = {0, 0, 0};
   for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
-  ImGui::PushID(label);
-  ImGui::SetNextItemWidth(-ImGui::CalcTextSize(unit).x - ImGui::GetStyle().ItemSpacing.x - 1);
-  if (ImGui::InputScalarN("##value", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g",
-                          ImGuiInputTextFlags_EnterReturnsTrue))
+  if (number_row(label, values, count, unit, std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
     state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", unit);
-  ImGui::PopID();
 }
 
 void settings(StudioState& state, const Scene& scene) {
@@ -358,17 +341,7 @@ namespace {
 void inspector_contents(StudioState& state) {
   const Scene& scene = state.scene();
   const Selection sel = state.selection;
-  const auto in_range = [](int i, size_t n) { return i >= 0 && size_t(i) < n; };
-  const bool valid = sel.kind == Selection::Kind::Settings ||
-                     (sel.kind == Selection::Kind::Particle && in_range(sel.index, scene.pinned.size())) ||
-                     (sel.kind == Selection::Kind::Spring && in_range(sel.index, scene.spring_a.size())) ||
-                     (sel.kind == Selection::Kind::Body && in_range(sel.index, scene.bodies.size())) ||
-                     (sel.kind == Selection::Kind::Collider && in_range(sel.index, scene.colliders.size())) ||
-                     (sel.kind == Selection::Kind::Joint && in_range(sel.index, scene.joints.size())) ||
-                     (sel.kind == Selection::Kind::Attachment && in_range(sel.index, scene.attachments.size())) ||
-                     (sel.kind == Selection::Kind::Objective && in_range(sel.index, scene.objectives.size())) ||
-                     (sel.kind == Selection::Kind::Parameter && in_range(sel.index, size_t(kParamCount)));
-  if (!valid) {
+  if (!selection_exists(scene, sel)) {
     ImGui::TextDisabled("Select an element in the Scene panel.");
     return;
   }

@@ -2,7 +2,9 @@
 // layout gives it, and queues Commands for anything beyond changing the view.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "gui/studio_state.h"
 #include "studio/panel_layout.h"
@@ -24,6 +26,11 @@ void draw_status_bar(StudioState& state, const studio::Rect& area);
 void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
 void draw_popups(StudioState& state);
+
+// Queues an editor action on the document's scene: an undoable step named `label`.
+inline void queue_edit(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply) {
+  state.queue(command::EditScene{std::move(label), std::move(apply)});
+}
 
 // The Edit menu (undo, redo, history; add elements; delete or pin the selection), and
 // the edit that deletes the selection (the Delete key's), if it can be deleted.

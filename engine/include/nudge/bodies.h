@@ -36,12 +36,21 @@ struct RigidBody {
   std::shared_ptr<const BodyMesh> mesh;
 };
 
+// Mass properties of a body of unit density, in its own frame, about its centre: volume
+// (the mass per unit density) and the inertia tensor per unit density (row-major; the
+// body's axes are principal for the sphere, box and capsule, not for a mesh in general).
+struct UnitMassProperties {
+  double volume = 0;
+  double inertia[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+};
+
 // A mesh body's shape: where it came from and its hull in the body's frame.
 struct BodyMesh {
   std::filesystem::path file;  // as the scene file gives it (relative to the scene's folder)
   double scale[3] = {1, 1, 1};  // applied to the file's coordinates, along its axes
   ConvexMesh hull;              // in the body's frame: centre of mass at the origin
   double centre[3] = {0, 0, 0};  // the centre of mass in the (scaled) file's frame, m
+  UnitMassProperties unit;       // of the hull, about its centre: computed once, at load
 };
 
 // Reads an OBJ file and makes the body shape: the hull of its vertices times scale,
@@ -77,13 +86,6 @@ void set_body_shape_size(ParameterSet& p, const RigidBody& body, int b, const Sh
 // The radius of the smallest sphere about the body's centre that holds its shape.
 double body_reach(const RigidBody& body, const ShapeSize& size);
 
-// Mass properties of a body of unit density, in its own frame, about its centre: volume
-// (the mass per unit density) and the inertia tensor per unit density (row-major; the
-// body's axes are principal for the sphere, box and capsule, not for a mesh in general).
-struct UnitMassProperties {
-  double volume = 0;
-  double inertia[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-};
 UnitMassProperties unit_mass_properties(const RigidBody& body, const ShapeSize& size);
 // Their derivatives with respect to each entry of the shape's size (zero for a mesh).
 std::array<UnitMassProperties, 3> unit_mass_derivatives(const RigidBody& body, const ShapeSize& size);

@@ -52,6 +52,10 @@ Result<std::shared_ptr<const BodyMesh>> load_body_mesh(const std::filesystem::pa
   for (ConvexPlane& plane : hull->planes)
     for (int k = 0; k < 3; ++k) plane.offset -= plane.normal[k] * mass.centroid[k];
   mesh->hull = std::move(*hull);
+  // The mass integrals of the hull as the body holds it (every rollout reads them).
+  const MeshMassProperties centred = mesh_mass_properties(mesh->hull.vertices, mesh->hull.triangles);
+  mesh->unit.volume = centred.volume;
+  for (int k = 0; k < 9; ++k) mesh->unit.inertia[k] = centred.inertia[k];
   // A body needs a volume and an inertia it can invert, in doubles and in floats.
   bool usable = mass.volume > 1e-30 && std::isfinite(mass.volume);
   for (int k = 0; k < 3; ++k) usable = usable && mass.inertia[4 * k] > 1e-30 && std::isfinite(mass.inertia[4 * k]);
@@ -177,14 +181,8 @@ DualMass primitive_mass(BodyShape shape, const ShapeSize& size) {
 }  // namespace
 
 UnitMassProperties unit_mass_properties(const RigidBody& body, const ShapeSize& size) {
+  if (body.shape == BodyShape::Mesh) return body.mesh->unit;
   UnitMassProperties p;
-  if (body.shape == BodyShape::Mesh) {
-    // The hull is already about its centre of mass.
-    const MeshMassProperties mass = mesh_mass_properties(body.mesh->hull.vertices, body.mesh->hull.triangles);
-    p.volume = mass.volume;
-    for (int k = 0; k < 9; ++k) p.inertia[k] = mass.inertia[k];
-    return p;
-  }
   const DualMass m = primitive_mass(body.shape, size);
   p.volume = m.volume.v;
   for (int k = 0; k < 3; ++k) p.inertia[4 * k] = m.moments[k].v;
