@@ -16,11 +16,13 @@
 //
 // Implemented by element family: scene_edits_particles.cpp (particles, springs,
 // controls), scene_edits_generators.cpp (chains, cloth, lattices), scene_edits_bodies.cpp
-// (bodies, joints, attachments, colliders), scene_edits_scene.cpp (objectives, time,
-// gravity, what is optimised); scene_edits_support.h holds what they share.
+// (bodies, joints, attachments, colliders), scene_edits_scene.cpp (objectives, marker
+// bindings, time, gravity, ground, what is optimised), scene_edits_clipboard.cpp (copy,
+// paste, duplicate); scene_edits_support.h holds what they share.
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <vector>
 
 #include "nudge/bodies.h"
@@ -117,6 +119,16 @@ Result<Scene> delete_attachments(const Scene& scene, const std::vector<int>& att
 // values its type does not use are reset to their defaults (a file does not keep them).
 Result<Scene> add_collider(const Scene& scene, const ColliderShape& collider);
 Result<Scene> delete_colliders(const Scene& scene, const std::vector<int>& colliders);
+// Moves the bodies' initial centres of mass by `delta` (m), and with them what must
+// follow: the particles attached to a moved body, and the anchors of joints whose two
+// sides both move. A joint to the world, or between a moved and an unmoved body, keeps
+// its anchor where it was (its penalty springs then pull the sides back to it, as they
+// would after moving the body in a file): move the other body too, or re-add the joint.
+// Springs keep their rest lengths.
+Result<Scene> move_bodies(const Scene& scene, const std::vector<int>& bodies, const Vec3& delta);
+// Moves static colliders by `delta` (m): a box's, sphere's or capsule's position, a
+// plane's offset along its normal (only the normal part of delta moves a plane).
+Result<Scene> move_colliders(const Scene& scene, const std::vector<int>& colliders, const Vec3& delta);
 
 // ---- Objectives ------------------------------------------------------------------
 
@@ -126,6 +138,29 @@ Result<Scene> delete_colliders(const Scene& scene, const std::vector<int>& colli
 Result<Scene> add_objective(const Scene& scene, const Objective& objective);
 Result<Scene> delete_objectives(const Scene& scene, const std::vector<int>& objectives);
 Result<Scene> set_objective_weight(const Scene& scene, int objective, double weight);
+// Where an objective pulls to (m): a target objective's target (row 0, its only one), or
+// the target of a positions objective's row-th particle. Other objectives have no
+// target position (a velocity objective's target is a velocity): an error.
+Result<Scene> set_objective_target(const Scene& scene, int objective, int row, const Vec3& position);
+
+// ---- Markers objectives ----------------------------------------------------------
+// A markers objective compares particles with a reference track, a CSV file read with
+// the engine's reader (nudge/marker_csv.h); its path is kept as given (a relative one is
+// relative to the scene's folder, as in a scene file). A scene keeps the samples of its
+// bound markers only, in the file's order, so binding a marker reads the file again.
+
+// A markers objective on `marker_file`, its `marker` bound to `particle`, one frame
+// every `steps_per_frame` steps (>= 1). Errors: the file cannot be read or parsed, the
+// marker does not occur in it, the particle does not exist, or the marker has a frame
+// past the scene's last step.
+Result<Scene> add_markers_objective(const Scene& scene, const std::filesystem::path& marker_file, int marker,
+                                    int particle, int steps_per_frame);
+// Binds `marker` of a markers objective to `particle`; a marker already bound (to a
+// particle or a body) is bound to this particle instead.
+Result<Scene> bind_marker(const Scene& scene, int objective, int marker, int particle);
+// Unbinds a bound marker (from its particle or body) with its samples; the objective's
+// only bound marker cannot be unbound: delete the objective instead.
+Result<Scene> unbind_marker(const Scene& scene, int objective, int marker);
 
 // ---- Simulation settings and what is optimised -----------------------------------
 
@@ -134,11 +169,44 @@ Result<Scene> set_objective_weight(const Scene& scene, int objective, double wei
 // start at zero. An objective evaluated after the new end is an error that names it.
 Result<Scene> set_time(const Scene& scene, double dt, int steps);
 Result<Scene> set_gravity(const Scene& scene, const Vec3& gravity);
+// Switches the ground plane y = height (m) on or off; its damping and smoothing stay.
+Result<Scene> set_ground(const Scene& scene, bool enabled, double height);
 // Whether parameter `id` is optimised and within which bounds (-infinity and +infinity:
 // none); the rows it optimises stay as they were.
 Result<Scene> set_optimized(const Scene& scene, ParamId id, bool optimize, double lower, double upper);
 // Optimises only these rows of parameter `id` (the particles, springs, bodies, joints or
 // steps it has; empty: every row), and so marks it optimised.
 Result<Scene> set_optimized_rows(const Scene& scene, ParamId id, const std::vector<int>& rows);
+
+// ---- Copy, paste and duplicate ---------------------------------------------------
+
+// The clipboard: a standalone scene of copies of the particles and bodies (each listed
+// once or more), in their order in the scene, with every value of theirs (mass,
+// position, velocity, external force, radius, pin; shape, mesh, sizes, density, pose,
+// velocities); the springs whose two ends are copied, the joints whose two sides are
+// copied bodies or a copied body and the world (with their anchors, damping and motor
+// controls), and the attachments of copied particles to copied bodies. The settings,
+// gravity, ground, contact, drag, time steps, channels and controls are the scene's; it
+// has no colliders, no objectives, and nothing is optimised or bounded. Its source is
+// the scene's, so its mesh files' paths still name the same files; it shares nothing
+// that the scene's closing could take away.
+Result<Scene> extract(const Scene& scene, const std::vector<int>& particles, const std::vector<int>& bodies);
+// Pastes: every particle, spring, body, joint and attachment of `fragment` appended to
+// `into` (with every per-element value, as extract copies them), moved by `offset` (m:
+// particles, bodies and joint anchors; a joint to the world included), the fragment's
+// indices renumbered after into's elements. `into` keeps its settings, colliders,
+// objectives and what it optimises; optimised row lists still name the same rows, and a
+// parameter optimised in every row is optimised in the new rows too (as the add edits
+// do). A fragment spring keeps its channel number; when `into` has fewer channels it
+// gains them (as set_channels would), and a gained channel takes the fragment's
+// controls for the steps both scenes have (zero after), so the muscle moves as it did.
+// Pasted joints take the fragment's motor controls the same way. Mesh files are
+// rewritten to name the same files from into's folder. `into` may have no particles and
+// no bodies (a new scene, valid once it has some): the result is checked as a whole.
+Result<Scene> merge(const Scene& into, const Scene& fragment, const Vec3& offset);
+// merge(scene, extract(scene, particles, bodies), offset): the copies share the
+// originals' control channels.
+Result<Scene> duplicate(const Scene& scene, const std::vector<int>& particles, const std::vector<int>& bodies,
+                        const Vec3& offset);
 
 }  // namespace nudge::studio::edits

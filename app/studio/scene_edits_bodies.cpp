@@ -2,6 +2,7 @@
 // and the static colliders (scene_edits.h).
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,29 @@ Result<Scene> delete_bodies(const Scene& scene, const std::vector<int>& bodies) 
   edited.bodies = std::move(kept);
   remove_rows(edited.params, ParamElement::Body, map);
   renumber_objectives(edited, {}, map);
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> move_bodies(const Scene& scene, const std::vector<int>& bodies, const Vec3& delta) {
+  constexpr std::string_view action = "move bodies";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "body", bodies, scene.body_count())) return *error;
+  if (!finite(delta)) return fail(action, "found displacement " + vec3_text(delta) + "; expected finite values (m)");
+  const std::set<int> moved(bodies.begin(), bodies.end());  // each once, however often listed
+  Scene edited = scene;
+  const auto shift = [&](ParamId id, int row) {
+    for (size_t k = 0; k < 3; ++k) edited.params[id].value[3 * size_t(row) + k] += delta[k];
+  };
+  for (int b : moved) shift(ParamId::BodyPosition, b);
+  // An attached particle starts where it is held: it moves with its body (once: a
+  // particle is attached to one body).
+  for (const Attachment& a : scene.attachments)
+    if (moved.contains(a.body)) shift(ParamId::InitialPosition, a.particle);
+  // An anchor is a world point both sides hold: it moves only when both do (the world
+  // never does).
+  for (int j = 0; j < scene.joint_count(); ++j)
+    if (moved.contains(scene.joints[size_t(j)].parent) && moved.contains(scene.joints[size_t(j)].child))
+      shift(ParamId::JointAnchor, j);
   return finish(std::move(edited), action);
 }
 
@@ -200,6 +224,24 @@ Result<Scene> delete_colliders(const Scene& scene, const std::vector<int>& colli
   edited.colliders.clear();
   for (size_t k = 0; k < map.size(); ++k)
     if (map[k] >= 0) edited.colliders.push_back(scene.colliders[k]);
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> move_colliders(const Scene& scene, const std::vector<int>& colliders, const Vec3& delta) {
+  constexpr std::string_view action = "move colliders";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "collider", colliders, static_cast<int>(scene.colliders.size())))
+    return *error;
+  if (!finite(delta)) return fail(action, "found displacement " + vec3_text(delta) + "; expected finite values (m)");
+  Scene edited = scene;
+  for (int c : std::set<int>(colliders.begin(), colliders.end())) {
+    ColliderShape& collider = edited.colliders[size_t(c)];
+    if (collider.type == ColliderType::Plane) {  // sliding within the plane changes nothing
+      collider.offset += collider.normal[0] * delta[0] + collider.normal[1] * delta[1] + collider.normal[2] * delta[2];
+    } else {
+      for (size_t k = 0; k < 3; ++k) collider.position[k] += delta[k];
+    }
+  }
   return finish(std::move(edited), action);
 }
 

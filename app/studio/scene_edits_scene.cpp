@@ -1,20 +1,30 @@
-// Edits of what concerns the whole scene: the objectives, the time stepping, gravity,
-// and which parameters are optimised within which bounds (scene_edits.h).
+// Edits of what concerns the whole scene: the objectives (with a markers objective's
+// bindings), the time stepping, gravity, the ground, and which parameters are optimised
+// within which bounds (scene_edits.h).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "nudge/marker_csv.h"
 #include "studio/scene_edits.h"
 #include "studio/scene_edits_support.h"
 
 namespace nudge::studio::edits {
 
 using namespace support;
+namespace fs = std::filesystem;
 
 namespace {
+
+Objective objective_of(ObjectiveType type) {
+  Objective o;
+  o.type = type;
+  return o;
+}
 
 // "objectives[2] (a target objective)"
 std::string objective_text(const Scene& scene, int k) {
@@ -63,6 +73,48 @@ std::optional<Error> canonical_objective(std::string_view action, const Objectiv
   return std::nullopt;
 }
 
+// The markers objective `k`, or an error naming what it is instead.
+std::optional<Error> check_markers_objective(std::string_view action, const Scene& scene, int k) {
+  if (auto error = check_indices(action, "objective", {k}, static_cast<int>(scene.objectives.size()))) return error;
+  if (scene.objectives[size_t(k)].type == ObjectiveType::Markers) return std::nullopt;
+  return fail(action, objective_text(scene, k) + " has no markers; expected a markers objective");
+}
+
+// The samples a scene loaded from a file keeps for the objective's bound markers: the
+// file's rows of those markers, in its order. Read again at each binding, so that the
+// edited scene is what loading it back gives; a bound marker the file lacks, or a frame
+// past the scene's end, is an error (as loading would be).
+std::optional<Error> read_bound_samples(std::string_view action, const Scene& scene, Objective& o) {
+  const fs::path resolved =
+      o.marker_file.is_absolute() || scene.source.empty() ? o.marker_file : scene.source.parent_path() / o.marker_file;
+  Result<MarkerTrack> track = read_marker_csv(resolved);
+  if (!track) return fail(action, track.error().message);
+  std::set<int> bound, observed;
+  for (const auto& pair : o.bind) bound.insert(pair.first);
+  for (const auto& pair : o.bind_bodies) bound.insert(pair.first);
+  const long long steps = scene.settings.steps;
+  o.samples.clear();
+  for (size_t k = 0; k < track->samples.size(); ++k) {
+    const MarkerSample& sample = track->samples[k];
+    if (!bound.contains(sample.marker)) continue;
+    const long long step = static_cast<long long>(sample.frame) * o.steps_per_frame;
+    if (step < 0 || step > steps)
+      return fail(action, resolved.string() + ":" + std::to_string(track->lines[k]) + ": marker " +
+                              std::to_string(sample.marker) + " has frame " + std::to_string(sample.frame) + " (step " +
+                              std::to_string(step) + " at " + std::to_string(o.steps_per_frame) +
+                              " steps per frame); expected a frame in [0, " +
+                              std::to_string(steps / o.steps_per_frame) + "] (the scene has " + std::to_string(steps) +
+                              " steps)");
+    o.samples.push_back(sample);
+    observed.insert(sample.marker);
+  }
+  for (int marker : bound)
+    if (!observed.contains(marker))
+      return fail(action, "marker " + std::to_string(marker) + " does not occur in " + resolved.string() +
+                              "; expected a marker id that it has rows for");
+  return std::nullopt;
+}
+
 std::optional<Error> check_param_id(std::string_view action, ParamId id) {
   const int i = static_cast<int>(id);
   if (i >= 0 && i < kParamCount) return std::nullopt;
@@ -106,6 +158,85 @@ Result<Scene> set_objective_weight(const Scene& scene, int objective, double wei
     return fail(action, "found weight " + number_text(weight) + "; expected a weight >= 0");
   Scene edited = scene;
   edited.objectives[size_t(objective)].weight = weight;
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> set_objective_target(const Scene& scene, int objective, int row, const Vec3& position) {
+  constexpr std::string_view action = "set objective target";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "objective", {objective}, static_cast<int>(scene.objectives.size())))
+    return *error;
+  const Objective& o = scene.objectives[size_t(objective)];
+  if (o.type != ObjectiveType::Target && o.type != ObjectiveType::Positions)
+    return fail(action, objective_text(scene, objective) +
+                            " has no target position; expected a target objective or a positions objective");
+  // A target objective has one target; a positions objective one per particle.
+  const int rows = o.type == ObjectiveType::Target ? 1 : static_cast<int>(o.particles.size());
+  if (row < 0 || row >= rows)
+    return fail(action, "found row " + std::to_string(row) + " of " + objective_text(scene, objective) + "; expected " +
+                            (rows == 1 ? "row 0 (its only target)" : "a row in [0, " + std::to_string(rows) + ")"));
+  if (!finite(position)) return fail(action, "found target " + vec3_text(position) + "; expected a finite point (m)");
+  Scene edited = scene;
+  std::copy(position.begin(), position.end(), edited.objectives[size_t(objective)].target.begin() + 3 * row);
+  return finish(std::move(edited), action);
+}
+
+// ---- Markers objectives -------------------------------------------------------------
+
+Result<Scene> add_markers_objective(const Scene& scene, const fs::path& marker_file, int marker, int particle,
+                                    int steps_per_frame) {
+  constexpr std::string_view action = "add markers objective";
+  if (auto error = check_input(scene, action)) return *error;
+  if (marker_file.empty()) return fail(action, "found no marker file; expected the path of a marker CSV file");
+  if (auto error = check_indices(action, "particle", {particle}, scene.particle_count())) return *error;
+  if (steps_per_frame < 1)
+    return fail(action, "found " + std::to_string(steps_per_frame) + " steps per frame; expected an integer >= 1");
+  Objective added = objective_of(ObjectiveType::Markers);
+  added.marker_file = marker_file;
+  added.steps_per_frame = steps_per_frame;
+  added.bind = {{marker, particle}};
+  if (auto error = read_bound_samples(action, scene, added)) return *error;
+  Scene edited = scene;
+  edited.objectives.push_back(std::move(added));
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> bind_marker(const Scene& scene, int objective, int marker, int particle) {
+  constexpr std::string_view action = "bind marker";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_markers_objective(action, scene, objective)) return *error;
+  if (auto error = check_indices(action, "particle", {particle}, scene.particle_count())) return *error;
+  Scene edited = scene;
+  Objective& o = edited.objectives[size_t(objective)];
+  std::erase_if(o.bind_bodies, [&](const auto& pair) { return pair.first == marker; });
+  const auto bound = std::find_if(o.bind.begin(), o.bind.end(), [&](const auto& pair) { return pair.first == marker; });
+  if (bound != o.bind.end())
+    bound->second = particle;  // rebound where it was listed
+  else
+    o.bind.emplace_back(marker, particle);
+  if (auto error = read_bound_samples(action, scene, o)) return *error;
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> unbind_marker(const Scene& scene, int objective, int marker) {
+  constexpr std::string_view action = "unbind marker";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_markers_objective(action, scene, objective)) return *error;
+  const Objective& o = scene.objectives[size_t(objective)];
+  const auto is_marker = [&](const auto& pair) { return pair.first == marker; };
+  if (std::none_of(o.bind.begin(), o.bind.end(), is_marker) &&
+      std::none_of(o.bind_bodies.begin(), o.bind_bodies.end(), is_marker))
+    return fail(action, "marker " + std::to_string(marker) + " is not bound in " + objective_text(scene, objective) +
+                            "; expected one of its bound markers");
+  if (o.bind.size() + o.bind_bodies.size() == 1)
+    return fail(action, "marker " + std::to_string(marker) + " is the only bound marker of " +
+                            objective_text(scene, objective) +
+                            ", which would compare nothing; delete the objective instead");
+  Scene edited = scene;
+  Objective& changed = edited.objectives[size_t(objective)];
+  std::erase_if(changed.bind, is_marker);
+  std::erase_if(changed.bind_bodies, is_marker);
+  std::erase_if(changed.samples, [&](const MarkerSample& s) { return s.marker == marker; });
   return finish(std::move(edited), action);
 }
 
@@ -156,6 +287,17 @@ Result<Scene> set_gravity(const Scene& scene, const Vec3& gravity) {
     return fail(action, "found gravity " + vec3_text(gravity) + "; expected a finite acceleration (m/s^2)");
   Scene edited = scene;
   edited.params[ParamId::Gravity].value.assign(gravity.begin(), gravity.end());
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> set_ground(const Scene& scene, bool enabled, double height) {
+  constexpr std::string_view action = "set ground";
+  if (auto error = check_input(scene, action)) return *error;
+  if (!std::isfinite(height))
+    return fail(action, "found height " + number_text(height) + "; expected a finite height (m)");
+  Scene edited = scene;
+  edited.settings.ground.enabled = enabled;
+  edited.settings.ground.height = height;
   return finish(std::move(edited), action);
 }
 

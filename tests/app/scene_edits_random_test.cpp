@@ -235,6 +235,11 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
   Result<std::shared_ptr<const BodyMesh>> mesh = load_body_mesh(rock, rock, half);
   REQUIRE(mesh.ok());
 
+  // What a paste brings: the chain's muscles (channels the scene may lack), or two bodies
+  // with a joint, an attachment and a joint to the world.
+  const std::vector<Scene> clipboards = {ok(edits::extract(chain, {1, 2, 3}, {})),
+                                         ok(edits::extract(body_scene(temp.path), {1, 2, 3}, {0, 2}))};
+
   std::mt19937 random(12);
   const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(random); };
   // An index among `count`, now and then one past the end (an error to check).
@@ -253,6 +258,23 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
   int named = 0;  // bodies and joints are named apart: the oracle knows them by name
   const auto point = [&] { return Vec3{uniform(-1, 1), uniform(0, 2), uniform(-1, 1)}; };
   const std::vector<BodyShape> shapes = {BodyShape::Sphere, BodyShape::Box, BodyShape::Capsule, BodyShape::Mesh};
+
+  // Mostly an objective of these types (an error to check otherwise, or when there is none).
+  const auto pick_objective = [&](const Scene& s, std::set<ObjectiveType> types) {
+    std::vector<int> fitting;
+    for (int k = 0; k < int(s.objectives.size()); ++k)
+      if (types.contains(s.objectives[size_t(k)].type)) fitting.push_back(k);
+    if (fitting.empty() || random() % 8 == 0) return pick(int(s.objectives.size()));
+    return fitting[random() % fitting.size()];
+  };
+  // One of the objective's bound markers, now and then another.
+  const auto pick_marker = [&](const Scene& s, int k) {
+    if (k >= int(s.objectives.size()) || random() % 8 == 0) return int(random() % 4);
+    std::vector<int> bound;
+    for (const auto& pair : s.objectives[size_t(k)].bind) bound.push_back(pair.first);
+    for (const auto& pair : s.objectives[size_t(k)].bind_bodies) bound.push_back(pair.first);
+    return bound.empty() ? int(random() % 4) : bound[random() % bound.size()];
+  };
 
   using Edit = std::function<Result<Scene>(const Scene&)>;
   const std::vector<std::pair<std::string, Edit>> kinds = {
@@ -320,6 +342,20 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
          return edits::add_collider(s, c);
        }},
       {"delete colliders", [&](const Scene& s) { return edits::delete_colliders(s, picks(int(s.colliders.size()))); }},
+      {"move bodies",
+       [&](const Scene& s) {
+         return edits::move_bodies(s, picks(s.body_count()), {uniform(-0.2, 0.2), 0, 0.1});
+       }},
+      {"move colliders",
+       [&](const Scene& s) { return edits::move_colliders(s, picks(int(s.colliders.size())), point()); }},
+      {"duplicate",
+       [&](const Scene& s) {
+         const auto kind = random() % 3;  // particles, bodies or both
+         const std::vector<int> particles = kind == 1 ? std::vector<int>{} : picks(s.particle_count());
+         const std::vector<int> bodies = kind == 0 ? std::vector<int>{} : picks(s.body_count());
+         return edits::duplicate(s, particles, bodies, point());
+       }},
+      {"merge", [&](const Scene& s) { return edits::merge(s, clipboards[random() % clipboards.size()], point()); }},
       {"add objective",
        [&](const Scene& s) {
          // The chain's objectives (its markers bound to particles 2 and 4) or one on bodies.
@@ -331,11 +367,33 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
          }
          return edits::add_objective(s, o);
        }},
+      {"set objective target",
+       [&](const Scene& s) {
+         return edits::set_objective_target(s, pick_objective(s, {ObjectiveType::Target, ObjectiveType::Positions}),
+                                            int(random() % 3), point());
+       }},
+      {"add markers objective",
+       [&](const Scene& s) {
+         return edits::add_markers_objective(s, random() % 2 ? "bodies.csv" : "track.csv", int(random() % 4),
+                                             pick(s.particle_count()), 1 + int(random() % 10));
+       }},
+      {"bind marker",
+       [&](const Scene& s) {
+         const int k = pick_objective(s, {ObjectiveType::Markers});
+         return edits::bind_marker(s, k, random() % 2 ? pick_marker(s, k) : int(random() % 4),
+                                   pick(s.particle_count()));
+       }},
+      {"unbind marker",
+       [&](const Scene& s) {
+         const int k = pick_objective(s, {ObjectiveType::Markers});
+         return edits::unbind_marker(s, k, pick_marker(s, k));
+       }},
       {"delete objectives",
        [&](const Scene& s) { return edits::delete_objectives(s, picks(int(s.objectives.size()))); }},
       {"set objective weight",
        [&](const Scene& s) { return edits::set_objective_weight(s, pick(int(s.objectives.size())), uniform(0, 2)); }},
       {"set time", [&](const Scene& s) { return edits::set_time(s, uniform(1e-4, 2e-3), 20 + int(random() % 60)); }},
+      {"set ground", [&](const Scene& s) { return edits::set_ground(s, random() % 2 == 0, uniform(-1, 0)); }},
       {"set gravity",
        [&](const Scene& s) {
          return edits::set_gravity(s, {0, uniform(-10, 0), 0});
@@ -402,8 +460,13 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
     if (name == "delete joints")
       CHECK(after == expected_after_deleting(before, {}, {}, names_of(before.joint_names), {}));
     if (name == "delete springs") CHECK(after == expected_after_deleting(before, {}, {}, {}, names_of(before.springs)));
-    if (name.starts_with("add ")) check_appended(before, after);
+    if (name.starts_with("add ") || name == "duplicate" || name == "merge") check_appended(before, after);
     scene = std::move(*result);
+    // Copies keep their names: name them apart again, for the oracle.
+    for (size_t b = before.bodies.size(); b < scene.bodies.size(); ++b)
+      scene.bodies[b].name = "b" + std::to_string(named++);
+    for (size_t j = before.joints.size(); j < scene.joints.size(); ++j)
+      scene.joints[j].name = "j" + std::to_string(named++);
     text = check_stable(scene, temp.path);
   }
   MESSAGE("random edits: " << applied << " applied, " << refused << " refused; on average " << joints / kEdits

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -442,6 +443,59 @@ TEST_CASE("scene edits: colliders") {
               "delete colliders: collider 0 does not exist; expected an index in [0, 0)");
 }
 
+TEST_CASE("scene edits: moving bodies carries their attached particles and the joints between moved bodies") {
+  TempDir temp;
+  const Scene scene = body_scene(temp.path);
+  const std::string before = check_stable(scene, temp.path);
+  const Scene moved = ok(edits::move_bodies(scene, {2, 0, 2}, {0.5, 0, -1}));
+  CHECK(values(moved, ParamId::BodyPosition) == std::vector<double>{0.5, 1, -1, 1, 1, 0, 2.5, 1, -1});
+  // Particle 1 is held to body 0 and particle 3 to body 2: they move; 0 and 2 do not.
+  CHECK(values(moved, ParamId::InitialPosition) == std::vector<double>{0, 2, 0, 0.6, 2, -1, 0.2, 2, 0, 0.8, 2, -1});
+  // Only the weld (0-2) has both sides moved; the hinge to the world, the ball (0-1) and
+  // the slide (1-2) keep their anchors.
+  CHECK(values(moved, ParamId::JointAnchor) == std::vector<double>{0, 1.2, 0, 0.5, 1, 0, 1.5, 1, 0, 1.5, 1, -1});
+  CHECK(values(moved, ParamId::RestLength) == values(scene, ParamId::RestLength));
+  CHECK(values(moved, ParamId::BodyOrientation) == values(scene, ParamId::BodyOrientation));
+  check_stable(moved, temp.path);
+  CHECK(saved_text(scene, temp.path / "again.json") == before);
+
+  check_error(edits::move_bodies(scene, {3}, {0, 0, 0}),
+              "move bodies: body 3 does not exist; expected an index in [0, 3)");
+  check_error(edits::move_bodies(scene, {0}, {0, std::numeric_limits<double>::quiet_NaN(), 0}),
+              "move bodies: found displacement [0, nan, 0]; expected finite values (m)");
+}
+
+TEST_CASE("scene edits: moving colliders") {
+  TempDir temp;
+  ColliderShape plane;
+  plane.normal[0] = 0, plane.normal[1] = 1, plane.normal[2] = 0;
+  plane.offset = -0.5;
+  ColliderShape ball;
+  ball.type = ColliderType::Sphere;
+  ball.position_from({1, 2, 3});
+  ColliderShape capsule;
+  capsule.type = ColliderType::Capsule;
+  const Scene scene = ok(edits::add_collider(
+      ok(edits::add_collider(ok(edits::add_collider(body_scene(temp.path), plane)), ball)), capsule));
+  const Scene moved = ok(edits::move_colliders(scene, {0, 1, 1}, {3, 0.25, 1}));
+  CHECK(moved.colliders[0].offset == -0.25);  // a plane moves along its normal only
+  CHECK(moved.colliders[0].normal[1] == 1);
+  CHECK(moved.colliders[1].position[0] == 4);
+  CHECK(moved.colliders[1].position[1] == 2.25);
+  CHECK(moved.colliders[1].position[2] == 4);
+  CHECK(moved.colliders[2].position[0] == 0);  // not listed
+  check_stable(moved, temp.path);
+  ColliderShape tilted;
+  tilted.normal[0] = 1, tilted.normal[1] = 1;
+  const Scene slope = ok(edits::add_collider(scene, tilted));
+  CHECK(ok(edits::move_colliders(slope, {3}, {1, 1, 7})).colliders[3].offset == doctest::Approx(std::sqrt(2.0)));
+
+  check_error(edits::move_colliders(scene, {3}, {0, 0, 0}),
+              "move colliders: collider 3 does not exist; expected an index in [0, 3)");
+  check_error(edits::move_colliders(scene, {0}, {std::numeric_limits<double>::infinity(), 0, 0}),
+              "move colliders: found displacement [inf, 0, 0]; expected finite values (m)");
+}
+
 // ---- Objectives, time, gravity and optimisation ------------------------------------
 
 TEST_CASE("scene edits: objectives") {
@@ -487,6 +541,146 @@ TEST_CASE("scene edits: objectives") {
               "set objective weight: found weight -1; expected a weight >= 0");
   check_error(edits::set_objective_weight(scene, 5, 1),
               "set objective weight: objective 5 does not exist; expected an index in [0, 5)");
+}
+
+TEST_CASE("scene edits: an objective's target positions") {
+  TempDir temp;
+  const Scene scene = chain_scene(temp.path);
+  const std::string before = check_stable(scene, temp.path);
+  const Scene target = ok(edits::set_objective_target(scene, 0, 0, {0.5, 2, -1}));
+  CHECK(target.objectives[0].target == std::vector<double>{0.5, 2, -1});
+  check_stable(target, temp.path);
+  const Scene positions = ok(edits::set_objective_target(scene, 1, 2, {7, 8, 9}));
+  CHECK(positions.objectives[1].target == std::vector<double>{1, 0, 0, 2, 0, 0, 7, 8, 9});
+  check_stable(positions, temp.path);
+  CHECK(saved_text(scene, temp.path / "again.json") == before);
+
+  check_error(edits::set_objective_target(scene, 0, 1, {0, 0, 0}),
+              "set objective target: found row 1 of objectives[0] (a target objective); expected row 0 (its only "
+              "target)");
+  check_error(edits::set_objective_target(scene, 1, 3, {0, 0, 0}),
+              "set objective target: found row 3 of objectives[1] (a positions objective); expected a row in [0, 3)");
+  check_error(edits::set_objective_target(scene, 2, 0, {0, 0, 0}),
+              "set objective target: objectives[2] (a travel objective) has no target position; expected a target "
+              "objective or a positions objective");
+  check_error(edits::set_objective_target(scene, 5, 0, {0, 0, 0}),
+              "set objective target: objective 5 does not exist; expected an index in [0, 5)");
+  check_error(edits::set_objective_target(scene, 0, 0, {0, std::numeric_limits<double>::infinity(), 0}),
+              "set objective target: found target [0, inf, 0]; expected a finite point (m)");
+}
+
+TEST_CASE("scene edits: markers objectives from a CSV file, and binding markers to particles") {
+  TempDir temp;
+  const Scene scene = chain_scene(temp.path);  // objectives[3]: track.csv, markers 0 -> 2 and 1 -> 4
+  const std::string before = check_stable(scene, temp.path);
+  const std::string track = (temp.path / "track.csv").string();
+  // Samples as loading the scene back reads them: the file's rows of the bound markers, in order.
+  const auto check_as_loaded = [&](const Scene& edited) {
+    check_stable(edited, temp.path);
+    Result<Scene> loaded = load_scene(temp.path / "first.json");
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded->objectives.size() == edited.objectives.size());
+    for (size_t k = 0; k < edited.objectives.size(); ++k) {
+      const std::vector<MarkerSample>& a = edited.objectives[k].samples;
+      const std::vector<MarkerSample>& b = loaded->objectives[k].samples;
+      REQUIRE(a.size() == b.size());
+      for (size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].frame == b[i].frame);
+        CHECK(a[i].marker == b[i].marker);
+        CHECK(std::equal(a[i].position, a[i].position + 3, b[i].position));
+      }
+    }
+  };
+
+  const Scene added = ok(edits::add_markers_objective(scene, "track.csv", 1, 3, 10));
+  REQUIRE(added.objectives.size() == 6);
+  const Objective& markers = added.objectives[5];
+  CHECK(markers.type == ObjectiveType::Markers);
+  CHECK(markers.marker_file == "track.csv");
+  CHECK(markers.steps_per_frame == 10);
+  CHECK(markers.bind == std::vector<std::pair<int, int>>{{1, 3}});
+  CHECK(markers.samples.size() == 7);
+  CHECK(std::all_of(markers.samples.begin(), markers.samples.end(),
+                    [](const MarkerSample& s) { return s.marker == 1 && s.position[0] == 0.4; }));
+  check_as_loaded(added);
+  // An absolute path is kept as it is.
+  CHECK(ok(edits::add_markers_objective(scene, temp.path / "track.csv", 0, 0, 5)).objectives[5].marker_file ==
+        temp.path / "track.csv");
+
+  {
+    std::ofstream csv(temp.path / "more.csv");
+    csv << "frame,marker,x,y,z\n";
+    for (int frame = 0; frame <= 3; ++frame) csv << frame << ",2,0," << frame << ",0\n" << frame << ",0,1,1,1\n";
+    csv << "9,5,0,0,0\n";  // line 10: step 90 at 10 steps per frame, after the scene's 60
+  }
+  check_error(edits::add_markers_objective(scene, "missing.csv", 0, 0, 10),
+              "add markers objective: " + (temp.path / "missing.csv").string() + ": no such file");
+  check_error(
+      edits::add_markers_objective(scene, "track.csv", 7, 0, 10),
+      "add markers objective: marker 7 does not occur in " + track + "; expected a marker id that it has rows for");
+  check_error(edits::add_markers_objective(scene, "track.csv", 0, 9, 10),
+              "add markers objective: particle 9 does not exist; expected an index in [0, 5)");
+  check_error(edits::add_markers_objective(scene, "track.csv", 0, 1, 0),
+              "add markers objective: found 0 steps per frame; expected an integer >= 1");
+  check_error(edits::add_markers_objective(scene, "track.csv", 0, 1, 11),
+              "add markers objective: " + track +
+                  ":14: marker 0 has frame 6 (step 66 at 11 steps per frame); expected a frame in [0, 5] (the scene "
+                  "has 60 steps)");
+  check_error(edits::add_markers_objective(scene, "more.csv", 5, 1, 10),
+              "add markers objective: " + (temp.path / "more.csv").string() +
+                  ":10: marker 5 has frame 9 (step 90 at 10 steps per frame); expected a frame in [0, 6] (the scene "
+                  "has 60 steps)");
+  check_error(edits::add_markers_objective(scene, "", 0, 1, 10),
+              "add markers objective: found no marker file; expected the path of a marker CSV file");
+
+  // Binding a second marker reads the file again: the samples interleave as in the file.
+  const Scene more = ok(edits::add_markers_objective(scene, "more.csv", 2, 1, 10));
+  const Scene both = ok(edits::bind_marker(more, 5, 0, 3));
+  CHECK(both.objectives[5].bind == std::vector<std::pair<int, int>>{{2, 1}, {0, 3}});
+  REQUIRE(both.objectives[5].samples.size() == 8);
+  CHECK(both.objectives[5].samples[0].marker == 2);
+  CHECK(both.objectives[5].samples[1].marker == 0);
+  check_as_loaded(both);
+
+  // A bound marker is bound again in its place.
+  const Scene rebound = ok(edits::bind_marker(scene, 3, 1, 0));
+  CHECK(rebound.objectives[3].bind == std::vector<std::pair<int, int>>{{0, 2}, {1, 0}});
+  CHECK(rebound.objectives[3].samples.size() == 14);
+  check_as_loaded(rebound);
+  check_error(edits::bind_marker(scene, 0, 0, 1),
+              "bind marker: objectives[0] (a target objective) has no markers; expected a markers objective");
+  check_error(edits::bind_marker(scene, 3, 7, 1),
+              "bind marker: marker 7 does not occur in " + track + "; expected a marker id that it has rows for");
+  check_error(edits::bind_marker(scene, 3, 0, 5),
+              "bind marker: particle 5 does not exist; expected an index in [0, 5)");
+  check_error(edits::bind_marker(scene, 6, 0, 1),
+              "bind marker: objective 6 does not exist; expected an index in [0, 5)");
+
+  const Scene unbound = ok(edits::unbind_marker(scene, 3, 0));
+  CHECK(unbound.objectives[3].bind == std::vector<std::pair<int, int>>{{1, 4}});
+  CHECK(unbound.objectives[3].samples.size() == 7);
+  check_as_loaded(unbound);
+  check_error(edits::unbind_marker(unbound, 3, 1),
+              "unbind marker: marker 1 is the only bound marker of objectives[3] (a markers objective), which would "
+              "compare nothing; delete the objective instead");
+  check_error(edits::unbind_marker(scene, 3, 5),
+              "unbind marker: marker 5 is not bound in objectives[3] (a markers objective); expected one of its bound "
+              "markers");
+  check_error(edits::unbind_marker(scene, 4, 0),
+              "unbind marker: objectives[4] (an effort objective) has no markers; expected a markers objective");
+  CHECK(saved_text(scene, temp.path / "again.json") == before);
+
+  // A marker bound to a body is bound to the particle instead, and one is unbound from its body.
+  const Scene bodies = body_scene(temp.path);  // objectives[2]: markers 0 -> body 1, 1 -> body 2, 2 -> particle 0
+  const Scene to_particle = ok(edits::bind_marker(bodies, 2, 0, 3));
+  CHECK(to_particle.objectives[2].bind_bodies == std::vector<std::pair<int, int>>{{1, 2}});
+  CHECK(to_particle.objectives[2].bind == std::vector<std::pair<int, int>>{{2, 0}, {0, 3}});
+  CHECK(to_particle.objectives[2].samples.size() == 15);
+  check_as_loaded(to_particle);
+  const Scene off_body = ok(edits::unbind_marker(bodies, 2, 1));
+  CHECK(off_body.objectives[2].bind_bodies == std::vector<std::pair<int, int>>{{0, 1}});
+  CHECK(off_body.objectives[2].samples.size() == 10);
+  check_as_loaded(off_body);
 }
 
 TEST_CASE("scene edits: time, gravity and what is optimised") {
@@ -535,6 +729,15 @@ TEST_CASE("scene edits: time, gravity and what is optimised") {
   check_error(edits::set_gravity(scene, {0, std::numeric_limits<double>::infinity(), 0}),
               "set gravity: found gravity [0, inf, 0]; expected a finite acceleration (m/s^2)");
 
+  const Scene ground = ok(edits::set_ground(scene, true, -0.25));
+  CHECK(ground.settings.ground.enabled);
+  CHECK(ground.settings.ground.height == -0.25);
+  CHECK(ground.settings.ground.damping == scene.settings.ground.damping);
+  check_stable(ground, temp.path);
+  CHECK_FALSE(ok(edits::set_ground(ground, false, -0.25)).settings.ground.enabled);
+  check_error(edits::set_ground(scene, true, std::numeric_limits<double>::quiet_NaN()),
+              "set ground: found height nan; expected a finite height (m)");
+
   const double inf = std::numeric_limits<double>::infinity();
   const Scene bounded = ok(edits::set_optimized(scene, ParamId::Stiffness, true, 10, 1000));
   CHECK(bounded.params[ParamId::Stiffness].optimize);
@@ -577,6 +780,9 @@ TEST_CASE("scene edits: every edit that applies to an example scene gives a vali
     if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
   std::sort(names.begin(), names.end());
   REQUIRE(names.size() >= 14);
+  const fs::path track = temp.path / "two_frames.csv";  // fits every scene: frames 0 and 1, a step apart
+  std::ofstream(track) << "frame,marker,x,y,z\n0,3,0,1,0\n1,3,0,1.1,0\n";
+  const Scene clipboard = ok(edits::extract(body_scene(temp.path), {1, 2, 3}, {0, 2}));  // with joints and attachments
   for (const std::string& name : names) {
     CAPTURE(name);
     const Scene scene = nudge::studio_test::load_example(name);
@@ -625,6 +831,23 @@ TEST_CASE("scene edits: every edit that applies to an example scene gives a vali
       run("weight", edits::set_objective_weight(scene, 0, 0.25));
     }
     run("shorter", edits::set_time(scene, scene.settings.dt, std::max(1, scene.settings.steps / 2)));
+    run("ground", edits::set_ground(scene, !scene.settings.ground.enabled, scene.settings.ground.height - 0.1));
+    if (b > 0) run("move bodies", edits::move_bodies(scene, {0, b - 1}, {0.1, 0, -0.2}));
+    if (!scene.colliders.empty()) run("move collider", edits::move_colliders(scene, {0}, {0, 0.05, 0.1}));
+    for (int k = 0; k < static_cast<int>(scene.objectives.size()); ++k) {
+      const Objective& o = scene.objectives[size_t(k)];
+      if (o.type == ObjectiveType::Target || o.type == ObjectiveType::Positions)
+        run("target", edits::set_objective_target(scene, k, 0, {0.5, 0.25, 0}));
+      if (o.type != ObjectiveType::Markers) continue;
+      const int marker = o.bind.empty() ? o.bind_bodies[0].first : o.bind[0].first;
+      if (n > 0) run("bind marker", edits::bind_marker(scene, k, marker, n - 1));
+      if (o.bind.size() + o.bind_bodies.size() > 1) run("unbind marker", edits::unbind_marker(scene, k, marker));
+    }
+    const std::vector<int> first_last_particles = n > 0 ? std::vector<int>{0, n - 1} : std::vector<int>{};
+    const std::vector<int> first_last_bodies = b > 0 ? std::vector<int>{0, b - 1} : std::vector<int>{};
+    run("duplicate", edits::duplicate(scene, first_last_particles, first_last_bodies, {0, 0, 2}));
+    run("paste", edits::merge(scene, clipboard, {0, 1, 0}));
+    if (n > 0) run("add markers objective", edits::add_markers_objective(scene, track, 3, n - 1, 1));
 
     for (auto& [what, result] : results) {
       CAPTURE(what);

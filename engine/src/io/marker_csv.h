@@ -1,5 +1,5 @@
-// Reading reference marker tracks: CSV files with the header `frame,marker,x,y,z`
-// and one row per observed marker per frame.
+// Reading reference marker tracks (nudge/marker_csv.h, where the reader is public), and
+// the file helpers the scene loader shares with it.
 #pragma once
 
 #include <cstddef>
@@ -7,28 +7,11 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
-#include <vector>
 
+#include "nudge/marker_csv.h"
 #include "nudge/result.h"
-#include "nudge/scene.h"
 
 namespace nudge {
-
-inline constexpr std::uintmax_t kMaxMarkerFileBytes = std::uintmax_t{256} << 20;
-
-// The rows of a marker file, with the line each came from so that later checks
-// (frames out of range, ...) can point at it.
-struct MarkerTrack {
-  std::vector<MarkerSample> samples;
-  std::vector<int> lines;  // 1-based line number of each sample
-};
-
-// Errors name the file and line: "track.csv:7: expected 5 comma-separated values, found 4".
-// Files larger than kMaxMarkerFileBytes are refused before reading.
-Result<MarkerTrack> read_marker_csv(const std::filesystem::path& path);
-
-// The same for text already in memory; `file_label` names it in errors.
-Result<MarkerTrack> parse_marker_csv(std::string_view text, std::string_view file_label);
 
 // Helpers shared with the scene loader.
 
