@@ -71,12 +71,14 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
 }
 
 void Studio::drop_derived_state() {
-  state_.optimization.reset();  // stops its run at the next iteration boundary
-  state_.landscape.reset();     // computed for the old scene: cancel
-  state_.adjoint_run.reset();
+  // Workers stop at their next iteration boundary, on the disposer's thread: the UI does
+  // not wait for them.
+  disposer_.dispose(std::move(state_.optimization));
+  disposer_.dispose(std::move(state_.landscape));
+  disposer_.dispose(std::move(state_.adjoint_run));
   state_.adjoints.reset();
-  state_.gradient_check.reset();
-  state_.comparison.reset();
+  disposer_.dispose(std::move(state_.gradient_check));
+  disposer_.dispose(std::move(state_.comparison));
   state_.iterate.reset();
   state_.initial_iterate.reset();
   state_.previous_iterate.reset();
@@ -518,26 +520,20 @@ void Studio::run_commands() {
     } else if (auto* exported = std::get_if<command::Export>(&c)) {
       export_iterate(*exported);
     } else if (auto* landscape = std::get_if<command::ComputeLandscape>(&c)) {
-      state_.landscape.reset();  // cancels and joins the previous one
+      disposer_.dispose(std::move(state_.landscape));  // cancels the previous one
       state_.landscape = std::make_unique<studio::LossLandscape>(std::move(landscape->request), [] { Window::wake(); });
     } else if (auto* compare = std::get_if<command::CompareMethods>(&c)) {
-      state_.comparison.reset();
+      disposer_.dispose(std::move(state_.comparison));
       state_.comparison = std::make_unique<studio::MethodComparison>(state_.document.scene(), compare->methods,
                                                                      compare->budget, [] { Window::wake(); });
     } else if (auto* check = std::get_if<command::CheckGradients>(&c)) {
-      state_.gradient_check.reset();
+      disposer_.dispose(std::move(state_.gradient_check));
       state_.gradient_check = std::make_unique<studio::GradientCheckRun>(
           state_.point_scene(), check->parameters, check->samples_per_parameter, [] { Window::wake(); });
     } else if (auto* edit = std::get_if<command::EditParameter>(&c)) {
       edit_parameter(*edit);
     } else if (auto* edit_scene = std::get_if<command::EditScene>(&c)) {
-      Result<Scene> edited = edit_scene->apply(state_.document.scene());
-      if (!edited) {
-        show_error(edited.error().message + "; nothing changed");
-      } else {
-        state_.document.replace_scene(std::move(*edited), edit_scene->label);
-        show_history_step(edit_scene->label + " (Ctrl+Z undoes it)");
-      }
+      edit_scene_shown(*edit_scene);
     } else if (auto* recover = std::get_if<command::Recover>(&c)) {
       if (!state_.popups.recovery) continue;
       studio::RecoveredScene r = std::move(*state_.popups.recovery);
@@ -601,6 +597,25 @@ void Studio::edit_parameter(const command::EditParameter& edit) {
   window_.set_title(state_.document.title());
   start_rollout();
   state_.log.info("edited " + name + " (unsaved; Ctrl+Z undoes it)");
+}
+
+void Studio::edit_scene_shown(const command::EditScene& edit) {
+  // While the optimiser has moved, the scene shown is its iterate's, and the edit applies
+  // to what the user sees: the iterate's parameters become a step of the history, then
+  // the edit. The optimiser's session ends (on the disposer's thread), which pauses it;
+  // Start resumes from the edited scene.
+  const std::shared_ptr<const studio::OptimizationSnapshot> iterate = state_.iterate;
+  const bool moved = iterate && iterate->iteration > 0 && iterate->trajectory.steps > 0;
+  Scene base = moved ? iterate->scene : state_.document.scene();
+  if (moved) base.optimizer = state_.optimizer_settings;
+  Result<Scene> edited = edit.apply(base);
+  if (!edited) return show_error(edited.error().message + "; nothing changed");
+  if (moved) state_.document.replace_scene(std::move(base), "apply iteration " + std::to_string(iterate->iteration));
+  state_.document.replace_scene(std::move(*edited), edit.label);
+  show_history_step(edit.label + " (Ctrl+Z undoes it)");
+  if (moved)
+    state_.log.info("the optimiser paused at iteration " + std::to_string(iterate->iteration) +
+                    " for the edit: its parameters are now the scene's; Start resumes from the edited scene");
 }
 
 void Studio::show_history_step(const std::string& what) {

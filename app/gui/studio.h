@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "gui/studio_state.h"
+#include "studio/disposer.h"
 #include "studio/recovery.h"
 #include "studio/panel_layout.h"
 #include "gui/window.h"
@@ -77,6 +78,8 @@ private:
   void export_frames(const std::filesystem::path& folder);
   void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);
+  // Applies an editor action to the scene shown (the optimiser's iterate while it runs).
+  void edit_scene_shown(const command::EditScene& edit);
   // After undo, redo or a jump in the history: show the document's scene as it now is,
   // keeping the view and, where it still exists, the selection.
   void show_history_step(const std::string& what);
@@ -93,6 +96,7 @@ private:
 
   Window& window_;
   StudioState state_;
+  studio::Disposer disposer_;  // ends the workers the studio no longer needs
   std::unique_ptr<studio::RolloutWorker> worker_;
   // Autosave: the document's scene goes to the recovery file once it has had unsaved
   // changes for kAutosaveDelay seconds without another change.
