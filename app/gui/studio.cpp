@@ -610,8 +610,11 @@ void Studio::edit_scene_shown(const command::EditScene& edit) {
   if (moved) base.optimizer = state_.optimizer_settings;
   Result<Scene> edited = edit.apply(base);
   if (!edited) return show_error(edited.error().message + "; nothing changed");
+  const std::optional<Selection> select =
+      edit.then_select ? std::optional(edit.then_select(base, *edited)) : std::nullopt;
   if (moved) state_.document.replace_scene(std::move(base), "apply iteration " + std::to_string(iterate->iteration));
   state_.document.replace_scene(std::move(*edited), edit.label);
+  if (select && selection_exists(state_.document.scene(), *select)) state_.selection = *select;
   show_history_step(edit.label + " (Ctrl+Z undoes it)");
   if (moved)
     state_.log.info("the optimiser paused at iteration " + std::to_string(iterate->iteration) +

@@ -4,6 +4,7 @@
 // studio carries out after the panels are drawn, so no panel half-applies an action.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -30,17 +31,33 @@
 
 namespace nudge::gui {
 
-// The element the outliner and inspector point at; the viewport highlights it.
+// The elements the outliner and inspector point at; the viewport highlights them. One
+// kind at a time: `index` is the element clicked last (the inspector shows it) and
+// `others` the rest of a box selection or Shift+click, of the same kind.
 struct Selection {
   enum class Kind { None, Settings, Particle, Spring, Body, Collider, Joint, Attachment, Objective, Parameter };
   Kind kind = Kind::None;
   int index = -1;
+  std::vector<int> others;
   bool operator==(const Selection&) const = default;
+  // index and others, ascending, each once.
+  std::vector<int> members() const {
+    std::vector<int> all = others;
+    all.push_back(index);
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+  }
+  bool contains(int i) const { return i == index || std::find(others.begin(), others.end(), i) != others.end(); }
 };
 
-// Whether the selection names an element the scene has (Settings always; None never).
+// Whether the selection names elements the scene has (Settings always; None never).
 inline bool selection_exists(const Scene& scene, const Selection& sel) {
-  const auto below = [&](std::size_t n) { return sel.index >= 0 && std::size_t(sel.index) < n; };
+  const auto below = [&](std::size_t n) {
+    for (const int i : sel.members())
+      if (i < 0 || std::size_t(i) >= n) return false;
+    return true;
+  };
   switch (sel.kind) {
     case Selection::Kind::Settings: return true;
     case Selection::Kind::Particle: return below(std::size_t(scene.particle_count()));
@@ -100,6 +117,9 @@ struct EditParameter {
 struct EditScene {
   std::string label;
   std::function<Result<Scene>(const Scene&)> apply;
+  // What to select once it has applied (the pasted elements, say), from the scenes before
+  // and after; empty: the selection stays where it still exists.
+  std::function<Selection(const Scene& before, const Scene& after)> then_select;
 };
 // The answer to "recover the unsaved changes of the last session?".
 struct Recover {
@@ -232,6 +252,19 @@ struct StudioState {
   // scrolls to the bottom).
   std::uint64_t log_generation_shown = 0;
   std::vector<studio::LogEntry> log_entries;
+
+  // What Edit > Copy took (studio/scene_edits.h's extract): particles and bodies with
+  // what joins them, kept when another scene is opened so it can be pasted there.
+  std::optional<Scene> clipboard;
+  // A marker of a markers objective waiting to be bound to the next particle clicked in
+  // the viewport (the inspector's "bind by picking"; Escape cancels).
+  struct MarkerBinding {
+    int objective = -1;
+    int marker = -1;
+  };
+  std::optional<MarkerBinding> binding_marker;
+  // Snap moves to the grid (Edit > Snap to Grid; holding Ctrl while dragging inverts it).
+  bool snap = true;
 
   std::vector<Command> commands;  // queued by panels, carried out after drawing
   void queue(Command c) { commands.push_back(std::move(c)); }
