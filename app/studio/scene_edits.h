@@ -64,7 +64,7 @@ Result<Scene> set_spring_actuation(const Scene& scene, const std::vector<int>& s
 // start at zero. Channels that springs still use cannot be removed.
 Result<Scene> set_channels(const Scene& scene, int channels);
 
-// ---- Generators: chains, cloth and soft lattices ---------------------------------
+// ---- Generators: chains, cloth, soft lattices and walkers ------------------------
 // Each appends new particles (free unless it pins some) and springs between them only,
 // with rest lengths at the generated distances; the particles get the radius
 // add_particle would give.
@@ -92,6 +92,36 @@ Result<Scene> add_cloth(const Scene& scene, const Vec3& corner, double size_u, d
 // body diagonal (up to 26 neighbours).
 Result<Scene> add_lattice(const Scene& scene, const Vec3& corner, const Vec3& size, int nx, int ny, int nz,
                           const Material& material);
+
+// A walker-style soft robot, as DiffTaichi's mass_spring robots and scenes/walker.json: a
+// body of body_cols x body_rows square cells (each >= 1) of cell_size (m, > 0) in the x-y
+// plane at z = corner.z, its lower-left corner at `corner` + (0, leg_rows * cell_size, 0),
+// standing on `legs` legs (>= 1), each one cell wide and leg_rows (>= 1) cells tall, their
+// feet at y = corner.y. Leg i stands under body column round(i (body_cols - 1) / (legs - 1))
+// (halves up): the first under the leftmost column, the last under the rightmost; a single
+// leg under column (body_cols - 1) / 2, the middle one (left of the middle when body_cols
+// is even). Legs <= (body_cols + 1) / 2, so that they stand a column apart at least and no
+// two share a particle or a spring. The particles: the body's (body_cols + 1) x
+// (body_rows + 1) grid points in rows from the bottom (body point r (body_cols + 1) + c at
+// column c of row r), then each leg's leg_rows rows from its foot up, left point then right
+// (a leg's top is the body's bottom row): (body_cols + 1)(body_rows + 1) + 2 legs leg_rows
+// particles. Every cell has its four edges and two diagonals as springs (shared edges
+// once). The 2 leg_rows vertical springs of leg i are muscles on the new control channel
+// scene.channels + i (actuation `actuation`, finite: the rest length scales by
+// 1 + actuation x control); every other spring is passive. Existing channels keep their
+// controls; the new channels' controls start at zero. An error when the channels would be
+// more than kMaxChannels, or steps x channels more than kMaxControlValues. (scenes/
+// walker.json is this robot with body_rows = 1, except that it drives each side of a leg
+// by a channel of its own.)
+struct WalkerShape {
+  int body_cols = 3;
+  int body_rows = 2;
+  int legs = 2;
+  int leg_rows = 2;
+  double cell_size = 0.1;
+  double actuation = 0.25;
+};
+Result<Scene> add_walker(const Scene& scene, const Vec3& corner, const WalkerShape& shape, const Material& material);
 
 // At most this many particles from one generator: a typo should not fill the memory.
 inline constexpr long long kMaxGeneratedParticles = 100'000;

@@ -1,5 +1,5 @@
 // Generators that append whole structures of particles and springs: chains, cloth
-// sheets and soft lattices (scene_edits.h).
+// sheets, soft lattices and walker robots (scene_edits.h).
 #include <cmath>
 #include <string>
 #include <utility>
@@ -46,15 +46,21 @@ std::optional<Error> check_total(std::string_view action, long long total, const
 
 // Appends the particles and springs (indices relative to the first new particle) and
 // pins the new particles listed.
-Result<Scene> generate(const Scene& scene, std::string_view action, const std::vector<Vec3>& positions,
-                       std::vector<std::pair<int, int>> springs, const std::vector<int>& pins, const Material& m) {
+// The scene with them appended, not yet finished (its springs passive).
+Scene appended(const Scene& scene, const std::vector<Vec3>& positions, std::vector<std::pair<int, int>> springs,
+               const std::vector<int>& pins, const Material& m) {
   Scene edited = scene;
   const int first = scene.particle_count();
   append_particles(edited, positions, m.particle_mass, shared_particle_radius(scene));
   for (auto& [a, b] : springs) a += first, b += first;
   append_springs(edited, springs, m.stiffness, m.damping);
   for (int i : pins) edited.pinned[size_t(first + i)] = 1;
-  return finish(std::move(edited), action);
+  return edited;
+}
+
+Result<Scene> generate(const Scene& scene, std::string_view action, const std::vector<Vec3>& positions,
+                       std::vector<std::pair<int, int>> springs, const std::vector<int>& pins, const Material& m) {
+  return finish(appended(scene, positions, std::move(springs), pins, m), action);
 }
 
 }  // namespace
@@ -152,6 +158,92 @@ Result<Scene> add_lattice(const Scene& scene, const Vec3& corner, const Vec3& si
             }
       }
   return generate(scene, action, positions, std::move(springs), {}, material);
+}
+
+Result<Scene> add_walker(const Scene& scene, const Vec3& corner, const WalkerShape& shape, const Material& material) {
+  constexpr std::string_view action = "add walker";
+  if (auto error = check_input(scene, action)) return *error;
+  const int cols = shape.body_cols, rows = shape.body_rows, legs = shape.legs, leg_rows = shape.leg_rows;
+  if (auto error = check_count(action, "body_cols", cols, 1, "body column")) return *error;
+  if (auto error = check_count(action, "body_rows", rows, 1, "body row")) return *error;
+  if (auto error = check_count(action, "legs", legs, 1, "leg")) return *error;
+  if (auto error = check_count(action, "leg_rows", leg_rows, 1, "leg row")) return *error;
+  const int most_legs = static_cast<int>((static_cast<long long>(cols) + 1) / 2);
+  if (legs > most_legs)
+    return fail(action, "found " + std::to_string(legs) + " legs under " + std::to_string(cols) +
+                            " body columns; expected at most (body_cols + 1) / 2 = " + std::to_string(most_legs) +
+                            " legs, a column apart at least");
+  // Both terms < 2^62 (cols, rows < 2^31; legs <= 2^30), so the sum cannot overflow.
+  const long long body_points = (static_cast<long long>(cols) + 1) * (static_cast<long long>(rows) + 1);
+  const long long total = body_points + 2LL * legs * leg_rows;
+  if (auto error = check_total(action, total,
+                               std::to_string(cols) + " x " + std::to_string(rows) + " body cells on " +
+                                   std::to_string(legs) + " legs of " + std::to_string(leg_rows) + " cells"))
+    return *error;
+  if (!finite(corner)) return fail(action, "found corner " + vec3_text(corner) + "; expected a finite point (m)");
+  if (auto error = check_size(action, "cell size", shape.cell_size)) return *error;
+  if (!std::isfinite(shape.actuation))
+    return fail(action, "found actuation " + number_text(shape.actuation) + "; expected a finite actuation");
+  if (auto error = check_material(action, material)) return *error;
+  const long long channels = static_cast<long long>(scene.channels) + legs;
+  if (channels > kMaxChannels)
+    return fail(action, "found " + std::to_string(scene.channels) + " channels + " + std::to_string(legs) +
+                            " new (one per leg); expected at most " + std::to_string(kMaxChannels) + " channels");
+  if (channels * scene.settings.steps > kMaxControlValues)
+    return fail(action, "found " + std::to_string(channels) + " channels (one new per leg) x " +
+                            std::to_string(scene.settings.steps) + " steps; expected at most " +
+                            std::to_string(kMaxControlValues) + " control values");
+
+  const double h = shape.cell_size;
+  std::vector<Vec3> positions;
+  std::vector<std::pair<int, int>> springs;
+  std::vector<int> muscles;  // indices into springs
+  // The body: a grid of (cols + 1) x (rows + 1) points, as add_cloth's.
+  const auto body = [&](int row, int col) { return row * (cols + 1) + col; };
+  for (int row = 0; row <= rows; ++row)
+    for (int col = 0; col <= cols; ++col) {
+      positions.push_back({corner[0] + h * col, corner[1] + h * (leg_rows + row), corner[2]});
+      if (col < cols) springs.emplace_back(body(row, col), body(row, col + 1));
+      if (row < rows) springs.emplace_back(body(row, col), body(row + 1, col));
+      if (col < cols && row < rows) {
+        springs.emplace_back(body(row, col), body(row + 1, col + 1));
+        springs.emplace_back(body(row, col + 1), body(row + 1, col));
+      }
+    }
+  // The legs: two points per leg row; a leg's row leg_rows is the body's row 0.
+  std::vector<int> muscle_leg;  // the leg of each muscle
+  for (int leg = 0; leg < legs; ++leg) {
+    const int col = legs == 1 ? (cols - 1) / 2
+                              : static_cast<int>((2LL * leg * (cols - 1) + (legs - 1)) / (2LL * (legs - 1)));
+    const int first = static_cast<int>(positions.size());
+    const auto left = [&](int k) { return k == leg_rows ? body(0, col) : first + 2 * k; };
+    const auto right = [&](int k) { return k == leg_rows ? body(0, col + 1) : first + 2 * k + 1; };
+    for (int k = 0; k < leg_rows; ++k) {
+      positions.push_back({corner[0] + h * col, corner[1] + h * k, corner[2]});
+      positions.push_back({corner[0] + h * (col + 1), corner[1] + h * k, corner[2]});
+    }
+    for (int k = 0; k < leg_rows; ++k) {
+      springs.emplace_back(left(k), right(k));
+      muscles.push_back(static_cast<int>(springs.size()));
+      muscle_leg.push_back(leg);
+      springs.emplace_back(left(k), left(k + 1));
+      muscles.push_back(static_cast<int>(springs.size()));
+      muscle_leg.push_back(leg);
+      springs.emplace_back(right(k), right(k + 1));
+      springs.emplace_back(left(k), right(k + 1));
+      springs.emplace_back(right(k), left(k + 1));
+    }
+  }
+  const int first_spring = scene.spring_count();
+  Scene edited = appended(scene, positions, std::move(springs), {}, material);
+  append_columns(edited.params[ParamId::Controls], scene.settings.steps, legs);
+  edited.channels = static_cast<int>(channels);
+  for (size_t m = 0; m < muscles.size(); ++m) {
+    const size_t s = size_t(first_spring + muscles[m]);
+    edited.spring_channel[s] = scene.channels + muscle_leg[m];
+    edited.actuation[s] = shape.actuation;
+  }
+  return finish(std::move(edited), action);
 }
 
 }  // namespace nudge::studio::edits

@@ -308,6 +308,19 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
        [&](const Scene& s) {
          return edits::add_lattice(s, point(), {0.1, 0.2, 0.1}, 2, 2, 2, {});
        }},
+      {"add walker",
+       [&](const Scene& s) {
+         // Now and then more legs than the body has room for (an error to check).
+         edits::WalkerShape shape;
+         shape.body_cols = 1 + int(random() % 3);
+         shape.body_rows = 1 + int(random() % 2);
+         const int most_legs = (shape.body_cols + 1) / 2 + (random() % 8 == 0 ? 1 : 0);
+         shape.legs = 1 + int(random() % unsigned(most_legs));
+         shape.leg_rows = 1 + int(random() % 2);
+         shape.cell_size = uniform(0.05, 0.2);
+         shape.actuation = uniform(-0.5, 0.5);
+         return edits::add_walker(s, point(), shape, {});
+       }},
       {"add body",
        [&](const Scene& s) {
          RigidBody body = body_of(shapes[random() % shapes.size()], "b" + std::to_string(named++));
@@ -461,6 +474,13 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
       CHECK(after == expected_after_deleting(before, {}, {}, names_of(before.joint_names), {}));
     if (name == "delete springs") CHECK(after == expected_after_deleting(before, {}, {}, {}, names_of(before.springs)));
     if (name.starts_with("add ") || name == "duplicate" || name == "merge") check_appended(before, after);
+    if (name == "add walker") {  // the channels there were keep their controls; the new ones start at zero
+      const Parameter &u = scene.params[ParamId::Controls], &v = result->params[ParamId::Controls];
+      REQUIRE(v.cols > u.cols);
+      for (int t = 0; t < scene.settings.steps; ++t)
+        for (int c = 0; c < v.cols; ++c)
+          CHECK(v.value[size_t(t * v.cols + c)] == (c < u.cols ? u.value[size_t(t * u.cols + c)] : 0.0));
+    }
     scene = std::move(*result);
     // Copies keep their names: name them apart again, for the oracle.
     for (size_t b = before.bodies.size(); b < scene.bodies.size(); ++b)

@@ -10,11 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "nudge/simulator.h"
 #include "scene_edits_test_scenes.h"
 #include "studio/scene_edits.h"
 #include "studio_test_scenes.h"
@@ -244,6 +247,347 @@ TEST_CASE("scene edits: chains, cloth and lattices append particles and springs"
               "add lattice: found size y -1; expected a length > 0 (m)");
   check_error(edits::add_lattice(scene, {0, 0, 0}, {1, 1, 1}, 2, 2, 1, material),
               "add lattice: found nz = 1; expected at least 2 particles along z");
+}
+
+namespace {
+
+// The particle and spring counts add_walker documents.
+int walker_particles(const edits::WalkerShape& w) {
+  return (w.body_cols + 1) * (w.body_rows + 1) + 2 * w.legs * w.leg_rows;
+}
+int walker_springs(const edits::WalkerShape& w) {
+  return w.body_cols * (w.body_rows + 1) + (w.body_cols + 1) * w.body_rows + 2 * w.body_cols * w.body_rows +
+         5 * w.legs * w.leg_rows;
+}
+
+// The walker's particle positions (from particle `first` on) as x / cell_size, y / cell_size.
+std::vector<std::pair<long, long>> grid_points(const Scene& scene, int first, double h) {
+  const std::vector<double>& x = values(scene, ParamId::InitialPosition);
+  std::vector<std::pair<long, long>> points;
+  for (int i = first; i < scene.particle_count(); ++i)
+    points.emplace_back(std::lround(x[3 * size_t(i)] / h), std::lround(x[3 * size_t(i) + 1] / h));
+  return points;
+}
+
+Trajectory rollout(const Scene& scene) {
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  options.threads = 1;
+  Result<std::unique_ptr<Simulator>> simulator = Simulator::create(scene, options);
+  REQUIRE_MESSAGE(simulator.ok(), (simulator.ok() ? "" : simulator.error().message));
+  Result<Trajectory> trajectory = (*simulator)->trajectory(scene.params);
+  REQUIRE_MESSAGE(trajectory.ok(), (trajectory.ok() ? "" : trajectory.error().message));
+  return std::move(*trajectory);
+}
+
+}  // namespace
+
+TEST_CASE("scene edits: add_walker builds a legged soft robot with a muscle channel per leg") {
+  TempDir temp;
+  const Scene scene = chain_scene(temp.path);  // 5 particles, 4 springs, 2 channels, 60 steps
+  const std::string before = check_stable(scene, temp.path);
+  const edits::Material material{0.2, 500, 0.3};
+
+  SUBCASE("counts, positions, rest lengths and muscles of a few shapes") {
+    struct Case {
+      edits::WalkerShape shape;
+      std::vector<int> leg_columns;  // where each leg stands, as documented
+    };
+    const std::vector<Case> cases = {
+        {{}, {0, 2}},                               // the defaults: 3 x 2 body on 2 legs of 2
+        {{5, 1, 3, 1, 0.2, 0.3}, {0, 2, 4}},        // evenly spread
+        {{6, 1, 3, 1, 0.1, 0.25}, {0, 3, 5}},       // 2.5 rounds up
+        {{1, 1, 1, 3, 0.05, -0.5}, {0}},            // one leg under a one-cell body
+        {{4, 2, 1, 2, 0.1, 0.25}, {1}},             // one leg: the middle column, left of the middle
+        {{7, 1, 4, 2, 0.1, 0.25}, {0, 2, 4, 6}},    // the most legs: every other column
+    };
+    for (const Case& c : cases) {
+      const edits::WalkerShape& w = c.shape;
+      CAPTURE(w.body_cols);
+      CAPTURE(w.body_rows);
+      CAPTURE(w.legs);
+      CAPTURE(w.leg_rows);
+      const edits::Vec3 corner{1, 0.5, -0.25};
+      const Scene robot = ok(edits::add_walker(scene, corner, w, material));
+      REQUIRE(robot.particle_count() == 5 + walker_particles(w));
+      REQUIRE(robot.spring_count() == 4 + walker_springs(w));
+      REQUIRE(robot.channels == 2 + w.legs);
+      const double h = w.cell_size;
+      const std::vector<double>& x = values(robot, ParamId::InitialPosition);
+      // The body's grid, in rows from the bottom, then each leg's points from the foot up.
+      for (int r = 0; r <= w.body_rows; ++r)
+        for (int col = 0; col <= w.body_cols; ++col) {
+          const size_t i = size_t(5 + r * (w.body_cols + 1) + col);
+          CHECK(x[3 * i] == doctest::Approx(corner[0] + h * col));
+          CHECK(x[3 * i + 1] == doctest::Approx(corner[1] + h * (w.leg_rows + r)));
+          CHECK(x[3 * i + 2] == corner[2]);
+        }
+      const int body_end = 5 + (w.body_cols + 1) * (w.body_rows + 1);
+      for (int leg = 0; leg < w.legs; ++leg)
+        for (int k = 0; k < w.leg_rows; ++k)
+          for (int side = 0; side < 2; ++side) {
+            const size_t i = size_t(body_end + 2 * (leg * w.leg_rows + k) + side);
+            CHECK(x[3 * i] == doctest::Approx(corner[0] + h * (c.leg_columns[size_t(leg)] + side)));
+            CHECK(x[3 * i + 1] == doctest::Approx(corner[1] + h * k));
+            CHECK(x[3 * i + 2] == corner[2]);
+          }
+      // Every new spring joins grid neighbours (an edge or a cell's diagonal) at their
+      // distance, no pair twice; the muscles are exactly the legs' vertical springs.
+      const std::vector<double>& rest = values(robot, ParamId::RestLength);
+      std::set<std::pair<int, int>> pairs;
+      std::vector<int> muscles_per_channel(size_t(robot.channels), 0);
+      for (int s = 4; s < robot.spring_count(); ++s) {
+        CAPTURE(s);
+        const int a = robot.spring_a[size_t(s)], b = robot.spring_b[size_t(s)];
+        CHECK(a >= 5);
+        CHECK(b >= 5);
+        CHECK(pairs.insert({std::min(a, b), std::max(a, b)}).second);
+        const double dx = x[3 * size_t(b)] - x[3 * size_t(a)], dy = x[3 * size_t(b) + 1] - x[3 * size_t(a) + 1];
+        const long gx = std::lround(std::abs(dx) / h), gy = std::lround(std::abs(dy) / h);
+        CHECK(gx <= 1);
+        CHECK(gy <= 1);
+        CHECK(gx + gy >= 1);
+        CHECK(rest[size_t(s)] == doctest::Approx(std::hypot(dx, dy)));
+        CHECK(values(robot, ParamId::Stiffness)[size_t(s)] == 500);
+        CHECK(values(robot, ParamId::Damping)[size_t(s)] == 0.3);
+        const bool in_leg = std::max(a, b) >= body_end;  // a leg spring has a leg point at one end
+        const bool muscle = in_leg && gx == 0;
+        const int channel = robot.spring_channel[size_t(s)];
+        if (muscle) {
+          // Its leg: the one whose points (or column) it touches; channels follow the legs.
+          const int leg_point = std::min(a, b) >= body_end ? std::min(a, b) : std::max(a, b);
+          const int leg = (leg_point - body_end) / (2 * w.leg_rows);
+          CHECK(channel == 2 + leg);
+          CHECK(robot.actuation[size_t(s)] == w.actuation);
+          ++muscles_per_channel[size_t(channel)];
+        } else {
+          CHECK(channel == -1);
+          CHECK(robot.actuation[size_t(s)] == 0);
+        }
+      }
+      for (int leg = 0; leg < w.legs; ++leg) CHECK(muscles_per_channel[size_t(2 + leg)] == 2 * w.leg_rows);
+      // Old springs and controls as they were; the new channels' controls zero.
+      for (int s = 0; s < 4; ++s) CHECK(robot.spring_channel[size_t(s)] == scene.spring_channel[size_t(s)]);
+      const std::vector<double>& old_controls = values(scene, ParamId::Controls);
+      const std::vector<double>& controls = values(robot, ParamId::Controls);
+      REQUIRE(controls.size() == size_t(60 * robot.channels));
+      for (size_t t = 0; t < 60; ++t)
+        for (size_t ch = 0; ch < size_t(robot.channels); ++ch)
+          CHECK(controls[t * size_t(robot.channels) + ch] == (ch < 2 ? old_controls[2 * t + ch] : 0.0));
+      for (int i = 5; i < robot.particle_count(); ++i) {
+        CHECK(values(robot, ParamId::Mass)[size_t(i)] == 0.2);
+        CHECK(robot.pinned[size_t(i)] == 0);
+        CHECK(values(robot, ParamId::ParticleRadius)[size_t(i)] == 0.01);  // the scene's shared radius
+      }
+      check_stable(robot, temp.path);
+    }
+    CHECK(saved_text(scene, temp.path / "again.json") == before);
+  }
+
+  SUBCASE("two walkers in a row: the second gets channels of its own") {
+    const Scene one = ok(edits::add_walker(scene, {0, 0, 0}, {}, material));
+    const Scene two = ok(edits::add_walker(one, {1, 0, 0}, {}, material));
+    CHECK(two.channels == 6);
+    std::set<int> used;
+    for (int s = one.spring_count(); s < two.spring_count(); ++s)
+      if (two.spring_channel[size_t(s)] >= 0) used.insert(two.spring_channel[size_t(s)]);
+    CHECK(used == std::set<int>{4, 5});
+    check_stable(two, temp.path);
+  }
+
+  SUBCASE("bad input") {
+    using W = edits::WalkerShape;
+    const edits::Vec3 o{0, 0, 0};
+    check_error(edits::add_walker(scene, o, W{0, 2, 1, 2}, material),
+                "add walker: found body_cols = 0; expected at least 1 body column");
+    check_error(edits::add_walker(scene, o, W{3, 0, 2, 2}, material),
+                "add walker: found body_rows = 0; expected at least 1 body row");
+    check_error(edits::add_walker(scene, o, W{3, 2, 0, 2}, material),
+                "add walker: found legs = 0; expected at least 1 leg");
+    check_error(edits::add_walker(scene, o, W{3, 2, 2, -1}, material),
+                "add walker: found leg_rows = -1; expected at least 1 leg row");
+    check_error(edits::add_walker(scene, o, W{3, 2, 3, 2}, material),
+                "add walker: found 3 legs under 3 body columns; expected at most (body_cols + 1) / 2 = 2 legs, a "
+                "column apart at least");
+    check_error(edits::add_walker(scene, o, W{4, 2, 3, 2}, material),
+                "add walker: found 3 legs under 4 body columns; expected at most (body_cols + 1) / 2 = 2 legs, a "
+                "column apart at least");
+    check_error(edits::add_walker(scene, o, W{1000, 1000, 2, 2}, material),
+                "add walker: found 1000 x 1000 body cells on 2 legs of 2 cells = 1002009 particles; expected at most "
+                "100000");
+    constexpr int big = std::numeric_limits<int>::max();  // no overflow on the way to the refusal
+    check_error(edits::add_walker(scene, o, W{big, big, 1, big}, material),
+                "add walker: found 2147483647 x 2147483647 body cells on 1 legs of 2147483647 cells = "
+                "4611686022722355198 particles; expected at most 100000");
+    check_error(edits::add_walker(scene, o, W{1, 1, 1, 49'999}, material),
+                "add walker: found 1 x 1 body cells on 1 legs of 49999 cells = 100002 particles; expected at most "
+                "100000");
+    check_error(edits::add_walker(scene, {0, std::numeric_limits<double>::infinity(), 0}, W{}, material),
+                "add walker: found corner [0, inf, 0]; expected a finite point (m)");
+    check_error(edits::add_walker(scene, o, W{3, 2, 2, 2, 0}, material),
+                "add walker: found cell size 0; expected a length > 0 (m)");
+    check_error(edits::add_walker(scene, o, W{3, 2, 2, 2, std::numeric_limits<double>::quiet_NaN()}, material),
+                "add walker: found cell size nan; expected a length > 0 (m)");
+    check_error(edits::add_walker(scene, o, W{3, 2, 2, 2, 0.1, std::numeric_limits<double>::infinity()}, material),
+                "add walker: found actuation inf; expected a finite actuation");
+    check_error(edits::add_walker(scene, o, W{}, {0.1, -1, 0}),
+                "add walker: found stiffness -1; expected a stiffness >= 0 (N/m)");
+    check_error(edits::add_walker(scene, o, W{}, {0, 1, 0}),
+                "add walker: found particle mass 0; expected a mass > 0 (kg)");
+    // Channels: at most kMaxChannels in all, and steps x channels control values.
+    const Scene crowded = ok(edits::set_channels(scene, kMaxChannels - 1));
+    check_error(edits::add_walker(crowded, o, W{}, material),
+                "add walker: found 4095 channels + 2 new (one per leg); expected at most 4096 channels");
+    CHECK(ok(edits::add_walker(crowded, o, W{1, 1, 1, 1}, material)).channels == kMaxChannels);
+    const Scene passive = ok(edits::set_channels(ok(edits::set_spring_actuation(scene, {1, 2}, -1, 0)), 0));
+    const Scene long_run = ok(edits::set_time(passive, 1e-4, 10'000'000));  // no channels: no control values
+    check_error(edits::add_walker(long_run, o, W{21, 1, 11, 1}, material),
+                "add walker: found 11 channels (one new per leg) x 10000000 steps; expected at most 100000000 "
+                "control values");
+    CHECK(saved_text(scene, temp.path / "again.json") == before);
+  }
+}
+
+TEST_CASE("scene edits: add_walker with one body row is scenes/walker.json, but for its channel per leg side") {
+  // walker.json: 16 particles, a body of one row of 3 cells on two legs of two cells
+  // under its first and last columns; its 8 leg verticals are muscles on 4 channels, one
+  // per leg side (left leg: 0 and 1, right leg: 2 and 3). add_walker drives each leg by
+  // one channel, so its channel 0 is walker.json's 0 and 1 together, its 1 is 2 and 3.
+  TempDir temp;
+  const Scene walker = nudge::studio_test::load_example("walker");
+  REQUIRE(walker.particle_count() == 16);
+  REQUIRE(walker.channels == 4);
+  const edits::WalkerShape shape{3, 1, 2, 2, 0.1, 0.25};
+  const Scene both = ok(edits::add_walker(walker, {0, 0, 0}, shape, {0.1, 300, 0.8}));
+  REQUIRE(both.particle_count() == 32);
+  REQUIRE(both.spring_count() == 72);
+  REQUIRE(both.channels == 6);
+  check_stable(both, temp.path);
+
+  // The same points: generated particle i is walker.json's particle match[i].
+  const std::vector<std::pair<long, long>> points = grid_points(both, 0, 0.1);
+  const std::vector<double>& x = values(both, ParamId::InitialPosition);
+  std::vector<int> match(16, -1);
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 16; ++j)
+      if (points[size_t(16 + i)] == points[size_t(j)]) match[size_t(i)] = j;
+    REQUIRE(match[size_t(i)] >= 0);
+    for (int k = 0; k < 3; ++k)
+      CHECK(x[3 * size_t(16 + i) + size_t(k)] == doctest::Approx(x[3 * size_t(match[size_t(i)]) + size_t(k)]));
+    CHECK(values(both, ParamId::Mass)[size_t(16 + i)] == values(walker, ParamId::Mass)[size_t(match[size_t(i)])]);
+  }
+  CHECK(std::set<int>(match.begin(), match.end()).size() == 16);
+
+  // The same springs, with the same values; the same muscles, each leg's channel the
+  // union of walker.json's two for that leg.
+  struct Spring {
+    double stiffness, damping, rest, actuation;
+    int channel;
+  };
+  const auto springs_of = [&](const Scene& s, int first, bool generated) {
+    std::map<std::pair<int, int>, Spring> out;
+    for (int k = first; k < first + 36; ++k) {
+      int a = s.spring_a[size_t(k)], b = s.spring_b[size_t(k)];
+      if (generated) a = match[size_t(a - 16)], b = match[size_t(b - 16)];
+      int channel = s.spring_channel[size_t(k)];
+      if (generated && channel >= 0) channel -= 4;  // its new channels: 4 and 5
+      if (!generated && channel >= 0) channel /= 2;  // walker.json's per-side channels, per leg
+      out[{std::min(a, b), std::max(a, b)}] = {values(s, ParamId::Stiffness)[size_t(k)],
+                                               values(s, ParamId::Damping)[size_t(k)],
+                                               values(s, ParamId::RestLength)[size_t(k)], s.actuation[size_t(k)],
+                                               channel};
+    }
+    return out;
+  };
+  const auto expected = springs_of(walker, 0, false), generated = springs_of(both, 36, true);
+  REQUIRE(expected.size() == 36);
+  REQUIRE(generated.size() == 36);
+  int muscles = 0;
+  for (const auto& [pair, spring] : expected) {
+    CAPTURE(pair.first);
+    CAPTURE(pair.second);
+    REQUIRE(generated.contains(pair));
+    const Spring& g = generated.at(pair);
+    CHECK(g.stiffness == spring.stiffness);
+    CHECK(g.damping == spring.damping);
+    CHECK(g.rest == doctest::Approx(spring.rest).epsilon(1e-12));
+    CHECK(g.actuation == spring.actuation);
+    CHECK(g.channel == spring.channel);
+    muscles += spring.channel >= 0;
+  }
+  CHECK(muscles == 8);
+  // walker.json's controls kept; the new channels' zero.
+  const std::vector<double>& old_controls = values(walker, ParamId::Controls);
+  const std::vector<double>& controls = values(both, ParamId::Controls);
+  for (size_t t = 0; t < size_t(walker.settings.steps); ++t)
+    for (size_t ch = 0; ch < 6; ++ch) CHECK(controls[6 * t + ch] == (ch < 4 ? old_controls[4 * t + ch] : 0.0));
+}
+
+TEST_CASE("scene edits: a generated walker stands on the ground, its muscles work, and it rocks on without falling") {
+  // The default walker (a 3 x 2 body on two legs of two cells, 20 particles) with
+  // walker.json's settings and ground, its feet on the ground, alone in the scene.
+  TempDir temp;
+  const Scene walker = nudge::studio_test::load_example("walker");
+  Scene base = ok(edits::add_walker(walker, {0, 0, 0}, {}, {0.1, 300, 0.8}));
+  std::vector<int> old_particles(16);
+  for (int i = 0; i < 16; ++i) old_particles[size_t(i)] = i;
+  base = ok(edits::delete_particles(base, old_particles));
+  REQUIRE(base.particle_count() == 20);
+  REQUIRE(base.channels == 6);  // walker.json's 4 (now driving nothing) + one per leg
+  const int steps = base.settings.steps, n = 20;
+  const double dt = base.settings.dt;
+  REQUIRE(steps * dt == doctest::Approx(1.0));
+  const auto with_controls = [&](auto&& u) {  // u(t, leg)
+    Scene s = base;
+    std::vector<double>& controls = s.params[ParamId::Controls].value;
+    for (int t = 0; t < steps; ++t)
+      for (int leg = 0; leg < 2; ++leg) controls[size_t(6 * t + 4 + leg)] = u(t, leg);
+    check_stable(s, temp.path);
+    return s;
+  };
+  const auto y = [&](const Trajectory& tr, int t, int i) { return tr.x[(size_t(t) * size_t(n) + size_t(i)) * 3 + 1]; };
+  const auto body_bottom = [&](const Trajectory& tr, int t) {  // the body's lowest row (particles 0 to 3)
+    double sum = 0;
+    for (int i = 0; i < 4; ++i) sum += y(tr, t, i);
+    return sum / 4;
+  };
+
+  // Held muscles: legs stretched (u = +0.5: rest lengths x 1.125) stand the body higher
+  // than legs shortened (u = -0.5: x 0.875): their muscles' rest lengths are 0.05 m apart,
+  // of which the passive diagonals, pulling the legs back to their built shape, leave
+  // some 0.03 m.
+  const Trajectory tall = rollout(with_controls([](int, int) { return 0.5; }));
+  const Trajectory short_ = rollout(with_controls([](int, int) { return -0.5; }));
+  const double tall_height = body_bottom(tall, steps), short_height = body_bottom(short_, steps);
+  MESSAGE("walker body bottom after 1 s: " << tall_height << " m stretched, " << short_height << " m shortened");
+  CHECK(tall_height - short_height > 0.02);
+  CHECK(tall_height - short_height < 0.07);
+
+  // Phase-shifted 2 Hz sinusoids (walker.json's start): it rocks, its feet stay on top of
+  // the ground (within the contact's softness), and its body neither sinks nor tips over.
+  const double pi = std::acos(-1.0);
+  const Trajectory rocking =
+      rollout(with_controls([&](int t, int leg) { return 0.5 * std::sin(2 * pi * 2 * t * dt + leg * pi / 2); }));
+  double lowest = 1, body_lowest = 1, body_highest = 0, thinnest = 1;
+  for (int t = 0; t <= steps; ++t) {
+    for (int i = 0; i < n; ++i) lowest = std::min(lowest, y(rocking, t, i));
+    body_lowest = std::min(body_lowest, body_bottom(rocking, t));
+    body_highest = std::max(body_highest, body_bottom(rocking, t));
+    // Upright: each body column's top (particles 8 to 11) over its bottom (0 to 3), 0.2 m at rest.
+    for (int col = 0; col < 4; ++col) thinnest = std::min(thinnest, y(rocking, t, 8 + col) - y(rocking, t, col));
+  }
+  double drift = 0;
+  for (size_t i = 0; i < size_t(n); ++i)
+    drift += (rocking.x[(size_t(steps) * size_t(n) + i) * 3] - rocking.x[i * 3]) / n;
+  MESSAGE("rocking walker: lowest point " << lowest << " m, body bottom in [" << body_lowest << ", " << body_highest
+                                          << "] m, body rows at least " << thinnest << " m apart, drift "
+                                          << drift << " m");
+  CHECK(lowest > -0.005);       // the ground holds the feet (penalty 2e4 N/m)
+  CHECK(body_lowest > 0.12);    // the legs (0.2 m) hold the body up
+  CHECK(body_highest < 0.25);   // and do not throw it
+  CHECK(body_highest - body_lowest > 0.01);  // the muscles move it
+  CHECK(thinnest > 0.15);       // the body stays upright and whole
+  CHECK(std::isfinite(drift));
 }
 
 // ---- Bodies, joints, attachments, colliders ----------------------------------------
@@ -797,6 +1141,7 @@ TEST_CASE("scene edits: every edit that applies to an example scene gives a vali
     run("add chain", edits::add_chain(scene, {-3, 2, 0}, {-2, 2, 0}, 3, {}, true));
     run("add cloth", edits::add_cloth(scene, {-3, 2, 0}, 0.5, 0.5, 3, 3, {}, true));
     run("add lattice", edits::add_lattice(scene, {-3, 2, 0}, {0.2, 0.2, 0.2}, 2, 3, 2, {}));
+    run("add walker", edits::add_walker(scene, {-3, 2, 0}, {}, {}));
     run("add body", edits::add_body(scene, body_of(BodyShape::Capsule), {0.1, 0.2, 0}, {5, 5, 5}, 800));
     if (b > 0)
       run("add joint",
