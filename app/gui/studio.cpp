@@ -283,10 +283,17 @@ void Studio::handle_keys() {
   if (key_pressed(GLFW_KEY_R)) state_.queue(command::ResetCamera{});
   if (key_pressed(GLFW_KEY_L)) play.set_loop(!play.loop());
   if (key_pressed(GLFW_KEY_F1)) state_.popups.keys = true;
+  if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_)) state_.selection = {Selection::Kind::Settings, 0, {}};
   if (key_pressed(GLFW_KEY_DELETE))
     if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
   if (key_pressed(GLFW_KEY_P))
     if (std::optional<command::EditScene> pin = toggle_pin_selection(state_)) state_.queue(std::move(*pin));
+}
+
+view::ViewportProjector Studio::viewport_projector(const studio::Rect& viewport) const {
+  return view::ViewportProjector(state_.camera.camera(),
+                                 view::PixelRect{viewport.x, viewport.y, std::max(viewport.width, 1.0f),
+                                                 std::max(viewport.height, 1.0f)});
 }
 
 void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
@@ -294,25 +301,24 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   const ImVec2 mouse = io.MousePos;
   const bool inside = mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y &&
                       mouse.y < viewport.bottom();
-  // Drags that began in the viewport keep going when the cursor leaves it.
-  const bool any_down = io.MouseDown[0] || io.MouseDown[1] || io.MouseDown[2];
-  if (!any_down) dragging_ = false;
-  if (inside && !io.WantCaptureMouse && (ImGui::IsMouseClicked(0) || ImGui::IsMouseClicked(1) || ImGui::IsMouseClicked(2)))
-    dragging_ = true;
-  if (dragging_) {
-    const ImVec2 d = io.MouseDelta;
-    if (d.x != 0 || d.y != 0) {
-      if (io.MouseDown[2] || (io.MouseDown[0] && io.KeyShift) || io.MouseDown[1])
-        state_.camera.pan(d.x, d.y, viewport.height);
-      else if (io.MouseDown[0])
-        state_.camera.rotate(d.x, d.y);
-      camera_moved_ = true;
-    }
+  // The left button selects, box-selects and drags the gizmo; a plain left drag orbits
+  // (with Shift, pans). The right and middle buttons pan.
+  const bool orbit = editor_.handle_mouse(state_, viewport_projector(viewport), shown_draw_options(), inside);
+  if (!io.MouseDown[1] && !io.MouseDown[2]) dragging_ = false;
+  if (inside && !io.WantCaptureMouse && (ImGui::IsMouseClicked(1) || ImGui::IsMouseClicked(2))) dragging_ = true;
+  const ImVec2 d = io.MouseDelta;
+  if ((orbit || dragging_) && (d.x != 0 || d.y != 0)) {
+    if (dragging_ || io.KeyShift)
+      state_.camera.pan(d.x, d.y, viewport.height);
+    else
+      state_.camera.rotate(d.x, d.y);
+    camera_moved_ = true;
   }
   if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) {
     state_.camera.zoom(io.MouseWheel);
     camera_moved_ = true;
   }
+  editor_.draw_overlay(state_, viewport_projector(viewport));
 }
 
 view::SceneDrawOptions Studio::shown_draw_options() const {
@@ -340,7 +346,6 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
   if (overlay != view::GradientOverlay::None)
     view::add_gradient_overlay(list, overlay, state_.iterate->scene, traj, frame, options);
-  (void)viewport;
   // dL/dx at the play head, from the newest state adjoint (it may lag the motion by one
   // computation; the arrows then sit at this motion's positions).
   if (state_.view.adjoint_arrows && state_.adjoints && state_.adjoints->error.empty() && traj)
@@ -352,33 +357,41 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
       add_ghost(list, state_.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
   }
 
-  // The selected element, drawn over the scene in the highlight colour.
+  // The selected elements, drawn over the scene in the highlight colour.
   const Selection& sel = state_.selection;
-  if (sel.kind == Selection::Kind::Particle && sel.index >= 0 && sel.index < scene.particle_count())
-    list.spheres.push_back({view::particle_position(scene, traj, frame, sel.index), options.particle_radius * 1.6f, kHighlight});
-  if (sel.kind == Selection::Kind::Spring && sel.index >= 0 && sel.index < scene.spring_count()) {
-    render::LineBatch line;
-    line.points = {view::particle_position(scene, traj, frame, scene.spring_a[size_t(sel.index)]),
-                   view::particle_position(scene, traj, frame, scene.spring_b[size_t(sel.index)])};
-    line.colors = {kHighlight};
-    line.width_pixels = 5;
-    list.lines.push_back(std::move(line));
-  }
-  // A selected collider is recoloured where it is (a second mesh in the same place would
-  // lose the depth test): colliders are the draw list's first meshes, in scene order.
-  if (sel.kind == Selection::Kind::Collider && options.colliders && sel.index >= 0 &&
-      size_t(sel.index) < scene.colliders.size() && size_t(sel.index) < list.meshes.size())
-    list.meshes[size_t(sel.index)].colors = {kHighlight};
+  const std::vector<int> members = selection_exists(scene, sel) ? sel.members() : std::vector<int>{};
   const size_t first_body = options.colliders ? scene.colliders.size() : 0;
-  if (sel.kind == Selection::Kind::Body && options.bodies && sel.index >= 0 && sel.index < scene.body_count() &&
-      first_body + size_t(sel.index) < list.meshes.size())
-    list.meshes[first_body + size_t(sel.index)].colors = {kHighlight};
-  // A selected joint, larger over its usual drawing (shown even with the layer off, as a
-  // selected particle is).
-  if (sel.kind == Selection::Kind::Joint && sel.index >= 0 && sel.index < scene.joint_count())
-    view::add_joint(list, scene, traj, frame, sel.index, options, kHighlight, 1.4f);
-  if (sel.kind == Selection::Kind::Attachment && sel.index >= 0 && size_t(sel.index) < scene.attachments.size())
-    view::add_attachment(list, scene, traj, frame, sel.index, options, kHighlight, 1.4f);
+  for (const int i : members) {
+    switch (sel.kind) {
+      case Selection::Kind::Particle:
+        list.spheres.push_back({view::particle_position(scene, traj, frame, i), options.particle_radius * 1.6f, kHighlight});
+        break;
+      case Selection::Kind::Spring: {
+        render::LineBatch line;
+        line.points = {view::particle_position(scene, traj, frame, scene.spring_a[size_t(i)]),
+                       view::particle_position(scene, traj, frame, scene.spring_b[size_t(i)])};
+        line.colors = {kHighlight};
+        line.width_pixels = 5;
+        list.lines.push_back(std::move(line));
+        break;
+      }
+      // A selected collider or body is recoloured where it is (a second mesh in the same
+      // place would lose the depth test): colliders are the draw list's first meshes, in
+      // scene order, then the bodies.
+      case Selection::Kind::Collider:
+        if (options.colliders && size_t(i) < list.meshes.size()) list.meshes[size_t(i)].colors = {kHighlight};
+        break;
+      case Selection::Kind::Body:
+        if (options.bodies && first_body + size_t(i) < list.meshes.size())
+          list.meshes[first_body + size_t(i)].colors = {kHighlight};
+        break;
+      // Larger over its usual drawing (shown even with the layer off, as a particle is).
+      case Selection::Kind::Joint: view::add_joint(list, scene, traj, frame, i, options, kHighlight, 1.4f); break;
+      case Selection::Kind::Attachment: view::add_attachment(list, scene, traj, frame, i, options, kHighlight, 1.4f); break;
+      default: break;
+    }
+  }
+  editor_.add_to_draw_list(list, state_, viewport_projector(viewport), options.particle_radius);
   return list;
 }
 
@@ -623,6 +636,7 @@ void Studio::edit_scene_shown(const command::EditScene& edit) {
 
 void Studio::show_history_step(const std::string& what) {
   drop_derived_state();
+  camera_moved_ = true;  // the same scene, edited: the view stays where the user had it
   const Scene& scene = state_.document.scene();
   state_.optimizer_settings = scene.optimizer;
   if (!selection_exists(scene, state_.selection)) state_.selection = {Selection::Kind::Settings, 0};

@@ -13,6 +13,7 @@
 #include "studio/disposer.h"
 #include "studio/recovery.h"
 #include "studio/panel_layout.h"
+#include "gui/viewport_editor.h"
 #include "gui/window.h"
 
 namespace nudge::gui {
@@ -70,6 +71,8 @@ private:
   void update_state_adjoints();
   void handle_keys();
   void handle_viewport_mouse(const studio::Rect& viewport);
+  // The camera looking into the viewport's rectangle of the window (picking, the gizmo).
+  view::ViewportProjector viewport_projector(const studio::Rect& viewport) const;
   // The motion's draw options with the user's camera and the View menu's layers.
   view::SceneDrawOptions shown_draw_options() const;
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
@@ -107,7 +110,8 @@ private:
   std::chrono::steady_clock::time_point changed_at_ = std::chrono::steady_clock::now();
   bool autosave_failed_ = false;  // said once in the log
   bool camera_moved_ = false;  // by the user since the document opened
-  bool dragging_ = false;      // a mouse drag that began in the viewport is going on
+  bool dragging_ = false;      // a right or middle drag that began in the viewport is going on
+  ViewportEditor editor_;      // the left button: select, box-select, move with the gizmo
   bool close_confirmed_ = false;  // Quit chosen with unsaved changes discarded: closing may go on
   float viewport_aspect_ = 16.0f / 9.0f;
   FrameTimings timings_;

@@ -36,6 +36,7 @@ namespace nudge::gui {
 // `others` the rest of a box selection or Shift+click, of the same kind.
 struct Selection {
   enum class Kind { None, Settings, Particle, Spring, Body, Collider, Joint, Attachment, Objective, Parameter };
+  Selection(Kind k = Kind::None, int i = -1, std::vector<int> rest = {}) : kind(k), index(i), others(std::move(rest)) {}
   Kind kind = Kind::None;
   int index = -1;
   std::vector<int> others;
@@ -115,6 +116,10 @@ struct EditParameter {
 // An editor action on the document's scene (studio/scene_edits.h): a step of the history
 // named `label`, or its error shown and nothing changed.
 struct EditScene {
+  using Apply = std::function<Result<Scene>(const Scene&)>;
+  using ThenSelect = std::function<Selection(const Scene& before, const Scene& after)>;
+  EditScene(std::string l, Apply a, ThenSelect then = {})
+      : label(std::move(l)), apply(std::move(a)), then_select(std::move(then)) {}
   std::string label;
   std::function<Result<Scene>(const Scene&)> apply;
   // What to select once it has applied (the pasted elements, say), from the scenes before
@@ -184,6 +189,11 @@ struct Popups {
   bool keys = false;       // Help > Keys and Mouse
   bool about = false;      // Help > About
   std::optional<command::ExportKind> export_file;  // the Export dialog, for this kind
+  bool marker_csv = false;  // Edit > Load Marker CSV: its file dialog
+  // Edit > Add's generator dialogs: the one to open on the next frame (the request is
+  // then cleared; the dialog remembers its values between openings).
+  enum class Generator { None, Chain, Cloth, SoftBlock, Walker };
+  Generator generator = Generator::None;
   // "Unsaved changes": what the user asked for (new, open, quit) that would lose them,
   // held until they choose Save, Discard or Cancel.
   std::optional<std::variant<command::NewScene, command::Open, command::Quit>> unsaved;

@@ -11,7 +11,8 @@
 //   x11_test_client click TITLE_SUBSTRING X Y                      left click at window-relative X Y
 //   x11_test_client minimise TITLE_SUBSTRING SECONDS               unmap it for a while (as a
 //                                                                  window manager minimises), then map it
-//   x11_test_client key TITLE_SUBSTRING KEYSYM_NAME                send a key press and release
+//   x11_test_client key TITLE_SUBSTRING [ctrl+][shift+]KEYSYM_NAME  send a key press and release
+//   x11_test_client drag TITLE_SUBSTRING X1 Y1 X2 Y2 [ctrl|shift|none]  left-button drag
 //
 // Exit codes: 0 done, 1 the action failed (no such window, timeout, refused), 2 bad usage or no
 // display. Every failure names what failed on stderr.
@@ -278,42 +279,146 @@ static int cmd_minimise(const char* needle, const char* seconds_arg) {
   return 0;
 }
 
-static int cmd_key(const char* needle, const char* keysym_name) {
-  KeySym sym = XStringToKeysym(keysym_name);
-  if (sym == NoSymbol) fail(EXIT_USAGE, "unknown keysym name \"%s\" (see X11/keysymdef.h)", keysym_name);
-  KeyCode code = XKeysymToKeycode(dpy, sym);
-  if (!code) fail(EXIT_FAILED, "keysym \"%s\" is on no key of the server's keyboard map", keysym_name);
-  Window w = require_window(needle);
-  int x, y, width, height;
-  window_root_rect(w, &x, &y, &width, &height);
-
-  Window own = make_own_window();
+// Sends one key event (press or release) of `code` with modifier `state` to `w`.
+static void send_key(Window w, int type, KeyCode code, unsigned int state, Time time, int x, int y, int width,
+                     int height) {
   XKeyEvent ev = {0};
   ev.display = dpy;
   ev.window = w;
   ev.root = DefaultRootWindow(dpy);
-  ev.time = server_time(own);
+  ev.time = time;
   ev.x = width / 2;
   ev.y = height / 2;
   ev.x_root = x + width / 2;
   ev.y_root = y + height / 2;
   ev.keycode = code;
-  // Shift when the keysym is the key's shifted symbol (e.g. "A", "question").
-  ev.state = XLookupKeysym(&ev, 0) == sym ? 0 : ShiftMask;
+  ev.state = state;
   ev.same_screen = True;
+  ev.type = type;
+  // A synthetic event (XSendEvent): it reaches the window whatever holds the focus.
+  if (!XSendEvent(dpy, w, True, type == KeyPress ? KeyPressMask : KeyReleaseMask, (XEvent*)&ev))
+    fail(EXIT_FAILED, "XSendEvent of a key event to window 0x%lx failed", w);
+  check_x_errors("key");
+}
 
-  // A synthetic event (XSendEvent): it reaches the window whatever holds the focus. The key
-  // stays down for 100 ms so that apps that poll key state see it in some frame.
-  ev.type = KeyPress;
-  if (!XSendEvent(dpy, w, True, KeyPressMask, (XEvent*)&ev))
-    fail(EXIT_FAILED, "XSendEvent of KeyPress to window 0x%lx failed", w);
-  check_x_errors("key");
+static KeyCode require_keycode(const char* keysym_name, KeySym* sym_out) {
+  KeySym sym = XStringToKeysym(keysym_name);
+  if (sym == NoSymbol) fail(EXIT_USAGE, "unknown keysym name \"%s\" (see X11/keysymdef.h)", keysym_name);
+  KeyCode code = XKeysymToKeycode(dpy, sym);
+  if (!code) fail(EXIT_FAILED, "keysym \"%s\" is on no key of the server's keyboard map", keysym_name);
+  if (sym_out) *sym_out = sym;
+  return code;
+}
+
+// KEYSYM_NAME may start with modifiers: "ctrl+z", "ctrl+shift+z", "shift+Delete". The
+// modifier keys go down first and up last, as a person presses them, so that apps that
+// track modifier keys themselves (GLFW) see them.
+static int cmd_key(const char* needle, const char* keysym_name) {
+  int ctrl = 0, shift = 0;
+  for (;;) {
+    if (!strncmp(keysym_name, "ctrl+", 5)) ctrl = 1, keysym_name += 5;
+    else if (!strncmp(keysym_name, "shift+", 6)) shift = 1, keysym_name += 6;
+    else break;
+  }
+  KeySym sym;
+  KeyCode code = require_keycode(keysym_name, &sym);
+  KeyCode ctrl_code = require_keycode("Control_L", NULL), shift_code = require_keycode("Shift_L", NULL);
+  Window w = require_window(needle);
+  int x, y, width, height;
+  window_root_rect(w, &x, &y, &width, &height);
+  Window own = make_own_window();
+  Time t = server_time(own);
+
+  unsigned int state = 0;
+  if (ctrl) send_key(w, KeyPress, ctrl_code, state, t, x, y, width, height), state |= ControlMask;
+  if (shift) send_key(w, KeyPress, shift_code, state, t, x, y, width, height), state |= ShiftMask;
+  // Shift when the keysym is the key's shifted symbol (e.g. "A", "question").
+  XKeyEvent probe = {0};
+  probe.display = dpy;
+  probe.keycode = code;
+  if (XLookupKeysym(&probe, 0) != sym) state |= ShiftMask;
+  if (ctrl || shift) sleep_s(0.05);
+  // The key stays down for 100 ms so that apps that poll key state see it in some frame.
+  send_key(w, KeyPress, code, state, t, x, y, width, height);
   sleep_s(0.1);
-  ev.type = KeyRelease;
-  ev.time += 100;
-  if (!XSendEvent(dpy, w, True, KeyReleaseMask, (XEvent*)&ev))
-    fail(EXIT_FAILED, "XSendEvent of KeyRelease to window 0x%lx failed", w);
-  check_x_errors("key");
+  send_key(w, KeyRelease, code, state, t + 100, x, y, width, height);
+  if (shift) send_key(w, KeyRelease, shift_code, state, t + 150, x, y, width, height), state &= ~(unsigned)ShiftMask;
+  if (ctrl) send_key(w, KeyRelease, ctrl_code, state, t + 150, x, y, width, height);
+  return 0;
+}
+
+// Moves the pointer (the real one and a MotionNotify) to window-relative (cx, cy) with the
+// buttons and modifiers `state` held.
+static void move_pointer(Window w, Window own, int x, int y, int cx, int cy, unsigned int state) {
+  XWarpPointer(dpy, None, DefaultRootWindow(dpy), 0, 0, 0, 0, x + cx, y + cy);
+  XSync(dpy, False);
+  XEvent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.xmotion.type = MotionNotify;
+  ev.xmotion.display = dpy;
+  ev.xmotion.window = w;
+  ev.xmotion.root = DefaultRootWindow(dpy);
+  ev.xmotion.time = server_time(own);
+  ev.xmotion.x = cx;
+  ev.xmotion.y = cy;
+  ev.xmotion.x_root = x + cx;
+  ev.xmotion.y_root = y + cy;
+  ev.xmotion.state = state;
+  ev.xmotion.same_screen = True;
+  if (!XSendEvent(dpy, w, True, PointerMotionMask, &ev)) fail(EXIT_FAILED, "XSendEvent of MotionNotify failed");
+  check_x_errors("pointer motion");
+}
+
+static void send_button(Window w, Window own, int type, int x, int y, int cx, int cy, unsigned int state) {
+  XButtonEvent button;
+  memset(&button, 0, sizeof button);
+  button.type = type;
+  button.display = dpy;
+  button.window = w;
+  button.root = DefaultRootWindow(dpy);
+  button.time = server_time(own);
+  button.x = cx;
+  button.y = cy;
+  button.x_root = x + cx;
+  button.y_root = y + cy;
+  button.button = Button1;
+  button.state = state;
+  button.same_screen = True;
+  if (!XSendEvent(dpy, w, True, type == ButtonPress ? ButtonPressMask : ButtonReleaseMask, (XEvent*)&button))
+    fail(EXIT_FAILED, "XSendEvent of a button event failed");
+  check_x_errors("button");
+}
+
+// A left-button drag from (X1, Y1) to (X2, Y2), window-relative, in 10 steps; MODIFIER
+// ("ctrl", "shift" or "none") is held throughout. Slow on purpose: an app drawn by a
+// software renderer may take a quarter of a second per frame, and must see the press
+// where it happened, some steps of the way, and the release.
+static int cmd_drag(const char* needle, char** coords, const char* modifier) {
+  Window w = require_window(needle);
+  int x, y, width, height;
+  window_root_rect(w, &x, &y, &width, &height);
+  const int x1 = atoi(coords[0]), y1 = atoi(coords[1]), x2 = atoi(coords[2]), y2 = atoi(coords[3]);
+  if (x1 < 0 || y1 < 0 || x1 >= width || y1 >= height || x2 < 0 || y2 < 0 || x2 >= width || y2 >= height)
+    fail(EXIT_USAGE, "drag: a point is outside the %dx%d window", width, height);
+  unsigned int mods = 0;
+  KeyCode mod_code = 0;
+  if (modifier && !strcmp(modifier, "ctrl")) mods = ControlMask, mod_code = require_keycode("Control_L", NULL);
+  else if (modifier && !strcmp(modifier, "shift")) mods = ShiftMask, mod_code = require_keycode("Shift_L", NULL);
+  else if (modifier && strcmp(modifier, "none")) fail(EXIT_USAGE, "drag: modifier \"%s\" is not ctrl, shift or none", modifier);
+  Window own = make_own_window();
+  move_pointer(w, own, x, y, x1, y1, 0);
+  sleep_s(0.6);
+  if (mod_code) send_key(w, KeyPress, mod_code, 0, server_time(own), x, y, width, height), sleep_s(0.3);
+  send_button(w, own, ButtonPress, x, y, x1, y1, mods);
+  sleep_s(0.6);
+  for (int k = 1; k <= 10; ++k) {
+    move_pointer(w, own, x, y, x1 + (x2 - x1) * k / 10, y1 + (y2 - y1) * k / 10, mods | Button1Mask);
+    sleep_s(0.15);
+  }
+  sleep_s(0.6);
+  send_button(w, own, ButtonRelease, x, y, x2, y2, mods | Button1Mask);
+  sleep_s(0.1);
+  if (mod_code) send_key(w, KeyRelease, mod_code, mods, server_time(own), x, y, width, height);
   return 0;
 }
 
@@ -528,10 +633,11 @@ static void usage(void) {
         "  x11_test_client geometry TITLE_SUBSTRING\n"
         "  x11_test_client drop TITLE_SUBSTRING FILE_PATH [X Y]\n"
         "  x11_test_client close TITLE_SUBSTRING\n"
-        "  x11_test_client key TITLE_SUBSTRING KEYSYM_NAME\n"
+        "  x11_test_client key TITLE_SUBSTRING [ctrl+][shift+]KEYSYM_NAME\n"
         "  x11_test_client resize TITLE_SUBSTRING WIDTH HEIGHT\n"
         "  x11_test_client minimise TITLE_SUBSTRING SECONDS\n"
         "  x11_test_client click TITLE_SUBSTRING X Y\n"
+        "  x11_test_client drag TITLE_SUBSTRING X1 Y1 X2 Y2 [ctrl|shift|none]\n"
         "Acts on the X display named by $DISPLAY.\n",
         stderr);
   exit(EXIT_USAGE);
@@ -546,7 +652,7 @@ int main(int argc, char** argv) {
               (!strcmp(cmd, "geometry") && n == 0) || (!strcmp(cmd, "close") && n == 0) ||
               (!strcmp(cmd, "key") && n == 1) || (!strcmp(cmd, "drop") && (n == 1 || n == 3)) ||
               (!strcmp(cmd, "resize") && n == 2) || (!strcmp(cmd, "minimise") && n == 1) ||
-              (!strcmp(cmd, "click") && n == 2);
+              (!strcmp(cmd, "click") && n == 2) || (!strcmp(cmd, "drag") && (n == 4 || n == 5));
   if (!known) usage();
 
   const char* display_name = getenv("DISPLAY");
@@ -562,5 +668,6 @@ int main(int argc, char** argv) {
   if (!strcmp(cmd, "resize")) return cmd_resize(needle, argv[3], argv[4]);
   if (!strcmp(cmd, "minimise")) return cmd_minimise(needle, argv[3]);
   if (!strcmp(cmd, "click")) return cmd_click(needle, argv[3], argv[4]);
+  if (!strcmp(cmd, "drag")) return cmd_drag(needle, argv + 3, n == 5 ? argv[7] : NULL);
   return cmd_drop(needle, argv[3], n == 3 ? argv[4] : NULL, n == 3 ? argv[5] : NULL);
 }
