@@ -271,6 +271,12 @@ void Studio::handle_keys() {
     if (key_pressed(GLFW_KEY_Q)) state_.queue(command::Quit{});
     if (key_pressed(GLFW_KEY_Z, true)) state_.queue(shift ? Command{command::Redo{}} : Command{command::Undo{}});
     if (key_pressed(GLFW_KEY_Y, true)) state_.queue(command::Redo{});
+    if (ImGui::IsAnyItemActive()) return;  // a text field's own copy and paste
+    if (key_pressed(GLFW_KEY_C)) copy_selection(state_);
+    if (key_pressed(GLFW_KEY_V))
+      if (std::optional<command::EditScene> paste = paste_clipboard(state_)) state_.queue(std::move(*paste));
+    if (key_pressed(GLFW_KEY_D))
+      if (std::optional<command::EditScene> copies = duplicate_selection(state_)) state_.queue(std::move(*copies));
     return;
   }
   if (ImGui::IsAnyItemActive()) return;

@@ -10,6 +10,8 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <csignal>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
 
@@ -174,6 +176,56 @@ TEST_CASE("document: save as, edits, save, and the dirty mark in the title") {
   CHECK_FALSE(failed.ok());
   CHECK(document.path() == first);
   CHECK(document.dirty());
+}
+
+TEST_CASE("document: a save that fails midway leaves the old file whole and says why") {
+  TempDir temp;
+  const fs::path file = temp.path / "chain.json";
+  Document document;
+  REQUIRE(document.save_as(file).ok());
+  const auto read_all = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string before = read_all(file);
+  REQUIRE(before.size() > 200);
+
+  // A much larger scene, written with the process's file size limit at 200 bytes: the
+  // write stops partway with EFBIG, as it would on a full disk (and as root, which no
+  // read-only folder stops).
+  Scene larger = document.scene();
+  larger.description = std::string(100000, 'x');
+  document.replace_scene(larger, "describe");
+  rlimit old_limit{};
+  REQUIRE(getrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);  // else the signal ends the process
+  rlimit small = old_limit;
+  small.rlim_cur = 200;
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+  const Status failed = document.save();
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &old_limit) == 0);
+  std::signal(SIGXFSZ, old_handler);
+
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.error().message.find(file.string()) != std::string::npos);
+  CHECK(failed.error().message.find("File too large") != std::string::npos);
+  CHECK(read_all(file) == before);  // the old file, whole
+  int files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(temp.path)) ++files;
+  CHECK(files == 1);  // no temporary left behind
+  CHECK(document.dirty());  // the changes are still unsaved, and still there
+  CHECK(document.scene().description.size() == 100000);
+
+  // Saving over a folder fails at the rename: the folder and its contents stay.
+  const fs::path folder = temp.path / "folder.json";
+  fs::create_directory(folder);
+  std::ofstream(folder / "keep.txt") << "kept";
+  CHECK_FALSE(document.save_as(folder).ok());
+  CHECK(read_all(folder / "keep.txt") == "kept");
+  CHECK(document.path() == file);
+  // With the limit gone the same save goes through.
+  REQUIRE(document.save().ok());
+  CHECK(open_or_fail(file).scene().description.size() == 100000);
 }
 
 TEST_CASE("document: save as into another folder keeps marker files reachable") {
