@@ -196,6 +196,16 @@ void Studio::adopt_newest_motion() {
   state_.log.info(line);
 }
 
+namespace {
+
+std::string shortest(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
+
+}  // namespace
+
 void Studio::adopt_newest_iterate() {
   if (!state_.optimization) return;
   std::shared_ptr<const studio::OptimizationSnapshot> newest = state_.optimization->latest();
@@ -205,6 +215,10 @@ void Studio::adopt_newest_iterate() {
     state_.previous_iterate.reset();  // back at the start (a reset)
   else if (state_.iterate && state_.iterate->iteration < newest->iteration)
     state_.previous_iterate = state_.iterate;  // the iterate shown before this one
+  if (newest->state == studio::RunState::Finished && newest->iteration > 0 &&
+      !(state_.iterate && state_.iterate->state == studio::RunState::Finished))
+    state_.log.info("optimisation finished at iteration " + std::to_string(newest->iteration) + ": loss " +
+                    shortest(newest->loss) + (newest->message.empty() ? "" : " (" + newest->message + ")"));
   state_.iterate = newest;
   if (newest->trajectory.steps == 0) return;  // it failed: the message is in the panel
   // The viewport plays the iterate's motion, as it plays a rollout's.
@@ -583,15 +597,6 @@ void Studio::run_commands() {
   }
 }
 
-namespace {
-
-std::string shortest(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", v);
-  return text;
-}
-
-}  // namespace
 
 void Studio::edit_parameter(const command::EditParameter& edit) {
   Scene edited = state_.point_scene();
