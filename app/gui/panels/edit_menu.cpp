@@ -1,9 +1,16 @@
-// The Edit menu: undo, redo and the history; adding particles, generated chains, cloth
-// and soft blocks, bodies and colliders; deleting or pinning the selection. Every change
-// is a command::EditScene, so it is a step of the document's history.
+// The Edit menu: undo, redo and the history; copy, paste and duplicate; adding particles,
+// springs, generated chains, cloth, soft blocks and walkers (their dialogs are in
+// generator_dialogs.cpp), bodies, colliders and objectives; deleting or pinning the
+// selection; snapping. Every change is a command::EditScene, so it is a step of the
+// document's history. The builders here are shared with the studio's keys.
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "gui/panels/panels.h"
 #include "studio/scene_edits.h"
@@ -14,11 +21,63 @@ namespace {
 
 namespace edits = studio::edits;
 using edits::Vec3;
+using K = Selection::Kind;
 
-// Where new elements go: above the middle of what is shown, so they are in view.
-Vec3 drop_point(const StudioState& state) {
-  const glm::vec3 c = state.draw_options.bounds.center();
-  return {c.x, c.y + 0.5, c.z};
+// The scene an edit applies to: the optimiser's iterate while it has one (the studio
+// applies edits to what is shown), else the document's. Indices are the same in both.
+const Scene& edited_scene(const StudioState& state) { return state.point_scene(); }
+
+// "particle 3" or "4 particles".
+std::string counted(const std::vector<int>& members, const char* one, const char* many) {
+  return members.size() == 1 ? std::string(one) + " " + std::to_string(members.front())
+                             : std::to_string(members.size()) + " " + many;
+}
+
+// The new elements [before, after) of one kind, selected: the first is the primary.
+Selection appended(K kind, int before, int after) {
+  Selection sel{kind, before, {}};
+  for (int i = before + 1; i < after; ++i) sel.others.push_back(i);
+  return after > before ? sel : Selection{K::Settings, 0, {}};
+}
+
+// Particles' or bodies' initial positions (m).
+const double* initial_position(const Scene& scene, K kind, int i) {
+  const Parameter& p = scene.params[kind == K::Particle ? ParamId::InitialPosition : ParamId::BodyPosition];
+  return &p.value[3 * size_t(i)];
+}
+
+// How far along x the particles and bodies reach (m): from the lowest to the highest x,
+// a body's reach included; 0 for nothing.
+double width_along_x(const Scene& scene, const std::vector<int>& particles, const std::vector<int>& bodies) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (int i : particles) {
+    const double x = initial_position(scene, K::Particle, i)[0];
+    lo = std::min(lo, x), hi = std::max(hi, x);
+  }
+  const double reach = bodies.empty() ? 0.0 : double(view::largest_body_reach(scene));
+  for (int b : bodies) {
+    const double x = initial_position(scene, K::Body, b)[0];
+    lo = std::min(lo, x - reach), hi = std::max(hi, x + reach);
+  }
+  return hi >= lo ? hi - lo : 0.0;
+}
+
+// A round step a tenth of the order of what is shown (10 cm for a scene of metres).
+double round_step(const StudioState& state) {
+  const glm::vec3 size = state.draw_options.bounds.hi - state.draw_options.bounds.lo;
+  const double shown = std::max({double(size.x), double(size.y), double(size.z), 0.01});
+  return std::pow(10.0, std::floor(std::log10(shown))) / 10;
+}
+
+// Where copies of something `width` wide go: beside it along +x, a tenth of what is
+// shown (and two drawn particles) further on, so that they do not land on it; a whole
+// number of round steps, so that what was on the grid stays on it.
+Vec3 beside(const StudioState& state, double width) {
+  const glm::vec3 size = state.draw_options.bounds.hi - state.draw_options.bounds.lo;
+  const double shown = std::max({double(size.x), double(size.y), double(size.z)});
+  const double gap = std::max({0.1 * shown, 4.0 * double(state.draw_options.particle_radius), 0.05});
+  const double step = round_step(state);
+  return {std::ceil((width + gap) / step) * step, 0.0, 0.0};
 }
 
 void history_items(StudioState& state) {
@@ -43,66 +102,100 @@ void history_items(StudioState& state) {
   }
 }
 
+// A menu item for a builder: greyed when it does not apply, with `why` as its tooltip.
+void builder_item(StudioState& state, const char* label, const char* shortcut,
+                  const std::optional<command::EditScene>& edit, const char* why) {
+  if (ImGui::MenuItem(label, shortcut, false, edit.has_value())) state.queue(*edit);
+  if (!edit && why && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
+}
+
 void add_items(StudioState& state) {
   if (!ImGui::BeginMenu("Add")) return;
   const Vec3 at = drop_point(state);
   if (ImGui::MenuItem("Particle"))
-    queue_edit(state, "add a particle", [at](const Scene& s) { return edits::add_particle(s, at, 0.1); });
-  if (ImGui::MenuItem("Chain (10 links, pinned end)"))
-    queue_edit(state, "add a chain", [at](const Scene& s) {
-      return edits::add_chain(s, at, {at[0] + 1.0, at[1], at[2]}, 10, {0.05, 500, 0.05}, true);
-    });
-  if (ImGui::MenuItem("Cloth (1 m, 12 x 12, pinned top)"))
-    queue_edit(state, "add a cloth sheet", [at](const Scene& s) {
-      return edits::add_cloth(s, {at[0] - 0.5, at[1] - 0.5, at[2]}, 1.0, 1.0, 12, 12, {0.01, 400, 0.05}, true);
-    });
-  if (ImGui::MenuItem("Soft block (30 cm, 4 x 4 x 4)"))
-    queue_edit(state, "add a soft block", [at](const Scene& s) {
-      return edits::add_lattice(s, {at[0] - 0.15, at[1], at[2] - 0.15}, {0.3, 0.3, 0.3}, 4, 4, 4, {0.05, 2000, 0.5});
-    });
+    queue_edit(
+        state, "add a particle", [at](const Scene& s) { return edits::add_particle(s, at, 0.1); },
+        [](const Scene& before, const Scene& after) {
+          return appended(K::Particle, before.particle_count(), after.particle_count());
+        });
+  builder_item(state, "Spring Between the Two Selected Particles", nullptr, connect_with_spring(state),
+               "select exactly two particles (Shift+click the second)");
+  ImGui::Separator();
+  using G = Popups::Generator;
+  if (ImGui::MenuItem("Chain...")) state.popups.generator = G::Chain;
+  if (ImGui::MenuItem("Cloth...")) state.popups.generator = G::Cloth;
+  if (ImGui::MenuItem("Soft Block...")) state.popups.generator = G::SoftBlock;
+  if (ImGui::MenuItem("Walker Robot...")) state.popups.generator = G::Walker;
   ImGui::Separator();
   const auto body = [&](const char* name, BodyShape shape, ShapeSize size) {
     if (!ImGui::MenuItem(name)) return;
     RigidBody b;
     b.shape = shape;
-    queue_edit(state, std::string("add a ") + name, [b, size, at](const Scene& s) {
-      return edits::add_body(s, b, size, at, 1000);
-    });
+    queue_edit(
+        state, std::string("add a ") + name,
+        [b, size, at](const Scene& s) { return edits::add_body(s, b, size, at, 1000); },
+        [](const Scene& before, const Scene& after) { return appended(K::Body, before.body_count(), after.body_count()); });
   };
   body("sphere", BodyShape::Sphere, {0.1, 0, 0});
   body("box", BodyShape::Box, {0.1, 0.1, 0.1});
   body("capsule", BodyShape::Capsule, {0.05, 0.15, 0});
   ImGui::Separator();
+  const auto new_collider = [](const Scene& before, const Scene& after) {
+    return appended(K::Collider, int(before.colliders.size()), int(after.colliders.size()));
+  };
   if (ImGui::MenuItem("Ground plane (collider)"))
-    queue_edit(state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); });
+    queue_edit(
+        state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); }, new_collider);
   if (ImGui::MenuItem("Box obstacle (collider)"))
-    queue_edit(state, "add a box obstacle", [at](const Scene& s) {
-      ColliderShape box;
-      box.type = ColliderType::Box;
-      box.position_from({at[0] + 0.6, 0.25, at[2]});
-      box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.25;
-      return edits::add_collider(s, box);
-    });
+    queue_edit(
+        state, "add a box obstacle",
+        [at](const Scene& s) {
+          ColliderShape box;
+          box.type = ColliderType::Box;
+          box.position_from({at[0] + 0.6, 0.25, at[2]});
+          box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.25;
+          return edits::add_collider(s, box);
+        },
+        new_collider);
+  ImGui::Separator();
+  builder_item(state, "Target for the Selection", nullptr, add_target_for_selection(state),
+               "select particles or bodies: the target pulls their centroid");
+  if (ImGui::MenuItem("Load Marker CSV...")) {
+    if (state.selection.kind == K::Particle && selection_exists(edited_scene(state), state.selection)) {
+      state.popups.marker_csv = true;
+    } else {
+      state.banner = "load marker CSV: select the particle that the file's first marker should follow first";
+      state.log.error(state.banner);
+    }
+  }
   ImGui::EndMenu();
 }
 
 }  // namespace
 
+std::array<double, 3> drop_point(const StudioState& state) {
+  const glm::vec3 c = state.draw_options.bounds.center();
+  // On a round step, so that the dialogs offer numbers one can read.
+  const double step = round_step(state);
+  const auto round = [step](double v) { return std::round(v / step) * step + 0.0; };
+  return {round(c.x), round(c.y + 0.5), round(c.z)};
+}
+
 std::optional<command::EditScene> delete_selection(const StudioState& state) {
   const Selection sel = state.selection;
-  const std::vector<int> one{sel.index};
-  const std::string n = std::to_string(sel.index);
-  using K = Selection::Kind;
+  if (!selection_exists(edited_scene(state), sel)) return std::nullopt;
+  const std::vector<int> all = sel.members();
+  const auto edit = [&](const char* one, const char* many, Result<Scene> (*apply)(const Scene&, const std::vector<int>&)) {
+    return command::EditScene{"delete " + counted(all, one, many), [all, apply](const Scene& s) { return apply(s, all); }, {}};
+  };
   switch (sel.kind) {
-    case K::Particle: return command::EditScene{"delete particle " + n, [one](const Scene& s) { return edits::delete_particles(s, one); }};
-    case K::Spring: return command::EditScene{"delete spring " + n, [one](const Scene& s) { return edits::delete_springs(s, one); }};
-    case K::Body: return command::EditScene{"delete body " + n, [one](const Scene& s) { return edits::delete_bodies(s, one); }};
-    case K::Collider: return command::EditScene{"delete collider " + n, [one](const Scene& s) { return edits::delete_colliders(s, one); }};
-    case K::Joint: return command::EditScene{"delete joint " + n, [one](const Scene& s) { return edits::delete_joints(s, one); }};
-    case K::Attachment:
-      return command::EditScene{"delete attachment " + n, [one](const Scene& s) { return edits::delete_attachments(s, one); }};
-    case K::Objective:
-      return command::EditScene{"delete objective " + n, [one](const Scene& s) { return edits::delete_objectives(s, one); }};
+    case K::Particle: return edit("particle", "particles", edits::delete_particles);
+    case K::Spring: return edit("spring", "springs", edits::delete_springs);
+    case K::Body: return edit("body", "bodies", edits::delete_bodies);
+    case K::Collider: return edit("collider", "colliders", edits::delete_colliders);
+    case K::Joint: return edit("joint", "joints", edits::delete_joints);
+    case K::Attachment: return edit("attachment", "attachments", edits::delete_attachments);
+    case K::Objective: return edit("objective", "objectives", edits::delete_objectives);
     case K::None:
     case K::Settings:
     case K::Parameter: break;
@@ -112,23 +205,153 @@ std::optional<command::EditScene> delete_selection(const StudioState& state) {
 
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state) {
   const Selection sel = state.selection;
-  const Scene& scene = state.document.scene();
-  if (sel.kind != Selection::Kind::Particle || sel.index < 0 || sel.index >= scene.particle_count()) return std::nullopt;
-  const bool pin = !scene.pinned[size_t(sel.index)];
-  const std::vector<int> one{sel.index};
-  return command::EditScene{(pin ? "pin particle " : "free particle ") + std::to_string(sel.index),
-                            [one, pin](const Scene& s) { return edits::set_pinned(s, one, pin); }};
+  const Scene& scene = edited_scene(state);
+  if (sel.kind != K::Particle || !selection_exists(scene, sel)) return std::nullopt;
+  const std::vector<int> all = sel.members();
+  // Pin them all unless all are pinned already: one press leaves them alike.
+  const bool pin = std::any_of(all.begin(), all.end(), [&](int i) { return !scene.pinned[size_t(i)]; });
+  return command::EditScene{(pin ? "pin " : "free ") + counted(all, "particle", "particles"),
+                            [all, pin](const Scene& s) { return edits::set_pinned(s, all, pin); }, {}};
+}
+
+bool copy_selection(StudioState& state) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return false;
+  const std::vector<int> all = sel.members();
+  const bool particles = sel.kind == K::Particle;
+  Result<Scene> fragment = edits::extract(scene, particles ? all : std::vector<int>{}, particles ? std::vector<int>{} : all);
+  if (!fragment) {
+    state.banner = fragment.error().message;
+    state.log.error(state.banner);
+    return false;
+  }
+  state.clipboard = std::move(*fragment);
+  const Scene& copied = *state.clipboard;
+  std::string what = counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies");
+  if (copied.spring_count() > 0) what += ", " + std::to_string(copied.spring_count()) + " springs";
+  if (copied.joint_count() > 0) what += ", " + std::to_string(copied.joint_count()) + " joints";
+  if (!copied.attachments.empty()) what += ", " + std::to_string(copied.attachments.size()) + " attachments";
+  state.log.info("copied " + what + " (Ctrl+V pastes them, also into another scene)");
+  return true;
+}
+
+std::optional<command::EditScene> paste_clipboard(const StudioState& state) {
+  if (!state.clipboard) return std::nullopt;
+  auto fragment = std::make_shared<const Scene>(*state.clipboard);
+  std::vector<int> particles(size_t(fragment->particle_count())), bodies(size_t(fragment->body_count()));
+  for (size_t i = 0; i < particles.size(); ++i) particles[i] = int(i);
+  for (size_t b = 0; b < bodies.size(); ++b) bodies[b] = int(b);
+  const Vec3 offset = beside(state, width_along_x(*fragment, particles, bodies));
+  std::string what = particles.empty() ? "" : std::to_string(particles.size()) + " particles";
+  if (!bodies.empty()) what += (what.empty() ? "" : " and ") + std::to_string(bodies.size()) + " bodies";
+  return command::EditScene{
+      "paste " + what, [fragment, offset](const Scene& s) { return edits::merge(s, *fragment, offset); },
+      [](const Scene& before, const Scene& after) {
+        // One kind is selected: the particles when there are any, else the bodies.
+        return after.particle_count() > before.particle_count()
+                   ? appended(K::Particle, before.particle_count(), after.particle_count())
+                   : appended(K::Body, before.body_count(), after.body_count());
+      }};
+}
+
+std::optional<command::EditScene> duplicate_selection(const StudioState& state) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return std::nullopt;
+  const bool is_particles = sel.kind == K::Particle;
+  const std::vector<int> particles = is_particles ? sel.members() : std::vector<int>{};
+  const std::vector<int> bodies = is_particles ? std::vector<int>{} : sel.members();
+  const Vec3 offset = beside(state, width_along_x(scene, particles, bodies));
+  const K kind = sel.kind;
+  return command::EditScene{
+      "duplicate " + counted(sel.members(), is_particles ? "particle" : "body", is_particles ? "particles" : "bodies"),
+      [particles, bodies, offset](const Scene& s) { return edits::duplicate(s, particles, bodies, offset); },
+      [kind](const Scene& before, const Scene& after) {
+        return kind == K::Particle ? appended(K::Particle, before.particle_count(), after.particle_count())
+                                   : appended(K::Body, before.body_count(), after.body_count());
+      }};
+}
+
+std::optional<command::EditScene> connect_with_spring(const StudioState& state) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  if (sel.kind != K::Particle || !selection_exists(scene, sel)) return std::nullopt;
+  const std::vector<int> two = sel.members();
+  if (two.size() != 2) return std::nullopt;
+  // The scene's median spring, so that the new one is like the others.
+  const auto median = [](std::vector<double> v, double otherwise) {
+    if (v.empty()) return otherwise;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  const double stiffness = median(scene.params[ParamId::Stiffness].value, 500.0);
+  const double damping = median(scene.params[ParamId::Damping].value, 0.1);
+  const int a = two[0], b = two[1];
+  return command::EditScene{
+      "add a spring between particles " + std::to_string(a) + " and " + std::to_string(b),
+      [a, b, stiffness, damping](const Scene& s) { return edits::add_spring(s, a, b, stiffness, damping); },
+      [](const Scene& before, const Scene& after) {
+        return appended(K::Spring, before.spring_count(), after.spring_count());
+      }};
+}
+
+std::optional<command::EditScene> add_target_for_selection(const StudioState& state) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return std::nullopt;
+  const std::vector<int> all = sel.members();
+  const bool particles = sel.kind == K::Particle;
+  // Where they are at the end of the motion shown (the objective's step), else at the start.
+  const Trajectory* traj = state.trajectory();
+  const bool moved = traj && traj->steps == scene.settings.steps &&
+                     (particles ? traj->particles == scene.particle_count() : traj->bodies == scene.body_count());
+  Vec3 centroid{0, 0, 0};
+  for (int i : all) {
+    const double* x = nullptr;
+    if (moved)
+      x = particles ? &traj->x[(size_t(traj->steps) * size_t(traj->particles) + size_t(i)) * 3]
+                    : &traj->body_x[(size_t(traj->steps) * size_t(traj->bodies) + size_t(i)) * 3];
+    else
+      x = initial_position(scene, sel.kind, i);
+    for (int d = 0; d < 3; ++d) centroid[size_t(d)] += x[d] / double(all.size());
+  }
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.weight = 1.0;
+  target.step = -1;
+  (particles ? target.particles : target.bodies) = all;
+  target.target = {centroid[0], centroid[1], centroid[2]};
+  return command::EditScene{
+      "add a target for " + counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies"),
+      [target](const Scene& s) { return edits::add_objective(s, target); },
+      [](const Scene& before, const Scene& after) {
+        return appended(K::Objective, int(before.objectives.size()), int(after.objectives.size()));
+      }};
 }
 
 void edit_menu(StudioState& state) {
   if (!ImGui::BeginMenu("Edit")) return;
   history_items(state);
   ImGui::Separator();
+  const Selection& sel = state.selection;
+  const bool copyable = (sel.kind == K::Particle || sel.kind == K::Body) && selection_exists(edited_scene(state), sel);
+  if (ImGui::MenuItem("Copy", "Ctrl+C", false, copyable)) copy_selection(state);
+  if (!copyable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("select particles or bodies to copy");
+  // Built only when chosen: it copies the clipboard.
+  if (ImGui::MenuItem("Paste", "Ctrl+V", false, state.clipboard.has_value()))
+    if (std::optional<command::EditScene> paste = paste_clipboard(state)) state.queue(std::move(*paste));
+  if (!state.clipboard && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("nothing copied yet: select particles or bodies, then Ctrl+C");
+  builder_item(state, "Duplicate", "Ctrl+D", duplicate_selection(state), "select particles or bodies");
+  ImGui::Separator();
   add_items(state);
-  const std::optional<command::EditScene> deletion = delete_selection(state);
-  if (ImGui::MenuItem("Delete Selected", "Delete", false, deletion.has_value())) state.queue(*deletion);
-  const std::optional<command::EditScene> pin = toggle_pin_selection(state);
-  if (ImGui::MenuItem("Pin or Free Particle", "P", false, pin.has_value())) state.queue(*pin);
+  builder_item(state, "Delete Selected", "Delete", delete_selection(state), "select elements to delete");
+  builder_item(state, "Pin or Free Particles", "P", toggle_pin_selection(state), "select particles");
+  ImGui::Separator();
+  ImGui::MenuItem("Snap to Grid", nullptr, &state.snap);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
   ImGui::EndMenu();
 }
 

@@ -2,6 +2,7 @@
 // layout gives it, and queues Commands for anything beyond changing the view.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,16 +28,44 @@ void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
 void draw_popups(StudioState& state);
 
-// Queues an editor action on the document's scene: an undoable step named `label`.
-inline void queue_edit(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply) {
-  state.queue(command::EditScene{std::move(label), std::move(apply)});
+// Queues an editor action on the document's scene: an undoable step named `label`;
+// `then_select`, when given, selects what it made once it has applied.
+inline void queue_edit(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply,
+                       std::function<Selection(const Scene& before, const Scene& after)> then_select = {}) {
+  state.queue(command::EditScene{std::move(label), std::move(apply), std::move(then_select)});
 }
 
-// The Edit menu (undo, redo, history; add elements; delete or pin the selection), and
-// the edit that deletes the selection (the Delete key's), if it can be deleted.
+// The Edit menu (undo, redo, history; copy, paste, duplicate; add elements, generators
+// and objectives; delete or pin the selection; snapping). The builders below are its
+// items' actions, shared with the studio's keys; each returns nothing when it does not
+// apply to the selection (the item is then greyed).
 void edit_menu(StudioState& state);
+// Delete: every member of the selection (particles, springs, bodies, colliders, joints,
+// attachments or objectives).
 std::optional<command::EditScene> delete_selection(const StudioState& state);
+// P: pins every selected particle, or frees them all when all are pinned.
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state);
+// Ctrl+C: the selected particles or bodies (with what joins them) to state.clipboard;
+// false (nothing copied) for any other selection.
+bool copy_selection(StudioState& state);
+// Ctrl+V: the clipboard merged into the scene beside where it was copied from (moved
+// along +x by its own width and a gap), then selected.
+std::optional<command::EditScene> paste_clipboard(const StudioState& state);
+// Ctrl+D: copies of the selected particles or bodies beside them, then selected.
+std::optional<command::EditScene> duplicate_selection(const StudioState& state);
+// A spring between the two selected particles (exactly two), of the scene's median
+// stiffness and damping (500 N/m and 0.1 N s/m in a scene without springs).
+std::optional<command::EditScene> connect_with_spring(const StudioState& state);
+// A target objective (weight 1, final step) on the selected particles or bodies, at
+// their centroid at the end of the motion shown (their initial centroid before it has
+// come), then selected so that its target can be dragged or typed in.
+std::optional<command::EditScene> add_target_for_selection(const StudioState& state);
+
+// Edit > Add's generator dialogs (chain, cloth, soft block, walker robot), opened by
+// state.popups.generator; drawn by draw_popups.
+void draw_generator_dialogs(StudioState& state);
+// Where new elements go: above the middle of what is shown, so they are in view (m).
+std::array<double, 3> drop_point(const StudioState& state);
 
 // Fixed, undecorated window filling `area`, for panels laid out by the studio.
 // `titled`: with a title bar naming the panel (side and bottom panels); the timeline and

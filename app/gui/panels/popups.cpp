@@ -11,6 +11,8 @@
 
 #include "gui/panels/panels.h"
 #include "gui/theme.h"
+#include "nudge/marker_csv.h"
+#include "studio/scene_edits.h"
 
 namespace nudge::gui {
 
@@ -126,13 +128,13 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
 }
 
 void keys_window(bool* open) {
-  ImGui::SetNextWindowSize(ImVec2(460, 0), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
   if (!ImGui::Begin("Keys and Mouse", open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
     return;
   }
   static const char* const kRows[][2] = {
-      {"Left drag", "rotate the camera around its target"},
+      {"Left drag (off the selection)", "rotate the camera around its target"},
       {"Middle drag, Shift + left drag", "pan"},
       {"Wheel", "zoom"},
       {"F", "frame the whole motion"},
@@ -144,7 +146,16 @@ void keys_window(bool* open) {
       {"Ctrl+N, Ctrl+O", "new scene, open a scene"},
       {"Ctrl+S, Ctrl+Shift+S", "save, save as"},
       {"Ctrl+Z, Ctrl+Shift+Z (Ctrl+Y)", "undo, redo (Edit > History: any step)"},
-      {"Delete, P", "delete the selection, pin or free the selected particle"},
+      {"Delete, P", "delete the selection, pin or free the selected particles"},
+      {"Ctrl+C, Ctrl+V", "copy the selected particles or bodies, paste them (also into another scene)"},
+      {"Ctrl+D", "duplicate the selected particles or bodies"},
+      {"Esc", "clear the selection, or cancel binding a marker"},
+      {"Click", "select a particle, body, collider or target"},
+      {"Shift+click", "add to the selection, or take away (the same kind)"},
+      {"Ctrl+drag", "select the particles or bodies in a box"},
+      {"Drag a gizmo arrow", "move the selection along that axis"},
+      {"Drag the gizmo's square", "move the selection in the view plane"},
+      {"Ctrl while dragging the gizmo", "snap to the grid, or not (the opposite of Edit > Snap to Grid)"},
       {"Ctrl+Q", "quit"},
       {"F1", "this window"},
       {"Drop a file", "open it"},
@@ -241,6 +252,47 @@ void recovery_popup(StudioState& state) {
   ImGui::EndPopup();
 }
 
+// Edit > Add > Load Marker CSV: a markers objective on the chosen file, its first marker
+// bound to the selected particle (the inspector binds the others).
+void marker_csv_dialog(StudioState& state) {
+  constexpr const char* kTitle = "Load Marker CSV";
+  if (state.popups.marker_csv) {
+    start_dialog(state, "");
+    ImGui::OpenPopup(kTitle);
+    state.popups.marker_csv = false;
+  }
+  const Selection sel = state.selection;
+  const bool particle = sel.kind == Selection::Kind::Particle && selection_exists(state.point_scene(), sel);
+  const std::string heading = particle ? "The file's first marker will follow particle " + std::to_string(sel.index) +
+                                             " (frame,marker,x,y,z rows; one frame a step)."
+                                       : "Select a particle first.";
+  const fs::path path = file_dialog(kTitle, "Load", heading.c_str());
+  if (path.empty()) return;
+  if (!particle) {
+    state.banner = "load marker CSV: select the particle that the file's first marker should follow first";
+    state.log.error(state.banner);
+    return;
+  }
+  const int p = sel.index;
+  queue_edit(
+      state, "load markers " + path.filename().string(),
+      [path, p](const Scene& s) -> Result<Scene> {
+        Result<MarkerTrack> track = read_marker_csv(path);
+        if (!track) return Error{"load marker CSV: " + track.error().message};
+        if (track->samples.empty()) return Error{"load marker CSV: " + path.string() + " has no samples"};
+        // Kept relative to the scene's folder when it lies in it, so that the two move together.
+        fs::path kept = path;
+        if (!s.source.empty()) {
+          const fs::path relative = path.lexically_relative(fs::absolute(s.source).parent_path());
+          if (!relative.empty() && *relative.begin() != "..") kept = relative;
+        }
+        return studio::edits::add_markers_objective(s, kept, track->samples.front().marker, p, 1);
+      },
+      [](const Scene& before, const Scene&) {
+        return Selection{Selection::Kind::Objective, int(before.objectives.size()), {}};
+      });
+}
+
 }  // namespace
 
 void draw_popups(StudioState& state) {
@@ -269,6 +321,8 @@ void draw_popups(StudioState& state) {
       state.queue(command::Export{*g_export_kind, path});
   }
   if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) state.queue(command::SaveAs{path});
+  marker_csv_dialog(state);
+  draw_generator_dialogs(state);
   if (state.popups.keys) keys_window(&state.popups.keys);
   if (state.popups.about) about_window(state, &state.popups.about);
 }

@@ -1,0 +1,330 @@
+// Edit > Add's generators as dialogs: a chain, a cloth sheet, a soft block and a
+// walker robot, each with its place, size, resolution, material and pins. Add queues the
+// edit (studio/scene_edits.h), which refuses what it cannot build with a message the
+// studio shows; the dialog also greys Add out with a short reason. Each dialog remembers
+// its values between openings, except its place, which starts at the drop point (above
+// the middle of what is shown).
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gui/panels/panels.h"
+#include "gui/theme.h"
+#include "studio/scene_edits.h"
+
+namespace nudge::gui {
+
+namespace {
+
+namespace edits = studio::edits;
+using edits::Vec3;
+using G = Popups::Generator;
+
+struct ChainValues {
+  Vec3 start{0, 0, 0};
+  Vec3 span{1, 0, 0};  // from the first particle to the last (m)
+  int links = 10;
+  edits::Material material{0.05, 500, 0.05};
+  bool pin_first = true, pin_last = false;
+};
+struct ClothValues {
+  Vec3 centre{0, 0, 0};
+  double size[2] = {1, 1};  // width (x) and height (y), m
+  int resolution[2] = {12, 12};
+  edits::Material material{0.01, 400, 0.05};
+  int pins = 1;  // 0: none, 1: the top row, 2: the top corners
+};
+struct BlockValues {
+  Vec3 centre{0, 0, 0};
+  Vec3 size{0.3, 0.3, 0.3};
+  int resolution[3] = {4, 4, 4};
+  edits::Material material{0.05, 2000, 0.5};
+  bool pin_bottom = false;
+};
+struct WalkerValues {
+  Vec3 corner{0, 0, 0};  // the left foot's outer corner (m)
+  edits::WalkerShape shape;
+  edits::Material material{0.1, 300, 0.8};  // scenes/walker.json's
+};
+
+// What the dialogs remember between openings.
+ChainValues g_chain;
+ClothValues g_cloth;
+BlockValues g_block;
+WalkerValues g_walker;
+
+constexpr const char* kTitles[] = {"", "Add a Chain", "Add a Cloth Sheet", "Add a Soft Block", "Add a Walker Robot"};
+
+const char* title(G g) { return kTitles[static_cast<int>(g)]; }
+
+bool finite(const Vec3& v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
+
+// A labelled row of a two-column table: `count` numbers (double or int) and their unit.
+template <class T>
+void field(const char* label, T* values, int count, const char* unit, const char* tooltip = nullptr) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  ImGui::TableNextColumn();
+  ImGui::PushID(label);
+  ImGui::SetNextItemWidth(70.0f * float(count));
+  if constexpr (std::is_same_v<T, double>)
+    ImGui::InputScalarN("##v", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g");
+  else
+    ImGui::InputScalarN("##v", ImGuiDataType_S32, values, count);
+  if (unit && *unit) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", unit);
+  }
+  ImGui::PopID();
+}
+
+void check_row(const char* label, bool* value) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::TableNextColumn();
+  ImGui::PushID(label);
+  ImGui::Checkbox("##v", value);
+  ImGui::PopID();
+}
+
+bool begin_fields() {
+  if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingFixedFit)) return false;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 170.0f);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthFixed, 300.0f);
+  return true;
+}
+
+void material_fields(edits::Material& m) {
+  field("particle mass", &m.particle_mass, 1, "kg", "the mass of each particle");
+  field("stiffness", &m.stiffness, 1, "N/m", "of each spring");
+  field("damping", &m.damping, 1, "N s/m", "of each spring");
+}
+
+// Why the material cannot be built, or empty.
+std::string material_problem(const edits::Material& m) {
+  if (!(std::isfinite(m.particle_mass) && m.particle_mass > 0)) return "the particle mass must be > 0";
+  if (!(std::isfinite(m.stiffness) && m.stiffness >= 0)) return "the stiffness must be >= 0";
+  if (!(std::isfinite(m.damping) && m.damping >= 0)) return "the damping must be >= 0";
+  return {};
+}
+
+std::string too_many(long long particles) {
+  if (particles <= edits::kMaxGeneratedParticles) return {};
+  return std::to_string(particles) + " particles; at most " + std::to_string(edits::kMaxGeneratedParticles);
+}
+
+// The new particles, selected once the edit has applied.
+Selection new_particles(const Scene& before, const Scene& after) {
+  Selection sel{Selection::Kind::Particle, before.particle_count(), {}};
+  for (int i = before.particle_count() + 1; i < after.particle_count(); ++i) sel.others.push_back(i);
+  return sel;
+}
+
+// Pins `which` (indices counted from the generator's first particle) after `made`.
+Result<Scene> pin_new(Result<Scene> made, int first, const std::vector<int>& which) {
+  if (!made || which.empty()) return made;
+  std::vector<int> absolute;
+  for (int i : which) absolute.push_back(first + i);
+  return edits::set_pinned(*made, absolute, true);
+}
+
+// What each dialog builds: the label of its step, the edit, and why it cannot (empty: it can).
+struct Build {
+  std::string label;
+  std::function<Result<Scene>(const Scene&)> apply;
+  std::string problem;
+};
+
+Build chain_dialog() {
+  ChainValues& v = g_chain;
+  if (begin_fields()) {
+    field("start", v.start.data(), 3, "m", "the first particle");
+    field("span", v.span.data(), 3, "m", "from the first particle to the last: (1, 0, 0) lies along +x, (0, -1, 0) hangs");
+    field("links", &v.links, 1, "", "springs in the chain; it has one particle more");
+    material_fields(v.material);
+    check_row("pin the first particle", &v.pin_first);
+    check_row("pin the last particle", &v.pin_last);
+    ImGui::EndTable();
+  }
+  Build b;
+  const ChainValues c = v;
+  b.label = "add a chain of " + std::to_string(c.links) + (c.links == 1 ? " link" : " links");
+  b.apply = [c](const Scene& s) {
+    const Vec3 end{c.start[0] + c.span[0], c.start[1] + c.span[1], c.start[2] + c.span[2]};
+    const int first = s.particle_count();
+    return pin_new(edits::add_chain(s, c.start, end, c.links, c.material, c.pin_first), first,
+                   c.pin_last ? std::vector<int>{c.links} : std::vector<int>{});
+  };
+  const double length = std::sqrt(c.span[0] * c.span[0] + c.span[1] * c.span[1] + c.span[2] * c.span[2]);
+  if (c.links < 1) b.problem = "a chain needs 1 link at least";
+  else if (!finite(c.start) || !finite(c.span)) b.problem = "the start and span must be finite";
+  else if (!(length > 0)) b.problem = "the span must not be zero";
+  else if (b.problem = material_problem(c.material); b.problem.empty()) b.problem = too_many(c.links + 1LL);
+  return b;
+}
+
+Build cloth_dialog() {
+  ClothValues& v = g_cloth;
+  if (begin_fields()) {
+    field("centre", v.centre.data(), 3, "m", "the middle of the sheet; it hangs in the x-y plane, facing +z");
+    field("width, height", v.size, 2, "m", "along x and y");
+    field("particles", v.resolution, 2, "", "across (x) and up (y), 2 or more each");
+    material_fields(v.material);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("pin");
+    ImGui::TableNextColumn();
+    ImGui::RadioButton("none", &v.pins, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("top row", &v.pins, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("top corners", &v.pins, 2);
+    ImGui::EndTable();
+  }
+  Build b;
+  const ClothValues c = v;
+  const int nu = c.resolution[0], nv = c.resolution[1];
+  b.label = "add a " + std::to_string(nu) + " x " + std::to_string(nv) + " cloth sheet";
+  b.apply = [c, nu, nv](const Scene& s) {
+    const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2]};
+    const int first = s.particle_count();
+    // The top row is the last: particles (nv - 1) nu to nv nu - 1.
+    return pin_new(edits::add_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.material, c.pins == 1), first,
+                   c.pins == 2 ? std::vector<int>{(nv - 1) * nu, nv * nu - 1} : std::vector<int>{});
+  };
+  if (nu < 2 || nv < 2) b.problem = "a cloth needs 2 x 2 particles at least";
+  else if (!finite(c.centre)) b.problem = "the centre must be finite";
+  else if (!(c.size[0] > 0 && c.size[1] > 0 && std::isfinite(c.size[0]) && std::isfinite(c.size[1])))
+    b.problem = "the width and height must be > 0";
+  else if (b.problem = material_problem(c.material); b.problem.empty()) b.problem = too_many(1LL * nu * nv);
+  return b;
+}
+
+Build block_dialog() {
+  BlockValues& v = g_block;
+  if (begin_fields()) {
+    field("centre", v.centre.data(), 3, "m");
+    field("size", v.size.data(), 3, "m", "along x, y and z");
+    field("particles", v.resolution, 3, "", "along x, y and z, 2 or more each");
+    material_fields(v.material);
+    check_row("pin the bottom layer", &v.pin_bottom);
+    ImGui::EndTable();
+  }
+  Build b;
+  const BlockValues c = v;
+  const int nx = c.resolution[0], ny = c.resolution[1], nz = c.resolution[2];
+  b.label = "add a " + std::to_string(nx) + " x " + std::to_string(ny) + " x " + std::to_string(nz) + " soft block";
+  b.apply = [c, nx, ny, nz](const Scene& s) {
+    const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2] - c.size[2] / 2};
+    const int first = s.particle_count();
+    std::vector<int> bottom;  // y = 0: particle x + nx (0 + ny z)
+    if (c.pin_bottom)
+      for (int z = 0; z < nz; ++z)
+        for (int x = 0; x < nx; ++x) bottom.push_back(x + nx * ny * z);
+    return pin_new(edits::add_lattice(s, corner, c.size, nx, ny, nz, c.material), first, bottom);
+  };
+  if (nx < 2 || ny < 2 || nz < 2) b.problem = "a block needs 2 x 2 x 2 particles at least";
+  else if (!finite(c.centre)) b.problem = "the centre must be finite";
+  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] > 0)) b.problem = "the size must be > 0";
+  else if (b.problem = material_problem(c.material); b.problem.empty()) b.problem = too_many(1LL * nx * ny * nz);
+  return b;
+}
+
+Build walker_dialog() {
+  WalkerValues& v = g_walker;
+  edits::WalkerShape& w = v.shape;
+  if (begin_fields()) {
+    field("corner", v.corner.data(), 3, "m", "the left foot's outer corner; the robot stands in the x-y plane");
+    field("body width", &w.body_cols, 1, "cells");
+    field("body height", &w.body_rows, 1, "cells");
+    field("legs", &w.legs, 1, "", "at most (body width + 1) / 2, so that they stand a column apart at least");
+    field("leg height", &w.leg_rows, 1, "cells");
+    field("cell size", &w.cell_size, 1, "m");
+    field("actuation", &w.actuation, 1, "", "a muscle's rest length scales by 1 + actuation x control");
+    material_fields(v.material);
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("Each leg's vertical springs are muscles on a new control channel.");
+  Build b;
+  const WalkerValues c = v;
+  b.label = "add a walker robot (" + std::to_string(w.body_cols) + " x " + std::to_string(w.body_rows) + " cells, " +
+            std::to_string(w.legs) + (w.legs == 1 ? " leg)" : " legs)");
+  b.apply = [c](const Scene& s) { return edits::add_walker(s, c.corner, c.shape, c.material); };
+  if (w.body_cols < 1 || w.body_rows < 1 || w.leg_rows < 1) b.problem = "the body and legs need 1 cell at least";
+  else if (w.legs < 1) b.problem = "a walker needs 1 leg at least";
+  else if (w.legs > (w.body_cols + 1) / 2)
+    b.problem = "a body " + std::to_string(w.body_cols) + " cells wide holds " + std::to_string((w.body_cols + 1) / 2) + " legs at most";
+  else if (!(std::isfinite(w.cell_size) && w.cell_size > 0)) b.problem = "the cell size must be > 0";
+  else if (!std::isfinite(w.actuation)) b.problem = "the actuation must be finite";
+  else if (!finite(c.corner)) b.problem = "the corner must be finite";
+  else if (b.problem = material_problem(c.material); b.problem.empty())
+    b.problem = too_many((w.body_cols + 1LL) * (w.body_rows + 1LL) + 2LL * w.legs * w.leg_rows);
+  return b;
+}
+
+// Where a dialog's place starts when it opens: the drop point (its corner for the walker).
+void place_at_drop_point(const StudioState& state, G g) {
+  const Vec3 at = drop_point(state);
+  switch (g) {
+    case G::Chain: g_chain.start = at; break;
+    case G::Cloth: g_cloth.centre = at; break;
+    case G::SoftBlock: g_block.centre = at; break;
+    case G::Walker: g_walker.corner = at; break;
+    case G::None: break;
+  }
+}
+
+G g_open = G::None;  // the dialog being shown
+
+}  // namespace
+
+void draw_generator_dialogs(StudioState& state) {
+  if (state.popups.generator != G::None) {
+    g_open = state.popups.generator;
+    state.popups.generator = G::None;
+    place_at_drop_point(state, g_open);
+    ImGui::OpenPopup(title(g_open));
+  }
+  if (g_open == G::None) return;
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal(title(g_open), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    g_open = G::None;  // closed
+    return;
+  }
+  Build build;
+  switch (g_open) {
+    case G::Chain: build = chain_dialog(); break;
+    case G::Cloth: build = cloth_dialog(); break;
+    case G::SoftBlock: build = block_dialog(); break;
+    case G::Walker: build = walker_dialog(); break;
+    case G::None: break;
+  }
+  ImGui::Separator();
+  const bool can_add = build.problem.empty() && build.apply;
+  if (!can_add) ImGui::BeginDisabled();
+  if (ImGui::Button("Add", ImVec2(110, 0))) {
+    queue_edit(state, build.label, build.apply, new_particles);
+    ImGui::CloseCurrentPopup();
+  }
+  if (!can_add) ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
+    ImGui::CloseCurrentPopup();
+  if (!build.problem.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(theme::kWarningText, "%s", build.problem.c_str());
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace nudge::gui
