@@ -101,21 +101,27 @@ Result<Scene> add_lattice(const Scene& scene, const Vec3& corner, const Vec3& si
 // (halves up): the first under the leftmost column, the last under the rightmost; a single
 // leg under column (body_cols - 1) / 2, the middle one (left of the middle when body_cols
 // is even). Legs <= (body_cols + 1) / 2, so that they stand a column apart at least and no
-// two share a particle or a spring. The particles: the body's (body_cols + 1) x
-// (body_rows + 1) grid points in rows from the bottom (body point r (body_cols + 1) + c at
-// column c of row r), then each leg's leg_rows rows from its foot up, left point then right
-// (a leg's top is the body's bottom row): (body_cols + 1)(body_rows + 1) + 2 legs leg_rows
-// particles. Every cell has its four edges and two diagonals as springs (shared edges
-// once). The 2 leg_rows vertical springs of leg i are muscles on the new control channel
-// scene.channels + i (actuation `actuation`, finite: the rest length scales by
-// 1 + actuation x control); every other spring is passive. Existing channels keep their
-// controls; the new channels' controls start at zero. An error when the channels would be
-// more than kMaxChannels, or steps x channels more than kMaxControlValues. (scenes/
-// walker.json is this robot with body_rows = 1, except that it drives each side of a leg
-// by a channel of its own.)
+// two share a particle or a spring. The particles, 2 legs leg_rows + (body_cols + 1)
+// (body_rows + 1) of them, are the grid points in rows from the bottom, each row left to
+// right: the leg_rows leg rows (leg i's left and right point at 2 legs k + 2 i and + 1 in
+// row k), then the body's body_rows + 1 rows (a leg's top is the body's bottom row). Every
+// cell has its four edges and two diagonals as springs (shared edges once), cell by cell:
+// each leg's cells from its foot up, then the body's rows from the bottom, each left to
+// right; in a cell its bottom, top, left and right edges (those not already there), then
+// its lower-left to upper-right and lower-right to upper-left diagonals. Each leg drives
+// its two sides by two new control channels, so that it can bend as well as stretch: leg
+// i's left column of leg_rows vertical springs are muscles on channel scene.channels + 2 i,
+// its right column on scene.channels + 2 i + 1 (actuation `actuation`, finite: the rest
+// length scales by 1 + actuation x control); every other spring is passive. Existing
+// channels keep their controls; the new channels' controls start at zero. An error when
+// the channels (2 legs new) would be more than kMaxChannels, or steps x channels more than
+// kMaxControlValues. The default shape with walker.json's material ({0.1, 300, 0.8}) at
+// corner (0, 0, 0), added to a scene with no channels, is exactly walker.json's robot: 16
+// particles, 36 springs, 4 channels, its muscles, actuation 0.25, all in walker.json's
+// order (positions and rest lengths equal to rounding: 3 x 0.1 is not the double 0.3).
 struct WalkerShape {
   int body_cols = 3;
-  int body_rows = 2;
+  int body_rows = 1;
   int legs = 2;
   int leg_rows = 2;
   double cell_size = 0.1;

@@ -185,62 +185,76 @@ Result<Scene> add_walker(const Scene& scene, const Vec3& corner, const WalkerSha
   if (!std::isfinite(shape.actuation))
     return fail(action, "found actuation " + number_text(shape.actuation) + "; expected a finite actuation");
   if (auto error = check_material(action, material)) return *error;
-  const long long channels = static_cast<long long>(scene.channels) + legs;
+  // Two new channels per leg (legs <= 2^30, so no overflow).
+  const long long channels = static_cast<long long>(scene.channels) + 2LL * legs;
   if (channels > kMaxChannels)
-    return fail(action, "found " + std::to_string(scene.channels) + " channels + " + std::to_string(legs) +
-                            " new (one per leg); expected at most " + std::to_string(kMaxChannels) + " channels");
+    return fail(action, "found " + std::to_string(scene.channels) + " channels + " + std::to_string(2LL * legs) +
+                            " new (two per leg); expected at most " + std::to_string(kMaxChannels) + " channels");
   if (channels * scene.settings.steps > kMaxControlValues)
-    return fail(action, "found " + std::to_string(channels) + " channels (one new per leg) x " +
+    return fail(action, "found " + std::to_string(channels) + " channels (two new per leg) x " +
                             std::to_string(scene.settings.steps) + " steps; expected at most " +
                             std::to_string(kMaxControlValues) + " control values");
 
   const double h = shape.cell_size;
+  // Leg i stands under body column leg_col[i] (its left side) and leg_col[i] + 1.
+  std::vector<int> leg_col(static_cast<size_t>(legs));
+  for (int leg = 0; leg < legs; ++leg)
+    leg_col[size_t(leg)] = legs == 1 ? (cols - 1) / 2
+                                     : static_cast<int>((2LL * leg * (cols - 1) + (legs - 1)) / (2LL * (legs - 1)));
+  // The points in rows from the bottom, each left to right, as scenes/walker.json's: the
+  // leg rows hold two points per leg, the body rows all cols + 1.
+  const int leg_points = 2 * legs * leg_rows;
+  const auto body = [&](int row, int col) { return leg_points + row * (cols + 1) + col; };  // body row
+  // Leg `leg`'s point on `side` (0 left, 1 right) in grid row k (k = leg_rows: the body's bottom row).
+  const auto leg_point = [&](int leg, int k, int side) {
+    return k == leg_rows ? body(0, leg_col[size_t(leg)] + side) : k * 2 * legs + 2 * leg + side;
+  };
   std::vector<Vec3> positions;
-  std::vector<std::pair<int, int>> springs;
-  std::vector<int> muscles;  // indices into springs
-  // The body: a grid of (cols + 1) x (rows + 1) points, as add_cloth's.
-  const auto body = [&](int row, int col) { return row * (cols + 1) + col; };
+  for (int k = 0; k < leg_rows; ++k)
+    for (int leg = 0; leg < legs; ++leg)
+      for (int side = 0; side < 2; ++side)
+        positions.push_back({corner[0] + h * (leg_col[size_t(leg)] + side), corner[1] + h * k, corner[2]});
   for (int row = 0; row <= rows; ++row)
-    for (int col = 0; col <= cols; ++col) {
+    for (int col = 0; col <= cols; ++col)
       positions.push_back({corner[0] + h * col, corner[1] + h * (leg_rows + row), corner[2]});
-      if (col < cols) springs.emplace_back(body(row, col), body(row, col + 1));
-      if (row < rows) springs.emplace_back(body(row, col), body(row + 1, col));
-      if (col < cols && row < rows) {
-        springs.emplace_back(body(row, col), body(row + 1, col + 1));
-        springs.emplace_back(body(row, col + 1), body(row + 1, col));
-      }
-    }
-  // The legs: two points per leg row; a leg's row leg_rows is the body's row 0.
-  std::vector<int> muscle_leg;  // the leg of each muscle
+  // The springs cell by cell, as walker.json's: each leg's cells from the foot up, then
+  // the body's cells row by row from the bottom, each left to right; a cell's bottom,
+  // top, left and right edges (those not already there) and its two diagonals.
+  std::vector<std::pair<int, int>> springs;
+  std::vector<std::pair<int, int>> muscles;  // (index into springs, its channel - scene.channels)
+  std::vector<char> leg_top(static_cast<size_t>(cols), 0);  // body columns whose bottom edge is a leg's top
   for (int leg = 0; leg < legs; ++leg) {
-    const int col = legs == 1 ? (cols - 1) / 2
-                              : static_cast<int>((2LL * leg * (cols - 1) + (legs - 1)) / (2LL * (legs - 1)));
-    const int first = static_cast<int>(positions.size());
-    const auto left = [&](int k) { return k == leg_rows ? body(0, col) : first + 2 * k; };
-    const auto right = [&](int k) { return k == leg_rows ? body(0, col + 1) : first + 2 * k + 1; };
+    leg_top[size_t(leg_col[size_t(leg)])] = 1;
     for (int k = 0; k < leg_rows; ++k) {
-      positions.push_back({corner[0] + h * col, corner[1] + h * k, corner[2]});
-      positions.push_back({corner[0] + h * (col + 1), corner[1] + h * k, corner[2]});
-    }
-    for (int k = 0; k < leg_rows; ++k) {
-      springs.emplace_back(left(k), right(k));
-      muscles.push_back(static_cast<int>(springs.size()));
-      muscle_leg.push_back(leg);
-      springs.emplace_back(left(k), left(k + 1));
-      muscles.push_back(static_cast<int>(springs.size()));
-      muscle_leg.push_back(leg);
-      springs.emplace_back(right(k), right(k + 1));
-      springs.emplace_back(left(k), right(k + 1));
-      springs.emplace_back(right(k), left(k + 1));
+      const int bl = leg_point(leg, k, 0), br = leg_point(leg, k, 1);
+      const int tl = leg_point(leg, k + 1, 0), tr = leg_point(leg, k + 1, 1);
+      if (k == 0) springs.emplace_back(bl, br);
+      springs.emplace_back(tl, tr);
+      muscles.emplace_back(static_cast<int>(springs.size()), 2 * leg);  // the left side
+      springs.emplace_back(bl, tl);
+      muscles.emplace_back(static_cast<int>(springs.size()), 2 * leg + 1);  // the right side
+      springs.emplace_back(br, tr);
+      springs.emplace_back(bl, tr);
+      springs.emplace_back(br, tl);
     }
   }
+  for (int row = 0; row < rows; ++row)
+    for (int col = 0; col < cols; ++col) {
+      const int bl = body(row, col), br = body(row, col + 1), tl = body(row + 1, col), tr = body(row + 1, col + 1);
+      if (row == 0 && !leg_top[size_t(col)]) springs.emplace_back(bl, br);
+      springs.emplace_back(tl, tr);
+      if (col == 0) springs.emplace_back(bl, tl);
+      springs.emplace_back(br, tr);
+      springs.emplace_back(bl, tr);
+      springs.emplace_back(br, tl);
+    }
   const int first_spring = scene.spring_count();
   Scene edited = appended(scene, positions, std::move(springs), {}, material);
-  append_columns(edited.params[ParamId::Controls], scene.settings.steps, legs);
+  append_columns(edited.params[ParamId::Controls], scene.settings.steps, static_cast<int>(2LL * legs));
   edited.channels = static_cast<int>(channels);
-  for (size_t m = 0; m < muscles.size(); ++m) {
-    const size_t s = size_t(first_spring + muscles[m]);
-    edited.spring_channel[s] = scene.channels + muscle_leg[m];
+  for (const auto& [spring, channel] : muscles) {
+    const size_t s = size_t(first_spring + spring);
+    edited.spring_channel[s] = scene.channels + channel;
     edited.actuation[s] = shape.actuation;
   }
   return finish(std::move(edited), action);

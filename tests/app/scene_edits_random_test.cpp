@@ -255,6 +255,7 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
     for (int i = 0; i < k; ++i) listed.push_back(pick(count));
     return listed;
   };
+  edits::WalkerShape walker;  // the last add_walker's shape, for its checks
   int named = 0;  // bodies and joints are named apart: the oracle knows them by name
   const auto point = [&] { return Vec3{uniform(-1, 1), uniform(0, 2), uniform(-1, 1)}; };
   const std::vector<BodyShape> shapes = {BodyShape::Sphere, BodyShape::Box, BodyShape::Capsule, BodyShape::Mesh};
@@ -311,7 +312,8 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
       {"add walker",
        [&](const Scene& s) {
          // Now and then more legs than the body has room for (an error to check).
-         edits::WalkerShape shape;
+         edits::WalkerShape& shape = walker;
+         shape = {};
          shape.body_cols = 1 + int(random() % 3);
          shape.body_rows = 1 + int(random() % 2);
          const int most_legs = (shape.body_cols + 1) / 2 + (random() % 8 == 0 ? 1 : 0);
@@ -474,12 +476,25 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
       CHECK(after == expected_after_deleting(before, {}, {}, names_of(before.joint_names), {}));
     if (name == "delete springs") CHECK(after == expected_after_deleting(before, {}, {}, {}, names_of(before.springs)));
     if (name.starts_with("add ") || name == "duplicate" || name == "merge") check_appended(before, after);
-    if (name == "add walker") {  // the channels there were keep their controls; the new ones start at zero
+    if (name == "add walker") {
+      // Two new channels per leg, each driving leg_rows muscles (one side of one leg); the
+      // channels there were keep their controls, the new ones start at zero.
       const Parameter &u = scene.params[ParamId::Controls], &v = result->params[ParamId::Controls];
-      REQUIRE(v.cols > u.cols);
+      REQUIRE(result->channels == scene.channels + 2 * walker.legs);
+      REQUIRE(v.cols == u.cols + 2 * walker.legs);
       for (int t = 0; t < scene.settings.steps; ++t)
         for (int c = 0; c < v.cols; ++c)
           CHECK(v.value[size_t(t * v.cols + c)] == (c < u.cols ? u.value[size_t(t * u.cols + c)] : 0.0));
+      std::vector<int> muscles(size_t(2 * walker.legs), 0);
+      for (int s = scene.spring_count(); s < result->spring_count(); ++s) {
+        const int channel = result->spring_channel[size_t(s)];
+        if (channel < 0) continue;
+        REQUIRE(channel >= scene.channels);
+        REQUIRE(channel < result->channels);
+        CHECK(result->actuation[size_t(s)] == walker.actuation);
+        ++muscles[size_t(channel - scene.channels)];
+      }
+      for (int m : muscles) CHECK(m == walker.leg_rows);
     }
     scene = std::move(*result);
     // Copies keep their names: name them apart again, for the oracle.
