@@ -6,9 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "gui/panels/panels.h"
+#include "gui/theme.h"
+#include "nudge/marker_csv.h"
 #include "studio/scene_edits.h"
 
 namespace nudge::gui {
@@ -66,6 +72,43 @@ void edit_row(StudioState& state, const char* label, ParamId id, int first, int 
     state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
 }
 
+// The scene with objective k changed by `change`, checked as a whole (the fields no
+// edit of studio/scene_edits.h sets: an objective's step, a markers objective's steps
+// per frame).
+template <class Change>
+Result<Scene> with_objective(const Scene& scene, int k, const std::string& action, Change change) {
+  if (k < 0 || size_t(k) >= scene.objectives.size())
+    return Error{action + ": objective " + std::to_string(k) + " does not exist"};
+  Scene edited = scene;
+  change(edited.objectives[size_t(k)]);
+  if (Status ok = check_scene(edited); !ok) return Error{action + ": " + ok.error().message};
+  return edited;
+}
+
+// The ground plane y = height: a checkbox switches it on or off, Enter applies a height.
+void ground_row(StudioState& state, const Ground& ground) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("ground");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plane y = height that particles and bodies stand on; Enter applies");
+  ImGui::TableNextColumn();
+  bool enabled = ground.enabled;
+  double height = ground.height;
+  bool changed = ImGui::Checkbox("##ground", &enabled);
+  ImGui::SameLine();
+  ImGui::TextDisabled("y =");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize("m").x - ImGui::GetStyle().ItemSpacing.x - 1);
+  if (!enabled) ImGui::BeginDisabled();
+  changed |= ImGui::InputDouble("##height", &height, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+  if (!enabled) ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::TextDisabled("m");
+  if (changed)
+    queue_edit(state, enabled ? (ground.enabled ? "set the ground's height" : "switch the ground on") : "switch the ground off",
+               [enabled, height](const Scene& sc) { return studio::edits::set_ground(sc, enabled, height); });
+}
+
 void settings(StudioState& state, const Scene& scene) {
   const Settings& s = scene.settings;
   if (!scene.name.empty()) row("name", scene.name);
@@ -87,11 +130,12 @@ void settings(StudioState& state, const Scene& scene) {
   row("muscle channels", std::to_string(scene.channels));
   edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
   edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
-  row("ground", s.ground.enabled ? "y = " + number(s.ground.height) : "none");
+  ground_row(state, s.ground);
   if (s.ground.enabled) {
     edit_row(state, "ground stiffness", ParamId::GroundStiffness, 0, 1, "N/m");
     edit_row(state, "friction", ParamId::Friction, 0, 1, "");
   }
+  row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
   row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
   if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request) {
     row("loss", number(state.motion->evaluation.loss));
@@ -191,11 +235,26 @@ void body(StudioState& state, const Scene& scene, int b) {
 void collider(StudioState& state, const Scene& scene, int k) {
   const ColliderShape& c = scene.colliders[size_t(k)];
   row("type", std::string(collider_type_name(c.type)));
+  // Moves go through move_colliders by the difference from where the collider is when the
+  // edit applies (a plane moves along its normal only).
   if (c.type == ColliderType::Plane) {
     row("normal", vec3(c.normal));
-    row("offset", number(c.offset) + " m");
+    double offset = c.offset;
+    if (number_row("offset", &offset, 1, "m", "how far the plane lies along its normal from the origin"))
+      queue_edit(state, "move collider " + std::to_string(k), [k, offset](const Scene& sc) -> Result<Scene> {
+        if (size_t(k) >= sc.colliders.size()) return Error{"move collider: collider " + std::to_string(k) + " is gone"};
+        const ColliderShape& now = sc.colliders[size_t(k)];
+        const double d = offset - now.offset;
+        return studio::edits::move_colliders(sc, {k}, {d * now.normal[0], d * now.normal[1], d * now.normal[2]});
+      });
   } else {
-    row("position", vec3(c.position) + " m");
+    double position[3] = {c.position[0], c.position[1], c.position[2]};
+    if (number_row("position", position, 3, "m", "the collider's centre"))
+      queue_edit(state, "move collider " + std::to_string(k), [k, position](const Scene& sc) -> Result<Scene> {
+        if (size_t(k) >= sc.colliders.size()) return Error{"move collider: collider " + std::to_string(k) + " is gone"};
+        const double* now = sc.colliders[size_t(k)].position;
+        return studio::edits::move_colliders(sc, {k}, {position[0] - now[0], position[1] - now[1], position[2] - now[2]});
+      });
     if (c.type != ColliderType::Sphere)
       row("orientation", vec3(c.orientation) + ", " + number(c.orientation[3]) + " (x, y, z, w)");
   }
@@ -276,6 +335,87 @@ void attachment(const StudioState& state, const Scene& scene, int a) {
   }
 }
 
+// The marker ids a marker file holds, in the order they first occur, read once per
+// change of the file (the inspector asks every frame); or why it cannot be read.
+struct MarkerIds {
+  std::vector<int> ids;
+  std::string error;
+};
+const MarkerIds& marker_ids(const std::filesystem::path& path) {
+  struct Entry {
+    std::filesystem::file_time_type written;
+    MarkerIds ids;
+  };
+  static std::map<std::filesystem::path, Entry> cache;
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(path, ec);
+  const auto found = cache.find(path);
+  if (found != cache.end() && found->second.written == written) return found->second.ids;
+  Entry entry{written, {}};
+  if (Result<MarkerTrack> track = read_marker_csv(path)) {
+    std::set<int> seen;
+    for (const MarkerSample& sample : track->samples)
+      if (seen.insert(sample.marker).second) entry.ids.ids.push_back(sample.marker);
+  } else {
+    entry.ids.error = track.error().message;
+  }
+  return (cache[path] = std::move(entry)).ids;
+}
+
+// A label and, on its right, a small button; true when it is pressed.
+bool button_row(const char* label, const std::string& value, const char* button, const char* tooltip) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(value.c_str());
+  ImGui::SameLine();
+  const bool pressed = ImGui::SmallButton(button);
+  if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  return pressed;
+}
+
+// A markers objective's file, its bound markers (each can be unbound) and the file's
+// other markers (each can be bound to the next particle clicked).
+void markers(StudioState& state, const Scene& scene, int k) {
+  const Objective& o = scene.objectives[size_t(k)];
+  row("marker file", o.marker_file.string());
+  double spf = o.steps_per_frame;
+  if (number_row("steps per frame", &spf, 1, "steps", "simulation steps between two frames of the file"))
+    queue_edit(state, "set objective " + std::to_string(k) + "'s steps per frame",
+               [k, spf](const Scene& sc) -> Result<Scene> {
+                 if (!(spf >= 1 && spf <= 1e9 && spf == std::floor(spf)))
+                   return Error{"set steps per frame: found " + number(spf) + "; expected an integer >= 1"};
+                 return with_objective(sc, k, "set steps per frame", [&](Objective& e) { e.steps_per_frame = int(spf); });
+               });
+  row("samples", std::to_string(o.samples.size()) + " (of the bound markers)");
+  std::set<int> bound;
+  const auto unbind_row = [&](int marker, const std::string& to) {
+    bound.insert(marker);
+    ImGui::PushID(marker);
+    const std::string label = "marker " + std::to_string(marker);
+    if (button_row(label.c_str(), "-> " + to, "Unbind", "stop comparing this marker (the only one cannot be unbound)"))
+      queue_edit(state, "unbind marker " + std::to_string(marker),
+                 [k, marker](const Scene& sc) { return studio::edits::unbind_marker(sc, k, marker); });
+    ImGui::PopID();
+  };
+  for (const auto& [marker, particle] : o.bind) unbind_row(marker, "particle " + std::to_string(particle));
+  for (const auto& [marker, body] : o.bind_bodies) unbind_row(marker, body_label(scene, body));
+  const std::filesystem::path resolved = o.marker_file.is_absolute() || scene.source.empty()
+                                             ? o.marker_file
+                                             : scene.source.parent_path() / o.marker_file;
+  const MarkerIds& file = marker_ids(resolved);
+  if (!file.error.empty()) row("file", file.error);
+  for (int marker : file.ids) {
+    if (bound.contains(marker)) continue;
+    ImGui::PushID(1 << 20 | marker);
+    const std::string label = "marker " + std::to_string(marker);
+    if (button_row(label.c_str(), "not bound", "Bind...", "then click the particle that should follow it"))
+      state.binding_marker = StudioState::MarkerBinding{k, marker};
+    ImGui::PopID();
+  }
+}
+
 void objective(StudioState& state, const Scene& scene, int k) {
   const Objective& o = scene.objectives[size_t(k)];
   row("type", std::string(objective_type_name(o.type)));
@@ -283,25 +423,67 @@ void objective(StudioState& state, const Scene& scene, int k) {
   if (number_row("weight", &weight, 1, "", "the term's weight in the loss"))
     queue_edit(state, "set objective " + std::to_string(k) + "'s weight",
                [k, weight](const Scene& sc) { return studio::edits::set_objective_weight(sc, k, weight); });
-  row("step", o.step < 0 ? "final (" + std::to_string(scene.settings.steps) + ")" : std::to_string(o.step));
+  const bool has_step = o.type != ObjectiveType::Markers && o.type != ObjectiveType::Effort;
+  if (has_step) {
+    double step = o.step;
+    if (number_row("step", &step, 1, "-1: final", "the step it is evaluated at: -1 for the final one, else 0 to steps"))
+      queue_edit(state, "set objective " + std::to_string(k) + "'s step", [k, step](const Scene& sc) -> Result<Scene> {
+        if (!(step >= -1 && step <= sc.settings.steps && step == std::floor(step)))
+          return Error{"set objective step: found " + number(step) + "; expected -1 (the final step) or a step in [0, " +
+                       std::to_string(sc.settings.steps) + "]"};
+        return with_objective(sc, k, "set objective step", [&](Objective& e) { e.step = int(step); });
+      });
+    row("evaluated at", (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
+                            " (t = " + number((o.step < 0 ? scene.settings.steps : o.step) * scene.settings.dt) + " s)");
+  }
   if (!o.particles.empty()) {
     std::string list;
     for (size_t i = 0; i < o.particles.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(o.particles[i]);
     if (o.particles.size() > 12) list += ", ... (" + std::to_string(o.particles.size()) + ")";
     row("particles", list);
   }
-  if ((o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity) && o.target.size() == 3)
-    row("target", vec3(o.target.data()));
-  if (o.type == ObjectiveType::Travel) row("direction", vec3(o.direction));
-  if (o.type == ObjectiveType::Markers) {
-    row("marker file", o.marker_file.string());
-    row("markers bound", std::to_string(o.bind.size()));
-    row("samples", std::to_string(o.samples.size()));
-    row("steps per frame", std::to_string(o.steps_per_frame));
+  if (!o.bodies.empty()) {
+    std::string list;
+    for (size_t i = 0; i < o.bodies.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(o.bodies[i]);
+    if (o.bodies.size() > 12) list += ", ... (" + std::to_string(o.bodies.size()) + ")";
+    row("bodies", list);
   }
+  // Where it pulls to: typed in here or dragged with the viewport's gizmo.
+  const auto target_row = [&](const char* label, int r, const std::string& what) {
+    double t[3] = {o.target[3 * size_t(r)], o.target[3 * size_t(r) + 1], o.target[3 * size_t(r) + 2]};
+    if (number_row(label, t, 3, "m", what))
+      queue_edit(state, "move objective " + std::to_string(k) + "'s target", [k, r, t](const Scene& sc) {
+        return studio::edits::set_objective_target(sc, k, r, {t[0], t[1], t[2]});
+      });
+  };
+  if (o.type == ObjectiveType::Target && o.target.size() == 3)
+    target_row("target", 0, "where the centroid should be");
+  if (o.type == ObjectiveType::Positions) {
+    constexpr size_t kShown = 64;
+    for (size_t r = 0; r < o.particles.size() && r < kShown && 3 * r + 2 < o.target.size(); ++r) {
+      ImGui::PushID(int(r));
+      const std::string label = "particle " + std::to_string(o.particles[r]);
+      target_row(label.c_str(), int(r), "where this particle should be");
+      ImGui::PopID();
+    }
+    if (o.particles.size() > kShown) row("", "... " + std::to_string(o.particles.size() - kShown) + " more targets");
+  }
+  if (o.type == ObjectiveType::Velocity && o.target.size() == 3) row("target velocity", vec3(o.target.data()) + " m/s");
+  if (o.type == ObjectiveType::Travel) row("direction", vec3(o.direction));
+  if (o.type == ObjectiveType::Orientation) {
+    row("axis", vec3(o.axis) + " (body frame)");
+    row("direction", vec3(o.direction) + " (world)");
+  }
+  if (o.type == ObjectiveType::Markers) markers(state, scene, k);
   if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request &&
       size_t(k) < state.motion->evaluation.term_loss.size())
     row("loss term", number(state.motion->evaluation.term_loss[size_t(k)]));
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TableNextColumn();
+  if (ImGui::Button("Remove Objective"))
+    queue_edit(state, "remove objective " + std::to_string(k),
+               [k](const Scene& sc) { return studio::edits::delete_objectives(sc, {k}); });
 }
 
 void parameter(StudioState& state, const Scene& scene, int id) {
@@ -338,12 +520,58 @@ void parameter(StudioState& state, const Scene& scene, int id) {
 
 namespace {
 
+const char* kind_plural(Selection::Kind kind) {
+  switch (kind) {
+    case Selection::Kind::Particle: return "particles";
+    case Selection::Kind::Spring: return "springs";
+    case Selection::Kind::Body: return "bodies";
+    case Selection::Kind::Collider: return "colliders";
+    case Selection::Kind::Joint: return "joints";
+    case Selection::Kind::Attachment: return "attachments";
+    case Selection::Kind::Objective: return "objectives";
+    case Selection::Kind::Parameter: return "parameters";
+    case Selection::Kind::Settings:
+    case Selection::Kind::None: break;
+  }
+  return "elements";
+}
+
+const char* kind_singular(Selection::Kind kind) {
+  switch (kind) {
+    case Selection::Kind::Particle: return "particle";
+    case Selection::Kind::Spring: return "spring";
+    case Selection::Kind::Body: return "body";
+    case Selection::Kind::Collider: return "collider";
+    case Selection::Kind::Joint: return "joint";
+    case Selection::Kind::Attachment: return "attachment";
+    case Selection::Kind::Objective: return "objective";
+    case Selection::Kind::Parameter: return "parameter";
+    case Selection::Kind::Settings:
+    case Selection::Kind::None: break;
+  }
+  return "element";
+}
+
 void inspector_contents(StudioState& state) {
   const Scene& scene = state.scene();
   const Selection sel = state.selection;
+  if (state.binding_marker) {
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kAccent);
+    ImGui::TextWrapped("Click a particle in the viewport to bind marker %d (Esc cancels).", state.binding_marker->marker);
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton("Cancel binding")) state.binding_marker.reset();
+    ImGui::Separator();
+  }
   if (!selection_exists(scene, sel)) {
-    ImGui::TextDisabled("Select an element in the Scene panel.");
+    ImGui::TextDisabled("Select an element in the Scene panel or the viewport.");
     return;
+  }
+  if (const std::vector<int> members = sel.members(); members.size() > 1) {
+    ImGui::Text("%zu %s selected", members.size(), kind_plural(sel.kind));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("The rows below are %s %d's. Shift+click adds or takes away.", kind_singular(sel.kind), sel.index);
+    ImGui::PopStyleColor();
+    ImGui::Separator();
   }
   if (ImGui::BeginTable("properties", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.4f);
