@@ -1,23 +1,74 @@
 // The scene's elements in a tree: settings, particles, springs, bodies, colliders, joints,
 // attachments, objectives, parameters.
-// Clicking one selects it for the inspector and the viewport's highlight.
+// Clicking one selects it for the inspector and the viewport's highlight; Shift+click or
+// Ctrl+click adds one of the same kind to the selection (or takes it away).
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "gui/panels/panels.h"
+#include "studio/scene_edits.h"
 
 namespace nudge::gui {
 
 namespace {
 
+// Whether `kind` may be selected several at a time (the scene's elements).
+bool multiple(Selection::Kind kind) {
+  return kind != Selection::Kind::None && kind != Selection::Kind::Settings && kind != Selection::Kind::Parameter;
+}
+
+// A click selects the item alone; Shift+click or Ctrl+click adds it to a selection of its
+// kind, or takes it away when it is in it (the primary, shown in the inspector, is then
+// the member added last).
 bool selectable(StudioState& state, Selection item, const char* label) {
-  const bool selected = state.selection == item;
-  if (ImGui::Selectable(label, selected)) {
-    state.selection = item;
+  Selection& sel = state.selection;
+  const bool selected = sel.kind == item.kind && (multiple(item.kind) ? sel.contains(item.index) : sel.index == item.index);
+  if (!ImGui::Selectable(label, selected)) return false;
+  // A marker waiting to be bound (the inspector's Bind...) takes the particle clicked here
+  // as it would one clicked in the viewport; the objective stays selected.
+  if (state.binding_marker && item.kind == Selection::Kind::Particle) {
+    const StudioState::MarkerBinding bind = *state.binding_marker;
+    const int particle = item.index;
+    state.binding_marker.reset();
+    queue_edit(state, "bind marker " + std::to_string(bind.marker) + " to particle " + std::to_string(particle),
+               [bind, particle](const Scene& sc) {
+                 return studio::edits::bind_marker(sc, bind.objective, bind.marker, particle);
+               });
     return true;
   }
-  return false;
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool extend = (io.KeyShift || io.KeyCtrl) && multiple(item.kind) && sel.kind == item.kind &&
+                      selection_exists(state.scene(), sel);
+  if (!extend) {
+    sel = item;
+  } else if (selected) {
+    std::vector<int> rest = sel.members();
+    rest.erase(std::find(rest.begin(), rest.end(), item.index));
+    if (rest.empty()) {
+      sel = {};
+    } else {
+      // The primary stays unless it was taken away; then the newest of the others.
+      int primary = sel.index;
+      if (item.index == sel.index) {
+        primary = rest.back();
+        for (auto it = sel.others.rbegin(); it != sel.others.rend(); ++it)
+          if (*it != item.index) {
+            primary = *it;
+            break;
+          }
+      }
+      std::erase(sel.others, item.index);
+      std::erase(sel.others, primary);
+      sel.index = primary;
+    }
+  } else {
+    sel.others.push_back(sel.index);
+    sel.index = item.index;
+  }
+  return true;
 }
 
 // A long list drawn row by row as it scrolls into view.
