@@ -254,7 +254,7 @@ Build walker_dialog() {
     material_fields(v.material);
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("Each leg's vertical springs are muscles on a new control channel.");
+  ImGui::TextDisabled("Each leg's two sides are muscles on two new control channels (%d in all).", 2 * w.legs);
   Build b;
   const WalkerValues c = v;
   b.label = "add a walker robot (" + std::to_string(w.body_cols) + " x " + std::to_string(w.body_rows) + " cells, " +

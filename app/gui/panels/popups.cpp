@@ -84,7 +84,9 @@ std::string export_name(const StudioState& state, command::ExportKind kind) {
 std::optional<command::ExportKind> g_export_kind;  // the kind the open Export dialog writes
 
 // The chosen path when the user confirms, else empty.
-fs::path file_dialog(const char* title, const char* action, const char* heading = nullptr) {
+// `extension`: the only files listed (".csv"); null: scenes and tables (.json, .csv).
+fs::path file_dialog(const char* title, const char* action, const char* heading = nullptr,
+                     const char* extension = nullptr) {
   fs::path chosen;
   ImGui::SetNextWindowSize(ImVec2(560, 420), ImGuiCond_Appearing);
   if (!ImGui::BeginPopupModal(title, nullptr)) return chosen;
@@ -105,7 +107,8 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
     if (name.starts_with(".")) continue;
     if (entry.is_directory(e)) {
       if (ImGui::Selectable((name + "/").c_str())) g_dialog.folder = entry.path();
-    } else if (entry.path().extension() == ".json" || entry.path().extension() == ".csv") {
+    } else if (extension ? entry.path().extension() == extension
+                         : entry.path().extension() == ".json" || entry.path().extension() == ".csv") {
       if (ImGui::Selectable(name.c_str(), g_dialog.name == name, ImGuiSelectableFlags_AllowDoubleClick)) {
         g_dialog.name = name;
         if (ImGui::IsMouseDoubleClicked(0)) chosen = entry.path();
@@ -128,8 +131,8 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
 }
 
 void keys_window(bool* open) {
-  ImGui::SetNextWindowSize(ImVec2(560, 0), ImGuiCond_Appearing);
-  if (!ImGui::Begin("Keys and Mouse", open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+  if (!ImGui::Begin("Keys and Mouse", open,
+                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
   }
@@ -147,20 +150,20 @@ void keys_window(bool* open) {
       {"Ctrl+S, Ctrl+Shift+S", "save, save as"},
       {"Ctrl+Z, Ctrl+Shift+Z (Ctrl+Y)", "undo, redo (Edit > History: any step)"},
       {"Delete, P", "delete the selection, pin or free the selected particles"},
-      {"Ctrl+C, Ctrl+V", "copy the selected particles or bodies, paste them (also into another scene)"},
+      {"Ctrl+C, Ctrl+V", "copy the selected particles or bodies; paste (also in another scene)"},
       {"Ctrl+D", "duplicate the selected particles or bodies"},
       {"Esc", "clear the selection, or cancel binding a marker"},
       {"Click", "select a particle, body, collider or target"},
-      {"Shift+click", "add to the selection, or take away (the same kind)"},
+      {"Shift+click", "add to the selection (the same kind), or take away"},
       {"Ctrl+drag", "select the particles or bodies in a box"},
       {"Drag a gizmo arrow", "move the selection along that axis"},
       {"Drag the gizmo's square", "move the selection in the view plane"},
-      {"Ctrl while dragging the gizmo", "snap to the grid, or not (the opposite of Edit > Snap to Grid)"},
+      {"Ctrl while dragging the gizmo", "the opposite of Edit > Snap to Grid"},
       {"Ctrl+Q", "quit"},
       {"F1", "this window"},
       {"Drop a file", "open it"},
   };
-  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     for (const auto& r : kRows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
@@ -263,10 +266,10 @@ void marker_csv_dialog(StudioState& state) {
   }
   const Selection sel = state.selection;
   const bool particle = sel.kind == Selection::Kind::Particle && selection_exists(state.point_scene(), sel);
-  const std::string heading = particle ? "The file's first marker will follow particle " + std::to_string(sel.index) +
-                                             " (frame,marker,x,y,z rows; one frame a step)."
+  const std::string heading = particle ? "Its first marker will follow particle " + std::to_string(sel.index) +
+                                             " (rows frame,marker,x,y,z)."
                                        : "Select a particle first.";
-  const fs::path path = file_dialog(kTitle, "Load", heading.c_str());
+  const fs::path path = file_dialog(kTitle, "Load", heading.c_str(), ".csv");
   if (path.empty()) return;
   if (!particle) {
     state.banner = "load marker CSV: select the particle that the file's first marker should follow first";
