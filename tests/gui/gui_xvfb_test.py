@@ -14,6 +14,7 @@ app's stdout/stderr are left in --out. Exit 0 when every step passed, 1 on the f
 
 import argparse
 import json
+import re
 import collections
 import ctypes
 import os
@@ -34,6 +35,22 @@ PLOT_LINE = (240, 170, 60)  # ImGuiCol_PlotLines of the app's theme (app/gui/the
 MIN_CURVE_PIXELS = 100
 ERROR_BANNER = (170, 45, 45)  # fill of the error banner, exact
 ERROR_PREFIX = "nudge: error:"
+
+# Places in the 1280 x 800 window (ImGui's default font and the app's layout) that the
+# editor steps click: menu items, dialog buttons, inspector fields.
+EDIT_MENU = (60, 12)
+EDIT_ADD = (75, 175)
+ADD_CLOTH = (EDIT_MENU, EDIT_ADD, (420, 244), (455, 514))  # Edit, Add, Cloth..., the dialog's Add
+ADD_CHAIN = (EDIT_MENU, EDIT_ADD, (420, 223), (455, 528))  # Edit, Add, Chain..., the dialog's Add
+ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 427))             # Edit, Add, Target for the Selection
+APPLY_ITERATE = (EDIT_MENU, (120, 270))                   # Edit, Apply Iterate
+TARGET_X_FIELD = (1110, 223)  # the inspector's target x of a selected target objective
+OPTIMISE_TAB = (1070, 44)
+OPTIMISE_START = (985, 73)
+SAVE_AS_NAME_FIELD = (640, 556)
+SAVE_AS_SAVE = (427, 585)
+PROJECTILE_BALL = (476, 194)        # scenes/projectile.json's ball at frame 0, its own camera
+PROJECTILE_GIZMO_Y = (471, 140)     # the gizmo's y arrow on the selected ball
 
 # Thresholds of the checks (pixels).
 MIN_BACKGROUND_PIXELS = 5000
@@ -179,6 +196,7 @@ class GuiTest:
         self.app = None
         self.temp_dirs = []
         self.env = None
+        self.only = set(args.only.split(",")) if args.only else None
 
     def temp_dir(self, prefix):
         path = Path(tempfile.mkdtemp(prefix=prefix))  # mode 700, as XDG_RUNTIME_DIR must be
@@ -508,7 +526,7 @@ class GuiTest:
 
     # j. the editor through real clicks: Edit > Add > Cloth, then Undo and Redo
     def check_edit_undo(self):
-        log("step j: Edit > Add > Cloth, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
+        log("step j: Edit > Add > Cloth..., Add, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
         app, err_path = self.start_projectile("edit")
         try:
             title = "Nudge - projectile.json"
@@ -521,15 +539,15 @@ class GuiTest:
                     time.sleep(1.0)
                 time.sleep(2.0)  # the edit and the new motion
 
-            menu((60, 12), (75, 103), (420, 150))  # Edit, Add, Cloth
+            menu(*ADD_CLOTH)
             stderr = err_path.read_text(errors="replace")
-            check("add a cloth sheet" in stderr, "the log says the cloth was added")
+            check("add a 12 x 12 cloth sheet" in stderr, "the log says the cloth was added")
             check(self.client_ok("title", "Nudge") == title + "*", "the title marks the edit")
             menu((60, 12), (100, 40))  # Edit, Undo
-            check("undid add a cloth sheet" in err_path.read_text(errors="replace"), "the log says it was undone")
+            check("undid add a 12 x 12 cloth sheet" in err_path.read_text(errors="replace"), "the log says it was undone")
             check(self.client_ok("title", "Nudge") == title, "undone back to the file: no mark")
             menu((60, 12), (100, 61))  # Edit, Redo
-            check("redid add a cloth sheet" in err_path.read_text(errors="replace"), "the log says it was redone")
+            check("redid add a 12 x 12 cloth sheet" in err_path.read_text(errors="replace"), "the log says it was redone")
             check(self.client_ok("title", "Nudge") == title + "*", "redone: marked again")
             # Closing with unsaved changes asks first; Discard (centred in the window) closes.
             self.client_ok("close", title + "*")
@@ -563,11 +581,11 @@ class GuiTest:
         title = "Nudge - projectile.json"
         app, err_path = self.start_projectile("crash")
         try:
-            for x, y in ((60, 12), (75, 103), (420, 150)):  # Edit, Add, Cloth
+            for x, y in ADD_CLOTH:
                 self.client_ok("click", title, str(x), str(y))
                 time.sleep(1.0)
             time.sleep(4)  # past the autosave delay (2 s)
-            check("add a cloth sheet" in err_path.read_text(errors="replace"), "the cloth was added")
+            check("add a 12 x 12 cloth sheet" in err_path.read_text(errors="replace"), "the cloth was added")
             recovery = self.state_dir / "nudge" / "recovery.json"
             check(recovery.is_file(), f"the autosave wrote {recovery}")
             app.kill()  # SIGKILL: no chance to clean up
@@ -596,6 +614,132 @@ class GuiTest:
         finally:
             stop(app)
 
+    # l. build a scene with the mouse and keys, optimise it, save it, load it back
+    def type_text(self, title, text):
+        names = {".": "period", "/": "slash", "-": "minus", "_": "underscore", " ": "space"}
+        for ch in text:
+            self.client_ok("key", title, names.get(ch, ch))
+            time.sleep(0.15)
+
+    def click_all(self, title, points, pause=1.0):
+        for x, y in points:
+            self.client_ok("click", title, str(x), str(y))
+            time.sleep(pause)
+
+    def check_build_optimise_save_load(self):
+        log("step l: New scene; add a hanging chain and a target with the mouse; optimise; save; load it back")
+        out_path, err_path = self.out / "build_stdout.txt", self.out / "build_stderr.txt"
+        saved = self.temp_dir("nudge-gui-build-") / "hanging_chain.json"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            app = subprocess.Popen([self.nudge, "--validate"], cwd=self.source_dir, env=self.env,
+                                   stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=die_with_parent)
+        try:
+            deadline = time.monotonic() + WINDOW_TIMEOUT_S
+            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+                if app.poll() is not None or time.monotonic() > deadline:
+                    raise StepFailed("the window did not open")
+            time.sleep(3)
+            title = "Nudge - untitled"
+            stderr = lambda: err_path.read_text(errors="replace")
+
+            self.click_all(title, ADD_CHAIN)
+            time.sleep(2)
+            check("add a chain of 10 links" in stderr(), "Edit > Add > Chain..., Add: the log says the chain was added")
+            self.click_all(title, ADD_TARGET)  # the chain's particles are selected: a target for them
+            time.sleep(2)
+            check("add a target for 11 particles" in stderr(), "Edit > Add > Target for the Selection")
+            # Type the target's x: 0.3 m (the chain hangs from x = 0; its centre swings to -0.4).
+            self.click_all(title, [TARGET_X_FIELD], pause=0.7)
+            self.client_ok("key", title, "ctrl+a")
+            self.type_text(title, "0.3")
+            self.client_ok("key", title, "Return")
+            time.sleep(2)
+            check("move objective 1's target" in stderr(), "the target typed in the inspector")
+            losses = re.findall(r"untitled: 1000 steps simulated in \d+ ms, loss ([0-9.e+-]+)", stderr())
+            check(len(losses) >= 4, f"a rollout after each edit ({len(losses)} logged)")
+            start_loss = float(losses[-1])
+
+            self.click_all(title, [OPTIMISE_TAB, OPTIMISE_START])
+            deadline = time.monotonic() + 60
+            while "optimisation finished" not in stderr() and time.monotonic() < deadline:
+                time.sleep(1)
+            found = re.search(r"optimisation finished at iteration (\d+): loss ([0-9.e+-]+)", stderr())
+            check(found is not None, "the optimiser ran to the end (the log says so)")
+            final_loss = float(found.group(2))
+            check(final_loss < 0.9 * start_loss, f"it lowered the loss: {start_loss} -> {final_loss}")
+
+            self.click_all(title, APPLY_ITERATE)
+            time.sleep(1)
+            check(f"iteration {found.group(1)}'s parameters are now the scene's" in stderr(),
+                  "Edit > Apply Iteration to the Scene")
+            self.client_ok("key", title + "*", "ctrl+s")  # untitled: Save As asks for a name
+            time.sleep(1.5)
+            self.click_all(title + "*", [SAVE_AS_NAME_FIELD], pause=0.7)
+            self.client_ok("key", title + "*", "ctrl+a")
+            self.type_text(title + "*", str(saved))
+            self.click_all(title + "*", [SAVE_AS_SAVE])
+            time.sleep(1)
+            check(saved.is_file(), f"Save As wrote {saved}")
+            check(self.client_ok("title", "Nudge") == "Nudge - hanging_chain.json", "the title names the saved file")
+            scene = json.loads(saved.read_text())
+            check(len(scene["particles"]["position"]) == 12 and len(scene["springs"]["pairs"]) == 10,
+                  "the file holds the new scene's particle and the chain (12 particles, 10 springs)")
+            target = scene["objectives"][1]
+            check(target["type"] == "target" and target["particles"] == list(range(1, 12)) and target["target"][0] == 0.3,
+                  "and the target for the chain's particles at x = 0.3")
+            velocities = scene["particles"]["velocity"]
+            check(any(abs(v) > 1e-6 for row in velocities[1:] for v in row), "and the optimised launch velocities")
+
+            # Load it back (as a file manager's drop does) and compare: the same motion's loss.
+            self.client_ok("drop", "Nudge", str(saved))
+            time.sleep(3)
+            check(f"opened {saved}" in stderr(), "the saved file opens again")
+            reloaded = re.findall(r"hanging_chain.json: 1000 steps simulated in \d+ ms, loss ([0-9.e+-]+)", stderr())
+            check(reloaded and abs(float(reloaded[-1]) - final_loss) <= 1e-5 * final_loss,
+                  f"its loss is the optimised one: {reloaded[-1] if reloaded else None} vs {final_loss}")
+            self.client_ok("close", "Nudge - hanging_chain.json")
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code} (nothing unsaved: no prompt)")
+        finally:
+            stop(app)
+
+    # m. the viewport: pick, drag the gizmo, undo, box select, duplicate, Esc
+    def check_viewport_editing(self):
+        log("step m: click the ball, drag the gizmo's y arrow, Ctrl+Z, Ctrl+drag a box, Ctrl+D on scenes/projectile.json")
+        app, err_path = self.start_projectile("viewport")
+        title = "Nudge - projectile.json"
+        stderr = lambda: err_path.read_text(errors="replace")
+        try:
+            self.click_all(title, [PROJECTILE_BALL])
+            self.client_ok("drag", title, *map(str, PROJECTILE_GIZMO_Y), str(PROJECTILE_GIZMO_Y[0] + 50),
+                           str(PROJECTILE_GIZMO_Y[1] - 60), "none")
+            time.sleep(2)
+            # Along y only (the cursor also went right), snapped to the 0.1 m grid.
+            moved = re.search(r"move a particle by \(0, ([0-9.]+), 0\) m", stderr())
+            check(moved is not None, "clicking the ball selected it and dragging the y arrow moved it along y only")
+            check(abs(float(moved.group(1)) * 10 - round(float(moved.group(1)) * 10)) < 1e-9 and float(moved.group(1)) > 0,
+                  f"up, by a multiple of the 0.1 m grid ({moved.group(1)} m)")
+            check(self.client_ok("title", "Nudge") == title + "*", "the move is an unsaved change")
+            self.client_ok("key", title + "*", "ctrl+z")
+            time.sleep(1.5)
+            check("undid move a particle" in stderr(), "Ctrl+Z undid the move")
+            check(self.client_ok("title", "Nudge") == title, "back to the file")
+            self.client_ok("drag", title, "300", "40", "930", "590", "ctrl")
+            time.sleep(1.5)
+            check("selected 1 particle(s)" in stderr(), "Ctrl+drag over the view box-selected the ball")
+            self.client_ok("key", title, "ctrl+d")
+            time.sleep(2)
+            check("duplicate particle 0" in stderr(), "Ctrl+D duplicated it")
+            self.client_ok("key", title + "*", "Escape")
+            time.sleep(1)
+            self.client_ok("close", title + "*")
+            time.sleep(2)
+            self.client_ok("click", title + "*", "640", "435")  # Discard
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code}")
+        finally:
+            stop(app)
+
     def run(self):
         steps = [("a: start Xvfb", self.start_xvfb),
                  ("b: start the app", self.start_app),
@@ -609,7 +753,11 @@ class GuiTest:
                  ("h: bench render", self.check_bench_render),
                  ("i: optimise from the command line", self.check_optimize),
                  ("j: edit, undo and redo with the mouse", self.check_edit_undo),
-                 ("k: crash recovery", self.check_crash_recovery)]
+                 ("k: crash recovery", self.check_crash_recovery),
+                 ("l: build, optimise, save and load a scene", self.check_build_optimise_save_load),
+                 ("m: pick, move, box select and duplicate in the viewport", self.check_viewport_editing)]
+        if self.only:
+            steps = [step for step in steps if step[0].split(":")[0] in self.only]
         for name, step in steps:
             try:
                 step()
@@ -630,6 +778,7 @@ def main():
     parser.add_argument("--client", required=True, help="the x11_test_client binary")
     parser.add_argument("--source-dir", required=True, help="the repository root (has scenes/)")
     parser.add_argument("--out", required=True, help="folder for screenshots and logs")
+    parser.add_argument("--only", help="run only these steps, e.g. a,l (a starts Xvfb)")
     args = parser.parse_args()
     for name, path in (("--nudge", args.nudge), ("--client", args.client)):
         if not os.access(path, os.X_OK):

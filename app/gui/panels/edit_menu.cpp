@@ -352,6 +352,14 @@ void edit_menu(StudioState& state) {
   ImGui::Separator();
   ImGui::MenuItem("Snap to Grid", nullptr, &state.snap);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
+  // The Optimise tab's "Apply to the scene", here too: it is a step of the history.
+  ImGui::Separator();
+  const bool moved = state.iterate && state.iterate->iteration > 0 && state.iterate->trajectory.steps > 0;
+  if (ImGui::MenuItem("Apply Iterate", nullptr, false, moved)) state.queue(command::ApplyIterate{});
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(moved ? "make iteration %d's parameters the scene's (an undoable step)"
+                            : "the optimiser has not moved from the scene's values",
+                      moved ? state.iterate->iteration : 0);
   ImGui::EndMenu();
 }
 
