@@ -149,32 +149,6 @@ std::optional<double> ray_collider(const Ray& ray, const ColliderShape& shape, c
   return std::nullopt;
 }
 
-// How near a body's surface comes to its centre (scene_draw's joint markers size by it).
-double body_thickness(const Scene& scene, int b) {
-  const RigidBody& body = scene.bodies[size_t(b)];
-  const ShapeSize size = body_shape_size(body, scene.params, b);
-  switch (body.shape) {
-    case BodyShape::Box: return std::min({size[0], size[1], size[2]});
-    case BodyShape::Sphere:
-    case BodyShape::Capsule: return size[0];
-    case BodyShape::Mesh: break;
-  }
-  double nearest = kInf;
-  if (body.mesh)
-    for (const ConvexPlane& plane : body.mesh->hull.planes) nearest = std::min(nearest, plane.offset);
-  return nearest;
-}
-
-// The radius scene_draw gives joint j's marker sphere.
-double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds) {
-  const Joint& joint = scene.joints[size_t(j)];
-  double thinnest = kInf;
-  for (int b : {joint.parent, joint.child})
-    if (b >= 0 && b < scene.body_count()) thinnest = std::min(thinnest, body_thickness(scene, b));
-  const double size = bounds.radius();
-  return std::clamp(1.3 * thinnest, 0.015 * size, 0.05 * size);
-}
-
 // The best pick so far, by the rule pick() describes.
 class Chooser {
  public:
@@ -293,14 +267,8 @@ bool ViewportProjector::contains(glm::dvec2 pixel) const {
 }
 
 BodyPlacement body_placement(const Scene& scene, const Trajectory* traj, int step, int b) {
-  const bool moving = traj && traj->bodies == scene.body_count() && !traj->body_x.empty();
-  const size_t at = moving ? size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->bodies) + size_t(b) : size_t(b);
-  const double* x = moving ? &traj->body_x[3 * at] : &scene.params[ParamId::BodyPosition].value[3 * at];
-  const double* q = moving ? &traj->body_q[4 * at] : &scene.params[ParamId::BodyOrientation].value[4 * at];
-  glm::dvec4 orientation{q[0], q[1], q[2], q[3]};
-  const double norm = glm::length(orientation);
-  orientation = norm > 0 ? orientation / norm : glm::dvec4(0, 0, 0, 1);
-  return {dvec(x), orientation};
+  const BodyPose pose = body_pose(scene, traj, step, b);
+  return {dvec(pose.x), {pose.q.x, pose.q.y, pose.q.z, pose.q.w}};
 }
 
 namespace {

@@ -68,19 +68,17 @@ void add_marker_tracks(render::DrawList& list, const Objective& o, const Traject
 
 glm::vec3 vec(Vec3<double> v) { return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)}; }
 
-struct BodyPose {
-  Vec3<double> x;
-  Quat<double> q;  // normalised, as the engine uses it
-};
+}  // namespace
 
-// Body b at step `step` of traj, or at its initial pose when traj is null.
 BodyPose body_pose(const Scene& scene, const Trajectory* traj, int step, int b) {
-  const bool moving = traj && traj->bodies == scene.body_count();
+  const bool moving = traj && traj->bodies == scene.body_count() && !traj->body_x.empty();
   const size_t at = moving ? size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->bodies) + size_t(b) : size_t(b);
   const double* x = moving ? &traj->body_x[3 * at] : &scene.params[ParamId::BodyPosition].value[3 * at];
   const double* q = moving ? &traj->body_q[4 * at] : &scene.params[ParamId::BodyOrientation].value[4 * at];
   return {{x[0], x[1], x[2]}, normalize(Quat<double>{q[0], q[1], q[2], q[3]})};
 }
+
+namespace {
 
 // Where a world point (or, with `direction`, a direction) given at the start, fixed in
 // body b's frame from then on, is at `step`: how joints and attachments stay on bodies.
@@ -113,16 +111,10 @@ void add_joint_glyph(render::LineBatch& lines, std::vector<render::Sphere>& sphe
                      float emphasis) {
   const Joint& joint = scene.joints[size_t(j)];
   const JointPlace place = joint_place(scene, traj, step, j);
-  double thinnest = INFINITY, thickest = 0;
+  double thickest = 0;
   for (int b : {joint.parent, joint.child})
-    if (b >= 0) {
-      thinnest = std::min(thinnest, body_thickness(scene, b));
-      thickest = std::max(thickest, body_thickness(scene, b));
-    }
-  // Out of the thinner body where the anchor sits at its surface, but never large beside
-  // the scene (an anchor deep inside a big body shows by its axis and lines).
-  const float size = options.bounds.radius();
-  const float marker = emphasis * std::clamp(1.3f * static_cast<float>(thinnest), 0.015f * size, 0.05f * size);
+    if (b >= 0) thickest = std::max(thickest, body_thickness(scene, b));
+  const float marker = emphasis * static_cast<float>(joint_marker_radius(scene, j, options.bounds));
   spheres.push_back({vec(place.child_anchor), marker, color});
   if (joint.parent >= 0) lines.points.insert(lines.points.end(), {vec(place.parent_center), vec(place.parent_anchor)});
   lines.points.insert(lines.points.end(), {vec(place.child_center), vec(place.child_anchor)});
@@ -190,6 +182,15 @@ void add_attachment(render::DrawList& list, const Scene& scene, const Trajectory
   list.lines.push_back(glyph_lines(color, emphasis, [&](render::LineBatch& lines) {
     add_attachment_glyph(lines, list.spheres, scene, traj, step, a, options, color, emphasis);
   }));
+}
+
+double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds) {
+  const Joint& joint = scene.joints[size_t(j)];
+  double thinnest = INFINITY;
+  for (int b : {joint.parent, joint.child})
+    if (b >= 0 && b < scene.body_count()) thinnest = std::min(thinnest, body_thickness(scene, b));
+  const double size = bounds.radius();
+  return std::clamp(1.3 * thinnest, 0.015 * size, 0.05 * size);
 }
 
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j) {

@@ -78,6 +78,18 @@ struct JointPlace {
 };
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j);
 
+// Body b at step `step` of traj (clamped to its steps), or at its initial pose when traj
+// is null or has no bodies' motion: as drawn.
+struct BodyPose {
+  Vec3<double> x;
+  Quat<double> q;  // normalised, as the engine uses it
+};
+BodyPose body_pose(const Scene& scene, const Trajectory* traj, int step, int b);
+
+// The radius of joint j's marker sphere (before any emphasis): out of the thinner body
+// where the anchor sits at its surface, but never large beside the scene.
+double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds);
+
 // Joint j at step `step` in `color`: a sphere at the child's anchor, a line from each
 // body's centre to its side's anchor, and for a hinge or prismatic joint a short line
 // along the axis through the parent's anchor (a limited prismatic joint's: over its whole

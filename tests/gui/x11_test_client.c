@@ -347,8 +347,9 @@ static int cmd_key(const char* needle, const char* keysym_name) {
   return 0;
 }
 
-// Moves the pointer (the real one and a MotionNotify) to window-relative (cx, cy) with the
-// buttons and modifiers `state` held.
+// Moves the pointer to window-relative (cx, cy) with the buttons and modifiers `state`
+// held: the real pointer, since apps that poll it (XQueryPointer, as GLFW's
+// glfwGetCursorPos does) must find it where the events say, and a MotionNotify.
 static void move_pointer(Window w, Window own, int x, int y, int cx, int cy, unsigned int state) {
   XWarpPointer(dpy, None, DefaultRootWindow(dpy), 0, 0, 0, 0, x + cx, y + cy);
   XSync(dpy, False);
@@ -431,48 +432,12 @@ static int cmd_click(const char* needle, const char* x_arg, const char* y_arg) {
   const int cx = atoi(x_arg), cy = atoi(y_arg);
   if (cx < 0 || cy < 0 || cx >= width || cy >= height)
     fail(EXIT_USAGE, "click: %s,%s is outside the %dx%d window", x_arg, y_arg, width, height);
-  // Move the real pointer too: apps that poll the pointer (XQueryPointer, as GLFW's
-  // glfwGetCursorPos does) must find it where the click goes.
-  XWarpPointer(dpy, None, DefaultRootWindow(dpy), 0, 0, 0, 0, x + cx, y + cy);
-  XSync(dpy, False);
   Window own = make_own_window();
-  XEvent ev;
-  memset(&ev, 0, sizeof ev);
-  ev.xmotion.type = MotionNotify;
-  ev.xmotion.display = dpy;
-  ev.xmotion.window = w;
-  ev.xmotion.root = DefaultRootWindow(dpy);
-  ev.xmotion.time = server_time(own);
-  ev.xmotion.x = cx;
-  ev.xmotion.y = cy;
-  ev.xmotion.x_root = x + cx;
-  ev.xmotion.y_root = y + cy;
-  ev.xmotion.same_screen = True;
-  if (!XSendEvent(dpy, w, True, PointerMotionMask, &ev)) fail(EXIT_FAILED, "XSendEvent of MotionNotify failed");
-  check_x_errors("click");
+  move_pointer(w, own, x, y, cx, cy, 0);
   sleep_s(0.15);
-  XButtonEvent button;
-  memset(&button, 0, sizeof button);
-  button.type = ButtonPress;
-  button.display = dpy;
-  button.window = w;
-  button.root = DefaultRootWindow(dpy);
-  button.time = server_time(own);
-  button.x = cx;
-  button.y = cy;
-  button.x_root = x + cx;
-  button.y_root = y + cy;
-  button.button = Button1;
-  button.same_screen = True;
-  if (!XSendEvent(dpy, w, True, ButtonPressMask, (XEvent*)&button)) fail(EXIT_FAILED, "XSendEvent of ButtonPress failed");
-  check_x_errors("click");
+  send_button(w, own, ButtonPress, x, y, cx, cy, 0);
   sleep_s(0.15);
-  button.type = ButtonRelease;
-  button.time += 150;
-  button.state = Button1Mask;
-  if (!XSendEvent(dpy, w, True, ButtonReleaseMask, (XEvent*)&button))
-    fail(EXIT_FAILED, "XSendEvent of ButtonRelease failed");
-  check_x_errors("click");
+  send_button(w, own, ButtonRelease, x, y, cx, cy, Button1Mask);
   return 0;
 }
 
