@@ -1,11 +1,13 @@
 // The Edit menu: undo, redo and the history; copy, paste and duplicate; adding particles,
 // springs, generated chains, cloth, soft blocks and walkers (their dialogs are in
-// generator_dialogs.cpp), bodies, colliders and objectives; deleting or pinning the
+// generator_dialogs.cpp), bodies, colliders, objectives, joints between the selected
+// bodies and attachments of the selected particles; deleting or pinning the
 // selection; snapping. Every change is a command::EditScene, so it is a step of the
 // document's history. The builders here are shared with the studio's keys.
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -109,6 +111,48 @@ void builder_item(StudioState& state, const char* label, const char* shortcut,
   if (!edit && why && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
 }
 
+// Edit > Add > Joint Between the Selected Bodies: a submenu of the four types, and the
+// axis hinges and prismatic joints take (remembered between openings).
+void joint_items(StudioState& state) {
+  static std::array<double, 3> axis{0, 0, 1};
+  const bool applies = joint_for_selection(state, JointType::Ball, axis).has_value();
+  const bool open = ImGui::BeginMenu("Joint Between the Selected Bodies", applies);
+  if (!applies && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("select two bodies (Shift+click the second) to join them, or one to hang it from the world");
+  if (!open) return;
+  const std::vector<int> bodies = state.selection.members();
+  if (bodies.size() == 1)
+    ImGui::TextDisabled("body %d hung from the world above it", bodies[0]);
+  else
+    ImGui::TextDisabled("body %d (parent) to body %d (child)", bodies[0], bodies[1]);
+  ImGui::Separator();
+  struct Choice {
+    const char* label;
+    JointType type;
+    const char* tooltip;
+  };
+  static constexpr Choice kChoices[] = {
+      {"Ball", JointType::Ball, "the anchors stay together; turns freely"},
+      {"Hinge", JointType::Hinge, "turns about the axis only"},
+      {"Prismatic", JointType::Prismatic, "slides along the axis only; no turning"},
+      {"Fixed", JointType::Fixed, "no turning, no sliding: the two move as one"},
+  };
+  for (const Choice& choice : kChoices) {
+    if (ImGui::MenuItem(choice.label))
+      if (std::optional<command::EditScene> edit = joint_for_selection(state, choice.type, axis))
+        state.queue(std::move(*edit));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choice.tooltip);
+  }
+  ImGui::Separator();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("axis");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("a hinge's or prismatic joint's axis, a world direction (normalised)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  ImGui::InputScalarN("##joint axis", ImGuiDataType_Double, axis.data(), 3, nullptr, nullptr, "%.3g");
+  ImGui::EndMenu();
+}
+
 void add_items(StudioState& state) {
   if (!ImGui::BeginMenu("Add")) return;
   const Vec3 at = drop_point(state);
@@ -168,6 +212,12 @@ void add_items(StudioState& state) {
       state.log.error(state.banner);
     }
   }
+  ImGui::Separator();
+  joint_items(state);
+  builder_item(state, "Attach Selected Particles to Nearest Body", nullptr, attach_to_nearest_body(state),
+               edited_scene(state).body_count() == 0
+                   ? "the scene has no bodies to attach particles to (add a sphere, box or capsule first)"
+                   : "select particles: each is held to the body whose centre is nearest");
   ImGui::EndMenu();
 }
 
@@ -327,6 +377,77 @@ std::optional<command::EditScene> add_target_for_selection(const StudioState& st
       [target](const Scene& s) { return edits::add_objective(s, target); },
       [](const Scene& before, const Scene& after) {
         return appended(K::Objective, int(before.objectives.size()), int(after.objectives.size()));
+      }};
+}
+
+std::optional<command::EditScene> joint_for_selection(const StudioState& state, JointType type,
+                                                      const std::array<double, 3>& axis) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  if (sel.kind != K::Body || !selection_exists(scene, sel)) return std::nullopt;
+  const std::vector<int> bodies = sel.members();
+  if (bodies.size() != 1 && bodies.size() != 2) return std::nullopt;
+  Joint joint;
+  joint.type = type;
+  std::copy(axis.begin(), axis.end(), joint.axis);
+  const double* first = initial_position(scene, K::Body, bodies[0]);
+  Vec3 anchor{first[0], first[1], first[2]};
+  std::string label = "add a " + std::string(joint_type_name(type)) + " joint ";
+  if (bodies.size() == 2) {
+    joint.parent = bodies[0];
+    joint.child = bodies[1];
+    const double* second = initial_position(scene, K::Body, bodies[1]);
+    for (int d = 0; d < 3; ++d) anchor[size_t(d)] = 0.5 * (first[d] + second[d]);
+    label += "between bodies " + std::to_string(bodies[0]) + " and " + std::to_string(bodies[1]);
+  } else {
+    // Above the body by its reach, against gravity, so that it hangs from the anchor.
+    joint.parent = -1;
+    joint.child = bodies[0];
+    const RigidBody& body = scene.bodies[size_t(bodies[0])];
+    const double reach = body_reach(body, body_shape_size(body, scene.params, bodies[0]));
+    const std::vector<double>& g = scene.params[ParamId::Gravity].value;
+    const double norm = g.size() == 3 ? std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) : 0.0;
+    const Vec3 up = norm > 0 && std::isfinite(norm) ? Vec3{-g[0] / norm, -g[1] / norm, -g[2] / norm} : Vec3{0, 1, 0};
+    for (int d = 0; d < 3; ++d) anchor[size_t(d)] += reach * up[size_t(d)];
+    label += "from the world to body " + std::to_string(bodies[0]);
+  }
+  return command::EditScene{label, [joint, anchor](const Scene& s) { return edits::add_joint(s, joint, anchor); },
+                            [](const Scene& before, const Scene& after) {
+                              return appended(K::Joint, before.joint_count(), after.joint_count());
+                            }};
+}
+
+std::optional<command::EditScene> attach_to_nearest_body(const StudioState& state) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  if (sel.kind != K::Particle || !selection_exists(scene, sel) || scene.body_count() == 0) return std::nullopt;
+  const std::vector<int> particles = sel.members();
+  const std::string label = particles.size() == 1
+                                ? "attach particle " + std::to_string(particles[0]) + " to the nearest body"
+                                : "attach " + std::to_string(particles.size()) + " particles to the nearest bodies";
+  return command::EditScene{
+      label,
+      [particles](const Scene& s) -> Result<Scene> {
+        // Each to the body nearest it where the edit applies, one attachment after
+        // another: the first refusal (a pinned or attached particle) refuses the step.
+        Scene edited = s;
+        for (int i : particles) {
+          const double* x = initial_position(s, K::Particle, i);
+          int nearest = -1;
+          double best = std::numeric_limits<double>::infinity();
+          for (int b = 0; b < s.body_count(); ++b) {
+            const double* c = initial_position(s, K::Body, b);
+            const double d2 = (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
+            if (nearest < 0 || d2 < best) nearest = b, best = d2;
+          }
+          Result<Scene> next = edits::add_attachment(edited, i, nearest < 0 ? 0 : nearest);
+          if (!next) return next;
+          edited = std::move(*next);
+        }
+        return edited;
+      },
+      [](const Scene& before, const Scene& after) {
+        return appended(K::Attachment, int(before.attachments.size()), int(after.attachments.size()));
       }};
 }
 

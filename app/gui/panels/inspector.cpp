@@ -127,7 +127,14 @@ void settings(StudioState& state, const Scene& scene) {
   if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
   if (scene.joint_count() > 0) row("joints", std::to_string(scene.joint_count()));
   if (!scene.attachments.empty()) row("attachments", std::to_string(scene.attachments.size()));
-  row("muscle channels", std::to_string(scene.channels));
+  double channels = scene.channels;
+  if (number_row("muscle channels", &channels, 1, "",
+                 "how many control channels drive muscles (springs); one in use cannot be removed"))
+    queue_edit(state, "set the muscle channels to " + number(channels), [channels](const Scene& sc) -> Result<Scene> {
+      if (!(channels >= 0 && channels <= 1e9 && channels == std::floor(channels)))
+        return Error{"set channels: found " + number(channels) + "; expected a whole number of channels"};
+      return studio::edits::set_channels(sc, int(channels));
+    });
   edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
   edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
   ground_row(state, s.ground);
@@ -167,6 +174,97 @@ void particle(StudioState& state, const Scene& scene, int i) {
   }
 }
 
+// "spring 3" or "4 springs".
+std::string springs_text(const std::vector<int>& springs) {
+  return springs.size() == 1 ? "spring " + std::to_string(springs[0]) : std::to_string(springs.size()) + " springs";
+}
+
+// The springs driven by `channel` (-1: passive), in one step of set_spring_actuation per
+// actuation among them: each keeps its own actuation, and one that has none (a passive
+// spring's 0) takes 0.2, so that driving it shows.
+Result<Scene> drive_springs(const Scene& scene, const std::vector<int>& springs, int channel) {
+  std::map<double, std::vector<int>> by_actuation;
+  for (int s : springs) {
+    const double a = s >= 0 && s < scene.spring_count() ? scene.actuation[size_t(s)] : 0.0;
+    by_actuation[channel >= 0 && a == 0 ? 0.2 : a].push_back(s);
+  }
+  Result<Scene> edited = scene;
+  for (const auto& [actuation, members] : by_actuation) {
+    edited = studio::edits::set_spring_actuation(*edited, members, channel, actuation);
+    if (!edited) break;
+  }
+  return edited;
+}
+
+// A spring's muscle: which control channel drives it (passive: none; a new channel adds
+// one to the scene in the same step) and its actuation (its rest length scales by
+// 1 + actuation x control). Both apply to every selected spring.
+void muscle_rows(StudioState& state, const Scene& scene, int j) {
+  const std::vector<int> springs = state.selection.kind == Selection::Kind::Spring && state.selection.contains(j)
+                                       ? state.selection.members()
+                                       : std::vector<int>{j};
+  const int channel = scene.spring_channel[size_t(j)];
+  const double actuation = scene.actuation[size_t(j)];
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("muscle");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the control channel that drives the spring's rest length, or passive%s",
+                      springs.size() > 1 ? " (sets every selected spring)" : "");
+  ImGui::TableNextColumn();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const std::string shown = channel < 0 ? "passive" : "channel " + std::to_string(channel);
+  if (ImGui::BeginCombo("##muscle", shown.c_str())) {
+    const std::string what = springs_text(springs);
+    // Whether every selected spring is driven by `c` already (-1: passive): then choosing
+    // it changes nothing and makes no step.
+    const auto all_on = [&](int c) {
+      return std::all_of(springs.begin(), springs.end(), [&](int s) { return scene.spring_channel[size_t(s)] == c; });
+    };
+    if (ImGui::Selectable("passive", channel < 0) && !all_on(-1))
+      queue_edit(state, "make " + what + " passive",
+                 [springs](const Scene& sc) { return drive_springs(sc, springs, -1); });
+    for (int c = 0; c < scene.channels; ++c) {
+      const std::string label = "channel " + std::to_string(c);
+      if (ImGui::Selectable(label.c_str(), c == channel) && !all_on(c))
+        queue_edit(state, "drive " + what + " by channel " + std::to_string(c),
+                   [springs, c](const Scene& sc) { return drive_springs(sc, springs, c); });
+    }
+    if (ImGui::Selectable("new channel"))
+      queue_edit(state, "drive " + what + " by a new channel " + std::to_string(scene.channels),
+                 [springs](const Scene& sc) -> Result<Scene> {
+                   // One step: the channel is added and driven, or neither.
+                   Result<Scene> more = studio::edits::set_channels(sc, sc.channels + 1);
+                   if (!more) return more;
+                   return drive_springs(*more, springs, sc.channels);
+                 });
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("adds control channel %d (its controls start at zero) and drives the %s by it", scene.channels,
+                        springs.size() > 1 ? "selected springs" : "spring");
+    ImGui::EndCombo();
+  }
+  if (channel < 0) return;
+  double value = actuation;
+  if (number_row("actuation", &value, 1, "",
+                 "the rest length scales by 1 + actuation x control (dimensionless)" +
+                     std::string(springs.size() > 1 ? "; sets every selected driven spring" : "")))
+    queue_edit(state, "set the actuation of " + springs_text(springs), [springs, value](const Scene& sc) -> Result<Scene> {
+      // Each keeps its own channel; passive ones among them stay passive.
+      Scene edited = sc;
+      std::map<int, std::vector<int>> by_channel;
+      for (int s : springs)
+        if (s >= 0 && s < sc.spring_count() && sc.spring_channel[size_t(s)] >= 0)
+          by_channel[sc.spring_channel[size_t(s)]].push_back(s);
+      if (by_channel.empty()) return Error{"set spring actuation: the springs are passive; choose a channel first"};
+      for (const auto& [c, members] : by_channel) {
+        Result<Scene> next = studio::edits::set_spring_actuation(edited, members, c, value);
+        if (!next) return next;
+        edited = std::move(*next);
+      }
+      return edited;
+    });
+}
+
 void spring(StudioState& state, const Scene& scene, int j) {
   const ParameterSet& p = state.point_scene().params;
   const int a = scene.spring_a[size_t(j)], b = scene.spring_b[size_t(j)];
@@ -176,8 +274,7 @@ void spring(StudioState& state, const Scene& scene, int j) {
   edit_row(state, "damping", ParamId::Damping, j, 1, "N s/m");
   edit_row(state, "rest length", ParamId::RestLength, j, 1, "m");
   const int channel = scene.spring_channel[size_t(j)];
-  row("muscle", channel < 0 ? "passive" : "channel " + std::to_string(channel) + ", actuation " +
-                                              number(scene.actuation[size_t(j)]));
+  muscle_rows(state, scene, j);
   if (const Trajectory* traj = state.trajectory()) {
     const int t = state.playback.frame();
     const double* xa = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(a)) * 3;

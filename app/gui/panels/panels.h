@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gui/studio_state.h"
+#include "nudge/joints.h"
 #include "studio/panel_layout.h"
 
 namespace nudge::gui {
@@ -36,7 +37,7 @@ inline void queue_edit(StudioState& state, std::string label, std::function<Resu
 }
 
 // The Edit menu (undo, redo, history; copy, paste, duplicate; add elements, generators
-// and objectives; delete or pin the selection; snapping). The builders below are its
+// and objectives, joints and attachments; delete or pin the selection; snapping). The builders below are its
 // items' actions, shared with the studio's keys; each returns nothing when it does not
 // apply to the selection (the item is then greyed).
 void edit_menu(StudioState& state);
@@ -60,6 +61,17 @@ std::optional<command::EditScene> connect_with_spring(const StudioState& state);
 // their centroid at the end of the motion shown (their initial centroid before it has
 // come), then selected so that its target can be dragged or typed in.
 std::optional<command::EditScene> add_target_for_selection(const StudioState& state);
+// A joint of `type` (its axis `axis`, a world direction, for a hinge or prismatic joint)
+// for the selected bodies, then selected: between exactly two (parent the first member,
+// child the second, anchored at the midpoint of their initial centres), or from the world
+// to exactly one, anchored above its initial centre by its reach (against gravity; +y
+// when there is none), so that it hangs from there like a pendulum.
+std::optional<command::EditScene> joint_for_selection(const StudioState& state, JointType type,
+                                                      const std::array<double, 3>& axis);
+// Attaches each selected particle to the body whose initial centre is nearest its
+// initial position, in one step, then selects the new attachments; a pinned or already
+// attached particle refuses the whole step with the edit's message.
+std::optional<command::EditScene> attach_to_nearest_body(const StudioState& state);
 
 // Edit > Add's generator dialogs (chain, cloth, soft block, walker robot), opened by
 // state.popups.generator; drawn by draw_popups.
