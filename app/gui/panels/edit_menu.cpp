@@ -171,8 +171,8 @@ void add_items(StudioState& state) {
   if (ImGui::MenuItem("Soft Block...")) state.popups.generator = G::SoftBlock;
   if (ImGui::MenuItem("Walker Robot...")) state.popups.generator = G::Walker;
   ImGui::Separator();
-  const auto body = [&](const char* name, BodyShape shape, ShapeSize size) {
-    if (!ImGui::MenuItem(name)) return;
+  const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
+    if (!ImGui::MenuItem(item)) return;
     RigidBody b;
     b.shape = shape;
     queue_edit(
@@ -180,9 +180,9 @@ void add_items(StudioState& state) {
         [b, size, at](const Scene& s) { return edits::add_body(s, b, size, at, 1000); },
         [](const Scene& before, const Scene& after) { return appended(K::Body, before.body_count(), after.body_count()); });
   };
-  body("sphere", BodyShape::Sphere, {0.1, 0, 0});
-  body("box", BodyShape::Box, {0.1, 0.1, 0.1});
-  body("capsule", BodyShape::Capsule, {0.05, 0.15, 0});
+  body("Sphere (body)", "sphere", BodyShape::Sphere, {0.1, 0, 0});
+  body("Box (body)", "box", BodyShape::Box, {0.1, 0.1, 0.1});
+  body("Capsule (body)", "capsule", BodyShape::Capsule, {0.05, 0.15, 0});
   ImGui::Separator();
   const auto new_collider = [](const Scene& before, const Scene& after) {
     return appended(K::Collider, int(before.colliders.size()), int(after.colliders.size()));
@@ -211,6 +211,19 @@ void add_items(StudioState& state) {
       state.banner = "load marker CSV: select the particle that the file's first marker should follow first";
       state.log.error(state.banner);
     }
+  }
+  if (ImGui::BeginMenu("Objective Term")) {
+    builder_item(state, "Come to Rest", nullptr, add_objective_for_selection(state, ObjectiveType::Velocity),
+                 "select particles or bodies: their centroid's velocity at the end, pulled to zero");
+    builder_item(state, "Travel Along +x", nullptr, add_objective_for_selection(state, ObjectiveType::Travel),
+                 "select particles: rewards how far their centroid moves along +x");
+    builder_item(state, "Hold Final Positions", nullptr, add_objective_for_selection(state, ObjectiveType::Positions),
+                 "select particles: each pulled to where it ends in the motion shown");
+    builder_item(state, "Point Up", nullptr, add_objective_for_selection(state, ObjectiveType::Orientation),
+                 "select bodies: each body's y axis pulled to point up at the end");
+    builder_item(state, "Control Effort", nullptr, add_objective_for_selection(state, ObjectiveType::Effort),
+                 "the scene has no muscles or joint motors to spend effort");
+    ImGui::EndMenu();
   }
   ImGui::Separator();
   joint_items(state);
@@ -346,25 +359,40 @@ std::optional<command::EditScene> connect_with_spring(const StudioState& state) 
       }};
 }
 
+namespace {
+
+// Element i (a particle or a body) at the end of the motion shown, which is when an
+// objective at the final step reads it; at the start before a motion has come.
+Vec3 final_position(const StudioState& state, const Scene& scene, K kind, int i) {
+  const Trajectory* traj = state.trajectory();
+  const bool particles = kind == K::Particle;
+  const bool moved = traj && traj->steps == scene.settings.steps &&
+                     (particles ? traj->particles == scene.particle_count() : traj->bodies == scene.body_count());
+  const double* x = !moved     ? initial_position(scene, kind, i)
+                    : particles ? &traj->x[(size_t(traj->steps) * size_t(traj->particles) + size_t(i)) * 3]
+                                : &traj->body_x[(size_t(traj->steps) * size_t(traj->bodies) + size_t(i)) * 3];
+  return {x[0], x[1], x[2]};
+}
+
+std::optional<command::EditScene> add_objective_step(const std::string& label, const Objective& objective) {
+  return command::EditScene{label, [objective](const Scene& s) { return edits::add_objective(s, objective); },
+                            [](const Scene& before, const Scene& after) {
+                              return appended(K::Objective, int(before.objectives.size()), int(after.objectives.size()));
+                            }};
+}
+
+}  // namespace
+
 std::optional<command::EditScene> add_target_for_selection(const StudioState& state) {
   const Selection sel = state.selection;
   const Scene& scene = edited_scene(state);
   if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
   const bool particles = sel.kind == K::Particle;
-  // Where they are at the end of the motion shown (the objective's step), else at the start.
-  const Trajectory* traj = state.trajectory();
-  const bool moved = traj && traj->steps == scene.settings.steps &&
-                     (particles ? traj->particles == scene.particle_count() : traj->bodies == scene.body_count());
   Vec3 centroid{0, 0, 0};
   for (int i : all) {
-    const double* x = nullptr;
-    if (moved)
-      x = particles ? &traj->x[(size_t(traj->steps) * size_t(traj->particles) + size_t(i)) * 3]
-                    : &traj->body_x[(size_t(traj->steps) * size_t(traj->bodies) + size_t(i)) * 3];
-    else
-      x = initial_position(scene, sel.kind, i);
-    for (int d = 0; d < 3; ++d) centroid[size_t(d)] += x[d] / double(all.size());
+    const Vec3 x = final_position(state, scene, sel.kind, i);
+    for (size_t d = 0; d < 3; ++d) centroid[d] += x[d] / double(all.size());
   }
   Objective target;
   target.type = ObjectiveType::Target;
@@ -372,12 +400,48 @@ std::optional<command::EditScene> add_target_for_selection(const StudioState& st
   target.step = -1;
   (particles ? target.particles : target.bodies) = all;
   target.target = {centroid[0], centroid[1], centroid[2]};
-  return command::EditScene{
-      "add a target for " + counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies"),
-      [target](const Scene& s) { return edits::add_objective(s, target); },
-      [](const Scene& before, const Scene& after) {
-        return appended(K::Objective, int(before.objectives.size()), int(after.objectives.size()));
-      }};
+  return add_objective_step(
+      "add a target for " + counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies"), target);
+}
+
+std::optional<command::EditScene> add_objective_for_selection(const StudioState& state, ObjectiveType type) {
+  const Selection sel = state.selection;
+  const Scene& scene = edited_scene(state);
+  Objective o;
+  o.type = type;
+  o.weight = 1.0;
+  o.step = -1;
+  if (type == ObjectiveType::Effort) return add_objective_step("add a control effort term", o);
+  if (!selection_exists(scene, sel)) return std::nullopt;
+  const std::vector<int> all = sel.members();
+  const bool particles = sel.kind == K::Particle, bodies = sel.kind == K::Body;
+  switch (type) {
+    case ObjectiveType::Velocity:  // to rest at the end
+      if (!particles && !bodies) return std::nullopt;
+      (particles ? o.particles : o.bodies) = all;
+      o.target = {0, 0, 0};
+      return add_objective_step("add a come-to-rest term for " + counted(all, particles ? "particle" : "body",
+                                                                          particles ? "particles" : "bodies"),
+                                o);
+    case ObjectiveType::Travel:  // as far along +x as it goes
+      if (!particles) return std::nullopt;
+      o.particles = all;
+      return add_objective_step("add a travel term for " + counted(all, "particle", "particles"), o);
+    case ObjectiveType::Positions:  // each particle where it ends now: hold that shape
+      if (!particles) return std::nullopt;
+      o.particles = all;
+      for (int i : all) {
+        const Vec3 x = final_position(state, scene, sel.kind, i);
+        o.target.insert(o.target.end(), x.begin(), x.end());
+      }
+      return add_objective_step("add a positions term for " + counted(all, "particle", "particles"), o);
+    case ObjectiveType::Orientation:  // each body's y axis pointing up
+      if (!bodies) return std::nullopt;
+      o.bodies = all;
+      o.direction[0] = 0, o.direction[1] = 1, o.direction[2] = 0;
+      return add_objective_step("add an orientation term for " + counted(all, "body", "bodies"), o);
+    default: return std::nullopt;
+  }
 }
 
 std::optional<command::EditScene> joint_for_selection(const StudioState& state, JointType type,

@@ -61,6 +61,10 @@ std::optional<command::EditScene> connect_with_spring(const StudioState& state);
 // their centroid at the end of the motion shown (their initial centroid before it has
 // come), then selected so that its target can be dragged or typed in.
 std::optional<command::EditScene> add_target_for_selection(const StudioState& state);
+// Edit > Add > Objective Term: a term of `type` for the selection (velocity: come to rest;
+// travel along +x; positions: hold where each particle ends; orientation: bodies' y axes
+// up; effort: needs no selection), weight 1 at the final step, then selected.
+std::optional<command::EditScene> add_objective_for_selection(const StudioState& state, ObjectiveType type);
 // A joint of `type` (its axis `axis`, a world direction, for a hinge or prismatic joint)
 // for the selected bodies, then selected: between exactly two (parent the first member,
 // child the second, anchored at the midpoint of their initial centres), or from the world
