@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -20,6 +21,7 @@
 
 #include "nudge/parameter_facts.h"
 #include "scene_edits_test_scenes.h"
+#include "studio/document.h"
 #include "studio/scene_edits.h"
 #include "studio_test_scenes.h"
 
@@ -439,6 +441,22 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
   };
 
   std::string text = check_stable(scene, temp.path);
+  // The same edits as steps of a document's history: undoing and redoing any of them
+  // gives back each step's file byte for byte (texts[k]: the file of history step k).
+  studio::Document document(scene, "start");
+  std::deque<std::string> texts = {text};
+  const auto check_history = [&] {
+    const std::size_t back = std::min<std::size_t>(document.position(), 1 + random() % 6);
+    for (std::size_t k = 0; k < back; ++k) {
+      REQUIRE(document.undo());
+      CHECK(saved_text(document.scene(), temp.path / "history.json") == texts[document.position()]);
+    }
+    for (std::size_t k = 0; k < back; ++k) {
+      REQUIRE(document.redo());
+      CHECK(saved_text(document.scene(), temp.path / "history.json") == texts[document.position()]);
+    }
+    CHECK_FALSE(document.can_redo());
+  };
   int applied = 0, refused = 0;
   double joints = 0, objectives = 0, attachments = 0;  // summed over the steps: how much there was to renumber
   for (int step = 0; step < kEdits; ++step) {
@@ -503,7 +521,12 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
     for (size_t j = before.joints.size(); j < scene.joints.size(); ++j)
       scene.joints[j].name = "j" + std::to_string(named++);
     text = check_stable(scene, temp.path);
+    document.replace_scene(scene, name);
+    texts.push_back(text);
+    if (texts.size() > document.history().size()) texts.pop_front();  // the oldest steps are forgotten
+    if (applied % 40 == 0) check_history();
   }
+  check_history();
   MESSAGE("random edits: " << applied << " applied, " << refused << " refused; on average " << joints / kEdits
                            << " joints, " << objectives / kEdits << " objectives, " << attachments / kEdits
                            << " attachments");
