@@ -562,10 +562,11 @@ class GuiTest:
             stop(app)
 
     # k. crash recovery: an edit, the process killed (SIGKILL), and the next start offers it
-    def start_projectile(self, tag):
+    def start_nudge(self, tag, *args):
+        """nudge ARGS --validate with its stdout and stderr in --out; returns once its window shows."""
         out_path, err_path = self.out / f"{tag}_stdout.txt", self.out / f"{tag}_stderr.txt"
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            app = subprocess.Popen([self.nudge, "scenes/projectile.json", "--validate"],
+            app = subprocess.Popen([self.nudge, *args, "--validate"],
                                    cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
                                    stdout=out, stderr=err, preexec_fn=die_with_parent)
         deadline = time.monotonic() + WINDOW_TIMEOUT_S
@@ -575,6 +576,9 @@ class GuiTest:
                 raise StepFailed("the window did not open")
         time.sleep(3)
         return app, err_path
+
+    def start_projectile(self, tag):
+        return self.start_nudge(tag, "scenes/projectile.json")
 
     def check_crash_recovery(self):
         log("step k: add a cloth, wait for the autosave, SIGKILL; the next start recovers the cloth")
@@ -628,17 +632,9 @@ class GuiTest:
 
     def check_build_optimise_save_load(self):
         log("step l: New scene; add a hanging chain and a target with the mouse; optimise; save; load it back")
-        out_path, err_path = self.out / "build_stdout.txt", self.out / "build_stderr.txt"
         saved = self.temp_dir("nudge-gui-build-") / "hanging_chain.json"
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            app = subprocess.Popen([self.nudge, "--validate"], cwd=self.source_dir, env=self.env,
-                                   stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=die_with_parent)
+        app, err_path = self.start_nudge("build")
         try:
-            deadline = time.monotonic() + WINDOW_TIMEOUT_S
-            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
-                if app.poll() is not None or time.monotonic() > deadline:
-                    raise StepFailed("the window did not open")
-            time.sleep(3)
             title = "Nudge - untitled"
             stderr = lambda: err_path.read_text(errors="replace")
 
