@@ -73,6 +73,12 @@ int run_gradcheck(const GradcheckArgs& args) {
                 e.value, e.adjoint, e.finite_difference, e.relative_error, verdict_note(e, args.tolerance));
   }
   const int failed = report->failed();
+  // Where the step is too coarse for a force, gradients blow up: say so beside the table.
+  if (Result<std::unique_ptr<Simulator>> sim = Simulator::create(*scene); sim.ok())
+    if (Result<Trajectory> traj = (*sim)->trajectory(scene->params); traj.ok()) {
+      std::fflush(stdout);
+      warn_of_unstable_steps(args.scene, *scene, *traj);
+    }
   std::printf("%zu entries, %d over tolerance %.1e (max relative error %.2e), %d rounding noise: %s\n",
               report->entries.size(), failed, args.tolerance, report->max_relative_error(), report->rounding_noise(),
               failed ? "FAILED" : "ok");

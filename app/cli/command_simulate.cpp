@@ -74,6 +74,7 @@ int run_simulate(const SimulateArgs& args) {
   std::cout << "loss " << eval->loss << "\n";
   for (size_t i = 0; i < eval->term_loss.size(); ++i)
     std::cout << "  term " << i << " (" << objective_type_name(scene->objectives[i].type) << "): " << eval->term_loss[i] << "\n";
+  warn_of_unstable_steps(args.scene, *scene, *traj);
   if (!args.out.empty())
     if (int code = write_csv(args.out, trajectory_csv(*traj)); code != kExitOk) return code;
   if (!args.bodies_out.empty())

@@ -1,5 +1,7 @@
 #include "cli/common.h"
 
+#include "nudge/step_stability.h"
+
 #include <algorithm>
 #include <iostream>
 
@@ -14,6 +16,12 @@ void add_device_options(CLI::App& command, DeviceOptions& options) {
 }
 
 void print_error(const std::string& message) { std::cerr << "nudge: error: " << message << "\n"; }
+
+void print_warning(const std::string& message) { std::cerr << "nudge: warning: " << message << "\n"; }
+
+void warn_of_unstable_steps(const std::string& scene_name, const Scene& scene, const Trajectory& traj) {
+  for (const StepStabilityIssue& issue : step_stability_issues(scene, traj)) print_warning(scene_name + ": " + issue.message());
+}
 
 std::optional<Scene> load_scene_or_report(const std::string& path) {
   Result<Scene> scene = load_scene(path);

@@ -23,6 +23,10 @@ struct DeviceOptions {
 void add_device_options(CLI::App& command, DeviceOptions& options);
 
 void print_error(const std::string& message);
+void print_warning(const std::string& message);
+// Warns, one line each, of the forces the step is too coarse for in this motion (whose
+// gradients then blow up; nudge/step_stability.h).
+void warn_of_unstable_steps(const std::string& scene_name, const Scene& scene, const Trajectory& traj);
 
 // Loads and validates; prints the error and returns nullopt on failure.
 std::optional<Scene> load_scene_or_report(const std::string& path);

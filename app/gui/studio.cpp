@@ -194,6 +194,8 @@ void Studio::adopt_newest_motion() {
                 state_.document.display_name().c_str(), traj.steps, newest->seconds * 1000,
                 newest->evaluation.loss);
   state_.log.info(line);
+  for (const StepStabilityIssue& issue : newest->unstable)
+    state_.log.warning(state_.document.display_name() + ": " + issue.message());
 }
 
 namespace {

@@ -97,6 +97,7 @@ RolloutResult RolloutWorker::compute(Request request) {
     } else {
       result.trajectory = std::move(*trajectory);
       result.evaluation = std::move(*evaluation);
+      result.unstable = step_stability_issues(result.scene, result.trajectory);
     }
   } catch (const std::exception& e) {
     result.trajectory = {};

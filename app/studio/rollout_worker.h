@@ -14,6 +14,7 @@
 
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "nudge/step_stability.h"
 
 namespace nudge::studio {
 
@@ -26,6 +27,8 @@ struct RolloutResult {
   Evaluation evaluation;         // loss in total and per objective term
   std::string error;             // empty on success, else the engine's message (a blow-up names its step)
   double seconds = 0;            // wall-clock time the request took
+  // Forces the step is too coarse for in this motion: their gradients blow up.
+  std::vector<StepStabilityIssue> unstable;
 
   bool ok() const { return error.empty(); }
 };

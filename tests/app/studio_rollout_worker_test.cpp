@@ -77,6 +77,28 @@ TEST_CASE("rollout worker: the trajectory and loss are the simulator's, bit for 
   CHECK(result->seconds > 0.0);
 }
 
+TEST_CASE("rollout worker: a motion whose step is too coarse for a force says so") {
+  // The new scene's landing at the engine's default friction smoothing (1 cm/s): its
+  // gradient blew up; at the new scene's own 0.1 m/s it does not.
+  Scene scene = load_example("projectile");
+  RolloutWorker worker;
+  worker.request(scene);
+  REQUIRE(worker.wait_until_idle(kTimeoutSeconds));
+  CHECK(worker.latest()->unstable.empty());  // no ground, no springs
+
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.damping = 100;
+  scene.settings.ground.friction_smoothing = 0.01;
+  scene.params[ParamId::Drag].value = {0.0};
+  scene.params[ParamId::InitialVelocity].value = {0, 0, 0};
+  worker.request(scene);
+  REQUIRE(worker.wait_until_idle(kTimeoutSeconds));
+  const std::shared_ptr<const RolloutResult> result = worker.latest();
+  REQUIRE(result->ok());
+  REQUIRE(result->unstable.size() >= 1);
+  CHECK(result->unstable[0].force == "ground friction");
+}
+
 TEST_CASE("rollout worker: requests made while it is busy coalesce to the newest") {
   // The first result's callback holds the worker (busy, between publishing and taking the
   // next request) until the second and third requests are in: the third must replace the

@@ -1,0 +1,126 @@
+// The explicit step's stability check: it finds the force whose gain breaks the adjoint,
+// says what to change, and is quiet on the example scenes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "nudge/gradcheck.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+#include "nudge/step_stability.h"
+
+using namespace nudge;
+
+namespace {
+
+// One 1 kg particle dropped from 1 m onto a stiff, damped ground with friction.
+Scene dropped_particle(double friction_smoothing) {
+  Scene scene;
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 1000;
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.damping = 100.0;
+  scene.settings.ground.friction_smoothing = friction_smoothing;
+  scene.pinned = {0};
+  scene.params[ParamId::InitialPosition].value = {0.0, 1.0, 0.0};
+  shape_parameters(scene);
+  scene.params[ParamId::InitialVelocity].optimize = true;
+  Objective target;
+  target.particles = {0};
+  target.target = {0.5, 0.0, 0.0};
+  scene.objectives = {target};
+  REQUIRE(check_scene(scene).ok());
+  return scene;
+}
+
+Trajectory motion_of(const Scene& scene) {
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene);
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+  REQUIRE(traj.ok());
+  return *traj;
+}
+
+std::filesystem::path scenes_dir() {
+  if (const char* env = std::getenv("NUDGE_SOURCE_DIR"); env != nullptr && *env != '\0')
+    return std::filesystem::path(env) / "scenes";
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "scenes";
+}
+
+bool gradient_checks(const Scene& scene) {
+  GradCheckOptions options;
+  options.parameters = {ParamId::InitialVelocity};
+  const Result<GradCheckReport> report = gradient_check(scene, options);
+  REQUIRE(report.ok());
+  return report->failed() == 0;
+}
+
+}  // namespace
+
+TEST_CASE("step stability: friction too stiff for the step is found where the gradient fails, with its remedy") {
+  const Scene stiff = dropped_particle(0.01);  // the engine's default slip speed
+  const std::vector<StepStabilityIssue> issues = step_stability_issues(stiff, motion_of(stiff));
+  REQUIRE(!issues.empty());
+  CHECK(issues[0].force == "ground friction");
+  CHECK(issues[0].where.starts_with("particle 0, steps "));
+  CHECK(issues[0].growth > 1e6);
+  CHECK(issues[0].gain > 10);
+  CHECK(issues[0].advice.starts_with("raise simulation.ground.friction_smoothing above "));
+  CHECK(issues[0].message().find("gradients through it grow") != std::string::npos);
+  CHECK_FALSE(gradient_checks(stiff));  // the check is right: this gradient is wrong
+
+  // Following the advice (a slip speed above what it names) clears both.
+  const double advised = std::stod(issues[0].advice.substr(issues[0].advice.find("above ") + 6));
+  const Scene calm = dropped_particle(1.2 * advised);
+  CHECK(step_stability_issues(calm, motion_of(calm)).empty());
+  CHECK(gradient_checks(calm));
+}
+
+TEST_CASE("step stability: springs too stiff for the step, and pinned ends count as immovable") {
+  // Two 0.1 kg particles on a 1e7 N/m spring at dt 1 ms: dt sqrt(k (1/m + 1/m)) = 14.
+  // With one end pinned the other alone moves: dt sqrt(k / m) = 10.
+  Scene scene;
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 20;
+  scene.pinned = {0, 0};
+  scene.spring_a = {0};
+  scene.spring_b = {1};
+  scene.spring_channel = {-1};
+  scene.actuation = {0.0};
+  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.1, 1, 0};
+  shape_parameters(scene);
+  scene.params[ParamId::Mass].value = {0.1, 0.1};
+  scene.params[ParamId::Stiffness].value = {1e7};
+  scene.params[ParamId::Gravity].value = {0, 0, 0};
+  REQUIRE(check_scene(scene).ok());
+  const std::vector<StepStabilityIssue> issues = step_stability_issues(scene, motion_of(scene));
+  REQUIRE(!issues.empty());
+  CHECK(issues[0].force == "spring stiffness");
+  CHECK(issues[0].where == "spring 0");
+  CHECK(issues[0].advice.starts_with("lower dt below "));
+  CHECK(issues[0].gain == doctest::Approx(std::sqrt(2e7 / 0.1) * 1e-3));
+  scene.pinned = {1, 0};
+  CHECK(step_stability_issues(scene, motion_of(scene))[0].gain == doctest::Approx(std::sqrt(1e7 / 0.1) * 1e-3));
+}
+
+TEST_CASE("step stability: the example scenes are within the step's limits") {
+  int scenes = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(scenes_dir())) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().filename().string();
+    CAPTURE(name);
+    Result<Scene> loaded = load_scene(entry.path());
+    REQUIRE(loaded.ok());
+    const Scene& scene = *loaded;
+    ++scenes;
+    for (const StepStabilityIssue& issue : step_stability_issues(scene, motion_of(scene))) {
+      INFO(issue.message());
+      CHECK(false);
+    }
+  }
+  CHECK(scenes >= 14);
+}
