@@ -5,85 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "gui/panels/panels.h"
+#include "gui/panels/inspector_rows.h"
 #include "gui/theme.h"
-#include "nudge/marker_csv.h"
 #include "studio/scene_edits.h"
 
 namespace nudge::gui {
 
 namespace {
 
-void row(const char* label, const std::string& value) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", label);
-  ImGui::TableNextColumn();
-  ImGui::TextWrapped("%s", value.c_str());
-}
-
-std::string number(double v) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
-
-std::string vec3(const double* v) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%.4g, %.4g, %.4g", v[0], v[1], v[2]);
-  return text;
-}
-
-
-
-// A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
-// applies them.
-bool number_row(const char* label, double* values, int count, const char* unit, const std::string& tooltip) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", label);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s; Enter applies", tooltip.c_str());
-  ImGui::TableNextColumn();
-  ImGui::PushID(label);
-  ImGui::SetNextItemWidth(-ImGui::CalcTextSize(unit).x - ImGui::GetStyle().ItemSpacing.x - 1);
-  const bool entered = ImGui::InputScalarN("##value", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g",
-                                           ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", unit);
-  ImGui::PopID();
-  return entered;
-}
-
-// A row whose value is `count` entries of a parameter from `first`, typed in; Enter
-// queues the edit (checked and applied by the studio after the panels are drawn).
-void edit_row(StudioState& state, const char* label, ParamId id, int first, int count, const char* unit) {
-  const Parameter& p = state.point_scene().params[id];
-  if (size_t(first + count) > p.value.size()) return;
-  double values[3] = {0, 0, 0};
-  for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
-  if (number_row(label, values, count, unit, std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
-    state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
-}
-
-// The scene with objective k changed by `change`, checked as a whole (the fields no
-// edit of studio/scene_edits.h sets: an objective's step, a markers objective's steps
-// per frame).
-template <class Change>
-Result<Scene> with_objective(const Scene& scene, int k, const std::string& action, Change change) {
-  if (k < 0 || size_t(k) >= scene.objectives.size())
-    return Error{action + ": objective " + std::to_string(k) + " does not exist"};
-  Scene edited = scene;
-  change(edited.objectives[size_t(k)]);
-  if (Status ok = check_scene(edited); !ok) return Error{action + ": " + ok.error().message};
-  return edited;
-}
+using namespace inspector;
 
 // The ground plane y = height: a checkbox switches it on or off, Enter applies a height.
 void ground_row(StudioState& state, const Ground& ground) {
@@ -367,12 +301,6 @@ void collider(StudioState& state, const Scene& scene, int k) {
 }
 
 // A body by index and name, or the world (-1).
-std::string body_label(const Scene& scene, int b) {
-  if (b < 0) return "world";
-  const std::string& name = scene.bodies[size_t(b)].name;
-  return "body " + std::to_string(b) + (name.empty() ? "" : " (" + name + ")");
-}
-
 // A joint's kind, bodies, axis and limits (fixed), its anchor and damping (editable), and
 // at the frame shown how far its two sides' anchors have come apart.
 void joint(StudioState& state, const Scene& scene, int j) {
@@ -430,157 +358,6 @@ void attachment(const StudioState& state, const Scene& scene, int a) {
     row("point", vec3(point) + " m");
     row("distance", number(now.gap()) + " m from the particle to its point");
   }
-}
-
-// The marker ids a marker file holds, in the order they first occur, read once per
-// change of the file (the inspector asks every frame); or why it cannot be read.
-struct MarkerIds {
-  std::vector<int> ids;
-  std::string error;
-};
-const MarkerIds& marker_ids(const std::filesystem::path& path) {
-  struct Entry {
-    std::filesystem::file_time_type written;
-    MarkerIds ids;
-  };
-  static std::map<std::filesystem::path, Entry> cache;
-  std::error_code ec;
-  const auto written = std::filesystem::last_write_time(path, ec);
-  const auto found = cache.find(path);
-  if (found != cache.end() && found->second.written == written) return found->second.ids;
-  Entry entry{written, {}};
-  if (Result<MarkerTrack> track = read_marker_csv(path)) {
-    std::set<int> seen;
-    for (const MarkerSample& sample : track->samples)
-      if (seen.insert(sample.marker).second) entry.ids.ids.push_back(sample.marker);
-  } else {
-    entry.ids.error = track.error().message;
-  }
-  return (cache[path] = std::move(entry)).ids;
-}
-
-// A label and, on its right, a small button; true when it is pressed.
-bool button_row(const char* label, const std::string& value, const char* button, const char* tooltip) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", label);
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(value.c_str());
-  ImGui::SameLine();
-  const bool pressed = ImGui::SmallButton(button);
-  if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
-  return pressed;
-}
-
-// A markers objective's file, its bound markers (each can be unbound) and the file's
-// other markers (each can be bound to the next particle clicked).
-void markers(StudioState& state, const Scene& scene, int k) {
-  const Objective& o = scene.objectives[size_t(k)];
-  row("marker file", o.marker_file.string());
-  double spf = o.steps_per_frame;
-  if (number_row("steps per frame", &spf, 1, "steps", "simulation steps between two frames of the file"))
-    queue_edit(state, "set objective " + std::to_string(k) + "'s steps per frame",
-               [k, spf](const Scene& sc) -> Result<Scene> {
-                 if (!(spf >= 1 && spf <= 1e9 && spf == std::floor(spf)))
-                   return Error{"set steps per frame: found " + number(spf) + "; expected an integer >= 1"};
-                 return with_objective(sc, k, "set steps per frame", [&](Objective& e) { e.steps_per_frame = int(spf); });
-               });
-  row("samples", std::to_string(o.samples.size()) + " (of the bound markers)");
-  std::set<int> bound;
-  const auto unbind_row = [&](int marker, const std::string& to) {
-    bound.insert(marker);
-    ImGui::PushID(marker);
-    const std::string label = "marker " + std::to_string(marker);
-    if (button_row(label.c_str(), "-> " + to, "Unbind", "stop comparing this marker (the only one cannot be unbound)"))
-      queue_edit(state, "unbind marker " + std::to_string(marker),
-                 [k, marker](const Scene& sc) { return studio::edits::unbind_marker(sc, k, marker); });
-    ImGui::PopID();
-  };
-  for (const auto& [marker, particle] : o.bind) unbind_row(marker, "particle " + std::to_string(particle));
-  for (const auto& [marker, body] : o.bind_bodies) unbind_row(marker, body_label(scene, body));
-  const std::filesystem::path resolved = o.marker_file.is_absolute() || scene.source.empty()
-                                             ? o.marker_file
-                                             : scene.source.parent_path() / o.marker_file;
-  const MarkerIds& file = marker_ids(resolved);
-  if (!file.error.empty()) row("file", file.error);
-  for (int marker : file.ids) {
-    if (bound.contains(marker)) continue;
-    ImGui::PushID(1 << 20 | marker);
-    const std::string label = "marker " + std::to_string(marker);
-    if (button_row(label.c_str(), "not bound", "Bind...", "then click the particle that should follow it"))
-      state.binding_marker = StudioState::MarkerBinding{k, marker};
-    ImGui::PopID();
-  }
-}
-
-void objective(StudioState& state, const Scene& scene, int k) {
-  const Objective& o = scene.objectives[size_t(k)];
-  row("type", std::string(objective_type_name(o.type)));
-  double weight = o.weight;
-  if (number_row("weight", &weight, 1, "", "the term's weight in the loss"))
-    queue_edit(state, "set objective " + std::to_string(k) + "'s weight",
-               [k, weight](const Scene& sc) { return studio::edits::set_objective_weight(sc, k, weight); });
-  const bool has_step = o.type != ObjectiveType::Markers && o.type != ObjectiveType::Effort;
-  if (has_step) {
-    double step = o.step;
-    if (number_row("step", &step, 1, "-1: final", "the step it is evaluated at: -1 for the final one, else 0 to steps"))
-      queue_edit(state, "set objective " + std::to_string(k) + "'s step", [k, step](const Scene& sc) -> Result<Scene> {
-        if (!(step >= -1 && step <= sc.settings.steps && step == std::floor(step)))
-          return Error{"set objective step: found " + number(step) + "; expected -1 (the final step) or a step in [0, " +
-                       std::to_string(sc.settings.steps) + "]"};
-        return with_objective(sc, k, "set objective step", [&](Objective& e) { e.step = int(step); });
-      });
-    row("evaluated at", (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
-                            " (t = " + number((o.step < 0 ? scene.settings.steps : o.step) * scene.settings.dt) + " s)");
-  }
-  if (!o.particles.empty()) {
-    std::string list;
-    for (size_t i = 0; i < o.particles.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(o.particles[i]);
-    if (o.particles.size() > 12) list += ", ... (" + std::to_string(o.particles.size()) + ")";
-    row("particles", list);
-  }
-  if (!o.bodies.empty()) {
-    std::string list;
-    for (size_t i = 0; i < o.bodies.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(o.bodies[i]);
-    if (o.bodies.size() > 12) list += ", ... (" + std::to_string(o.bodies.size()) + ")";
-    row("bodies", list);
-  }
-  // Where it pulls to: typed in here or dragged with the viewport's gizmo.
-  const auto target_row = [&](const char* label, int r, const std::string& what) {
-    double t[3] = {o.target[3 * size_t(r)], o.target[3 * size_t(r) + 1], o.target[3 * size_t(r) + 2]};
-    if (number_row(label, t, 3, "m", what))
-      queue_edit(state, "move objective " + std::to_string(k) + "'s target", [k, r, t](const Scene& sc) {
-        return studio::edits::set_objective_target(sc, k, r, {t[0], t[1], t[2]});
-      });
-  };
-  if (o.type == ObjectiveType::Target && o.target.size() == 3)
-    target_row("target", 0, "where the centroid should be");
-  if (o.type == ObjectiveType::Positions) {
-    constexpr size_t kShown = 64;
-    for (size_t r = 0; r < o.particles.size() && r < kShown && 3 * r + 2 < o.target.size(); ++r) {
-      ImGui::PushID(int(r));
-      const std::string label = "particle " + std::to_string(o.particles[r]);
-      target_row(label.c_str(), int(r), "where this particle should be");
-      ImGui::PopID();
-    }
-    if (o.particles.size() > kShown) row("", "... " + std::to_string(o.particles.size() - kShown) + " more targets");
-  }
-  if (o.type == ObjectiveType::Velocity && o.target.size() == 3) row("target velocity", vec3(o.target.data()) + " m/s");
-  if (o.type == ObjectiveType::Travel) row("direction", vec3(o.direction));
-  if (o.type == ObjectiveType::Orientation) {
-    row("axis", vec3(o.axis) + " (body frame)");
-    row("direction", vec3(o.direction) + " (world)");
-  }
-  if (o.type == ObjectiveType::Markers) markers(state, scene, k);
-  if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request &&
-      size_t(k) < state.motion->evaluation.term_loss.size())
-    row("loss term", number(state.motion->evaluation.term_loss[size_t(k)]));
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  ImGui::TableNextColumn();
-  if (ImGui::Button("Remove Objective"))
-    queue_edit(state, "remove objective " + std::to_string(k),
-               [k](const Scene& sc) { return studio::edits::delete_objectives(sc, {k}); });
 }
 
 void parameter(StudioState& state, const Scene& scene, int id) {

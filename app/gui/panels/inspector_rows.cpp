@@ -1,0 +1,81 @@
+#include "gui/panels/inspector_rows.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace nudge::gui::inspector {
+
+void row(const char* label, const std::string& value) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  ImGui::TableNextColumn();
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
+std::string number(double v) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+std::string vec3(const double* v) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%.4g, %.4g, %.4g", v[0], v[1], v[2]);
+  return text;
+}
+
+
+
+// A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
+// applies them.
+bool number_row(const char* label, double* values, int count, const char* unit, const std::string& tooltip) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s; Enter applies", tooltip.c_str());
+  ImGui::TableNextColumn();
+  ImGui::PushID(label);
+  ImGui::SetNextItemWidth(-ImGui::CalcTextSize(unit).x - ImGui::GetStyle().ItemSpacing.x - 1);
+  const bool entered = ImGui::InputScalarN("##value", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g",
+                                           ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", unit);
+  ImGui::PopID();
+  return entered;
+}
+
+// A row whose value is `count` entries of a parameter from `first`, typed in; Enter
+// queues the edit (checked and applied by the studio after the panels are drawn).
+void edit_row(StudioState& state, const char* label, ParamId id, int first, int count, const char* unit) {
+  const Parameter& p = state.point_scene().params[id];
+  if (size_t(first + count) > p.value.size()) return;
+  double values[3] = {0, 0, 0};
+  for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
+  if (number_row(label, values, count, unit, std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
+    state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
+}
+
+// A label and, on its right, a small button; true when it is pressed.
+bool button_row(const char* label, const std::string& value, const char* button, const char* tooltip) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", label);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(value.c_str());
+  ImGui::SameLine();
+  const bool pressed = ImGui::SmallButton(button);
+  if (tooltip && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+  return pressed;
+}
+
+std::string body_label(const Scene& scene, int b) {
+  if (b < 0) return "world";
+  const std::string& name = scene.bodies[size_t(b)].name;
+  return "body " + std::to_string(b) + (name.empty() ? "" : " (" + name + ")");
+}
+
+}  // namespace nudge::gui::inspector

@@ -1,0 +1,30 @@
+// What the inspector's sections share: rows of a two-column table (a label, a value or
+// fields typed in) and the objective's section (objective_inspector.cpp).
+#pragma once
+
+#include <string>
+
+#include "gui/panels/panels.h"
+
+namespace nudge::gui::inspector {
+
+// A label and a value (wrapped).
+void row(const char* label, const std::string& value);
+std::string number(double v);     // "%.6g"
+std::string vec3(const double* v);  // three numbers, "%.4g" each
+// A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
+// applies them.
+bool number_row(const char* label, double* values, int count, const char* unit, const std::string& tooltip);
+// A row whose value is `count` entries of a parameter from `first`, typed in; Enter
+// queues the edit (checked and applied by the studio after the panels are drawn).
+void edit_row(StudioState& state, const char* label, ParamId id, int first, int count, const char* unit);
+// "body 2 (lever)", or "world" for -1.
+std::string body_label(const Scene& scene, int b);
+// A label and, on its right, a small button; true when it is pressed.
+bool button_row(const char* label, const std::string& value, const char* button, const char* tooltip);
+
+// Objective k's rows: type, weight, step, what it reads, its target (typed in; dragged in
+// the viewport), a markers objective's file and bindings, its loss, Remove.
+void objective(StudioState& state, const Scene& scene, int k);
+
+}  // namespace nudge::gui::inspector
