@@ -2,8 +2,8 @@
 //   F  = f_ext + m g - drag v + f_contact(x, v) + sum of interaction forces on it
 //   v' = (v + dt F / m) * free        (free = 0 holds a pinned particle still)
 //   x' = x + dt v'
-// The interaction forces of springs are gathered by their family and passed in, those of
-// triangles gathered here from their corners (TriangleModel);
+// The interaction forces (springs', triangles') are gathered by the particle kernels
+// (step_kernels.h, cpu/span_kernels.h) and passed in;
 // the forces here are those local to the particle, and the bodies' (whose states it
 // reads from the step's state).
 #pragma once
@@ -41,8 +41,6 @@ NUDGE_HD void integrate_particle(const ModelView<T>& m, int i, StateView<const T
                                  StateView<T> next) {
   const ParticleModel<T>& p = m.particles;
   const Vec3<T> xi = load3(state.x, i, p.n), vi = load3(state.v, i, p.n);
-  if (m.triangles.count > 0)  // the triangles' forces on their corners, gathered here
-    interaction_sum = add_triangle_corners(m.triangles, i, m.triangles.corner_force, interaction_sum);
   const Vec3<T> f = particle_force<kContact>(m, i, xi, vi, interaction_sum, state);
   const Vec3<T> vn = (vi + f * (m.dt / p.mass[i])) * p.free[i];
   store3(next.v, i, p.n, vn);
