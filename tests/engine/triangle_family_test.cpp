@@ -168,3 +168,33 @@ TEST_CASE("triangle family: scene gradients against central differences") {
     CHECK(checked[static_cast<int>(id)] == scene.params[id].size());
   }
 }
+
+TEST_CASE("triangle family: float32 agrees with float64") {
+  const Scene scene = test::make_triangle_sheet(6, 7, 120);
+  const auto run = [&](Precision precision) {
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    options.precision = precision;
+    options.threads = 2;
+    auto sim = Simulator::create(scene, options);
+    REQUIRE(sim.ok());
+    Outcome out{0.0, scene.params};
+    Result<Evaluation> eval = (*sim)->gradient(out.params);
+    REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
+    out.loss = eval->loss;
+    return out;
+  };
+  const Outcome f64 = run(Precision::Float64), f32 = run(Precision::Float32);
+  CHECK(f32.loss == doctest::Approx(f64.loss).epsilon(1e-4));
+  for (ParamId id : {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
+                     ParamId::TriangleDrag, ParamId::TriangleLift, ParamId::Wind, ParamId::InitialVelocity}) {
+    // The gradients as vectors: their difference against their size.
+    double diff = 0, size = 0;
+    for (size_t k = 0; k < f64.params[id].grad.size(); ++k) {
+      diff += std::pow(f32.params[id].grad[k] - f64.params[id].grad[k], 2);
+      size += std::pow(f64.params[id].grad[k], 2);
+    }
+    CAPTURE(param_name(id));
+    CHECK(std::sqrt(diff) <= 1e-3 * std::sqrt(size));
+  }
+}
