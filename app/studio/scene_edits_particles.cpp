@@ -46,7 +46,8 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     return fail(action, "a scene needs a particle or a body; deleting all " + std::to_string(scene.particle_count()) +
                             " particles would leave neither");
   Scene edited = scene;
-  // Springs and attachments of deleted particles go with them; the rest are renumbered.
+  // Springs, triangles and attachments of deleted particles go with them; the rest are
+  // renumbered.
   std::vector<int> springs;
   for (int s = 0; s < scene.spring_count(); ++s)
     if (map[size_t(scene.spring_a[size_t(s)])] < 0 || map[size_t(scene.spring_b[size_t(s)])] < 0) springs.push_back(s);
@@ -55,6 +56,7 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     edited.spring_a[s] = map[size_t(edited.spring_a[s])];
     edited.spring_b[s] = map[size_t(edited.spring_b[s])];
   }
+  keep_triangles_of(edited, map);
   std::erase_if(edited.attachments, [&](const Attachment& a) { return map[size_t(a.particle)] < 0; });
   for (Attachment& a : edited.attachments) a.particle = map[size_t(a.particle)];
 

@@ -232,6 +232,21 @@ void remove_springs(Scene& scene, const IndexMap& springs) {
   remove_rows(scene.params, ParamElement::Spring, springs);
 }
 
+void keep_triangles_of(Scene& scene, const IndexMap& particles) {
+  const int count = scene.triangle_count();
+  std::vector<int> removed, corners;
+  for (int t = 0; t < count; ++t) {
+    const int* abc = &scene.triangles[3 * size_t(t)];
+    if (particles[size_t(abc[0])] < 0 || particles[size_t(abc[1])] < 0 || particles[size_t(abc[2])] < 0) {
+      removed.push_back(t);
+      continue;
+    }
+    for (int c = 0; c < 3; ++c) corners.push_back(particles[size_t(abc[c])]);
+  }
+  scene.triangles = std::move(corners);
+  remove_rows(scene.params, ParamElement::Triangle, index_map(count, removed));
+}
+
 void remove_joints(Scene& scene, const IndexMap& joints) {
   erase_removed(scene.joints, joints);
   remove_rows(scene.params, ParamElement::Joint, joints);

@@ -70,7 +70,8 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::Joint: return scene.joint_count() > 0;
     case ParamElement::Scene:
     case ParamElement::StepChannel:
-    case ParamElement::StepJoint: break;  // nothing to draw on (yet)
+    case ParamElement::StepJoint:
+    case ParamElement::Triangle: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -202,7 +203,8 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
         case ParamElement::Spring:
         case ParamElement::Scene:
         case ParamElement::StepChannel:
-        case ParamElement::StepJoint: return;  // no position to draw at
+        case ParamElement::StepJoint:
+        case ParamElement::Triangle: return;  // no position to draw at
       }
       return;
   }

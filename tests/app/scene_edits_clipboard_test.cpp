@@ -386,3 +386,35 @@ TEST_CASE("scene edits: a duplicated chain, cloth, walker or pendulum moves as t
     check_moves_as_original(scene, twice, offset);
   }
 }
+
+TEST_CASE("scene edits: triangles follow their particles when particles are deleted, copied and duplicated") {
+  // A strip of three triangles over five particles: 0-1-2, 1-3-2, 2-3-4.
+  Scene scene;
+  scene.settings.dt = 0.01;
+  scene.settings.steps = 10;
+  scene.pinned.assign(5, 0);
+  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 1, 2};
+  scene.triangles = {0, 1, 2, 1, 3, 2, 2, 3, 4};
+  shape_parameters(scene);
+  scene.params[ParamId::TriangleStiffness].value = {10, 11, 12};
+  scene.params[ParamId::TriangleLift].value = {1, 2, 3};
+  scene.params[ParamId::Wind].value = {1, 0, 0};
+  REQUIRE(check_scene(scene).ok());
+
+  // Deleting particle 1 takes the two triangles it is a corner of; 2-3-4 is now 1-2-3.
+  const Scene fewer = ok(edits::delete_particles(scene, {1}));
+  CHECK(fewer.triangles == std::vector<int>{1, 2, 3});
+  CHECK(fewer.params[ParamId::TriangleStiffness].value == std::vector<double>{12});
+  CHECK(fewer.params[ParamId::TriangleLift].value == std::vector<double>{3});
+  CHECK(fewer.params[ParamId::Wind].value == std::vector<double>{1, 0, 0});
+
+  // A copy of particles 1..4 holds the triangles among them, renumbered.
+  const Scene copy = ok(edits::extract(scene, {1, 2, 3, 4}, {}));
+  CHECK(copy.triangles == std::vector<int>{0, 2, 1, 1, 2, 3});
+  CHECK(copy.params[ParamId::TriangleStiffness].value == std::vector<double>{11, 12});
+
+  // Duplicating every particle appends the triangles, shifted to the copies.
+  const Scene twice = ok(edits::duplicate(scene, {0, 1, 2, 3, 4}, {}, Vec3{2, 0, 0}));
+  CHECK(twice.triangles == std::vector<int>{0, 1, 2, 1, 3, 2, 2, 3, 4, 5, 6, 7, 6, 8, 7, 7, 8, 9});
+  CHECK(twice.params[ParamId::TriangleLift].value == std::vector<double>{1, 2, 3, 1, 2, 3});
+}

@@ -1126,7 +1126,8 @@ TEST_CASE("scene edits: time, gravity and what is optimised") {
   check_error(edits::set_optimized_rows(scene, ParamId::Mass, {9}),
               "set optimized rows: row 9 of mass does not exist; expected a row in [0, 5)");
   check_error(edits::set_optimized(scene, ParamId::Count, true, 0, 1),
-              "set optimized: found parameter id 28; expected one in [0, 28)");
+              "set optimized: found parameter id " + std::to_string(kParamCount) + "; expected one in [0, " +
+                  std::to_string(kParamCount) + ")");
   CHECK(saved_text(scene, temp.path / "again.json") == before);
 }
 

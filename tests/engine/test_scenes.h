@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <vector>
 
 #include "nudge/scene.h"
 
@@ -419,6 +420,71 @@ inline Scene make_spring_cage(int steps = 200) {
   target.particles = {7};
   target.target = {0.5, 0.5, 0.3};
   scene.objectives = {target};
+  return scene;
+}
+
+// A cloth sheet of rows x cols particles near the x-z plane, 0.12 m up, two triangles per
+// cell, its first row's two ends pinned, falling onto the ground in a wind. With
+// `ground` off it meets nothing (for the reference integrator).
+inline Scene make_triangle_sheet(int rows = 4, int cols = 4, int steps = 80, bool ground = true) {
+  Scene scene;
+  scene.name = "sheet";
+  scene.settings.dt = 2e-3;
+  scene.settings.steps = steps;
+  scene.settings.ground.enabled = ground;
+  scene.settings.ground.damping = 2.0;
+  scene.settings.ground.contact_smoothing = 5e-3;
+  scene.settings.ground.friction_smoothing = 0.05;
+  const int n = rows * cols;
+  scene.pinned.assign(n, 0);
+  scene.pinned[0] = scene.pinned[cols - 1] = 1;
+  std::vector<double> x;
+  const double h = 0.1;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      // Slightly uneven, so triangles differ and no two rest shapes are alike.
+      x.insert(x.end(), {c * h + 0.01 * r * r, 0.12 + 0.008 * c * (r % 2), r * h + 0.006 * c});
+    }
+  scene.params[ParamId::InitialPosition].value = x;
+  for (int r = 0; r + 1 < rows; ++r)
+    for (int c = 0; c + 1 < cols; ++c) {
+      const int a = r * cols + c, b = a + 1, d = a + cols, e = d + 1;
+      scene.triangles.insert(scene.triangles.end(), {a, b, e, a, e, d});
+    }
+  shape_parameters(scene);
+  const int tri = scene.triangle_count();
+  std::vector<double>& v = scene.params[ParamId::InitialVelocity].value;
+  for (int i = 0; i < n; ++i) {
+    v[3 * i] = 0.3 + 0.05 * (i % 3);
+    v[3 * i + 1] = -0.4 + 0.03 * (i % 5);
+    v[3 * i + 2] = 0.1 - 0.02 * (i % 4);
+  }
+  for (int i = 0; i < n; ++i) scene.params[ParamId::Mass].value[i] = 0.02 + 0.002 * (i % 4);
+  for (int t = 0; t < tri; ++t) {
+    scene.params[ParamId::TriangleStiffness].value[t] = 300 + 20 * (t % 5);
+    scene.params[ParamId::TriangleAreaStiffness].value[t] = 400 + 30 * (t % 3);
+    scene.params[ParamId::TriangleDamping].value[t] = 0.2 + 0.05 * (t % 4);
+    scene.params[ParamId::TriangleDrag].value[t] = 1.5 + 0.1 * (t % 3);
+    scene.params[ParamId::TriangleLift].value[t] = 2.0 + 0.2 * (t % 2);
+  }
+  scene.params[ParamId::Wind].value = {1.5, 0.4, -0.8};
+  scene.params[ParamId::GroundStiffness].value = {2000.0};
+  scene.params[ParamId::Friction].value = {0.4};
+
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.particles = {5, 10, 15};
+  target.target = {0.3, 0.0, 0.5};
+  Objective positions;
+  positions.type = ObjectiveType::Positions;
+  positions.particles = {3, 12};
+  positions.target = {0.4, 0.05, 0.0, 0.0, 0.0, 0.35};
+  positions.step = steps / 2;
+  Objective velocity;
+  velocity.type = ObjectiveType::Velocity;
+  velocity.particles = {6, 9};
+  velocity.target = {0.2, 0.0, 0.1};
+  scene.objectives = {target, positions, velocity};
   return scene;
 }
 

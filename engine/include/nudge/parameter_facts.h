@@ -20,6 +20,7 @@ enum class ParamElement {
   Body,       // B rows
   Joint,      // J rows
   StepJoint,  // T x J: a motor control per step and joint
+  Triangle,   // Tri rows
 };
 
 // The values a parameter may take.

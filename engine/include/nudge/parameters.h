@@ -42,6 +42,14 @@ enum class ParamId : int {
   BodyRadius,       // B x 1
   BodyHalfExtents,  // B x 3
   BodyHalfLength,   // B x 1
+  // Triangles (cloth membranes, kernels/triangle_membrane.h), per unit rest area where
+  // noted: Warp's tri_ke, tri_ka, tri_kd, tri_drag, tri_lift.
+  TriangleStiffness,      // Tri x 1, ke, the membrane's shear stiffness (mu), N/m
+  TriangleAreaStiffness,  // Tri x 1, ka, the area stiffness (lambda), N/m
+  TriangleDamping,        // Tri x 1, kd, the membrane's damping, N s/m
+  TriangleDrag,           // Tri x 1, quadratic drag of the air, kg/m^3
+  TriangleLift,           // Tri x 1, lift of the air, kg/m^3
+  Wind,                   // 1 x 3, m/s, the air's velocity, which drag and lift act against
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -96,6 +96,9 @@ struct Scene {
   std::vector<int> spring_channel;    // S: actuation channel, -1 for a passive spring
   std::vector<double> actuation;      // S: rest length scales by (1 + actuation * control)
   int channels = 0;                   // C
+  // Tri triangles (cloth membranes), 3 particle indices each; their rest shape is their
+  // shape in the initial positions, taken when a rollout is built.
+  std::vector<int> triangles;         // 3 Tri
 
   // Rigid bodies (their poses, velocities and densities are parameters).
   std::vector<RigidBody> bodies;
@@ -116,6 +119,7 @@ struct Scene {
   int spring_count() const { return static_cast<int>(spring_a.size()); }
   int body_count() const { return static_cast<int>(bodies.size()); }
   int joint_count() const { return static_cast<int>(joints.size()); }
+  int triangle_count() const { return static_cast<int>(triangles.size() / 3); }
 };
 
 // Limits enforced by the loader and check_scene.

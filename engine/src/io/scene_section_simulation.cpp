@@ -13,7 +13,7 @@ namespace nudge::scene_io {
 // ---- Reading ----------------------------------------------------------------------
 
 void SceneReader::read_simulation(const Node& node, Scene& scene) const {
-  expect_object(node, {"dt", "steps", "checkpoint_every", "gravity", "drag", "ground"});
+  expect_object(node, {"dt", "steps", "checkpoint_every", "gravity", "drag", "wind", "ground"});
   Settings& s = scene.settings;
   s.dt = number(required(node, "dt", "a time step in (0, 1] (s)"), "a time step in (0, 1] (s)", time_step);
   s.steps = int_in(required(node, "steps", "a step count, an integer in " + range_text(1, kMaxSteps)), 1, kMaxSteps,
@@ -26,6 +26,10 @@ void SceneReader::read_simulation(const Node& node, Scene& scene) const {
   }
   if (auto drag = optional(node, "drag"))
     scene.params[ParamId::Drag].value = {number(*drag, "a drag coefficient >= 0 (N s/m)", non_negative)};
+  if (auto wind = optional(node, "wind")) {
+    const std::array<double, 3> w = vec3(*wind, "a wind velocity [x, y, z] (m/s)");
+    scene.params[ParamId::Wind].value.assign(w.begin(), w.end());
+  }
   if (auto ground = optional(node, "ground")) read_ground(*ground, scene);
 }
 
@@ -71,6 +75,8 @@ OrderedJson simulation_json(const Scene& scene) {
   sim["checkpoint_every"] = scene.settings.checkpoint_every;
   sim["gravity"] = p[ParamId::Gravity].value;
   sim["drag"] = p[ParamId::Drag].value.at(0);
+  const std::vector<double>& wind = p[ParamId::Wind].value;
+  if (std::any_of(wind.begin(), wind.end(), [](double w) { return w != 0.0; })) sim["wind"] = wind;
   if (const Ground& g = scene.settings.ground; g.enabled) {
     OrderedJson& ground = sim["ground"];
     ground["height"] = g.height;

@@ -2,6 +2,7 @@
 // in one file:
 //   scene_section_simulation.cpp  "simulation" (with its "ground") and "camera"
 //   scene_section_particles.cpp   "particles", "controls" and "springs"
+//   scene_section_triangles.cpp   "triangles"
 //   scene_section_bodies.cpp      "bodies", "joints", "joint_settings", "joint_controls"
 //                                 and "attachments"
 //   scene_section_colliders.cpp   "colliders" and "contact"
@@ -45,6 +46,9 @@ private:
   void read_controls(const std::optional<Node>& node, Scene& scene) const;
   bool read_springs(const std::optional<Node>& node, Scene& scene) const;
   void check_default_rest_lengths(const Scene& scene, const Node& springs) const;
+
+  // scene_section_triangles.cpp
+  void read_triangles(const std::optional<Node>& node, Scene& scene) const;
 
   // scene_section_bodies.cpp
   // A body's parameter values as written (absent ones keep their defaults).
@@ -102,6 +106,9 @@ OrderedJson particles_json(const Scene& scene);
 OrderedJson springs_json(const Scene& scene);
 OrderedJson controls_json(const Scene& scene);
 
+// scene_section_triangles.cpp
+OrderedJson triangles_json(const Scene& scene);
+
 // scene_section_bodies.cpp
 OrderedJson bodies_json(const Scene& scene);
 OrderedJson joints_json(const Scene& scene);
@@ -143,6 +150,9 @@ Problem check_camera(const Scene& scene);
 // scene_section_particles.cpp
 Problem check_topology(const Scene& scene);
 
+// scene_section_triangles.cpp
+Problem check_triangles(const Scene& scene);
+
 // scene_section_bodies.cpp
 Problem check_bodies(const Scene& scene);
 Problem check_joints(const Scene& scene);
@@ -166,7 +176,7 @@ struct Shape {
 
 // The counts a parameter's shape follows from.
 struct Counts {
-  int particles, springs, steps, channels, bodies, joints;
+  int particles, springs, steps, channels, bodies, joints, triangles;
 };
 
 Counts counts_of(const Scene& scene);

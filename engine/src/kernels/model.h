@@ -16,6 +16,7 @@
 #include "kernels/particle_model.h"
 #include "kernels/spring_model.h"
 #include "kernels/state.h"
+#include "kernels/triangle_model.h"
 #include "nudge/config.h"
 
 namespace nudge {
@@ -25,6 +26,7 @@ struct ModelView {
   T dt = 0;
   ParticleModel<T> particles;
   SpringModel<T> springs;
+  TriangleModel<T> triangles;
   GroundModel<T> ground;
   ColliderModel<T> colliders;
   BodyModel<T> bodies;
@@ -45,6 +47,7 @@ template <class T>
 struct GradView {
   ParticleGrad<T> particles;
   SpringGrad<T> springs;
+  TriangleGrad<T> triangles;
   GroundGrad<T> ground;
   ColliderGrad<T> colliders;
   BodyGrad<T> bodies;

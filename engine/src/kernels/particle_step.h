@@ -2,7 +2,8 @@
 //   F  = f_ext + m g - drag v + f_contact(x, v) + sum of interaction forces on it
 //   v' = (v + dt F / m) * free        (free = 0 holds a pinned particle still)
 //   x' = x + dt v'
-// The interaction forces (springs today) are gathered by their families and passed in;
+// The interaction forces (springs', triangles') are gathered by the particle kernels
+// (step_kernels.h, cpu/span_kernels.h) and passed in;
 // the forces here are those local to the particle, and the bodies' (whose states it
 // reads from the step's state).
 #pragma once

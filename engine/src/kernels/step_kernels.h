@@ -24,8 +24,8 @@ struct SpringForceKernel {  // over springs
   NUDGE_HD void operator()(int s) const { at(s, m.springs.a[s], m.springs.b[s]); }
 };
 
-// One particle's step, with the spring forces (fs, on each spring's end a) gathered
-// through the incidence list.
+// One particle's step, with the spring forces (fs, on each spring's end a) and the
+// triangles' forces on their corners gathered through the incidence lists.
 template <class T>
 struct ParticleStepKernel {  // over particles
   ModelView<T> m;
@@ -33,7 +33,9 @@ struct ParticleStepKernel {  // over particles
   const T* fs;
   StateView<T> next;
   NUDGE_HD void operator()(int i) const {
-    integrate_particle(m, i, state, add_incident(m.springs, i, fs, Vec3<T>{0, 0, 0}), next);
+    Vec3<T> sum = add_incident(m.springs, i, fs, Vec3<T>{0, 0, 0});
+    if (m.triangles.count > 0) sum = add_triangle_corners(m.triangles, i, m.triangles.corner_force, sum);
+    integrate_particle(m, i, state, sum, next);
   }
 };
 

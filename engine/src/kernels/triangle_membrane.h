@@ -1,7 +1,7 @@
 // Triangle membrane (cloth) element: the forces on a triangle's three particles in NVIDIA
 // Warp's cloth model (warp.sim, eval_triangles in warp/sim/integrator_euler.py), with
 // their hand-derived adjoint, and the rest pose that ModelBuilder.add_triangle builds.
-// Not used by the rollout yet: a triangle family will call these.
+// The triangle family (sim/families/triangle_family.h) calls these.
 //
 // Rest state: the inverse 2x2 rest pose D (pose[0..3] = D00, D01, D10, D11, row major, as
 // Warp's mat22) and the rest area A. Warp's kernel derives A = 1 / (2 det D); here A is an

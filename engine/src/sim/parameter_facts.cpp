@@ -69,6 +69,18 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a half extent > 0 (m)", "half extents", O::None},
     {ParamId::BodyHalfLength, "body_half_length", E::Body, 1, "m", 0.5, R::Positive, "bodies.half_length",
      "half the axis' length > 0 (m)", "half length", O::Colors},
+    {ParamId::TriangleStiffness, "triangle_stiffness", E::Triangle, 1, "N/m", 1e3, R::NonNegative,
+     "triangles.stiffness", "a stiffness >= 0 (N/m)", "stiffness", O::None},
+    {ParamId::TriangleAreaStiffness, "triangle_area_stiffness", E::Triangle, 1, "N/m", 1e3, R::NonNegative,
+     "triangles.area_stiffness", "an area stiffness >= 0 (N/m)", "area stiffness", O::None},
+    {ParamId::TriangleDamping, "triangle_damping", E::Triangle, 1, "N s/m", 0.0, R::NonNegative,
+     "triangles.damping", "a damping >= 0 (N s/m)", "damping", O::None},
+    {ParamId::TriangleDrag, "triangle_drag", E::Triangle, 1, "kg/m^3", 0.0, R::NonNegative, "triangles.drag",
+     "a drag coefficient >= 0 (kg/m^3)", "drag", O::None},
+    {ParamId::TriangleLift, "triangle_lift", E::Triangle, 1, "kg/m^3", 0.0, R::NonNegative, "triangles.lift",
+     "a lift coefficient >= 0 (kg/m^3)", "lift", O::None},
+    {ParamId::Wind, "wind", E::Scene, 3, "m/s", 0.0, R::Finite, "simulation.wind", "a finite velocity (m/s)", "wind",
+     O::None},
 };
 
 constexpr bool in_id_order() {

@@ -1,0 +1,151 @@
+// Triangles: cloth membranes with drag and lift in a wind (kernels/triangle_membrane.h,
+// Warp's eval_triangles). Owns the triangles' corners, rest shapes, parameters
+// (stiffness, area stiffness, damping, drag, lift per triangle; the wind), scratch and
+// gradients, and its schedule, the same on both backends: one thread per triangle writes
+// the forces on its three corners into per-corner slots, which the particle pass gathers
+// through the incidence list (kernels/triangle_model.h); backwards, one thread per
+// triangle turns the particles' dL/dF into its gradients and its corners' dL/dstate, and
+// one thread per particle gathers them. No two threads add to one address, so the
+// results do not depend on the thread count.
+//
+// The rest shape (inverse rest pose and area) is each triangle's shape in the scene's
+// initial positions, taken when the rollout is built, as a spring's default rest length
+// is its initial length when the scene is loaded: it is a constant of the rollout, so
+// the initial positions' gradient does not go through it.
+#pragma once
+
+#include <vector>
+
+#include "kernels/triangle_kernels.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/soa.h"
+
+namespace nudge {
+
+template <class T, Backend Exec>
+class TriangleFamily {
+public:
+  TriangleFamily(const Scene& scene, const Exec& exec) : n_(scene.particle_count()), tri_(scene.triangle_count()) {
+    upload_topology(scene, exec);
+    exec.resize(corner_force_, 9 * size_t(tri_));
+    exec.resize(adj_cx_, 9 * size_t(tri_));
+    exec.resize(adj_cv_, 9 * size_t(tri_));
+  }
+
+  int count() const { return tri_; }
+
+  void upload(const ParameterSet& p, const Exec& exec) {
+    exec.upload(ke_, converted(p[ParamId::TriangleStiffness].value));
+    exec.upload(ka_, converted(p[ParamId::TriangleAreaStiffness].value));
+    exec.upload(kd_, converted(p[ParamId::TriangleDamping].value));
+    exec.upload(drag_, converted(p[ParamId::TriangleDrag].value));
+    exec.upload(lift_, converted(p[ParamId::TriangleLift].value));
+    for (int k = 0; k < 3; ++k) wind_[k] = static_cast<T>(p[ParamId::Wind].value[k]);
+  }
+
+  TriangleModel<T> model(const Exec& exec) const {
+    TriangleModel<T> tm;
+    tm.count = tri_;
+    tm.corner = exec.data(corner_);
+    tm.pose = exec.data(pose_);
+    tm.area = exec.data(area_);
+    tm.ke = exec.data(ke_);
+    tm.ka = exec.data(ka_);
+    tm.kd = exec.data(kd_);
+    tm.drag = exec.data(drag_);
+    tm.lift = exec.data(lift_);
+    for (int k = 0; k < 3; ++k) tm.wind[k] = wind_[k];
+    tm.inc_start = exec.data(inc_start_);
+    tm.inc_slot = exec.data(inc_slot_);
+    tm.corner_force = exec.data(corner_force_);
+    return tm;
+  }
+
+  // Each triangle's forces on its corners at this step, for the particle pass to gather.
+  void compute_forces(const Exec& exec, const ModelView<T>& m, StateView<const T> state) {
+    if (tri_ == 0) return;
+    exec.launch(tri_, TriangleForceKernel<T>{m, state, exec.data(corner_force_)});
+  }
+
+  // The triangles' half of a step's adjoint: from dL/dF per particle (adj_f) to their
+  // parameter gradients and their share of dL/dstate_t, gathered into adj.
+  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* adj_f, StateView<T> adj,
+               const TriangleGrad<T>& grad) {
+    if (tri_ == 0) return;
+    T *adj_cx = exec.data(adj_cx_), *adj_cv = exec.data(adj_cv_);
+    exec.launch(tri_, TriangleAdjointKernel<T>{m, state, adj_f, adj_cx, adj_cv, grad});
+    exec.launch(n_, TriangleGatherKernel<T>{m, adj_cx, adj_cv, adj});
+  }
+
+  void zero_gradients(const Exec& exec) {
+    for (auto* a : {&g_ke_, &g_ka_, &g_kd_, &g_drag_, &g_lift_}) exec.resize(*a, size_t(tri_));
+    exec.resize(g_wind_, 3 * size_t(tri_));
+    for (auto* a : {&g_ke_, &g_ka_, &g_kd_, &g_drag_, &g_lift_, &g_wind_}) exec.zero(*a);
+  }
+
+  TriangleGrad<T> grad(const Exec& exec) {
+    return {exec.data(g_ke_), exec.data(g_ka_), exec.data(g_kd_), exec.data(g_drag_), exec.data(g_lift_),
+            exec.data(g_wind_)};
+  }
+
+  void download_gradients(ParameterSet& p, const Exec& exec) const {
+    p[ParamId::TriangleStiffness].grad = fetch_values(exec, exec.data(g_ke_), tri_);
+    p[ParamId::TriangleAreaStiffness].grad = fetch_values(exec, exec.data(g_ka_), tri_);
+    p[ParamId::TriangleDamping].grad = fetch_values(exec, exec.data(g_kd_), tri_);
+    p[ParamId::TriangleDrag].grad = fetch_values(exec, exec.data(g_drag_), tri_);
+    p[ParamId::TriangleLift].grad = fetch_values(exec, exec.data(g_lift_), tri_);
+    // dL/dwind: the triangles' shares summed in triangle order.
+    const std::vector<double> wind = fetch_values(exec, exec.data(g_wind_), 3 * size_t(tri_));
+    for (int k = 0; k < 3; ++k)
+      p[ParamId::Wind].grad[k] =
+          ordered_sum(std::vector<double>(wind.begin() + k * size_t(tri_), wind.begin() + (k + 1) * size_t(tri_)));
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+  using IntArray = typename Exec::template Array<int>;
+
+  static std::vector<T> converted(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
+
+  void upload_topology(const Scene& scene, const Exec& exec) {
+    const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+    std::vector<int> corner(3 * size_t(tri_));
+    std::vector<T> pose(4 * size_t(tri_)), area(tri_);
+    std::vector<int> start(n_ + 1, 0);
+    for (int t = 0; t < tri_; ++t) {
+      Vec3<double> p[3];
+      for (int c = 0; c < 3; ++c) {
+        const int i = scene.triangles[3 * size_t(t) + c];
+        corner[size_t(c) * tri_ + t] = i;
+        ++start[i + 1];
+        p[c] = Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]};
+      }
+      // In double whatever T is, like the rest lengths, which the scene holds in double.
+      const TriangleRest<double> rest = triangle_rest(p[0], p[1], p[2]);
+      for (int k = 0; k < 4; ++k) pose[size_t(k) * tri_ + t] = static_cast<T>(rest.pose[k]);
+      area[t] = static_cast<T>(rest.area);
+    }
+    // Corners by particle, in triangle order, then corner order within a triangle.
+    for (int i = 0; i < n_; ++i) start[i + 1] += start[i];
+    std::vector<int> slot(3 * size_t(tri_)), fill(start.begin(), start.end() - 1);
+    for (int t = 0; t < tri_; ++t)
+      for (int c = 0; c < 3; ++c) slot[fill[corner[size_t(c) * tri_ + t]]++] = c * tri_ + t;
+    exec.upload(corner_, corner);
+    exec.upload(pose_, pose);
+    exec.upload(area_, area);
+    exec.upload(inc_start_, start);
+    exec.upload(inc_slot_, slot);
+  }
+
+  int n_, tri_;
+  T wind_[3] = {0, 0, 0};
+  // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
+  IntArray corner_, inc_start_, inc_slot_;
+  Array pose_, area_, ke_, ka_, kd_, drag_, lift_;
+  // Scratch for one step and its adjoint, 3 x (3 Tri) by corner slot.
+  Array corner_force_, adj_cx_, adj_cv_;
+  Array g_ke_, g_ka_, g_kd_, g_drag_, g_lift_, g_wind_;  // gradient accumulators (TriangleGrad)
+};
+
+}  // namespace nudge
