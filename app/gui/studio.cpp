@@ -348,6 +348,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.camera = state_.camera.camera();
   options.particles = state_.view.particles;
   options.springs = state_.view.springs;
+  options.triangles = state_.view.triangles;
   options.objectives = state_.view.objectives;
   options.colliders = state_.view.colliders;
   options.bodies = state_.view.bodies;

@@ -166,6 +166,7 @@ struct ViewFlags {
   bool log = true;
   bool particles = true;
   bool springs = true;
+  bool triangles = true;
   bool objectives = true;
   bool colliders = true;
   bool bodies = true;

@@ -291,6 +291,14 @@ render::Camera scene_camera(const Scene& scene, const Bounds& bounds, float aspe
 
 float default_particle_radius(const Scene& scene, const Bounds& bounds) {
   std::vector<double> rest = scene.params[ParamId::RestLength].value;
+  // A cloth without springs: its triangles' edges at the start give the spacing.
+  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  if (rest.empty())
+    for (size_t t = 0; t + 2 < scene.triangles.size(); t += 3)
+      for (size_t e = 0; e < 3; ++e) {
+        const size_t a = size_t(scene.triangles[t + e]) * 3, b = size_t(scene.triangles[t + (e + 1) % 3]) * 3;
+        rest.push_back(std::hypot(x[a] - x[b], x[a + 1] - x[b + 1], x[a + 2] - x[b + 2]));
+      }
   const float cap = 0.04f * bounds.radius() + 1e-3f;
   if (rest.empty()) return cap;
   std::nth_element(rest.begin(), rest.begin() + rest.size() / 2, rest.end());
@@ -369,12 +377,28 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
       list.meshes.push_back(body_mesh(body, body_shape_size(body, scene.params, b), &pose.x.x, &pose.q.x, colors::kBody));
     }
 
+  // Cloth: every triangle over its particles' positions, lit on both sides (after the
+  // colliders and bodies, whose meshes keep their places).
+  if (options.triangles && scene.triangle_count() > 0) {
+    render::Mesh cloth;
+    cloth.positions.reserve(size_t(n));
+    for (int i = 0; i < n; ++i) cloth.positions.push_back(position(xyz, offset, i));
+    cloth.indices.assign(scene.triangles.begin(), scene.triangles.end());
+    cloth.colors = {colors::kCloth};
+    list.meshes.push_back(std::move(cloth));
+  }
+
   if (options.particles) {
     // A particle with a collision radius is drawn at that size, so contact looks right.
     const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
     list.spheres.reserve(n);
+    // A cloth's particles small, so that the cloth shows between them.
+    std::vector<unsigned char> on_cloth(size_t(n), 0);
+    if (options.triangles)
+      for (int corner : scene.triangles) on_cloth[size_t(corner)] = 1;
     for (int i = 0; i < n; ++i) {
       const float r = size_t(i) < contact_radius.size() && contact_radius[i] > 0 ? static_cast<float>(contact_radius[i])
+                      : on_cloth[size_t(i)]                                      ? 0.3f * radius
                                                                                   : radius;
       list.spheres.push_back({position(xyz, offset, i), r, scene.pinned[i] ? colors::kPinned : colors::kParticle});
     }

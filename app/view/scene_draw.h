@@ -41,6 +41,7 @@ struct SceneDrawOptions {
   float particle_radius = 0;  // sphere radius
   bool particles = true;
   bool springs = true;
+  bool triangles = true;  // cloth: the triangles as a lit mesh
   bool objectives = true;
   bool colliders = true;
   bool bodies = true;
@@ -63,7 +64,7 @@ SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, 
 
 // The scene at step `step` of traj (positions n x 3 from traj->x), or at its initial
 // positions when traj is null. Its first meshes are the colliders, in the scene's order,
-// then the bodies.
+// then the bodies, then the cloth (all the triangles, one mesh).
 render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
                                  const SceneDrawOptions& options);
 
@@ -128,6 +129,7 @@ inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};  // its
 inline constexpr render::Rgba kCollider{0.55f, 0.52f, 0.48f, 1};
 inline constexpr render::Rgba kBody{0.78f, 0.62f, 0.42f, 1};
 inline constexpr render::Rgba kJoint{0.82f, 0.4f, 0.95f, 1};  // violet: no body, target or muscle has it
+inline constexpr render::Rgba kCloth{0.45f, 0.62f, 0.78f, 1};
 }  // namespace colors
 
 }  // namespace nudge::view

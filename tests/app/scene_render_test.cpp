@@ -450,3 +450,28 @@ TEST_CASE("scene render: attachments are drawn in the joints' colour at the body
     }
   CHECK(gpu->validation_message_count() == 0);
 }
+
+TEST_CASE("scene draw: a cloth is one lit mesh over its particles, after the colliders and bodies, its particles small") {
+  // Two triangles of a 0.2 m square and a particle off the cloth.
+  Scene scene;
+  scene.settings.steps = 5;
+  scene.pinned = {0, 0, 0, 0, 0};
+  scene.triangles = {0, 1, 2, 0, 2, 3};
+  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.2, 1, 0, 0.2, 1.2, 0, 0, 1.2, 0, 1, 1, 0};
+  shape_parameters(scene);
+  REQUIRE(check_scene(scene).ok());
+  view::SceneDrawOptions options = view::scene_draw_options(scene, nullptr, 1.5f);
+  render::DrawList list = view::scene_draw_list(scene, nullptr, 0, options);
+  REQUIRE(list.meshes.size() == 1);
+  const render::Mesh& cloth = list.meshes.back();
+  CHECK(cloth.indices == std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3});
+  REQUIRE(cloth.positions.size() == 5);
+  CHECK(cloth.positions[2] == glm::vec3(0.2f, 1.2f, 0.0f));
+  // Spaced by the triangles' edges (there are no springs), a cloth's particles smaller
+  // than a free one, so the cloth shows between them.
+  REQUIRE(list.spheres.size() == 5);
+  CHECK(list.spheres[0].radius < 0.5f * list.spheres[4].radius);
+  CHECK(list.spheres[4].radius <= 0.22f * 0.2f + 1e-6f);
+  options.triangles = false;
+  CHECK(view::scene_draw_list(scene, nullptr, 0, options).meshes.empty());
+}

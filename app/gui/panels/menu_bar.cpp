@@ -47,6 +47,7 @@ void view_menu(StudioState& state) {
   ImGui::Separator();
   ImGui::MenuItem("Particles", nullptr, &v.particles);
   ImGui::MenuItem("Springs", nullptr, &v.springs);
+  if (state.document.scene().triangle_count() > 0) ImGui::MenuItem("Cloth", nullptr, &v.triangles);
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
   ImGui::MenuItem("Bodies", nullptr, &v.bodies);
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
