@@ -3,48 +3,18 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "cloth_benchmark.h"
+#include "gradient_outcome.h"
 #include "nudge/simulator.h"
 #include "test_scenes.h"
 
 using namespace nudge;
 
-namespace {
-
-struct Outcome {
-  double loss = 0;
-  ParameterSet params;
-};
-
-Outcome run_gradient(const Scene& scene, SimulatorOptions options) {
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Outcome out{0.0, scene.params};
-  Result<Evaluation> eval = (*sim)->gradient(out.params);
-  REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
-  out.loss = eval->loss;
-  return out;
-}
-
-bool bitwise_equal(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-void require_bitwise_equal(const Outcome& a, const Outcome& b) {
-  CHECK(bitwise_equal(a.loss, b.loss));
-  for (int p = 0; p < kParamCount; ++p) {
-    const std::vector<double>& ga = a.params.items[p].grad;
-    const std::vector<double>& gb = b.params.items[p].grad;
-    REQUIRE(ga.size() == gb.size());
-    size_t differing = 0;
-    for (size_t i = 0; i < ga.size(); ++i) differing += bitwise_equal(ga[i], gb[i]) ? 0 : 1;
-    INFO(param_name(static_cast<ParamId>(p)));
-    CHECK(differing == 0);
-  }
-}
-
-}  // namespace
+using test::Outcome;
+using test::require_bitwise_equal;
+using test::run_gradient;
 
 TEST_CASE("rollout: checkpointed gradients equal stored gradients to the last bit") {
   for (Precision precision : {Precision::Float64, Precision::Float32}) {

@@ -4,7 +4,6 @@
 // differences.
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -14,44 +13,22 @@
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "gradient_outcome.h"
 #include "test_scenes.h"
 
 using namespace nudge;
 
 namespace {
 
-struct Outcome {
-  double loss = 0;
-  ParameterSet params;
-};
+using test::Outcome;
+using test::require_bitwise_equal;
 
 Outcome run_gradient(const Scene& scene, int threads, int checkpoint_every) {
   SimulatorOptions options;
   options.device = Device::Cpu;
   options.threads = threads;
   options.checkpoint_every = checkpoint_every;
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Outcome out{0.0, scene.params};
-  Result<Evaluation> eval = (*sim)->gradient(out.params);
-  REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
-  out.loss = eval->loss;
-  return out;
-}
-
-bool bitwise_equal(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-void require_bitwise_equal(const Outcome& a, const Outcome& b) {
-  CHECK(bitwise_equal(a.loss, b.loss));
-  for (int p = 0; p < kParamCount; ++p) {
-    const std::vector<double>& ga = a.params.items[p].grad;
-    const std::vector<double>& gb = b.params.items[p].grad;
-    REQUIRE(ga.size() == gb.size());
-    size_t differing = 0;
-    for (size_t k = 0; k < ga.size(); ++k) differing += bitwise_equal(ga[k], gb[k]) ? 0 : 1;
-    CAPTURE(param_name(static_cast<ParamId>(p)));
-    CHECK(differing == 0);
-  }
+  return test::run_gradient(scene, options);
 }
 
 // Semi-implicit Euler with gravity and the triangles' forces (the kernel of
