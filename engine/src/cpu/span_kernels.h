@@ -128,9 +128,9 @@ struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
     ChunkSums<T> f;
     f.add_segments(block_start, segments, block, fs, m.springs.s);
     f.add_loose(m.springs, p0, p1, fs);
-    if (m.triangles.count > 0) {  // then the triangles' corners, through their incidence list
+    if (m.corners.slots > 0) {  // then the element families' corners, through their incidence list
       for (int i = p0; i < p1; ++i) {
-        const Vec3<T> sum = add_triangle_corners(m.triangles, i, m.triangles.corner_force, f[i - p0]);
+        const Vec3<T> sum = add_corners(m.corners, i, m.corners.force, f[i - p0]);
         if (has_local_contact(m)) integrate_particle<true>(m, i, state, sum, next);
         else integrate_particle<false>(m, i, state, sum, next);
       }

@@ -10,6 +10,7 @@
 #include "kernels/body_coupling.h"
 #include "kernels/body_model.h"
 #include "kernels/collider_model.h"
+#include "kernels/corner_model.h"
 #include "kernels/ground_model.h"
 #include "kernels/joint_model.h"
 #include "kernels/particle_body_model.h"
@@ -27,6 +28,7 @@ struct ModelView {
   ParticleModel<T> particles;
   SpringModel<T> springs;
   TriangleModel<T> triangles;
+  CornerModel<T> corners;  // where the element families' forces reach the particles
   GroundModel<T> ground;
   ColliderModel<T> colliders;
   BodyModel<T> bodies;

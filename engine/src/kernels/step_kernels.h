@@ -25,7 +25,8 @@ struct SpringForceKernel {  // over springs
 };
 
 // One particle's step, with the spring forces (fs, on each spring's end a) and the
-// triangles' forces on their corners gathered through the incidence lists.
+// element families' forces on their corners (kernels/corner_model.h) gathered through
+// the incidence lists.
 template <class T>
 struct ParticleStepKernel {  // over particles
   ModelView<T> m;
@@ -34,7 +35,7 @@ struct ParticleStepKernel {  // over particles
   StateView<T> next;
   NUDGE_HD void operator()(int i) const {
     Vec3<T> sum = add_incident(m.springs, i, fs, Vec3<T>{0, 0, 0});
-    if (m.triangles.count > 0) sum = add_triangle_corners(m.triangles, i, m.triangles.corner_force, sum);
+    if (m.corners.slots > 0) sum = add_corners(m.corners, i, m.corners.force, sum);
     integrate_particle(m, i, state, sum, next);
   }
 };

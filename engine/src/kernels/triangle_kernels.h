@@ -1,10 +1,10 @@
-// The triangle family's launchable units (over triangles, and over particles for the
-// adjoint's gather): Warp's cloth membrane with drag and lift (kernels/triangle_membrane.h)
-// on each triangle, its forces and adjoints stored per corner, so that no two threads
-// write one address; the particles gather them through the incidence list
-// (TriangleModel).
+// The triangle family's launchable units (over triangles): Warp's cloth membrane with
+// drag and lift (kernels/triangle_membrane.h) on each triangle, its forces and adjoints
+// stored in its corners' slots (kernels/corner_model.h), so that no two threads write
+// one address.
 #pragma once
 
+#include "kernels/corner_model.h"
 #include "kernels/model.h"
 #include "kernels/triangle_membrane.h"
 
@@ -25,7 +25,7 @@ template <class T>
 struct TriangleForceKernel {  // over triangles
   ModelView<T> m;
   StateView<const T> state;
-  T* corner_force;  // 3 x (3 Tri) by slot
+  CornerOut<T> force;
   NUDGE_HD void operator()(int t) const {
     const TriangleModel<T>& tm = m.triangles;
     const int tri = tm.count, n = m.particles.n;
@@ -37,18 +37,18 @@ struct TriangleForceKernel {  // over triangles
     }
     const TriangleForces<T> f = triangle_forces(x[0], x[1], x[2], v[0], v[1], v[2], triangle_rest_at(tm, t),
                                                 triangle_material_at(tm, t), Vec3<T>{tm.wind[0], tm.wind[1], tm.wind[2]});
-    for (int c = 0; c < 3; ++c) store3(corner_force, c * tri + t, 3 * tri, f.f[c]);
+    for (int c = 0; c < 3; ++c) force.store(c, tri, t, f.f[c]);
   }
 };
 
 // From dL/dF per particle (adj_f) to each triangle's parameter gradients and its corners'
-// dL/dx, dL/dv (adj_cx, adj_cv, by slot), which TriangleGatherKernel adds to the particles.
+// dL/dx, dL/dv (in their slots, which the particles gather).
 template <class T>
 struct TriangleAdjointKernel {  // over triangles
   ModelView<T> m;
   StateView<const T> state;
   const T* adj_f;
-  T *adj_cx, *adj_cv;
+  CornerOut<T> adj_x, adj_v;
   TriangleGrad<T> grad;
   NUDGE_HD void operator()(int t) const {
     const TriangleModel<T>& tm = m.triangles;
@@ -65,8 +65,8 @@ struct TriangleAdjointKernel {  // over triangles
         triangle_forces_adjoint(x[0], x[1], x[2], v[0], v[1], v[2], triangle_rest_at(tm, t), triangle_material_at(tm, t),
                                 Vec3<T>{tm.wind[0], tm.wind[1], tm.wind[2]}, T(0), af);
     for (int c = 0; c < 3; ++c) {
-      store3(adj_cx, c * tri + t, 3 * tri, g.x[c]);
-      store3(adj_cv, c * tri + t, 3 * tri, g.v[c]);
+      adj_x.store(c, tri, t, g.x[c]);
+      adj_v.store(c, tri, t, g.v[c]);
     }
     grad.ke[t] += g.material.ke;
     grad.ka[t] += g.material.ka;
@@ -74,18 +74,6 @@ struct TriangleAdjointKernel {  // over triangles
     grad.drag[t] += g.material.drag;
     grad.lift[t] += g.material.lift;
     add3(grad.wind, t, tri, g.wind);
-  }
-};
-
-template <class T>
-struct TriangleGatherKernel {  // over particles
-  ModelView<T> m;
-  const T *adj_cx, *adj_cv;
-  StateView<T> adj;
-  NUDGE_HD void operator()(int i) const {
-    const int n = m.particles.n;
-    store3(adj.x, i, n, add_triangle_corners(m.triangles, i, adj_cx, load3(adj.x, i, n)));
-    store3(adj.v, i, n, add_triangle_corners(m.triangles, i, adj_cv, load3(adj.v, i, n)));
   }
 };
 

@@ -5,12 +5,13 @@
 // The physics lives in element families (sim/families/): each owns its part of the
 // model, its parameters' upload and gradients, and its forward and adjoint passes with
 // their schedule on each backend. The rollout owns the states, laid out by StateLayout,
-// and calls the families in order: interaction forces (springs, triangles), then the particle
+// and calls the families in order: interaction forces (springs, and the element families
+// of element_families.h: triangles), then the particle
 // integrator (which applies the local forces of the ground and colliders); the
 // families between bodies (joints, body contact) write their wrenches into coupling
 // slots (sim/body_coupling.h), then the bodies gather them and integrate. Backwards:
 // the bodies' (which leave dL/dwrench), the particles' (which read it for their contacts
-// and attachments with bodies), the bodies' share of those, the springs', the triangles', the joints'
+// and attachments with bodies), the bodies' share of those, the springs', the element families', the joints'
 // and body contacts' (which read dL/dwrench too), and the bodies gather their share.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
@@ -42,7 +43,7 @@
 #include "sim/families/particle_body_family.h"
 #include "sim/families/particle_family.h"
 #include "sim/families/spring_family.h"
-#include "sim/families/triangle_family.h"
+#include "sim/families/element_families.h"
 #include "sim/objectives.h"
 #include "sim/state_layout.h"
 
@@ -59,7 +60,7 @@ public:
         steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), particles_(scene, exec_), springs_(scene, exec_),
-        triangles_(scene, exec_),         ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
+        elements_(scene, exec_), ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
         body_contacts_(scene, exec_), particle_bodies_(scene, exec_),
         coupling_(scene.body_count(), coupled_pairs(), exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
@@ -236,7 +237,7 @@ private:
   void step(int t, StateView<const T> s, StateView<T> next) {
     const ModelView<T> m = model_view();
     springs_.compute_forces(exec_, m, t, s);
-    triangles_.compute_forces(exec_, m, s);
+    elements_.compute_forces(exec_, m, t, s);
     particles_.integrate(exec_, m, s, springs_, next);
     joints_.compute(exec_, m, t, s, 0);
     body_contacts_.compute(exec_, m, s, joints_.count());
@@ -256,7 +257,7 @@ private:
     particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
     particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
     springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
-    triangles_.adjoint(exec_, m, s, adj_f, adj_state(), grad.triangles);
+    elements_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad);
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
     bodies_.gather_adjoint(exec_, m, adj_state());
@@ -316,7 +317,7 @@ private:
     particles_.upload(p, state(0), exec_);
     bodies_.upload(p, state(0), exec_);
     springs_.upload(p, exec_);
-    triangles_.upload(p, exec_);
+    elements_.upload(p, exec_);
     ground_.upload(p, exec_);
     colliders_.upload(p, exec_);
     joints_.upload(p, exec_);
@@ -328,7 +329,7 @@ private:
     m.dt = dt_;
     m.particles = particles_.model(exec_);
     m.springs = springs_.model(exec_);
-    m.triangles = triangles_.model(exec_);
+    elements_.put_model(m, exec_);
     m.ground = ground_.model();
     m.colliders = colliders_.model(exec_);
     m.bodies = bodies_.model(exec_);
@@ -342,7 +343,7 @@ private:
   void zero_gradients() {
     particles_.zero_gradients(exec_);
     springs_.zero_gradients(exec_);
-    triangles_.zero_gradients(exec_);
+    elements_.zero_gradients(exec_);
     ground_.zero_gradients(exec_);
     colliders_.zero_gradients(exec_);
     bodies_.zero_gradients(exec_);
@@ -352,15 +353,24 @@ private:
   }
 
   GradView<T> grad_view() {
-    return {particles_.grad(exec_), springs_.grad(exec_), triangles_.grad(exec_), ground_.grad(exec_), colliders_.grad(exec_),
-            bodies_.grad(exec_),    joints_.grad(exec_),  body_contacts_.grad(exec_), particle_bodies_.grad(exec_)};
+    GradView<T> g;
+    g.particles = particles_.grad(exec_);
+    g.springs = springs_.grad(exec_);
+    elements_.put_grad(g, exec_);
+    g.ground = ground_.grad(exec_);
+    g.colliders = colliders_.grad(exec_);
+    g.bodies = bodies_.grad(exec_);
+    g.joints = joints_.grad(exec_);
+    g.body_contacts = body_contacts_.grad(exec_);
+    g.particle_bodies = particle_bodies_.grad(exec_);
+    return g;
   }
 
   void download_gradients(ParameterSet& p) {
     p.zero_grad();
     particles_.download_gradients(p, adj_state(), exec_);
     springs_.download_gradients(p, exec_);
-    triangles_.download_gradients(p, exec_);
+    elements_.download_gradients(p, exec_);
     ground_.download_gradients(p, exec_);
     colliders_.download_gradients(p, exec_);
     bodies_.download_gradients(p, adj_state(), exec_);
@@ -376,7 +386,7 @@ private:
   T dt_;
   ParticleFamily<T, Exec> particles_;
   SpringFamily<T, Exec> springs_;
-  TriangleFamily<T, Exec> triangles_;
+  ElementFamilies<T, Exec> elements_;  // triangles (and the families that slot in beside them)
   GroundFamily<T, Exec> ground_;
   ColliderFamily<T, Exec> colliders_;
   BodyFamily<T, Exec> bodies_;

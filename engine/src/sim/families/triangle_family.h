@@ -2,11 +2,11 @@
 // Warp's eval_triangles). Owns the triangles' corners, rest shapes, parameters
 // (stiffness, area stiffness, damping, drag, lift per triangle; the wind), scratch and
 // gradients, and its schedule, the same on both backends: one thread per triangle writes
-// the forces on its three corners into per-corner slots, which the particle pass gathers
-// through the incidence list (kernels/triangle_model.h); backwards, one thread per
-// triangle turns the particles' dL/dF into its gradients and its corners' dL/dstate, and
-// one thread per particle gathers them. No two threads add to one address, so the
-// results do not depend on the thread count.
+// the forces on its three corners into their corner slots (kernels/corner_model.h),
+// which the particle pass gathers; backwards, one thread per triangle turns the
+// particles' dL/dF into its gradients and its corners' dL/dstate, which the particles
+// gather likewise. No two threads add to one address, so the results do not depend on
+// the thread count. An element family of ElementFamilies (element_families.h).
 //
 // The rest shape (inverse rest pose and area) is each triangle's shape in the scene's
 // initial positions, taken when the rollout is built, as a spring's default rest length
@@ -16,6 +16,7 @@
 
 #include <vector>
 
+#include "kernels/corner_model.h"
 #include "kernels/triangle_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
@@ -26,14 +27,20 @@ namespace nudge {
 template <class T, Backend Exec>
 class TriangleFamily {
 public:
-  TriangleFamily(const Scene& scene, const Exec& exec) : n_(scene.particle_count()), tri_(scene.triangle_count()) {
+  TriangleFamily(const Scene& scene, const Exec& exec) : tri_(scene.triangle_count()) {
     upload_topology(scene, exec);
-    exec.resize(corner_force_, 9 * size_t(tri_));
-    exec.resize(adj_cx_, 9 * size_t(tri_));
-    exec.resize(adj_cv_, 9 * size_t(tri_));
   }
 
+  static constexpr int kCorners = 3;
   int count() const { return tri_; }
+
+  // The particle at each of its corner slots: corner c of triangle t at c Tri + t.
+  std::vector<int> corner_particles(const Scene& scene) const {
+    std::vector<int> at(3 * size_t(tri_));
+    for (int t = 0; t < tri_; ++t)
+      for (int c = 0; c < 3; ++c) at[size_t(c) * tri_ + t] = scene.triangles[3 * size_t(t) + c];
+    return at;
+  }
 
   void upload(const ParameterSet& p, const Exec& exec) {
     exec.upload(ke_, converted(p[ParamId::TriangleStiffness].value));
@@ -43,6 +50,8 @@ public:
     exec.upload(lift_, converted(p[ParamId::TriangleLift].value));
     for (int k = 0; k < 3; ++k) wind_[k] = static_cast<T>(p[ParamId::Wind].value[k]);
   }
+
+  void put_model(ModelView<T>& m, const Exec& exec) const { m.triangles = model(exec); }
 
   TriangleModel<T> model(const Exec& exec) const {
     TriangleModel<T> tm;
@@ -56,26 +65,22 @@ public:
     tm.drag = exec.data(drag_);
     tm.lift = exec.data(lift_);
     for (int k = 0; k < 3; ++k) tm.wind[k] = wind_[k];
-    tm.inc_start = exec.data(inc_start_);
-    tm.inc_slot = exec.data(inc_slot_);
-    tm.corner_force = exec.data(corner_force_);
     return tm;
   }
 
   // Each triangle's forces on its corners at this step, for the particle pass to gather.
-  void compute_forces(const Exec& exec, const ModelView<T>& m, StateView<const T> state) {
+  void compute_forces(const Exec& exec, const ModelView<T>& m, int /*step*/, StateView<const T> state,
+                      CornerOut<T> force) {
     if (tri_ == 0) return;
-    exec.launch(tri_, TriangleForceKernel<T>{m, state, exec.data(corner_force_)});
+    exec.launch(tri_, TriangleForceKernel<T>{m, state, force});
   }
 
-  // The triangles' half of a step's adjoint: from dL/dF per particle (adj_f) to their
-  // parameter gradients and their share of dL/dstate_t, gathered into adj.
-  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* adj_f, StateView<T> adj,
-               const TriangleGrad<T>& grad) {
+  // The triangles' part of a step's adjoint: from dL/dF per particle (adj_f) to their
+  // parameter gradients and their corners' share of dL/dstate_t.
+  void adjoint(const Exec& exec, const ModelView<T>& m, int /*step*/, StateView<const T> state, const T* adj_f,
+               CornerOut<T> adj_x, CornerOut<T> adj_v, const GradView<T>& grad) {
     if (tri_ == 0) return;
-    T *adj_cx = exec.data(adj_cx_), *adj_cv = exec.data(adj_cv_);
-    exec.launch(tri_, TriangleAdjointKernel<T>{m, state, adj_f, adj_cx, adj_cv, grad});
-    exec.launch(n_, TriangleGatherKernel<T>{m, adj_cx, adj_cv, adj});
+    exec.launch(tri_, TriangleAdjointKernel<T>{m, state, adj_f, adj_x, adj_v, grad.triangles});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -83,6 +88,8 @@ public:
     exec.resize(g_wind_, 3 * size_t(tri_));
     for (auto* a : {&g_ke_, &g_ka_, &g_kd_, &g_drag_, &g_lift_, &g_wind_}) exec.zero(*a);
   }
+
+  void put_grad(GradView<T>& g, const Exec& exec) { g.triangles = grad(exec); }
 
   TriangleGrad<T> grad(const Exec& exec) {
     return {exec.data(g_ke_), exec.data(g_ka_), exec.data(g_kd_), exec.data(g_drag_), exec.data(g_lift_),
@@ -110,15 +117,12 @@ private:
 
   void upload_topology(const Scene& scene, const Exec& exec) {
     const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
-    std::vector<int> corner(3 * size_t(tri_));
+    std::vector<int> corner = corner_particles(scene);
     std::vector<T> pose(4 * size_t(tri_)), area(tri_);
-    std::vector<int> start(n_ + 1, 0);
     for (int t = 0; t < tri_; ++t) {
       Vec3<double> p[3];
       for (int c = 0; c < 3; ++c) {
-        const int i = scene.triangles[3 * size_t(t) + c];
-        corner[size_t(c) * tri_ + t] = i;
-        ++start[i + 1];
+        const int i = corner[size_t(c) * tri_ + t];
         p[c] = Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]};
       }
       // In double whatever T is, like the rest lengths, which the scene holds in double.
@@ -126,25 +130,16 @@ private:
       for (int k = 0; k < 4; ++k) pose[size_t(k) * tri_ + t] = static_cast<T>(rest.pose[k]);
       area[t] = static_cast<T>(rest.area);
     }
-    // Corners by particle, in triangle order, then corner order within a triangle.
-    for (int i = 0; i < n_; ++i) start[i + 1] += start[i];
-    std::vector<int> slot(3 * size_t(tri_)), fill(start.begin(), start.end() - 1);
-    for (int t = 0; t < tri_; ++t)
-      for (int c = 0; c < 3; ++c) slot[fill[corner[size_t(c) * tri_ + t]]++] = c * tri_ + t;
     exec.upload(corner_, corner);
     exec.upload(pose_, pose);
     exec.upload(area_, area);
-    exec.upload(inc_start_, start);
-    exec.upload(inc_slot_, slot);
   }
 
-  int n_, tri_;
+  int tri_;
   T wind_[3] = {0, 0, 0};
   // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
-  IntArray corner_, inc_start_, inc_slot_;
+  IntArray corner_;
   Array pose_, area_, ke_, ka_, kd_, drag_, lift_;
-  // Scratch for one step and its adjoint, 3 x (3 Tri) by corner slot.
-  Array corner_force_, adj_cx_, adj_cv_;
   Array g_ke_, g_ka_, g_kd_, g_drag_, g_lift_, g_wind_;  // gradient accumulators (TriangleGrad)
 };
 

@@ -1,0 +1,105 @@
+// The element families whose elements push on several particles at once (triangles
+// now; bending edges and tetrahedra slot in the same way), run together: the rollout
+// calls this once per pass, and a new family is one more type in the tuple below plus
+// its model and gradient parts (kernels/model.h), its parameters and its scene section.
+//
+// Each family E provides, on the same backend as the rollout:
+//   E(scene, exec)                               topology, rest shapes
+//   kCorners, int count()                        corners per element, elements
+//   std::vector<int> corner_particles(scene)     the particle at each of its corner slots
+//   upload(params, exec)                         its parameters, before each forward
+//   put_model(ModelView&, exec), put_grad(GradView&, exec)
+//   compute_forces(exec, m, step, state, CornerOut force)
+//   adjoint(exec, m, step, state, adj_f, CornerOut adj_x, CornerOut adj_v, const GradView&)
+//   zero_gradients(exec), download_gradients(params, exec)
+// Its forces and adjoints go through corner slots (kernels/corner_model.h), which this
+// class allocates family after family and whose adjoints it gathers onto the particles.
+#pragma once
+
+#include <tuple>
+#include <vector>
+
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/corner_slots.h"
+#include "sim/families/triangle_family.h"
+
+namespace nudge {
+
+template <class T, Backend Exec>
+class ElementFamilies {
+public:
+  ElementFamilies(const Scene& scene, const Exec& exec)
+      : families_(TriangleFamily<T, Exec>(scene, exec)), slots_(scene.particle_count(), slot_particles(scene), exec) {}
+
+  const TriangleFamily<T, Exec>& triangles() const { return std::get<TriangleFamily<T, Exec>>(families_); }
+
+  void upload(const ParameterSet& p, const Exec& exec) {
+    each([&](auto& family, int) { family.upload(p, exec); });
+  }
+
+  void put_model(ModelView<T>& m, const Exec& exec) const {
+    std::apply([&](const auto&... family) { (family.put_model(m, exec), ...); }, families_);
+    m.corners = slots_.model(exec);
+  }
+
+  void put_grad(GradView<T>& g, const Exec& exec) {
+    each([&](auto& family, int) { family.put_grad(g, exec); });
+  }
+
+  // Every element's forces on its corners at this step, for the particle pass to gather.
+  void compute_forces(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state) {
+    each([&](auto& family, int first) { family.compute_forces(exec, m, step, state, slots_.force_out(exec, first)); });
+  }
+
+  // The elements' part of a step's adjoint: from dL/dF per particle (adj_f) to their
+  // parameters' gradients, and their share of dL/dstate_t added to adj.
+  void adjoint(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state, const T* adj_f,
+               StateView<T> adj, const GradView<T>& grad) {
+    each([&](auto& family, int first) {
+      family.adjoint(exec, m, step, state, adj_f, slots_.adj_x_out(exec, first), slots_.adj_v_out(exec, first), grad);
+    });
+    slots_.gather_adjoint(exec, m.corners, adj);
+  }
+
+  void zero_gradients(const Exec& exec) {
+    each([&](auto& family, int) { family.zero_gradients(exec); });
+  }
+
+  void download_gradients(ParameterSet& p, const Exec& exec) const {
+    std::apply([&](const auto&... family) { (family.download_gradients(p, exec), ...); }, families_);
+  }
+
+private:
+  using Families = std::tuple<TriangleFamily<T, Exec>>;
+
+  // Calls f(family, its first corner slot) for each family in order.
+  template <class F>
+  void each(F&& f) {
+    int first = 0;
+    std::apply([&](auto&... family) { ((f(family, first), first += slot_count(family)), ...); }, families_);
+  }
+  template <class Family>
+  static int slot_count(const Family& family) {
+    return Family::kCorners * family.count();
+  }
+
+  // Every family's corner particles, family after family.
+  std::vector<int> slot_particles(const Scene& scene) const {
+    std::vector<int> all;
+    std::apply(
+        [&](const auto&... family) {
+          ((void)[&] {
+            const std::vector<int> at = family.corner_particles(scene);
+            all.insert(all.end(), at.begin(), at.end());
+          }(), ...);
+        },
+        families_);
+    return all;
+  }
+
+  Families families_;
+  CornerSlots<T, Exec> slots_;  // after families_, whose corners it is built from
+};
+
+}  // namespace nudge
