@@ -56,7 +56,7 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
     out.spring_a[s] = pmap[size_t(out.spring_a[s])];
     out.spring_b[s] = pmap[size_t(out.spring_b[s])];
   }
-  keep_triangles_of(out, pmap);
+  keep_elements_of(out, pmap);
   std::vector<int> joints;
   for (int j = 0; j < scene.joint_count(); ++j)
     if (!body_kept(scene.joints[size_t(j)].parent) || !body_kept(scene.joints[size_t(j)].child)) joints.push_back(j);
@@ -147,7 +147,8 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
     const auto id = static_cast<ParamId>(i);
     const ParamElement element = param_facts(id).element;
     if (element != ParamElement::Particle && element != ParamElement::Spring && element != ParamElement::Body &&
-        element != ParamElement::Joint && element != ParamElement::Triangle)
+        element != ParamElement::Joint && element != ParamElement::Triangle &&
+        element != ParamElement::BendingEdge)
       continue;
     const std::vector<double>& pasted = fragment.params[id].value;
     edited.params[id].value.insert(edited.params[id].value.end(), pasted.begin(), pasted.end());
@@ -168,6 +169,7 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
     edited.actuation.push_back(fragment.actuation[size_t(s)]);
   }
   for (int corner : fragment.triangles) edited.triangles.push_back(corner + n0);
+  for (int corner : fragment.bending) edited.bending.push_back(corner + n0);
   const std::vector<RigidBody> bodies = pasted_bodies(into, fragment);
   edited.bodies.insert(edited.bodies.end(), bodies.begin(), bodies.end());
   for (Joint joint : fragment.joints) {

@@ -46,7 +46,7 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     return fail(action, "a scene needs a particle or a body; deleting all " + std::to_string(scene.particle_count()) +
                             " particles would leave neither");
   Scene edited = scene;
-  // Springs, triangles and attachments of deleted particles go with them; the rest are
+  // Springs, triangles, bending edges and attachments of deleted particles go with them; the rest are
   // renumbered.
   std::vector<int> springs;
   for (int s = 0; s < scene.spring_count(); ++s)
@@ -56,7 +56,7 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     edited.spring_a[s] = map[size_t(edited.spring_a[s])];
     edited.spring_b[s] = map[size_t(edited.spring_b[s])];
   }
-  keep_triangles_of(edited, map);
+  keep_elements_of(edited, map);
   std::erase_if(edited.attachments, [&](const Attachment& a) { return map[size_t(a.particle)] < 0; });
   for (Attachment& a : edited.attachments) a.particle = map[size_t(a.particle)];
 

@@ -232,19 +232,31 @@ void remove_springs(Scene& scene, const IndexMap& springs) {
   remove_rows(scene.params, ParamElement::Spring, springs);
 }
 
-void keep_triangles_of(Scene& scene, const IndexMap& particles) {
-  const int count = scene.triangle_count();
-  std::vector<int> removed, corners;
-  for (int t = 0; t < count; ++t) {
-    const int* abc = &scene.triangles[3 * size_t(t)];
-    if (particles[size_t(abc[0])] < 0 || particles[size_t(abc[1])] < 0 || particles[size_t(abc[2])] < 0) {
-      removed.push_back(t);
+namespace {
+
+// Elements of `per` particles each (indices: per x count) keep those whose particles
+// all stay, renumbered, and drop the parameter rows of the others.
+void keep_elements_of(Scene& scene, std::vector<int>& indices, int per, ParamElement element,
+                      const IndexMap& particles) {
+  const int count = static_cast<int>(indices.size()) / per;
+  std::vector<int> removed, kept;
+  for (int e = 0; e < count; ++e) {
+    const int* corner = &indices[size_t(e) * size_t(per)];
+    if (std::any_of(corner, corner + per, [&](int i) { return particles[size_t(i)] < 0; })) {
+      removed.push_back(e);
       continue;
     }
-    for (int c = 0; c < 3; ++c) corners.push_back(particles[size_t(abc[c])]);
+    for (int c = 0; c < per; ++c) kept.push_back(particles[size_t(corner[c])]);
   }
-  scene.triangles = std::move(corners);
-  remove_rows(scene.params, ParamElement::Triangle, index_map(count, removed));
+  indices = std::move(kept);
+  remove_rows(scene.params, element, index_map(count, removed));
+}
+
+}  // namespace
+
+void keep_elements_of(Scene& scene, const IndexMap& particles) {
+  keep_elements_of(scene, scene.triangles, 3, ParamElement::Triangle, particles);
+  keep_elements_of(scene, scene.bending, 4, ParamElement::BendingEdge, particles);
 }
 
 void remove_joints(Scene& scene, const IndexMap& joints) {

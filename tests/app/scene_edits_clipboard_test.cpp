@@ -387,8 +387,9 @@ TEST_CASE("scene edits: a duplicated chain, cloth, walker or pendulum moves as t
   }
 }
 
-TEST_CASE("scene edits: triangles follow their particles when particles are deleted, copied and duplicated") {
-  // A strip of three triangles over five particles: 0-1-2, 1-3-2, 2-3-4.
+TEST_CASE("scene edits: triangles and bending edges follow their particles when particles are deleted, copied and duplicated") {
+  // A strip of three triangles over five particles: 0-1-2, 1-3-2, 2-3-4, with bending
+  // on its two interior edges (1-2 between 0 and 3, 2-3 between 1 and 4).
   Scene scene;
   scene.settings.dt = 0.01;
   scene.settings.steps = 10;
@@ -399,6 +400,9 @@ TEST_CASE("scene edits: triangles follow their particles when particles are dele
   scene.params[ParamId::TriangleStiffness].value = {10, 11, 12};
   scene.params[ParamId::TriangleLift].value = {1, 2, 3};
   scene.params[ParamId::Wind].value = {1, 0, 0};
+  scene.bending = {0, 3, 1, 2, 1, 4, 2, 3};
+  shape_parameters(scene);
+  scene.params[ParamId::BendingStiffness].value = {0.5, 0.7};
   REQUIRE(check_scene(scene).ok());
 
   // Deleting particle 1 takes the two triangles it is a corner of; 2-3-4 is now 1-2-3.
@@ -407,14 +411,23 @@ TEST_CASE("scene edits: triangles follow their particles when particles are dele
   CHECK(fewer.params[ParamId::TriangleStiffness].value == std::vector<double>{12});
   CHECK(fewer.params[ParamId::TriangleLift].value == std::vector<double>{3});
   CHECK(fewer.params[ParamId::Wind].value == std::vector<double>{1, 0, 0});
+  CHECK(fewer.bending.empty());  // both edges had particle 1
+  CHECK(fewer.params[ParamId::BendingStiffness].value.empty());
+  const Scene no_zero = ok(edits::delete_particles(scene, {0}));
+  CHECK(no_zero.bending == std::vector<int>{0, 3, 1, 2});
+  CHECK(no_zero.params[ParamId::BendingStiffness].value == std::vector<double>{0.7});
 
   // A copy of particles 1..4 holds the triangles among them, renumbered.
   const Scene copy = ok(edits::extract(scene, {1, 2, 3, 4}, {}));
   CHECK(copy.triangles == std::vector<int>{0, 2, 1, 1, 2, 3});
   CHECK(copy.params[ParamId::TriangleStiffness].value == std::vector<double>{11, 12});
+  CHECK(copy.bending == std::vector<int>{0, 3, 1, 2});
+  CHECK(copy.params[ParamId::BendingStiffness].value == std::vector<double>{0.7});
 
   // Duplicating every particle appends the triangles, shifted to the copies.
   const Scene twice = ok(edits::duplicate(scene, {0, 1, 2, 3, 4}, {}, Vec3{2, 0, 0}));
   CHECK(twice.triangles == std::vector<int>{0, 1, 2, 1, 3, 2, 2, 3, 4, 5, 6, 7, 6, 8, 7, 7, 8, 9});
   CHECK(twice.params[ParamId::TriangleLift].value == std::vector<double>{1, 2, 3, 1, 2, 3});
+  CHECK(twice.bending == std::vector<int>{0, 3, 1, 2, 1, 4, 2, 3, 5, 8, 6, 7, 6, 9, 7, 8});
+  CHECK(twice.params[ParamId::BendingStiffness].value == std::vector<double>{0.5, 0.7, 0.5, 0.7});
 }

@@ -50,6 +50,9 @@ enum class ParamId : int {
   TriangleDrag,           // Tri x 1, quadratic drag of the air, kg/m^3
   TriangleLift,           // Tri x 1, lift of the air, kg/m^3
   Wind,                   // 1 x 3, m/s, the air's velocity, which drag and lift act against
+  // Bending edges between two triangles (kernels/dihedral_bending.h): Warp's edge_ke, edge_kd.
+  BendingStiffness,       // E x 1, N m/rad per unit edge length
+  BendingDamping,         // E x 1, N m s/rad per unit edge length
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -99,6 +99,10 @@ struct Scene {
   // Tri triangles (cloth membranes), 3 particle indices each; their rest shape is their
   // shape in the initial positions, taken when a rollout is built.
   std::vector<int> triangles;         // 3 Tri
+  // E bending edges between two triangles, 4 particle indices each (o0, o1, v0, v1: the
+  // vertices opposite the shared edge v0-v1; kernels/dihedral_bending.h). Their rest
+  // angle is their angle in the initial positions, taken when a rollout is built.
+  std::vector<int> bending;           // 4 E
 
   // Rigid bodies (their poses, velocities and densities are parameters).
   std::vector<RigidBody> bodies;
@@ -120,6 +124,7 @@ struct Scene {
   int body_count() const { return static_cast<int>(bodies.size()); }
   int joint_count() const { return static_cast<int>(joints.size()); }
   int triangle_count() const { return static_cast<int>(triangles.size() / 3); }
+  int bending_count() const { return static_cast<int>(bending.size() / 4); }
 };
 
 // Limits enforced by the loader and check_scene.

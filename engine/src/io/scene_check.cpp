@@ -19,7 +19,7 @@ namespace scene_io {
 
 Counts counts_of(const Scene& scene) {
   return {scene.particle_count(), scene.spring_count(), std::max(scene.settings.steps, 0), std::max(scene.channels, 0),
-          scene.body_count(), scene.joint_count(), scene.triangle_count()};
+          scene.body_count(), scene.joint_count(), scene.triangle_count(), scene.bending_count()};
 }
 
 Shape shape_of(ParamId id, const Counts& n) {
@@ -38,6 +38,7 @@ Shape shape_of(ParamId id, const Counts& n) {
     case ParamElement::Joint: return {n.joints, f.cols};
     case ParamElement::StepJoint: return per_step(n.joints);
     case ParamElement::Triangle: return {n.triangles, f.cols};
+    case ParamElement::BendingEdge: return {n.bending_edges, f.cols};
   }
   return {};
 }
@@ -128,7 +129,7 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_parameters, check_triangles, check_bodies, check_joints, check_attachments, check_colliders, check_objectives,
+       {check_settings, check_topology, check_parameters, check_triangles, check_bending, check_bodies, check_joints, check_attachments, check_colliders, check_objectives,
         check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};

@@ -50,7 +50,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   if (version.json.is_number() && version.json.get<double>() > kVersion)
     fail_found(version, "1 (this file was written by a newer version of Nudge)");
   integer(version, kVersion, kVersion, "1");
-  expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "controls",
+  expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "controls",
                       "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "parameters",
                       "objectives", "optimizer", "camera"});
 
@@ -71,6 +71,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   const std::optional<Node> springs = optional(top, "springs");
   const bool rest_lengths_defaulted = read_springs(springs, scene);
   read_triangles(optional(top, "triangles"), scene);
+  read_bending(optional(top, "bending"), scene);
   if (auto colliders = optional(top, "colliders")) read_colliders(*colliders, scene);
   if (auto contact = optional(top, "contact")) read_contact(*contact, scene);
   std::vector<JointValues> joint_values;
@@ -115,6 +116,7 @@ OrderedJson scene_json(const Scene& scene) {
   if (scene.particle_count() > 0) j["particles"] = particles_json(scene);
   if (scene.spring_count() > 0) j["springs"] = springs_json(scene);
   if (scene.triangle_count() > 0) j["triangles"] = triangles_json(scene);
+  if (scene.bending_count() > 0) j["bending"] = bending_json(scene);
   if (scene.channels > 0) j["controls"] = controls_json(scene);
   if (!scene.colliders.empty()) j["colliders"] = colliders_json(scene);
   // What colliders, bodies and particles meet each other with.

@@ -3,6 +3,7 @@
 //   scene_section_simulation.cpp  "simulation" (with its "ground") and "camera"
 //   scene_section_particles.cpp   "particles", "controls" and "springs"
 //   scene_section_triangles.cpp   "triangles"
+//   scene_section_bending.cpp     "bending"
 //   scene_section_bodies.cpp      "bodies", "joints", "joint_settings", "joint_controls"
 //                                 and "attachments"
 //   scene_section_colliders.cpp   "colliders" and "contact"
@@ -49,6 +50,8 @@ private:
 
   // scene_section_triangles.cpp
   void read_triangles(const std::optional<Node>& node, Scene& scene) const;
+  // scene_section_bending.cpp (after the triangles, which "edges": "triangles" reads)
+  void read_bending(const std::optional<Node>& node, Scene& scene) const;
 
   // scene_section_bodies.cpp
   // A body's parameter values as written (absent ones keep their defaults).
@@ -108,6 +111,8 @@ OrderedJson controls_json(const Scene& scene);
 
 // scene_section_triangles.cpp
 OrderedJson triangles_json(const Scene& scene);
+// scene_section_bending.cpp
+OrderedJson bending_json(const Scene& scene);
 
 // scene_section_bodies.cpp
 OrderedJson bodies_json(const Scene& scene);
@@ -152,6 +157,8 @@ Problem check_topology(const Scene& scene);
 
 // scene_section_triangles.cpp
 Problem check_triangles(const Scene& scene);
+// scene_section_bending.cpp
+Problem check_bending(const Scene& scene);
 
 // scene_section_bodies.cpp
 Problem check_bodies(const Scene& scene);
@@ -176,7 +183,7 @@ struct Shape {
 
 // The counts a parameter's shape follows from.
 struct Counts {
-  int particles, springs, steps, channels, bodies, joints, triangles;
+  int particles, springs, steps, channels, bodies, joints, triangles, bending_edges;
 };
 
 Counts counts_of(const Scene& scene);

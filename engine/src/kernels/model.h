@@ -6,6 +6,7 @@
 // all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
+#include "kernels/bending_model.h"
 #include "kernels/body_contact_model.h"
 #include "kernels/body_coupling.h"
 #include "kernels/body_model.h"
@@ -28,6 +29,7 @@ struct ModelView {
   ParticleModel<T> particles;
   SpringModel<T> springs;
   TriangleModel<T> triangles;
+  BendingModel<T> bending;
   CornerModel<T> corners;  // where the element families' forces reach the particles
   GroundModel<T> ground;
   ColliderModel<T> colliders;
@@ -50,6 +52,7 @@ struct GradView {
   ParticleGrad<T> particles;
   SpringGrad<T> springs;
   TriangleGrad<T> triangles;
+  BendingGrad<T> bending;
   GroundGrad<T> ground;
   ColliderGrad<T> colliders;
   BodyGrad<T> bodies;

@@ -81,6 +81,10 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a lift coefficient >= 0 (kg/m^3)", "lift", O::None},
     {ParamId::Wind, "wind", E::Scene, 3, "m/s", 0.0, R::Finite, "simulation.wind", "a finite velocity (m/s)", "wind",
      O::None},
+    {ParamId::BendingStiffness, "bending_stiffness", E::BendingEdge, 1, "N m/rad", 1.0, R::NonNegative,
+     "bending.stiffness", "a bending stiffness >= 0 (N m/rad)", "bending stiffness", O::None},
+    {ParamId::BendingDamping, "bending_damping", E::BendingEdge, 1, "N m s/rad", 0.0, R::NonNegative,
+     "bending.damping", "a bending damping >= 0 (N m s/rad)", "bending damping", O::None},
 };
 
 constexpr bool in_id_order() {

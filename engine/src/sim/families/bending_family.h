@@ -1,0 +1,101 @@
+// Bending edges: dihedral bending between two triangles that share an edge
+// (kernels/dihedral_bending.h, Warp's eval_bending). Owns the edges' four particles,
+// rest angles, parameters (stiffness and damping per edge) and gradients, and its
+// schedule, the same on both backends: one thread per edge writes the forces on its
+// four particles into their corner slots (kernels/corner_model.h); backwards, one thread
+// per edge turns the particles' dL/dF into its gradients and its corners' dL/dstate. An
+// element family of ElementFamilies (element_families.h).
+//
+// The rest angle is each edge's angle in the scene's initial positions, taken when the
+// rollout is built (as a triangle's rest shape is): a constant of the rollout, so the
+// initial positions' gradient does not go through it.
+#pragma once
+
+#include <vector>
+
+#include "kernels/bending_kernels.h"
+#include "kernels/corner_model.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/soa.h"
+
+namespace nudge {
+
+template <class T, Backend Exec>
+class BendingFamily {
+public:
+  BendingFamily(const Scene& scene, const Exec& exec) : edges_(scene.bending_count()) {
+    const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+    const std::vector<int> corner = corner_particles(scene);
+    std::vector<T> rest(edges_);
+    for (int e = 0; e < edges_; ++e) {
+      Vec3<double> p[4];
+      for (int c = 0; c < 4; ++c) {
+        const int i = corner[size_t(c) * edges_ + e];
+        p[c] = Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]};
+      }
+      rest[e] = static_cast<T>(dihedral_rest_angle(p));  // in double whatever T is
+    }
+    exec.upload(corner_, corner);
+    exec.upload(rest_, rest);
+  }
+
+  static constexpr int kCorners = 4;
+  int count() const { return edges_; }
+
+  // The particle at each of its corner slots: corner c of edge e at c E + e.
+  std::vector<int> corner_particles(const Scene& scene) const {
+    std::vector<int> at(4 * size_t(edges_));
+    for (int e = 0; e < edges_; ++e)
+      for (int c = 0; c < 4; ++c) at[size_t(c) * edges_ + e] = scene.bending[4 * size_t(e) + c];
+    return at;
+  }
+
+  void upload(const ParameterSet& p, const Exec& exec) {
+    exec.upload(ke_, converted(p[ParamId::BendingStiffness].value));
+    exec.upload(kd_, converted(p[ParamId::BendingDamping].value));
+  }
+
+  void put_model(ModelView<T>& m, const Exec& exec) const {
+    m.bending = BendingModel<T>{edges_, exec.data(corner_), exec.data(rest_), exec.data(ke_), exec.data(kd_)};
+  }
+
+  void compute_forces(const Exec& exec, const ModelView<T>& m, int /*step*/, StateView<const T> state,
+                      CornerOut<T> force) {
+    if (edges_ == 0) return;
+    exec.launch(edges_, BendingForceKernel<T>{m, state, force});
+  }
+
+  void adjoint(const Exec& exec, const ModelView<T>& m, int /*step*/, StateView<const T> state, const T* adj_f,
+               CornerOut<T> adj_x, CornerOut<T> adj_v, const GradView<T>& grad) {
+    if (edges_ == 0) return;
+    exec.launch(edges_, BendingAdjointKernel<T>{m, state, adj_f, adj_x, adj_v, grad.bending});
+  }
+
+  void zero_gradients(const Exec& exec) {
+    for (auto* a : {&g_ke_, &g_kd_}) {
+      exec.resize(*a, size_t(edges_));
+      exec.zero(*a);
+    }
+  }
+
+  void put_grad(GradView<T>& g, const Exec& exec) { g.bending = BendingGrad<T>{exec.data(g_ke_), exec.data(g_kd_)}; }
+
+  void download_gradients(ParameterSet& p, const Exec& exec) const {
+    p[ParamId::BendingStiffness].grad = fetch_values(exec, exec.data(g_ke_), edges_);
+    p[ParamId::BendingDamping].grad = fetch_values(exec, exec.data(g_kd_), edges_);
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+  using IntArray = typename Exec::template Array<int>;
+
+  static std::vector<T> converted(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
+
+  int edges_;
+  IntArray corner_;
+  Array rest_, ke_, kd_;  // rest angles (constant for the scene), parameters (uploaded each forward)
+  Array g_ke_, g_kd_;     // gradient accumulators (BendingGrad)
+};
+
+}  // namespace nudge
