@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -17,6 +18,13 @@ namespace {
 Vec3<double> point(const TetMesh& mesh, int tet, int corner) {
   const std::array<double, 3>& p = mesh.vertices[static_cast<std::size_t>(mesh.tets[4 * tet + corner])];
   return {p[0], p[1], p[2]};
+}
+
+// A number for a message: 6 significant digits, and tiny volumes not shown as 0.000000.
+std::string number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", x);
+  return buffer;
 }
 
 // The kernel's rest test, so that a mesh this file accepts is one a rollout accepts.
@@ -163,9 +171,9 @@ std::vector<TetMeshProblem> check_tet_mesh(const TetMesh& mesh, double flat_tole
     if (repeated || !all_finite) continue;  // a non-finite corner is reported with its vertex
     const TetRestStatus status = rest_status(mesh, t, flat_tolerance);
     if (status == TetRestStatus::degenerate)
-      report(Kind::degenerate, t, "is flat (volume " + std::to_string(tet_signed_volume(mesh, t)) + ")");
+      report(Kind::degenerate, t, "is flat (volume " + number(tet_signed_volume(mesh, t)) + ")");
     else if (status == TetRestStatus::inverted)
-      report(Kind::inverted, t, "is inverted (volume " + std::to_string(tet_signed_volume(mesh, t)) +
+      report(Kind::inverted, t, "is inverted (volume " + number(tet_signed_volume(mesh, t)) +
                                     "); swap two corners, or call orient_tets");
   }
   if (mesh.tets.size() % 4 != 0) {
