@@ -19,7 +19,7 @@ inline constexpr long long kMaxTetMeshTets = 100'000'000;
 // a tet that names one point twice, or is flat by the test check_tet_mesh applies, and
 // a face shared by three or more tets are errors. Vertices no tet uses are kept, in file
 // order (remove_unused_vertices drops them). Errors name the file and line:
-// "ball.ele:14: found point 9; the .node file has points 1 to 8".
+// "ball.ele:14: found point 9; ball.node has points 1 to 8".
 
 // TetGen: `path` names the .node file, the .ele file, or their common stem ("ball" for
 // ball.node and ball.ele). The .node's first line is `<points> [3 [<attributes>
