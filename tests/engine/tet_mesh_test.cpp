@@ -317,7 +317,7 @@ TEST_CASE("check_tet_mesh names each problem; orient_tets fixes inverted tets") 
   fan.tets = {0, 1, 2, 3, 0, 2, 1, 4, 0, 1, 2, 5};
   const auto fanned = check_tet_mesh(fan);
   CHECK(kinds(fanned) == std::vector<Kind>{Kind::overshared_face});
-  CHECK(fanned[0].message == "tet 0: its face (0, 1, 2) is in 3 tets; a conforming mesh has at most 2");
+  CHECK(fanned[0].message == "tet 2: its face (0, 1, 2) is in 3 tets; a conforming mesh has at most 2");
 
   // A partial last tet and non-finite coordinates.
   TetMesh partial;
@@ -424,6 +424,9 @@ TEST_CASE("TetGen errors name the file, the line and what is wrong") {
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 3")) == "cube.ele:3: the tet names point 3 twice");
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 4")) ==
         "cube.ele:3: the tet is flat: points 1, 2, 3 and 4 lie in one plane (or nearly), so it has no volume");
+  CHECK(tetgen_error("6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 0 0 -1\n6 0.1 0.1 2\n",
+                     "3\n1 1 2 3 4\n2 1 3 2 5\n3 1 2 3 6\n") ==
+        "cube.ele:4: a face of this tet is in 3 or more tets; expected a conforming mesh, where a face is shared by at most 2");
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 5 7 8")) ==
         "cube.ele:3: found '1\\x091 2 3 5 7 8 -1'; expected '<number> a b c d' and a region attribute (as the first line declares)");
 }

@@ -86,7 +86,7 @@ struct TetMeshProblem {
     repeated_vertex,     // a tet names one vertex twice
     degenerate,          // flat, by the tet kernel's own test (tet_rest)
     inverted,            // negative volume: fixable by orient_tets
-    overshared_face,     // a face in three or more tets: the mesh is not conforming
+    overshared_face,     // a face in three or more tets (named by the third): not conforming
     unused_vertex,       // a vertex in no tet (it would get no mass)
   };
   Kind kind;

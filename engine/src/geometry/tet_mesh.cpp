@@ -188,7 +188,8 @@ std::vector<TetMeshProblem> check_tet_mesh(const TetMesh& mesh, double flat_tole
     for_each_face(faces, [&](std::size_t first, std::size_t count) {
       if (count <= 2) return;
       const std::array<int, 3>& key = faces[first].key;
-      report(Kind::overshared_face, faces[first].tet,
+      // Named by its third tet in order, the one that breaks conformity.
+      report(Kind::overshared_face, faces[first + 2].tet,
              "its face (" + std::to_string(key[0]) + ", " + std::to_string(key[1]) + ", " + std::to_string(key[2]) +
                  ") is in " + std::to_string(count) + " tets; a conforming mesh has at most 2");
     });

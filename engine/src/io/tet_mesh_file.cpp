@@ -16,20 +16,20 @@ Status finish_read_tet_mesh(TetMesh& mesh, const std::string& tets_label, const 
   const auto id = [&](int vertex) { return std::to_string(vertex_ids[static_cast<std::size_t>(vertex)]); };
   if (mesh.tet_count() == 0) return Error{tets_label + ": has no tets"};
   for (const TetMeshProblem& problem : check_tet_mesh(mesh)) {
-    const int* corners = &mesh.tets[4 * static_cast<std::size_t>(problem.index)];
+    const auto corner = [&](int k) { return mesh.tets[4 * static_cast<std::size_t>(problem.index) + static_cast<std::size_t>(k)]; };
     switch (problem.kind) {
       case Kind::repeated_vertex:
         for (int a = 0; a < 4; ++a)
           for (int b = a + 1; b < 4; ++b)
-            if (corners[a] == corners[b]) return at_tet(problem.index, "the tet names point " + id(corners[a]) + " twice");
+            if (corner(a) == corner(b)) return at_tet(problem.index, "the tet names point " + id(corner(a)) + " twice");
         break;
       case Kind::degenerate:
-        return at_tet(problem.index, "the tet is flat: points " + id(corners[0]) + ", " + id(corners[1]) + ", " +
-                                         id(corners[2]) + " and " + id(corners[3]) +
+        return at_tet(problem.index, "the tet is flat: points " + id(corner(0)) + ", " + id(corner(1)) + ", " +
+                                         id(corner(2)) + " and " + id(corner(3)) +
                                          " lie in one plane (or nearly), so it has no volume");
       case Kind::overshared_face:
-        return at_tet(problem.index, "a face of this tet is in 3 or more tets; expected a conforming mesh (" +
-                                         problem.message + ", counting vertices from 0 in file order)");
+        return at_tet(problem.index, "a face of this tet is in 3 or more tets; expected a conforming mesh, where a "
+                                     "face is shared by at most 2");
       case Kind::index_out_of_range:
       case Kind::non_finite_vertex:
         return Error{tets_label + ": " + problem.message};  // the parsers rule these out
