@@ -74,6 +74,7 @@ std::vector<std::array<int, 3>> surface_triangles(const TetMesh& mesh);
 
 // Lumped masses (V entries): each tet gives density x |volume| / 4 to each of its
 // corners. A vertex in no tet gets 0. The second form takes one density per tet (T).
+// The indices must be in range, as for tet_signed_volume.
 std::vector<double> lumped_masses(const TetMesh& mesh, double density);
 std::vector<double> lumped_masses(const TetMesh& mesh, const std::vector<double>& tet_density);
 

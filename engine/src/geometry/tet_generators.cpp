@@ -100,12 +100,12 @@ TetMesh lattice_tets(std::array<double, 3> lo, std::array<double, 3> hi, int nx,
 }
 
 // The error for a count below 1 or a mesh over the limit, else an empty string.
-std::string count_error(const char* what, long long counts[3], int axes) {
+std::string count_error(const char* what, const long long counts[3], long long tets_per_cell) {
   long long cells = 1;
-  for (int a = 0; a < axes; ++a) {
+  for (int a = 0; a < 3; ++a) {
     if (counts[a] < 1) return std::string(what) + " is " + std::to_string(counts[a]) + "; expected at least 1";
     cells *= counts[a];
-    if (6 * cells > kMaxGeneratedTets)
+    if (tets_per_cell * cells > kMaxGeneratedTets)
       return std::string(what) + " gives more than " + std::to_string(kMaxGeneratedTets) + " tets";
   }
   return {};
@@ -114,8 +114,8 @@ std::string count_error(const char* what, long long counts[3], int axes) {
 }  // namespace
 
 Result<TetMesh> tet_box(std::array<double, 3> lo, std::array<double, 3> hi, int nx, int ny, int nz) {
-  long long counts[3] = {nx, ny, nz};
-  if (std::string e = count_error("tet_box: the cell count", counts, 3); !e.empty())
+  const long long counts[3] = {nx, ny, nz};
+  if (std::string e = count_error("tet_box: the cell count", counts, 5); !e.empty())
     return Error{e + " (nx, ny, nz = " + std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) + ")"};
   if (!finite3(lo) || !finite3(hi))
     return Error{"tet_box: the corners " + triple(lo) + " and " + triple(hi) + " must be finite"};
@@ -127,8 +127,8 @@ Result<TetMesh> tet_box(std::array<double, 3> lo, std::array<double, 3> hi, int 
 }
 
 Result<TetMesh> tet_sphere(std::array<double, 3> center, double radius, int resolution) {
-  long long counts[3] = {resolution, resolution, resolution};
-  if (std::string e = count_error("tet_sphere: the resolution", counts, 3); !e.empty()) return Error{e};
+  const long long counts[3] = {resolution, resolution, resolution};
+  if (std::string e = count_error("tet_sphere: the resolution", counts, 6); !e.empty()) return Error{e};
   if (!finite3(center)) return Error{"tet_sphere: the centre " + triple(center) + " must be finite"};
   if (!(radius > 0) || !std::isfinite(radius))
     return Error{"tet_sphere: the radius is " + number(radius) + "; expected a positive finite number"};
