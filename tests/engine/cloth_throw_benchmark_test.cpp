@@ -82,13 +82,14 @@ TEST_CASE("cloth_throw: the benchmark reports the plain simulator's loss and gra
 
     Scene scene = load_file_scene();
     scene.settings.steps = steps;
+    shape_parameters(scene);  // the controls' T x 0
     SimulatorOptions sim_options;
     sim_options.device = Device::Cpu;
     sim_options.precision = precision;
     sim_options.threads = 1;
     sim_options.checkpoint_every = 0;
     Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, sim_options);
-    REQUIRE(sim.ok());
+    REQUIRE_MESSAGE(sim.ok(), (sim.ok() ? std::string() : sim.error().message));
     ParameterSet params = scene.params;
     Result<Evaluation> eval = (*sim)->gradient(params);
     REQUIRE(eval.ok());
