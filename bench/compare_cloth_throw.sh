@@ -13,7 +13,7 @@ runs=${1:-5}
 venv=${WARP_VENV:-/tmp/warp-sim-venv}
 nudge=build/release/app/nudge
 [ -x "$nudge" ] || { echo "build first: cmake --preset release && cmake --build build/release --target nudge" >&2; exit 1; }
-if ! "$venv/bin/python" -c 'import warp, warp.sim; assert warp.config.version == "1.9.1"' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import warp, warp.sim; assert warp.config.version == "1.9.1"' >/dev/null 2>&1; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "warp-lang==1.9.1" numpy
 fi
