@@ -1,11 +1,10 @@
 #include "cloth_benchmark.h"
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
+
+#include "bench_timing.h"
 
 namespace nudge {
 
@@ -59,28 +58,6 @@ Scene make_cloth_scene(int n, int steps) {
   return scene;
 }
 
-namespace {
-
-double norm(const std::vector<double>& v) {
-  double sum = 0.0;
-  for (double x : v) sum += x * x;
-  return std::sqrt(sum);
-}
-
-template <class F>
-double median_seconds(int runs, F&& f) {
-  std::vector<double> times;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return runs % 2 ? times[runs / 2] : 0.5 * (times[runs / 2 - 1] + times[runs / 2]);
-}
-
-}  // namespace
-
 std::string ClothBenchResult::to_json() const {
   nlohmann::ordered_json j;
   j["impl"] = "nudge-" + device;
@@ -120,8 +97,8 @@ Result<ClothBenchResult> run_cloth_benchmark(const ClothBenchOptions& options) {
   Result<Evaluation> eval = (*sim)->gradient(params);  // warm-up, and the reported values
   if (!eval) return eval.error();
   result.loss = eval->loss;
-  result.grad_v0_norm = norm(params[ParamId::InitialVelocity].grad);
-  result.grad_k_norm = norm(params[ParamId::Stiffness].grad);
+  result.grad_v0_norm = norm2(params[ParamId::InitialVelocity].grad);
+  result.grad_k_norm = norm2(params[ParamId::Stiffness].grad);
   result.forward_s = median_seconds(options.runs, [&] { (void)(*sim)->evaluate(params); });
   result.gradient_s = median_seconds(options.runs, [&] { (void)(*sim)->gradient(params); });
   return result;

@@ -1,5 +1,6 @@
-// nudge bench cloth: benchmark B1 of ../shared/bench/SPEC.md; the last line of standard
-// output is the JSON object the spec describes, so one script can line up the peers.
+// nudge bench cloth and nudge bench cloth_throw: benchmarks B1 and B3 of
+// ../shared/bench/SPEC.md; the last line of standard output is the JSON object the spec
+// describes, so one script can line up the peers.
 #include <iostream>
 #include <memory>
 
@@ -7,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cloth_benchmark.h"
+#include "cloth_throw_benchmark.h"
 
 namespace nudge {
 
@@ -46,6 +48,54 @@ int run_bench_cloth(const BenchArgs& args) {
   return kExitOk;
 }
 
+struct ThrowArgs {
+  int steps = 1920, runs = 5, checkpoint = 0;
+  std::string dtype = "float32";
+  std::string write_scene;
+  DeviceOptions device;
+};
+
+int run_bench_cloth_throw(const ThrowArgs& args) {
+  if (!args.write_scene.empty()) {
+    if (Status s = save_scene(make_cloth_throw_scene(args.steps), args.write_scene); !s) {
+      print_error(s.error().message);
+      return kExitBadInput;
+    }
+    std::cerr << "wrote " << args.write_scene << "\n";
+    return kExitOk;
+  }
+  ClothThrowBenchOptions options;
+  options.steps = args.steps;
+  options.runs = args.runs;
+  options.checkpoint_every = args.checkpoint;
+  options.precision = *precision_from_name(args.dtype);
+  options.device = *device_from_name(args.device.device);
+  options.threads = args.device.threads;
+  Result<ClothThrowBenchResult> result = run_cloth_throw_benchmark(options);
+  if (!result) {
+    print_error(result.error().message);
+    return kExitBadInput;
+  }
+  if (!result->notice.empty()) std::cerr << "nudge: " << result->notice << "\n";
+  std::cout << result->to_json() << std::endl;
+  return kExitOk;
+}
+
+void add_cloth_throw(CLI::App& bench, int& exit_code) {
+  auto args = std::make_shared<ThrowArgs>();
+  CLI::App* cmd = bench.add_subcommand(
+      "cloth_throw", "B3: gradient of Warp's example_cloth_throw (17 x 17 triangle cloth, no bending) w.r.t. its initial velocities");
+  cmd->add_option("--steps", args->steps, "Time steps (1920: the benchmark)")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--dtype", args->dtype, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
+  cmd->add_option("--runs", args->runs, "Timed runs (median reported)")->check(CLI::Range(1, 1000));
+  cmd->add_option("--checkpoint", args->checkpoint, "Store every K-th state and recompute (0: store all)")
+      ->check(CLI::Range(0, 10000000));
+  cmd->add_option("--device", args->device.device, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--threads", args->device.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
+  cmd->add_option("--write-scene", args->write_scene, "Write the B3 scene to this file instead of running");
+  cmd->callback([args, &exit_code] { exit_code = run_bench_cloth_throw(*args); });
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
@@ -63,6 +113,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cloth->add_option("--threads", args->device.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
   cloth->add_option("--write-scene", args->write_scene, "Write the B1 scene to this file instead of running");
   cloth->callback([args, &exit_code] { exit_code = run_bench_cloth(*args); });
+  add_cloth_throw(*bench, exit_code);
 }
 
 }  // namespace nudge

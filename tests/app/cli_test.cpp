@@ -258,6 +258,36 @@ TEST_CASE("cli: bench cloth prints the spec's JSON on its last line") {
   CHECK(j["n"] == 8);
 }
 
+TEST_CASE("cli: bench cloth_throw prints the spec's JSON on its last line; bad options are errors") {
+  const Run run = nudge("bench cloth_throw --steps 20 --runs 1 --dtype float64 --device cpu --threads 1");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  std::string last = run.output;
+  while (!last.empty() && last.back() == '\n') last.pop_back();
+  last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+  const nlohmann::json j = nlohmann::json::parse(last);
+  for (const char* field : {"impl", "bench", "n", "steps", "dtype", "loss", "grad_v0_norm", "grad_k_norm",
+                            "forward_s", "gradient_s", "runs", "threads"})
+    CHECK_MESSAGE(j.contains(field), field);
+  CHECK(j["bench"] == "cloth_throw");
+  CHECK(j["n"] == 17);
+  CHECK(j["steps"] == 20);
+  CHECK(j["dtype"] == "float64");
+  CHECK(j["threads"] == 1);
+
+  for (const char* bad : {"--steps 0", "--runs 0", "--dtype float16", "--device tpu", "--threads -1", "--checkpoint -1",
+                          "--n 32", "--steps"}) {
+    CAPTURE(bad);
+    const Run refused = nudge(std::string("bench cloth_throw --runs 1 ") + bad);
+    CHECK(refused.exit_code == 2);
+  }
+
+  TempDir dir;
+  const Run written = nudge("bench cloth_throw --write-scene '" + (dir.path / "b3.json").string() + "'");
+  CHECK(written.exit_code == 0);
+  CHECK(read_file(dir.path / "b3.json") == read_file(source_dir() / "scenes" / "cloth_throw.json"));
+}
+
 TEST_CASE("cli: --device auto falls back to the CPU with one message; --device cuda without a GPU is an error") {
   const Run automatic = nudge("simulate scenes/projectile.json --device auto");
   INFO(automatic.output);
