@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# B3 cloth_throw, Nudge beside NVIDIA Warp 1.9.1 (its example_cloth_throw model without
-# bending edges, bench/peers/warp_cloth_throw.py), float32, in one run on this machine:
+# B3 cloth_throw, Nudge beside NVIDIA Warp 1.9.1 (its example_cloth_throw model with its
+# bending edges, bench/peers/warp_cloth_throw.py --bending), float32, in one run on this machine:
 # Warp on its CPU, then Nudge on 1 thread and on 2 threads, then Warp CUDA and Nudge CUDA
 # when a GPU is usable. Prints each JSON line, then a table of times, the loss and
 # gradient norms' agreement with Warp CPU, and the speed-ups.
@@ -17,7 +17,7 @@ if ! "$venv/bin/python" -c 'import warp, warp.sim; assert warp.config.version ==
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "warp-lang==1.9.1" numpy
 fi
-peer() { "$venv/bin/python" bench/peers/warp_cloth_throw.py --runs "$runs" "$@" 2>/dev/null | tail -n 1; }
+peer() { "$venv/bin/python" bench/peers/warp_cloth_throw.py --bending --runs "$runs" "$@" 2>/dev/null | tail -n 1; }
 lines=()
 lines+=("$(peer --device cpu)")
 lines+=("$("$nudge" bench cloth_throw --dtype float32 --device cpu --threads 1 --runs "$runs" | tail -n 1)")

@@ -30,9 +30,7 @@ using test::require_bitwise_equal;
 // each with its own stiffness and damping.
 Scene make_bending_sheet(int rows = 4, int cols = 4, int steps = 80, bool ground = true) {
   Scene scene = test::make_triangle_sheet(rows, cols, steps, ground);
-  std::vector<BendingEdge> edges(3 * size_t(scene.triangle_count()));
-  edges.resize(size_t(find_bending_edges(scene.triangles.data(), scene.triangle_count(), edges.data())));
-  for (const BendingEdge& e : edges) scene.bending.insert(scene.bending.end(), {e.o0, e.o1, e.v0, e.v1});
+  scene.bending = bending_edges_of_triangles(scene.triangles);
   shape_parameters(scene);
   for (int e = 0; e < scene.bending_count(); ++e) {
     scene.params[ParamId::BendingStiffness].value[e] = 0.4 + 0.05 * (e % 3);

@@ -136,6 +136,10 @@ inline constexpr long long kMaxControlValues = 100'000'000;  // steps x channels
 // (zeros; rest lengths from the initial positions).
 void shape_parameters(Scene& scene);
 
+// The bending edges (4 indices each, Scene::bending) of a triangle mesh (3 indices
+// each): its interior edges in the order Warp's cloth meshes have them.
+std::vector<int> bending_edges_of_triangles(const std::vector<int>& triangles);
+
 // Checks the invariants the engine relies on (indices in range, positive masses,
 // finite values, ...). The loader calls it; code that builds scenes by hand should too.
 Status check_scene(const Scene& scene);

@@ -10,20 +10,23 @@
 #include "io/scene_sections.h"
 #include "kernels/dihedral_bending.h"
 
-namespace nudge::scene_io {
+namespace nudge {
 
-namespace {
-
-// The interior edges of the scene's triangles, 4 indices each (o0, o1, v0, v1).
-std::vector<int> edges_of_triangles(const Scene& scene) {
-  const int count = scene.triangle_count();
+std::vector<int> bending_edges_of_triangles(const std::vector<int>& triangles) {
+  const int count = static_cast<int>(triangles.size() / 3);
   std::vector<BendingEdge> found(3 * size_t(count) / 2 + 1);
-  found.resize(size_t(find_bending_edges(scene.triangles.data(), count, found.data())));
+  found.resize(size_t(find_bending_edges(triangles.data(), count, found.data())));
   std::vector<int> out;
   out.reserve(4 * found.size());
   for (const BendingEdge& e : found) out.insert(out.end(), {e.o0, e.o1, e.v0, e.v1});
   return out;
 }
+
+namespace scene_io {
+
+namespace {
+
+std::vector<int> edges_of_triangles(const Scene& scene) { return bending_edges_of_triangles(scene.triangles); }
 
 std::string quadruple_text(const int* q) {
   return std::to_string(q[0]) + ", " + std::to_string(q[1]) + ", " + std::to_string(q[2]) + ", " + std::to_string(q[3]);
@@ -105,4 +108,5 @@ Problem check_bending(const Scene& scene) {
   return std::nullopt;
 }
 
-}  // namespace nudge::scene_io
+}  // namespace scene_io
+}  // namespace nudge
