@@ -71,7 +71,8 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::Scene:
     case ParamElement::StepChannel:
     case ParamElement::StepJoint:
-    case ParamElement::Triangle: break;  // nothing to draw on (yet)
+    case ParamElement::Triangle:
+    case ParamElement::Tet: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -204,7 +205,8 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
         case ParamElement::Scene:
         case ParamElement::StepChannel:
         case ParamElement::StepJoint:
-        case ParamElement::Triangle: return;  // no position to draw at
+        case ParamElement::Triangle:
+        case ParamElement::Tet: return;  // no position to draw at
       }
       return;
   }

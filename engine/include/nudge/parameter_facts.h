@@ -21,6 +21,7 @@ enum class ParamElement {
   Joint,      // J rows
   StepJoint,  // T x J: a motor control per step and joint
   Triangle,   // Tri rows
+  Tet,        // Tet rows
 };
 
 // The values a parameter may take.

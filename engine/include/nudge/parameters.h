@@ -50,6 +50,11 @@ enum class ParamId : int {
   TriangleDrag,           // Tri x 1, quadratic drag of the air, kg/m^3
   TriangleLift,           // Tri x 1, lift of the air, kg/m^3
   Wind,                   // 1 x 3, m/s, the air's velocity, which drag and lift act against
+  // Tetrahedra (stable Neo-Hookean solids, kernels/tet_neohookean.h): Warp's k_mu,
+  // k_lambda, k_damp, energy densities per unit rest volume.
+  TetMu,       // Tet x 1, k_mu, the shear (deviatoric) stiffness, Pa
+  TetLambda,   // Tet x 1, k_lambda, the volume stiffness, Pa, > 0
+  TetDamping,  // Tet x 1, k_damp, the strain-rate damping, Pa s
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -99,6 +99,13 @@ struct Scene {
   // Tri triangles (cloth membranes), 3 particle indices each; their rest shape is their
   // shape in the initial positions, taken when a rollout is built.
   std::vector<int> triangles;         // 3 Tri
+  // Tet tetrahedra (stable Neo-Hookean solids), 4 particle indices each; their rest shape
+  // is their shape in the initial positions, taken when a rollout is built, and must be
+  // positively oriented there. A tet on a channel is actuated: its activation at step t
+  // is tet_actuation * controls[t][channel] (the springs' controls), added to J - alpha.
+  std::vector<int> tets;              // 4 Tet
+  std::vector<int> tet_channel;       // Tet: actuation channel, -1 for a passive tet
+  std::vector<double> tet_actuation;  // Tet: gain from the channel's control to the activation
 
   // Rigid bodies (their poses, velocities and densities are parameters).
   std::vector<RigidBody> bodies;
@@ -120,6 +127,7 @@ struct Scene {
   int body_count() const { return static_cast<int>(bodies.size()); }
   int joint_count() const { return static_cast<int>(joints.size()); }
   int triangle_count() const { return static_cast<int>(triangles.size() / 3); }
+  int tet_count() const { return static_cast<int>(tets.size() / 4); }
 };
 
 // Limits enforced by the loader and check_scene.

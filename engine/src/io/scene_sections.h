@@ -3,6 +3,7 @@
 //   scene_section_simulation.cpp  "simulation" (with its "ground") and "camera"
 //   scene_section_particles.cpp   "particles", "controls" and "springs"
 //   scene_section_triangles.cpp   "triangles"
+//   scene_section_tets.cpp        "tets"
 //   scene_section_bodies.cpp      "bodies", "joints", "joint_settings", "joint_controls"
 //                                 and "attachments"
 //   scene_section_colliders.cpp   "colliders" and "contact"
@@ -49,6 +50,12 @@ private:
 
   // scene_section_triangles.cpp
   void read_triangles(const std::optional<Node>& node, Scene& scene) const;
+
+  // scene_section_tets.cpp
+  // Reads the section; returns the density when it gives one, whose masses
+  // store_tet_masses writes once the parameters have their shapes.
+  std::optional<double> read_tets(const std::optional<Node>& node, Scene& scene) const;
+  static void store_tet_masses(double density, Scene& scene);
 
   // scene_section_bodies.cpp
   // A body's parameter values as written (absent ones keep their defaults).
@@ -109,6 +116,9 @@ OrderedJson controls_json(const Scene& scene);
 // scene_section_triangles.cpp
 OrderedJson triangles_json(const Scene& scene);
 
+// scene_section_tets.cpp
+OrderedJson tets_json(const Scene& scene);
+
 // scene_section_bodies.cpp
 OrderedJson bodies_json(const Scene& scene);
 OrderedJson joints_json(const Scene& scene);
@@ -153,6 +163,9 @@ Problem check_topology(const Scene& scene);
 // scene_section_triangles.cpp
 Problem check_triangles(const Scene& scene);
 
+// scene_section_tets.cpp
+Problem check_tets(const Scene& scene);
+
 // scene_section_bodies.cpp
 Problem check_bodies(const Scene& scene);
 Problem check_joints(const Scene& scene);
@@ -176,7 +189,7 @@ struct Shape {
 
 // The counts a parameter's shape follows from.
 struct Counts {
-  int particles, springs, steps, channels, bodies, joints, triangles;
+  int particles, springs, steps, channels, bodies, joints, triangles, tets;
 };
 
 Counts counts_of(const Scene& scene);

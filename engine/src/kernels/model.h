@@ -17,6 +17,7 @@
 #include "kernels/particle_model.h"
 #include "kernels/spring_model.h"
 #include "kernels/state.h"
+#include "kernels/tet_model.h"
 #include "kernels/triangle_model.h"
 #include "nudge/config.h"
 
@@ -28,6 +29,7 @@ struct ModelView {
   ParticleModel<T> particles;
   SpringModel<T> springs;
   TriangleModel<T> triangles;
+  TetModel<T> tets;
   CornerModel<T> corners;  // where the element families' forces reach the particles
   GroundModel<T> ground;
   ColliderModel<T> colliders;
@@ -50,6 +52,7 @@ struct GradView {
   ParticleGrad<T> particles;
   SpringGrad<T> springs;
   TriangleGrad<T> triangles;
+  TetGrad<T> tets;
   GroundGrad<T> ground;
   ColliderGrad<T> colliders;
   BodyGrad<T> bodies;

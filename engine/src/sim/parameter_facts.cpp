@@ -81,6 +81,12 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a lift coefficient >= 0 (kg/m^3)", "lift", O::None},
     {ParamId::Wind, "wind", E::Scene, 3, "m/s", 0.0, R::Finite, "simulation.wind", "a finite velocity (m/s)", "wind",
      O::None},
+    {ParamId::TetMu, "tet_mu", E::Tet, 1, "Pa", 1e4, R::NonNegative, "tets.k_mu", "a k_mu >= 0 (Pa)", "k_mu",
+     O::None},
+    {ParamId::TetLambda, "tet_lambda", E::Tet, 1, "Pa", 1e4, R::Positive, "tets.k_lambda", "a k_lambda > 0 (Pa)",
+     "k_lambda", O::None},
+    {ParamId::TetDamping, "tet_damping", E::Tet, 1, "Pa s", 0.0, R::NonNegative, "tets.k_damp",
+     "a k_damp >= 0 (Pa s)", "k_damp", O::None},
 };
 
 constexpr bool in_id_order() {

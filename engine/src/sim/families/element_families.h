@@ -1,5 +1,5 @@
-// The element families whose elements push on several particles at once (triangles
-// now; bending edges and tetrahedra slot in the same way), run together: the rollout
+// The element families whose elements push on several particles at once (triangles and
+// tetrahedra now; bending edges slot in the same way), run together: the rollout
 // calls this once per pass, and a new family is one more type in the tuple below plus
 // its model and gradient parts (kernels/model.h), its parameters and its scene section.
 //
@@ -22,6 +22,7 @@
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/corner_slots.h"
+#include "sim/families/tet_family.h"
 #include "sim/families/triangle_family.h"
 
 namespace nudge {
@@ -30,9 +31,10 @@ template <class T, Backend Exec>
 class ElementFamilies {
 public:
   ElementFamilies(const Scene& scene, const Exec& exec)
-      : families_(TriangleFamily<T, Exec>(scene, exec)), slots_(scene.particle_count(), slot_particles(scene), exec) {}
+      : families_(TriangleFamily<T, Exec>(scene, exec), TetFamily<T, Exec>(scene, exec)), slots_(scene.particle_count(), slot_particles(scene), exec) {}
 
   const TriangleFamily<T, Exec>& triangles() const { return std::get<TriangleFamily<T, Exec>>(families_); }
+  const TetFamily<T, Exec>& tets() const { return std::get<TetFamily<T, Exec>>(families_); }
 
   void upload(const ParameterSet& p, const Exec& exec) {
     each([&](auto& family, int) { family.upload(p, exec); });
@@ -71,7 +73,7 @@ public:
   }
 
 private:
-  using Families = std::tuple<TriangleFamily<T, Exec>>;
+  using Families = std::tuple<TriangleFamily<T, Exec>, TetFamily<T, Exec>>;
 
   // Calls f(family, its first corner slot) for each family in order.
   template <class F>
