@@ -69,7 +69,7 @@ std::optional<double> SceneReader::read_tets(const std::optional<Node>& node, Sc
                              "\"; expected k_mu and k_lambda, or young and poisson");
     if (!young || !poisson)
       fail((young ? *young : *poisson).path, std::string("found \"") + (young ? "young" : "poisson") +
-                                                 " without \"" + (young ? "poisson" : "young") +
+                                                 "\" without \"" + (young ? "poisson" : "young") +
                                                  "\"; expected both (Young's modulus and Poisson's ratio)");
     const std::vector<double> e = per_item(*young, count, "tet", "a Young's modulus > 0 (Pa)", positive);
     const std::vector<double> nu = per_item(*poisson, count, "tet", "a Poisson's ratio in (-1, 0.5)", poisson_ratio);
