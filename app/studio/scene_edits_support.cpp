@@ -247,6 +247,25 @@ void keep_triangles_of(Scene& scene, const IndexMap& particles) {
   remove_rows(scene.params, ParamElement::Triangle, index_map(count, removed));
 }
 
+void keep_tets_of(Scene& scene, const IndexMap& particles) {
+  const int count = scene.tet_count();
+  std::vector<int> removed, corners;
+  for (int t = 0; t < count; ++t) {
+    const int* abcd = &scene.tets[4 * size_t(t)];
+    if (particles[size_t(abcd[0])] < 0 || particles[size_t(abcd[1])] < 0 || particles[size_t(abcd[2])] < 0 ||
+        particles[size_t(abcd[3])] < 0) {
+      removed.push_back(t);
+      continue;
+    }
+    for (int c = 0; c < 4; ++c) corners.push_back(particles[size_t(abcd[c])]);
+  }
+  scene.tets = std::move(corners);
+  const IndexMap tets = index_map(count, removed);
+  erase_removed(scene.tet_channel, tets);
+  erase_removed(scene.tet_actuation, tets);
+  remove_rows(scene.params, ParamElement::Tet, tets);
+}
+
 void remove_joints(Scene& scene, const IndexMap& joints) {
   erase_removed(scene.joints, joints);
   remove_rows(scene.params, ParamElement::Joint, joints);

@@ -76,6 +76,8 @@ void remove_joints(Scene& scene, const IndexMap& joints);
 // Triangles follow their particles: those with a removed corner go (their parameter rows
 // with them), the others are renumbered by `particles`.
 void keep_triangles_of(Scene& scene, const IndexMap& particles);
+// Tets likewise, with their channels and gains.
+void keep_tets_of(Scene& scene, const IndexMap& particles);
 // Renumbers the objectives' particles (with a positions objective's targets), bodies and
 // marker bindings after a deletion (an empty map: that kind is unchanged), and removes
 // the objectives left reading nothing.
