@@ -93,7 +93,7 @@ def base_scene(name, description, positions, velocities, tets, k_mu, k_lambda):
             "gravity": [0, -9.81, 0],
             "drag": 0,
             "ground": {"height": 0, "stiffness": 20000, "damping": 5, "friction": 0.5,
-                       "contact_smoothing": 0.002, "friction_smoothing": 0.02},
+                       "contact_smoothing": 0.002, "friction_smoothing": 0.2},
         },
         "particles": {"position": positions, "velocity": velocities},
         "tets": {"indices": tets, "k_mu": k_mu, "k_lambda": k_lambda, "k_damp": 20, "density": DENSITY},
@@ -127,8 +127,10 @@ def main():
         "where it bounces and wobbles for 0.5 s. A marker track of all 64 particles "
         "(assets/tracks/softbody_track.csv, one frame every 20 steps) records the motion made with each "
         "tet's true k_mu and k_lambda (stiff at the bottom, softer at the top). Every tet starts from the "
-        "same wrong guess, k_mu = 20 kPa and k_lambda = 50 kPa, and Adam fits all 324 values, per tet, "
-        "to the track.",
+        "same wrong guess, k_mu = 20 kPa and k_lambda = 50 kPa, and L-BFGS fits all 324 values, per tet, "
+        "to the track (the loss falls from 5e-4 to about 1e-8 m^2 in 100 iterations). The ground's friction "
+        "smoothing (0.2 m/s) keeps its viscous regime within the explicit step's limit on the light corner "
+        "particles, so the gradients through the landing hold.",
         positions, velocities, tets, 20000, 50000)
     scene["parameters"] = {
         "tet_mu": {"optimize": True, "lower": 1000, "upper": 200000},
@@ -141,7 +143,7 @@ def main():
         "steps_per_frame": EVERY,
         "weight": 1,
     }]
-    scene["optimizer"] = {"method": "adam", "iterations": 60, "learning_rate": 2000}
+    scene["optimizer"] = {"method": "lbfgs", "iterations": 100, "history": 10}
     for path, data in ((os.path.join(ROOT, "assets", "tracks", "softbody_truth.json"), truth_scene),
                        (os.path.join(ROOT, "scenes", "softbody_properties.json"), scene)):
         with open(path, "w") as out:

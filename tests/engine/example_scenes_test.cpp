@@ -108,7 +108,7 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
   for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
                                "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether", "balance",
-                               "rock_throw", "cloth_throw"}) {
+                               "rock_throw", "cloth_throw", "softbody_properties"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -186,6 +186,42 @@ TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid n
        opt.result.loss, " after ", opt.result.iterations, " iterations");
   CHECK(opt.result.loss < 1.0);
   CHECK(miss < 1.0);
+}
+
+TEST_CASE("example: softbody_properties fits every tet's k_mu and k_lambda to the cube's marker track") {
+  const Scene scene = load_example("softbody_properties");
+  const Scene truth = load(source_dir() / "assets" / "tracks" / "softbody_truth.json");
+  REQUIRE(scene.particle_count() == 64);
+  REQUIRE(scene.tet_count() == 162);
+  REQUIRE(truth.tet_count() == 162);
+  // Masses from the density: 27 kg in all.
+  double mass = 0;
+  for (double m : scene.params[ParamId::Mass].value) mass += m;
+  CHECK(mass == doctest::Approx(27.0).epsilon(1e-12));
+  // The truth reproduces its track; the guess does not.
+  std::unique_ptr<Simulator> truth_sim = cpu_simulator(scene);
+  ParameterSet truth_params = scene.params;
+  for (ParamId id : {ParamId::TetMu, ParamId::TetLambda}) truth_params[id].value = truth.params[id].value;
+  CHECK(evaluate_loss(*truth_sim, truth_params) < 1e-20);
+
+  const Optimised opt = optimise(scene);  // L-BFGS, 100 iterations
+  const double before = opt.result.loss_history.front(), after = opt.result.loss;
+  INFO("loss ", before, " -> ", after, " after ", opt.result.iterations, " iterations");
+  CHECK(before > 1e-4);
+  CHECK(after < 1e-3 * before);
+  // The fitted stiffnesses are closer to the truth than the guess, on average over the tets.
+  for (ParamId id : {ParamId::TetMu, ParamId::TetLambda}) {
+    double guess_error = 0, fitted_error = 0;
+    for (int t = 0; t < 162; ++t) {
+      const double true_value = truth.params[id].value[size_t(t)];
+      guess_error += std::fabs(scene.params[id].value[size_t(t)] - true_value) / true_value / 162;
+      fitted_error += std::fabs(opt.params[id].value[size_t(t)] - true_value) / true_value / 162;
+    }
+    CAPTURE(param_name(id));
+    CAPTURE(guess_error);
+    CAPTURE(fitted_error);
+    CHECK(fitted_error < 0.5 * guess_error);
+  }
 }
 
 TEST_CASE("example: spring_sysid recovers the spring's stiffness and damping from the marker track") {
