@@ -19,7 +19,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       return;
     }
     std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count()
-              << " springs, " << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, " << scene->body_count() << " bodies, " << scene->joint_count() << " joints, "
+              << " springs, " << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, "
+              << scene->tet_count() << " tets, "
+              << scene->body_count() << " bodies, " << scene->joint_count() << " joints, "
               << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
               << scene->settings.dt << " s, " << scene->channels << " control channels, " << scene->objectives.size()
               << " objective terms\n";

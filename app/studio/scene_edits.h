@@ -219,7 +219,8 @@ Result<Scene> set_optimized_rows(const Scene& scene, ParamId id, const std::vect
 // The clipboard: a standalone scene of copies of the particles and bodies (each listed
 // once or more), in their order in the scene, with every value of theirs (mass,
 // position, velocity, external force, radius, pin; shape, mesh, sizes, density, pose,
-// velocities); the springs whose two ends are copied, the joints whose two sides are
+// velocities); the springs whose two ends are copied, the triangles and tets whose
+// corners all are (a tet with its channel and gain), the joints whose two sides are
 // copied bodies or a copied body and the world (with their anchors, damping and motor
 // controls), and the attachments of copied particles to copied bodies. The settings,
 // gravity, ground, contact, drag, time steps, channels and controls are the scene's; it
@@ -227,13 +228,13 @@ Result<Scene> set_optimized_rows(const Scene& scene, ParamId id, const std::vect
 // the scene's, so its mesh files' paths still name the same files; it shares nothing
 // that the scene's closing could take away.
 Result<Scene> extract(const Scene& scene, const std::vector<int>& particles, const std::vector<int>& bodies);
-// Pastes: every particle, spring, body, joint and attachment of `fragment` appended to
+// Pastes: every particle, spring, triangle, tet, body, joint and attachment of `fragment` appended to
 // `into` (with every per-element value, as extract copies them), moved by `offset` (m:
 // particles, bodies and joint anchors; a joint to the world included), the fragment's
 // indices renumbered after into's elements. `into` keeps its settings, colliders,
 // objectives and what it optimises; optimised row lists still name the same rows, and a
 // parameter optimised in every row is optimised in the new rows too (as the add edits
-// do). A fragment spring keeps its channel number; when `into` has fewer channels it
+// do). A fragment spring or tet keeps its channel number; when `into` has fewer channels it
 // gains them (as set_channels would), and a gained channel takes the fragment's
 // controls for the steps both scenes have (zero after), so the muscle moves as it did.
 // Pasted joints take the fragment's motor controls the same way. Mesh files are

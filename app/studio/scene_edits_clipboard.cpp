@@ -133,6 +133,7 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
   const int jf = fragment.joint_count(), steps = into.settings.steps;
   int channels = into.channels;
   for (int channel : fragment.spring_channel) channels = std::max(channels, channel + 1);
+  for (int channel : fragment.tet_channel) channels = std::max(channels, channel + 1);
   if (static_cast<long long>(channels) * steps > kMaxControlValues ||
       static_cast<long long>(j0 + jf) * steps > kMaxControlValues)
     return fail(action, "pasting would make " + std::to_string(channels) + " channels and " + std::to_string(j0 + jf) +
@@ -148,7 +149,7 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
     const ParamElement element = param_facts(id).element;
     if (element != ParamElement::Particle && element != ParamElement::Spring && element != ParamElement::Body &&
         element != ParamElement::Joint && element != ParamElement::Triangle &&
-        element != ParamElement::BendingEdge)
+        element != ParamElement::BendingEdge && element != ParamElement::Tet)
       continue;
     const std::vector<double>& pasted = fragment.params[id].value;
     edited.params[id].value.insert(edited.params[id].value.end(), pasted.begin(), pasted.end());
@@ -170,6 +171,9 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
   }
   for (int corner : fragment.triangles) edited.triangles.push_back(corner + n0);
   for (int corner : fragment.bending) edited.bending.push_back(corner + n0);
+  for (int corner : fragment.tets) edited.tets.push_back(corner + n0);
+  edited.tet_channel.insert(edited.tet_channel.end(), fragment.tet_channel.begin(), fragment.tet_channel.end());
+  edited.tet_actuation.insert(edited.tet_actuation.end(), fragment.tet_actuation.begin(), fragment.tet_actuation.end());
   const std::vector<RigidBody> bodies = pasted_bodies(into, fragment);
   edited.bodies.insert(edited.bodies.end(), bodies.begin(), bodies.end());
   for (Joint joint : fragment.joints) {
@@ -180,10 +184,10 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
   for (const Attachment& a : fragment.attachments) edited.attachments.push_back({a.particle + n0, a.body + b0});
 
   // Channels into lacks: gained, with the fragment's controls so its muscles move as they
-  // did; channels into has keep into's controls, shared by the pasted springs.
+  // did; channels into has keep into's controls, shared by the pasted springs and tets.
   const int fragment_steps = fragment.settings.steps;
   Parameter& controls = edited.params[ParamId::Controls];
-  if (channels > into.channels) {  // a fragment spring's channel is below fragment.channels
+  if (channels > into.channels) {  // a fragment spring's or tet's channel is below fragment.channels
     append_columns(controls, steps, channels - into.channels);
     copy_step_columns(fragment.params[ParamId::Controls].value, fragment_steps, fragment.channels, into.channels,
                       {&controls.value, steps, channels}, into.channels, channels - into.channels);

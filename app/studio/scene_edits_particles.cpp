@@ -46,8 +46,8 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     return fail(action, "a scene needs a particle or a body; deleting all " + std::to_string(scene.particle_count()) +
                             " particles would leave neither");
   Scene edited = scene;
-  // Springs, triangles, bending edges and attachments of deleted particles go with them; the rest are
-  // renumbered.
+  // Springs, triangles, bending edges, tets and attachments of deleted particles go with
+  // them; the rest are renumbered.
   std::vector<int> springs;
   for (int s = 0; s < scene.spring_count(); ++s)
     if (map[size_t(scene.spring_a[size_t(s)])] < 0 || map[size_t(scene.spring_b[size_t(s)])] < 0) springs.push_back(s);
@@ -160,6 +160,11 @@ Result<Scene> set_channels(const Scene& scene, int channels) {
     if (scene.spring_channel[size_t(s)] >= channels)
       return fail(action, "spring " + std::to_string(s) + " is driven by channel " +
                               std::to_string(scene.spring_channel[size_t(s)]) +
+                              ", which would be removed; make it passive first");
+  for (int t = 0; t < scene.tet_count(); ++t)
+    if (scene.tet_channel[size_t(t)] >= channels)
+      return fail(action, "tet " + std::to_string(t) + " is driven by channel " +
+                              std::to_string(scene.tet_channel[size_t(t)]) +
                               ", which would be removed; make it passive first");
   Scene edited = scene;
   Parameter& controls = edited.params[ParamId::Controls];

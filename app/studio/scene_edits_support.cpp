@@ -235,9 +235,10 @@ void remove_springs(Scene& scene, const IndexMap& springs) {
 namespace {
 
 // Elements of `per` particles each (indices: per x count) keep those whose particles
-// all stay, renumbered, and drop the parameter rows of the others.
-void keep_elements_of(Scene& scene, std::vector<int>& indices, int per, ParamElement element,
-                      const IndexMap& particles) {
+// all stay, renumbered, and drop the parameter rows of the others. Returns the map of
+// the elements kept, for the element's other per-element arrays.
+IndexMap keep_elements_of(Scene& scene, std::vector<int>& indices, int per, ParamElement element,
+                          const IndexMap& particles) {
   const int count = static_cast<int>(indices.size()) / per;
   std::vector<int> removed, kept;
   for (int e = 0; e < count; ++e) {
@@ -249,7 +250,9 @@ void keep_elements_of(Scene& scene, std::vector<int>& indices, int per, ParamEle
     for (int c = 0; c < per; ++c) kept.push_back(particles[size_t(corner[c])]);
   }
   indices = std::move(kept);
-  remove_rows(scene.params, element, index_map(count, removed));
+  const IndexMap elements = index_map(count, removed);
+  remove_rows(scene.params, element, elements);
+  return elements;
 }
 
 }  // namespace
@@ -257,6 +260,9 @@ void keep_elements_of(Scene& scene, std::vector<int>& indices, int per, ParamEle
 void keep_elements_of(Scene& scene, const IndexMap& particles) {
   keep_elements_of(scene, scene.triangles, 3, ParamElement::Triangle, particles);
   keep_elements_of(scene, scene.bending, 4, ParamElement::BendingEdge, particles);
+  const IndexMap tets = keep_elements_of(scene, scene.tets, 4, ParamElement::Tet, particles);
+  erase_removed(scene.tet_channel, tets);
+  erase_removed(scene.tet_actuation, tets);
 }
 
 void remove_joints(Scene& scene, const IndexMap& joints) {

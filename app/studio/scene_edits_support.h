@@ -73,9 +73,9 @@ void remove_springs(Scene& scene, const IndexMap& springs);
 // Removes the joints whose map entry is -1, with their rows and motor-control columns.
 void remove_joints(Scene& scene, const IndexMap& joints);
 
-// Elements on particles (triangles, bending edges) follow their particles: those with a
-// removed corner go (their parameter rows with them), the others are renumbered by
-// `particles`.
+// Elements on particles (triangles, bending edges, tets with their channels and gains)
+// follow their particles: those with a removed corner go (their parameter rows with
+// them), the others are renumbered by `particles`.
 void keep_elements_of(Scene& scene, const IndexMap& particles);
 // Renumbers the objectives' particles (with a positions objective's targets), bodies and
 // marker bindings after a deletion (an empty map: that kind is unchanged), and removes

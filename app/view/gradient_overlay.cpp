@@ -72,7 +72,8 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::StepChannel:
     case ParamElement::StepJoint:
     case ParamElement::Triangle:
-    case ParamElement::BendingEdge: break;  // nothing to draw on (yet)
+    case ParamElement::BendingEdge:
+    case ParamElement::Tet: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -206,7 +207,8 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
         case ParamElement::StepChannel:
         case ParamElement::StepJoint:
         case ParamElement::Triangle:
-        case ParamElement::BendingEdge: return;  // no position to draw at
+        case ParamElement::BendingEdge:
+        case ParamElement::Tet: return;  // no position to draw at
       }
       return;
   }

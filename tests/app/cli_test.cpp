@@ -68,7 +68,10 @@ TEST_CASE("cli: validate accepts every example scene") {
     INFO(run.output);
     CHECK(run.exit_code == 0);
     CHECK(contains(run.output, ": ok: "));
-    if (entry.path().filename() == "cloth_throw.json") CHECK(contains(run.output, " 289 particles, 0 springs, 512 triangles, 736 bending edges, "));
+    if (entry.path().filename() == "cloth_throw.json")
+      CHECK(contains(run.output, " 289 particles, 0 springs, 512 triangles, 736 bending edges, 0 tets, "));
+    if (entry.path().filename() == "softbody_properties.json")
+      CHECK(contains(run.output, " 64 particles, 0 springs, 0 triangles, 0 bending edges, 162 tets, "));
   }
 }
 

@@ -431,3 +431,58 @@ TEST_CASE("scene edits: triangles and bending edges follow their particles when 
   CHECK(twice.bending == std::vector<int>{0, 3, 1, 2, 1, 4, 2, 3, 5, 8, 6, 7, 6, 9, 7, 8});
   CHECK(twice.params[ParamId::BendingStiffness].value == std::vector<double>{0.5, 0.7, 0.5, 0.7});
 }
+
+TEST_CASE("scene edits: tets follow their particles when particles are deleted, copied, duplicated and pasted") {
+  // Three tets over six particles: 0-1-2-3, 1-4-2-3 and 2-4-5-3, the first two actuated.
+  Scene scene;
+  scene.settings.dt = 0.01;
+  scene.settings.steps = 4;
+  scene.pinned.assign(6, 0);
+  scene.params[ParamId::InitialPosition].value = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 2, 0};
+  scene.tets = {0, 1, 2, 3, 1, 4, 2, 3, 2, 4, 5, 3};
+  scene.channels = 2;
+  scene.tet_channel = {1, 0, -1};
+  scene.tet_actuation = {0.5, 0.25, 0};
+  shape_parameters(scene);
+  scene.params[ParamId::TetMu].value = {10, 11, 12};
+  scene.params[ParamId::TetDamping].value = {1, 2, 3};
+  scene.params[ParamId::Controls].value = {1, 2, 3, 4, 5, 6, 7, 8};
+  REQUIRE(check_scene(scene).ok());
+
+  // Deleting particle 0 takes the tet it is a corner of; the others are renumbered.
+  const Scene fewer = ok(edits::delete_particles(scene, {0}));
+  CHECK(fewer.tets == std::vector<int>{0, 3, 1, 2, 1, 3, 4, 2});
+  CHECK(fewer.tet_channel == std::vector<int>{0, -1});
+  CHECK(fewer.tet_actuation == std::vector<double>{0.25, 0});
+  CHECK(fewer.params[ParamId::TetMu].value == std::vector<double>{11, 12});
+  CHECK(fewer.params[ParamId::TetDamping].value == std::vector<double>{2, 3});
+
+  // A copy of particles 1..5 holds the two tets among them, renumbered.
+  const Scene copy = ok(edits::extract(scene, {1, 2, 3, 4, 5}, {}));
+  CHECK(copy.tets == std::vector<int>{0, 3, 1, 2, 1, 3, 4, 2});
+  CHECK(copy.tet_channel == std::vector<int>{0, -1});
+  CHECK(copy.params[ParamId::TetMu].value == std::vector<double>{11, 12});
+
+  // Duplicating every particle appends the tets, shifted to the copies, with their channels.
+  const Scene twice = ok(edits::duplicate(scene, {0, 1, 2, 3, 4, 5}, {}, Vec3{3, 0, 0}));
+  CHECK(twice.tets == std::vector<int>{0, 1, 2, 3, 1, 4, 2, 3, 2, 4, 5, 3, 6, 7, 8, 9, 7, 10, 8, 9, 8, 10, 11, 9});
+  CHECK(twice.tet_channel == std::vector<int>{1, 0, -1, 1, 0, -1});
+  CHECK(twice.tet_actuation == std::vector<double>{0.5, 0.25, 0, 0.5, 0.25, 0});
+  CHECK(twice.params[ParamId::TetDamping].value == std::vector<double>{1, 2, 3, 1, 2, 3});
+
+  // Pasted into a scene without channels, the tets bring theirs with their controls.
+  Scene plain;
+  plain.settings = scene.settings;
+  plain.pinned.assign(1, 0);
+  plain.params[ParamId::InitialPosition].value = {5, 5, 5};
+  shape_parameters(plain);
+  const Scene pasted = ok(edits::merge(plain, scene, Vec3{0, 0, 0}));
+  CHECK(pasted.channels == 2);
+  CHECK(pasted.tets == std::vector<int>{1, 2, 3, 4, 2, 5, 3, 4, 3, 5, 6, 4});
+  CHECK(pasted.tet_channel == std::vector<int>{1, 0, -1});
+  CHECK(pasted.params[ParamId::Controls].value == scene.params[ParamId::Controls].value);
+
+  // A channel that drives a tet is not removed.
+  CHECK_FALSE(edits::set_channels(scene, 1).ok());
+  CHECK(edits::set_channels(fewer, 1).ok());
+}

@@ -238,6 +238,14 @@ TEST_CASE("cuda: triangles (a cloth sheet in a wind, on the ground) match the CP
   compare_with_cpu(scene, Precision::Float32, kFloat32);
 }
 
+TEST_CASE("cuda: tets (an actuated block on the ground) match the CPU (float64 to 1e-9, float32 to 1e-3)") {
+  if (!gpu_or_skip()) return;
+  const Scene scene = test::make_tet_block(3, 2, 1, 120);
+  compare_with_cpu(scene, Precision::Float64, kFloat64);
+  compare_with_cpu(scene, Precision::Float32, kFloat32);
+  check_checkpoints_bitwise(scene, Precision::Float64);
+}
+
 TEST_CASE("cuda: checkpointed gradients are bitwise equal to stored ones") {
   if (!gpu_or_skip()) return;
   const Scene scene = tetrahedron_scene(240);

@@ -14,10 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "nudge/gradcheck.h"
 #include "nudge/optimize_scene.h"
 #include "nudge/parameters.h"
 #include "nudge/quat.h"
 #include "nudge/scene.h"
+#include "nudge/gradcheck.h"
 #include "nudge/optimize_scene.h"
 #include "nudge/simulator.h"
 
@@ -108,7 +110,7 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
   for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
                                "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether", "balance",
-                               "rock_throw", "cloth_throw"}) {
+                               "rock_throw", "cloth_throw", "softbody_properties"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -164,20 +166,36 @@ TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid n
   const double miss0 = std::hypot(start[0] - target[0], start[1] - target[1], start[2] - target[2]);
   CHECK(miss0 > 15.0);  // as thrown it falls some 15 m short and below
   REQUIRE(scene.bending_count() == 736);  // the grid's interior edges
-  // As thrown, the same motion and gradient as Warp's example with its bending edges
-  // (tests/engine/warp_reference/cloth_throw.py bending, warp-lang 1.9.1 in float32).
+  // As thrown, the motion and gradient of Warp's example with its bending edges
+  // (tests/engine/warp_reference/cloth_throw.py bending, warp-lang 1.9.1 in float32), to
+  // what Warp's float32 bending angle allows: Warp takes it as acos(n1 . n2), which in
+  // float32 cannot resolve angles below about 3e-4 rad (cos = 1 - theta^2 / 2), and this
+  // cloth stays nearly flat, so Warp's bending forces near flat are rounded to steps and
+  // its gradient through acos, steep there, is off. Nudge's atan2 angle is exact; its
+  // gradient is checked against central differences in double below (without bending
+  // the two agree to 1e-4: the triangle family's tests).
   const double warp_com[3] = {0.6599854230880737, -14.50687026977539, 2.3777124881744385};
   const double warp_g0[3] = {-0.08168032765388489, -1.925018072128296, -1.6930954456329346};
-  for (int k = 0; k < 3; ++k) CHECK(std::fabs(start[size_t(k)] - warp_com[k]) < 1e-4);
+  for (int k = 0; k < 3; ++k) CHECK(std::fabs(start[size_t(k)] - warp_com[k]) < 1e-3);
   ParameterSet at_start = scene.params;
   Result<Evaluation> eval = cpu_simulator(scene)->gradient(at_start);
   REQUIRE(eval.ok());
-  CHECK(relative_error(eval->loss, 269.9786071777344) < 1e-5);
+  CHECK(relative_error(eval->loss, 269.9786071777344) < 1e-4);
   const std::vector<double>& g = at_start[ParamId::InitialVelocity].grad;
   double norm = 0;
   for (double gk : g) norm += gk * gk;
-  CHECK(relative_error(std::sqrt(norm), 11.201340675354004) < 1e-4);
-  for (int k = 0; k < 3; ++k) CHECK(std::fabs(g[size_t(k)] - warp_g0[k]) < 1e-4 * 11.201340675354004);
+  CHECK(relative_error(std::sqrt(norm), 11.201340675354004) < 0.05);
+  for (int k = 0; k < 3; ++k) CHECK(std::fabs(g[size_t(k)] - warp_g0[k]) < 0.03 * 11.201340675354004);
+  GradCheckOptions check;
+  check.parameters = {ParamId::InitialVelocity, ParamId::BendingStiffness};
+  check.samples_per_parameter = 2;
+  check.tolerance = 1e-5;
+  Result<GradCheckReport> report = gradient_check(scene, check);
+  REQUIRE(report.ok());
+  for (const GradCheckEntry& e : report->entries) {
+    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference " << e.finite_difference);
+    CHECK(e.passed);
+  }
 
   const Optimised opt = optimise(scene);  // Warp's: gradient descent at rate 5, 64 iterations
   const Trajectory traj = rollout(scene, opt.params);
@@ -187,6 +205,42 @@ TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid n
        opt.result.loss, " after ", opt.result.iterations, " iterations");
   CHECK(opt.result.loss < 1.0);
   CHECK(miss < 1.0);
+}
+
+TEST_CASE("example: softbody_properties fits every tet's k_mu and k_lambda to the cube's marker track") {
+  const Scene scene = load_example("softbody_properties");
+  const Scene truth = load(source_dir() / "assets" / "tracks" / "softbody_truth.json");
+  REQUIRE(scene.particle_count() == 64);
+  REQUIRE(scene.tet_count() == 162);
+  REQUIRE(truth.tet_count() == 162);
+  // Masses from the density: 27 kg in all.
+  double mass = 0;
+  for (double m : scene.params[ParamId::Mass].value) mass += m;
+  CHECK(mass == doctest::Approx(27.0).epsilon(1e-12));
+  // The truth reproduces its track; the guess does not.
+  std::unique_ptr<Simulator> truth_sim = cpu_simulator(scene);
+  ParameterSet truth_params = scene.params;
+  for (ParamId id : {ParamId::TetMu, ParamId::TetLambda}) truth_params[id].value = truth.params[id].value;
+  CHECK(evaluate_loss(*truth_sim, truth_params) < 1e-20);
+
+  const Optimised opt = optimise(scene);  // L-BFGS, 100 iterations
+  const double before = opt.result.loss_history.front(), after = opt.result.loss;
+  INFO("loss ", before, " -> ", after, " after ", opt.result.iterations, " iterations");
+  CHECK(before > 1e-4);
+  CHECK(after < 1e-3 * before);
+  // The fitted stiffnesses are closer to the truth than the guess, on average over the tets.
+  for (ParamId id : {ParamId::TetMu, ParamId::TetLambda}) {
+    double guess_error = 0, fitted_error = 0;
+    for (int t = 0; t < 162; ++t) {
+      const double true_value = truth.params[id].value[size_t(t)];
+      guess_error += std::fabs(scene.params[id].value[size_t(t)] - true_value) / true_value / 162;
+      fitted_error += std::fabs(opt.params[id].value[size_t(t)] - true_value) / true_value / 162;
+    }
+    CAPTURE(param_name(id));
+    CAPTURE(guess_error);
+    CAPTURE(fitted_error);
+    CHECK(fitted_error < 0.5 * guess_error);
+  }
 }
 
 TEST_CASE("example: spring_sysid recovers the spring's stiffness and damping from the marker track") {

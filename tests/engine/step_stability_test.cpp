@@ -107,6 +107,35 @@ TEST_CASE("step stability: springs too stiff for the step, and pinned ends count
   CHECK(step_stability_issues(scene, motion_of(scene))[0].gain == doctest::Approx(std::sqrt(1e7 / 0.1) * 1e-3));
 }
 
+TEST_CASE("step stability: tets too stiff for the step, per particle over its tets") {
+  // One corner tet of 0.1 m edges on 0.1 kg particles at rest, k_mu + k_lambda = 2e7 Pa.
+  // Corner 0's barycentric gradient is -(1, 1, 1) / h: V k |b|^2 = (h^3 / 6) k 3 / h^2 =
+  // k h / 2 = 1e6 N/m, a gain of dt sqrt(2 * 1e6 / 0.1) = 4.5; the other corners' is
+  // sqrt(3) smaller, 2.6.
+  Scene scene;
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 20;
+  scene.pinned = {0, 0, 0, 0};
+  scene.tets = {0, 1, 2, 3};
+  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.1, 1, 0, 0, 1.1, 0, 0, 1, 0.1};
+  shape_parameters(scene);
+  scene.params[ParamId::Mass].value = {0.1, 0.1, 0.1, 0.1};
+  scene.params[ParamId::TetMu].value = {1e7};
+  scene.params[ParamId::TetLambda].value = {1e7};
+  scene.params[ParamId::Gravity].value = {0, 0, 0};
+  REQUIRE(check_scene(scene).ok());
+  const std::vector<StepStabilityIssue> issues = step_stability_issues(scene, motion_of(scene));
+  REQUIRE(!issues.empty());
+  CHECK(issues[0].force == "tet stiffness");
+  CHECK(issues[0].where == "particle 0, in 1 tets");
+  CHECK(issues[0].advice.starts_with("lower dt below "));
+  CHECK(issues[0].gain == doctest::Approx(1e-3 * std::sqrt(2e6 / 0.1)));
+  // A hundred times softer, the gain is ten times smaller, and nothing is reported.
+  scene.params[ParamId::TetMu].value = {1e5};
+  scene.params[ParamId::TetLambda].value = {1e5};
+  CHECK(step_stability_issues(scene, motion_of(scene)).empty());
+}
+
 TEST_CASE("step stability: the example scenes are within the step's limits") {
   int scenes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(scenes_dir())) {

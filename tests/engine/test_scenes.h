@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "nudge/scene.h"
@@ -483,6 +484,103 @@ inline Scene make_triangle_sheet(int rows = 4, int cols = 4, int steps = 80, boo
   Objective velocity;
   velocity.type = ObjectiveType::Velocity;
   velocity.particles = {6, 9};
+  velocity.target = {0.2, 0.0, 0.1};
+  scene.objectives = {target, positions, velocity};
+  return scene;
+}
+
+// The corners of a block of nx x ny x nz unit cells split conformingly into tets: six per
+// cell around its main diagonal (Kuhn's subdivision, the same in every cell so faces
+// match), each positively oriented. Particle (i, j, k) is i + (nx + 1) (j + (ny + 1) k).
+inline std::vector<int> tet_block_indices(int nx, int ny, int nz) {
+  const auto at = [&](int i, int j, int k) { return i + (nx + 1) * (j + (ny + 1) * k); };
+  // The six paths from corner 000 to 111, one axis at a time; odd permutations are swapped
+  // to keep every tet positively oriented.
+  const int paths[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+  std::vector<int> tets;
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        for (int p = 0; p < 6; ++p) {
+          int c[3] = {i, j, k};
+          int corner[4];
+          corner[0] = at(c[0], c[1], c[2]);
+          for (int s = 0; s < 3; ++s) {
+            ++c[paths[p][s]];
+            corner[s + 1] = at(c[0], c[1], c[2]);
+          }
+          if (p >= 3) std::swap(corner[2], corner[3]);
+          tets.insert(tets.end(), corner, corner + 4);
+        }
+  return tets;
+}
+
+// A soft block of nx x ny x nz cells of size h, six tets each, thrown spinning onto the
+// ground, with every tet's k_mu, k_lambda and k_damp different, masses from a density,
+// and (with `actuated`) tets on two control channels driven by non-zero controls; objective
+// terms on its positions and velocity.
+inline Scene make_tet_block(int nx = 2, int ny = 1, int nz = 1, int steps = 60, bool ground = true,
+                            bool actuated = true) {
+  Scene scene;
+  scene.name = "tet block";
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = steps;
+  scene.settings.ground.enabled = ground;
+  scene.settings.ground.damping = 2.0;
+  scene.settings.ground.contact_smoothing = 5e-3;
+  scene.settings.ground.friction_smoothing = 0.05;
+  const double h = 0.1;
+  const int n = (nx + 1) * (ny + 1) * (nz + 1);
+  scene.pinned.assign(n, 0);
+  std::vector<double> x;
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i)  // slightly uneven, so no two rest shapes are alike
+        x.insert(x.end(), {i * h + 0.004 * j * k, 0.02 + j * h + 0.003 * i * k, k * h + 0.005 * i * j});
+  scene.params[ParamId::InitialPosition].value = x;
+  scene.tets = tet_block_indices(nx, ny, nz);
+  const int tets = scene.tet_count();
+  if (actuated) {
+    scene.channels = 2;
+    scene.tet_channel.assign(tets, -1);
+    scene.tet_actuation.assign(tets, 0.0);
+    for (int e = 0; e < tets; ++e)
+      if (e % 3 != 2) {
+        scene.tet_channel[e] = e % 3;
+        scene.tet_actuation[e] = 0.2 + 0.05 * (e % 4);
+      }
+  }
+  shape_parameters(scene);
+  std::vector<double>& v = scene.params[ParamId::InitialVelocity].value;
+  for (int i = 0; i < n; ++i) {  // moving, spinning about y and squeezed a little
+    const double* xi = &x[3 * size_t(i)];
+    v[3 * i] = 0.3 + 2.0 * (xi[2] - 0.05) + 0.02 * (i % 3);
+    v[3 * i + 1] = -0.4 + 0.03 * (i % 5);
+    v[3 * i + 2] = -0.1 - 2.0 * (xi[0] - 0.1) + 0.02 * (i % 2);
+  }
+  for (int i = 0; i < n; ++i) scene.params[ParamId::Mass].value[i] = 0.1 + 0.01 * (i % 4);
+  for (int e = 0; e < tets; ++e) {
+    scene.params[ParamId::TetMu].value[e] = 2e4 + 1e3 * (e % 5);
+    scene.params[ParamId::TetLambda].value[e] = 3e4 + 2e3 * (e % 3);
+    scene.params[ParamId::TetDamping].value[e] = 20 + 5 * (e % 4);
+  }
+  std::vector<double>& u = scene.params[ParamId::Controls].value;
+  for (size_t k = 0; k < u.size(); ++k) u[k] = 0.1 * std::sin(0.3 * double(k)) + 0.05;
+  scene.params[ParamId::GroundStiffness].value = {5000.0};
+  scene.params[ParamId::Friction].value = {0.4};
+
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.particles = {0, 1, n - 1};
+  target.target = {0.3, 0.0, 0.1};
+  Objective positions;
+  positions.type = ObjectiveType::Positions;
+  positions.particles = {2, n - 2};
+  positions.target = {0.25, 0.05, 0.0, 0.0, 0.1, 0.15};
+  positions.step = steps / 2;
+  Objective velocity;
+  velocity.type = ObjectiveType::Velocity;
+  velocity.particles = {1, 3};
   velocity.target = {0.2, 0.0, 0.1};
   scene.objectives = {target, positions, velocity};
   return scene;

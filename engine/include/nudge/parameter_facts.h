@@ -22,6 +22,7 @@ enum class ParamElement {
   StepJoint,  // T x J: a motor control per step and joint
   Triangle,   // Tri rows
   BendingEdge,  // E rows
+  Tet,        // Tet rows
 };
 
 // The values a parameter may take.

@@ -53,6 +53,11 @@ enum class ParamId : int {
   // Bending edges between two triangles (kernels/dihedral_bending.h): Warp's edge_ke, edge_kd.
   BendingStiffness,       // E x 1, N m/rad per unit edge length
   BendingDamping,         // E x 1, N m s/rad per unit edge length
+  // Tetrahedra (stable Neo-Hookean solids, kernels/tet_neohookean.h): Warp's k_mu,
+  // k_lambda, k_damp, energy densities per unit rest volume.
+  TetMu,       // Tet x 1, k_mu, the shear (deviatoric) stiffness, Pa
+  TetLambda,   // Tet x 1, k_lambda, the volume stiffness, Pa, > 0
+  TetDamping,  // Tet x 1, k_damp, the strain-rate damping, Pa s
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -103,6 +103,13 @@ struct Scene {
   // vertices opposite the shared edge v0-v1; kernels/dihedral_bending.h). Their rest
   // angle is their angle in the initial positions, taken when a rollout is built.
   std::vector<int> bending;           // 4 E
+  // Tet tetrahedra (stable Neo-Hookean solids), 4 particle indices each; their rest shape
+  // is their shape in the initial positions, taken when a rollout is built, and must be
+  // positively oriented there. A tet on a channel is actuated: its activation at step t
+  // is tet_actuation * controls[t][channel] (the springs' controls), added to J - alpha.
+  std::vector<int> tets;              // 4 Tet
+  std::vector<int> tet_channel;       // Tet: actuation channel, -1 for a passive tet
+  std::vector<double> tet_actuation;  // Tet: gain from the channel's control to the activation
 
   // Rigid bodies (their poses, velocities and densities are parameters).
   std::vector<RigidBody> bodies;
@@ -125,6 +132,7 @@ struct Scene {
   int joint_count() const { return static_cast<int>(joints.size()); }
   int triangle_count() const { return static_cast<int>(triangles.size() / 3); }
   int bending_count() const { return static_cast<int>(bending.size() / 4); }
+  int tet_count() const { return static_cast<int>(tets.size() / 4); }
 };
 
 // Limits enforced by the loader and check_scene.

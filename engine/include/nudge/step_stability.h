@@ -2,7 +2,8 @@
 //
 // Semi-implicit Euler multiplies a small change of a particle's velocity, each step, by
 // about 1 - g for a force whose stiffness or viscosity gives it the gain g (dt sqrt(k / m)
-// for a spring's stiffness, dt c / m for a damper, dt mu N / (m eta) for friction in its
+// for a spring's stiffness, dt c / m for a damper, the same for a tet's stiffness and
+// damping at each corner, summed over a particle's tets, dt mu N / (m eta) for friction in its
 // viscous regime, below the slip speed eta). Above g = 2 that factor exceeds 1 in size:
 // the forward motion may still look right (friction saturates at mu N), but the
 // linearised step, which the adjoint runs backwards, grows every step, and over a run of
@@ -37,7 +38,7 @@ struct StepStabilityIssue {
   std::string message() const;  // one line: force, where, gain, growth, advice
 };
 
-// The forces of particles, springs and the ground whose growth reaches kReportedGrowth
+// The forces of particles, springs, tets and the ground whose growth reaches kReportedGrowth
 // somewhere in `traj` (a motion of `scene`), the worst of each kind, worst first.
 std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const Trajectory& traj);
 

@@ -19,7 +19,7 @@ namespace scene_io {
 
 Counts counts_of(const Scene& scene) {
   return {scene.particle_count(), scene.spring_count(), std::max(scene.settings.steps, 0), std::max(scene.channels, 0),
-          scene.body_count(), scene.joint_count(), scene.triangle_count(), scene.bending_count()};
+          scene.body_count(), scene.joint_count(), scene.triangle_count(), scene.bending_count(), scene.tet_count()};
 }
 
 Shape shape_of(ParamId id, const Counts& n) {
@@ -39,6 +39,7 @@ Shape shape_of(ParamId id, const Counts& n) {
     case ParamElement::StepJoint: return per_step(n.joints);
     case ParamElement::Triangle: return {n.triangles, f.cols};
     case ParamElement::BendingEdge: return {n.bending_edges, f.cols};
+    case ParamElement::Tet: return {n.tets, f.cols};
   }
   return {};
 }
@@ -105,6 +106,9 @@ void shape_parameters(Scene& scene) {
   const int s = scene.spring_count();
   if (scene.spring_channel.size() != static_cast<std::size_t>(s)) scene.spring_channel.assign(s, -1);
   if (scene.actuation.size() != static_cast<std::size_t>(s)) scene.actuation.assign(s, 0.0);
+  const auto tets = static_cast<std::size_t>(scene.tet_count());
+  if (scene.tet_channel.size() != tets) scene.tet_channel.assign(tets, -1);
+  if (scene.tet_actuation.size() != tets) scene.tet_actuation.assign(tets, 0.0);
 
   const Counts counts = counts_of(scene);
   // In ParamId order, so initial positions are shaped before rest lengths default from them.
@@ -129,7 +133,8 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_parameters, check_triangles, check_bending, check_bodies, check_joints, check_attachments, check_colliders, check_objectives,
+       {check_settings, check_topology, check_tets, check_parameters, check_triangles, check_bending, check_bodies, check_joints,
+        check_attachments, check_colliders, check_objectives,
         check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};

@@ -50,7 +50,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   if (version.json.is_number() && version.json.get<double>() > kVersion)
     fail_found(version, "1 (this file was written by a newer version of Nudge)");
   integer(version, kVersion, kVersion, "1");
-  expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "controls",
+  expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "tets", "controls",
                       "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "parameters",
                       "objectives", "optimizer", "camera"});
 
@@ -72,6 +72,15 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   const bool rest_lengths_defaulted = read_springs(springs, scene);
   read_triangles(optional(top, "triangles"), scene);
   read_bending(optional(top, "bending"), scene);
+  const std::optional<Node> tets = optional(top, "tets");
+  const std::optional<double> tet_density = read_tets(tets, scene);
+  if (tet_density) {  // the density sets the tets' particles' masses: one or the other
+    const std::optional<Node> particles = optional(top, "particles");
+    if (auto mass = particles ? optional(*particles, "mass") : std::nullopt)
+      fail(optional(*tets, "density")->path,
+           "found a density while particles.mass is also given; expected one of them (the density sets the "
+           "masses of the tets' particles, and the file saved back holds those masses)");
+  }
   if (auto colliders = optional(top, "colliders")) read_colliders(*colliders, scene);
   if (auto contact = optional(top, "contact")) read_contact(*contact, scene);
   std::vector<JointValues> joint_values;
@@ -81,6 +90,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   shape_parameters(scene);  // defaults for every parameter the file did not give
   store_body_values(body_values, scene);
   store_joint_values(joint_values, scene);
+  if (tet_density) store_tet_masses(*tet_density, scene);
   if (auto controls = optional(top, "joint_controls")) read_joint_controls(*controls, scene);
   if (auto attachments = optional(top, "attachments")) read_attachments(*attachments, scene);
   if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
@@ -117,6 +127,7 @@ OrderedJson scene_json(const Scene& scene) {
   if (scene.spring_count() > 0) j["springs"] = springs_json(scene);
   if (scene.triangle_count() > 0) j["triangles"] = triangles_json(scene);
   if (scene.bending_count() > 0) j["bending"] = bending_json(scene);
+  if (scene.tet_count() > 0) j["tets"] = tets_json(scene);
   if (scene.channels > 0) j["controls"] = controls_json(scene);
   if (!scene.colliders.empty()) j["colliders"] = colliders_json(scene);
   // What colliders, bodies and particles meet each other with.

@@ -4,6 +4,7 @@
 //   scene_section_particles.cpp   "particles", "controls" and "springs"
 //   scene_section_triangles.cpp   "triangles"
 //   scene_section_bending.cpp     "bending"
+//   scene_section_tets.cpp        "tets"
 //   scene_section_bodies.cpp      "bodies", "joints", "joint_settings", "joint_controls"
 //                                 and "attachments"
 //   scene_section_colliders.cpp   "colliders" and "contact"
@@ -52,6 +53,12 @@ private:
   void read_triangles(const std::optional<Node>& node, Scene& scene) const;
   // scene_section_bending.cpp (after the triangles, which "edges": "triangles" reads)
   void read_bending(const std::optional<Node>& node, Scene& scene) const;
+
+  // scene_section_tets.cpp
+  // Reads the section; returns the density when it gives one, whose masses
+  // store_tet_masses writes once the parameters have their shapes.
+  std::optional<double> read_tets(const std::optional<Node>& node, Scene& scene) const;
+  static void store_tet_masses(double density, Scene& scene);
 
   // scene_section_bodies.cpp
   // A body's parameter values as written (absent ones keep their defaults).
@@ -114,6 +121,9 @@ OrderedJson triangles_json(const Scene& scene);
 // scene_section_bending.cpp
 OrderedJson bending_json(const Scene& scene);
 
+// scene_section_tets.cpp
+OrderedJson tets_json(const Scene& scene);
+
 // scene_section_bodies.cpp
 OrderedJson bodies_json(const Scene& scene);
 OrderedJson joints_json(const Scene& scene);
@@ -160,6 +170,9 @@ Problem check_triangles(const Scene& scene);
 // scene_section_bending.cpp
 Problem check_bending(const Scene& scene);
 
+// scene_section_tets.cpp
+Problem check_tets(const Scene& scene);
+
 // scene_section_bodies.cpp
 Problem check_bodies(const Scene& scene);
 Problem check_joints(const Scene& scene);
@@ -183,7 +196,7 @@ struct Shape {
 
 // The counts a parameter's shape follows from.
 struct Counts {
-  int particles, springs, steps, channels, bodies, joints, triangles, bending_edges;
+  int particles, springs, steps, channels, bodies, joints, triangles, bending_edges, tets;
 };
 
 Counts counts_of(const Scene& scene);

@@ -18,6 +18,7 @@
 #include "kernels/particle_model.h"
 #include "kernels/spring_model.h"
 #include "kernels/state.h"
+#include "kernels/tet_model.h"
 #include "kernels/triangle_model.h"
 #include "nudge/config.h"
 
@@ -30,6 +31,7 @@ struct ModelView {
   SpringModel<T> springs;
   TriangleModel<T> triangles;
   BendingModel<T> bending;
+  TetModel<T> tets;
   CornerModel<T> corners;  // where the element families' forces reach the particles
   GroundModel<T> ground;
   ColliderModel<T> colliders;
@@ -53,6 +55,7 @@ struct GradView {
   SpringGrad<T> springs;
   TriangleGrad<T> triangles;
   BendingGrad<T> bending;
+  TetGrad<T> tets;
   GroundGrad<T> ground;
   ColliderGrad<T> colliders;
   BodyGrad<T> bodies;

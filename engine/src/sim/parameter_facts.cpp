@@ -85,6 +85,12 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "bending.stiffness", "a bending stiffness >= 0 (N m/rad)", "bending stiffness", O::None},
     {ParamId::BendingDamping, "bending_damping", E::BendingEdge, 1, "N m s/rad", 0.0, R::NonNegative,
      "bending.damping", "a bending damping >= 0 (N m s/rad)", "bending damping", O::None},
+    {ParamId::TetMu, "tet_mu", E::Tet, 1, "Pa", 1e4, R::NonNegative, "tets.k_mu", "a k_mu >= 0 (Pa)", "k_mu",
+     O::None},
+    {ParamId::TetLambda, "tet_lambda", E::Tet, 1, "Pa", 1e4, R::Positive, "tets.k_lambda", "a k_lambda > 0 (Pa)",
+     "k_lambda", O::None},
+    {ParamId::TetDamping, "tet_damping", E::Tet, 1, "Pa s", 0.0, R::NonNegative, "tets.k_damp",
+     "a k_damp >= 0 (Pa s)", "k_damp", O::None},
 };
 
 constexpr bool in_id_order() {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "kernels/tet_neohookean.h"
+
 namespace nudge {
 
 namespace {
@@ -71,7 +73,7 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
            number(last * dt) + " s";
   };
 
-  Worst spring_stiffness, spring_damping, ground_stiffness, ground_damping, friction;
+  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, ground_stiffness, ground_damping, friction;
   // A spring's gains are the same every step: they compound over the whole motion.
   for (int s = 0; s < scene.spring_count(); ++s) {
     const double w = inverse_mass(scene.spring_a[size_t(s)]) + inverse_mass(scene.spring_b[size_t(s)]);
@@ -90,6 +92,52 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
                                 "lower dt below " + number(kUnstableGain / (c * w)) + " s or the damping below " +
                                     number(kUnstableGain / (dt * w)) + " N s/m"};
     });
+  }
+
+  // A tet pulls corner j back with a stiffness of about V (k_mu + k_lambda) |b_j|^2 and
+  // damps it with about 2 V k_damp |b_j|^2, b_j the gradient of the corner's barycentric
+  // coordinate (a row of the rest inverse B, or minus their sum for corner 0). A particle
+  // feels its tets' together; as for a spring, relative motion doubles the gain's square.
+  if (scene.tet_count() > 0) {
+    std::vector<double> stiffness(size_t(n), 0.0), viscosity(size_t(n), 0.0);
+    std::vector<int> tets_at(size_t(n), 0);
+    const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+    const auto at = [&](int i) { return Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]}; };
+    for (int t = 0; t < scene.tet_count(); ++t) {
+      const int* c = &scene.tets[4 * size_t(t)];
+      const TetRest<double> rest = tet_rest(at(c[0]), at(c[1]), at(c[2]), at(c[3]));
+      if (rest.status != TetRestStatus::ok) continue;
+      const Mat33<double>& b = rest.rest_inverse;
+      Vec3<double> row[4];
+      for (int j = 0; j < 3; ++j) row[j + 1] = Vec3<double>{b(j, 0), b(j, 1), b(j, 2)};
+      row[0] = -(row[1] + row[2] + row[3]);
+      const double k = scene.params[ParamId::TetMu].value[size_t(t)] + scene.params[ParamId::TetLambda].value[size_t(t)];
+      const double kd = scene.params[ParamId::TetDamping].value[size_t(t)];
+      for (int j = 0; j < 4; ++j) {
+        stiffness[size_t(c[j])] += rest.volume * k * dot(row[j], row[j]);
+        viscosity[size_t(c[j])] += 2 * rest.volume * kd * dot(row[j], row[j]);
+        ++tets_at[size_t(c[j])];
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      const double w = 2 * inverse_mass(i), k = stiffness[size_t(i)], c = viscosity[size_t(i)];
+      if (tets_at[size_t(i)] == 0 || w == 0) continue;
+      const double stiff = dt * std::sqrt(k * w), damp = dt * c * w;
+      const double growth_k = std::exp(std::min(steps * log_growth(stiff, false), 700.0));
+      const double growth_c = std::exp(std::min(steps * log_growth(damp, true), 700.0));
+      const std::string name = "particle " + std::to_string(i) + ", in " + std::to_string(tets_at[size_t(i)]) + " tets";
+      tet_stiffness.offer(growth_k, [&] {
+        return StepStabilityIssue{"tet stiffness", name, stiff, growth_k,
+                                  "lower dt below " + number(kUnstableGain / std::sqrt(k * w)) +
+                                      " s or its tets' k_mu + k_lambda by a factor " +
+                                      number(stiff * stiff / (kUnstableGain * kUnstableGain))};
+      });
+      tet_damping.offer(growth_c, [&] {
+        return StepStabilityIssue{"tet damping", name, damp, growth_c,
+                                  "lower dt below " + number(kUnstableGain / (c * w)) +
+                                      " s or its tets' k_damp by a factor " + number(damp / kUnstableGain)};
+      });
+    }
   }
 
   const Ground& ground = scene.settings.ground;
@@ -143,7 +191,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
   }
 
   std::vector<StepStabilityIssue> issues;
-  for (Worst* worst : {&spring_stiffness, &spring_damping, &ground_stiffness, &ground_damping, &friction})
+  for (Worst* worst :
+       {&spring_stiffness, &spring_damping, &tet_stiffness, &tet_damping, &ground_stiffness, &ground_damping, &friction})
     if (worst->issue.growth > 0) issues.push_back(worst->issue);
   std::sort(issues.begin(), issues.end(), [](const auto& a, const auto& b) { return a.growth > b.growth; });
   return issues;

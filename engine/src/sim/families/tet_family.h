@@ -1,0 +1,165 @@
+// Tetrahedra: stable Neo-Hookean solids (kernels/tet_neohookean.h, Warp's
+// eval_tetrahedra), passive or actuated by the springs' per-step controls. Owns the
+// tets' corners, rest shapes, parameters (k_mu, k_lambda, k_damp per tet), actuation,
+// scratch and gradients, and its schedule, the same on both backends: one thread per tet
+// writes the forces on its four corners into their corner slots
+// (kernels/corner_model.h), which the particle pass gathers; backwards, one thread per
+// tet turns the particles' dL/dF into its gradients, its corners' dL/dstate (gathered by
+// the particles) and its dL/dcontrol, which one thread per channel sums over the
+// channel's tets in tet order. No two threads add to one address, so the results do not
+// depend on the thread count. An element family of ElementFamilies (element_families.h).
+//
+// A tet on channel c with gain a has activation a * controls[t][c] at step t, added to
+// its J - alpha: a positive activation pulls its volume down, a negative one swells it.
+// The rest shape (inverse rest pose and volume) is each tet's shape in the scene's
+// initial positions, taken when the rollout is built, as the triangles' are: a constant
+// of the rollout, so the initial positions' gradient does not go through it.
+#pragma once
+
+#include <vector>
+
+#include "kernels/corner_model.h"
+#include "kernels/tet_kernels.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/soa.h"
+
+namespace nudge {
+
+template <class T, Backend Exec>
+class TetFamily {
+public:
+  TetFamily(const Scene& scene, const Exec& exec)
+      : tets_(scene.tet_count()), steps_(scene.settings.steps), channels_(scene.channels) {
+    upload_topology(scene, exec);
+  }
+
+  static constexpr int kCorners = 4;
+  int count() const { return tets_; }
+
+  // The particle at each of its corner slots: corner c of tet e at c Tet + e.
+  std::vector<int> corner_particles(const Scene& scene) const {
+    std::vector<int> at(4 * size_t(tets_));
+    for (int e = 0; e < tets_; ++e)
+      for (int c = 0; c < 4; ++c) at[size_t(c) * tets_ + e] = scene.tets[4 * size_t(e) + c];
+    return at;
+  }
+
+  void upload(const ParameterSet& p, const Exec& exec) {
+    exec.upload(k_mu_, converted(p[ParamId::TetMu].value));
+    exec.upload(k_lambda_, converted(p[ParamId::TetLambda].value));
+    exec.upload(k_damp_, converted(p[ParamId::TetDamping].value));
+    // Only actuated tets read the controls; the springs keep their own copy.
+    std::vector<T> controls;
+    if (actuated_) controls = converted(p[ParamId::Controls].value);
+    if (controls.empty()) controls.push_back(T(0));  // a valid slot for passive tets to read
+    exec.upload(controls_, controls);
+  }
+
+  void put_model(ModelView<T>& m, const Exec& exec) const {
+    TetModel<T>& tm = m.tets;
+    tm.count = tets_;
+    tm.channels = channels_;
+    tm.corner = exec.data(corner_);
+    tm.pose = exec.data(pose_);
+    tm.volume = exec.data(volume_);
+    tm.k_mu = exec.data(k_mu_);
+    tm.k_lambda = exec.data(k_lambda_);
+    tm.k_damp = exec.data(k_damp_);
+    tm.channel = exec.data(channel_);
+    tm.actuation = exec.data(actuation_);
+    tm.controls = exec.data(controls_);
+  }
+
+  // Each tet's forces on its corners at this step, for the particle pass to gather.
+  void compute_forces(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state,
+                      CornerOut<T> force) {
+    if (tets_ == 0) return;
+    exec.launch(tets_, TetForceKernel<T>{m, step, state, force});
+  }
+
+  // The tets' part of a step's adjoint: from dL/dF per particle (adj_f) to their
+  // parameter and control gradients and their corners' share of dL/dstate_t.
+  void adjoint(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state, const T* adj_f,
+               CornerOut<T> adj_x, CornerOut<T> adj_v, const GradView<T>& grad) {
+    if (tets_ == 0) return;
+    exec.launch(tets_, TetAdjointKernel<T>{m, step, state, adj_f, adj_x, adj_v, grad.tets});
+    if (actuated_)
+      exec.launch(channels_, TetControlAdjointKernel<T>{step, channels_, exec.data(channel_start_),
+                                                        exec.data(channel_tet_), grad.tets});
+  }
+
+  void zero_gradients(const Exec& exec) {
+    for (auto* a : {&g_k_mu_, &g_k_lambda_, &g_k_damp_, &g_adj_control_}) exec.resize(*a, size_t(tets_));
+    exec.resize(g_controls_, actuated_ ? size_t(steps_) * channels_ : 0);
+    for (auto* a : {&g_k_mu_, &g_k_lambda_, &g_k_damp_, &g_adj_control_, &g_controls_}) exec.zero(*a);
+  }
+
+  void put_grad(GradView<T>& g, const Exec& exec) {
+    g.tets = {exec.data(g_k_mu_), exec.data(g_k_lambda_), exec.data(g_k_damp_), exec.data(g_adj_control_),
+              exec.data(g_controls_)};
+  }
+
+  // After the springs' (which set dL/dcontrols to their share): adds the tets' share.
+  void download_gradients(ParameterSet& p, const Exec& exec) const {
+    p[ParamId::TetMu].grad = fetch_values(exec, exec.data(g_k_mu_), tets_);
+    p[ParamId::TetLambda].grad = fetch_values(exec, exec.data(g_k_lambda_), tets_);
+    p[ParamId::TetDamping].grad = fetch_values(exec, exec.data(g_k_damp_), tets_);
+    if (!actuated_) return;
+    const std::vector<double> controls = fetch_values(exec, exec.data(g_controls_), size_t(steps_) * channels_);
+    std::vector<double>& grad = p[ParamId::Controls].grad;
+    for (size_t k = 0; k < controls.size() && k < grad.size(); ++k) grad[k] += controls[k];
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+  using IntArray = typename Exec::template Array<int>;
+
+  static std::vector<T> converted(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
+
+  void upload_topology(const Scene& scene, const Exec& exec) {
+    const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+    const std::vector<int> corner = corner_particles(scene);
+    std::vector<T> pose(9 * size_t(tets_)), volume(tets_), actuation(tets_);
+    for (int e = 0; e < tets_; ++e) {
+      Vec3<double> X[4];
+      for (int c = 0; c < 4; ++c) {
+        const int i = corner[size_t(c) * tets_ + e];
+        X[c] = Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]};
+      }
+      // In double whatever T is; check_scene refuses flat and inverted rest tets.
+      const TetRest<double> rest = tet_rest(X[0], X[1], X[2], X[3]);
+      for (int k = 0; k < 9; ++k) pose[size_t(k) * tets_ + e] = static_cast<T>(rest.rest_inverse.m[k]);
+      volume[e] = static_cast<T>(rest.volume);
+      // Passive tets get actuation 0, which keeps the kernels branch-free.
+      actuation[e] = scene.tet_channel[e] < 0 ? T(0) : static_cast<T>(scene.tet_actuation[e]);
+    }
+    exec.upload(corner_, corner);
+    exec.upload(pose_, pose);
+    exec.upload(volume_, volume);
+    exec.upload(channel_, scene.tet_channel);
+    exec.upload(actuation_, actuation);
+    // Tets by actuation channel, for the control gradients.
+    std::vector<int> start(channels_ + 1, 0), by_channel;
+    for (int e = 0; e < tets_; ++e)
+      if (scene.tet_channel[e] >= 0) ++start[scene.tet_channel[e] + 1];
+    for (int c = 0; c < channels_; ++c) start[c + 1] += start[c];
+    by_channel.resize(start[channels_]);
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (int e = 0; e < tets_; ++e)
+      if (scene.tet_channel[e] >= 0) by_channel[fill[scene.tet_channel[e]]++] = e;
+    actuated_ = !by_channel.empty();
+    exec.upload(channel_start_, start);
+    exec.upload(channel_tet_, by_channel);
+  }
+
+  int tets_, steps_, channels_;
+  bool actuated_ = false;  // whether any tet is on a channel
+  // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
+  IntArray corner_, channel_, channel_start_, channel_tet_;
+  Array pose_, volume_, actuation_, k_mu_, k_lambda_, k_damp_, controls_;
+  // Gradient accumulators (TetGrad) and the per-step scratch of the control adjoint.
+  Array g_k_mu_, g_k_lambda_, g_k_damp_, g_adj_control_, g_controls_;
+};
+
+}  // namespace nudge
