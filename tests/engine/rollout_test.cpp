@@ -32,6 +32,30 @@ TEST_CASE("rollout: checkpointed gradients equal stored gradients to the last bi
   }
 }
 
+TEST_CASE("rollout: over the stored-state budget it checkpoints every ceil(sqrt T)-th state, with the same gradients") {
+  const Scene scene = test::make_feature_scene(61);
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  options.checkpoint_every = 0;
+  auto stores_all = Simulator::create(scene, options);
+  REQUIRE(stores_all.ok());
+  CHECK((*stores_all)->checkpoint_every() == 0);
+  CHECK((*stores_all)->notice().find("storing") == std::string::npos);
+  const Outcome stored = run_gradient(scene, options);
+
+  options.stored_state_budget = 1000;  // bytes: far less than 62 states of this scene
+  auto budgeted = Simulator::create(scene, options);
+  REQUIRE(budgeted.ok());
+  CHECK((*budgeted)->checkpoint_every() == 8);  // ceil(sqrt(61))
+  CHECK((*budgeted)->notice().find("storing one state in every 8 and recomputing the rest") != std::string::npos);
+  require_bitwise_equal(stored, run_gradient(scene, options));
+
+  options.checkpoint_every = 5;  // a chosen interval is kept even over the budget
+  auto chosen = Simulator::create(scene, options);
+  REQUIRE(chosen.ok());
+  CHECK((*chosen)->checkpoint_every() == 5);
+}
+
 TEST_CASE("rollout: results are bitwise equal with 1, 2 and 8 threads") {
   // The cloth is large enough that every kernel is split across threads; the lattice
   // mixes runs of springs with loose ones.

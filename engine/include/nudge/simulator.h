@@ -27,6 +27,10 @@ struct SimulatorOptions {
   Precision precision = Precision::Float64;
   int threads = 0;            // CPU threads, the caller included; 0: all cores
   int checkpoint_every = -1;  // -1: the scene's setting; 0: store every state; K: every K-th
+  // When storing every state would keep more than this many bytes, the rollout stores
+  // every ceil(sqrt(T))-th state instead and recomputes the rest (the same gradients to
+  // the last bit, about 2 sqrt(T) states kept rather than T + 1), and says so in notice().
+  double stored_state_budget = double(1ull << 30);
 };
 
 // Loss of one rollout, in total and per objective term (in the scene's order).
@@ -98,6 +102,8 @@ public:
 
   virtual std::string device_name() const = 0;  // e.g. "cpu, 2 threads, float64"
   const std::string& notice() const { return notice_; }
+  // The checkpoint interval the rollout uses: 0 when it stores every state.
+  int checkpoint_every() const { return checkpoint_every_; }
 
 protected:
   // The backend's forward and backward pass, behind both gradient() overloads (which are
@@ -107,6 +113,7 @@ protected:
                                           StateAdjoints* adjoints) = 0;
 
   std::string notice_;
+  int checkpoint_every_ = 0;
 };
 
 // Whether a CUDA device can be used; `why` explains when not.

@@ -42,13 +42,27 @@ Result<Evaluation> Simulator::gradient(ParameterSet& params, const GradientOptio
 
 Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const SimulatorOptions& options) {
   if (Status valid = check_scene(scene); !valid) return valid.error();
-  const int checkpoint_every = options.checkpoint_every >= 0 ? options.checkpoint_every : scene.settings.checkpoint_every;
+  int checkpoint_every = options.checkpoint_every >= 0 ? options.checkpoint_every : scene.settings.checkpoint_every;
+
+  // A state: 6 values per particle, 13 per body (position, orientation, velocities).
+  const int steps = scene.settings.steps;
+  const double state_bytes = (double(scene.particle_count()) * 6 + double(scene.body_count()) * 13) *
+                             (options.precision == Precision::Float32 ? 4 : 8);
+  const auto stored_states = [&](int every) {
+    return every <= 0 || every >= steps ? double(steps) + 1 : double((steps - 1) / every + 2 + every);
+  };
+  // Long rollouts of large meshes: O(sqrt T) states rather than O(T), same gradients.
+  std::string checkpoint_notice;
+  if (stored_states(checkpoint_every) * state_bytes > options.stored_state_budget && checkpoint_every <= 0) {
+    checkpoint_every = std::max(1, int(std::ceil(std::sqrt(double(steps)))));
+    checkpoint_notice = "storing every state would take " + std::to_string(int(stored_states(0) * state_bytes / (1 << 20))) +
+                        " MiB; storing one state in every " + std::to_string(checkpoint_every) + " and recomputing the rest (" +
+                        std::to_string(int(stored_states(checkpoint_every) * state_bytes / (1 << 20))) +
+                        " MiB, the same gradients; set simulation.checkpoint_every to choose)";
+  }
 
   // Refuse rollouts whose stored states would not fit, and say how to fix it.
-  const int steps = scene.settings.steps;
-  const bool stores_all = checkpoint_every <= 0 || checkpoint_every >= steps;
-  const double state_bytes = double(scene.particle_count()) * 6 * (options.precision == Precision::Float32 ? 4 : 8);
-  const double stored = stores_all ? double(steps) + 1 : double((steps - 1) / checkpoint_every + 2 + checkpoint_every);
+  const double stored = stored_states(checkpoint_every);
   constexpr double kMaxStateBytes = 8.0 * (1ull << 30);
   if (stored * state_bytes > kMaxStateBytes)
     return Error{"the rollout would keep " + std::to_string(stored * state_bytes / (1 << 30)) +
@@ -58,14 +72,20 @@ Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const S
   std::string why;
   if (options.device == Device::Cuda || options.device == Device::Auto) {
 #if defined(NUDGE_WITH_CUDA)
-    if (auto sim = make_cuda_simulator(scene, options.precision, checkpoint_every, &why)) return sim;
+    if (auto sim = make_cuda_simulator(scene, options.precision, checkpoint_every, &why)) {
+      sim->notice_ = checkpoint_notice;
+      sim->checkpoint_every_ = checkpoint_every;
+      return Result<std::unique_ptr<Simulator>>(std::move(sim));
+    }
 #else
     cuda_available(&why);
 #endif
     if (options.device == Device::Cuda) return Error{"--device cuda: " + why};
   }
   auto sim = make_cpu_simulator(scene, options.precision, options.threads, checkpoint_every);
+  sim->checkpoint_every_ = checkpoint_every;
   if (options.device == Device::Auto) sim->notice_ = "no usable CUDA GPU (" + why + "); running on the CPU";
+  if (!checkpoint_notice.empty()) sim->notice_ += (sim->notice_.empty() ? "" : "; ") + checkpoint_notice;
   return Result<std::unique_ptr<Simulator>>(std::move(sim));
 }
 
