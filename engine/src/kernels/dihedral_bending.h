@@ -33,6 +33,7 @@
 #include <cmath>
 
 #include "nudge/vec3.h"
+#include "nudge/kernel_atan2.h"
 
 namespace nudge {
 
@@ -86,7 +87,7 @@ NUDGE_HD BendingGeometry<T> bending_geometry(const Vec3<T> x[4]) {
   const T cos_angle = dot(u1, u2);
   // atan2(-0, c < 0) would be -pi where Warp's sign(0) = +1 gives +pi.
   const T pi = T(3.14159265358979323846);
-  g.angle = sin_angle == T(0) ? (cos_angle < T(0) ? pi : T(0)) : std::atan2(sin_angle, cos_angle);
+  g.angle = sin_angle == T(0) ? (cos_angle < T(0) ? pi : T(0)) : kernel_atan2(sin_angle, cos_angle);
   g.a2 = dot(x[0] - x[3], g.e_hat);
   g.b2 = dot(x[1] - x[3], g.e_hat);
   g.a3 = dot(x[2] - x[0], g.e_hat);

@@ -51,6 +51,7 @@
 
 #include "nudge/config.h"
 #include "nudge/vec3.h"
+#include "nudge/kernel_atan2.h"
 
 namespace nudge {
 
@@ -134,7 +135,7 @@ NUDGE_HD TriangleTerms<T> triangle_terms(Vec3<T> x0, Vec3<T> x1, Vec3<T> x2, Vec
   t.nxu = cross(t.n, t.u);
   t.len_nxu = length(t.nxu);
   t.uu = dot(t.u, t.u);
-  t.theta = std::atan2(t.un, t.len_nxu);  // atan2(0, 0) = 0
+  t.theta = kernel_atan2(t.un, t.len_nxu);  // atan2(0, 0) = 0
   t.drag_mag = mat.drag * t.a * std::fabs(t.un);
   t.lift_mag = mat.lift * t.a * t.theta * t.uu;
   t.aero = t.drag_mag * t.u + t.lift_mag * t.n;
