@@ -23,9 +23,6 @@ using namespace nudge;
 
 namespace {
 
-using test::Outcome;
-using test::require_bitwise_equal;
-
 // The sheet of the triangle family's tests with a bending edge on every interior edge,
 // each with its own stiffness and damping.
 Scene make_bending_sheet(int rows = 4, int cols = 4, int steps = 80, bool ground = true) {
@@ -37,14 +34,6 @@ Scene make_bending_sheet(int rows = 4, int cols = 4, int steps = 80, bool ground
     scene.params[ParamId::BendingDamping].value[e] = 0.01 + 0.004 * (e % 4);
   }
   return scene;
-}
-
-Outcome run_gradient(const Scene& scene, int threads, int checkpoint_every) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  options.threads = threads;
-  options.checkpoint_every = checkpoint_every;
-  return test::run_gradient(scene, options);
 }
 
 Vec3<double> row3(const std::vector<double>& values, int i) {
@@ -147,61 +136,19 @@ TEST_CASE("bending family: a falling sheet matches a plain reference integrator,
 TEST_CASE("bending family: the same bits on 1 and 4 threads and with checkpoints") {
   const Scene scene = make_bending_sheet(6, 7, 120);
   REQUIRE(check_scene(scene).ok());
-  const Outcome one = run_gradient(scene, 1, 0);
-  require_bitwise_equal(one, run_gradient(scene, 4, 0));
-  require_bitwise_equal(one, run_gradient(scene, 1, 7));
-  require_bitwise_equal(one, run_gradient(scene, 4, 13));
-  for (ParamId id : {ParamId::BendingStiffness, ParamId::BendingDamping}) {
-    double largest = 0;
-    for (double gk : one.params[id].grad) largest = std::max(largest, std::fabs(gk));
-    CAPTURE(param_name(id));
-    CHECK(largest > 0);
-  }
+  const test::Outcome one = test::require_same_bits_for_threads_and_checkpoints(scene);
+  test::check_has_gradient(one, {ParamId::BendingStiffness, ParamId::BendingDamping});
 }
 
 TEST_CASE("bending family: scene gradients against central differences") {
-  const Scene scene = make_bending_sheet();
-  REQUIRE(check_scene(scene).ok());
-  GradCheckOptions options;
-  options.samples_per_parameter = 1000;  // every entry
-  options.tolerance = 1e-6;
-  options.parameters = {ParamId::BendingStiffness, ParamId::BendingDamping, ParamId::TriangleStiffness,
-                        ParamId::InitialPosition,  ParamId::InitialVelocity, ParamId::Mass};
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int checked[kParamCount] = {};
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK(e.passed);
-    ++checked[static_cast<int>(e.param)];
-  }
-  for (ParamId id : options.parameters) {
-    CAPTURE(param_name(id));
-    CHECK(checked[static_cast<int>(id)] == scene.params[id].size());
-  }
+  test::check_against_central_differences(make_bending_sheet(),
+                                          {ParamId::BendingStiffness, ParamId::BendingDamping, ParamId::TriangleStiffness,
+                                           ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("bending family: float32 agrees with float64") {
-  const Scene scene = make_bending_sheet(6, 7, 120);
-  const auto run = [&](Precision precision) {
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    options.precision = precision;
-    options.threads = 2;
-    return test::run_gradient(scene, options);
-  };
-  const Outcome f64 = run(Precision::Float64), f32 = run(Precision::Float32);
-  CHECK(f32.loss == doctest::Approx(f64.loss).epsilon(1e-4));
-  for (ParamId id : {ParamId::BendingStiffness, ParamId::BendingDamping, ParamId::InitialVelocity}) {
-    double diff = 0, size = 0;
-    for (size_t k = 0; k < f64.params[id].grad.size(); ++k) {
-      diff += std::pow(f32.params[id].grad[k] - f64.params[id].grad[k], 2);
-      size += std::pow(f64.params[id].grad[k], 2);
-    }
-    CAPTURE(param_name(id));
-    CHECK(std::sqrt(diff) <= 1e-3 * std::sqrt(size));
-  }
+  test::check_float32_matches_float64(make_bending_sheet(6, 7, 120),
+                                      {ParamId::BendingStiffness, ParamId::BendingDamping, ParamId::InitialVelocity});
 }
 
 namespace {

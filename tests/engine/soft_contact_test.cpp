@@ -12,6 +12,7 @@
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "gradient_outcome.h"
 #include "test_scenes.h"
 
 using namespace nudge;
@@ -74,24 +75,6 @@ Scene make_cloth_over_sphere() {
   return scene;
 }
 
-void check_gradients(const Scene& scene, const std::vector<ParamId>& params, int samples) {
-  REQUIRE(check_scene(scene).ok());
-  GradCheckOptions options;
-  options.parameters = params;
-  options.samples_per_parameter = samples;
-  options.tolerance = 1e-5;
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int checked = 0;
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK(e.passed);
-    ++checked;
-  }
-  CHECK(checked > 0);
-}
-
 // The largest particle speed change in one step, to see that a contact happened.
 double largest_contact_jolt(const Scene& scene) {
   SimulatorOptions options;
@@ -114,19 +97,19 @@ TEST_CASE("soft contact: a tet block on a collider box, struck by a rigid sphere
   const Scene scene = make_block_on_box_struck_by_sphere();
   // Gravity alone lowers v_y by g dt = 0.01 m/s a step; contact pushes it up.
   CHECK(largest_contact_jolt(scene) > 0.05);
-  check_gradients(scene,
+  test::check_against_central_differences(scene,
                   {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::ContactStiffness,
                    ParamId::ContactFriction, ParamId::BodyVelocity, ParamId::BodyDensity, ParamId::InitialVelocity},
-                  4);
+                  4, 1e-5);
 }
 
 TEST_CASE("soft contact: a cloth with bending over a collider sphere: gradients against central differences") {
   const Scene scene = make_cloth_over_sphere();
   CHECK(largest_contact_jolt(scene) > 0.02);
-  check_gradients(scene,
+  test::check_against_central_differences(scene,
                   {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::BendingStiffness,
                    ParamId::BendingDamping, ParamId::ContactStiffness, ParamId::ContactDamping, ParamId::InitialPosition},
-                  4);
+                  4, 1e-5);
 }
 
 TEST_CASE("soft contact: the sphere reaches the block") {

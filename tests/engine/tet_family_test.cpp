@@ -22,17 +22,6 @@ using namespace nudge;
 
 namespace {
 
-using test::Outcome;
-using test::require_bitwise_equal;
-
-Outcome run_gradient(const Scene& scene, int threads, int checkpoint_every) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  options.threads = threads;
-  options.checkpoint_every = checkpoint_every;
-  return test::run_gradient(scene, options);
-}
-
 // Semi-implicit Euler with gravity, the ground and the tets' forces (the kernel of
 // kernels/tet_neohookean.h, checked against Warp in its own test), scattered per tet:
 // the plain integrator the family must reproduce. Returns every state's x.
@@ -139,17 +128,9 @@ TEST_CASE("tet family: an actuated block falling on the ground matches a plain r
 TEST_CASE("tet family: the same bits on 1 and 4 threads and with checkpoints") {
   const Scene scene = test::make_tet_block(3, 2, 1, 120);
   REQUIRE(check_scene(scene).ok());
-  const Outcome one = run_gradient(scene, 1, 0);
-  require_bitwise_equal(one, run_gradient(scene, 4, 0));
-  require_bitwise_equal(one, run_gradient(scene, 1, 7));
-  require_bitwise_equal(one, run_gradient(scene, 4, 13));
+  const test::Outcome one = test::require_same_bits_for_threads_and_checkpoints(scene);
   // Every new parameter, and the controls through the tets alone, have a gradient.
-  for (ParamId id : {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls}) {
-    double largest = 0;
-    for (double gk : one.params[id].grad) largest = std::max(largest, std::fabs(gk));
-    CAPTURE(param_name(id));
-    CHECK(largest > 0);
-  }
+  test::check_has_gradient(one, {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls});
 }
 
 TEST_CASE("tet family: scene gradients against central differences") {
@@ -161,67 +142,27 @@ TEST_CASE("tet family: scene gradients against central differences") {
   scene.actuation = {0.1, 0.15};
   shape_parameters(scene);
   scene.params[ParamId::Stiffness].value = {300, 200};
-  REQUIRE(check_scene(scene).ok());
-  GradCheckOptions options;
-  options.samples_per_parameter = 1000;  // every entry
-  options.tolerance = 1e-6;
-  options.parameters = {ParamId::TetMu,         ParamId::TetLambda,       ParamId::TetDamping, ParamId::Controls,
-                        ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass};
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int checked[kParamCount] = {};
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK(e.passed);
-    ++checked[static_cast<int>(e.param)];
-  }
-  for (ParamId id : options.parameters) {
-    CAPTURE(param_name(id));
-    CHECK(checked[static_cast<int>(id)] == scene.params[id].size());
-  }
+  test::check_against_central_differences(scene, {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping,
+                                                  ParamId::Controls, ParamId::InitialPosition,
+                                                  ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("tet family: dL/dcontrols holds the tets' share") {
   // The block has no springs: the controls reach the loss only through its actuated tets
   // (the gradcheck above checks the values), and not at all once they are passive.
   const Scene scene = test::make_tet_block(2, 1, 1, 40);
-  const Outcome out = run_gradient(scene, 2, 0);
+  const test::Outcome out = test::run_cpu_gradient(scene, 2);
   double largest = 0;
   for (double gk : out.params[ParamId::Controls].grad) largest = std::max(largest, std::fabs(gk));
   CHECK(largest > 1e-6);
   Scene passive = scene;
   passive.tet_channel.assign(passive.tet_channel.size(), -1);
-  const Outcome none = run_gradient(passive, 2, 0);
+  const test::Outcome none = test::run_cpu_gradient(passive, 2);
   for (double gk : none.params[ParamId::Controls].grad) CHECK(gk == 0.0);
 }
 
 TEST_CASE("tet family: float32 agrees with float64") {
-  const Scene scene = test::make_tet_block(3, 2, 1, 120);
-  const auto run = [&](Precision precision) {
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    options.precision = precision;
-    options.threads = 2;
-    auto sim = Simulator::create(scene, options);
-    REQUIRE(sim.ok());
-    Outcome out{0.0, scene.params};
-    Result<Evaluation> eval = (*sim)->gradient(out.params);
-    REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
-    out.loss = eval->loss;
-    return out;
-  };
-  const Outcome f64 = run(Precision::Float64), f32 = run(Precision::Float32);
-  CHECK(f32.loss == doctest::Approx(f64.loss).epsilon(1e-4));
-  for (ParamId id : {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls,
-                     ParamId::InitialVelocity}) {
-    // The gradients as vectors: their difference against their size.
-    double diff = 0, size = 0;
-    for (size_t k = 0; k < f64.params[id].grad.size(); ++k) {
-      diff += std::pow(f32.params[id].grad[k] - f64.params[id].grad[k], 2);
-      size += std::pow(f64.params[id].grad[k], 2);
-    }
-    CAPTURE(param_name(id));
-    CHECK(std::sqrt(diff) <= 1e-3 * std::sqrt(size));
-  }
+  test::check_float32_matches_float64(test::make_tet_block(3, 2, 1, 120),
+                                      {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls,
+                                       ParamId::InitialVelocity});
 }

@@ -20,17 +20,6 @@ using namespace nudge;
 
 namespace {
 
-using test::Outcome;
-using test::require_bitwise_equal;
-
-Outcome run_gradient(const Scene& scene, int threads, int checkpoint_every) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  options.threads = threads;
-  options.checkpoint_every = checkpoint_every;
-  return test::run_gradient(scene, options);
-}
-
 // Semi-implicit Euler with gravity and the triangles' forces (the kernel of
 // kernels/triangle_membrane.h, checked against Warp in its own test), scattered per
 // triangle: the plain integrator the family must reproduce. Returns every state's x.
@@ -108,70 +97,21 @@ TEST_CASE("triangle family: a falling sheet in a wind matches a plain reference 
 TEST_CASE("triangle family: the same bits on 1 and 4 threads and with checkpoints") {
   const Scene scene = test::make_triangle_sheet(6, 7, 120);
   REQUIRE(check_scene(scene).ok());
-  const Outcome one = run_gradient(scene, 1, 0);
-  require_bitwise_equal(one, run_gradient(scene, 4, 0));
-  require_bitwise_equal(one, run_gradient(scene, 1, 7));
-  require_bitwise_equal(one, run_gradient(scene, 4, 13));
-  // Every new parameter has a gradient.
-  for (ParamId id : {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
-                     ParamId::TriangleDrag, ParamId::TriangleLift, ParamId::Wind}) {
-    double largest = 0;
-    for (double gk : one.params[id].grad) largest = std::max(largest, std::fabs(gk));
-    CAPTURE(param_name(id));
-    CHECK(largest > 0);
-  }
+  const test::Outcome one = test::require_same_bits_for_threads_and_checkpoints(scene);
+  test::check_has_gradient(one, {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
+                                 ParamId::TriangleDrag, ParamId::TriangleLift, ParamId::Wind});
 }
 
 TEST_CASE("triangle family: scene gradients against central differences") {
-  const Scene scene = test::make_triangle_sheet();
-  REQUIRE(check_scene(scene).ok());
-  GradCheckOptions options;
-  options.samples_per_parameter = 1000;  // every entry
-  options.tolerance = 1e-6;
-  options.parameters = {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
-                        ParamId::TriangleDrag,      ParamId::TriangleLift,          ParamId::Wind,
-                        ParamId::InitialPosition,   ParamId::InitialVelocity,       ParamId::Mass};
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int checked[kParamCount] = {};
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK(e.passed);
-    ++checked[static_cast<int>(e.param)];
-  }
-  for (ParamId id : options.parameters) {
-    CAPTURE(param_name(id));
-    CHECK(checked[static_cast<int>(id)] == scene.params[id].size());
-  }
+  test::check_against_central_differences(
+      test::make_triangle_sheet(),
+      {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping, ParamId::TriangleDrag,
+       ParamId::TriangleLift, ParamId::Wind, ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("triangle family: float32 agrees with float64") {
-  const Scene scene = test::make_triangle_sheet(6, 7, 120);
-  const auto run = [&](Precision precision) {
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    options.precision = precision;
-    options.threads = 2;
-    auto sim = Simulator::create(scene, options);
-    REQUIRE(sim.ok());
-    Outcome out{0.0, scene.params};
-    Result<Evaluation> eval = (*sim)->gradient(out.params);
-    REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
-    out.loss = eval->loss;
-    return out;
-  };
-  const Outcome f64 = run(Precision::Float64), f32 = run(Precision::Float32);
-  CHECK(f32.loss == doctest::Approx(f64.loss).epsilon(1e-4));
-  for (ParamId id : {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
-                     ParamId::TriangleDrag, ParamId::TriangleLift, ParamId::Wind, ParamId::InitialVelocity}) {
-    // The gradients as vectors: their difference against their size.
-    double diff = 0, size = 0;
-    for (size_t k = 0; k < f64.params[id].grad.size(); ++k) {
-      diff += std::pow(f32.params[id].grad[k] - f64.params[id].grad[k], 2);
-      size += std::pow(f64.params[id].grad[k], 2);
-    }
-    CAPTURE(param_name(id));
-    CHECK(std::sqrt(diff) <= 1e-3 * std::sqrt(size));
-  }
+  test::check_float32_matches_float64(test::make_triangle_sheet(6, 7, 120),
+                                      {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness,
+                                       ParamId::TriangleDamping, ParamId::TriangleDrag, ParamId::TriangleLift,
+                                       ParamId::Wind, ParamId::InitialVelocity});
 }
