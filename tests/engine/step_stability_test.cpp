@@ -136,6 +136,34 @@ TEST_CASE("step stability: tets too stiff for the step, per particle over its te
   CHECK(step_stability_issues(scene, motion_of(scene)).empty());
 }
 
+TEST_CASE("step stability: triangles too stiff for the step, per particle over its triangles") {
+  // One right triangle of 0.1 m legs on 0.01 kg particles at rest, ke + ka = 2e6 N/m.
+  // Corner 0's barycentric gradient is -(1, 1) / h: A k |b|^2 = (h^2 / 2) k 2 / h^2 = k =
+  // 2e6 N/m, a gain of dt sqrt(2 * 2e6 / 0.01) = 20.
+  Scene scene;
+  scene.settings.dt = 1e-3;
+  scene.settings.steps = 6;  // (gain - 1)^6 = 5e7: reported, and still finite
+  scene.pinned = {0, 0, 0};
+  scene.triangles = {0, 1, 2};
+  scene.params[ParamId::InitialPosition].value = {0, 1, 0, 0.1, 1, 0, 0, 1.1, 0};
+  shape_parameters(scene);
+  scene.params[ParamId::Mass].value = {0.01, 0.01, 0.01};
+  scene.params[ParamId::TriangleStiffness].value = {1e6};
+  scene.params[ParamId::TriangleAreaStiffness].value = {1e6};
+  scene.params[ParamId::Gravity].value = {0, 0, 0};
+  REQUIRE(check_scene(scene).ok());
+  const std::vector<StepStabilityIssue> issues = step_stability_issues(scene, motion_of(scene));
+  REQUIRE(!issues.empty());
+  CHECK(issues[0].force == "triangle stiffness");
+  CHECK(issues[0].where == "particle 0, in 1 triangles");
+  CHECK(issues[0].advice.find("its triangles' stiffness + area stiffness by a factor") != std::string::npos);
+  CHECK(issues[0].gain == doctest::Approx(1e-3 * std::sqrt(2 * 2e6 / 0.01)));
+  // cloth_throw's 1e4 N/m on 1 kg particles is far below the limit.
+  scene.params[ParamId::TriangleStiffness].value = {1e3};
+  scene.params[ParamId::TriangleAreaStiffness].value = {1e3};
+  CHECK(step_stability_issues(scene, motion_of(scene)).empty());
+}
+
 TEST_CASE("step stability: the example scenes are within the step's limits") {
   int scenes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(scenes_dir())) {

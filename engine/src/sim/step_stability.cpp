@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "kernels/tet_neohookean.h"
+#include "kernels/triangle_membrane.h"
 
 namespace nudge {
 
@@ -54,6 +55,18 @@ struct Worst {
   }
 };
 
+// Per particle: the stiffness and viscosity of the elements at it, summed.
+struct ElementGains {
+  explicit ElementGains(int n) : stiffness(size_t(n), 0.0), viscosity(size_t(n), 0.0), count(size_t(n), 0) {}
+  void add(int i, double k, double c) {
+    stiffness[size_t(i)] += k;
+    viscosity[size_t(i)] += c;
+    ++count[size_t(i)];
+  }
+  std::vector<double> stiffness, viscosity;
+  std::vector<int> count;
+};
+
 }  // namespace
 
 std::string StepStabilityIssue::message() const {
@@ -73,7 +86,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
            number(last * dt) + " s";
   };
 
-  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, ground_stiffness, ground_damping, friction;
+  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, triangle_stiffness, triangle_damping, ground_stiffness,
+      ground_damping, friction;
   // A spring's gains are the same every step: they compound over the whole motion.
   for (int s = 0; s < scene.spring_count(); ++s) {
     const double w = inverse_mass(scene.spring_a[size_t(s)]) + inverse_mass(scene.spring_b[size_t(s)]);
@@ -94,15 +108,39 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
     });
   }
 
+  // Elements on several particles pull a corner back with a stiffness and damp it with a
+  // viscosity that sum, at a particle, over its elements; as for a spring, relative
+  // motion doubles the gain's square.
+  const auto offer_element_gains = [&](const ElementGains& g, const std::string& plural, const std::string& stiff_words,
+                                       const std::string& damp_words, Worst& worst_stiffness, Worst& worst_damping) {
+    for (int i = 0; i < n; ++i) {
+      const double w = 2 * inverse_mass(i), k = g.stiffness[size_t(i)], c = g.viscosity[size_t(i)];
+      if (g.count[size_t(i)] == 0 || w == 0) continue;
+      const double stiff = dt * std::sqrt(k * w), damp = dt * c * w;
+      const double growth_k = std::exp(std::min(steps * log_growth(stiff, false), 700.0));
+      const double growth_c = std::exp(std::min(steps * log_growth(damp, true), 700.0));
+      const std::string name = "particle " + std::to_string(i) + ", in " + std::to_string(g.count[size_t(i)]) + " " + plural;
+      worst_stiffness.offer(growth_k, [&] {
+        return StepStabilityIssue{plural.substr(0, plural.size() - 1) + " stiffness", name, stiff, growth_k,
+                                  "lower dt below " + number(kUnstableGain / std::sqrt(k * w)) + " s or its " + plural +
+                                      "' " + stiff_words + " by a factor " +
+                                      number(stiff * stiff / (kUnstableGain * kUnstableGain))};
+      });
+      worst_damping.offer(growth_c, [&] {
+        return StepStabilityIssue{plural.substr(0, plural.size() - 1) + " damping", name, damp, growth_c,
+                                  "lower dt below " + number(kUnstableGain / (c * w)) + " s or its " + plural + "' " +
+                                      damp_words + " by a factor " + number(damp / kUnstableGain)};
+      });
+    }
+  };
+  const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+  const auto at = [&](int i) { return Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]}; };
+
   // A tet pulls corner j back with a stiffness of about V (k_mu + k_lambda) |b_j|^2 and
   // damps it with about 2 V k_damp |b_j|^2, b_j the gradient of the corner's barycentric
-  // coordinate (a row of the rest inverse B, or minus their sum for corner 0). A particle
-  // feels its tets' together; as for a spring, relative motion doubles the gain's square.
+  // coordinate (a row of the rest inverse B, or minus their sum for corner 0).
   if (scene.tet_count() > 0) {
-    std::vector<double> stiffness(size_t(n), 0.0), viscosity(size_t(n), 0.0);
-    std::vector<int> tets_at(size_t(n), 0);
-    const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
-    const auto at = [&](int i) { return Vec3<double>{x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]}; };
+    ElementGains g(n);
     for (int t = 0; t < scene.tet_count(); ++t) {
       const int* c = &scene.tets[4 * size_t(t)];
       const TetRest<double> rest = tet_rest(at(c[0]), at(c[1]), at(c[2]), at(c[3]));
@@ -113,31 +151,30 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
       row[0] = -(row[1] + row[2] + row[3]);
       const double k = scene.params[ParamId::TetMu].value[size_t(t)] + scene.params[ParamId::TetLambda].value[size_t(t)];
       const double kd = scene.params[ParamId::TetDamping].value[size_t(t)];
-      for (int j = 0; j < 4; ++j) {
-        stiffness[size_t(c[j])] += rest.volume * k * dot(row[j], row[j]);
-        viscosity[size_t(c[j])] += 2 * rest.volume * kd * dot(row[j], row[j]);
-        ++tets_at[size_t(c[j])];
+      for (int j = 0; j < 4; ++j) g.add(c[j], rest.volume * k * dot(row[j], row[j]), 2 * rest.volume * kd * dot(row[j], row[j]));
+    }
+    offer_element_gains(g, "tets", "k_mu + k_lambda", "k_damp", tet_stiffness, tet_damping);
+  }
+
+  // A triangle likewise, in its plane: about A (ke + ka) |b_j|^2 and 2 A kd |b_j|^2, b_j
+  // a row of the inverse rest pose D (or minus their sum for corner 0).
+  if (scene.triangle_count() > 0) {
+    ElementGains g(n);
+    for (int t = 0; t < scene.triangle_count(); ++t) {
+      const int* c = &scene.triangles[3 * size_t(t)];
+      const TriangleRest<double> rest = triangle_rest(at(c[0]), at(c[1]), at(c[2]));
+      if (!(rest.area > 0)) continue;
+      double row[3][2] = {{0, 0}, {rest.pose[0], rest.pose[1]}, {rest.pose[2], rest.pose[3]}};
+      row[0][0] = -(row[1][0] + row[2][0]), row[0][1] = -(row[1][1] + row[2][1]);
+      const double k = scene.params[ParamId::TriangleStiffness].value[size_t(t)] +
+                       scene.params[ParamId::TriangleAreaStiffness].value[size_t(t)];
+      const double kd = scene.params[ParamId::TriangleDamping].value[size_t(t)];
+      for (int j = 0; j < 3; ++j) {
+        const double b2 = row[j][0] * row[j][0] + row[j][1] * row[j][1];
+        g.add(c[j], rest.area * k * b2, 2 * rest.area * kd * b2);
       }
     }
-    for (int i = 0; i < n; ++i) {
-      const double w = 2 * inverse_mass(i), k = stiffness[size_t(i)], c = viscosity[size_t(i)];
-      if (tets_at[size_t(i)] == 0 || w == 0) continue;
-      const double stiff = dt * std::sqrt(k * w), damp = dt * c * w;
-      const double growth_k = std::exp(std::min(steps * log_growth(stiff, false), 700.0));
-      const double growth_c = std::exp(std::min(steps * log_growth(damp, true), 700.0));
-      const std::string name = "particle " + std::to_string(i) + ", in " + std::to_string(tets_at[size_t(i)]) + " tets";
-      tet_stiffness.offer(growth_k, [&] {
-        return StepStabilityIssue{"tet stiffness", name, stiff, growth_k,
-                                  "lower dt below " + number(kUnstableGain / std::sqrt(k * w)) +
-                                      " s or its tets' k_mu + k_lambda by a factor " +
-                                      number(stiff * stiff / (kUnstableGain * kUnstableGain))};
-      });
-      tet_damping.offer(growth_c, [&] {
-        return StepStabilityIssue{"tet damping", name, damp, growth_c,
-                                  "lower dt below " + number(kUnstableGain / (c * w)) +
-                                      " s or its tets' k_damp by a factor " + number(damp / kUnstableGain)};
-      });
-    }
+    offer_element_gains(g, "triangles", "stiffness + area stiffness", "damping", triangle_stiffness, triangle_damping);
   }
 
   const Ground& ground = scene.settings.ground;
@@ -192,7 +229,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
 
   std::vector<StepStabilityIssue> issues;
   for (Worst* worst :
-       {&spring_stiffness, &spring_damping, &tet_stiffness, &tet_damping, &ground_stiffness, &ground_damping, &friction})
+       {&spring_stiffness, &spring_damping, &tet_stiffness, &tet_damping, &triangle_stiffness, &triangle_damping,
+        &ground_stiffness, &ground_damping, &friction})
     if (worst->issue.growth > 0) issues.push_back(worst->issue);
   std::sort(issues.begin(), issues.end(), [](const auto& a, const auto& b) { return a.growth > b.growth; });
   return issues;
