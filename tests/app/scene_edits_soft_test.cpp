@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "nudge/tet_mesh.h"
+#include "nudge/vec3.h"
 #include "scene_edits_test_scenes.h"
 #include "studio/document.h"
 
@@ -42,7 +43,7 @@ TEST_CASE("scene edits: a membrane cloth is add_cloth's sheet held by triangles 
   CHECK(values(cloth, ParamId::BendingStiffness) == std::vector<double>(13, 0.02));
   // Counter-clockwise seen from +z: the first triangle's normal points along +z.
   const std::vector<double>& x = values(cloth, ParamId::InitialPosition);
-  const auto p = [&](int i) { return Vec3<double>{x[3 * size_t(i)], x[3 * size_t(i) + 1], x[3 * size_t(i) + 2]}; };
+  const auto p = [&](int i) { return nudge::Vec3<double>{x[3 * size_t(i)], x[3 * size_t(i) + 1], x[3 * size_t(i) + 2]}; };
   CHECK(cross(p(cloth.triangles[1]) - p(cloth.triangles[0]), p(cloth.triangles[2]) - p(cloth.triangles[0])).z > 0);
   check_stable(cloth, temp.path);
 
