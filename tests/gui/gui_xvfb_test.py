@@ -40,9 +40,9 @@ ERROR_PREFIX = "nudge: error:"
 # editor steps click: menu items, dialog buttons, inspector fields.
 EDIT_MENU = (60, 12)
 EDIT_ADD = (75, 175)
-ADD_CLOTH = (EDIT_MENU, EDIT_ADD, (420, 244), (455, 514))  # Edit, Add, Cloth..., the dialog's Add
+ADD_CLOTH = (EDIT_MENU, EDIT_ADD, (420, 244), (455, 557))  # Edit, Add, Cloth..., the dialog's Add
 ADD_CHAIN = (EDIT_MENU, EDIT_ADD, (420, 223), (455, 528))  # Edit, Add, Chain..., the dialog's Add
-ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 427))             # Edit, Add, Target for the Selection
+ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 490))             # Edit, Add, Target for the Selection
 APPLY_ITERATE = (EDIT_MENU, (120, 270))                   # Edit, Apply Iterate
 TARGET_X_FIELD = (1110, 223)  # the inspector's target x of a selected target objective
 OPTIMISE_TAB = (1070, 44)

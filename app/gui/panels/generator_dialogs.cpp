@@ -251,8 +251,11 @@ Build cloth_dialog() {
     ImGui::TableNextColumn();
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("held by");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("membrane: triangles with a bending edge on each interior edge; springs: along the rows, "
+                        "columns and cell diagonals");
     ImGui::TableNextColumn();
-    ImGui::RadioButton("membrane (triangles + bending)", &v.kind, 0);
+    ImGui::RadioButton("membrane + bending", &v.kind, 0);
     ImGui::SameLine();
     ImGui::RadioButton("springs", &v.kind, 1);
     if (v.kind == 0) membrane_fields(v.membrane);
