@@ -32,8 +32,10 @@ std::vector<glm::vec3> smooth_normals(const render::Mesh& mesh) {
 // The scale of stresses: [0, largest] (1 when all are 0), or nothing when one is not finite.
 float stress_max(const std::vector<double>& stress) {
   double largest = 0;
-  for (double s : stress) largest = std::max(largest, s);
-  if (!std::isfinite(largest)) return 0;
+  for (double s : stress) {
+    if (!std::isfinite(s)) return 0;  // std::max would pass over a NaN
+    largest = std::max(largest, s);
+  }
   return largest > 0 ? float(largest) : 1.0f;
 }
 
@@ -123,8 +125,10 @@ render::Mesh mesh_with_face_colors(const render::Mesh& shared, const std::vector
 
 float gradient_half_range(const std::vector<double>& grad) {
   double largest = 0;
-  for (double g : grad) largest = std::max(largest, std::fabs(g));
-  if (!std::isfinite(largest)) return 0;
+  for (double g : grad) {
+    if (!std::isfinite(g)) return 0;  // std::max would pass over a NaN
+    largest = std::max(largest, std::fabs(g));
+  }
   return largest > 0 ? float(largest) : 1.0f;
 }
 

@@ -224,7 +224,9 @@ TEST_CASE("element colours: tets' faces by stress on the sequential map, and by 
   // No gradients evaluated (or not one per tet): the surface keeps its colour.
   render::DrawList plain = view::scene_draw_list(scene, &traj, 1, options);
   view::add_element_colors(plain, mu, scene, &traj, 1, options, nullptr);
-  view::add_element_colors(plain, mu, scene, &traj, 1, options, &scene);
+  Scene unevaluated = scene;
+  unevaluated.params[ParamId::TetMu].grad.clear();
+  view::add_element_colors(plain, mu, scene, &traj, 1, options, &unevaluated);
   CHECK(plain.meshes[0].colors.size() == 1);
   CHECK(plain.legends.empty());
 }
