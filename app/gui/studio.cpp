@@ -349,6 +349,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.particles = state_.view.particles;
   options.springs = state_.view.springs;
   options.triangles = state_.view.triangles;
+  options.tets = state_.view.tets;
   options.objectives = state_.view.objectives;
   options.colliders = state_.view.colliders;
   options.bodies = state_.view.bodies;
@@ -367,6 +368,9 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   const view::GradientOverlay overlay = state_.iterate ? state_.view.gradient : view::GradientOverlay::None;
   if (view::is_spring_overlay(overlay)) options.springs = false;  // the overlay colours them instead
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
+  // Per-element colours: stress from the motion shown, gradients from the snapshot's scene.
+  view::add_element_colors(list, state_.view.element_colors, scene, traj, frame, options,
+                           state_.iterate ? &state_.iterate->scene : nullptr);
   if (overlay != view::GradientOverlay::None)
     view::add_gradient_overlay(list, overlay, state_.iterate->scene, traj, frame, options);
   // dL/dx at the play head, from the newest state adjoint (it may lag the motion by one
@@ -435,6 +439,7 @@ void Studio::export_frames(const std::filesystem::path& folder) {
   sequence.options = shown_draw_options();
   if (view::is_spring_overlay(state_.view.gradient)) sequence.options.springs = false;  // the overlay colours them
   sequence.overlay = state_.view.gradient;
+  sequence.element_colors = state_.view.element_colors;
   state_.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence));
   state_.frame_export_reported = false;
   state_.log.info("exporting frames to " + folder.string());
@@ -676,7 +681,9 @@ bool Studio::frame(double wall_seconds) {
   }
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
   // An overlay needs gradients: the optimiser's start has them.
-  if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients) optimization_session();
+  if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients ||
+      state_.view.element_colors.kind == view::ElementColoring::Kind::Gradient)
+    optimization_session();
   adopt_newest_motion();
   adopt_newest_iterate();
   update_state_adjoints();

@@ -26,6 +26,7 @@
 #include "studio/recovery.h"
 #include "studio/rollout_worker.h"
 #include "studio/state_adjoint_run.h"
+#include "view/element_colors.h"
 #include "view/gradient_overlay.h"
 #include "view/scene_draw.h"
 
@@ -167,6 +168,7 @@ struct ViewFlags {
   bool particles = true;
   bool springs = true;
   bool triangles = true;
+  bool tets = true;  // soft bodies: their surface
   bool objectives = true;
   bool colliders = true;
   bool bodies = true;
@@ -177,6 +179,9 @@ struct ViewFlags {
   // Gradients of the shown iterate drawn over the scene (the optimiser's start when it
   // has not run: choosing an overlay evaluates it).
   view::GradientOverlay gradient = view::GradientOverlay::None;
+  // The cloth's triangles and the soft bodies' tets coloured per element, by stress at
+  // the frame shown or by a per-element gradient (evaluated as the overlays' are).
+  view::ElementColoring element_colors;
   bool control_gradients = false;  // dL/du per step and channel, a heat strip under the timeline
   bool adjoint_arrows = false;     // dL/dx_t at the play head, arrows on the particles
   bool adjoint_track = false;      // |dL/dx_t| against t, a curve under the timeline
@@ -193,7 +198,7 @@ struct Popups {
   bool marker_csv = false;  // Edit > Load Marker CSV: its file dialog
   // Edit > Add's generator dialogs: the one to open on the next frame (the request is
   // then cleared; the dialog remembers its values between openings).
-  enum class Generator { None, Chain, Cloth, SoftBlock, Walker };
+  enum class Generator { None, Chain, Cloth, SoftBlock, Walker, SoftBox, SoftBall, ImportTetMesh };
   Generator generator = Generator::None;
   // "Unsaved changes": what the user asked for (new, open, quit) that would lose them,
   // held until they choose Save, Discard or Cancel.

@@ -15,7 +15,8 @@
 // into them, and the studio's inspector decides whether to refuse a value out of bounds.
 //
 // Implemented by element family: scene_edits_particles.cpp (particles, springs,
-// controls), scene_edits_generators.cpp (chains, cloth, lattices), scene_edits_bodies.cpp
+// controls), scene_edits_generators.cpp (chains, cloth, lattices), scene_edits_soft.cpp
+// (membrane cloth, soft boxes and balls of tets, imported tet meshes), scene_edits_bodies.cpp
 // (bodies, joints, attachments, colliders), scene_edits_scene.cpp (objectives, marker
 // bindings, time, gravity, ground, what is optimised), scene_edits_clipboard.cpp (copy,
 // paste, duplicate); scene_edits_support.h holds what they share.
@@ -31,6 +32,7 @@
 #include "nudge/parameters.h"
 #include "nudge/result.h"
 #include "nudge/scene.h"
+#include "nudge/tet_mesh.h"
 
 namespace nudge::studio::edits {
 
@@ -131,6 +133,53 @@ Result<Scene> add_walker(const Scene& scene, const Vec3& corner, const WalkerSha
 
 // At most this many particles from one generator: a typo should not fill the memory.
 inline constexpr long long kMaxGeneratedParticles = 100'000;
+
+// ---- Soft bodies: membrane cloth and tet meshes ----------------------------------
+// Each appends new free particles (the radius add_particle would give) and elements
+// between them only: triangles and bending edges, or passive tets. Rest shapes are the
+// generated shapes (the engine takes them from the initial positions).
+
+struct MembraneMaterial {
+  double particle_mass = 0.01;     // kg, each particle
+  double stiffness = 200;          // N/m, each triangle's shear stiffness (triangle_stiffness)
+  double area_stiffness = 200;     // N/m, each triangle's area stiffness (triangle_area_stiffness)
+  double damping = 0.5;            // N s/m, each triangle's (triangle_damping)
+  double bending_stiffness = 0.05; // N m/rad per unit edge length, each interior edge's
+};
+// The sheet add_cloth makes (the same particles, in the same order, and the same pins),
+// held by membrane triangles instead of springs: two per cell, split along the diagonal
+// from its lower-left to its upper-right corner, counter-clockwise seen from +z (cell
+// (r, c): particles r nu + c, r nu + c + 1, (r + 1) nu + c + 1, then r nu + c,
+// (r + 1) nu + c + 1, (r + 1) nu + c), and a bending edge on every interior edge
+// (bending_edges_of_triangles). No springs.
+Result<Scene> add_membrane_cloth(const Scene& scene, const Vec3& corner, double size_u, double size_v, int nu, int nv,
+                                 const MembraneMaterial& material, bool pin_top_row);
+
+// A soft material as an engineer gives it; the tets get the stable Neo-Hookean moduli
+// that match it (neohookean_from_young_poisson, as a scene file's young and poisson).
+struct SoftMaterial {
+  double density = 1000;  // kg/m^3, > 0: the particles' masses, lumped from the tets
+  double young = 5e4;     // Pa, > 0
+  double poisson = 0.3;   // in (-1, 0.5)
+  double damping = 0;     // Pa s, >= 0 (tet_damping)
+};
+// `mesh`'s vertices as new particles and its tets as passive tets on them. Each particle's
+// mass is its share of its tets' density x volume (lumped_masses), so the masses add up
+// to density x the mesh's volume. The mesh must pass check_tet_mesh (every vertex in a
+// tet, no flat or inverted tets); its vertex count is limited as the generators' are.
+Result<Scene> add_tet_mesh(const Scene& scene, const TetMesh& mesh, const SoftMaterial& material);
+// A box from `corner` to corner + size (m, each > 0) of cells[0] x cells[1] x cells[2]
+// cells (each >= 1), five tets a cell (tet_box).
+Result<Scene> add_soft_box(const Scene& scene, const Vec3& corner, const Vec3& size, const std::array<int, 3>& cells,
+                           const SoftMaterial& material);
+// A ball of `radius` (m, > 0) at `centre`, `resolution` (>= 1) cells across (tet_sphere).
+Result<Scene> add_soft_ball(const Scene& scene, const Vec3& centre, double radius, int resolution,
+                            const SoftMaterial& material);
+// The tet mesh in a TetGen .node/.ele pair or a Gmsh .msh 2.2 file (read_tet_mesh), its
+// vertices no tet uses dropped, scaled by `scale` (> 0) about the origin and moved by
+// `offset` (m). Errors name the file and line where the reader found the problem.
+Result<Scene> import_tet_mesh(const Scene& scene, const std::filesystem::path& path, double scale, const Vec3& offset,
+                              const SoftMaterial& material);
 
 // ---- Rigid bodies, joints, attachments, colliders --------------------------------
 

@@ -34,6 +34,7 @@ Result<int> write_frame_sequence(render::GpuContext& gpu, const FrameSequence& s
     render::DrawList list = scene_draw_list(scene, &traj, steps[size_t(k)], sequence.options);
     if (sequence.overlay != GradientOverlay::None)
       add_gradient_overlay(list, sequence.overlay, scene, &traj, steps[size_t(k)], sequence.options);
+    add_element_colors(list, sequence.element_colors, scene, &traj, steps[size_t(k)], sequence.options, &scene);
     render::Expected<render::Image> image = target->render(list);
     if (!image) return Error{image.error().message};
     char name[32];

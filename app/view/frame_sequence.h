@@ -11,6 +11,7 @@
 #include "nudge/result.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "view/element_colors.h"
 #include "view/gradient_overlay.h"
 #include "view/scene_draw.h"
 
@@ -28,6 +29,7 @@ struct FrameSequence {
   double fps = 30;
   SceneDrawOptions options;  // camera and layers
   GradientOverlay overlay = GradientOverlay::None;  // drawn over each frame, as in the viewport
+  ElementColoring element_colors;  // cloth and tets coloured per element (gradients: the scene's)
 };
 
 // Called before the first frame and after each with (frames written, frames in all);

@@ -193,6 +193,15 @@ double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds) {
   return std::clamp(1.3 * thinnest, 0.015 * size, 0.05 * size);
 }
 
+SoftMeshPlaces soft_mesh_places(const Scene& scene, const SceneDrawOptions& options) {
+  int next = (options.colliders ? static_cast<int>(scene.colliders.size()) : 0) +
+             (options.bodies ? scene.body_count() : 0);
+  SoftMeshPlaces places;
+  if (options.triangles && scene.triangle_count() > 0) places.cloth = next++;
+  if (options.tets && scene.tet_count() > 0) places.tets = next++;
+  return places;
+}
+
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j) {
   const Joint& joint = scene.joints[size_t(j)];
   const double* a = &scene.params[ParamId::JointAnchor].value[3 * size_t(j)];
@@ -299,6 +308,14 @@ float default_particle_radius(const Scene& scene, const Bounds& bounds) {
         const size_t a = size_t(scene.triangles[t + e]) * 3, b = size_t(scene.triangles[t + (e + 1) % 3]) * 3;
         rest.push_back(std::hypot(x[a] - x[b], x[a + 1] - x[b + 1], x[a + 2] - x[b + 2]));
       }
+  // A soft body without springs or triangles: its tets' edges at the start.
+  if (rest.empty())
+    for (size_t t = 0; t + 3 < scene.tets.size(); t += 4)
+      for (size_t a = 0; a < 4; ++a)
+        for (size_t b = a + 1; b < 4; ++b) {
+          const size_t i = size_t(scene.tets[t + a]) * 3, j = size_t(scene.tets[t + b]) * 3;
+          rest.push_back(std::hypot(x[i] - x[j], x[i + 1] - x[j + 1], x[i + 2] - x[j + 2]));
+        }
   const float cap = 0.04f * bounds.radius() + 1e-3f;
   if (rest.empty()) return cap;
   std::nth_element(rest.begin(), rest.begin() + rest.size() / 2, rest.end());
@@ -310,6 +327,7 @@ SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, 
   options.bounds = scene_bounds(scene, traj);
   options.camera = scene_camera(scene, options.bounds, aspect);
   options.particle_radius = default_particle_radius(scene, options.bounds);
+  if (scene.tet_count() > 0) options.tet_surface = std::make_shared<const TetSurface>(tet_surface(scene));
   return options;
 }
 
@@ -388,14 +406,30 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     list.meshes.push_back(std::move(cloth));
   }
 
+  // Soft bodies: the boundary faces of the tets over all the particles (the inner ones
+  // are hidden inside), after the cloth.
+  if (options.tets && scene.tet_count() > 0) {
+    TetSurface made;
+    const TetSurface* surface = options.tet_surface.get();
+    if (!surface || !surface->matches(scene)) surface = &(made = tet_surface(scene));
+    render::Mesh soft;
+    soft.positions.reserve(size_t(n));
+    for (int i = 0; i < n; ++i) soft.positions.push_back(position(xyz, offset, i));
+    soft.indices = surface->indices;
+    soft.colors = {colors::kSoft};
+    list.meshes.push_back(std::move(soft));
+  }
+
   if (options.particles) {
     // A particle with a collision radius is drawn at that size, so contact looks right.
     const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
     list.spheres.reserve(n);
-    // A cloth's particles small, so that the cloth shows between them.
+    // A cloth's or soft body's particles small, so that its surface shows between them.
     std::vector<unsigned char> on_cloth(size_t(n), 0);
     if (options.triangles)
       for (int corner : scene.triangles) on_cloth[size_t(corner)] = 1;
+    if (options.tets)
+      for (int corner : scene.tets) on_cloth[size_t(corner)] = 1;
     for (int i = 0; i < n; ++i) {
       const float r = size_t(i) < contact_radius.size() && contact_radius[i] > 0 ? static_cast<float>(contact_radius[i])
                       : on_cloth[size_t(i)]                                      ? 0.3f * radius

@@ -1,16 +1,18 @@
 // What a scene looks like: turns an engine Scene and one frame of its motion into the
 // renderer's draw list (particles as spheres, springs as lines, muscles coloured by their
 // control, bodies, colliders, joints, attachments, objectives as green targets with error lines, the
-// ground grid), and chooses a camera that frames it. The window and `nudge render` draw
+// ground grid, cloth and the surface of soft bodies as lit meshes), and chooses a camera that frames it. The window and `nudge render` draw
 // the same thing.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "nudge/quat.h"
 #include "nudge/render/draw_list.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "view/tet_surface.h"
 
 namespace nudge::view {
 
@@ -42,6 +44,10 @@ struct SceneDrawOptions {
   bool particles = true;
   bool springs = true;
   bool triangles = true;  // cloth: the triangles as a lit mesh
+  bool tets = true;       // soft bodies: the tets' boundary faces as a lit mesh
+  // The boundary of the scene's tets (scene_draw_options makes it once); when null or
+  // made from other tets (the document was edited since), the draw list makes its own.
+  std::shared_ptr<const TetSurface> tet_surface;
   bool objectives = true;
   bool colliders = true;
   bool bodies = true;
@@ -58,15 +64,22 @@ glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step
 float default_particle_radius(const Scene& scene, const Bounds& bounds);
 
 // Options for drawing this motion (traj, or the initial positions when null) at this
-// aspect (width / height): its bounds, the scene's camera or one that frames it, and
-// the default particle radius.
+// aspect (width / height): its bounds, the scene's camera or one that frames it, the
+// default particle radius and the surface of the scene's tets.
 SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, float aspect);
 
 // The scene at step `step` of traj (positions n x 3 from traj->x), or at its initial
 // positions when traj is null. Its first meshes are the colliders, in the scene's order,
-// then the bodies, then the cloth (all the triangles, one mesh).
+// then the bodies, then the cloth (all the triangles, one mesh), then the soft bodies
+// (the boundary faces of all the tets, one mesh); soft_mesh_places says where.
 render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
                                  const SceneDrawOptions& options);
+
+// Where scene_draw_list put the cloth's and the tets' meshes in its list (-1: not drawn).
+struct SoftMeshPlaces {
+  int cloth = -1, tets = -1;
+};
+SoftMeshPlaces soft_mesh_places(const Scene& scene, const SceneDrawOptions& options);
 
 // Joint j at step `step` of traj, or at the start when traj is null. As in the engine,
 // each side carries the anchor (and the parent the axis) fixed in its own frame from its
@@ -130,6 +143,7 @@ inline constexpr render::Rgba kCollider{0.55f, 0.52f, 0.48f, 1};
 inline constexpr render::Rgba kBody{0.78f, 0.62f, 0.42f, 1};
 inline constexpr render::Rgba kJoint{0.82f, 0.4f, 0.95f, 1};  // violet: no body, target or muscle has it
 inline constexpr render::Rgba kCloth{0.45f, 0.62f, 0.78f, 1};
+inline constexpr render::Rgba kSoft{0.80f, 0.52f, 0.56f, 1};  // soft bodies (tets): flesh, unlike bodies' wood
 }  // namespace colors
 
 }  // namespace nudge::view

@@ -40,9 +40,10 @@ ERROR_PREFIX = "nudge: error:"
 # editor steps click: menu items, dialog buttons, inspector fields.
 EDIT_MENU = (60, 12)
 EDIT_ADD = (75, 175)
-ADD_CLOTH = (EDIT_MENU, EDIT_ADD, (420, 244), (455, 514))  # Edit, Add, Cloth..., the dialog's Add
+ADD_CLOTH = (EDIT_MENU, EDIT_ADD, (420, 244), (455, 557))  # Edit, Add, Cloth..., the dialog's Add
 ADD_CHAIN = (EDIT_MENU, EDIT_ADD, (420, 223), (455, 528))  # Edit, Add, Chain..., the dialog's Add
-ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 427))             # Edit, Add, Target for the Selection
+ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 490))
+ADD_SOFT_BOX = (EDIT_MENU, EDIT_ADD, (420, 307), (455, 514))  # Edit, Add, Soft Box..., the dialog's Add             # Edit, Add, Target for the Selection
 APPLY_ITERATE = (EDIT_MENU, (120, 270))                   # Edit, Apply Iterate
 TARGET_X_FIELD = (1110, 223)  # the inspector's target x of a selected target objective
 OPTIMISE_TAB = (1070, 44)
@@ -561,6 +562,37 @@ class GuiTest:
         finally:
             stop(app)
 
+    # j2. a soft body from its dialog: Edit > Add > Soft Box..., Add, and the scene has its tets
+    def check_add_soft_box(self):
+        log("step j2: Edit > Add > Soft Box..., Add on scenes/projectile.json; Save As holds its 135 tets")
+        saved = self.temp_dir("nudge-gui-soft-") / "soft_box.json"
+        app, err_path = self.start_projectile("soft")
+        try:
+            title = "Nudge - projectile.json"
+            self.click_all(title, ADD_SOFT_BOX)
+            time.sleep(3)  # the edit and the new motion
+            stderr = err_path.read_text(errors="replace")
+            check("add a 3 x 3 x 3 soft box" in stderr, "the log says the soft box was added")
+            check(self.client_ok("title", "Nudge") == title + "*", "the title marks the edit")
+            self.client_ok("key", title + "*", "ctrl+shift+s")
+            time.sleep(1.5)
+            self.click_all(title + "*", [SAVE_AS_NAME_FIELD], pause=0.7)
+            self.client_ok("key", title + "*", "ctrl+a")
+            self.type_text(title + "*", str(saved))
+            self.click_all(title + "*", [SAVE_AS_SAVE])
+            time.sleep(1)
+            check(saved.is_file(), f"Save As wrote {saved}")
+            scene = json.loads(saved.read_text())
+            check(len(scene.get("tets", {}).get("indices", [])) == 5 * 27, "the saved scene has 5 x 27 tets")
+            self.client_ok("close", "Nudge")
+            time.sleep(2)
+            if app.poll() is None:
+                self.client_ok("click", "Nudge", "640", "435")  # Discard, if it still asks
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code}")
+        finally:
+            stop(app)
+
     # k. crash recovery: an edit, the process killed (SIGKILL), and the next start offers it
     def start_nudge(self, tag, *args):
         """nudge ARGS --validate with its stdout and stderr in --out; returns once its window shows."""
@@ -749,6 +781,7 @@ class GuiTest:
                  ("h: bench render", self.check_bench_render),
                  ("i: optimise from the command line", self.check_optimize),
                  ("j: edit, undo and redo with the mouse", self.check_edit_undo),
+                 ("j2: a soft box from its dialog", self.check_add_soft_box),
                  ("k: crash recovery", self.check_crash_recovery),
                  ("l: build, optimise, save and load a scene", self.check_build_optimise_save_load),
                  ("m: pick, move, box select and duplicate in the viewport", self.check_viewport_editing)]

@@ -108,6 +108,9 @@ void add_items(StudioState& state) {
   if (ImGui::MenuItem("Cloth...")) state.popups.generator = G::Cloth;
   if (ImGui::MenuItem("Soft Block...")) state.popups.generator = G::SoftBlock;
   if (ImGui::MenuItem("Walker Robot...")) state.popups.generator = G::Walker;
+  if (ImGui::MenuItem("Soft Box...")) state.popups.generator = G::SoftBox;
+  if (ImGui::MenuItem("Soft Ball...")) state.popups.generator = G::SoftBall;
+  if (ImGui::MenuItem("Import Tet Mesh...")) state.popups.generator = G::ImportTetMesh;
   ImGui::Separator();
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
     if (!ImGui::MenuItem(item)) return;

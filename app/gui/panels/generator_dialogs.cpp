@@ -1,13 +1,18 @@
-// Edit > Add's generators as dialogs: a chain, a cloth sheet, a soft block and a
-// walker robot, each with its place, size, resolution, material and pins. Add queues the
-// edit (studio/scene_edits.h), which refuses what it cannot build with a message the
-// studio shows; the dialog also greys Add out with a short reason. Each dialog remembers
-// its values between openings, except its place, which starts at the drop point (above
-// the middle of what is shown).
+// Edit > Add's generators as dialogs: a chain, a cloth sheet (membrane triangles with
+// bending edges, or springs), a soft block of springs, a walker robot, and soft bodies of
+// tets (a box, a ball, a mesh imported from a TetGen or Gmsh file), each with its place,
+// size, resolution, material and pins. Add queues the edit (studio/scene_edits.h), which
+// refuses what it cannot build with a message the studio shows; the dialog also greys
+// Add out with a short reason. The import is tried when Add is pressed, so that a file
+// that cannot be read is reported in the dialog and nothing changes. Each dialog
+// remembers its values between openings, except its place, which starts at the drop
+// point (above the middle of what is shown).
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -35,8 +40,28 @@ struct ClothValues {
   Vec3 centre{0, 0, 0};
   double size[2] = {1, 1};  // width (x) and height (y), m
   int resolution[2] = {12, 12};
+  int kind = 0;  // 0: membrane (triangles and bending edges), 1: springs
+  edits::MembraneMaterial membrane;
   edits::Material material{0.01, 400, 0.05};
   int pins = 1;  // 0: none, 1: the top row, 2: the top corners
+};
+struct SoftBoxValues {
+  Vec3 centre{0, 0, 0};
+  Vec3 size{0.3, 0.3, 0.3};
+  int cells[3] = {3, 3, 3};
+  edits::SoftMaterial material;
+};
+struct SoftBallValues {
+  Vec3 centre{0, 0, 0};
+  double radius = 0.2;
+  int resolution = 4;
+  edits::SoftMaterial material;
+};
+struct ImportValues {
+  char path[1024] = "";
+  double scale = 1;
+  Vec3 offset{0, 0, 0};
+  edits::SoftMaterial material;
 };
 struct BlockValues {
   Vec3 centre{0, 0, 0};
@@ -56,8 +81,19 @@ ChainValues g_chain;
 ClothValues g_cloth;
 BlockValues g_block;
 WalkerValues g_walker;
+SoftBoxValues g_soft_box;
+SoftBallValues g_soft_ball;
+ImportValues g_import;
+std::string g_add_error;  // why the last Add failed (the import), shown until the dialog closes
 
-constexpr const char* kTitles[] = {"", "Add a Chain", "Add a Cloth Sheet", "Add a Soft Block", "Add a Walker Robot"};
+constexpr const char* kTitles[] = {"",
+                                   "Add a Chain",
+                                   "Add a Cloth Sheet",
+                                   "Add a Soft Block",
+                                   "Add a Walker Robot",
+                                   "Add a Soft Box",
+                                   "Add a Soft Ball",
+                                   "Import a Tet Mesh"};
 
 const char* title(G g) { return kTitles[static_cast<int>(g)]; }
 
@@ -109,6 +145,36 @@ void material_fields(edits::Material& m) {
   field("damping", &m.damping, 1, "N s/m", "of each spring");
 }
 
+void membrane_fields(edits::MembraneMaterial& m) {
+  field("particle mass", &m.particle_mass, 1, "kg", "the mass of each particle");
+  field("stiffness", &m.stiffness, 1, "N/m", "each triangle's shear stiffness (triangle_stiffness)");
+  field("area stiffness", &m.area_stiffness, 1, "N/m", "each triangle's resistance to a change of area");
+  field("damping", &m.damping, 1, "N s/m", "each triangle's");
+  field("bending stiffness", &m.bending_stiffness, 1, "N m/rad", "per unit length of each interior edge");
+}
+
+void soft_fields(edits::SoftMaterial& m) {
+  field("density", &m.density, 1, "kg/m^3", "the particles' masses are the tets' mass, lumped");
+  field("Young's modulus", &m.young, 1, "Pa", "stiffness; turned into each tet's k_mu, k_lambda");
+  field("Poisson's ratio", &m.poisson, 1, "", "in (-1, 0.5): near 0.5 keeps the volume");
+  field("damping", &m.damping, 1, "Pa s", "each tet's strain-rate damping (k_damp)");
+}
+
+std::string membrane_problem(const edits::MembraneMaterial& m) {
+  if (!(std::isfinite(m.particle_mass) && m.particle_mass > 0)) return "the particle mass must be > 0";
+  for (double k : {m.stiffness, m.area_stiffness, m.damping, m.bending_stiffness})
+    if (!(std::isfinite(k) && k >= 0)) return "the stiffnesses and damping must be >= 0";
+  return {};
+}
+
+std::string soft_problem(const edits::SoftMaterial& m) {
+  if (!(std::isfinite(m.density) && m.density > 0)) return "the density must be > 0";
+  if (!(std::isfinite(m.young) && m.young > 0)) return "Young's modulus must be > 0";
+  if (!(std::isfinite(m.poisson) && m.poisson > -1 && m.poisson < 0.5)) return "Poisson's ratio must be in (-1, 0.5)";
+  if (!(std::isfinite(m.damping) && m.damping >= 0)) return "the damping must be >= 0";
+  return {};
+}
+
 // Why the material cannot be built, or empty.
 std::string material_problem(const edits::Material& m) {
   if (!(std::isfinite(m.particle_mass) && m.particle_mass > 0)) return "the particle mass must be > 0";
@@ -137,11 +203,14 @@ Result<Scene> pin_new(Result<Scene> made, int first, const std::vector<int>& whi
   return edits::set_pinned(*made, absolute, true);
 }
 
-// What each dialog builds: the label of its step, the edit, and why it cannot (empty: it can).
+// What each dialog builds: the label of its step, the edit, and why it cannot (empty: it
+// can). try_first: Add tries the edit on the scene and, when it fails, shows why in the
+// dialog and keeps it open (an import, whose file only the edit reads).
 struct Build {
   std::string label;
   std::function<Result<Scene>(const Scene&)> apply;
   std::string problem;
+  bool try_first = false;
 };
 
 Build chain_dialog() {
@@ -178,7 +247,19 @@ Build cloth_dialog() {
     field("centre", v.centre.data(), 3, "m", "the middle of the sheet; it hangs in the x-y plane, facing +z");
     field("width, height", v.size, 2, "m", "along x and y");
     field("particles", v.resolution, 2, "", "across (x) and up (y), 2 or more each");
-    material_fields(v.material);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("held by");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("membrane: triangles with a bending edge on each interior edge; springs: along the rows, "
+                        "columns and cell diagonals");
+    ImGui::TableNextColumn();
+    ImGui::RadioButton("membrane + bending", &v.kind, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("springs", &v.kind, 1);
+    if (v.kind == 0) membrane_fields(v.membrane);
+    else material_fields(v.material);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::AlignTextToFramePadding();
@@ -199,14 +280,18 @@ Build cloth_dialog() {
     const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2]};
     const int first = s.particle_count();
     // The top row is the last: particles (nv - 1) nu to nv nu - 1.
-    return pin_new(edits::add_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.material, c.pins == 1), first,
+    Result<Scene> made = c.kind == 0
+                             ? edits::add_membrane_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.membrane, c.pins == 1)
+                             : edits::add_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.material, c.pins == 1);
+    return pin_new(std::move(made), first,
                    c.pins == 2 ? std::vector<int>{(nv - 1) * nu, nv * nu - 1} : std::vector<int>{});
   };
   if (nu < 2 || nv < 2) b.problem = "a cloth needs 2 x 2 particles at least";
   else if (!finite(c.centre)) b.problem = "the centre must be finite";
   else if (!(c.size[0] > 0 && c.size[1] > 0 && std::isfinite(c.size[0]) && std::isfinite(c.size[1])))
     b.problem = "the width and height must be > 0";
-  else if (b.problem = material_problem(c.material); b.problem.empty()) b.problem = too_many(1LL * nu * nv);
+  else if (b.problem = c.kind == 0 ? membrane_problem(c.membrane) : material_problem(c.material); b.problem.empty())
+    b.problem = too_many(1LL * nu * nv);
   return b;
 }
 
@@ -272,6 +357,83 @@ Build walker_dialog() {
   return b;
 }
 
+Build soft_box_dialog() {
+  SoftBoxValues& v = g_soft_box;
+  if (begin_fields()) {
+    field("centre", v.centre.data(), 3, "m");
+    field("size", v.size.data(), 3, "m", "along x, y and z");
+    field("cells", v.cells, 3, "", "along x, y and z, 1 or more each; five tets a cell");
+    soft_fields(v.material);
+    ImGui::EndTable();
+  }
+  Build b;
+  const SoftBoxValues c = v;
+  b.label = "add a " + std::to_string(c.cells[0]) + " x " + std::to_string(c.cells[1]) + " x " +
+            std::to_string(c.cells[2]) + " soft box";
+  b.apply = [c](const Scene& s) {
+    const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2] - c.size[2] / 2};
+    return edits::add_soft_box(s, corner, c.size, {c.cells[0], c.cells[1], c.cells[2]}, c.material);
+  };
+  if (c.cells[0] < 1 || c.cells[1] < 1 || c.cells[2] < 1) b.problem = "a box needs 1 cell along each axis at least";
+  else if (!finite(c.centre)) b.problem = "the centre must be finite";
+  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] > 0)) b.problem = "the size must be > 0";
+  else if (b.problem = soft_problem(c.material); b.problem.empty())
+    b.problem = too_many((std::min(c.cells[0], 100000) + 1LL) * (std::min(c.cells[1], 100000) + 1LL) *
+                         (std::min(c.cells[2], 100000) + 1LL));
+  return b;
+}
+
+Build soft_ball_dialog() {
+  SoftBallValues& v = g_soft_ball;
+  if (begin_fields()) {
+    field("centre", v.centre.data(), 3, "m");
+    field("radius", &v.radius, 1, "m");
+    field("resolution", &v.resolution, 1, "cells", "across the ball, 1 or more; six tets a cell");
+    soft_fields(v.material);
+    ImGui::EndTable();
+  }
+  Build b;
+  const SoftBallValues c = v;
+  b.label = "add a soft ball";
+  b.apply = [c](const Scene& s) { return edits::add_soft_ball(s, c.centre, c.radius, c.resolution, c.material); };
+  const long long side = std::min(c.resolution, 100000) + 1LL;
+  if (c.resolution < 1) b.problem = "a ball needs 1 cell across at least";
+  else if (!finite(c.centre)) b.problem = "the centre must be finite";
+  else if (!(std::isfinite(c.radius) && c.radius > 0)) b.problem = "the radius must be > 0";
+  else if (b.problem = soft_problem(c.material); b.problem.empty()) b.problem = too_many(side * side * side);
+  return b;
+}
+
+Build import_dialog() {
+  ImportValues& v = g_import;
+  if (begin_fields()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("file");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("a TetGen .node/.ele pair (either file, or their stem) or a Gmsh .msh 2.2 file");
+    ImGui::TableNextColumn();
+    ImGui::SetNextItemWidth(300.0f);
+    if (ImGui::InputText("##path", v.path, sizeof v.path)) g_add_error.clear();
+    field("scale", &v.scale, 1, "", "the file's units to metres, about its origin");
+    field("offset", v.offset.data(), 3, "m", "added after scaling");
+    soft_fields(v.material);
+    ImGui::EndTable();
+  }
+  Build b;
+  const ImportValues c = v;
+  const std::filesystem::path path = c.path;
+  b.label = "import " + path.filename().string();
+  b.apply = [c, path](const Scene& s) { return edits::import_tet_mesh(s, path, c.scale, c.offset, c.material); };
+  b.try_first = true;
+  if (std::strlen(c.path) == 0) b.problem = "name a .node, .ele or .msh file";
+  else if (!(std::isfinite(c.scale) && c.scale > 0)) b.problem = "the scale must be > 0";
+  else if (!finite(c.offset)) b.problem = "the offset must be finite";
+  else b.problem = soft_problem(c.material);
+  return b;
+}
+
 // Where a dialog's place starts when it opens: the drop point (its corner for the walker).
 void place_at_drop_point(const StudioState& state, G g) {
   const Vec3 at = drop_point(state);
@@ -280,6 +442,9 @@ void place_at_drop_point(const StudioState& state, G g) {
     case G::Cloth: g_cloth.centre = at; break;
     case G::SoftBlock: g_block.centre = at; break;
     case G::Walker: g_walker.corner = at; break;
+    case G::SoftBox: g_soft_box.centre = at; break;
+    case G::SoftBall: g_soft_ball.centre = at; break;
+    case G::ImportTetMesh: g_import.offset = at; break;
     case G::None: break;
   }
 }
@@ -293,6 +458,7 @@ void draw_generator_dialogs(StudioState& state) {
     g_open = state.popups.generator;
     state.popups.generator = G::None;
     place_at_drop_point(state, g_open);
+    g_add_error.clear();
     ImGui::OpenPopup(title(g_open));
   }
   if (g_open == G::None) return;
@@ -307,14 +473,22 @@ void draw_generator_dialogs(StudioState& state) {
     case G::Cloth: build = cloth_dialog(); break;
     case G::SoftBlock: build = block_dialog(); break;
     case G::Walker: build = walker_dialog(); break;
+    case G::SoftBox: build = soft_box_dialog(); break;
+    case G::SoftBall: build = soft_ball_dialog(); break;
+    case G::ImportTetMesh: build = import_dialog(); break;
     case G::None: break;
   }
   ImGui::Separator();
   const bool can_add = build.problem.empty() && build.apply;
   if (!can_add) ImGui::BeginDisabled();
   if (ImGui::Button("Add", ImVec2(110, 0))) {
-    queue_edit(state, build.label, build.apply, new_particles);
-    ImGui::CloseCurrentPopup();
+    Result<Scene> tried = build.try_first ? build.apply(state.document.scene()) : Result<Scene>(Scene{});
+    if (tried) {
+      queue_edit(state, build.label, build.apply, new_particles);
+      ImGui::CloseCurrentPopup();
+    } else {
+      g_add_error = tried.error().message;  // nothing changes; say why here
+    }
   }
   if (!can_add) ImGui::EndDisabled();
   ImGui::SameLine();
@@ -323,6 +497,11 @@ void draw_generator_dialogs(StudioState& state) {
   if (!build.problem.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(theme::kWarningText, "%s", build.problem.c_str());
+  }
+  if (!g_add_error.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + 520.0f);
+    ImGui::TextColored(theme::kWarningText, "%s", g_add_error.c_str());
+    ImGui::PopTextWrapPos();
   }
   ImGui::EndPopup();
 }

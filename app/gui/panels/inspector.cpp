@@ -57,6 +57,9 @@ void settings(StudioState& state, const Scene& scene) {
   row("duration", number(s.steps * s.dt) + " s");
   row("particles", std::to_string(scene.particle_count()));
   row("springs", std::to_string(scene.spring_count()));
+  if (scene.triangle_count() > 0) row("triangles", std::to_string(scene.triangle_count()));
+  if (scene.bending_count() > 0) row("bending edges", std::to_string(scene.bending_count()));
+  if (scene.tet_count() > 0) row("tets", std::to_string(scene.tet_count()));
   if (scene.body_count() > 0) row("bodies", std::to_string(scene.body_count()));
   if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
   if (scene.joint_count() > 0) row("joints", std::to_string(scene.joint_count()));
@@ -99,6 +102,11 @@ void particle(StudioState& state, const Scene& scene, int i) {
   edit_row(state, "initial velocity", ParamId::InitialVelocity, 3 * i, 3, "m/s");
   edit_row(state, "external force", ParamId::ExternalForce, 3 * i, 3, "N");
   if (!scene.colliders.empty() || scene.body_count() > 0) edit_row(state, "radius", ParamId::ParticleRadius, i, 1, "m");
+  // Which cloth triangles and tets it is a corner of (their values are per element, in
+  // the Parameters rows).
+  const auto corners = [i](const std::vector<int>& indices) { return std::count(indices.begin(), indices.end(), i); };
+  if (const auto n = corners(scene.triangles)) row("in triangles", std::to_string(n));
+  if (const auto n = corners(scene.tets)) row("in tets", std::to_string(n));
   if (const Trajectory* traj = state.trajectory()) {
     const int t = state.playback.frame();
     const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;

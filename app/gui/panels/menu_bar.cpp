@@ -48,6 +48,7 @@ void view_menu(StudioState& state) {
   ImGui::MenuItem("Particles", nullptr, &v.particles);
   ImGui::MenuItem("Springs", nullptr, &v.springs);
   if (state.document.scene().triangle_count() > 0) ImGui::MenuItem("Cloth", nullptr, &v.triangles);
+  if (state.document.scene().tet_count() > 0) ImGui::MenuItem("Soft Bodies", nullptr, &v.tets);
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
   ImGui::MenuItem("Bodies", nullptr, &v.bodies);
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
@@ -61,6 +62,16 @@ void view_menu(StudioState& state) {
       const std::string label = view::gradient_overlay_label(overlay);
       const bool applies = view::gradient_overlay_applies(overlay, state.document.scene());
       if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay, applies)) v.gradient = overlay;
+    }
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Colour Elements By")) {
+    // Cloth triangles and soft bodies' tets: their stress at the frame shown, or the
+    // gradient of one of their parameters.
+    for (view::ElementColoring coloring : view::element_colorings()) {
+      const std::string label = view::element_coloring_label(coloring);
+      const bool applies = view::element_coloring_applies(coloring, state.document.scene());
+      if (ImGui::MenuItem(label.c_str(), nullptr, v.element_colors == coloring, applies)) v.element_colors = coloring;
     }
     ImGui::EndMenu();
   }

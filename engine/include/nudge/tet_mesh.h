@@ -78,6 +78,15 @@ std::vector<std::array<int, 3>> surface_triangles(const TetMesh& mesh);
 std::vector<double> lumped_masses(const TetMesh& mesh, double density);
 std::vector<double> lumped_masses(const TetMesh& mesh, const std::vector<double>& tet_density);
 
+// The stable Neo-Hookean moduli (a scene's tet_mu and tet_lambda) whose small-strain
+// behaviour is that of Young's modulus `young` (Pa) and Poisson's ratio `poisson`
+// (-1 < nu < 1/2): what a scene file's "young" and "poisson" become (Smith et al.'s
+// match, kernels/tet_neohookean.h), for editors that offer the engineering pair.
+struct NeoHookeanModuli {
+  double k_mu, k_lambda;
+};
+NeoHookeanModuli neohookean_from_young_poisson(double young, double poisson);
+
 // What check_tet_mesh finds. `index` is the tet's, or the vertex's for
 // non_finite_vertex and unused_vertex.
 struct TetMeshProblem {

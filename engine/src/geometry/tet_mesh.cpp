@@ -235,4 +235,9 @@ std::vector<int> remove_unused_vertices(TetMesh& mesh) {
   return new_index;
 }
 
+NeoHookeanModuli neohookean_from_young_poisson(double young, double poisson) {
+  const Lame<double> k = stable_neohookean_from_lame(lame_from_young_poisson(young, poisson));
+  return {k.mu, k.lambda};
+}
+
 }  // namespace nudge
