@@ -55,3 +55,22 @@ print(json.dumps({"impl": "nudge-cpu-" + precision, "centroid": centroid, "loss"
                   "final_loss": o["final_loss"], "seconds_per_iter": wall / n, "cpu_seconds_per_iter": cpu / n}))
 EOF
 done | tee "$out/nudge.jsonl"
+cat "$out/warp.jsonl" "$out/nudge.jsonl" | /usr/bin/python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.strip().startswith("{")]
+warp = next(r for r in rows if r.get("what") == "start")
+warm = next(r for r in rows if r.get("what") == "warm")
+it = [r for r in rows if r.get("what") == "iters"][-1]
+warp_row = dict(impl="Warp 1.9.1, CPU, float32", centroid=warp["centroid"], loss=warp["loss"], grad_mu_norm=warp["grad_mu_norm"],
+                grad_lambda_norm=warp["grad_lambda_norm"], grad_tets_0_2=warp["grad_tets_0_2"], iters=it["iters"],
+                final_loss=it["final_loss"], seconds_per_iter=it["seconds_per_iter"], cpu_seconds_per_iter=it["cpu_seconds_per_iter"])
+print()
+print("| | centroid at the end | loss at start | norms of dL/dk_mu, dL/dk_lambda | tet 0: dL/dk_mu, dL/dk_lambda | loss after %d iterations | s per iteration, wall (CPU) |" % it["iters"])
+print("|---|---|---|---|---|---|---|")
+for r in [warp_row] + [r for r in rows if r.get("impl", "").startswith("nudge")]:
+    name = r["impl"] if r is warp_row else "Nudge, CPU, 1 thread, " + r["impl"].split("-")[-1]
+    c = r["centroid"]
+    print("| %s | (%.6f, %.6f, %.1e) | %.8g | %.4e, %.4e | %.4e, %.4e | %.6g | %.4g (%.4g) |" % (name, c[0], c[1], c[2], r["loss"],
+          r["grad_mu_norm"], r["grad_lambda_norm"], r["grad_tets_0_2"][0][0], r["grad_tets_0_2"][0][1], r["final_loss"],
+          r["seconds_per_iter"], r["cpu_seconds_per_iter"]))
+'

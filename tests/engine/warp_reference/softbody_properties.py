@@ -36,6 +36,7 @@ import time
 import numpy as np
 import warp as wp
 import warp.sim
+from warp.sim.model import PARTICLE_FLAG_ACTIVE
 
 wp.config.quiet = True
 
@@ -60,7 +61,7 @@ def eval_particle_ground_contacts_atomic(
     # warp.sim.integrator_euler.eval_particle_ground_contacts, line for line, except that the
     # force is added with wp.atomic_add instead of f[tid] = f[tid] - ...
     tid = wp.tid()
-    if (particle_flags[tid] & warp.sim.PARTICLE_FLAG_ACTIVE) == 0:
+    if (particle_flags[tid] & PARTICLE_FLAG_ACTIVE) == 0:
         return
     x = particle_x[tid]
     v = particle_v[tid]
