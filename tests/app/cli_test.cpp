@@ -70,6 +70,8 @@ TEST_CASE("cli: validate accepts every example scene") {
     CHECK(contains(run.output, ": ok: "));
     if (entry.path().filename() == "cloth_throw.json")
       CHECK(contains(run.output, " 289 particles, 0 springs, 512 triangles, 736 bending edges, 0 tets, "));
+    if (entry.path().filename() == "softbody_bounce.json")
+      CHECK(contains(run.output, " 27 particles, 0 springs, 48 triangles, 0 bending edges, 40 tets, "));
     if (entry.path().filename() == "softbody_properties.json")
       CHECK(contains(run.output, " 64 particles, 0 springs, 0 triangles, 0 bending edges, 162 tets, "));
   }
