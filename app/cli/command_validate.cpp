@@ -21,7 +21,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count()
               << " springs, " << scene->triangle_count() << " triangles, " << scene->body_count() << " bodies, " << scene->joint_count() << " joints, "
               << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
-              << scene->settings.dt << " s, " << scene->channels << " control channels, " << scene->objectives.size()
+              << scene->settings.dt << " s ("
+              << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
+              << scene->channels << " control channels, " << scene->objectives.size()
               << " objective terms\n";
     std::cout << "optimised parameters:";
     int optimised = 0;

@@ -14,6 +14,7 @@
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "nudge/step_stability.h"
 #include "sim/rollout.h"
 #include "cpu_simulator.h"
 #include "gradient_outcome.h"
@@ -63,7 +64,18 @@ TEST_CASE("implicit euler: a stiff chain stays whole at a step where semi-implic
   }
   CHECK(worst_strain < 0.01);
   const double tip_y = traj->x[size_t(traj->steps) * 3 * n + 3 * (n - 1) + 1];
-  CHECK(tip_y < 0.6);  // fell from 1.0 towards hanging 0.9 m below the pin
+  CHECK(tip_y < 0.97);  // the stiff beam (its skip springs resist bending) sags from 1.0
+
+  // The stability check knows the springs are implicit: it warns of them only for the
+  // semi-implicit step.
+  const auto springs_reported = [&](const Scene& scene) {
+    int reported = 0;
+    for (const StepStabilityIssue& issue : step_stability_issues(scene, *traj))
+      reported += issue.force.rfind("spring", 0) == 0;
+    return reported;
+  };
+  CHECK(springs_reported(explicit_chain) > 0);
+  CHECK(springs_reported(implicit_chain) == 0);
 
   // float32 runs the same solve (to its own precision).
   Scene f32 = implicit_chain;
@@ -106,7 +118,7 @@ TEST_CASE("implicit euler: scene gradients against central differences") {
                         ParamId::Controls,          ParamId::ExternalForce,     ParamId::Gravity,
                         ParamId::Drag,              ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness,
                         ParamId::TriangleDamping,   ParamId::TriangleDrag,      ParamId::TriangleLift,
-                        ParamId::Wind};
+                        ParamId::Wind, ParamId::GroundStiffness, ParamId::Friction};
   Result<GradCheckReport> report = gradient_check(scene, options);
   REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
   int checked[kParamCount] = {};
@@ -115,11 +127,20 @@ TEST_CASE("implicit euler: scene gradients against central differences") {
     INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
                              << e.finite_difference << ", uncertainty " << e.uncertainty);
     CHECK(e.passed);
-    if (e.resolved && !e.noise) worst = std::max(worst, e.relative_error);
+    worst = std::max(worst, e.relative_error);
     ++checked[static_cast<int>(e.param)];
   }
-  MESSAGE("implicit sheet: " << report->entries.size() << " entries, worst relative error of a resolved entry "
-                             << worst << ", " << report->rounding_noise() << " within rounding noise");
+  // Against each parameter's gradient scale (its largest |entry|) too: small entries
+  // carry the finite difference's own noise (the Newton tolerance over the step h).
+  double scale[kParamCount] = {}, worst_scaled = 0;
+  for (const GradCheckEntry& e : report->entries)
+    scale[static_cast<int>(e.param)] = std::max(scale[static_cast<int>(e.param)], std::fabs(e.adjoint));
+  for (const GradCheckEntry& e : report->entries)
+    if (scale[static_cast<int>(e.param)] > 0)
+      worst_scaled = std::max(worst_scaled, std::fabs(e.adjoint - e.finite_difference) / scale[static_cast<int>(e.param)]);
+  MESSAGE("implicit sheet: " << report->entries.size() << " entries; worst relative error " << worst
+                             << ", worst error against the parameter's gradient scale " << worst_scaled);
+  CHECK(worst_scaled < 1e-6);
   for (ParamId id : options.parameters) {
     CAPTURE(param_name(id));
     CHECK(checked[static_cast<int>(id)] == scene.params[id].size());
@@ -154,9 +175,9 @@ TEST_CASE("implicit euler: what the solve costs per step") {
   const auto end = std::chrono::steady_clock::now();
   const ImplicitStats& s = *rollout.implicit_stats();
   const double steps = double(s.steps);
-  MESSAGE("stiff chain, 200 steps: per step " << s.newton_iterations / steps << " Newton iterations, "
-                                              << s.residuals / steps << " force passes, " << s.forward_products / steps
-                                              << " products forward, " << double(s.adjoint_products) / s.adjoint_solves
+  MESSAGE("stiff chain, 200 steps: per step " << double(s.newton_iterations) / steps << " Newton iterations, "
+                                              << double(s.residuals) / steps << " force passes, " << double(s.forward_products) / steps
+                                              << " products forward, " << double(s.adjoint_products) / double(s.adjoint_solves)
                                               << " backward; " << std::chrono::duration<double, std::micro>(mid - start).count() / steps
                                               << " us forward, " << std::chrono::duration<double, std::micro>(end - mid).count() / steps
                                               << " us backward per step");

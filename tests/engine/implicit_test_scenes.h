@@ -43,8 +43,9 @@ inline Scene make_stiff_chain(int n, double k, double dt, int steps, Integrator 
 
 // A 3 x 4 sheet of particles (its first corner pinned) with two triangles per cell,
 // springs along the cell edges (two of them muscles on one channel) and a stiff
-// diagonal, in a wind, with drag and an external force, at a step the springs' stiffness
-// makes too large for the semi-implicit step. Objectives on positions and a velocity.
+// diagonal, in a wind, with drag, an external force and a soft ground it reaches, at a
+// step the springs' stiffness makes too large for the semi-implicit step. Objectives on
+// positions and a velocity.
 inline Scene make_implicit_sheet(int steps = 30) {
   Scene scene;
   scene.name = "implicit sheet";
@@ -102,6 +103,14 @@ inline Scene make_implicit_sheet(int steps = 30) {
   scene.params[ParamId::ExternalForce].value[3 * 5 + 2] = 0.05;
   scene.params[ParamId::Wind].value = {1.0, 0.3, -0.6};
   scene.params[ParamId::Drag].value = {0.02};
+  // A soft ground (explicit, as contacts are in the implicit step) that the sheet reaches.
+  scene.settings.ground.enabled = true;
+  scene.settings.ground.height = 0.42;
+  scene.settings.ground.damping = 0.1;
+  scene.settings.ground.contact_smoothing = 1e-2;
+  scene.settings.ground.friction_smoothing = 0.05;
+  scene.params[ParamId::GroundStiffness].value = {40.0};
+  scene.params[ParamId::Friction].value = {0.3};
 
   Objective target;
   target.type = ObjectiveType::Target;

@@ -72,8 +72,10 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
   };
 
   Worst spring_stiffness, spring_damping, ground_stiffness, ground_damping, friction;
-  // A spring's gains are the same every step: they compound over the whole motion.
-  for (int s = 0; s < scene.spring_count(); ++s) {
+  // A spring's gains are the same every step: they compound over the whole motion. The
+  // implicit step (Integrator::ImplicitEuler) treats springs implicitly: no limit there.
+  const int explicit_springs = scene.settings.integrator == Integrator::ImplicitEuler ? 0 : scene.spring_count();
+  for (int s = 0; s < explicit_springs; ++s) {
     const double w = inverse_mass(scene.spring_a[size_t(s)]) + inverse_mass(scene.spring_b[size_t(s)]);
     const double k = scene.params[ParamId::Stiffness].value[size_t(s)];
     const double c = scene.params[ParamId::Damping].value[size_t(s)];
