@@ -63,7 +63,7 @@ struct ImplicitStats {
 // The Newton step's linear solve needs no more than this (Newton's own residual decides
 // when to stop); the adjoint's uses ImplicitSettings::linear_tolerance.
 inline constexpr double kNewtonLinearTolerance = 1e-4;
-inline constexpr int kGmresRestart = 50;
+inline constexpr int kGmresRestart = 100;
 inline constexpr int kLineSearchHalvings = 8;
 
 template <class T, Backend Exec>
