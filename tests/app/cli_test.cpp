@@ -69,6 +69,8 @@ TEST_CASE("cli: validate accepts every example scene") {
     CHECK(run.exit_code == 0);
     CHECK(contains(run.output, ": ok: "));
     if (entry.path().filename() == "cloth_throw.json") CHECK(contains(run.output, " 289 particles, 0 springs, 512 triangles, "));
+    if (entry.path().filename() == "stiff_cloth_implicit.json") CHECK(contains(run.output, " s (implicit Euler), "));
+    if (entry.path().filename() == "walker.json") CHECK(contains(run.output, " s (semi-implicit Euler), "));
   }
 }
 
