@@ -13,6 +13,9 @@
 // the bodies' (which leave dL/dwrench), the particles' (which read it for their contacts
 // and attachments with bodies), the bodies' share of those, the springs', the element families', the joints'
 // and body contacts' (which read dL/dwrench too), and the bodies gather their share.
+// With Integrator::ImplicitEuler (sim/implicit_euler.h) the first three forward passes
+// repeat inside a Newton solve, and the particles' and interaction families' adjoints
+// follow one linear solve per step.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
 // then all y, then all z), so that kernels read contiguous components; the public
