@@ -23,7 +23,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
               << scene->tet_count() << " tets, "
               << scene->body_count() << " bodies, " << scene->joint_count() << " joints, "
               << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
-              << scene->settings.dt << " s, " << scene->channels << " control channels, " << scene->objectives.size()
+              << scene->settings.dt << " s ("
+              << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
+              << scene->channels << " control channels, " << scene->objectives.size()
               << " objective terms\n";
     std::cout << "optimised parameters:";
     int optimised = 0;

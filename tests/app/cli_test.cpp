@@ -74,6 +74,8 @@ TEST_CASE("cli: validate accepts every example scene") {
       CHECK(contains(run.output, " 27 particles, 0 springs, 48 triangles, 0 bending edges, 40 tets, "));
     if (entry.path().filename() == "softbody_properties.json")
       CHECK(contains(run.output, " 64 particles, 0 springs, 0 triangles, 0 bending edges, 162 tets, "));
+    if (entry.path().filename() == "stiff_cloth_implicit.json") CHECK(contains(run.output, " s (implicit Euler), "));
+    if (entry.path().filename() == "walker.json") CHECK(contains(run.output, " s (semi-implicit Euler), "));
   }
 }
 

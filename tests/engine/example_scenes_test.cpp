@@ -110,7 +110,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
   for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
                                "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether", "balance",
-                               "rock_throw", "cloth_throw", "softbody_properties", "softbody_bounce"}) {
+                               "rock_throw", "cloth_throw", "softbody_properties", "softbody_bounce",
+                               "stiff_cloth_implicit"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -241,6 +242,42 @@ TEST_CASE("example: softbody_properties fits every tet's k_mu and k_lambda to th
     CAPTURE(fitted_error);
     CHECK(fitted_error < 0.5 * guess_error);
   }
+}
+
+TEST_CASE("example: stiff_cloth_implicit's wind, found through implicit steps, puts the cloth's edge on target") {
+  const Scene scene = load_example("stiff_cloth_implicit");
+  REQUIRE(scene.settings.integrator == Integrator::ImplicitEuler);
+  REQUIRE(scene.objectives.size() == 1);
+  const std::vector<double> target = scene.objectives[0].target;
+  const std::vector<int>& edge = scene.objectives[0].particles;
+  const auto edge_centre = [&](const Trajectory& traj) {
+    std::vector<double> c(3, 0.0);
+    for (int i : edge)
+      for (int k = 0; k < 3; ++k) c[size_t(k)] += traj.x[(size_t(traj.steps) * traj.particles + size_t(i)) * 3 + size_t(k)] / double(edge.size());
+    return c;
+  };
+  // The semi-implicit step diverges at this dt.
+  Scene semi = scene;
+  semi.settings.integrator = Integrator::SemiImplicitEuler;
+  CHECK_FALSE(cpu_simulator(semi)->evaluate(semi.params).ok());
+
+  const Trajectory hanging = rollout(scene, scene.params);
+  const std::vector<double> start = edge_centre(hanging);
+  const double miss0 = std::hypot(start[0] - target[0], start[1] - target[1], start[2] - target[2]);
+  CHECK(miss0 > 0.2);  // the guessed wind leaves the edge some 0.25 m off
+
+  const Optimised opt = optimise(scene);
+  const Trajectory traj = rollout(scene, opt.params);
+  const std::vector<double> end = edge_centre(traj);
+  const double miss = std::hypot(end[0] - target[0], end[1] - target[1], end[2] - target[2]);
+  const std::vector<double>& wind = opt.params[ParamId::Wind].value;
+  INFO("edge at (", end[0], ", ", end[1], ", ", end[2], "), wind (", wind[0], ", ", wind[1], ", ", wind[2], ") after ",
+       opt.result.iterations, " iterations");
+  CHECK(miss < 1e-3);
+  // The wind that put it there: (1, 0, 2) m/s.
+  CHECK(std::fabs(wind[0] - 1.0) < 0.05);
+  CHECK(std::fabs(wind[1]) < 0.05);
+  CHECK(std::fabs(wind[2] - 2.0) < 0.05);
 }
 
 TEST_CASE("example: spring_sysid recovers the spring's stiffness and damping from the marker track") {

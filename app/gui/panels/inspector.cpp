@@ -79,7 +79,14 @@ void settings(StudioState& state, const Scene& scene) {
     edit_row(state, "ground stiffness", ParamId::GroundStiffness, 0, 1, "N/m");
     edit_row(state, "friction", ParamId::Friction, 0, 1, "");
   }
-  row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
+  if (s.integrator == Integrator::ImplicitEuler) {
+    const ImplicitSettings& im = s.implicit;
+    row("integrator", "implicit (backward) Euler on springs and elements: Newton to " + number(im.newton_tolerance) +
+                          " m/s (at most " + std::to_string(im.newton_iterations) + " iterations), GMRES (at most " +
+                          std::to_string(im.linear_iterations) + "); gradients by implicit differentiation");
+  } else {
+    row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
+  }
   row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
   if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request) {
     row("loss", number(state.motion->evaluation.loss));

@@ -27,11 +27,32 @@ struct Ground {
   // Stiffness and friction coefficient are parameters (ParamId::GroundStiffness, Friction).
 };
 
+// How a step advances the particles (docs/engine.md, "Implicit Euler").
+enum class Integrator {
+  SemiImplicitEuler,  // v' = v + dt F(x, v) / m, x' = x + dt v' (the default)
+  ImplicitEuler,      // backward Euler on the interaction forces, solved by Newton
+};
+
+// The names used in scene files: "semi_implicit_euler", "implicit_euler".
+std::string_view integrator_name(Integrator integrator);
+std::optional<Integrator> integrator_from_name(std::string_view name);
+
+// The implicit step's solver (Integrator::ImplicitEuler).
+struct ImplicitSettings {
+  int newton_iterations = 20;      // at most, per step
+  double newton_tolerance = 1e-6;  // m/s: the largest velocity residual |v' - v - dt F(v') / m| accepted
+  int linear_iterations = 200;     // at most, per Krylov solve (GMRES)
+  double linear_tolerance = 1e-10; // the adjoint's solve: residual relative to its right-hand side
+  bool operator==(const ImplicitSettings&) const = default;
+};
+
 struct Settings {
   double dt = 1e-3;           // s
   int steps = 100;            // T, number of steps; states x_0 .. x_T
   int checkpoint_every = 0;   // 0: store every state; K > 0: store every K-th and recompute
   Ground ground;
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  ImplicitSettings implicit;  // read and written only with Integrator::ImplicitEuler
 };
 
 // A reference marker track, read from a CSV file: frame, marker, x, y, z.

@@ -30,6 +30,8 @@ namespace nudge::scene_io {
 namespace fs = std::filesystem;
 
 constexpr long long kIntMax = std::numeric_limits<int>::max();
+// The most Newton or Krylov iterations an implicit step may be given.
+constexpr long long kMaxSolverIterations = 100000;
 
 // Thrown only inside the scene reader; parse_scene turns it into an Error.
 struct LoadFailure {
@@ -42,6 +44,7 @@ inline bool positive(double x) { return std::isfinite(x) && x > 0; }
 inline bool non_negative(double x) { return std::isfinite(x) && x >= 0; }
 inline bool unit_interval_open_right(double x) { return std::isfinite(x) && x >= 0 && x < 1; }
 inline bool time_step(double x) { return std::isfinite(x) && x > 0 && x <= 1; }
+inline bool open_unit_interval(double x) { return std::isfinite(x) && x > 0 && x < 1; }
 
 // A JSON value and where it is in the file.
 struct Node {

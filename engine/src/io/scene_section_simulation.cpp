@@ -13,7 +13,7 @@ namespace nudge::scene_io {
 // ---- Reading ----------------------------------------------------------------------
 
 void SceneReader::read_simulation(const Node& node, Scene& scene) const {
-  expect_object(node, {"dt", "steps", "checkpoint_every", "gravity", "drag", "wind", "ground"});
+  expect_object(node, {"dt", "steps", "checkpoint_every", "integrator", "implicit", "gravity", "drag", "wind", "ground"});
   Settings& s = scene.settings;
   s.dt = number(required(node, "dt", "a time step in (0, 1] (s)"), "a time step in (0, 1] (s)", time_step);
   s.steps = int_in(required(node, "steps", "a step count, an integer in " + range_text(1, kMaxSteps)), 1, kMaxSteps,
@@ -31,6 +31,30 @@ void SceneReader::read_simulation(const Node& node, Scene& scene) const {
     scene.params[ParamId::Wind].value.assign(w.begin(), w.end());
   }
   if (auto ground = optional(node, "ground")) read_ground(*ground, scene);
+  const std::string integrators = "\"semi_implicit_euler\" or \"implicit_euler\"";
+  if (auto integrator = optional(node, "integrator")) {
+    const std::optional<Integrator> chosen = integrator_from_name(string(*integrator, integrators));
+    if (!chosen) fail_found(*integrator, integrators);
+    s.integrator = *chosen;
+  }
+  if (auto implicit = optional(node, "implicit")) {
+    // Settings that nothing would read (nor write back) are a mistake, not a no-op.
+    if (s.integrator != Integrator::ImplicitEuler)
+      fail_found(*implicit, "no \"implicit\" settings unless \"integrator\" is \"implicit_euler\"");
+    read_implicit(*implicit, s.implicit);
+  }
+}
+
+void SceneReader::read_implicit(const Node& node, ImplicitSettings& implicit) const {
+  expect_object(node, {"newton_iterations", "newton_tolerance", "linear_iterations", "linear_tolerance"});
+  if (auto n = optional(node, "newton_iterations"))
+    implicit.newton_iterations = int_in(*n, 1, kMaxSolverIterations, "a count of Newton iterations per step");
+  if (auto tol = optional(node, "newton_tolerance"))
+    implicit.newton_tolerance = number(*tol, "a velocity tolerance > 0 (m/s)", positive);
+  if (auto n = optional(node, "linear_iterations"))
+    implicit.linear_iterations = int_in(*n, 1, kMaxSolverIterations, "a count of Krylov iterations per solve");
+  if (auto tol = optional(node, "linear_tolerance"))
+    implicit.linear_tolerance = number(*tol, "a relative tolerance in (0, 1)", open_unit_interval);
 }
 
 void SceneReader::read_ground(const Node& node, Scene& scene) const {
@@ -73,6 +97,15 @@ OrderedJson simulation_json(const Scene& scene) {
   sim["dt"] = scene.settings.dt;
   sim["steps"] = scene.settings.steps;
   sim["checkpoint_every"] = scene.settings.checkpoint_every;
+  // Only when not the default, so that scenes written before it existed save unchanged.
+  if (scene.settings.integrator != Integrator::SemiImplicitEuler) {
+    sim["integrator"] = std::string(integrator_name(scene.settings.integrator));
+    const ImplicitSettings& im = scene.settings.implicit;
+    sim["implicit"] = {{"newton_iterations", im.newton_iterations},
+                       {"newton_tolerance", im.newton_tolerance},
+                       {"linear_iterations", im.linear_iterations},
+                       {"linear_tolerance", im.linear_tolerance}};
+  }
   sim["gravity"] = p[ParamId::Gravity].value;
   sim["drag"] = p[ParamId::Drag].value.at(0);
   const std::vector<double>& wind = p[ParamId::Wind].value;
@@ -105,6 +138,17 @@ Problem check_settings(const Scene& scene) {
     return found("simulation.steps", s.steps, "a step count in [1, " + std::to_string(kMaxSteps) + "]");
   if (s.checkpoint_every < 0)
     return found("simulation.checkpoint_every", s.checkpoint_every, "an interval >= 0 (0 stores every state)");
+  const ImplicitSettings& im = s.implicit;
+  if (im.newton_iterations < 1 || im.newton_iterations > kMaxSolverIterations)
+    return found("simulation.implicit.newton_iterations", im.newton_iterations,
+                 "a count of Newton iterations in [1, " + std::to_string(kMaxSolverIterations) + "]");
+  if (!positive(im.newton_tolerance))
+    return found("simulation.implicit.newton_tolerance", im.newton_tolerance, "a velocity tolerance > 0 (m/s)");
+  if (im.linear_iterations < 1 || im.linear_iterations > kMaxSolverIterations)
+    return found("simulation.implicit.linear_iterations", im.linear_iterations,
+                 "a count of Krylov iterations in [1, " + std::to_string(kMaxSolverIterations) + "]");
+  if (!open_unit_interval(im.linear_tolerance))
+    return found("simulation.implicit.linear_tolerance", im.linear_tolerance, "a relative tolerance in (0, 1)");
   const Ground& g = s.ground;
   if (!finite(g.height)) return found("simulation.ground.height", g.height, "a finite height (m)");
   if (!non_negative(g.damping)) return found("simulation.ground.damping", g.damping, "a damping >= 0 (N s/m)");

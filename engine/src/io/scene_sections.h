@@ -41,6 +41,7 @@ private:
   // scene_section_simulation.cpp
   void read_simulation(const Node& node, Scene& scene) const;
   void read_ground(const Node& node, Scene& scene) const;
+  void read_implicit(const Node& node, ImplicitSettings& implicit) const;
   void read_camera(const Node& node, SceneCamera& camera) const;
 
   // scene_section_particles.cpp

@@ -47,18 +47,17 @@ NUDGE_HD void integrate_particle(const ModelView<T>& m, int i, StateView<const T
   store3(next.x, i, p.n, xi + m.dt * vn);
 }
 
-// The adjoint of integrate_particle, the part local to particle i.
-// In: adj holds dL/dx', dL/dv' (the state after the step). Out: adj holds the local part
-// of dL/dx, dL/dv; adj_f[i] receives dL/dF for the interaction families' adjoints; v1 is
-// the velocity after the step (it gives dt F / m without recomputing the forces).
+// The local part of a step's adjoint past the velocity update m (v' - v) = dt F: given
+// adj_vn, the adjoint of the new velocity as if v' = v + dt F / m (semi-implicit Euler:
+// dL/dv' + dt dL/dx'; the implicit step: m lambda, sim/implicit_euler.h), writes
+// dL/dF = dt adj_vn / m to adj_f, dL/dx = ax1 plus the local forces' share and dL/dv to
+// adj, and the local parameters' gradients. v1: the velocity after the step.
 template <bool kContact = true, class T>
-NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<const T> state, const T* v1,
-                                    StateView<T> adj, T* adj_f, const GradView<T>& grad) {
+NUDGE_HD void particle_velocity_adjoint(const ModelView<T>& m, int i, StateView<const T> state, const T* v1,
+                                        Vec3<T> adj_vn, Vec3<T> ax1, StateView<T> adj, T* adj_f,
+                                        const GradView<T>& grad) {
   const ParticleModel<T>& p = m.particles;
   const Vec3<T> xi = load3(state.x, i, p.n), vi = load3(state.v, i, p.n);
-  const Vec3<T> ax1 = load3(adj.x, i, p.n);
-  // v' feeds x' = x + dt v', so its total adjoint includes dt * dL/dx'.
-  const Vec3<T> adj_vn = (load3(adj.v, i, p.n) + m.dt * ax1) * p.free[i];
   const T mass = p.mass[i];
   const Vec3<T> af = adj_vn * (m.dt / mass);
   store3(adj_f, i, p.n, af);
@@ -78,6 +77,20 @@ NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<cons
   }
   store3(adj.x, i, p.n, ax);
   store3(adj.v, i, p.n, av);
+}
+
+// The adjoint of integrate_particle, the part local to particle i.
+// In: adj holds dL/dx', dL/dv' (the state after the step). Out: adj holds the local part
+// of dL/dx, dL/dv; adj_f[i] receives dL/dF for the interaction families' adjoints; v1 is
+// the velocity after the step (it gives dt F / m without recomputing the forces).
+template <bool kContact = true, class T>
+NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<const T> state, const T* v1,
+                                    StateView<T> adj, T* adj_f, const GradView<T>& grad) {
+  const ParticleModel<T>& p = m.particles;
+  const Vec3<T> ax1 = load3(adj.x, i, p.n);
+  // v' feeds x' = x + dt v', so its total adjoint includes dt * dL/dx'.
+  const Vec3<T> adj_vn = (load3(adj.v, i, p.n) + m.dt * ax1) * p.free[i];
+  particle_velocity_adjoint<kContact>(m, i, state, v1, adj_vn, ax1, adj, adj_f, grad);
 }
 
 }  // namespace nudge

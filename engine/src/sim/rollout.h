@@ -13,6 +13,9 @@
 // the bodies' (which leave dL/dwrench), the particles' (which read it for their contacts
 // and attachments with bodies), the bodies' share of those, the springs', the element families', the joints'
 // and body contacts' (which read dL/dwrench too), and the bodies gather their share.
+// With Integrator::ImplicitEuler (sim/implicit_euler.h) the first three forward passes
+// repeat inside a Newton solve, and the particles' and interaction families' adjoints
+// follow one linear solve per step.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
 // then all y, then all z), so that kernels read contiguous components; the public
@@ -44,6 +47,7 @@
 #include "sim/families/particle_family.h"
 #include "sim/families/spring_family.h"
 #include "sim/families/element_families.h"
+#include "sim/implicit_euler.h"
 #include "sim/objectives.h"
 #include "sim/state_layout.h"
 
@@ -68,7 +72,11 @@ public:
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
     exec_.resize(adj_state_, layout_.size());
     exec_.resize(adj_f_, layout_.particle_values());
+    if (scene.settings.integrator == Integrator::ImplicitEuler) implicit_.emplace(scene, exec_);
   }
+
+  // The implicit step's solver statistics, or nullptr for the semi-implicit step.
+  const ImplicitStats* implicit_stats() const { return implicit_ ? &implicit_->stats() : nullptr; }
 
   // Runs the rollout with these parameter values and returns the loss.
   Result<Evaluation> forward(const ParameterSet& params) {
@@ -233,12 +241,17 @@ private:
   }
 
   // One step: the interaction families' forces, then the particles and the bodies gather
-  // them and integrate.
+  // them and integrate. The implicit step (sim/implicit_euler.h) runs the first three
+  // passes until its Newton solve converges.
   void step(int t, StateView<const T> s, StateView<T> next) {
     const ModelView<T> m = model_view();
-    springs_.compute_forces(exec_, m, t, s);
-    elements_.compute_forces(exec_, m, t, s);
-    particles_.integrate(exec_, m, s, springs_, next);
+    if (implicit_) {
+      implicit_->step(exec_, m, t, s, next, springs_, elements_, particles_);
+    } else {
+      springs_.compute_forces(exec_, m, t, s);
+      elements_.compute_forces(exec_, m, t, s);
+      particles_.integrate(exec_, m, s, springs_, next);
+    }
     joints_.compute(exec_, m, t, s, 0);
     body_contacts_.compute(exec_, m, s, joints_.count());
     bodies_.step(exec_, m, s, next);
@@ -254,10 +267,17 @@ private:
     joints_.compute(exec_, m, t, s, 0);
     body_contacts_.compute(exec_, m, s, joints_.count());
     bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
-    particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
-    particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
-    springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
-    elements_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad);
+    if (implicit_) {  // the step's adjoint solve, then the same passes with dL/dF = dt lambda
+      implicit_->solve_adjoint(exec_, m, t, next, adj_state(), springs_, elements_);
+      implicit_->particle_adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
+      particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
+      implicit_->interaction_adjoint(exec_, m, t, next, adj_f, adj_state(), grad, springs_, elements_);
+    } else {
+      particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
+      particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
+      springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
+      elements_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad);
+    }
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
     bodies_.gather_adjoint(exec_, m, adj_state());
@@ -322,6 +342,7 @@ private:
     colliders_.upload(p, exec_);
     joints_.upload(p, exec_);
     particle_bodies_.upload(p, exec_);
+    if (implicit_) implicit_->upload(p, exec_);
   }
 
   ModelView<T> model_view() const {
@@ -394,6 +415,7 @@ private:
   BodyContactFamily<T, Exec> body_contacts_;
   ParticleBodyFamily<T, Exec> particle_bodies_;
   BodyCoupling<T, Exec> coupling_;  // after the families whose pairs it holds
+  std::optional<ImplicitEuler<T, Exec>> implicit_;  // with Integrator::ImplicitEuler only
 
   using Array = typename Exec::template Array<T>;
   // States: every step, or checkpoints plus one recomputed segment; StateLayout slots.

@@ -88,8 +88,11 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
 
   Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, triangle_stiffness, triangle_damping, ground_stiffness,
       ground_damping, friction;
+  // The implicit step (Integrator::ImplicitEuler) treats springs and the element families
+  // implicitly: no limit there.
+  const bool implicit = scene.settings.integrator == Integrator::ImplicitEuler;
   // A spring's gains are the same every step: they compound over the whole motion.
-  for (int s = 0; s < scene.spring_count(); ++s) {
+  for (int s = 0; s < (implicit ? 0 : scene.spring_count()); ++s) {
     const double w = inverse_mass(scene.spring_a[size_t(s)]) + inverse_mass(scene.spring_b[size_t(s)]);
     const double k = scene.params[ParamId::Stiffness].value[size_t(s)];
     const double c = scene.params[ParamId::Damping].value[size_t(s)];
@@ -139,7 +142,7 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
   // A tet pulls corner j back with a stiffness of about V (k_mu + k_lambda) |b_j|^2 and
   // damps it with about 2 V k_damp |b_j|^2, b_j the gradient of the corner's barycentric
   // coordinate (a row of the rest inverse B, or minus their sum for corner 0).
-  if (scene.tet_count() > 0) {
+  if (scene.tet_count() > 0 && !implicit) {
     ElementGains g(n);
     for (int t = 0; t < scene.tet_count(); ++t) {
       const int* c = &scene.tets[4 * size_t(t)];
@@ -158,7 +161,7 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
 
   // A triangle likewise, in its plane: about A (ke + ka) |b_j|^2 and 2 A kd |b_j|^2, b_j
   // a row of the inverse rest pose D (or minus their sum for corner 0).
-  if (scene.triangle_count() > 0) {
+  if (scene.triangle_count() > 0 && !implicit) {
     ElementGains g(n);
     for (int t = 0; t < scene.triangle_count(); ++t) {
       const int* c = &scene.triangles[3 * size_t(t)];
