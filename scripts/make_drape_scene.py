@@ -16,12 +16,15 @@ shows in the track too.
 The truth scene gives every triangle one stiffness and every bending edge one bending
 stiffness. The example scene starts every triangle and edge from one wrong guess and
 fits them (per element: the scene format cannot tie a parameter's rows to one value) to
-a marker track of every other particle in each direction, recorded from the truth scene:
+a marker track of every other particle in each direction, recorded from the truth scene.
+The time step (1 ms) is stable for every stiffness within the scene's bounds (up to
+100 N/m and 1.5 N m/rad); the bending edges are undamped, as a bending damping of
+0.002 N m s/rad was already too much for the step on these light particles.
 
     python3 scripts/make_drape_scene.py
     nudge simulate assets/tracks/drape_truth.json --out /tmp/drape_traj.csv
     python3 scripts/make_marker_track.py /tmp/drape_traj.csv --particles $(python3 scripts/make_drape_scene.py --markers) \
-        --every 20 --out assets/tracks/drape_track.csv
+        --every 10 --out assets/tracks/drape_track.csv
 
 Python 3 standard library only.
 """
@@ -30,13 +33,13 @@ import json
 import os
 import sys
 
-N = 11                 # particles per side
+N = 9                  # particles per side
 SIDE = 0.5             # m
 HEIGHT = 1.0           # m, the sheet's starting height
 MASS = 0.05 / (N * N)  # kg per particle: 0.05 kg in all, 0.2 kg/m^2
-DT = 5e-4
-STEPS = 2400
-EVERY = 20             # steps per marker frame
+DT = 1e-3
+STEPS = 1200
+EVERY = 10             # steps per marker frame
 
 TRUE_STIFFNESS = 4.0  # N/m, triangles' stiffness (Warp's tri_ke)
 TRUE_BENDING = 0.8     # N m/rad per unit edge length (Warp's edge_ke)
@@ -119,10 +122,14 @@ def main():
         "along its edge x = 0, is let go: it swings down about the pin line, stretching a few per cent under "
         "its own weight, folds over the pin line as a curve its bending stiffness sets, and sways for 1.2 s. "
         f"A marker track of {len(marker_particles)} particles (every other one each way, "
-        "assets/tracks/drape_track.csv, one frame every 20 steps) records the motion made with the true "
+        "assets/tracks/drape_track.csv, one frame every 10 steps) records the motion made with the true "
         f"stiffnesses, {TRUE_STIFFNESS:g} N/m for every triangle and {TRUE_BENDING:g} N m/rad for every "
         f"bending edge. Every element starts from a wrong guess, {GUESS_STIFFNESS:g} N/m and "
-        f"{GUESS_BENDING:g} N m/rad, and L-BFGS fits them, per element, to the track.",
+        f"{GUESS_BENDING:g} N m/rad, and Adam fits them, per element (the format has no way to tie a "
+        "parameter's rows to one value), to the track: the loss falls from 3.5e-4 to about 1e-8 m^2 in 200 "
+        "iterations, the triangles' stiffnesses come to within a few per cent of the truth (mean 4.09 N/m), the "
+        "bending stiffnesses to it in their mean (0.85 N m/rad), while single edges that hardly show in the track "
+        "wander to their bounds. (L-BFGS stalls once such edges sit on their bounds.)",
         GUESS_STIFFNESS, GUESS_BENDING)
     scene["parameters"] = {
         "triangle_stiffness": {"optimize": True, "lower": 0.5, "upper": 100},
@@ -135,7 +142,7 @@ def main():
         "steps_per_frame": EVERY,
         "weight": 1,
     }]
-    scene["optimizer"] = {"method": "lbfgs", "iterations": 100, "history": 10}
+    scene["optimizer"] = {"method": "adam", "iterations": 200, "learning_rate": 0.2}
     scene["camera"] = {"eye": [1.3, 0.9, 1.4], "target": [0.1, 0.75, 0.25], "fov_degrees": 45}
     for path, data in ((os.path.join(ROOT, "assets", "tracks", "drape_truth.json"), truth),
                        (os.path.join(ROOT, "scenes", "drape.json"), scene)):

@@ -148,7 +148,8 @@ def main():
         f"leg). The open-loop controls ({STEPS} steps x 4 channels, {STEPS * DT:g} s) start as a phase-shifted "
         f"{FREQUENCY:g} Hz sinusoid of amplitude {AMPLITUDE:g}, with which the robot rocks in place, and Adam "
         "optimises them within [-1, 1] to carry the centroid as far as it can along +x, less a small "
-        "control-effort penalty. The ground has friction 1 with a friction smoothing of 0.2 m/s, which keeps "
+        "control-effort penalty: in 100 iterations it learns to carry itself 0.46 m forward in the second (from "
+        "-0.003 m), a shuffling, vibrating gait (open-loop controls per step leave it free to buzz). The ground has friction 1 with a friction smoothing of 0.2 m/s, which keeps "
         "its viscous regime within the explicit step's limit on the light corner particles.")
     with open(os.path.join(ROOT, "scenes", "soft_walker.json"), "w") as out:
         out.write(dumps(scene) + "\n")

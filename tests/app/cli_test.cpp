@@ -72,6 +72,10 @@ TEST_CASE("cli: validate accepts every example scene") {
       CHECK(contains(run.output, " 289 particles, 0 springs, 512 triangles, 736 bending edges, 0 tets, "));
     if (entry.path().filename() == "softbody_properties.json")
       CHECK(contains(run.output, " 64 particles, 0 springs, 0 triangles, 0 bending edges, 162 tets, "));
+    if (entry.path().filename() == "drape.json")
+      CHECK(contains(run.output, " 121 particles, 0 springs, 200 triangles, 280 bending edges, 0 tets, "));
+    if (entry.path().filename() == "soft_walker.json")
+      CHECK(contains(run.output, " 117 particles, 0 springs, 0 triangles, 0 bending edges, 240 tets, "));
   }
 }
 
