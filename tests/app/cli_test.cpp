@@ -73,7 +73,7 @@ TEST_CASE("cli: validate accepts every example scene") {
     if (entry.path().filename() == "softbody_properties.json")
       CHECK(contains(run.output, " 64 particles, 0 springs, 0 triangles, 0 bending edges, 162 tets, "));
     if (entry.path().filename() == "drape.json")
-      CHECK(contains(run.output, " 121 particles, 0 springs, 200 triangles, 280 bending edges, 0 tets, "));
+      CHECK(contains(run.output, " 81 particles, 0 springs, 128 triangles, 176 bending edges, 0 tets, "));
     if (entry.path().filename() == "soft_walker.json")
       CHECK(contains(run.output, " 117 particles, 0 springs, 0 triangles, 0 bending edges, 240 tets, "));
   }
