@@ -76,6 +76,10 @@ TEST_CASE("cli: validate accepts every example scene") {
       CHECK(contains(run.output, " 64 particles, 0 springs, 0 triangles, 0 bending edges, 162 tets, "));
     if (entry.path().filename() == "stiff_cloth_implicit.json") CHECK(contains(run.output, " s (implicit Euler), "));
     if (entry.path().filename() == "walker.json") CHECK(contains(run.output, " s (semi-implicit Euler), "));
+    if (entry.path().filename() == "drape.json")
+      CHECK(contains(run.output, " 81 particles, 0 springs, 128 triangles, 176 bending edges, 0 tets, "));
+    if (entry.path().filename() == "soft_walker.json")
+      CHECK(contains(run.output, " 117 particles, 0 springs, 0 triangles, 0 bending edges, 240 tets, "));
   }
 }
 
