@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "kernels/dihedral_bending.h"
 #include "kernels/tet_neohookean.h"
 #include "kernels/triangle_membrane.h"
 
@@ -86,8 +87,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
            number(last * dt) + " s";
   };
 
-  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, triangle_stiffness, triangle_damping, ground_stiffness,
-      ground_damping, friction;
+  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, triangle_stiffness, triangle_damping, bending_stiffness,
+      bending_damping, ground_stiffness, ground_damping, friction;
   // The implicit step (Integrator::ImplicitEuler) treats springs and the element families
   // implicitly: no limit there.
   const bool implicit = scene.settings.integrator == Integrator::ImplicitEuler;
@@ -114,10 +115,13 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
   // Elements on several particles pull a corner back with a stiffness and damp it with a
   // viscosity that sum, at a particle, over its elements; as for a spring, relative
   // motion doubles the gain's square.
+  // motion: 2 where the sums are of a corner's own stiffness (relative motion doubles
+  // the gain's square), 1 where they already hold the coupled corners' shares.
   const auto offer_element_gains = [&](const ElementGains& g, const std::string& plural, const std::string& stiff_words,
-                                       const std::string& damp_words, Worst& worst_stiffness, Worst& worst_damping) {
+                                       const std::string& damp_words, Worst& worst_stiffness, Worst& worst_damping,
+                                       double motion = 2) {
     for (int i = 0; i < n; ++i) {
-      const double w = 2 * inverse_mass(i), k = g.stiffness[size_t(i)], c = g.viscosity[size_t(i)];
+      const double w = motion * inverse_mass(i), k = g.stiffness[size_t(i)], c = g.viscosity[size_t(i)];
       if (g.count[size_t(i)] == 0 || w == 0) continue;
       const double stiff = dt * std::sqrt(k * w), damp = dt * c * w;
       const double growth_k = std::exp(std::min(steps * log_growth(stiff, false), 700.0));
@@ -180,6 +184,30 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
     offer_element_gains(g, "triangles", "stiffness + area stiffness", "damping", triangle_stiffness, triangle_damping);
   }
 
+  // A bending edge pulls along d = dtheta/dx (kernels/dihedral_bending.h) with a stiffness
+  // l ke d d^T and a damping l kd d d^T over its four corners: a corner's row of them
+  // sums to l k |d_i| sum_j |d_j| (a Gershgorin bound of the coupled gain, pinned corners
+  // left out), summed over the particle's edges. The drape blows up at a row sum of 4
+  // (its bending damping 0.002) and runs at 1 (0.0005).
+  if (scene.bending_count() > 0 && !implicit) {
+    ElementGains g(n);
+    for (int e = 0; e < scene.bending_count(); ++e) {
+      const int* c = &scene.bending[4 * size_t(e)];
+      const Vec3<double> corners[4] = {at(c[0]), at(c[1]), at(c[2]), at(c[3])};
+      const BendingGeometry<double> geometry = bending_geometry(corners);
+      if (!geometry.valid) continue;
+      double moving = 0;
+      for (int j = 0; j < 4; ++j) moving += scene.pinned[size_t(c[j])] ? 0.0 : length(geometry.d[j]);
+      const double ke = scene.params[ParamId::BendingStiffness].value[size_t(e)];
+      const double kd = scene.params[ParamId::BendingDamping].value[size_t(e)];
+      for (int j = 0; j < 4; ++j) {
+        const double row = geometry.e_len * length(geometry.d[j]) * moving;
+        g.add(c[j], ke * row, kd * row);
+      }
+    }
+    offer_element_gains(g, "bending edges", "bending stiffness", "bending damping", bending_stiffness, bending_damping, 1);
+  }
+
   const Ground& ground = scene.settings.ground;
   if (ground.enabled) {
     const double k = scene.params[ParamId::GroundStiffness].value[0];
@@ -233,7 +261,7 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
   std::vector<StepStabilityIssue> issues;
   for (Worst* worst :
        {&spring_stiffness, &spring_damping, &tet_stiffness, &tet_damping, &triangle_stiffness, &triangle_damping,
-        &ground_stiffness, &ground_damping, &friction})
+        &bending_stiffness, &bending_damping, &ground_stiffness, &ground_damping, &friction})
     if (worst->issue.growth > 0) issues.push_back(worst->issue);
   std::sort(issues.begin(), issues.end(), [](const auto& a, const auto& b) { return a.growth > b.growth; });
   return issues;
