@@ -1,7 +1,6 @@
 #include "cloth_benchmark.h"
 
 #include <nlohmann/json.hpp>
-#include <thread>
 #include <vector>
 
 #include "bench_timing.h"
@@ -79,28 +78,17 @@ std::string ClothBenchResult::to_json() const {
 Result<ClothBenchResult> run_cloth_benchmark(const ClothBenchOptions& options) {
   if (options.n < 2 || options.steps < 1 || options.runs < 1)
     return Error{"cloth benchmark: need n >= 2, steps >= 1 and runs >= 1"};
-  Scene scene = make_cloth_scene(options.n, options.steps);
   SimulatorOptions sim_options;
   sim_options.device = options.device;
   sim_options.precision = options.precision;
   sim_options.threads = options.threads;
   sim_options.checkpoint_every = options.checkpoint_every;
-  auto sim = Simulator::create(scene, sim_options);
-  if (!sim) return sim.error();
-
   ClothBenchResult result;
   result.options = options;
-  result.device = (*sim)->device_name();
-  result.notice = (*sim)->notice();
-  result.threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  ParameterSet params = scene.params;
-  Result<Evaluation> eval = (*sim)->gradient(params);  // warm-up, and the reported values
-  if (!eval) return eval.error();
-  result.loss = eval->loss;
-  result.grad_v0_norm = norm2(params[ParamId::InitialVelocity].grad);
-  result.grad_k_norm = norm2(params[ParamId::Stiffness].grad);
-  result.forward_s = median_seconds(options.runs, [&] { (void)(*sim)->evaluate(params); });
-  result.gradient_s = median_seconds(options.runs, [&] { (void)(*sim)->gradient(params); });
+  if (Status s = measure_gradient(make_cloth_scene(options.n, options.steps), sim_options, options.runs,
+                                  ParamId::Stiffness, result);
+      !s)
+    return s.error();
   return result;
 }
 

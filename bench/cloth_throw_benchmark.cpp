@@ -3,7 +3,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numbers>
-#include <thread>
 #include <vector>
 
 #include "bench_timing.h"
@@ -94,28 +93,17 @@ std::string ClothThrowBenchResult::to_json() const {
 Result<ClothThrowBenchResult> run_cloth_throw_benchmark(const ClothThrowBenchOptions& options) {
   if (options.steps < 1 || options.runs < 1 || options.threads < 0 || options.checkpoint_every < 0)
     return Error{"cloth_throw benchmark: need steps >= 1, runs >= 1, threads >= 0 and checkpoint >= 0"};
-  const Scene scene = make_cloth_throw_scene(options.steps);
   SimulatorOptions sim_options;
   sim_options.device = options.device;
   sim_options.precision = options.precision;
   sim_options.threads = options.threads;
   sim_options.checkpoint_every = options.checkpoint_every;
-  auto sim = Simulator::create(scene, sim_options);
-  if (!sim) return sim.error();
-
   ClothThrowBenchResult result;
   result.options = options;
-  result.device = (*sim)->device_name();
-  result.notice = (*sim)->notice();
-  result.threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-  ParameterSet params = scene.params;
-  Result<Evaluation> eval = (*sim)->gradient(params);  // warm-up, and the reported values
-  if (!eval) return eval.error();
-  result.loss = eval->loss;
-  result.grad_v0_norm = norm2(params[ParamId::InitialVelocity].grad);
-  result.grad_k_norm = norm2(params[ParamId::TriangleStiffness].grad);
-  result.forward_s = median_seconds(options.runs, [&] { (void)(*sim)->evaluate(params); });
-  result.gradient_s = median_seconds(options.runs, [&] { (void)(*sim)->gradient(params); });
+  if (Status s = measure_gradient(make_cloth_throw_scene(options.steps), sim_options, options.runs,
+                                  ParamId::TriangleStiffness, result);
+      !s)
+    return s.error();
   return result;
 }
 

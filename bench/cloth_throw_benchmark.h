@@ -1,6 +1,6 @@
 // B3 `cloth_throw`: NVIDIA Warp's example_cloth_throw (warp/examples/optim/
-// example_cloth_throw.py) without its bending edges: a 17 x 17 cloth of 512 triangles
-// thrown through drag and lift for 1920 steps, the loss |centroid - (8, 0, 0)|^2 and its
+// example_cloth_throw.py) as it ships: a 17 x 17 cloth of 512 triangles and 736 bending
+// edges thrown through drag and lift for 1920 steps, the loss |centroid - (8, 0, 0)|^2 and its
 // gradient with respect to every particle's initial velocity. The builder makes the same
 // scene as scenes/cloth_throw.json (tests/engine/cloth_throw_benchmark_test.cpp checks),
 // so an installed binary needs no scene file.
@@ -15,7 +15,7 @@
 namespace nudge {
 
 // Warp's add_cloth_grid(dim 16 x 16, cell 1/16, mass 1, tri_ke = tri_ka = 1e4, tri_kd = 100,
-// tri_drag = 5, tri_lift = 10), rotated -45 degrees about x, thrown at (0.1, 0.1, 0) m/s,
+// tri_drag = 5, tri_lift = 10, edge_ke = 100 on its interior edges), rotated -45 degrees about x, thrown at (0.1, 0.1, 0) m/s,
 // gravity -9.80665, dt = 1/960, no ground; the initial velocities are optimised (gradient
 // descent, rate 5, 64 iterations) toward a centroid at (8, 0, 0). `steps` = 1920 is
 // scenes/cloth_throw.json.
