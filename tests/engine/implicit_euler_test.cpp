@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "sanitized.h"
 #include "cpu/cpu_exec.h"
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
@@ -105,7 +106,7 @@ TEST_CASE("implicit euler: as dt shrinks the implicit and semi-implicit motions 
   CHECK(fine / coarse == doctest::Approx(0.1).epsilon(0.3));  // first order: 10x smaller dt, 10x smaller gap
 }
 
-TEST_CASE("implicit euler: scene gradients against central differences") {
+TEST_CASE("implicit euler: scene gradients against central differences" * doctest::skip(test::kSanitized)) {
   // Newton and the adjoint's solve to 1e-13; every entry of every parameter the step
   // reads, to 1e-6 relative.
   const Scene scene = test::make_implicit_sheet();
@@ -162,7 +163,7 @@ TEST_CASE("implicit euler: the same bits on 1 and 4 threads and with checkpoints
   test::require_bitwise_equal(one, run(4, 13));
 }
 
-TEST_CASE("implicit euler: what the solve costs per step") {
+TEST_CASE("implicit euler: what the solve costs per step" * doctest::skip(test::kSanitized)) {
   // Counted on the rollout itself: Newton iterations, force passes and operator products
   // (one product: the springs' and elements' adjoint kernels once each).
   Scene scene = test::make_stiff_chain(10, 1e5, 5e-3, 200, Integrator::ImplicitEuler);

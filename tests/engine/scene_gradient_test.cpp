@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "sanitized.h"
 #include "nudge/gradcheck.h"
 #include "test_scenes.h"
 
@@ -82,6 +83,10 @@ TEST_CASE("scene gradient: every example scene through gradcheck") {
     // to a finite difference of 2.2e-11, both zero to the loss's 0.07 over the step);
     // implicit_euler_test.cpp checks tight solves to 1e-6 and 1e-7 of each gradient's scale.
     const bool implicit = scene->settings.integrator == Integrator::ImplicitEuler;
+    // Under the sanitizers the long rollouts take most of an hour; the release suite
+    // checks them, the sanitizers the short ones.
+    const long long work = (long long)scene->settings.steps * (scene->particle_count() + scene->body_count());
+    if (test::kSanitized && (implicit || work > 50'000)) continue;
     const bool hard_contact = !scene->colliders.empty() && scene->contact.smoothing == 0;
     require_gradients_match(*scene, 4, implicit ? 1e-4 : 1e-6, implicit ? 1e-6 : kGradCheckNoise, implicit ? 1e-11 : 0,
                             hard_contact);

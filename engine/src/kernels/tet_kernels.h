@@ -11,10 +11,12 @@
 namespace nudge {
 
 // The control driving tet e at a step, 0 for a passive tet (whose actuation is 0 too).
+// A passive tet reads nothing: when no tet is actuated the family keeps a single padding
+// value, not the steps x channels table (ASan found the read past it).
 template <class T>
 NUDGE_HD T tet_control(const TetModel<T>& tm, int e, int step) {
   const int ch = tm.channel[e];
-  return tm.controls[step * tm.channels + (ch < 0 ? 0 : ch)];
+  return ch < 0 ? T(0) : tm.controls[step * tm.channels + ch];
 }
 
 template <class T>
