@@ -13,6 +13,7 @@
 
 #include "studio/scene_edits.h"
 #include "studio/scene_edits_support.h"
+#include "studio/scene_edits_controller.h"
 
 namespace nudge::studio::edits {
 
@@ -78,6 +79,7 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
     if (bmap[b] >= 0) out.bodies.push_back(scene.bodies[b]);
   remove_rows(out.params, ParamElement::Particle, pmap);
   remove_rows(out.params, ParamElement::Body, bmap);
+  out.controller = Controller{};  // a controller belongs to its scene; pasted pieces join the target's as they are
   for (Parameter& p : out.params.items) {  // a clipboard optimises nothing: a paste keeps the target's choices
     p.optimize = false;
     p.optimize_rows.clear();
@@ -162,6 +164,7 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
   shift(ParamId::BodyPosition, b0);
   shift(ParamId::JointAnchor, j0);  // a joint to the world too: the pasted copy hangs from its own point
 
+  pin_controller_observation(edited);  // the pasted particles are not new inputs
   edited.pinned.insert(edited.pinned.end(), fragment.pinned.begin(), fragment.pinned.end());
   for (int s = 0; s < fragment.spring_count(); ++s) {
     edited.spring_a.push_back(fragment.spring_a[size_t(s)] + n0);

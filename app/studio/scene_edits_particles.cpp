@@ -9,6 +9,7 @@
 
 #include "studio/scene_edits.h"
 #include "studio/scene_edits_support.h"
+#include "studio/scene_edits_controller.h"
 
 namespace nudge::studio::edits {
 
@@ -46,6 +47,7 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     return fail(action, "a scene needs a particle or a body; deleting all " + std::to_string(scene.particle_count()) +
                             " particles would leave neither");
   Scene edited = scene;
+  if (auto problem = remove_controller_particles(edited, map)) return fail(action, *problem);
   // Springs, triangles, bending edges, tets and attachments of deleted particles go with
   // them; the rest are renumbered.
   std::vector<int> springs;
@@ -161,6 +163,10 @@ Result<Scene> set_channels(const Scene& scene, int channels) {
       return fail(action, "spring " + std::to_string(s) + " is driven by channel " +
                               std::to_string(scene.spring_channel[size_t(s)]) +
                               ", which would be removed; make it passive first");
+  for (const int c : scene.controller.channels)
+    if (c >= channels)
+      return fail(action, "the controller drives channel " + std::to_string(c) +
+                              ", which would be removed; remove the controller first");
   for (int t = 0; t < scene.tet_count(); ++t)
     if (scene.tet_channel[size_t(t)] >= channels)
       return fail(action, "tet " + std::to_string(t) + " is driven by channel " +

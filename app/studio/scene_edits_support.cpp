@@ -1,5 +1,6 @@
 // What the scene edits share: index lists, renumbering, parameter rows, finishing.
 #include "studio/scene_edits_support.h"
+#include "studio/scene_edits_controller.h"
 
 #include <algorithm>
 #include <charconv>
@@ -140,6 +141,7 @@ void resize_steps(Parameter& param, int steps) {
 // ---- Appending particles and springs -----------------------------------------------
 
 void append_particles(Scene& scene, const std::vector<Vec3>& positions, double mass, double radius) {
+  pin_controller_observation(scene);  // new particles are not new inputs
   const size_t first = size_t(scene.particle_count()), count = positions.size();
   scene.pinned.resize(first + count, 0);
   append_rows(scene.params, ParamElement::Particle, static_cast<int>(count));

@@ -73,7 +73,8 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::StepJoint:
     case ParamElement::Triangle:
     case ParamElement::BendingEdge:
-    case ParamElement::Tet: break;  // nothing to draw on (yet)
+    case ParamElement::Tet:
+    case ParamElement::ControllerWeight: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -208,7 +209,8 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
         case ParamElement::StepJoint:
         case ParamElement::Triangle:
         case ParamElement::BendingEdge:
-        case ParamElement::Tet: return;  // no position to draw at
+        case ParamElement::Tet:
+        case ParamElement::ControllerWeight: return;  // no position to draw at
       }
       return;
   }

@@ -38,6 +38,8 @@ struct OptimizerSettings {
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // adam
   int history = 10;              // lbfgs: number of correction pairs kept
   double clip = 0.0;             // > 0: rescale the gradient so its 2-norm is at most this (not cmaes)
+  bool normalize = false;        // gd: step along g / (|g| + epsilon), a fixed step length
+                                 // (DiffTaichi's mass_spring update), after clipping
   double tolerance = 0.0;        // stop when the projected gradient's norm <= tolerance (not cmaes,
                                  // which stops when its step size has collapsed)
   double loss_tolerance = 0.0;   // stop when |loss change| <= loss_tolerance * max(1, |loss|)

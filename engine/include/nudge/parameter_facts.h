@@ -23,6 +23,7 @@ enum class ParamElement {
   Triangle,   // Tri rows
   BendingEdge,  // E rows
   Tet,        // Tet rows
+  ControllerWeight,  // P rows: the controller's weights (Controller::weight_count)
 };
 
 // The values a parameter may take.

@@ -58,6 +58,8 @@ enum class ParamId : int {
   TetMu,       // Tet x 1, k_mu, the shear (deviatoric) stiffness, Pa
   TetLambda,   // Tet x 1, k_lambda, the volume stiffness, Pa, > 0
   TetDamping,  // Tet x 1, k_damp, the strain-rate damping, Pa s
+  // The controller's network (nudge/controller.h): per layer W (out x in, row-major), then b.
+  ControllerWeights,  // P x 1
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

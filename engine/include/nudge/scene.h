@@ -11,6 +11,7 @@
 
 #include "nudge/bodies.h"
 #include "nudge/colliders.h"
+#include "nudge/controller.h"
 #include "nudge/joints.h"
 #include "nudge/optimizer.h"
 #include "nudge/parameters.h"
@@ -18,8 +19,20 @@
 
 namespace nudge {
 
+// How particles meet the ground.
+enum class GroundContact {
+  Penalty,     // a smooth penalty force with regularised Coulomb friction (the default)
+  Projection,  // DiffTaichi's advance_no_toi: a particle below the plane moving down stops (v = 0) that step
+  TimeOfImpact,  // DiffTaichi's advance_toi: a particle that would cross the plane moving down stops on it
+};
+
+// The names used in scene files: "penalty", "projection", "time_of_impact".
+std::string_view ground_contact_name(GroundContact contact);
+std::optional<GroundContact> ground_contact_from_name(std::string_view name);
+
 struct Ground {
   bool enabled = false;
+  GroundContact contact = GroundContact::Penalty;
   double height = 0.0;             // plane y = height, normal +y
   double damping = 0.0;            // N s/m, normal velocity damping while in contact
   double contact_smoothing = 1e-3;  // m: width over which the penalty switches on (softplus)
@@ -131,6 +144,9 @@ struct Scene {
   std::vector<int> tets;              // 4 Tet
   std::vector<int> tet_channel;       // Tet: actuation channel, -1 for a passive tet
   std::vector<double> tet_actuation;  // Tet: gain from the channel's control to the activation
+  // A closed-loop controller whose outputs add to the controls of its channels each step
+  // (its weights are ParamId::ControllerWeights); disabled when it has no layers.
+  Controller controller;
 
   // Rigid bodies (their poses, velocities and densities are parameters).
   std::vector<RigidBody> bodies;

@@ -19,7 +19,8 @@ namespace scene_io {
 
 Counts counts_of(const Scene& scene) {
   return {scene.particle_count(), scene.spring_count(), std::max(scene.settings.steps, 0), std::max(scene.channels, 0),
-          scene.body_count(), scene.joint_count(), scene.triangle_count(), scene.bending_count(), scene.tet_count()};
+          scene.body_count(), scene.joint_count(), scene.triangle_count(), scene.bending_count(), scene.tet_count(),
+          scene.controller.weight_count(scene.particle_count())};
 }
 
 Shape shape_of(ParamId id, const Counts& n) {
@@ -40,6 +41,7 @@ Shape shape_of(ParamId id, const Counts& n) {
     case ParamElement::Triangle: return {n.triangles, f.cols};
     case ParamElement::BendingEdge: return {n.bending_edges, f.cols};
     case ParamElement::Tet: return {n.tets, f.cols};
+    case ParamElement::ControllerWeight: return {n.controller_weights, f.cols};
   }
   return {};
 }
@@ -92,6 +94,10 @@ std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
       for (size_t k = 0; k < size && k < used.size(); ++k) sizes[k] = used[k] ? param_facts(id).fill : 0.0;
       return sizes;
     }
+    case ParamId::ControllerWeights: {  // seeded random weights: a zero network learns nothing
+      std::vector<double> w = default_controller_weights(scene.controller, scene.particle_count());
+      return w.size() == size ? w : std::vector<double>(size, 0.0);
+    }
     default: return std::vector<double>(size, param_facts(id).fill);
   }
 }
@@ -133,7 +139,7 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_tets, check_parameters, check_triangles, check_bending, check_bodies, check_joints,
+       {check_settings, check_topology, check_tets, check_controller, check_parameters, check_triangles, check_bending, check_bodies, check_joints,
         check_attachments, check_colliders, check_objectives,
         check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};

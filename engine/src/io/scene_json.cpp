@@ -51,8 +51,8 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
     fail_found(version, "1 (this file was written by a newer version of Nudge)");
   integer(version, kVersion, kVersion, "1");
   expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "tets", "controls",
-                      "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "parameters",
-                      "objectives", "optimizer", "camera"});
+                      "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "controller",
+                      "parameters", "objectives", "optimizer", "camera"});
 
   const std::string stem = source.stem().string();
   scene.name = stem.empty() ? "untitled" : stem;
@@ -86,8 +86,11 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   std::vector<JointValues> joint_values;
   if (auto joints = optional(top, "joints")) joint_values = read_joints(*joints, scene);
   if (auto settings = optional(top, "joint_settings")) read_joint_settings(*settings, scene.joint_settings);
+  std::optional<std::vector<double>> controller_weights;
+  if (auto controller = optional(top, "controller")) controller_weights = read_controller(*controller, scene);
 
   shape_parameters(scene);  // defaults for every parameter the file did not give
+  if (controller_weights) scene.params[ParamId::ControllerWeights].value = *controller_weights;
   store_body_values(body_values, scene);
   store_joint_values(joint_values, scene);
   if (tet_density) store_tet_masses(*tet_density, scene);
@@ -129,6 +132,7 @@ OrderedJson scene_json(const Scene& scene) {
   if (scene.bending_count() > 0) j["bending"] = bending_json(scene);
   if (scene.tet_count() > 0) j["tets"] = tets_json(scene);
   if (scene.channels > 0) j["controls"] = controls_json(scene);
+  if (scene.controller.enabled()) j["controller"] = controller_json(scene);
   if (!scene.colliders.empty()) j["colliders"] = colliders_json(scene);
   // What colliders, bodies and particles meet each other with.
   if (!scene.colliders.empty() || scene.body_count() > 1 || (scene.body_count() > 0 && scene.particle_count() > 0))

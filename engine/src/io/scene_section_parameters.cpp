@@ -54,7 +54,7 @@ void SceneReader::read_parameters(const Node& node, Scene& scene) const {
 
 void SceneReader::read_optimizer(const Node& node, OptimizerSettings& o) const {
   expect_object(node, {"method", "iterations", "learning_rate", "momentum", "beta1", "beta2", "epsilon", "history",
-                       "clip", "tolerance", "loss_tolerance", "population", "sigma", "seed"});
+                       "clip", "normalize", "tolerance", "loss_tolerance", "population", "sigma", "seed"});
   if (auto method = optional(node, "method")) {
     const std::string name = string(*method, "gd, adam, lbfgs or cmaes");
     const std::optional<OptimizerMethod> m = method_from_name(name);
@@ -72,6 +72,7 @@ void SceneReader::read_optimizer(const Node& node, OptimizerSettings& o) const {
   read_number("beta2", o.beta2, "a number in [0, 1)", unit_interval_open_right);
   read_number("epsilon", o.epsilon, "a number > 0", positive);
   read_number("clip", o.clip, "a number >= 0 (0: no clipping)", non_negative);
+  if (auto normalize = optional(node, "normalize")) o.normalize = boolean(*normalize);
   read_number("tolerance", o.tolerance, "a number >= 0", non_negative);
   read_number("loss_tolerance", o.loss_tolerance, "a number >= 0", non_negative);
   if (auto population = optional(node, "population")) {
@@ -100,7 +101,7 @@ OrderedJson parameters_json(const ParameterSet& p) {
 }
 
 OrderedJson optimizer_json(const OptimizerSettings& o) {
-  return {{"method", method_name(o.method)},
+  OrderedJson j = {{"method", method_name(o.method)},
           {"iterations", o.iterations},
           {"learning_rate", o.learning_rate},
           {"momentum", o.momentum},
@@ -114,6 +115,9 @@ OrderedJson optimizer_json(const OptimizerSettings& o) {
           {"population", o.population},
           {"sigma", o.sigma},
           {"seed", o.seed}};
+  // Only when set, so that scenes written before it existed save unchanged.
+  if (o.normalize) j["normalize"] = true;
+  return j;
 }
 
 // ---- Checking ---------------------------------------------------------------------

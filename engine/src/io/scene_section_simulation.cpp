@@ -58,9 +58,14 @@ void SceneReader::read_implicit(const Node& node, ImplicitSettings& implicit) co
 }
 
 void SceneReader::read_ground(const Node& node, Scene& scene) const {
-  expect_object(node, {"height", "stiffness", "damping", "friction", "contact_smoothing", "friction_smoothing"});
+  expect_object(node, {"model", "height", "stiffness", "damping", "friction", "contact_smoothing", "friction_smoothing"});
   Ground& g = scene.settings.ground;
   g.enabled = true;
+  if (auto model = optional(node, "model")) {
+    const std::optional<GroundContact> contact = ground_contact_from_name(string(*model, "penalty, projection or time_of_impact"));
+    if (!contact) fail_found(*model, "one of: penalty, projection, time_of_impact");
+    g.contact = *contact;
+  }
   if (auto height = optional(node, "height")) g.height = number(*height, "a finite height (m)");
   if (auto stiffness = optional(node, "stiffness"))
     scene.params[ParamId::GroundStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
@@ -112,6 +117,8 @@ OrderedJson simulation_json(const Scene& scene) {
   if (std::any_of(wind.begin(), wind.end(), [](double w) { return w != 0.0; })) sim["wind"] = wind;
   if (const Ground& g = scene.settings.ground; g.enabled) {
     OrderedJson& ground = sim["ground"];
+    // Only when not the default, so that scenes written before it existed save unchanged.
+    if (g.contact != GroundContact::Penalty) ground["model"] = std::string(ground_contact_name(g.contact));
     ground["height"] = g.height;
     ground["stiffness"] = p[ParamId::GroundStiffness].value.at(0);
     ground["damping"] = g.damping;
@@ -156,6 +163,10 @@ Problem check_settings(const Scene& scene) {
     return found("simulation.ground.contact_smoothing", g.contact_smoothing, "a width > 0 (m)");
   if (!positive(g.friction_smoothing))
     return found("simulation.ground.friction_smoothing", g.friction_smoothing, "a speed > 0 (m/s)");
+  if (g.enabled && g.contact != GroundContact::Penalty && s.integrator == Integrator::ImplicitEuler)
+    return "simulation.ground.model: found " + std::string(ground_contact_name(g.contact)) +
+           " with the implicit_euler integrator; expected the penalty ground (the implicit step's Newton solve needs "
+           "a smooth ground force)";
   return std::nullopt;
 }
 

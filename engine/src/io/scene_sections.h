@@ -10,6 +10,7 @@
 //   scene_section_colliders.cpp   "colliders" and "contact"
 //   scene_section_objectives.cpp  "objectives" (markers objectives among them)
 //   scene_section_parameters.cpp  "parameters" and "optimizer"
+//   scene_section_controller.cpp  "controller"
 // scene_json.cpp reads and writes the sections in the file's order; scene_check.cpp
 // shapes the parameters and runs the sections' checks (check_scene).
 #pragma once
@@ -101,6 +102,10 @@ private:
   void read_parameters(const Node& node, Scene& scene) const;
   void read_optimizer(const Node& node, OptimizerSettings& o) const;
 
+  // scene_section_controller.cpp (after the particles and controls). Returns the
+  // weights when the file gives them, stored once the parameters have their shapes.
+  std::optional<std::vector<double>> read_controller(const Node& node, Scene& scene) const;
+
   fs::path folder_;  // marker and mesh files are relative to it
 };
 
@@ -142,6 +147,9 @@ OrderedJson objectives_json(const Scene& scene);
 // scene_section_parameters.cpp
 OrderedJson parameters_json(const ParameterSet& p);  // empty when none is optimised or bounded
 OrderedJson optimizer_json(const OptimizerSettings& o);
+
+// scene_section_controller.cpp
+OrderedJson controller_json(const Scene& scene);
 
 // ---- Checking ---------------------------------------------------------------------
 // The invariants the engine relies on for any scene, loaded or built in code, section
@@ -189,6 +197,9 @@ Problem check_objectives(const Scene& scene);
 Problem check_parameters(const Scene& scene);
 Problem check_optimizer(const Scene& scene);
 
+// scene_section_controller.cpp
+Problem check_controller(const Scene& scene);
+
 // ---- Parameter shapes (scene_check.cpp), which check_parameters compares with ------
 
 struct Shape {
@@ -197,7 +208,7 @@ struct Shape {
 
 // The counts a parameter's shape follows from.
 struct Counts {
-  int particles, springs, steps, channels, bodies, joints, triangles, bending_edges, tets;
+  int particles, springs, steps, channels, bodies, joints, triangles, bending_edges, tets, controller_weights;
 };
 
 Counts counts_of(const Scene& scene);

@@ -10,6 +10,7 @@
 
 #include "kernels/collider_contact.h"
 #include "kernels/ground_contact.h"
+#include "kernels/ground_projection.h"
 #include "kernels/model.h"
 #include "kernels/particle_body.h"
 #include "nudge/vec3.h"
@@ -28,7 +29,7 @@ NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T>
   Vec3<T> f = load3(p.ext_force, i, p.n) + Vec3<T>{mass * p.gravity[0], mass * p.gravity[1], mass * p.gravity[2]};
   f -= p.drag * v;
   if constexpr (kContact) {
-    if (m.ground.enabled) f += contact_force(m.ground, x, v);
+    if (ground_penalty(m.ground)) f += contact_force(m.ground, x, v);
     if (m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v, mass);
     if (particles_meet_bodies(m)) f += particle_body_force(m, i, x, v, state);
   }
@@ -42,7 +43,18 @@ NUDGE_HD void integrate_particle(const ModelView<T>& m, int i, StateView<const T
   const ParticleModel<T>& p = m.particles;
   const Vec3<T> xi = load3(state.x, i, p.n), vi = load3(state.v, i, p.n);
   const Vec3<T> f = particle_force<kContact>(m, i, xi, vi, interaction_sum, state);
-  const Vec3<T> vn = (vi + f * (m.dt / p.mass[i])) * p.free[i];
+  Vec3<T> vn = (vi + f * (m.dt / p.mass[i])) * p.free[i];
+  if constexpr (kContact) {
+    if (ground_stops(m.ground, xi, vn)) vn = Vec3<T>{0, 0, 0};
+    if (m.ground.time_of_impact) {
+      store3(next.v_pre, i, p.n, vn);  // the adjoint's: where the particle was heading
+      if (ground_impact(m.ground, xi, vn, m.dt)) {
+        store3(next.v, i, p.n, Vec3<T>{0, 0, 0});
+        store3(next.x, i, p.n, xi + ground_impact_time(m.ground, xi, vn) * vn);
+        return;
+      }
+    }
+  }
   store3(next.v, i, p.n, vn);
   store3(next.x, i, p.n, xi + m.dt * vn);
 }
@@ -70,7 +82,7 @@ NUDGE_HD void particle_velocity_adjoint(const ModelView<T>& m, int i, StateView<
   add3(grad.particles.ext_force, i, p.n, af);
   grad.particles.drag[i] -= dot(af, vi);
   if constexpr (kContact) {
-    if (m.ground.enabled)
+    if (ground_penalty(m.ground))
       contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
     if (m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, mass, af, ax, av, grad.particles.mass[i]);
     if (particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
@@ -82,15 +94,27 @@ NUDGE_HD void particle_velocity_adjoint(const ModelView<T>& m, int i, StateView<
 // The adjoint of integrate_particle, the part local to particle i.
 // In: adj holds dL/dx', dL/dv' (the state after the step). Out: adj holds the local part
 // of dL/dx, dL/dv; adj_f[i] receives dL/dF for the interaction families' adjoints; v1 is
-// the velocity after the step (it gives dt F / m without recomputing the forces).
+// the velocity the forces gave (it gives dt F / m without recomputing the forces): the
+// velocity after the step, or with the time-of-impact ground the state's v_pre.
 template <bool kContact = true, class T>
 NUDGE_HD void particle_step_adjoint(const ModelView<T>& m, int i, StateView<const T> state, const T* v1,
                                     StateView<T> adj, T* adj_f, const GradView<T>& grad) {
   const ParticleModel<T>& p = m.particles;
   const Vec3<T> ax1 = load3(adj.x, i, p.n);
   // v' feeds x' = x + dt v', so its total adjoint includes dt * dL/dx'.
-  const Vec3<T> adj_vn = (load3(adj.v, i, p.n) + m.dt * ax1) * p.free[i];
-  particle_velocity_adjoint<kContact>(m, i, state, v1, adj_vn, ax1, adj, adj_f, grad);
+  Vec3<T> adj_vn = (load3(adj.v, i, p.n) + m.dt * ax1) * p.free[i];
+  Vec3<T> ax = ax1;
+  if constexpr (kContact) {
+    const Vec3<T> xi = load3(state.x, i, p.n), vn = load3(v1, i, p.n);
+    // A particle the ground stopped left with v' = 0 whatever the forces: nothing flows back.
+    if (ground_stopped(m.ground, xi, vn)) adj_vn = Vec3<T>{0, 0, 0};
+    // One that landed on it: x' = x + toi vn, v' = 0.
+    if (ground_impact(m.ground, xi, vn, m.dt)) {
+      ax = Vec3<T>{0, 0, 0};
+      adj_vn = ground_impact_adjoint(m.ground, xi, vn, ax1, ax);
+    }
+  }
+  particle_velocity_adjoint<kContact>(m, i, state, v1, adj_vn, ax, adj, adj_f, grad);
 }
 
 }  // namespace nudge

@@ -23,12 +23,15 @@ struct StateView {
   T* body_q = nullptr;  // 4 x B
   T* body_v = nullptr;  // 3 x B
   T* body_w = nullptr;  // 3 x B
+  // With the time-of-impact ground: each particle's velocity after the forces and before
+  // the ground (3 x n), which the step's adjoint needs; else null.
+  T* v_pre = nullptr;
 
   // A writable view reads as a read-only one. (A template, so that the view of const T
   // declares no conversion to itself.)
   template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
   NUDGE_HD operator StateView<const U>() const {
-    return {x, v, body_x, body_q, body_v, body_w};
+    return {x, v, body_x, body_q, body_v, body_w, v_pre};
   }
 };
 

@@ -1,7 +1,10 @@
 // Gradient descent with heavy-ball momentum:
 //   v <- momentum * v - learning_rate * clip(g),   x <- P(x + v)
+// With `normalize` the step uses clip(g) / (|clip(g)| + epsilon) instead: a step of fixed
+// length learning_rate (DiffTaichi's mass_spring update, whose gradient norms span decades).
 // momentum = 0 gives plain projected gradient descent. After the projection the velocity
 // is set to the move actually made, so it does not keep building up against a bound.
+#include <cmath>
 #include <utility>
 
 #include "optim/optimizer_common.h"
@@ -17,6 +20,12 @@ public:
   std::optional<StepFailure> step(Problem& problem, Point& current) override {
     std::vector<double> g = current.grad;
     clip_to_norm(g, settings_.clip);
+    if (settings_.normalize) {
+      double norm2 = 0.0;
+      for (double gi : g) norm2 += gi * gi;
+      const double scale = 1.0 / (std::sqrt(norm2) + settings_.epsilon);
+      for (double& gi : g) gi *= scale;
+    }
 
     std::vector<double> x(g.size());
     for (size_t i = 0; i < x.size(); ++i)

@@ -91,6 +91,8 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "k_lambda", O::None},
     {ParamId::TetDamping, "tet_damping", E::Tet, 1, "Pa s", 0.0, R::NonNegative, "tets.k_damp",
      "a k_damp >= 0 (Pa s)", "k_damp", O::None},
+    {ParamId::ControllerWeights, "controller_weights", E::ControllerWeight, 1, "", 0.0, R::Finite,
+     "controller.weights", "a finite weight", "weight", O::None},
 };
 
 constexpr bool in_id_order() {

@@ -41,6 +41,8 @@
 #include "sim/families/body_contact_family.h"
 #include "sim/families/body_family.h"
 #include "sim/families/collider_family.h"
+#include "sim/families/control_channels.h"
+#include "sim/families/controller_family.h"
 #include "sim/families/ground_family.h"
 #include "sim/families/joint_family.h"
 #include "sim/families/particle_body_family.h"
@@ -60,10 +62,13 @@ template <class T, Backend Exec>
 class Rollout {
 public:
   Rollout(const Scene& scene, Exec exec, int checkpoint_every)
-      : exec_(std::move(exec)), objectives_(scene), layout_{scene.particle_count(), scene.body_count()},
+      : exec_(std::move(exec)), objectives_(scene),
+        layout_{scene.particle_count(), scene.body_count(),
+                scene.settings.ground.enabled && scene.settings.ground.contact == GroundContact::TimeOfImpact},
         steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
-        dt_(static_cast<T>(scene.settings.dt)), particles_(scene, exec_), springs_(scene, exec_),
+        dt_(static_cast<T>(scene.settings.dt)), controls_(scene, exec_), controller_(scene, exec_),
+        particles_(scene, exec_), springs_(scene, exec_),
         elements_(scene, exec_), ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
         body_contacts_(scene, exec_), particle_bodies_(scene, exec_),
         coupling_(scene.body_count(), coupled_pairs(), exec_) {
@@ -244,6 +249,7 @@ private:
   // them and integrate. The implicit step (sim/implicit_euler.h) runs the first three
   // passes until its Newton solve converges.
   void step(int t, StateView<const T> s, StateView<T> next) {
+    controller_.compute(exec_, t, s, controls_);  // row t of the controls the actuators read
     const ModelView<T> m = model_view();
     if (implicit_) {
       implicit_->step(exec_, m, t, s, next, springs_, elements_, particles_);
@@ -273,11 +279,14 @@ private:
       particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
       implicit_->interaction_adjoint(exec_, m, t, next, adj_f, adj_state(), grad, springs_, elements_);
     } else {
-      particles_.adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
+      // The velocities the forces gave: the stored ones, or before the time-of-impact ground.
+      particles_.adjoint(exec_, m, s, next.v_pre ? next.v_pre : next.v, adj_state(), adj_f, grad);
       particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
       springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
       elements_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad);
     }
+    // The actuators have left dL/dcontrols at step t: the controller's share of dL/dstate_t.
+    controller_.adjoint(exec_, t, s, adj_state(), controls_);
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
     bodies_.gather_adjoint(exec_, m, adj_state());
@@ -334,6 +343,8 @@ private:
   }
 
   void upload_parameters(const ParameterSet& p) {
+    controls_.upload(p, exec_);
+    controller_.upload(p, exec_);
     particles_.upload(p, state(0), exec_);
     bodies_.upload(p, state(0), exec_);
     springs_.upload(p, exec_);
@@ -351,6 +362,7 @@ private:
     m.particles = particles_.model(exec_);
     m.springs = springs_.model(exec_);
     elements_.put_model(m, exec_);
+    m.springs.controls = m.tets.controls = controls_.values(exec_);  // the actuators' one table
     m.ground = ground_.model();
     m.colliders = colliders_.model(exec_);
     m.bodies = bodies_.model(exec_);
@@ -362,6 +374,8 @@ private:
   }
 
   void zero_gradients() {
+    controls_.zero_gradients(exec_);
+    controller_.zero_gradients(exec_);
     particles_.zero_gradients(exec_);
     springs_.zero_gradients(exec_);
     elements_.zero_gradients(exec_);
@@ -376,8 +390,9 @@ private:
   GradView<T> grad_view() {
     GradView<T> g;
     g.particles = particles_.grad(exec_);
-    g.springs = springs_.grad(exec_);
+    g.springs = springs_.grad(exec_, controls_.grad(exec_));
     elements_.put_grad(g, exec_);
+    g.tets.controls = controls_.grad(exec_);  // every actuator's dL/dcontrols in one table
     g.ground = ground_.grad(exec_);
     g.colliders = colliders_.grad(exec_);
     g.bodies = bodies_.grad(exec_);
@@ -389,6 +404,8 @@ private:
 
   void download_gradients(ParameterSet& p) {
     p.zero_grad();
+    controls_.download_gradients(p, exec_);
+    controller_.download_gradients(p, exec_);
     particles_.download_gradients(p, adj_state(), exec_);
     springs_.download_gradients(p, exec_);
     elements_.download_gradients(p, exec_);
@@ -405,6 +422,8 @@ private:
   StateLayout layout_;
   int steps_, checkpoint_every_;
   T dt_;
+  ControlChannels<T, Exec> controls_;  // what the actuators read each step, and its gradient
+  ControllerFamily<T, Exec> controller_;
   ParticleFamily<T, Exec> particles_;
   SpringFamily<T, Exec> springs_;
   ElementFamilies<T, Exec> elements_;  // triangles (and the families that slot in beside them)

@@ -209,7 +209,7 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
   }
 
   const Ground& ground = scene.settings.ground;
-  if (ground.enabled) {
+  if (ground.enabled && ground.contact == GroundContact::Penalty) {  // the projection has no stiffness
     const double k = scene.params[ParamId::GroundStiffness].value[0];
     const double mu = scene.params[ParamId::Friction].value[0];
     const double eps = ground.contact_smoothing, eta = ground.friction_smoothing;

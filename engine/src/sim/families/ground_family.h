@@ -27,6 +27,8 @@ public:
   GroundModel<T> model() const {
     GroundModel<T> g;
     g.enabled = ground_.enabled;
+    g.projection = ground_.contact == GroundContact::Projection;
+    g.time_of_impact = ground_.contact == GroundContact::TimeOfImpact;
     g.height = static_cast<T>(ground_.height);
     g.stiffness = stiffness_;
     g.damping = static_cast<T>(ground_.damping);

@@ -44,11 +44,9 @@ public:
     exec.upload(stiffness_, converted(in_layout_order(p[ParamId::Stiffness].value)));
     exec.upload(damping_, converted(in_layout_order(p[ParamId::Damping].value)));
     exec.upload(rest_, converted(in_layout_order(p[ParamId::RestLength].value)));
-    std::vector<T> controls = converted(p[ParamId::Controls].value);
-    if (controls.empty()) controls.push_back(T(0));  // a valid slot for passive springs to read
-    exec.upload(controls_, controls);
   }
 
+  // The controls table (sp.controls) is the rollout's ControlChannels', set by it.
   SpringModel<T> model(const Exec& exec) const {
     SpringModel<T> sp;
     sp.s = s_;
@@ -63,7 +61,6 @@ public:
     sp.inc_start = exec.data(inc_start_);
     sp.inc_spring = exec.data(inc_spring_);
     sp.inc_sign = exec.data(inc_sign_);
-    sp.controls = exec.data(controls_);
     return sp;
   }
 
@@ -100,19 +97,19 @@ public:
 
   void zero_gradients(const Exec& exec) {
     for (auto* a : {&g_stiffness_, &g_damping_, &g_rest_}) exec.resize(*a, size_t(s_));
-    exec.resize(g_controls_, size_t(steps_) * channels_);
-    for (auto* a : {&g_stiffness_, &g_damping_, &g_rest_, &g_controls_}) exec.zero(*a);
+    for (auto* a : {&g_stiffness_, &g_damping_, &g_rest_}) exec.zero(*a);
   }
 
-  SpringGrad<T> grad(const Exec& exec) {
-    return {exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_rest_), exec.data(g_controls_)};
+  // dL/dcontrols (controls) goes to the table the caller gives: the rollout's
+  // ControlChannels', or a sink.
+  SpringGrad<T> grad(const Exec& exec, T* controls) {
+    return {exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_rest_), controls};
   }
 
   void download_gradients(ParameterSet& p, const Exec& exec) const {
     p[ParamId::Stiffness].grad = in_scene_order(fetch_values(exec, exec.data(g_stiffness_), s_));
     p[ParamId::Damping].grad = in_scene_order(fetch_values(exec, exec.data(g_damping_), s_));
     p[ParamId::RestLength].grad = in_scene_order(fetch_values(exec, exec.data(g_rest_), s_));
-    p[ParamId::Controls].grad = fetch_values(exec, exec.data(g_controls_), size_t(steps_) * channels_);
   }
 
 private:
@@ -176,11 +173,11 @@ private:
   int n_, s_, steps_, channels_;
   SpringLayout layout_;  // host side; the span and block kernels read it directly on the CPU
   // Topology (constant for the scene) and parameters (uploaded each forward).
-  Array actuation_, inc_sign_, stiffness_, damping_, rest_, controls_;
+  Array actuation_, inc_sign_, stiffness_, damping_, rest_;
   IntArray a_, b_, channel_, inc_start_, inc_spring_, channel_start_, channel_spring_;
   // Scratch for one step and its adjoint.
   Array fs_, adj_d_, adj_dv_, adj_rest_eff_;
-  Array g_stiffness_, g_damping_, g_rest_, g_controls_;  // gradient accumulators (SpringGrad)
+  Array g_stiffness_, g_damping_, g_rest_;  // gradient accumulators (SpringGrad, but for the controls')
 };
 
 }  // namespace nudge

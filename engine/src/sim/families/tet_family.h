@@ -49,13 +49,9 @@ public:
     exec.upload(k_mu_, converted(p[ParamId::TetMu].value));
     exec.upload(k_lambda_, converted(p[ParamId::TetLambda].value));
     exec.upload(k_damp_, converted(p[ParamId::TetDamping].value));
-    // Only actuated tets read the controls; the springs keep their own copy.
-    std::vector<T> controls;
-    if (actuated_) controls = converted(p[ParamId::Controls].value);
-    if (controls.empty()) controls.push_back(T(0));  // a valid slot for passive tets to read
-    exec.upload(controls_, controls);
   }
 
+  // The controls table (tm.controls) is the rollout's ControlChannels', set by it.
   void put_model(ModelView<T>& m, const Exec& exec) const {
     TetModel<T>& tm = m.tets;
     tm.count = tets_;
@@ -68,7 +64,6 @@ public:
     tm.k_damp = exec.data(k_damp_);
     tm.channel = exec.data(channel_);
     tm.actuation = exec.data(actuation_);
-    tm.controls = exec.data(controls_);
   }
 
   // Each tet's forces on its corners at this step, for the particle pass to gather.
@@ -95,20 +90,17 @@ public:
     for (auto* a : {&g_k_mu_, &g_k_lambda_, &g_k_damp_, &g_adj_control_, &g_controls_}) exec.zero(*a);
   }
 
+  // dL/dcontrols goes to this family's own table, which only a sink reads (the implicit
+  // step's operator products); the rollout points g.tets.controls at ControlChannels'.
   void put_grad(GradView<T>& g, const Exec& exec) {
     g.tets = {exec.data(g_k_mu_), exec.data(g_k_lambda_), exec.data(g_k_damp_), exec.data(g_adj_control_),
               exec.data(g_controls_)};
   }
 
-  // After the springs' (which set dL/dcontrols to their share): adds the tets' share.
   void download_gradients(ParameterSet& p, const Exec& exec) const {
     p[ParamId::TetMu].grad = fetch_values(exec, exec.data(g_k_mu_), tets_);
     p[ParamId::TetLambda].grad = fetch_values(exec, exec.data(g_k_lambda_), tets_);
     p[ParamId::TetDamping].grad = fetch_values(exec, exec.data(g_k_damp_), tets_);
-    if (!actuated_) return;
-    const std::vector<double> controls = fetch_values(exec, exec.data(g_controls_), size_t(steps_) * channels_);
-    std::vector<double>& grad = p[ParamId::Controls].grad;
-    for (size_t k = 0; k < controls.size() && k < grad.size(); ++k) grad[k] += controls[k];
   }
 
 private:
@@ -157,7 +149,7 @@ private:
   bool actuated_ = false;  // whether any tet is on a channel
   // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
   IntArray corner_, channel_, channel_start_, channel_tet_;
-  Array pose_, volume_, actuation_, k_mu_, k_lambda_, k_damp_, controls_;
+  Array pose_, volume_, actuation_, k_mu_, k_lambda_, k_damp_;
   // Gradient accumulators (TetGrad) and the per-step scratch of the control adjoint.
   Array g_k_mu_, g_k_lambda_, g_k_damp_, g_adj_control_, g_controls_;
 };

@@ -1,0 +1,76 @@
+// A closed-loop controller: a small multilayer perceptron that reads features of the
+// state at each step and drives control channels (the springs' and tets' actuation).
+// Its output k is added to controls[t][channels[k]], so the open-loop controls stay a
+// parameter of their own (a feed-forward term, often all zero) and the channels'
+// gradient dL/dcontrols[t][c] is exactly what the network's output receives.
+//
+// Inputs, in the order they are listed, each a block of the input vector:
+//   sine:   count values sin(omega t dt + 2 pi j / count), j < count (DiffTaichi's clock)
+//   state:  per observed particle i, in order, (x_i - c) * position_scale on each axis,
+//           then v_i * velocity_scale on each axis; c the observed particles' centroid
+//   target: (point - c) on each axis
+// The axes are a subset of x, y, z (a planar robot reads x and y only).
+//
+// The weights are one parameter (ParamId::ControllerWeights, P x 1): per layer in order,
+// its matrix W (out x in, row-major), then its bias b (out).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace nudge {
+
+enum class Activation { Tanh, Relu, Sigmoid, Linear };
+
+// The names used in scene files: "tanh", "relu", "sigmoid", "linear".
+std::string_view activation_name(Activation a);
+std::optional<Activation> activation_from_name(std::string_view name);
+
+enum class ControllerInputType { Sine, State, Target };
+
+std::string_view controller_input_name(ControllerInputType type);  // "sine", "state", "target"
+std::optional<ControllerInputType> controller_input_from_name(std::string_view name);
+
+struct ControllerInput {
+  ControllerInputType type = ControllerInputType::Sine;
+  int count = 1;                // sine: how many phases
+  double omega = 1.0;           // sine: rad/s
+  double position_scale = 1.0;  // state
+  double velocity_scale = 1.0;  // state
+  double point[3] = {0, 0, 0};  // target, m
+};
+
+struct ControllerLayer {
+  int size = 0;  // units; the last layer has one per driven channel
+  Activation activation = Activation::Tanh;
+};
+
+struct Controller {
+  std::vector<int> particles;  // observed particles, distinct; empty: every particle
+  bool axes[3] = {true, true, true};  // which components of positions and velocities are read
+  std::vector<ControllerInput> inputs;
+  std::vector<ControllerLayer> layers;  // empty: no controller
+  std::vector<int> channels;            // the last layer's outputs drive these channels, distinct
+  std::uint64_t seed = 0;               // the default weights' random stream
+
+  bool enabled() const { return !layers.empty(); }
+  int axis_count() const { return int(axes[0]) + int(axes[1]) + int(axes[2]); }
+  // The observed particles of a scene with n particles, in order.
+  std::vector<int> observed(int particle_count) const;
+  // The length of the input vector.
+  int input_count(int particle_count) const;
+  // The size of the flat weight vector (every layer's W and b).
+  int weight_count(int particle_count) const;
+  // Where layer l's W starts in the flat weights; its b follows W.
+  int layer_offset(int layer, int particle_count) const;
+  int layer_inputs(int layer, int particle_count) const;
+};
+
+// Default weights: W normal with standard deviation sqrt(2 / (in + out)) (Glorot), from a
+// fixed generator seeded with `seed`, so the same scene gives the same weights on every
+// machine; biases 0.
+std::vector<double> default_controller_weights(const Controller& controller, int particle_count);
+
+}  // namespace nudge

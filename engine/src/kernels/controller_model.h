@@ -1,0 +1,55 @@
+// The controller's part of the model (nudge/controller.h: a multilayer perceptron from
+// state features to control channels), its per-step scratch and its gradient
+// accumulators, as kernels see them.
+#pragma once
+
+namespace nudge {
+
+// How an input block of the feature vector is computed (ControllerInputType's order).
+enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget = 2 };
+
+template <class T>
+struct ControllerModel {
+  int features = 0;  // F, the input vector's length
+  int blocks = 0;    // input blocks (Controller::inputs)
+  const int* block_kind = nullptr;   // blocks
+  const int* block_first = nullptr;  // blocks + 1: block k is features [first[k], first[k + 1])
+  const T* block_param = nullptr;    // blocks x 5: sine (omega, count), state (position, velocity scale), target (point)
+
+  int observed = 0;                  // particles observed; their centroid is the state's origin
+  const int* observed_particle = nullptr;  // observed
+  int axis_count = 0;
+  int axis[3] = {0, 0, 0};           // the components read, ascending
+
+  int layers = 0;
+  const int* layer_size = nullptr;        // layers
+  const int* layer_inputs = nullptr;      // layers
+  const int* layer_weights = nullptr;     // layers: where W starts in `weights`; b follows W
+  const int* layer_activation = nullptr;  // layers (Activation)
+  const int* layer_units = nullptr;       // layers + 1: layer l's units in the unit scratch
+  const T* weights = nullptr;             // P
+
+  // Outputs: unit k of the last layer adds to controls[t][channel[k]].
+  int channels = 0;                  // C, the controls table's width
+  const int* output_channel = nullptr;
+  const T* base = nullptr;           // steps x C: the controls parameter
+  T* controls = nullptr;             // steps x C: base plus the network's outputs, what actuators read
+};
+
+// One step's values, recomputed by the adjoint from the state (no per-step storage).
+template <class T>
+struct ControllerScratch {
+  T* centroid = nullptr;   // 3
+  T* features = nullptr;   // F
+  T* units = nullptr;      // every layer's activations, at layer_units[l]
+  T* unit_adj = nullptr;   // dL/dz per unit (before the activation), same layout
+  T* feature_adj = nullptr;  // dL/dfeature, F
+  T* centroid_adj = nullptr;  // 3
+};
+
+template <class T>
+struct ControllerGrad {
+  T* weights = nullptr;  // P, each row of W (and its bias) written by one thread
+};
+
+}  // namespace nudge

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Write a Nudge scene of one of DiffTaichi's mass_spring robots, with its neural controller.
+
+DiffTaichi (Hu et al., ICLR 2020, github.com/taichi-dev/difftaichi) trains closed-loop
+controllers for 2D mass-spring robots in examples/mass_spring.py; the robots are built by
+examples/mass_spring_robot_config.py (robots = [robotA, robotB, robotC, robotD]). This script
+imports that config file (pure Python) from a folder holding DiffTaichi's examples, builds
+robots[ROBOT_ID](), and writes the robot as a Nudge scene: the same particles (mass 1),
+springs (stiffness, rest length, actuation), time step, gravity, damping, no-TOI ground
+projection, the same network (sine + state + goal inputs, 32 tanh hidden units, tanh
+outputs) starting from the same weights DiffTaichi's run starts from, the same loss (up to
+a constant) and the same update rule.
+
+    python3 scripts/make_mass_spring_scene.py /tmp/difftaichi/examples 2 scenes/mass_spring_robot2.json
+    python3 scripts/make_mass_spring_scene.py /tmp/difftaichi/examples 3 scenes/mass_spring_robot3.json
+
+Get the examples folder with, e.g.,
+    mkdir -p /tmp/difftaichi && git -C DIFFTAICHI_REPO archive HEAD examples | tar -x -C /tmp/difftaichi
+
+The initial weights: mass_spring.py calls np.random.seed(0) at import and then, in
+optimize(), draws weights1[i, j] = randn() * sqrt(2 / (n_hidden + n_input)) * 2 for i < 32,
+j < n_input (row-major), then weights2[i, j] = randn() * sqrt(2 / (n_hidden + n_springs)) * 3
+for every spring i < n_springs, j < 32; biases are 0. DiffTaichi stores them in float32
+fields, so they are written here as those float32 values (exactly, as doubles). Nudge's
+second layer has one output per actuated spring: the rows of weights2 of the passive
+springs are dropped (they multiply actuation 0 and get zero gradients in DiffTaichi).
+
+Needs numpy (the global random state's normal draws, legacy MT19937, are the same in every
+numpy version); no taichi. If /usr/bin/python3 has no numpy, run it with a venv's python
+that has (e.g. the one bench/compare_mass_spring.sh creates, /tmp/peers-venv/bin/python).
+"""
+
+import importlib
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+# DiffTaichi's mass_spring.py constants.
+DT = 0.004
+STEPS = 2048 // 3 - 1   # its loss reads x[steps - 1] = state 681 of states 0..681
+GRAVITY = -4.8
+DAMPING = 15.0          # v *= exp(-dt * damping) each step
+GROUND_HEIGHT = 0.1
+N_SIN_WAVES = 10
+SPRING_OMEGA = 10
+N_HIDDEN = 32
+GOAL = [0.9, 0.2]
+HEAD_ID = 0
+GRADIENT_CLIP = 0.2     # its update: w -= 0.2 * g / (|g| + 1e-6)
+
+
+def load_robot(examples_dir, robot_id):
+    sys.path.insert(0, os.path.abspath(examples_dir))
+    config = importlib.import_module("mass_spring_robot_config")
+    objects, springs = config.robots[robot_id]()
+    return [list(o) for o in objects], [list(s) for s in springs]
+
+
+def initial_weights(n_objects, n_springs):
+    """weights1 (n_hidden x n_input) and weights2 (n_springs x n_hidden) as DiffTaichi's
+    optimize() draws them after np.random.seed(0), rounded to float32 as its fields hold them."""
+    n_input = N_SIN_WAVES + 4 * n_objects + 2
+    np.random.seed(0)
+    w1 = np.zeros((N_HIDDEN, n_input), dtype=np.float32)
+    for i in range(N_HIDDEN):
+        for j in range(n_input):
+            w1[i, j] = np.random.randn() * math.sqrt(2 / (N_HIDDEN + n_input)) * 2
+    w2 = np.zeros((n_springs, N_HIDDEN), dtype=np.float32)
+    for i in range(n_springs):
+        for j in range(N_HIDDEN):
+            w2[i, j] = np.random.randn() * math.sqrt(2 / (N_HIDDEN + n_springs)) * 3
+    return w1, w2
+
+
+def uniform(values):
+    """One number if every value is the same, else the list."""
+    return values[0] if values and all(v == values[0] for v in values) else values
+
+
+def build_scene(robot_id, objects, springs):
+    n = len(objects)
+    actuated = [k for k, s in enumerate(springs) if s[4] != 0]
+    channel = [-1] * len(springs)
+    for c, k in enumerate(actuated):
+        channel[k] = c
+    w1, w2 = initial_weights(n, len(springs))
+    w2_act = w2[actuated, :]
+    f32 = lambda a: [float(v) for v in a.reshape(-1)]  # float32 values, exact as doubles
+    # Per layer: W (out x in, row-major) then b (out).
+    weights = f32(w1) + [0.0] * N_HIDDEN + f32(w2_act) + [0.0] * len(actuated)
+    n_input = N_SIN_WAVES + 4 * n + 2
+    head = objects[HEAD_ID]
+    xs = [o[0] for o in objects]
+    ys = [o[1] for o in objects]
+    letter = "ABCD"[robot_id] if robot_id < 4 else str(robot_id)
+    description = (
+        f"DiffTaichi's mass_spring robot {robot_id} (robot{letter} in its examples/mass_spring_robot_config.py; "
+        f"github.com/taichi-dev/difftaichi), reproduced for a side-by-side run with its own code "
+        f"(bench/compare_mass_spring.sh). A 2D robot in the plane z = 0: {n} particles of unit mass on a 0.05 m grid "
+        f"({min(xs):g} <= x <= {max(xs):g}, {min(ys):g} <= y <= {max(ys):g}), {len(springs)} springs of stiffness "
+        f"{springs[0][3]:g} with DiffTaichi's rest lengths, {len(actuated)} of them muscles (actuation "
+        f"{springs[actuated[0]][4]:g}: rest length times 1 + 0.15 u) on a channel each. dt {DT:g} s, {STEPS} steps "
+        f"(states 0..{STEPS}, DiffTaichi's steps = 2048 // 3 = 682 states), gravity {GRAVITY:g}, its velocity "
+        f"damping exp(-{DAMPING:g} dt) per step as a drag force on unit masses, and its no-TOI ground at y = "
+        f"{GROUND_HEIGHT:g} (advance_no_toi: a particle below it moving down stops). The controls come from "
+        f"DiffTaichi's closed-loop network: inputs {N_SIN_WAVES} sine waves sin({SPRING_OMEGA} t + 2 pi j / "
+        f"{N_SIN_WAVES}), each particle's offset from the centroid and velocity (times 0.05), and the goal "
+        f"{GOAL} minus the centroid ({n_input} inputs), {N_HIDDEN} tanh hidden units, one tanh output per muscle. "
+        f"The weights start as DiffTaichi's seed-0 initial weights (np.random.seed(0), its optimize()'s draws, "
+        f"float32; biases 0) and are optimised by its update rule, normalised gradient descent with step "
+        f"{GRADIENT_CLIP:g}, to carry the head particle {HEAD_ID} as far as it can along +x in "
+        f"{STEPS * DT:g} s (the loss is DiffTaichi's, -x of the head at the last state, plus its start x "
+        f"{head[0]:g}). Written by scripts/make_mass_spring_scene.py.")
+    scene = {
+        "format": "nudge-scene",
+        "version": 1,
+        "name": f"mass_spring_robot{robot_id}",
+        "description": description,
+        "simulation": {
+            "dt": DT,
+            "steps": STEPS,
+            "gravity": [0, GRAVITY, 0],
+            "drag": (1 - math.exp(-DT * DAMPING)) / DT,
+            "ground": {"model": "projection", "height": GROUND_HEIGHT},
+        },
+        "particles": {"position": [[o[0], o[1], 0] for o in objects], "mass": 1},
+        "springs": {
+            "pairs": [[s[0], s[1]] for s in springs],
+            "stiffness": uniform([s[3] for s in springs]),
+            "damping": 0,
+            "rest_length": [s[2] for s in springs],
+            "channel": channel,
+            "actuation": [s[4] for s in springs],
+        },
+        "controls": {"channels": len(actuated), "values": 0},
+        "controller": {
+            "axes": "xy",
+            "inputs": [
+                {"type": "sine", "count": N_SIN_WAVES, "omega": SPRING_OMEGA},
+                {"type": "state", "position_scale": 0.05, "velocity_scale": 0.05},
+                {"type": "target", "point": [GOAL[0], GOAL[1], 0]},
+            ],
+            "layers": [{"size": N_HIDDEN, "activation": "tanh"}, {"activation": "tanh"}],
+            "channels": list(range(len(actuated))),
+            "weights": weights,
+        },
+        "parameters": {"controller_weights": {"optimize": True}},
+        "objectives": [{"type": "travel", "particles": [HEAD_ID], "direction": [1, 0, 0], "step": -1, "weight": 1}],
+        "optimizer": {"method": "gd", "iterations": 100, "learning_rate": GRADIENT_CLIP, "momentum": 0,
+                      "normalize": True, "epsilon": 1e-6},
+        "camera": {"eye": [0.6, 0.3, 1.6], "target": [0.6, 0.3, 0], "fov_degrees": 45},
+    }
+    return scene, (n_input, len(actuated))
+
+
+def dumps(value, indent="", key=None, rows=None, width=110):
+    """JSON with objects spread over lines, whatever fits in `width` characters on one line,
+    arrays of rows packed several to a line, and the flat "weights" list broken into lines of
+    one matrix row (or bias vector) each."""
+    inner = indent + "  "
+    flat = json.dumps(value)
+    if key == "weights" and rows:
+        lines, at = [], 0
+        for length in rows:
+            lines.append(inner + ", ".join(json.dumps(v) for v in value[at:at + length]))
+            at += length
+        assert at == len(value)
+        return "[\n" + ",\n".join(lines) + "\n" + indent + "]"
+    if len(indent) + len(flat) <= width:
+        return flat
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {dumps(v, inner, k, rows)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list):
+        lines, line = [], ""
+        for item in (dumps(v, inner, None, rows) for v in value):
+            if line and len(inner) + len(line) + len(item) + 2 > width:
+                lines.append(inner + line)
+                line = ""
+            line = f"{line}, {item}" if line else item
+        lines.append(inner + line)
+        return "[\n" + ",\n".join(lines) + "\n" + indent + "]"
+    return flat
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__.split("\n\n")[0] + "\nusage: make_mass_spring_scene.py DIFFTAICHI_EXAMPLES_DIR ROBOT_ID OUT.json")
+    examples_dir, robot_id, out_path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    objects, springs = load_robot(examples_dir, robot_id)
+    scene, (n_input, n_act) = build_scene(robot_id, objects, springs)
+    rows = [n_input] * N_HIDDEN + [N_HIDDEN] + [N_HIDDEN] * n_act + [n_act]
+    with open(out_path, "w") as out:
+        out.write(dumps(scene, rows=rows) + "\n")
+    print(f"wrote {out_path}: {len(objects)} particles, {len(springs)} springs ({n_act} actuated), "
+          f"{n_input} inputs, {len(scene['controller']['weights'])} weights")
+
+
+if __name__ == "__main__":
+    main()

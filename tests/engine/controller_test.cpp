@@ -1,0 +1,203 @@
+// The controller family (a multilayer perceptron from state features to control
+// channels, nudge/controller.h) in the rollout: its activations' slopes against central
+// differences; its forward pass against a plain network written here, replayed as
+// open-loop controls; the same bits for any thread count and with checkpoints; its
+// weights', the controls', the initial state's and the springs' gradients against central
+// differences in double; float32 against float64; default weights; and the scene file.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kernels/controller_kernels.h"
+#include "nudge/controller.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+#include "central_difference.h"
+#include "gradient_outcome.h"
+#include "test_scenes.h"
+
+using namespace nudge;
+
+namespace {
+
+// The feature scene (four particles, two actuated springs on two channels, the ground, an
+// objective of every type) driven by a three-layer network that reads the clock, every
+// particle's state and a target point, through every smooth activation.
+Scene make_controlled_scene(int steps = 60) {
+  Scene scene = test::make_feature_scene(steps);
+  Controller& c = scene.controller;
+  c.inputs.resize(3);
+  c.inputs[0].type = ControllerInputType::Sine;
+  c.inputs[0].count = 3;
+  c.inputs[0].omega = 20.0;
+  c.inputs[1].type = ControllerInputType::State;
+  c.inputs[1].position_scale = 2.0;
+  c.inputs[1].velocity_scale = 0.5;
+  c.inputs[2].type = ControllerInputType::Target;
+  c.inputs[2].point[0] = 0.3;
+  c.inputs[2].point[1] = 0.1;
+  c.inputs[2].point[2] = -0.1;
+  c.layers = {{6, Activation::Tanh}, {5, Activation::Sigmoid}, {2, Activation::Linear}};
+  c.channels = {1, 0};  // crossed, so a mix-up of outputs and channels shows
+  c.seed = 7;
+  shape_parameters(scene);
+  // Larger than the default weights, so the network's outputs matter for the motion.
+  for (double& w : scene.params[ParamId::ControllerWeights].value) w *= 3.0;
+  return scene;
+}
+
+// The same network in plain double: the outputs at one state.
+std::vector<double> network_outputs(const Scene& scene, const std::vector<double>& x, const std::vector<double>& v,
+                                    int step) {
+  const Controller& c = scene.controller;
+  const int n = scene.particle_count();
+  const std::vector<int> observed = c.observed(n);
+  double centroid[3] = {0, 0, 0};
+  for (int i : observed)
+    for (int k = 0; k < 3; ++k) centroid[k] += x[3 * i + k] / double(observed.size());
+  std::vector<double> in;
+  for (const ControllerInput& input : c.inputs) {
+    if (input.type == ControllerInputType::Sine)
+      for (int j = 0; j < input.count; ++j)
+        in.push_back(std::sin(input.omega * step * scene.settings.dt + 2 * M_PI * j / input.count));
+    if (input.type == ControllerInputType::State)
+      for (int i : observed) {
+        for (int k = 0; k < 3; ++k)
+          if (c.axes[k]) in.push_back((x[3 * i + k] - centroid[k]) * input.position_scale);
+        for (int k = 0; k < 3; ++k)
+          if (c.axes[k]) in.push_back(v[3 * i + k] * input.velocity_scale);
+      }
+    if (input.type == ControllerInputType::Target)
+      for (int k = 0; k < 3; ++k)
+        if (c.axes[k]) in.push_back(input.point[k] - centroid[k]);
+  }
+  REQUIRE(int(in.size()) == c.input_count(n));
+  const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
+  for (int l = 0; l < int(c.layers.size()); ++l) {
+    const int size = c.layers[l].size, inputs = int(in.size()), at = c.layer_offset(l, n);
+    std::vector<double> out(size);
+    for (int i = 0; i < size; ++i) {
+      double z = w[at + size * inputs + i];
+      for (int j = 0; j < inputs; ++j) z += w[at + i * inputs + j] * in[j];
+      out[i] = controller_activate(static_cast<int>(c.layers[l].activation), z);
+    }
+    in = out;
+  }
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("controller: each activation's slope against central differences") {
+  for (int kind = 0; kind < 4; ++kind)
+    for (double z : {-2.3, -0.4, 0.3, 1.7}) {
+      const double a = controller_activate(kind, z);
+      double at = z;
+      const double fd = test::central_difference(at, [&] { return controller_activate(kind, at); });
+      CAPTURE(kind);
+      CAPTURE(z);
+      CHECK(controller_activation_slope(kind, a) == doctest::Approx(fd).epsilon(1e-8));
+    }
+}
+
+TEST_CASE("controller: its outputs, added to the controls, are the network's at each step's state") {
+  const Scene scene = make_controlled_scene();
+  auto sim = Simulator::create(scene, SimulatorOptions{});
+  REQUIRE(sim.ok());
+  const Result<Trajectory> closed_run = (*sim)->trajectory(scene.params);
+  REQUIRE(closed_run.ok());
+  const Trajectory& closed = *closed_run;
+
+  // Replay: the network's outputs at each recorded state become open-loop controls.
+  Scene open = scene;
+  open.controller = Controller{};
+  shape_parameters(open);
+  open.params[ParamId::Controls] = scene.params[ParamId::Controls];
+  const size_t values = 3 * size_t(scene.particle_count());
+  double largest_output = 0;
+  for (int t = 0; t < scene.settings.steps; ++t) {
+    const std::vector<double> x(closed.x.begin() + t * values, closed.x.begin() + (t + 1) * values);
+    const std::vector<double> v(closed.v.begin() + t * values, closed.v.begin() + (t + 1) * values);
+    const std::vector<double> out = network_outputs(scene, x, v, t);
+    for (size_t k = 0; k < out.size(); ++k) {
+      open.params[ParamId::Controls].value[size_t(t) * scene.channels + scene.controller.channels[k]] += out[k];
+      largest_output = std::max(largest_output, std::fabs(out[k]));
+    }
+  }
+  CHECK(largest_output > 0.1);
+  REQUIRE(check_scene(open).ok());
+  auto replay = Simulator::create(open, SimulatorOptions{});
+  REQUIRE(replay.ok());
+  const Result<Trajectory> replay_run = (*replay)->trajectory(open.params);
+  REQUIRE(replay_run.ok());
+  const Trajectory& replayed = *replay_run;
+  double worst = 0;
+  for (size_t k = 0; k < closed.x.size(); ++k) worst = std::max(worst, std::fabs(closed.x[k] - replayed.x[k]));
+  CHECK(worst < 1e-12);
+
+  // And the network changed the motion: without it the end state differs.
+  Scene passive = open;
+  passive.params[ParamId::Controls] = scene.params[ParamId::Controls];
+  auto plain = Simulator::create(passive, SimulatorOptions{});
+  const Result<Trajectory> plain_run = (*plain)->trajectory(passive.params);
+  REQUIRE(plain_run.ok());
+  const Trajectory& unforced = *plain_run;
+  double moved = 0;
+  for (size_t k = 0; k < closed.x.size(); ++k) moved = std::max(moved, std::fabs(closed.x[k] - unforced.x[k]));
+  CHECK(moved > 1e-3);
+}
+
+TEST_CASE("controller: the same bits on 1 and 4 threads, with and without checkpoints") {
+  const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(make_controlled_scene());
+  test::check_has_gradient(out, {ParamId::ControllerWeights, ParamId::Controls, ParamId::InitialPosition});
+}
+
+TEST_CASE("controller: every weight's gradient, and those of the controls, initial state and springs, against "
+          "central differences in double") {
+  const Scene scene = make_controlled_scene();
+  test::check_against_central_differences(scene, {ParamId::ControllerWeights, ParamId::Controls,
+                                                  ParamId::InitialPosition, ParamId::InitialVelocity,
+                                                  ParamId::Stiffness, ParamId::Mass});
+}
+
+TEST_CASE("controller: a network on some particles and two axes; a truncated horizon keeps the window's gradient") {
+  Scene scene = make_controlled_scene(50);
+  scene.controller.particles = {2, 0};
+  scene.controller.axes[2] = false;
+  scene.controller.inputs.erase(scene.controller.inputs.begin());  // no clock
+  scene.params[ParamId::ControllerWeights].value.clear();
+  shape_parameters(scene);
+  REQUIRE(scene.params[ParamId::ControllerWeights].size() == (2 * 2 * 2 + 2 + 1) * 6 + 7 * 5 + 6 * 2);
+  REQUIRE(check_scene(scene).ok());
+  test::check_against_central_differences(scene, {ParamId::ControllerWeights, ParamId::InitialVelocity});
+}
+
+TEST_CASE("controller: float32 matches float64") {
+  test::check_float32_matches_float64(make_controlled_scene(), {ParamId::ControllerWeights, ParamId::Controls});
+}
+
+TEST_CASE("controller: default weights are seeded Glorot-normal with zero biases, the same for the same seed") {
+  Controller c;
+  c.inputs.resize(1);
+  c.inputs[0].type = ControllerInputType::Sine;
+  c.inputs[0].count = 40;
+  c.layers = {{50, Activation::Tanh}, {3, Activation::Tanh}};
+  c.channels = {0, 1, 2};
+  c.seed = 3;
+  const std::vector<double> w = default_controller_weights(c, 0);
+  REQUIRE(w.size() == size_t(41 * 50 + 51 * 3));
+  CHECK(w == default_controller_weights(c, 0));
+  double sum = 0, sum2 = 0;
+  for (int k = 0; k < 40 * 50; ++k) {
+    sum += w[k];
+    sum2 += w[k] * w[k];
+  }
+  const double sigma = std::sqrt(2.0 / 90.0);
+  CHECK(std::fabs(sum / 2000) < 4 * sigma / std::sqrt(2000.0));
+  CHECK(std::sqrt(sum2 / 2000) == doctest::Approx(sigma).epsilon(0.05));
+  for (int k = 40 * 50; k < 41 * 50; ++k) CHECK(w[k] == 0.0);
+  c.seed = 4;
+  CHECK(w != default_controller_weights(c, 0));
+}
