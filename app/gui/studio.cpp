@@ -682,6 +682,7 @@ bool Studio::frame(double wall_seconds) {
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
   // An overlay needs gradients: the optimiser's start has them.
   if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients ||
+      (state_.view.controller_outputs && state_.scene().controller.enabled()) ||
       state_.view.element_colors.kind == view::ElementColoring::Kind::Gradient)
     optimization_session();
   adopt_newest_motion();
@@ -701,6 +702,7 @@ bool Studio::frame(double wall_seconds) {
   const ImGuiIO& io = ImGui::GetIO();
   const float top = draw_menu_bar(state_);
   const int tracks = (state_.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
+                     (state_.view.controller_outputs && state_.scene().controller.enabled() ? 1 : 0) +
                      (state_.view.adjoint_track ? 1 : 0);
   const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline,
                                   state_.view.log, tracks};

@@ -25,6 +25,7 @@
 #include "studio/recent_files.h"
 #include "studio/recovery.h"
 #include "studio/rollout_worker.h"
+#include "view/time_strip.h"
 #include "studio/state_adjoint_run.h"
 #include "view/element_colors.h"
 #include "view/gradient_overlay.h"
@@ -183,6 +184,7 @@ struct ViewFlags {
   // the frame shown or by a per-element gradient (evaluated as the overlays' are).
   view::ElementColoring element_colors;
   bool control_gradients = false;  // dL/du per step and channel, a heat strip under the timeline
+  bool controller_outputs = false;  // what the controller adds to each channel per step, a heat strip
   bool adjoint_arrows = false;     // dL/dx_t at the play head, arrows on the particles
   bool adjoint_track = false;      // |dL/dx_t| against t, a curve under the timeline
 };
@@ -227,6 +229,14 @@ struct StudioState {
   std::unique_ptr<studio::OptimizationSession> optimization;
   OptimizerSettings optimizer_settings;
   std::shared_ptr<const studio::OptimizationSnapshot> iterate;
+  // The controller's outputs along the shown iterate's motion, computed once per iterate
+  // (and timeline width) for the timeline.
+  struct ControllerOutputs {
+    const studio::OptimizationSnapshot* of = nullptr;
+    int columns = 0;
+    std::vector<double> values;  // steps x outputs
+    view::HeatStrip strip;
+  } controller_outputs;
   // Drawn faintly behind the current iterate: the start (iteration 0) and the iterate
   // before the current one.
   std::shared_ptr<const studio::OptimizationSnapshot> initial_iterate, previous_iterate;

@@ -23,8 +23,7 @@ std::optional<std::string> remove_controller_particles(Scene& scene, const Index
       kept_at[p] = true;
     }
   if (kept.empty() && !observed.empty())
-    return "the controller observes " + std::to_string(observed.size()) +
-           " particles and none of them would be left; a controller needs a particle to observe";
+    return "none of the particles the controller observes would be left; a controller needs a particle to observe";
 
   // Which of the first layer's inputs stay: the state blocks lose the deleted particles'.
   const int na = c.axis_count();

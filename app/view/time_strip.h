@@ -20,6 +20,10 @@ struct HeatStrip {
   float at(int row, int column) const { return cells[size_t(row) * size_t(columns) + size_t(column)]; }
 };
 
+// From per-step values (steps x rows, row-major by step). Empty (rows 0) when the sizes
+// do not match or there is nothing to draw.
+HeatStrip step_strip(const std::vector<double>& values, int steps, int rows, int columns);
+
 // From the control gradients (param.grad, steps x channels as in ParamId::Controls).
 // Empty (rows 0) when the parameter has no entries or no gradient.
 HeatStrip control_gradient_strip(const Parameter& controls, int columns);

@@ -127,6 +127,16 @@ TEST_CASE("controller: its outputs, added to the controls, are the network's at 
     }
   }
   CHECK(largest_output > 0.1);
+  // The engine's host evaluation (the studio's timeline) gives the same outputs.
+  const std::vector<double> host = controller_outputs(scene.controller, scene.settings.dt,
+                                                      scene.params[ParamId::ControllerWeights].value, closed);
+  REQUIRE(host.size() == size_t(scene.settings.steps) * 2);
+  for (int t = 0; t < scene.settings.steps; t += 7) {
+    const std::vector<double> x(closed.x.begin() + t * values, closed.x.begin() + (t + 1) * values);
+    const std::vector<double> v(closed.v.begin() + t * values, closed.v.begin() + (t + 1) * values);
+    const std::vector<double> out = network_outputs(scene, x, v, t);
+    for (size_t k = 0; k < 2; ++k) CHECK(host[size_t(t) * 2 + k] == doctest::Approx(out[k]).epsilon(1e-14));
+  }
   REQUIRE(check_scene(open).ok());
   auto replay = Simulator::create(open, SimulatorOptions{});
   REQUIRE(replay.ok());
@@ -200,4 +210,24 @@ TEST_CASE("controller: default weights are seeded Glorot-normal with zero biases
   for (int k = 40 * 50; k < 41 * 50; ++k) CHECK(w[k] == 0.0);
   c.seed = 4;
   CHECK(w != default_controller_weights(c, 0));
+}
+
+TEST_CASE("controller: each layer's norm is that of its slice of the weights") {
+  const Scene scene = make_controlled_scene();
+  const Controller& c = scene.controller;
+  const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
+  const std::vector<double> norms = controller_layer_norms(c, 4, w);
+  REQUIRE(norms.size() == 3);
+  double total = 0;
+  for (double x : norms) total += x * x;
+  double all = 0;
+  for (double x : w) all += x * x;
+  CHECK(total == doctest::Approx(all).epsilon(1e-12));
+  std::vector<double> last_only(w.size(), 0.0);
+  last_only.back() = 2.0;  // the last layer's last bias
+  const std::vector<double> one = controller_layer_norms(c, 4, last_only);
+  CHECK(one[0] == 0.0);
+  CHECK(one[1] == 0.0);
+  CHECK(one[2] == 2.0);
+  CHECK(controller_layer_norms(c, 4, std::vector<double>(3)).empty());  // not this controller's
 }

@@ -77,6 +77,8 @@ void view_menu(StudioState& state) {
   }
   ImGui::MenuItem("Control Gradients on the Timeline", nullptr, &v.control_gradients,
                   state.document.scene().channels > 0);
+  ImGui::MenuItem("Controller Outputs on the Timeline", nullptr, &v.controller_outputs,
+                  state.document.scene().controller.enabled());
   ImGui::MenuItem("Adjoint dL/dx at the Play Head", nullptr, &v.adjoint_arrows);
   ImGui::MenuItem("Adjoint |dL/dx| on the Timeline", nullptr, &v.adjoint_track);
   ImGui::Separator();

@@ -104,6 +104,31 @@ double norm(const std::vector<double>& v) {
   return std::sqrt(sum);
 }
 
+// One row per layer of the controller under its weights' row: how large each layer's
+// weights, gradient and change are (a vanishing or exploding layer shows here).
+void controller_layer_rows(const Scene& start, const Scene& now) {
+  const Controller& c = now.controller;
+  const int n = now.particle_count();
+  const Parameter& w = now.params[ParamId::ControllerWeights];
+  const std::vector<double> values = controller_layer_norms(c, n, w.value), grads = controller_layer_norms(c, n, w.grad);
+  std::vector<double> change(w.value.size());
+  const std::vector<double>& w0 = start.params[ParamId::ControllerWeights].value;
+  for (size_t k = 0; k < change.size() && k < w0.size(); ++k) change[k] = w.value[k] - w0[k];
+  const std::vector<double> changes = controller_layer_norms(c, n, change);
+  for (size_t l = 0; l < values.size() && l < grads.size() && l < changes.size(); ++l) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("  layer %zu: %d -> %d %s", l + 1, c.layer_inputs(int(l), n), c.layers[l].size,
+                std::string(activation_name(c.layers[l].activation)).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", values[l]);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", grads[l]);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g", changes[l]);
+  }
+}
+
 void parameter_table(const Scene& start, const Scene& now) {
   if (!ImGui::BeginTable("optimised parameters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
     return;
@@ -134,6 +159,7 @@ void parameter_table(const Scene& start, const Scene& now) {
     ImGui::Text("%.4g", norm(param.grad));
     ImGui::TableNextColumn();
     ImGui::Text("%.4g", norm_of_difference(param.value, start.params.items[size_t(p)].value));
+    if (param.id == ParamId::ControllerWeights) controller_layer_rows(start, now);
   }
   ImGui::EndTable();
 }

@@ -98,6 +98,55 @@ void control_gradient_track(StudioState& state, float left, float right) {
   dl->AddText(ImVec2(legend_x, p0.y + 0.5f * height), ImGui::GetColorU32(ImGuiCol_Text), text);
 }
 
+// What the controller adds to each of its channels, step for step along the shown
+// iterate's motion, under the scrubber (computed once per iterate).
+void controller_output_track(StudioState& state, float left, float right) {
+  const Track track = begin_track(state, "controller", left, right);
+  const ImVec2 p0 = track.origin;
+  const float width = track.width, height = track.height;
+  const studio::OptimizationSnapshot* snap = state.iterate.get();
+  if (!snap || !snap->scene.controller.enabled()) {
+    track.show_message("evaluating the motion...");
+    return;
+  }
+  StudioState::ControllerOutputs& cache = state.controller_outputs;
+  const Controller& controller = snap->scene.controller;
+  const int outputs = controller.layers.back().size;
+  if (cache.of != snap || cache.columns != int(width)) {
+    cache.of = snap;
+    cache.columns = int(width);
+    cache.values = controller_outputs(controller, snap->scene.settings.dt,
+                                      snap->scene.params[ParamId::ControllerWeights].value, snap->trajectory);
+    cache.strip = view::step_strip(cache.values, snap->trajectory.steps, outputs, int(width));
+  }
+  const view::HeatStrip& strip = cache.strip;
+  if (strip.rows == 0) {
+    track.show_message("the controller's outputs are all zero");
+    return;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float row_height = height / float(strip.rows), column_width = width / float(strip.columns);
+  for (int row = 0; row < strip.rows; ++row)
+    for (int column = 0; column < strip.columns; ++column) {
+      const float x = p0.x + float(column) * column_width, y = p0.y + float(row) * row_height;
+      dl->AddRectFilled(ImVec2(x, y), ImVec2(x + column_width + 0.5f, y + row_height - (strip.rows > 1 ? 1.0f : 0.0f)),
+                        diverging(strip.at(row, column)));
+    }
+  const float head = p0.x + float(state.playback.frame()) / float(track.steps) * width;
+  dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(0, 0, 0, 255), 4.0f);
+  dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
+  if (ImGui::IsItemHovered()) {
+    const int row = std::clamp(int((ImGui::GetIO().MousePos.y - p0.y) / row_height), 0, strip.rows - 1);
+    const int step = std::clamp(track.step_at(ImGui::GetIO().MousePos.x), 0, snap->trajectory.steps - 1);
+    ImGui::SetTooltip("output %d -> channel %d, step %d\nadds %.4g to the control", row, controller.channels[size_t(row)],
+                      step, cache.values[size_t(step) * size_t(outputs) + size_t(row)]);
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "+-%.3g", strip.scale);
+  dl->AddText(ImVec2(right + ImGui::GetStyle().ItemSpacing.x, p0.y + 0.5f * height), ImGui::GetColorU32(ImGuiCol_Text),
+              text);
+}
+
 // |dL/dx_t| against t on a log scale under the scrubber: how much the loss depends on the
 // state at each step, growing or fading as the adjoint flows back from the end. Steps
 // before a truncated horizon are shaded: nothing flows back there.
@@ -200,6 +249,8 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
   if (state.view.control_gradients && state.scene().channels > 0) control_gradient_track(state, track_left, track_right);
+  if (state.view.controller_outputs && state.scene().controller.enabled())
+    controller_output_track(state, track_left, track_right);
   if (state.view.adjoint_track) adjoint_track(state, track_left, track_right);
   end_panel();
 }

@@ -68,6 +68,18 @@ struct Controller {
   int layer_inputs(int layer, int particle_count) const;
 };
 
+struct Trajectory;
+
+// The network's outputs at every step of a trajectory (steps x outputs, row t from the
+// state at step t), in double: what it added to its channels. For the studio's timeline;
+// the rollout computes the same in its own kernels.
+std::vector<double> controller_outputs(const Controller& controller, double dt, const std::vector<double>& weights,
+                                       const Trajectory& trajectory);
+
+// The 2-norm of each layer's slice (W and b) of a flat weight vector, or of its gradient.
+std::vector<double> controller_layer_norms(const Controller& controller, int particle_count,
+                                           const std::vector<double>& flat);
+
 // Default weights: W normal with standard deviation sqrt(2 / (in + out)) (Glorot), from a
 // fixed generator seeded with `seed`, so the same scene gives the same weights on every
 // machine; biases 0.
