@@ -34,6 +34,9 @@ DefaultCommand window_command() {
     app.add_option("--gradient-overlay", options->gradient_overlay,
                    "Draw this parameter's gradient over the scene (View > Gradient Overlay)")
         ->check(CLI::IsMember(overlay_parameter_names()));
+    app.add_option("--timeline", options->timeline_tracks,
+                   "Show these tracks under the timeline: controls (dL/du), controller (its outputs), adjoint (|dL/dx|)")
+        ->check(CLI::IsMember({"controls", "controller", "adjoint"}));
     app.add_option("--quit-after", options->quit_after_seconds,
                    "Close the window by itself after this many seconds (demos, scripts)")
         ->check(CLI::NonNegativeNumber);

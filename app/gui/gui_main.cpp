@@ -72,6 +72,7 @@ int run_gui(const GuiOptions& options) {
   if (options.play) studio.play();
   if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
     studio.show_gradient(*overlay);
+  for (const std::string& track : options.timeline_tracks) studio.show_timeline_track(track);
   if (options.optimize) {
     studio.start_optimizing();
     studio.play();  // the iterates' motion loops while they improve

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace nudge::gui {
 
@@ -10,6 +11,7 @@ struct GuiOptions {
   bool play = false;               // start playing the motion at once
   bool optimize = false;           // start optimising at once
   std::string gradient_overlay;    // a parameter name (initial_velocity, stiffness...) or empty
+  std::vector<std::string> timeline_tracks;  // "controls", "controller", "adjoint": View's timeline tracks shown
   double quit_after_seconds = 0;   // > 0: close by itself after this long (demos, scripts)
   int samples = 0;                 // 0: 4 on a GPU, 1 on a CPU rasteriser
   bool vsync = true;

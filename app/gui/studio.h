@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "gui/studio_state.h"
 #include "studio/disposer.h"
@@ -42,6 +43,12 @@ public:
   // As the Optimise tab's Start button.
   void start_optimizing() { state_.queue(command::OptimizeStart{}); }
   void show_gradient(view::GradientOverlay overlay) { state_.view.gradient = overlay; }
+  // A track under the timeline, by its command-line name: controls, controller, adjoint.
+  void show_timeline_track(const std::string& track) {
+    if (track == "controls") state_.view.control_gradients = true;
+    if (track == "controller") state_.view.controller_outputs = true;
+    if (track == "adjoint") state_.view.adjoint_track = true;
+  }
 
   // Where the last frame's time went, in seconds (for `nudge bench render`).
   struct FrameTimings {
