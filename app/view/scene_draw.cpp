@@ -357,10 +357,19 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     float largest = 0;  // the largest |actuation * control| at this step, for the legend
     const std::vector<double>& controls = scene.params[ParamId::Controls].value;
     const int control_step = std::min(step, std::max(steps - 1, 0));
+    // What each channel carries at this step: the controls, plus a controller's outputs.
+    std::vector<double> carried(size_t(std::max(scene.channels, 0)), 0.0);
+    if (!controls.empty())
+      for (int ch = 0; ch < scene.channels; ++ch) carried[size_t(ch)] = controls[size_t(control_step) * scene.channels + ch];
+    if (traj && scene.controller.enabled()) {
+      const std::vector<double> added = controller_outputs_at(
+          scene.controller, scene.settings.dt, scene.params[ParamId::ControllerWeights].value, *traj, control_step);
+      for (size_t k = 0; k < added.size(); ++k) carried[size_t(scene.controller.channels[k])] += added[k];
+    }
     auto signal = [&](int s) {
       const int ch = scene.spring_channel[s];
-      if (ch < 0 || controls.empty()) return 0.0f;
-      return static_cast<float>(scene.actuation[s] * controls[size_t(control_step) * scene.channels + ch]);
+      if (ch < 0) return 0.0f;
+      return static_cast<float>(scene.actuation[s] * carried[size_t(ch)]);
     };
     for (int s = 0; s < scene.spring_count(); ++s)
       if (scene.spring_channel[s] >= 0) largest = std::max(largest, std::fabs(signal(s)));

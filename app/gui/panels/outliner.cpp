@@ -166,6 +166,20 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
     }
     ImGui::TreePop();
   }
+  if (const Controller& ctl = scene.controller; ctl.enabled() && ImGui::TreeNodeEx("controller", ImGuiTreeNodeFlags_None,
+                                                                                    "Controller (%d weights)",
+                                                                                    ctl.weight_count(n))) {
+    std::string inputs;
+    for (const ControllerInput& in : ctl.inputs) inputs += (inputs.empty() ? "" : ", ") + std::string(controller_input_name(in.type));
+    ImGui::TextDisabled("inputs: %s (%d values)", inputs.c_str(), ctl.input_count(n));
+    for (size_t l = 0; l < ctl.layers.size(); ++l)
+      ImGui::TextDisabled("layer %zu: %d %s units", l + 1, ctl.layers[l].size,
+                          std::string(activation_name(ctl.layers[l].activation)).c_str());
+    std::string channels;
+    for (int ch : ctl.channels) channels += (channels.empty() ? "" : " ") + std::to_string(ch);
+    ImGui::TextDisabled("drives channels %s", channels.c_str());
+    ImGui::TreePop();
+  }
   if (ImGui::TreeNodeEx("parameters", ImGuiTreeNodeFlags_None, "Parameters")) {
     for (int p = 0; p < kParamCount; ++p) {
       const Parameter& param = scene.params.items[size_t(p)];

@@ -75,6 +75,10 @@ struct Trajectory;
 // the rollout computes the same in its own kernels.
 std::vector<double> controller_outputs(const Controller& controller, double dt, const std::vector<double>& weights,
                                        const Trajectory& trajectory);
+// The same at one step (0 <= step < trajectory.steps): one value per output; empty when
+// the weights or the step do not fit.
+std::vector<double> controller_outputs_at(const Controller& controller, double dt, const std::vector<double>& weights,
+                                          const Trajectory& trajectory, int step);
 
 // The 2-norm of each layer's slice (W and b) of a flat weight vector, or of its gradient.
 std::vector<double> controller_layer_norms(const Controller& controller, int particle_count,
