@@ -92,6 +92,9 @@ def initial_weights(n_objects, n_springs, init=0):
     return w1, w2
 
 
+SPRING_LENGTH_OFFSET = 1e-4  # m: DiffTaichi's length = dist.norm() + 1e-4
+
+
 def uniform(values):
     """One number if every value is the same, else the list."""
     return values[0] if values and all(v == values[0] for v in values) else values
@@ -130,7 +133,7 @@ def build_scene(robot_id, objects, springs, ground="toi", init=0):
         f"github.com/taichi-dev/difftaichi), reproduced for a side-by-side run with its own code "
         f"(bench/compare_mass_spring.sh). A 2D robot in the plane z = 0: {n} particles of unit mass on a 0.05 m grid "
         f"({min(xs):g} <= x <= {max(xs):g}, {min(ys):g} <= y <= {max(ys):g}), {len(springs)} springs of stiffness "
-        f"{springs[0][3]:g} with DiffTaichi's rest lengths, {len(actuated)} of them muscles (actuation "
+        f"{springs[0][3]:g} with DiffTaichi's rest lengths and its length |d| + 1e-4 m, {len(actuated)} of them muscles (actuation "
         f"{springs[actuated[0]][4]:g}: rest length times 1 + 0.15 u) on a channel each. dt {DT:g} s, {STEPS} steps "
         f"(states 0..{STEPS}, DiffTaichi's steps = 2048 // 3 = 682 states), gravity {GRAVITY:g}, its velocity "
         f"damping exp(-{DAMPING:g} dt) per step as a drag force on unit masses, and {ground_text}. The controls come from "
@@ -162,6 +165,8 @@ def build_scene(robot_id, objects, springs, ground="toi", init=0):
             "rest_length": [s[2] for s in springs],
             "channel": channel,
             "actuation": [s[4] for s in springs],
+            # DiffTaichi's springs take their length as |d| + 1e-4 (apply_spring_force).
+            "length_offset": SPRING_LENGTH_OFFSET,
         },
         "controls": {"channels": len(actuated), "values": 0},
         "controller": {

@@ -22,32 +22,6 @@ using namespace nudge;
 
 namespace {
 
-// The feature scene (four particles, two actuated springs on two channels, the ground, an
-// objective of every type) driven by a three-layer network that reads the clock, every
-// particle's state and a target point, through every smooth activation.
-Scene make_controlled_scene(int steps = 60) {
-  Scene scene = test::make_feature_scene(steps);
-  Controller& c = scene.controller;
-  c.inputs.resize(3);
-  c.inputs[0].type = ControllerInputType::Sine;
-  c.inputs[0].count = 3;
-  c.inputs[0].omega = 20.0;
-  c.inputs[1].type = ControllerInputType::State;
-  c.inputs[1].position_scale = 2.0;
-  c.inputs[1].velocity_scale = 0.5;
-  c.inputs[2].type = ControllerInputType::Target;
-  c.inputs[2].point[0] = 0.3;
-  c.inputs[2].point[1] = 0.1;
-  c.inputs[2].point[2] = -0.1;
-  c.layers = {{6, Activation::Tanh}, {5, Activation::Sigmoid}, {2, Activation::Linear}};
-  c.channels = {1, 0};  // crossed, so a mix-up of outputs and channels shows
-  c.seed = 7;
-  shape_parameters(scene);
-  // Larger than the default weights, so the network's outputs matter for the motion.
-  for (double& w : scene.params[ParamId::ControllerWeights].value) w *= 3.0;
-  return scene;
-}
-
 // The same network in plain double: the outputs at one state.
 std::vector<double> network_outputs(const Scene& scene, const std::vector<double>& x, const std::vector<double>& v,
                                     int step) {
@@ -103,7 +77,7 @@ TEST_CASE("controller: each activation's slope against central differences") {
 }
 
 TEST_CASE("controller: its outputs, added to the controls, are the network's at each step's state") {
-  const Scene scene = make_controlled_scene();
+  const Scene scene = test::make_controlled_scene();
   auto sim = Simulator::create(scene, SimulatorOptions{});
   REQUIRE(sim.ok());
   const Result<Trajectory> closed_run = (*sim)->trajectory(scene.params);
@@ -160,20 +134,20 @@ TEST_CASE("controller: its outputs, added to the controls, are the network's at 
 }
 
 TEST_CASE("controller: the same bits on 1 and 4 threads, with and without checkpoints") {
-  const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(make_controlled_scene());
+  const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(test::make_controlled_scene());
   test::check_has_gradient(out, {ParamId::ControllerWeights, ParamId::Controls, ParamId::InitialPosition});
 }
 
 TEST_CASE("controller: every weight's gradient, and those of the controls, initial state and springs, against "
           "central differences in double") {
-  const Scene scene = make_controlled_scene();
+  const Scene scene = test::make_controlled_scene();
   test::check_against_central_differences(scene, {ParamId::ControllerWeights, ParamId::Controls,
                                                   ParamId::InitialPosition, ParamId::InitialVelocity,
                                                   ParamId::Stiffness, ParamId::Mass});
 }
 
 TEST_CASE("controller: a network on some particles and two axes; a truncated horizon keeps the window's gradient") {
-  Scene scene = make_controlled_scene(50);
+  Scene scene = test::make_controlled_scene(50);
   scene.controller.particles = {2, 0};
   scene.controller.axes[2] = false;
   scene.controller.inputs.erase(scene.controller.inputs.begin());  // no clock
@@ -185,7 +159,7 @@ TEST_CASE("controller: a network on some particles and two axes; a truncated hor
 }
 
 TEST_CASE("controller: float32 matches float64") {
-  test::check_float32_matches_float64(make_controlled_scene(), {ParamId::ControllerWeights, ParamId::Controls});
+  test::check_float32_matches_float64(test::make_controlled_scene(), {ParamId::ControllerWeights, ParamId::Controls});
 }
 
 TEST_CASE("controller: default weights are seeded Glorot-normal with zero biases, the same for the same seed") {
@@ -213,7 +187,7 @@ TEST_CASE("controller: default weights are seeded Glorot-normal with zero biases
 }
 
 TEST_CASE("controller: each layer's norm is that of its slice of the weights") {
-  const Scene scene = make_controlled_scene();
+  const Scene scene = test::make_controlled_scene();
   const Controller& c = scene.controller;
   const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
   const std::vector<double> norms = controller_layer_norms(c, 4, w);

@@ -246,6 +246,16 @@ TEST_CASE("cuda: tets (an actuated block on the ground) match the CPU (float64 t
   check_checkpoints_bitwise(scene, Precision::Float64);
 }
 
+TEST_CASE("cuda: a controller, on the penalty and the time-of-impact ground, matches the CPU") {
+  if (!gpu_or_skip()) return;
+  Scene scene = test::make_controlled_scene(120);
+  compare_with_cpu(scene, Precision::Float64, kFloat64);
+  compare_with_cpu(scene, Precision::Float32, kFloat32);
+  check_checkpoints_bitwise(scene, Precision::Float64);
+  scene.settings.ground.contact = GroundContact::TimeOfImpact;
+  compare_with_cpu(scene, Precision::Float64, kFloat64);
+}
+
 TEST_CASE("cuda: checkpointed gradients are bitwise equal to stored ones") {
   if (!gpu_or_skip()) return;
   const Scene scene = tetrahedron_scene(240);

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -39,11 +40,13 @@ Scene projection_scene(int particles, int steps, double dt, GroundContact contac
   return scene;
 }
 
-// Two particles on a spring dropped onto the ground, with drag.
+// Two particles on a spring dropped onto the ground, with drag; the spring's length
+// taken as |d| + 1e-3 (springs.length_offset, DiffTaichi's + 1e-4, larger).
 Scene dropped_pair(GroundContact contact) {
   Scene scene = projection_scene(2, 200, 4e-3, contact);
   scene.spring_a = {0};
   scene.spring_b = {1};
+  scene.spring_length_offset = 1e-3;
   scene.params[ParamId::InitialPosition].value = {0.0, 0.3, 0.0, 0.08, 0.35, 0.0};
   shape_parameters(scene);
   scene.params[ParamId::InitialVelocity].value = {0.3, -0.5, 0.0, 0.1, 0.2, 0.0};
@@ -86,7 +89,7 @@ TEST_CASE("projection grounds: a dropped spring pair moves as the rule says, and
   int stopped_steps = 0;
   for (int t = 0; t < scene.settings.steps; ++t) {
     const double d[3] = {x[3] - x[0], x[4] - x[1], x[5] - x[2]};
-    const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const double length = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + scene.spring_length_offset;
     std::vector<double> vn(6), xn(6);
     for (int i = 0; i < 2; ++i) {
       const double m = p[ParamId::Mass].value[i], sign = i == 0 ? 1.0 : -1.0;
@@ -169,6 +172,7 @@ TEST_CASE("projection grounds: a small actuated robot standing on each; its grad
   shape_parameters(scene);
   scene.params[ParamId::Mass].value = {1.0, 1.0, 1.0, 1.0};
   scene.params[ParamId::Stiffness].value = std::vector<double>(6, 2000.0);
+  scene.spring_length_offset = 1e-4;  // DiffTaichi's
   scene.params[ParamId::Gravity].value = {0.0, -4.8, 0.0};
   scene.params[ParamId::Drag].value = {0.5};
   std::vector<double>& controls = scene.params[ParamId::Controls].value;
@@ -206,4 +210,25 @@ TEST_CASE("projection grounds: the scene file's model key, saved back, and refus
   const Status status = check_scene(implicit);
   REQUIRE(!status.ok());
   CHECK(status.error().message.find("simulation.ground.model") == 0);
+}
+
+TEST_CASE("springs.length_offset: read, saved back, and a negative one refused") {
+  const std::string text = R"({"format": "nudge-scene", "version": 1,
+    "simulation": {"dt": 0.004, "steps": 10},
+    "particles": {"position": [[0, 0.2, 0], [0.1, 0.2, 0]]},
+    "springs": {"pairs": [[0, 1]], "length_offset": 0.0001}})";
+  Result<Scene> scene = parse_scene(text, "offset.json");
+  REQUIRE(scene.ok());
+  CHECK(scene->spring_length_offset == 0.0001);
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "nudge_length_offset_test.json";
+  REQUIRE(save_scene(*scene, file).ok());
+  Result<Scene> again = load_scene(file);
+  std::filesystem::remove(file);
+  REQUIRE(again.ok());
+  CHECK(again->spring_length_offset == 0.0001);
+
+  Result<Scene> bad = parse_scene(std::string(text).replace(text.find("0.0001"), 6, "-1"), "bad.json");
+  REQUIRE(!bad.ok());
+  CHECK(bad.error().message.find("$.springs.length_offset: found -1; expected a length offset >= 0 (m)") !=
+        std::string::npos);
 }

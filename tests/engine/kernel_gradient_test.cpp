@@ -31,6 +31,7 @@ struct TinyModel {
   std::vector<int> a{0}, b{1}, channel{0}, inc_start{0, 1, 2}, inc_spring{0, 0};
   std::vector<double> k{35.0}, c{0.4}, rest{0.8}, actuation{0.3}, inc_sign{1, -1};
   std::vector<double> controls{0.2, -0.5};  // 2 steps x 1 channel
+  double length_offset = 0.0;
 
   ModelView<double> view() {
     ModelView<double> m;
@@ -46,6 +47,7 @@ struct TinyModel {
     sp.stiffness = k.data(), sp.damping = c.data(), sp.rest = rest.data(), sp.actuation = actuation.data();
     sp.inc_start = inc_start.data(), sp.inc_spring = inc_spring.data(), sp.inc_sign = inc_sign.data();
     sp.controls = controls.data();
+    sp.length_offset = length_offset;
     GroundModel<double>& g = m.ground;
     g.enabled = true;
     g.height = 0.0, g.stiffness = 500.0, g.damping = 2.0, g.friction = 0.6;
@@ -56,12 +58,14 @@ struct TinyModel {
 
 }  // namespace
 
-TEST_CASE("kernel: spring_force adjoint matches finite differences") {
+TEST_CASE("kernel: spring_force adjoint matches finite differences (with and without a length offset)") {
   TinyModel tiny;
   std::vector<double> x{0.1, 0.9, 0.2, 0.5, -0.1, 0.3}, v{0.3, -0.4, -0.2, 0.6, 0.1, 0.2};  // 3 x n
   const Vec3<double> w{0.7, -1.1, 0.4};  // weights on the force
-  for (int passive = 0; passive < 2; ++passive) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const int passive = variant % 2;
     tiny.channel[0] = passive ? -1 : 0;
+    tiny.length_offset = variant < 2 ? 0.0 : 0.05;  // DiffTaichi's |d| + 1e-4, larger
     const int step = 1;
     auto phi = [&] {
       ModelView<double> m = tiny.view();

@@ -74,6 +74,32 @@ inline Scene make_feature_scene(int steps = 60, bool pinned = true) {
   return scene;
 }
 
+// The feature scene (four particles, two actuated springs on two channels, the ground, an
+// objective of every type) driven by a three-layer network that reads the clock, every
+// particle's state and a target point, through every smooth activation.
+inline Scene make_controlled_scene(int steps = 60) {
+  Scene scene = make_feature_scene(steps);
+  Controller& c = scene.controller;
+  c.inputs.resize(3);
+  c.inputs[0].type = ControllerInputType::Sine;
+  c.inputs[0].count = 3;
+  c.inputs[0].omega = 20.0;
+  c.inputs[1].type = ControllerInputType::State;
+  c.inputs[1].position_scale = 2.0;
+  c.inputs[1].velocity_scale = 0.5;
+  c.inputs[2].type = ControllerInputType::Target;
+  c.inputs[2].point[0] = 0.3;
+  c.inputs[2].point[1] = 0.1;
+  c.inputs[2].point[2] = -0.1;
+  c.layers = {{6, Activation::Tanh}, {5, Activation::Sigmoid}, {2, Activation::Linear}};
+  c.channels = {1, 0};  // crossed, so a mix-up of outputs and channels shows
+  c.seed = 7;
+  shape_parameters(scene);
+  // Larger than the default weights, so the network's outputs matter for the motion.
+  for (double& w : scene.params[ParamId::ControllerWeights].value) w *= 3.0;
+  return scene;
+}
+
 // A standing lattice strip (rows x cols particles in the x-y plane) on the ground: long
 // runs of springs (rows, columns, diagonals) that the CPU lays out as runs, some of them
 // actuated, plus a few irregular springs that stay loose, so that one gradient check covers

@@ -129,6 +129,9 @@ struct Scene {
   std::vector<int> spring_b;          // S: second end, != spring_a
   std::vector<int> spring_channel;    // S: actuation channel, -1 for a passive spring
   std::vector<double> actuation;      // S: rest length scales by (1 + actuation * control)
+  // m, >= 0: added to every spring's length |x_b - x_a| before its force is computed
+  // (DiffTaichi's mass_spring springs take |d| + 1e-4); 0 for a plain spring.
+  double spring_length_offset = 0.0;
   int channels = 0;                   // C
   // Tri triangles (cloth membranes), 3 particle indices each; their rest shape is their
   // shape in the initial positions, taken when a rollout is built.

@@ -80,7 +80,7 @@ void SceneReader::read_controls(const std::optional<Node>& node, Scene& scene) c
 // Returns whether rest lengths are left to their default (the initial distance).
 bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) const {
   if (!node) return false;
-  expect_object(*node, {"pairs", "stiffness", "damping", "rest_length", "channel", "actuation"});
+  expect_object(*node, {"pairs", "stiffness", "damping", "rest_length", "channel", "actuation", "length_offset"});
   const Node pairs = required(*node, "pairs", "an array of [a, b] particle index pairs");
   expect_array(pairs, "an array of [a, b] particle index pairs");
   const std::size_t s = pairs.size();
@@ -118,6 +118,8 @@ bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) co
   scene.actuation.assign(s, 0.0);
   if (auto actuation = optional(*node, "actuation"))
     scene.actuation = per_item(*actuation, s, "spring", "a finite actuation", finite);
+  if (auto offset = optional(*node, "length_offset"))
+    scene.spring_length_offset = number(*offset, "a length offset >= 0 (m)", non_negative);
   return !rest.has_value();
 }
 
@@ -164,6 +166,8 @@ OrderedJson springs_json(const Scene& scene) {
   springs["rest_length"] = p[ParamId::RestLength].value;
   springs["channel"] = scene.spring_channel;
   springs["actuation"] = scene.actuation;
+  // Only when set, so that scenes written before it existed save unchanged.
+  if (scene.spring_length_offset != 0.0) springs["length_offset"] = scene.spring_length_offset;
   return springs;
 }
 
@@ -183,6 +187,8 @@ Problem check_topology(const Scene& scene) {
   for (int i = 0; i < n; ++i)
     if (scene.pinned[i] > 1)
       return found(index_path("particles.pinned", i), int{scene.pinned[i]}, "0 (free) or 1 (pinned)");
+  if (!non_negative(scene.spring_length_offset))
+    return found("springs.length_offset", scene.spring_length_offset, "a length offset >= 0 (m)");
   if (c < 0 || c > kMaxChannels)
     return found("controls.channels", c, "a channel count in [0, " + std::to_string(kMaxChannels) + "]");
   if (static_cast<long long>(scene.settings.steps) * c > kMaxControlValues)

@@ -1,5 +1,5 @@
 // Damped, optionally actuated spring between particles a and b.
-//   d = x_b - x_a, l = |d|, u = d / l
+//   d = x_b - x_a, l = |d| + e, u = d / l   (e: SpringModel::length_offset, usually 0)
 //   L = L0 (1 + actuation * control[t, channel])      (L = L0 for a passive spring)
 //   f_a = (k (l - L) + c ((v_b - v_a) . u)) u,  f_b = -f_a
 #pragma once
@@ -34,9 +34,9 @@ NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int ia, int ib, int 
   const int n = m.particles.n;
   const Vec3<T> d = load3(state.x, ib, n) - load3(state.x, ia, n);
   const Vec3<T> dv = load3(state.v, ib, n) - load3(state.v, ia, n);
-  const T l = length(d);
-  const Vec3<T> u = d * (T(1) / l);
   const SpringModel<T>& sp = m.springs;
+  const T l = length(d) + sp.length_offset;
+  const Vec3<T> u = d * (T(1) / l);
   const T mag = sp.stiffness[s] * (l - spring_rest_length<kActuated>(sp, s, step)) + sp.damping[s] * dot(dv, u);
   return mag * u;
 }
@@ -64,10 +64,12 @@ NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int
   const int n = m.particles.n;
   const Vec3<T> d = load3(state.x, ib, n) - load3(state.x, ia, n);
   const Vec3<T> dv = load3(state.v, ib, n) - load3(state.v, ia, n);
-  const T l = length(d);
+  const SpringModel<T>& sp = m.springs;
+  const T length_d = length(d);
+  const T l = length_d + sp.length_offset;
   const T inv_l = T(1) / l;
   const Vec3<T> u = d * inv_l;
-  const SpringModel<T>& sp = m.springs;
+  const Vec3<T> unit = d * (T(1) / length_d);  // dl/dd (u itself when the offset is 0)
   const T k = sp.stiffness[s], c = sp.damping[s];
   const T rest_length = spring_rest_length<kActuated>(sp, s, step);
   const T dv_u = dot(dv, u);
@@ -83,8 +85,8 @@ NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int
   const T adj_l = adj_mag * k;
   r.rest_eff = -adj_mag * k;
   r.adj_dv = (adj_mag * c) * u;
-  // u = d / l and l = |d|
-  r.adj_d = (adj_u - u * dot(u, adj_u)) * inv_l + adj_l * u;
+  // u = d / l and l = |d| + e
+  r.adj_d = (adj_u - unit * dot(u, adj_u)) * inv_l + adj_l * unit;
   // L = L0 (1 + actuation * control); dL/dcontrol = rest_eff * L0 * actuation (0 if passive)
   r.rest = kActuated ? r.rest_eff * (T(1) + sp.actuation[s] * spring_control(sp, s, step)) : r.rest_eff;
   return r;

@@ -14,6 +14,7 @@ struct SpringModel {
   const T* damping = nullptr;    // s
   const T* rest = nullptr;       // s
   const T* actuation = nullptr;  // s, 0 for a passive spring
+  T length_offset = 0;           // added to |x_b - x_a| (Scene::spring_length_offset)
 
   // Incidence, CSR by particle: springs touching particle i are
   // inc_spring[inc_start[i] .. inc_start[i+1]), with inc_sign +1 at end a, -1 at end b.

@@ -29,7 +29,8 @@ template <class T, Backend Exec>
 class SpringFamily {
 public:
   SpringFamily(const Scene& scene, const Exec& exec)
-      : n_(scene.particle_count()), s_(scene.spring_count()), steps_(scene.settings.steps), channels_(scene.channels) {
+      : n_(scene.particle_count()), s_(scene.spring_count()), steps_(scene.settings.steps), channels_(scene.channels),
+        length_offset_(static_cast<T>(scene.spring_length_offset)) {
     upload_topology(scene, exec);
     exec.resize(fs_, values_size());
     exec.resize(adj_d_, values_size());
@@ -58,6 +59,7 @@ public:
     sp.damping = exec.data(damping_);
     sp.rest = exec.data(rest_);
     sp.actuation = exec.data(actuation_);
+    sp.length_offset = length_offset_;
     sp.inc_start = exec.data(inc_start_);
     sp.inc_spring = exec.data(inc_spring_);
     sp.inc_sign = exec.data(inc_sign_);
@@ -171,6 +173,7 @@ private:
   }
 
   int n_, s_, steps_, channels_;
+  T length_offset_;
   SpringLayout layout_;  // host side; the span and block kernels read it directly on the CPU
   // Topology (constant for the scene) and parameters (uploaded each forward).
   Array actuation_, inc_sign_, stiffness_, damping_, rest_;
