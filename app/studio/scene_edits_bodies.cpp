@@ -73,6 +73,7 @@ Result<Scene> delete_bodies(const Scene& scene, const std::vector<int>& bodies) 
     if (map[b] >= 0) kept.push_back(scene.bodies[b]);
   edited.bodies = std::move(kept);
   remove_rows(edited.params, ParamElement::Body, map);
+  renumber_actuators(edited, {}, map);
   renumber_objectives(edited, {}, map);
   return finish(std::move(edited), action);
 }

@@ -79,6 +79,7 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
     if (bmap[b] >= 0) out.bodies.push_back(scene.bodies[b]);
   remove_rows(out.params, ParamElement::Particle, pmap);
   remove_rows(out.params, ParamElement::Body, bmap);
+  out.actuators.clear();  // like the controller: what drives the pieces stays with the scene
   out.controller = Controller{};  // a controller belongs to its scene; pasted pieces join the target's as they are
   for (Parameter& p : out.params.items) {  // a clipboard optimises nothing: a paste keeps the target's choices
     p.optimize = false;

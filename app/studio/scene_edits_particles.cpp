@@ -67,6 +67,7 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
     if (map[i] >= 0) pinned.push_back(scene.pinned[i]);
   edited.pinned = std::move(pinned);
   remove_rows(edited.params, ParamElement::Particle, map);
+  renumber_actuators(edited, map, {});
   renumber_objectives(edited, map, {});
   return finish(std::move(edited), action);
 }
@@ -167,6 +168,15 @@ Result<Scene> set_channels(const Scene& scene, int channels) {
     if (c >= channels)
       return fail(action, "the controller drives channel " + std::to_string(c) +
                               ", which would be removed; remove the controller first");
+  for (size_t a = 0; a < scene.actuators.size(); ++a)
+    if (scene.actuators[a].channel >= channels)
+      return fail(action, "actuator " + std::to_string(a) + " is driven by channel " +
+                              std::to_string(scene.actuators[a].channel) + ", which would be removed; delete it first");
+  for (int j = 0; j < scene.joint_count(); ++j)
+    if (scene.joints[size_t(j)].channel >= channels)
+      return fail(action, "joint " + std::to_string(j) + "'s motor is driven by channel " +
+                              std::to_string(scene.joints[size_t(j)].channel) +
+                              ", which would be removed; take it off the channel first");
   for (int t = 0; t < scene.tet_count(); ++t)
     if (scene.tet_channel[size_t(t)] >= channels)
       return fail(action, "tet " + std::to_string(t) + " is driven by channel " +

@@ -59,7 +59,8 @@ std::optional<Error> canonical_objective(std::string_view action, const Objectiv
       out.marker_file = in.marker_file, out.steps_per_frame = in.steps_per_frame;
       out.bind = in.bind, out.bind_bodies = in.bind_bodies, out.samples = in.samples;
       break;
-    case ObjectiveType::Effort: break;
+    case ObjectiveType::Effort:
+    case ObjectiveType::Smoothness: break;
     case ObjectiveType::Travel:
       out.particles = in.particles, out.step = in.step;
       if (auto error = direction("direction", in.direction, out.direction)) return error;

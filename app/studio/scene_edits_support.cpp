@@ -196,7 +196,8 @@ bool reads_something(const Objective& o) {
     case ObjectiveType::Travel: return !o.particles.empty();
     case ObjectiveType::Orientation: return !o.bodies.empty();
     case ObjectiveType::Markers: return !o.bind.empty() || !o.bind_bodies.empty();
-    case ObjectiveType::Effort: return true;
+    case ObjectiveType::Effort:
+    case ObjectiveType::Smoothness: return true;
   }
   return true;
 }
@@ -271,6 +272,15 @@ void remove_joints(Scene& scene, const IndexMap& joints) {
   erase_removed(scene.joints, joints);
   remove_rows(scene.params, ParamElement::Joint, joints);
   remove_columns(scene.params[ParamId::JointControl], scene.settings.steps, joints);
+}
+
+void renumber_actuators(Scene& scene, const IndexMap& particles, const IndexMap& bodies) {
+  const auto gone = [](const IndexMap& map, int i) { return i >= 0 && !map.empty() && map[size_t(i)] < 0; };
+  std::erase_if(scene.actuators, [&](const Actuator& a) { return gone(particles, a.particle) || gone(bodies, a.body); });
+  for (Actuator& a : scene.actuators) {
+    if (a.particle >= 0 && !particles.empty()) a.particle = particles[size_t(a.particle)];
+    if (a.body >= 0 && !bodies.empty()) a.body = bodies[size_t(a.body)];
+  }
 }
 
 void renumber_objectives(Scene& scene, const IndexMap& particles, const IndexMap& bodies) {

@@ -77,6 +77,9 @@ void remove_joints(Scene& scene, const IndexMap& joints);
 // follow their particles: those with a removed corner go (their parameter rows with
 // them), the others are renumbered by `particles`.
 void keep_elements_of(Scene& scene, const IndexMap& particles);
+// Drops the actuators of deleted particles or bodies and renumbers the rest (an empty
+// map: that kind is unchanged).
+void renumber_actuators(Scene& scene, const IndexMap& particles, const IndexMap& bodies);
 // Renumbers the objectives' particles (with a positions objective's targets), bodies and
 // marker bindings after a deletion (an empty map: that kind is unchanged), and removes
 // the objectives left reading nothing.

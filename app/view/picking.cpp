@@ -346,6 +346,7 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
         }
         case ObjectiveType::Velocity:
         case ObjectiveType::Effort:
+        case ObjectiveType::Smoothness:
         case ObjectiveType::Travel:
         case ObjectiveType::Orientation:
           break;

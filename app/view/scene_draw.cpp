@@ -524,6 +524,7 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
         }
         case ObjectiveType::Velocity:
         case ObjectiveType::Effort:
+        case ObjectiveType::Smoothness:
           break;
       }
     }

@@ -164,6 +164,8 @@ void add_items(StudioState& state) {
                  "select bodies: each body's y axis pulled to point up at the end");
     builder_item(state, "Control Effort", nullptr, add_objective_for_selection(state, ObjectiveType::Effort),
                  "the scene has no muscles or joint motors to spend effort");
+    builder_item(state, "Control Smoothness", nullptr, add_objective_for_selection(state, ObjectiveType::Smoothness),
+                 "the scene has no control channels or joint motors to smooth");
     ImGui::EndMenu();
   }
   ImGui::Separator();

@@ -247,6 +247,7 @@ std::optional<command::EditScene> add_objective_for_selection(const StudioState&
   o.weight = 1.0;
   o.step = -1;
   if (type == ObjectiveType::Effort) return add_objective_step("add a control effort term", o);
+  if (type == ObjectiveType::Smoothness) return add_objective_step("add a control smoothness term", o);
   if (!selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
   const bool particles = sel.kind == K::Particle, bodies = sel.kind == K::Body;

@@ -33,6 +33,11 @@ struct Joint {
   bool limited = false;             // hinge: the turn about the axis in [lower, upper] (rad);
   double lower = 0.0, upper = 0.0;  // prismatic: the slide along it (m), both from the start
   bool collide = false;             // whether the two bodies also collide with each other
+  // The motor also carries gain * controls[t][channel] when the joint is on a control
+  // channel (>= 0), added to its own per-step control: so springs, actuators, motors and
+  // a controller's outputs can share channels.
+  int channel = -1;
+  double gain = 1.0;                // N m (hinge) or N (prismatic) per unit of control
 };
 
 // The penalty springs that hold joints together. Stiffer holds better but needs a

@@ -11,6 +11,7 @@
 
 #include "nudge/bodies.h"
 #include "nudge/colliders.h"
+#include "nudge/actuators.h"
 #include "nudge/controller.h"
 #include "nudge/joints.h"
 #include "nudge/optimizer.h"
@@ -83,6 +84,7 @@ enum class ObjectiveType {
   Effort,     // w * (mean squared spring control + mean squared joint control)
   Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
   Orientation,  // w / |B| * sum_b |R_b,t axis - direction|^2: bodies' axes pointing a way
+  Smoothness,   // w * (mean squared change per step of the spring controls + of the joint controls)
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -150,6 +152,8 @@ struct Scene {
   // A closed-loop controller whose outputs add to the controls of its channels each step
   // (its weights are ParamId::ControllerWeights); disabled when it has no layers.
   Controller controller;
+  // Per-step forces and torques on particles and bodies, each driven by a channel.
+  std::vector<Actuator> actuators;
 
   // Rigid bodies (their poses, velocities and densities are parameters).
   std::vector<RigidBody> bodies;
@@ -173,6 +177,7 @@ struct Scene {
   int triangle_count() const { return static_cast<int>(triangles.size() / 3); }
   int bending_count() const { return static_cast<int>(bending.size() / 4); }
   int tet_count() const { return static_cast<int>(tets.size() / 4); }
+  int actuator_count() const { return static_cast<int>(actuators.size()); }
 };
 
 // Limits enforced by the loader and check_scene.

@@ -51,7 +51,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
     fail_found(version, "1 (this file was written by a newer version of Nudge)");
   integer(version, kVersion, kVersion, "1");
   expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "tets", "controls",
-                      "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "controller",
+                      "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "controller", "actuators",
                       "parameters", "objectives", "optimizer", "camera"});
 
   const std::string stem = source.stem().string();
@@ -88,6 +88,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   if (auto settings = optional(top, "joint_settings")) read_joint_settings(*settings, scene.joint_settings);
   std::optional<std::vector<double>> controller_weights;
   if (auto controller = optional(top, "controller")) controller_weights = read_controller(*controller, scene);
+  if (auto actuators = optional(top, "actuators")) read_actuators(*actuators, scene);
 
   shape_parameters(scene);  // defaults for every parameter the file did not give
   if (controller_weights) scene.params[ParamId::ControllerWeights].value = *controller_weights;
@@ -133,6 +134,7 @@ OrderedJson scene_json(const Scene& scene) {
   if (scene.tet_count() > 0) j["tets"] = tets_json(scene);
   if (scene.channels > 0) j["controls"] = controls_json(scene);
   if (scene.controller.enabled()) j["controller"] = controller_json(scene);
+  if (!scene.actuators.empty()) j["actuators"] = actuators_json(scene);
   if (!scene.colliders.empty()) j["colliders"] = colliders_json(scene);
   // What colliders, bodies and particles meet each other with.
   if (!scene.colliders.empty() || scene.body_count() > 1 || (scene.body_count() > 0 && scene.particle_count() > 0))

@@ -133,7 +133,8 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     const bool free_direction = *type == JointType::Hinge || *type == JointType::Prismatic;
     const std::string context = context_of(item) + " (a " + std::string(joint_type_name(*type)) + " joint)";
     if (free_direction || *type == JointType::Fixed)
-      expect_object(item, {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide"}, context);
+      expect_object(item, {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide", "channel", "gain"},
+                    context);
     else
       expect_object(item, {"name", "type", "parent", "child", "anchor", "damping", "collide"}, context);
     if (b == 0) fail(item.path, "a joint needs bodies; expected a \"bodies\" array before joints can join them");
@@ -165,6 +166,15 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     }
     if (auto damping = optional(item, "damping")) v.damping = number(*damping, "a damping >= 0", non_negative);
     if (auto collide = optional(item, "collide")) joint.collide = boolean(*collide);
+    if (auto channel = optional(item, "channel")) {
+      if (!free_direction) fail(channel->path, "a fixed joint has no motor to drive; expected a hinge or prismatic joint");
+      if (scene.channels == 0) fail(channel->path, "found a channel but the scene has no control channels (controls.channels)");
+      joint.channel = int_in(*channel, 0, scene.channels - 1, "a control channel");
+    }
+    if (auto gain = optional(item, "gain")) {
+      if (joint.channel < 0) fail(gain->path, "found a gain without a \"channel\"; expected the channel it scales");
+      joint.gain = number(*gain, "a finite gain (N m or N per unit of control)");
+    }
     scene.joints.push_back(joint);
     values.push_back(v);
   }
@@ -282,6 +292,10 @@ OrderedJson joint_json(const Scene& scene, int k) {
   if (joint.limited) j["limits"] = OrderedJson::array({joint.lower, joint.upper});
   j["damping"] = p[ParamId::JointDamping].value.at(size_t(k));
   if (joint.collide) j["collide"] = true;
+  if (joint.channel >= 0) {
+    j["channel"] = joint.channel;
+    j["gain"] = joint.gain;
+  }
   return j;
 }
 
@@ -381,6 +395,11 @@ Problem check_joints(const Scene& scene) {
     if (joint.parent == joint.child) return found(at + ".child", joint.child, "a body other than the parent");
     const double length = std::hypot(joint.axis[0], joint.axis[1], joint.axis[2]);
     if (!finite(length) || std::abs(length - 1.0) > 1e-6) return found(at + ".axis", length, "a unit vector (length 1)");
+    if (joint.channel >= scene.channels || joint.channel < -1)
+      return found(at + ".channel", joint.channel, "a control channel in [0, " + std::to_string(scene.channels) + ")");
+    if (joint.channel >= 0 && joint.type != JointType::Hinge && joint.type != JointType::Prismatic)
+      return at + ".channel: a " + std::string(joint_type_name(joint.type)) + " joint has no motor to drive";
+    if (!finite(joint.gain)) return found(at + ".gain", joint.gain, "a finite gain");
     if (joint.limited) {
       if (joint.type != JointType::Hinge && joint.type != JointType::Prismatic)
         return at + ".limits: a " + std::string(joint_type_name(joint.type)) + " joint has no free direction to limit";

@@ -19,10 +19,10 @@ namespace nudge::scene_io {
 
 namespace {
 
-// "target, positions, markers, velocity, effort, travel, orientation"
+// "target, positions, markers, velocity, effort, travel, orientation, smoothness"
 std::string objective_type_names() {
   std::vector<std::string_view> names;
-  for (int i = 0; i <= static_cast<int>(ObjectiveType::Orientation); ++i)
+  for (int i = 0; i <= static_cast<int>(ObjectiveType::Smoothness); ++i)
     names.push_back(objective_type_name(static_cast<ObjectiveType>(i)));
   return join(names);
 }
@@ -81,7 +81,8 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       expect_object(node, {"type", "file", "bind", "bind_bodies", "steps_per_frame", "weight"}, context);
       read_markers(node, scene, o);
       break;
-    case ObjectiveType::Effort: expect_object(node, {"type", "weight"}, context); break;
+    case ObjectiveType::Effort:
+    case ObjectiveType::Smoothness: expect_object(node, {"type", "weight"}, context); break;
     case ObjectiveType::Orientation:
       expect_object(node, {"type", "bodies", "axis", "direction", "step", "weight"}, context);
       o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
@@ -226,7 +227,8 @@ OrderedJson objective_json(const Objective& o) {
       j["steps_per_frame"] = o.steps_per_frame;
       break;
     }
-    case ObjectiveType::Effort: break;
+    case ObjectiveType::Effort:
+    case ObjectiveType::Smoothness: break;
     case ObjectiveType::Orientation:
       j["bodies"] = o.bodies;
       j["axis"] = vec3_json(o.axis);

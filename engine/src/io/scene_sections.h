@@ -11,6 +11,7 @@
 //   scene_section_objectives.cpp  "objectives" (markers objectives among them)
 //   scene_section_parameters.cpp  "parameters" and "optimizer"
 //   scene_section_controller.cpp  "controller"
+//   scene_section_actuators.cpp   "actuators"
 // scene_json.cpp reads and writes the sections in the file's order; scene_check.cpp
 // shapes the parameters and runs the sections' checks (check_scene).
 #pragma once
@@ -106,6 +107,9 @@ private:
   // weights when the file gives them, stored once the parameters have their shapes.
   std::optional<std::vector<double>> read_controller(const Node& node, Scene& scene) const;
 
+  // scene_section_actuators.cpp (after the particles, bodies and controls)
+  void read_actuators(const Node& node, Scene& scene) const;
+
   fs::path folder_;  // marker and mesh files are relative to it
 };
 
@@ -150,6 +154,9 @@ OrderedJson optimizer_json(const OptimizerSettings& o);
 
 // scene_section_controller.cpp
 OrderedJson controller_json(const Scene& scene);
+
+// scene_section_actuators.cpp
+OrderedJson actuators_json(const Scene& scene);
 
 // ---- Checking ---------------------------------------------------------------------
 // The invariants the engine relies on for any scene, loaded or built in code, section
@@ -199,6 +206,9 @@ Problem check_optimizer(const Scene& scene);
 
 // scene_section_controller.cpp
 Problem check_controller(const Scene& scene);
+
+// scene_section_actuators.cpp
+Problem check_actuators(const Scene& scene);
 
 // ---- Parameter shapes (scene_check.cpp), which check_parameters compares with ------
 

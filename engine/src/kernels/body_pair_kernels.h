@@ -30,6 +30,14 @@ NUDGE_HD void add_joint_frame(T* frame, int j, int count, const JointFrame<T>& f
   add3(frame + 15 * count, j, count, f.ref_c);
 }
 
+// The motor's torque or force at step t: its own control, plus its channel's.
+template <class T>
+NUDGE_HD T joint_motor(const JointModel<T>& jm, int j, int t) {
+  const T own = jm.control[size_t(t) * jm.count + j];
+  const int c = jm.channel[j];
+  return c < 0 ? own : own + jm.gain[j] * jm.controls[size_t(t) * jm.channels + c];
+}
+
 template <class T>
 NUDGE_HD JointLaw<T> joint_law(const JointModel<T>& jm, int j, int t) {
   return {static_cast<JointKind>(jm.kind[j]),
@@ -38,7 +46,7 @@ NUDGE_HD JointLaw<T> joint_law(const JointModel<T>& jm, int j, int t) {
           jm.angular_stiffness,
           jm.angular_damping,
           jm.damping[j],
-          jm.control[size_t(t) * jm.count + j],
+          joint_motor(jm, j, t),
           jm.limited[j] != 0,
           jm.lower[j],
           jm.upper[j],

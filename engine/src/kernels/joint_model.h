@@ -17,6 +17,11 @@ struct JointModel {
   const T* lower = nullptr;      // J
   const T* upper = nullptr;      // J
   const T* control = nullptr;    // T x J: the motor at step t is control[t * J + j]
+  // plus gain[j] * controls[t * channels + channel[j]] for a joint on a channel (>= 0)
+  const int* channel = nullptr;  // J
+  const T* gain = nullptr;       // J
+  const T* controls = nullptr;   // steps x channels (ControlChannels)
+  int channels = 0;
   T stiffness = 0, linear_damping = 0, angular_stiffness = 0, angular_damping = 0, limit_stiffness = 0;
 };
 
@@ -24,7 +29,8 @@ template <class T>
 struct JointGrad {
   T* frame = nullptr;    // 18 x J, summed over steps
   T* damping = nullptr;  // J
-  T* control = nullptr;  // T x J
+  T* control = nullptr;  // T x J: dL/dmotor, which the joints on channels also pass on to
+  T* controls = nullptr; // steps x channels (ControlChannels)
 };
 
 }  // namespace nudge

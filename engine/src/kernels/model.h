@@ -6,6 +6,7 @@
 // all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
+#include "kernels/actuator_model.h"
 #include "kernels/bending_model.h"
 #include "kernels/body_contact_model.h"
 #include "kernels/body_coupling.h"
@@ -40,6 +41,7 @@ struct ModelView {
   BodyContactModel<T> body_contacts;
   BodyCouplingView<T> coupling;  // the slots through which joints and body contacts reach bodies
   ParticleBodyModel<T> particle_bodies;
+  ActuatorModel<T> actuators;
 };
 
 // Whether particles meet anything local to them (the ground, colliders, bodies): without, the
@@ -62,6 +64,7 @@ struct GradView {
   JointGrad<T> joints;
   BodyContactGrad<T> body_contacts;
   ParticleBodyGrad<T> particle_bodies;
+  ActuatorGrad<T> actuators;
 };
 
 }  // namespace nudge

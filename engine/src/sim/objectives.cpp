@@ -85,6 +85,7 @@ Objectives::Objectives(const Scene& scene)
         break;
       }
       case ObjectiveType::Effort:
+      case ObjectiveType::Smoothness:
         break;
     }
     terms_.push_back(std::move(term));
@@ -139,6 +140,7 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
         break;
       }
       case ObjectiveType::Effort:
+      case ObjectiveType::Smoothness:
         continue;
     }
     term_loss[i] += loss;
@@ -202,6 +204,7 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
         break;
       }
       case ObjectiveType::Effort:
+      case ObjectiveType::Smoothness:
         break;
     }
   }
@@ -209,29 +212,61 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
 
 // Effort: the weight times the mean square of the spring controls, plus that of the
 // joints' motor controls (each mean over its own values; a scene usually has one kind).
+// Smoothness (a rate penalty): the weight times the mean square of each control's change
+// from one step to the next, u[t+1][c] - u[t][c], over the same two tables.
 constexpr ParamId kEffortControls[] = {ParamId::Controls, ParamId::JointControl};
+
+namespace {
+
+// The number of (step, column) changes in a steps x cols table.
+size_t change_count(const Parameter& p) {
+  return p.cols > 0 && p.value.size() > size_t(p.cols) ? p.value.size() - size_t(p.cols) : 0;
+}
+
+}  // namespace
 
 void Objectives::add_param_loss(const ParameterSet& params, std::vector<double>& term_loss) const {
   for (size_t i = 0; i < terms_.size(); ++i) {
-    if (terms_[i].type != ObjectiveType::Effort) continue;
+    const ObjectiveType type = terms_[i].type;
+    if (type != ObjectiveType::Effort && type != ObjectiveType::Smoothness) continue;
     for (ParamId id : kEffortControls) {
       const Parameter& controls = params[id];
-      if (controls.value.empty()) continue;
+      const std::vector<double>& u = controls.value;
       double sum = 0.0;
-      for (double u : controls.value) sum += u * u;
-      term_loss[i] += terms_[i].weight * sum / static_cast<double>(controls.value.size());
+      if (type == ObjectiveType::Effort) {
+        if (u.empty()) continue;
+        for (double x : u) sum += x * x;
+        term_loss[i] += terms_[i].weight * sum / static_cast<double>(u.size());
+      } else {
+        const size_t changes = change_count(controls), cols = size_t(controls.cols);
+        if (changes == 0) continue;
+        for (size_t j = 0; j < changes; ++j) sum += (u[j + cols] - u[j]) * (u[j + cols] - u[j]);
+        term_loss[i] += terms_[i].weight * sum / static_cast<double>(changes);
+      }
     }
   }
 }
 
 void Objectives::add_param_grad(ParameterSet& params) const {
   for (const Term& term : terms_) {
-    if (term.type != ObjectiveType::Effort) continue;
+    if (term.type != ObjectiveType::Effort && term.type != ObjectiveType::Smoothness) continue;
     for (ParamId id : kEffortControls) {
       Parameter& controls = params[id];
-      if (controls.value.empty()) continue;
-      const double scale = 2.0 * term.weight / static_cast<double>(controls.value.size());
-      for (size_t j = 0; j < controls.value.size(); ++j) controls.grad[j] += scale * controls.value[j];
+      const std::vector<double>& u = controls.value;
+      if (term.type == ObjectiveType::Effort) {
+        if (u.empty()) continue;
+        const double scale = 2.0 * term.weight / static_cast<double>(u.size());
+        for (size_t j = 0; j < u.size(); ++j) controls.grad[j] += scale * u[j];
+      } else {
+        const size_t changes = change_count(controls), cols = size_t(controls.cols);
+        if (changes == 0) continue;
+        const double scale = 2.0 * term.weight / static_cast<double>(changes);
+        for (size_t j = 0; j < changes; ++j) {
+          const double d = scale * (u[j + cols] - u[j]);
+          controls.grad[j + cols] += d;
+          controls.grad[j] -= d;
+        }
+      }
     }
   }
 }

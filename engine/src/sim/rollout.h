@@ -38,6 +38,7 @@
 #include "nudge/simulator.h"
 #include "sim/backend.h"
 #include "sim/body_coupling.h"
+#include "sim/families/body_actuator_family.h"
 #include "sim/families/body_contact_family.h"
 #include "sim/families/body_family.h"
 #include "sim/families/collider_family.h"
@@ -70,7 +71,7 @@ public:
         dt_(static_cast<T>(scene.settings.dt)), controls_(scene, exec_), controller_(scene, exec_),
         particles_(scene, exec_), springs_(scene, exec_),
         elements_(scene, exec_), ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
-        body_contacts_(scene, exec_), particle_bodies_(scene, exec_),
+        body_contacts_(scene, exec_), body_actuators_(scene, exec_), particle_bodies_(scene, exec_),
         coupling_(scene.body_count(), coupled_pairs(), exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
@@ -237,13 +238,16 @@ private:
     return len;
   }
 
-  // The two bodies of every interaction between bodies: the joints', then the body
-  // contacts' (the coupling's slots in that order).
+  // The two bodies of every interaction between bodies: the joints', the body
+  // contacts', then the body actuators' with the world (the coupling's slots in that order).
   std::vector<std::pair<int, int>> coupled_pairs() const {
     std::vector<std::pair<int, int>> pairs = joints_.pairs();
     pairs.insert(pairs.end(), body_contacts_.pairs().begin(), body_contacts_.pairs().end());
+    const std::vector<std::pair<int, int>> actuators = body_actuators_.pairs();
+    pairs.insert(pairs.end(), actuators.begin(), actuators.end());
     return pairs;
   }
+  int first_body_actuator() const { return joints_.count() + body_contacts_.count(); }
 
   // One step: the interaction families' forces, then the particles and the bodies gather
   // them and integrate. The implicit step (sim/implicit_euler.h) runs the first three
@@ -260,6 +264,7 @@ private:
     }
     joints_.compute(exec_, m, t, s, 0);
     body_contacts_.compute(exec_, m, s, joints_.count());
+    body_actuators_.compute(exec_, m, t, s, first_body_actuator());
     bodies_.step(exec_, m, s, next);
   }
 
@@ -272,6 +277,7 @@ private:
     // step's), and leaves the bodies' dL/dwrench, which the particles' adjoint reads.
     joints_.compute(exec_, m, t, s, 0);
     body_contacts_.compute(exec_, m, s, joints_.count());
+    body_actuators_.compute(exec_, m, t, s, first_body_actuator());
     bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
     if (implicit_) {  // the step's adjoint solve, then the same passes with dL/dF = dt lambda
       implicit_->solve_adjoint(exec_, m, t, next, adj_state(), springs_, elements_);
@@ -285,10 +291,11 @@ private:
       springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
       elements_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad);
     }
-    // The actuators have left dL/dcontrols at step t: the controller's share of dL/dstate_t.
-    controller_.adjoint(exec_, t, s, adj_state(), controls_);
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
+    body_actuators_.adjoint(exec_, m, t, s, first_body_actuator(), controls_.grad(exec_));
+    // Every actuator has left dL/dcontrols at step t: the controller's share of dL/dstate_t.
+    controller_.adjoint(exec_, t, s, adj_state(), controls_);
     bodies_.gather_adjoint(exec_, m, adj_state());
   }
 
@@ -362,7 +369,7 @@ private:
     m.particles = particles_.model(exec_);
     m.springs = springs_.model(exec_);
     elements_.put_model(m, exec_);
-    m.springs.controls = m.tets.controls = controls_.values(exec_);  // the actuators' one table
+    body_actuators_.put_model(m, exec_);
     m.ground = ground_.model();
     m.colliders = colliders_.model(exec_);
     m.bodies = bodies_.model(exec_);
@@ -370,6 +377,8 @@ private:
     m.body_contacts = body_contacts_.model(exec_);
     m.coupling = coupling_.view(exec_);
     m.particle_bodies = particle_bodies_.model(exec_);
+    // Every actuator's one table.
+    m.springs.controls = m.tets.controls = m.actuators.controls = m.joints.controls = controls_.values(exec_);
     return m;
   }
 
@@ -392,11 +401,13 @@ private:
     g.particles = particles_.grad(exec_);
     g.springs = springs_.grad(exec_, controls_.grad(exec_));
     elements_.put_grad(g, exec_);
-    g.tets.controls = controls_.grad(exec_);  // every actuator's dL/dcontrols in one table
+    // Every actuator's dL/dcontrols in one table.
+    g.tets.controls = g.actuators.controls = controls_.grad(exec_);
     g.ground = ground_.grad(exec_);
     g.colliders = colliders_.grad(exec_);
     g.bodies = bodies_.grad(exec_);
     g.joints = joints_.grad(exec_);
+    g.joints.controls = controls_.grad(exec_);
     g.body_contacts = body_contacts_.grad(exec_);
     g.particle_bodies = particle_bodies_.grad(exec_);
     return g;
@@ -432,6 +443,7 @@ private:
   BodyFamily<T, Exec> bodies_;
   JointFamily<T, Exec> joints_;
   BodyContactFamily<T, Exec> body_contacts_;
+  BodyActuatorFamily<T, Exec> body_actuators_;
   ParticleBodyFamily<T, Exec> particle_bodies_;
   BodyCoupling<T, Exec> coupling_;  // after the families whose pairs it holds
   std::optional<ImplicitEuler<T, Exec>> implicit_;  // with Integrator::ImplicitEuler only

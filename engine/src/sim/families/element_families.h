@@ -1,5 +1,5 @@
-// The element families whose elements push on several particles at once (triangles,
-// bending edges, tetrahedra), run together: the rollout
+// The element families whose elements push on particles through corner slots (triangles,
+// bending edges, tetrahedra, and the actuators' particle forces), run together: the rollout
 // calls this once per pass, and a new family is one more type in the tuple below plus
 // its model and gradient parts (kernels/model.h), its parameters and its scene section.
 //
@@ -23,6 +23,7 @@
 #include "sim/backend.h"
 #include "sim/corner_slots.h"
 #include "sim/families/bending_family.h"
+#include "sim/families/particle_force_family.h"
 #include "sim/families/tet_family.h"
 #include "sim/families/triangle_family.h"
 
@@ -32,7 +33,8 @@ template <class T, Backend Exec>
 class ElementFamilies {
 public:
   ElementFamilies(const Scene& scene, const Exec& exec)
-      : families_(TriangleFamily<T, Exec>(scene, exec), BendingFamily<T, Exec>(scene, exec), TetFamily<T, Exec>(scene, exec)),
+      : families_(TriangleFamily<T, Exec>(scene, exec), BendingFamily<T, Exec>(scene, exec), TetFamily<T, Exec>(scene, exec),
+                  ParticleForceFamily<T, Exec>(scene, exec)),
         slots_(scene.particle_count(), slot_particles(scene), exec) {}
 
   const TriangleFamily<T, Exec>& triangles() const { return std::get<TriangleFamily<T, Exec>>(families_); }
@@ -75,7 +77,8 @@ public:
   }
 
 private:
-  using Families = std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>>;
+  using Families = std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>,
+                              ParticleForceFamily<T, Exec>>;
 
   // Calls f(family, its first corner slot) for each family in order.
   template <class F>

@@ -4,7 +4,9 @@
 // (a parameter) and axis; each side's frame is that anchor and axis seen from the
 // side's initial pose, so the frames' gradients flow on, on the host, to the anchor and
 // to both bodies' initial positions and orientations. One thread per joint, writing its
-// two coupling slots.
+// two coupling slots. A joint on a control channel adds gain * controls[t][channel] to
+// its motor; its dL/dmotor at step t, gain times, goes on to that channel, summed by one
+// thread per channel over its joints in joint order.
 #pragma once
 
 #include <cmath>
@@ -12,8 +14,10 @@
 #include <vector>
 
 #include "kernels/body_pair_kernels.h"
+#include "kernels/channel_sum.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/channel_lists.h"
 #include "sim/families/body_family.h"
 #include "sim/soa.h"
 
@@ -23,11 +27,13 @@ template <class T, Backend Exec>
 class JointFamily {
 public:
   JointFamily(const Scene& scene, const Exec& exec)
-      : count_(scene.joint_count()), steps_(scene.settings.steps), joints_(scene.joints),
+      : count_(scene.joint_count()), steps_(scene.settings.steps), channels_(scene.channels), joints_(scene.joints),
         settings_(scene.joint_settings) {
-    std::vector<int> kind, parent, child, limited;
-    std::vector<T> lower, upper;
+    std::vector<int> kind, parent, child, limited, channel;
+    std::vector<T> lower, upper, gain;
     for (const Joint& j : joints_) {
+      channel.push_back(j.channel);
+      gain.push_back(static_cast<T>(j.gain));
       kind.push_back(static_cast<int>(kernel_kind(j.type)));
       parent.push_back(j.parent);
       child.push_back(j.child);
@@ -41,6 +47,12 @@ public:
     exec.upload(limited_, limited);
     exec.upload(lower_, lower);
     exec.upload(upper_, upper);
+    exec.upload(channel_, channel);
+    exec.upload(gain_, gain);
+    const ChannelLists lists = group_by_channel(channels_, channel);
+    on_channels_ = !lists.empty();
+    exec.upload(channel_start_, lists.start);
+    exec.upload(channel_joint_, lists.items);
   }
 
   int count() const { return count_; }
@@ -82,6 +94,9 @@ public:
     jm.lower = exec.data(lower_);
     jm.upper = exec.data(upper_);
     jm.control = exec.data(control_);
+    jm.channel = exec.data(channel_);
+    jm.gain = exec.data(gain_);
+    jm.channels = channels_;  // jm.controls is the rollout's ControlChannels', set by it
     jm.stiffness = static_cast<T>(settings_.stiffness);
     jm.linear_damping = static_cast<T>(settings_.damping);
     jm.angular_stiffness = static_cast<T>(settings_.angular_stiffness);
@@ -96,7 +111,12 @@ public:
 
   void adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, const JointGrad<T>& grad,
                int first) const {
-    if (count_ > 0) exec.launch(count_, JointAdjointKernel<T>{m, s, grad, t, first});
+    if (count_ == 0) return;
+    exec.launch(count_, JointAdjointKernel<T>{m, s, grad, t, first});
+    if (on_channels_)
+      exec.launch(channels_, ChannelSumKernel<T>{exec.data(channel_start_), exec.data(channel_joint_),
+                                                 grad.control + size_t(t) * count_, exec.data(gain_),
+                                                 grad.controls + size_t(t) * channels_});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -109,7 +129,7 @@ public:
 
   JointGrad<T> grad(const Exec& exec) {
     if (count_ == 0) return {};
-    return {exec.data(g_frame_), exec.data(g_damping_), exec.data(g_control_)};
+    return {exec.data(g_frame_), exec.data(g_damping_), exec.data(g_control_), nullptr};  // controls: the rollout's
   }
 
   // The damping's and controls' gradients, and the frames' carried to the anchors and to
@@ -189,11 +209,12 @@ private:
     add_body_start_gradient(p, body, -adj_d, adj_q);
   }
 
-  int count_, steps_;
+  int count_, steps_, channels_;
+  bool on_channels_ = false;  // some joint's motor is on a control channel
   std::vector<Joint> joints_;
   JointSettings settings_;
-  typename Exec::template Array<int> kind_, parent_, child_, limited_;
-  Array lower_, upper_, frame_, damping_, control_;
+  typename Exec::template Array<int> kind_, parent_, child_, limited_, channel_, channel_start_, channel_joint_;
+  Array lower_, upper_, frame_, damping_, control_, gain_;
   Array g_frame_, g_damping_, g_control_;
 };
 
