@@ -20,6 +20,7 @@ int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand)
   add_validate_command(app, exit_code);
   add_simulate_command(app, exit_code);
   add_optimize_command(app, exit_code);
+  add_mpc_command(app, exit_code);
   add_gradient_command(app, exit_code);
   add_gradcheck_command(app, exit_code);
   add_bench_command(app, exit_code);

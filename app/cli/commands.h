@@ -8,6 +8,7 @@ namespace nudge {
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
 void add_optimize_command(CLI::App& app, int& exit_code);
+void add_mpc_command(CLI::App& app, int& exit_code);
 void add_gradient_command(CLI::App& app, int& exit_code);
 void add_gradcheck_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);

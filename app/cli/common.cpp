@@ -51,12 +51,16 @@ std::optional<std::vector<ParamId>> parse_parameter_list_or_report(const std::st
   return ids;
 }
 
-std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options) {
+SimulatorOptions simulator_options(const DeviceOptions& options) {
   SimulatorOptions sim;
   sim.device = *device_from_name(options.device);
   sim.precision = *precision_from_name(options.precision);
   sim.threads = options.threads;
-  auto created = Simulator::create(scene, sim);
+  return sim;
+}
+
+std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options) {
+  auto created = Simulator::create(scene, simulator_options(options));
   if (!created) {
     print_error(created.error().message);
     return nullptr;

@@ -35,6 +35,9 @@ std::optional<Scene> load_scene_or_report(const std::string& path);
 // valid names) and returns nullopt. An empty text is an empty list.
 std::optional<std::vector<ParamId>> parse_parameter_list_or_report(const std::string& text);
 
+// The simulator options --device, --precision and --threads chose (already validated).
+SimulatorOptions simulator_options(const DeviceOptions& options);
+
 // Creates the simulator; prints a fallback notice once, or the error.
 std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options);
 

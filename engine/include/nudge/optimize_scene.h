@@ -13,8 +13,10 @@ namespace nudge {
 // values found. Gradient methods run Simulator::gradient at every point; cmaes runs
 // Simulator::evaluate, a forward rollout only, and leaves the gradients in `params` as they
 // were. Fails only if the starting values do not evaluate (or, as minimize says, the
-// settings are unusable).
+// settings are unusable). `gradient` is passed to every Simulator::gradient call (a
+// truncated horizon).
 Result<OptimizeResult> optimize_parameters(Simulator& sim, ParameterSet& params, const OptimizerSettings& settings,
-                                           const IterationCallback& on_iteration = {});
+                                           const IterationCallback& on_iteration = {},
+                                           const GradientOptions& gradient = {});
 
 }  // namespace nudge

@@ -3,11 +3,11 @@
 namespace nudge {
 
 Result<OptimizeResult> optimize_parameters(Simulator& sim, ParameterSet& params, const OptimizerSettings& settings,
-                                           const IterationCallback& on_iteration) {
+                                           const IterationCallback& on_iteration, const GradientOptions& gradient) {
   ObjectiveFunctions f;
   f.loss_and_gradient = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
     params.scatter_optimized(x);
-    Result<Evaluation> eval = sim.gradient(params);
+    Result<Evaluation> eval = sim.gradient(params, gradient);
     if (!eval) return eval.error();
     grad = params.gather_optimized_grad();
     return eval->loss;

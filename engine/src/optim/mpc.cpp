@@ -1,0 +1,123 @@
+#include "nudge/mpc.h"
+
+#include <algorithm>
+#include <string>
+
+#include "nudge/optimize_scene.h"
+
+namespace nudge {
+
+namespace {
+
+constexpr ParamId kStepControls[] = {ParamId::Controls, ParamId::JointControl};
+
+bool is_step_control(ParamId id) { return id == ParamId::Controls || id == ParamId::JointControl; }
+
+// A per-step parameter cut to its first `steps` rows.
+void cut_steps(Parameter& p, int steps) {
+  p.rows = steps;
+  p.value.resize(size_t(steps) * size_t(p.cols));
+  p.grad.assign(p.value.size(), 0.0);
+}
+
+// The objectives seen from the window [start, end]: nullopt drops the term.
+std::optional<Objective> window_objective(const Objective& o, int steps, int start, int end) {
+  Objective w = o;
+  switch (o.type) {
+    case ObjectiveType::Effort:
+    case ObjectiveType::Smoothness: return w;
+    case ObjectiveType::Markers:
+      std::erase_if(w.samples, [&](const MarkerSample& s) {
+        const long long step = static_cast<long long>(s.frame) * o.steps_per_frame;
+        return step <= start || step > end;
+      });
+      if (w.samples.empty()) return std::nullopt;
+      return w;
+    default: {
+      const int at = o.step < 0 ? steps : o.step;
+      if (at <= start) return std::nullopt;
+      w.step = std::min(at, end);
+      return w;
+    }
+  }
+}
+
+}  // namespace
+
+Status check_mpc(const Scene& scene, const MpcSettings& settings) {
+  if (settings.horizon < 1) return Error{"the MPC horizon is " + std::to_string(settings.horizon) + " steps; expected >= 1"};
+  if (settings.replan_every < 1 || settings.replan_every > settings.horizon)
+    return Error{"MPC re-plans every " + std::to_string(settings.replan_every) + " steps; expected 1 to the horizon (" +
+                 std::to_string(settings.horizon) + ")"};
+  if (settings.iterations < 1)
+    return Error{"MPC runs " + std::to_string(settings.iterations) + " iterations per plan; expected >= 1"};
+  bool planned = false;
+  for (ParamId id : kStepControls) planned = planned || (scene.params[id].optimize && scene.params[id].size() > 0);
+  if (!planned)
+    return Error{"MPC plans per-step controls, and this scene optimises none; set \"optimize\": true for controls or "
+                 "joint_control under \"parameters\""};
+  return Ok{};
+}
+
+Scene mpc_window_scene(const Scene& scene, const ParameterSet& params, int start, int end) {
+  Scene w = scene;
+  w.params = params;
+  w.settings.steps = end;
+  for (ParamId id : kStepControls) cut_steps(w.params[id], end);
+  for (Parameter& p : w.params.items) {
+    if (!is_step_control(p.id)) {
+      p.optimize = false;  // MPC plans the controls; the rest is held
+      continue;
+    }
+    if (!p.optimize) continue;
+    p.optimize_rows.clear();
+    for (int t = start; t < end; ++t) p.optimize_rows.push_back(t);
+  }
+  w.objectives.clear();
+  for (const Objective& o : scene.objectives)
+    if (auto seen = window_objective(o, scene.settings.steps, start, end)) w.objectives.push_back(*seen);
+  return w;
+}
+
+Result<MpcResult> run_mpc(const Scene& scene, const MpcSettings& settings, const SimulatorOptions& options,
+                          const MpcCallback& on_plan) {
+  if (Status ok = check_mpc(scene, settings); !ok) return ok.error();
+  const int steps = scene.settings.steps;
+  MpcResult result;
+  result.params = scene.params;
+  OptimizerSettings optimizer = scene.optimizer;
+  optimizer.iterations = settings.iterations;
+  for (int start = 0; start < steps; start += settings.replan_every) {
+    const int end = std::min(start + settings.horizon, steps);
+    const Scene window = mpc_window_scene(scene, result.params, start, end);
+    Result<std::unique_ptr<Simulator>> sim = Simulator::create(window, options);
+    if (!sim) return sim.error();
+    ParameterSet params = window.params;
+    GradientOptions gradient;
+    gradient.horizon = end - start;
+    Result<OptimizeResult> optimized = optimize_parameters(**sim, params, optimizer, {}, gradient);
+    if (!optimized)
+      return Error{"MPC's plan from step " + std::to_string(start) + " does not evaluate: " + optimized.error().message};
+    // The window's rows become the plan; the next plan re-plans from its rows on.
+    for (ParamId id : kStepControls) {
+      const Parameter& planned = params[id];
+      std::copy(planned.value.begin() + std::ptrdiff_t(start) * planned.cols, planned.value.end(),
+                result.params[id].value.begin() + std::ptrdiff_t(start) * planned.cols);
+    }
+    MpcPlan plan{start, end - start, optimized->iterations, optimized->loss_history.front(), optimized->loss};
+    result.plans.push_back(plan);
+    if (on_plan) {
+      Result<Trajectory> motion = (*sim)->trajectory(params);
+      if (!motion) return motion.error();
+      if (!on_plan(plan, *motion)) return Error{"MPC was cancelled at step " + std::to_string(start)};
+    }
+  }
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
+  if (!sim) return sim.error();
+  Result<Evaluation> executed = (*sim)->evaluate(result.params);
+  if (!executed) return Error{"the executed motion does not evaluate: " + executed.error().message};
+  result.loss = executed->loss;
+  return result;
+}
+
+}  // namespace nudge
