@@ -25,7 +25,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
               << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
               << scene->settings.dt << " s ("
               << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
-              << scene->channels << " control channels, " << scene->objectives.size()
+              << scene->channels << " control channels, " << scene->actuator_count() << " actuators, "
+              << scene->objectives.size()
               << " objective terms\n";
     std::cout << "optimised parameters:";
     int optimised = 0;

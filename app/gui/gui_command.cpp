@@ -31,6 +31,10 @@ DefaultCommand window_command() {
     app.add_option("scene", options->scene, "Scene file (JSON) to open in the window");
     app.add_flag("--play", options->play, "Start playing the motion at once");
     app.add_flag("--optimize", options->optimize, "Start optimising the scene at once (the Optimise tab)");
+    app.add_option("--mpc", options->mpc,
+                   "Start model predictive control at once: HORIZON EVERY ITERATIONS (the Optimise tab's)")
+        ->expected(3)
+        ->check(CLI::PositiveNumber);
     app.add_option("--gradient-overlay", options->gradient_overlay,
                    "Draw this parameter's gradient over the scene (View > Gradient Overlay)")
         ->check(CLI::IsMember(overlay_parameter_names()));

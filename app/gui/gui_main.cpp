@@ -73,6 +73,10 @@ int run_gui(const GuiOptions& options) {
   if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
     studio.show_gradient(*overlay);
   for (const std::string& track : options.timeline_tracks) studio.show_timeline_track(track);
+  if (options.mpc.size() == 3) {
+    studio.start_mpc({options.mpc[0], options.mpc[1], options.mpc[2]});
+    studio.play();
+  }
   if (options.optimize) {
     studio.start_optimizing();
     studio.play();  // the iterates' motion loops while they improve

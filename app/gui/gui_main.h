@@ -10,6 +10,7 @@ struct GuiOptions {
   std::string scene;               // opened at start; empty: a new scene
   bool play = false;               // start playing the motion at once
   bool optimize = false;           // start optimising at once
+  std::vector<int> mpc;            // empty, or horizon, re-plan interval, iterations: start MPC at once
   std::string gradient_overlay;    // a parameter name (initial_velocity, stiffness...) or empty
   std::vector<std::string> timeline_tracks;  // "controls", "controller", "adjoint": View's timeline tracks shown
   double quit_after_seconds = 0;   // > 0: close by itself after this long (demos, scripts)

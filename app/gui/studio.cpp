@@ -21,6 +21,9 @@ namespace {
 constexpr render::Rgba kHighlight{1.0f, 0.85f, 0.25f, 1};
 constexpr render::Rgba kInitialGhost{0.75f, 0.78f, 0.85f, 0.35f};
 constexpr render::Rgba kPreviousGhost{0.45f, 0.7f, 1.0f, 0.5f};
+constexpr render::Rgba kPlannedGhost{0.98f, 0.55f, 0.2f, 0.6f};  // MPC's planned horizon: the actuators' orange
+constexpr render::Rgba kExecutedGhost{0.98f, 0.75f, 0.5f, 0.45f};  // and the motion it has executed
+constexpr int kMaxPlannedParticles = 300;
 // Ghosts are thin lines only; past these counts they would cost more than they show.
 constexpr int kMaxGhostSprings = 20000;
 constexpr int kMaxGhostParticles = 2000;
@@ -55,6 +58,44 @@ void add_ghost(render::DrawList& list, const studio::OptimizationSnapshot* ghost
   if (!lines.points.empty()) list.lines.push_back(std::move(lines));
 }
 
+// Model predictive control's newest plan: the path of the motion it has executed (faint)
+// and of the window it plans (orange), for the bodies' centres and (a few hundred at
+// most) the particles, and at the play head a cross on that motion: the planned horizon
+// as a ghost.
+void add_planned_horizon(render::DrawList& list, const Scene& scene, const studio::MpcSnapshot& run, int frame,
+                         float particle_radius) {
+  if (run.plans.empty() || run.planned.particles != scene.particle_count() || run.planned.bodies != scene.body_count())
+    return;
+  const MpcPlan& plan = run.plans.back();
+  const Trajectory& traj = run.planned;
+  const int start = plan.start, last = std::min(plan.start + plan.steps, traj.steps);
+  render::LineBatch executed, planned, crosses;
+  executed.colors = {kExecutedGhost};
+  planned.colors = crosses.colors = {kPlannedGhost};
+  executed.width_pixels = 1.5f;
+  planned.width_pixels = 2.5f;
+  crosses.width_pixels = 1.5f;
+  const float arm = 1.5f * particle_radius;
+  const auto add = [&](auto place) {
+    for (int t = 0; t < last; ++t) (t < start ? executed : planned).points.insert(
+        (t < start ? executed : planned).points.end(), {place(t), place(t + 1)});
+    if (frame > last) return;
+    const glm::vec3 p = place(frame);
+    for (const glm::vec3 axis : {glm::vec3(arm, 0, 0), glm::vec3(0, arm, 0), glm::vec3(0, 0, arm)})
+      crosses.points.insert(crosses.points.end(), {p - axis, p + axis});
+  };
+  for (int b = 0; b < scene.body_count(); ++b)
+    add([&](int t) {
+      const Vec3<double> x = view::body_pose(scene, &traj, t, b).x;
+      return glm::vec3(float(x.x), float(x.y), float(x.z));
+    });
+  if (scene.particle_count() <= kMaxPlannedParticles)
+    for (int i = 0; i < scene.particle_count(); ++i)
+      add([&](int t) { return view::particle_position(scene, &traj, t, i); });
+  for (render::LineBatch* batch : {&executed, &planned, &crosses})
+    if (!batch->points.empty()) list.lines.push_back(std::move(*batch));
+}
+
 }  // namespace
 
 Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Document> first)
@@ -79,6 +120,7 @@ void Studio::drop_derived_state() {
   state_.adjoints.reset();
   disposer_.dispose(std::move(state_.gradient_check));
   disposer_.dispose(std::move(state_.comparison));
+  disposer_.dispose(std::move(state_.mpc));
   state_.iterate.reset();
   state_.initial_iterate.reset();
   state_.previous_iterate.reset();
@@ -384,6 +426,8 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
       add_ghost(list, state_.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
   }
 
+  if (state_.view.ghosts && state_.mpc) add_planned_horizon(list, scene, *state_.mpc->latest(), frame, options.particle_radius);
+
   // The selected elements, drawn over the scene in the highlight colour.
   const Selection& sel = state_.selection;
   const std::vector<int> members = selection_exists(scene, sel) ? sel.members() : std::vector<int>{};
@@ -452,6 +496,31 @@ void Studio::report_frame_export() {
   if (!error.empty()) return show_error("export frames: " + error);
   state_.log.info("wrote " + std::to_string(state_.frame_export->frames()) + " frames to " +
                   state_.frame_export->folder().string());
+}
+
+// A finished model predictive control run's executed controls become the document's
+// (one step of its history), if the scene still has the shape the run had.
+void Studio::apply_mpc() {
+  if (!state_.mpc) return;
+  const auto run = state_.mpc->latest();
+  if (!run->finished || !run->error.empty()) return;
+  Scene applied = state_.document.scene();
+  for (ParamId id : {ParamId::Controls, ParamId::JointControl})
+    if (applied.params[id].value.size() != run->executed[id].value.size()) {
+      state_.log.error("model predictive control: the scene's " + std::string(param_name(id)) +
+                       " changed shape since the run; run it again");
+      return;
+    }
+  for (ParamId id : {ParamId::Controls, ParamId::JointControl}) applied.params[id].value = run->executed[id].value;
+  studio::Document document = state_.document;
+  document.replace_scene(std::move(applied), "apply model predictive control's controls");
+  const studio::OrbitCamera camera = state_.camera;  // the same scene: keep the view
+  const bool camera_moved = camera_moved_;
+  set_document(std::move(document));
+  state_.camera = camera;
+  camera_moved_ = camera_moved;
+  window_.set_title(state_.document.title());
+  state_.log.info("model predictive control's executed controls are now the scene's (unsaved)");
 }
 
 void Studio::export_iterate(const command::Export& request) {
@@ -567,6 +636,17 @@ void Studio::run_commands() {
       disposer_.dispose(std::move(state_.comparison));
       state_.comparison = std::make_unique<studio::MethodComparison>(state_.document.scene(), compare->methods,
                                                                      compare->budget, [] { Window::wake(); });
+    } else if (auto* mpc = std::get_if<command::RunMpc>(&c)) {
+      disposer_.dispose(std::move(state_.mpc));
+      if (Status ok = check_mpc(state_.document.scene(), mpc->settings); !ok) {
+        state_.log.error("model predictive control: " + ok.error().message);
+      } else {
+        state_.mpc = std::make_unique<studio::MpcRun>(state_.document.scene(), mpc->settings, [] { Window::wake(); });
+        state_.log.info("model predictive control: planning " + std::to_string(mpc->settings.horizon) +
+                        " steps every " + std::to_string(mpc->settings.replan_every));
+      }
+    } else if (std::holds_alternative<command::ApplyMpc>(c)) {
+      apply_mpc();
     } else if (auto* check = std::get_if<command::CheckGradients>(&c)) {
       disposer_.dispose(std::move(state_.gradient_check));
       state_.gradient_check = std::make_unique<studio::GradientCheckRun>(

@@ -42,6 +42,11 @@ public:
   void play() { state_.playback.play(); }
   // As the Optimise tab's Start button.
   void start_optimizing() { state_.queue(command::OptimizeStart{}); }
+  void start_mpc(MpcSettings settings) {
+    state_.mpc_settings = settings;
+    state_.queue(command::RunMpc{settings});
+    state_.select_optimizer_tab = true;
+  }
   void show_gradient(view::GradientOverlay overlay) { state_.view.gradient = overlay; }
   // A track under the timeline, by its command-line name: controls, controller, adjoint.
   void show_timeline_track(const std::string& track) {
@@ -85,6 +90,7 @@ private:
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
   void run_commands();
   void export_iterate(const command::Export& request);
+  void apply_mpc();
   void export_frames(const std::filesystem::path& folder);
   void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);

@@ -19,6 +19,7 @@
 #include "studio/gradient_check_run.h"
 #include "studio/loss_landscape.h"
 #include "studio/method_comparison.h"
+#include "studio/mpc_run.h"
 #include "studio/optimization_session.h"
 #include "studio/orbit_camera.h"
 #include "studio/playback.h"
@@ -150,6 +151,12 @@ struct CheckGradients {
   std::vector<ParamId> parameters;  // empty: all
   int samples_per_parameter = 6;
 };
+// The Optimise tab's model predictive control: run it on the document's scene, and take
+// a finished run's executed controls into the document.
+struct RunMpc {
+  MpcSettings settings;
+};
+struct ApplyMpc {};
 }  // namespace command
 
 using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
@@ -158,7 +165,8 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
                              command::Export, command::ComputeLandscape, command::CheckGradients,
                              command::EditParameter, command::CompareMethods, command::Undo, command::Redo,
-                             command::GoToHistory, command::EditScene, command::Recover>;
+                             command::GoToHistory, command::EditScene, command::Recover, command::RunMpc,
+                             command::ApplyMpc>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -247,6 +255,8 @@ struct StudioState {
   std::unique_ptr<studio::LossLandscape> landscape;
   std::unique_ptr<studio::GradientCheckRun> gradient_check;
   std::unique_ptr<studio::MethodComparison> comparison;  // the Optimise tab's GD against CMA-ES
+  std::unique_ptr<studio::MpcRun> mpc;                   // the Optimise tab's model predictive control
+  MpcSettings mpc_settings;                              // its settings, for the next run
   // Backpropagation through the last `horizon` steps only (0: all), for the optimiser and
   // the state adjoint; and the state adjoint of the motion shown (computing, and newest).
   int horizon = 0;

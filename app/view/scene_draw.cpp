@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "view/actuator_arrows.h"
 #include "view/collider_mesh.h"
 
 namespace nudge::view {
@@ -355,17 +356,8 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     passive.width_pixels = 1.5f;
     muscles.width_pixels = 3.0f;
     float largest = 0;  // the largest |actuation * control| at this step, for the legend
-    const std::vector<double>& controls = scene.params[ParamId::Controls].value;
-    const int control_step = std::min(step, std::max(steps - 1, 0));
     // What each channel carries at this step: the controls, plus a controller's outputs.
-    std::vector<double> carried(size_t(std::max(scene.channels, 0)), 0.0);
-    if (!controls.empty())
-      for (int ch = 0; ch < scene.channels; ++ch) carried[size_t(ch)] = controls[size_t(control_step) * scene.channels + ch];
-    if (traj && scene.controller.enabled()) {
-      const std::vector<double> added = controller_outputs_at(
-          scene.controller, scene.settings.dt, scene.params[ParamId::ControllerWeights].value, *traj, control_step);
-      for (size_t k = 0; k < added.size(); ++k) carried[size_t(scene.controller.channels[k])] += added[k];
-    }
+    const std::vector<double> carried = channel_values_at(scene, traj, step);
     auto signal = [&](int s) {
       const int ch = scene.spring_channel[s];
       if (ch < 0) return 0.0f;
@@ -464,6 +456,8 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
       add_attachment_glyph(lines, list.spheres, scene, traj, step, a, options, colors::kJoint, 1);
     list.lines.push_back(std::move(lines));
   }
+
+  if (options.actuators) add_actuator_arrows(list, scene, traj, step, options);
 
   if (options.objectives) {
     render::LineBatch errors;

@@ -53,6 +53,7 @@ struct SceneDrawOptions {
   bool bodies = true;
   bool joints = true;
   bool attachments = true;  // particles tied to bodies
+  bool actuators = true;    // arrows of what each pushes with at the step (view/actuator_arrows.h)
   bool grid = true;
 };
 

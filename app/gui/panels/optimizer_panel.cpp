@@ -164,6 +164,47 @@ void parameter_table(const Scene& start, const Scene& now) {
   ImGui::EndTable();
 }
 
+// Model predictive control of the document's scene (nudge/mpc.h): re-plans the next
+// steps' controls every few steps; the newest plan's window is drawn as a ghost, and the
+// executed controls can be taken into the scene when it has finished.
+void mpc_section(StudioState& state) {
+  MpcSettings& settings = state.mpc_settings;
+  ImGui::TextWrapped("Re-plans the next horizon's controls every few steps from where the motion has got to, "
+                     "with the optimiser's settings for a few iterations, and executes the first steps of each plan. "
+                     "The newest plan's window is drawn in orange.");
+  const float width = -ImGui::GetFontSize() * 9;
+  ImGui::SetNextItemWidth(width);
+  ImGui::InputInt("horizon (steps)", &settings.horizon, 10, 100);
+  ImGui::SetNextItemWidth(width);
+  ImGui::InputInt("re-plan every", &settings.replan_every, 1, 10);
+  ImGui::SetNextItemWidth(width);
+  ImGui::InputInt("iterations per plan", &settings.iterations, 1, 10);
+  settings.horizon = std::clamp(settings.horizon, 1, 1000000);
+  settings.replan_every = std::clamp(settings.replan_every, 1, settings.horizon);
+  settings.iterations = std::clamp(settings.iterations, 1, 100000);
+  const bool busy = state.mpc && !state.mpc->job().finished();
+  ImGui::BeginDisabled(busy);
+  if (ImGui::Button("Run MPC")) state.queue(command::RunMpc{settings});
+  ImGui::EndDisabled();
+  if (busy && job_progress(state.mpc->job(), "plans")) state.mpc->cancel();
+  if (!state.mpc) return;
+  const auto run = state.mpc->latest();
+  if (!run->error.empty()) {
+    ImGui::TextColored(theme::kErrorText, "%s", run->error.c_str());
+    return;
+  }
+  if (!run->plans.empty()) {
+    const MpcPlan& plan = run->plans.back();
+    ImGui::Text("plan %zu, steps %d to %d", run->plans.size(), plan.start, plan.start + plan.steps);
+    ImGui::Text("window loss %.4g -> %.4g", plan.initial_loss, plan.final_loss);
+  }
+  if (run->finished) {
+    ImGui::Text("executed: loss %.4g", run->executed_loss);
+    if (ImGui::Button("Use the Executed Controls")) state.queue(command::ApplyMpc{});
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the controls MPC executed become the scene's (one step to undo)");
+  }
+}
+
 // Gradient descent (or another gradient method) against CMA-ES from the document's
 // start, the best loss against the number of simulations, both on one plot.
 void comparison_section(StudioState& state) {
@@ -352,6 +393,8 @@ void draw_optimizer_contents(StudioState& state) {
   }
 
   if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(state);
+  if (state.mpc && !state.mpc->job().finished()) ImGui::SetNextItemOpen(true);  // a run started from the command line shows
+  if (ImGui::CollapsingHeader("Model Predictive Control")) mpc_section(state);
 
   if (snap && ImGui::CollapsingHeader("Export")) {
     if (ImGui::Button("Loss history (CSV)...")) state.popups.export_file = command::ExportKind::LossHistoryCsv;

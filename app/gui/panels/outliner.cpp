@@ -180,6 +180,18 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
     ImGui::TextDisabled("drives channels %s", channels.c_str());
     ImGui::TreePop();
   }
+  if (const int actuators = scene.actuator_count();
+      actuators > 0 && ImGui::TreeNodeEx("actuators", ImGuiTreeNodeFlags_None, "Actuators (%d)", actuators)) {
+    for (const Actuator& act : scene.actuators) {
+      const std::string on =
+          act.particle >= 0 ? "particle " + std::to_string(act.particle) : "body " + std::to_string(act.body);
+      ImGui::TextDisabled("%s %s on channel %d, [%.3g, %.3g, %.3g] per unit%s", on.c_str(),
+                          std::string(actuator_type_name(act.type)).c_str(), act.channel, act.direction[0],
+                          act.direction[1], act.direction[2],
+                          act.body >= 0 && act.frame == ActuatorFrame::Body ? " (turns with the body)" : "");
+    }
+    ImGui::TreePop();
+  }
   if (ImGui::TreeNodeEx("parameters", ImGuiTreeNodeFlags_None, "Parameters")) {
     for (int p = 0; p < kParamCount; ++p) {
       const Parameter& param = scene.params.items[size_t(p)];
