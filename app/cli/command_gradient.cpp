@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "nudge/gradient_growth.h"
 #include "nudge/atomic_file.h"
 
 namespace nudge {
@@ -43,10 +44,22 @@ int run_gradient(const GradientArgs& args) {
   auto sim = create_simulator_or_report(*scene, args.device);
   if (!sim) return kExitBadInput;
   ParameterSet params = scene->params;
-  Result<Evaluation> eval = sim->gradient(params);
+  GradientOptions options;
+  options.record_adjoint_norms = true;  // for the growth warning: a norm per step
+  StateAdjoints norms;
+  Result<Evaluation> eval = sim->gradient(params, options, &norms);
   if (!eval) {
     print_error(args.scene + ": " + eval.error().message);
     return kExitBadInput;
+  }
+  if (const std::optional<GradientGrowth> growth = find_gradient_growth(norms.norm)) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the gradient grows exponentially with the horizon: going back from step %d, |dL/dstate| grows "
+                  "%.3gx per 100 steps, %.3gx by step 0; the first steps dominate it (a truncated horizon of %d "
+                  "steps or fewer stays clear of it)",
+                  growth->onset, std::pow(growth->per_step, 100.0), growth->factor, scene->settings.steps - growth->onset);
+    print_warning(args.scene + ": " + text);
   }
 
   std::printf("gradient of %s on %s: loss %.10g\n", args.scene.c_str(), sim->device_name().c_str(), eval->loss);

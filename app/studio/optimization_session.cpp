@@ -48,6 +48,7 @@ bool OptimizationSession::evaluate_start() {
   OptimizationSnapshot first;
   if (sim) {
     sim_ = std::move(*sim);
+    measure_every_gradient_ = sim_->device_name().rfind("cpu", 0) == 0;
     first = evaluate_at(current_, RunState::Ready);
   } else {
     first.scene = start_scene_;
@@ -178,6 +179,17 @@ void OptimizationSession::publish(OptimizationSnapshot snapshot) {
   if (on_publish_) on_publish_();
 }
 
+Result<Evaluation> OptimizationSession::gradient_at(ParameterSet& params, const GradientOptions& options, bool measure,
+                                                    std::optional<GradientGrowth>& growth) {
+  if (!measure) return sim_->gradient(params, options);
+  GradientOptions measured = options;
+  measured.record_adjoint_norms = true;
+  StateAdjoints norms;
+  Result<Evaluation> evaluation = sim_->gradient(params, measured, &norms);
+  growth = evaluation ? find_gradient_growth(norms.norm) : std::nullopt;
+  return evaluation;
+}
+
 OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params, RunState state) {
   OptimizationSnapshot snapshot;
   snapshot.state = state;
@@ -185,7 +197,7 @@ OptimizationSnapshot OptimizationSession::evaluate_at(const ParameterSet& params
   snapshot.scene.params = params;
   snapshot.iteration = iterations_done_;
   snapshot.evaluations = evaluations_done_;
-  Result<Evaluation> evaluation = sim_->gradient(snapshot.scene.params, gradient_options());
+  Result<Evaluation> evaluation = gradient_at(snapshot.scene.params, gradient_options(), true, snapshot.growth);
   if (!evaluation) {
     snapshot.message = evaluation.error().message;
     snapshot.failed = true;
@@ -284,6 +296,7 @@ void OptimizationSession::run_optimizer() {
   // accepts), so its gradients need no second evaluation.
   ParameterSet last_evaluated = params;
   std::vector<double> last_term_loss;
+  std::optional<GradientGrowth> last_growth = latest() ? latest()->growth : std::nullopt;
   const int evaluations_before = evaluations_done_;
   // A gradient-free run (cmaes) evaluates losses only; its iterates are shown with their
   // gradients all the same (one gradient per iteration for the overlays, not counted
@@ -299,13 +312,15 @@ void OptimizationSession::run_optimizer() {
     std::vector<double> term_loss = last_term_loss;
     if (!gradient_based || iterate.gather_optimized() != *info.x) {  // not the last point evaluated with its gradient
       iterate.scatter_optimized(*info.x);
-      if (Result<Evaluation> again = sim_->gradient(iterate, options); again) term_loss = again->term_loss;
+      if (Result<Evaluation> again = gradient_at(iterate, options, measure_every_gradient_, last_growth); again)
+        term_loss = again->term_loss;
     }
     OptimizationSnapshot snapshot;
     snapshot.iteration = iterations_done_;
     snapshot.evaluations = evaluations_done_;
     snapshot.loss = info.loss;
     snapshot.term_loss = std::move(term_loss);
+    snapshot.growth = last_growth;
     snapshot.grad_norm = info.grad_norm;
     snapshot.loss_history = loss_history_;
     snapshot.grad_norm_history = grad_norm_history_;
@@ -346,7 +361,7 @@ void OptimizationSession::run_optimizer() {
   ObjectiveFunctions f;
   f.loss_and_gradient = [&](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
     params.scatter_optimized(x);
-    Result<Evaluation> evaluation = sim_->gradient(params, options);
+    Result<Evaluation> evaluation = gradient_at(params, options, measure_every_gradient_, last_growth);
     if (!evaluation) return evaluation.error();
     grad = params.gather_optimized_grad();
     last_evaluated = params;

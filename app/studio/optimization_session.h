@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "nudge/gradient_growth.h"
 #include "nudge/optimizer.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -42,6 +43,10 @@ struct OptimizationSnapshot {
   std::vector<double> grad_norm_history;  // iteration 0 .. iteration
   Scene scene;            // the scene with this iterate's parameters (and their gradients; zero for cmaes)
   Trajectory trajectory;  // this iterate's motion
+  // The gradient grows exponentially with the horizon (nudge/gradient_growth.h): measured
+  // from this iterate's gradient, or on a GPU (where it costs a download per step) at the
+  // start, after edits and at the end only; nullopt when it does not, or was not measured.
+  std::optional<GradientGrowth> growth;
   std::string message;    // why the run finished, what failed, or that an edit moved the iterate
   bool failed = false;    // the message is an error
 };
@@ -92,10 +97,14 @@ private:
   GradientOptions gradient_options() const;
   void publish(OptimizationSnapshot snapshot);
   OptimizationSnapshot evaluate_at(const ParameterSet& params, RunState state);
+  // A gradient at params that also measures the adjoint's growth when `measure` is set.
+  Result<Evaluation> gradient_at(ParameterSet& params, const GradientOptions& options, bool measure,
+                                 std::optional<GradientGrowth>& growth);
 
   const Scene start_scene_;
   std::function<void()> on_publish_;
   std::unique_ptr<Simulator> sim_;  // used by the worker only (and the constructor)
+  bool measure_every_gradient_ = false;  // the growth at every gradient: on the CPU, where it costs little
   ParameterSet current_;            // the worker's current iterate
   std::vector<double> loss_history_, grad_norm_history_;
   int iterations_done_ = 0, evaluations_done_ = 0;

@@ -164,6 +164,17 @@ void parameter_table(const Scene& start, const Scene& now) {
   ImGui::EndTable();
 }
 
+// The gradient grows exponentially with the horizon (nudge/gradient_growth.h): where it
+// starts, how fast, and the truncated horizon that stays clear of it.
+void growth_warning(const GradientGrowth& growth, int steps) {
+  ImGui::PushStyleColor(ImGuiCol_Text, theme::kWarningText);
+  ImGui::TextWrapped("The gradient grows exponentially with the horizon: going back from step %d, |dL/dstate| grows "
+                     "%.3gx per 100 steps, %.3gx by step 0. The first steps dominate it; a horizon of %d steps or "
+                     "fewer (Settings) backpropagates only where it has not grown.",
+                     growth.onset, std::pow(growth.per_step, 100.0), growth.factor, steps - growth.onset);
+  ImGui::PopStyleColor();
+}
+
 // Model predictive control of the document's scene (nudge/mpc.h): re-plans the next
 // steps' controls every few steps; the newest plan's window is drawn as a ghost, and the
 // executed controls can be taken into the scene when it has finished.
@@ -330,6 +341,7 @@ void draw_optimizer_contents(StudioState& state) {
       ImGui::TextWrapped("%s", snap->message.c_str());
       ImGui::PopStyleColor();
     }
+    if (snap->growth) growth_warning(*snap->growth, snap->scene.settings.steps);
   } else {
     ImGui::TextDisabled(state.optimization ? "evaluating the start..." : "not started");
   }

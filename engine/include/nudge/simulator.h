@@ -63,6 +63,9 @@ struct GradientOptions {
   // the window contribute nothing. Terms on parameters alone (control effort) count in full.
   int horizon = 0;
   bool record_state_adjoints = false;  // fill the StateAdjoints passed to gradient()
+  // Fill only its norm, one value per step: what the gradient-growth check reads
+  // (nudge/gradient_growth.h), at the cost of a norm per step rather than a copy.
+  bool record_adjoint_norms = false;
 };
 
 // What the backward pass carries: dL/dx_t and dL/dv_t for t = 0..steps, (steps + 1) x N x 3
@@ -73,10 +76,16 @@ struct GradientOptions {
 // derivative with respect to the velocity in the state (still seen by springs' damping and
 // by objectives), while its InitialVelocity gradient is 0 because a pin holds it at rest.
 // Steps before a truncated horizon hold zeros.
+//
+// norm[t] is the 2-norm of the whole adjoint of the state at step t (every particle's x
+// and v, every body's x, q, v and w), for t = 0..steps; it is filled whenever adjoints are
+// recorded, and alone with norms_only (GradientOptions::record_adjoint_norms).
 struct StateAdjoints {
   int steps = 0;
   int particles = 0;
   std::vector<double> x, v;
+  std::vector<double> norm;
+  bool norms_only = false;  // set by Simulator::gradient
 };
 
 class Simulator {

@@ -208,18 +208,24 @@ private:
 
   // Sizes the recording for this rollout; steps the adjoint does not reach stay zero.
   void start_recording(StateAdjoints& out) const {
-    const size_t values = size_t(steps_ + 1) * layout_.particle_values();
+    const size_t values = out.norms_only ? 0 : size_t(steps_ + 1) * layout_.particle_values();
     out.steps = steps_;
     out.particles = particles_.count();
     out.x.assign(values, 0.0);
     out.v.assign(values, 0.0);
+    out.norm.assign(size_t(steps_ + 1), 0.0);
   }
 
-  // Copies the running adjoint, dL/dx_t and dL/dv_t, into the recording as xyz triples.
+  // Records the running adjoint: its norm, and unless only norms are asked for, dL/dx_t
+  // and dL/dv_t as xyz triples.
   // On a GPU this is a download per step.
   void record(int t, StateAdjoints& out) {
     const int n = particles_.count();
     const T* slot = exec_.host_view(static_cast<const T*>(exec_.data(adj_state_)), layout_.size(), host_adj_);
+    double squares = 0;
+    for (size_t k = 0; k < layout_.size(); ++k) squares += static_cast<double>(slot[k]) * static_cast<double>(slot[k]);
+    out.norm[size_t(t)] = std::sqrt(squares);
+    if (out.norms_only) return;
     const StateView<const T> a = layout_.view(slot);
     const size_t values = layout_.particle_values();
     for (int i = 0; i < n; ++i)

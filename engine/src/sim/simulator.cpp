@@ -35,9 +35,11 @@ Result<Evaluation> Simulator::gradient(ParameterSet& params, const GradientOptio
   if (options.horizon < 0)
     return Error{"the gradient's horizon must be 0 (every step) or a number of steps, not " +
                  std::to_string(options.horizon)};
-  if (options.record_state_adjoints && !adjoints)
-    return Error{"record_state_adjoints is set but no StateAdjoints was given to write them into"};
-  return run_gradient(params, options, options.record_state_adjoints ? adjoints : nullptr);
+  const bool recording = options.record_state_adjoints || options.record_adjoint_norms;
+  if (recording && !adjoints)
+    return Error{"record_state_adjoints or record_adjoint_norms is set but no StateAdjoints was given to write them into"};
+  if (recording) adjoints->norms_only = !options.record_state_adjoints;
+  return run_gradient(params, options, recording ? adjoints : nullptr);
 }
 
 Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const SimulatorOptions& options) {
