@@ -25,12 +25,14 @@ std::optional<std::string> remove_controller_particles(Scene& scene, const Index
   if (kept.empty() && !observed.empty())
     return "none of the particles the controller observes would be left; a controller needs a particle to observe";
 
-  // Which of the first layer's inputs stay: the state blocks lose the deleted particles'.
+  // Which of the first layer's inputs stay: the state and contact blocks lose the
+  // deleted particles'.
   const int na = c.axis_count();
   std::vector<bool> input_kept;
   for (const ControllerInput& in : c.inputs) {
-    if (in.type == ControllerInputType::State) {
-      for (size_t p = 0; p < observed.size(); ++p) input_kept.insert(input_kept.end(), size_t(2 * na), bool(kept_at[p]));
+    if (in.type == ControllerInputType::State || in.type == ControllerInputType::Contact) {
+      const size_t per_particle = in.type == ControllerInputType::State ? size_t(2 * na) : 1;
+      for (size_t p = 0; p < observed.size(); ++p) input_kept.insert(input_kept.end(), per_particle, bool(kept_at[p]));
     } else {
       input_kept.insert(input_kept.end(), size_t(in.type == ControllerInputType::Sine ? in.count : na), true);
     }

@@ -15,15 +15,17 @@ namespace edits = nudge::studio::edits;
 
 namespace {
 
-// The chain with a controller that reads every particle's x and y and the clock.
+// The chain with a controller that reads the clock, every particle's x and y, and their
+// contact flags.
 Scene controlled_chain(const fs::path& dir) {
   Scene scene = chain_scene(dir);
   Controller& c = scene.controller;
   c.axes[2] = false;
-  c.inputs.resize(2);
+  c.inputs.resize(3);
   c.inputs[0].type = ControllerInputType::Sine;
   c.inputs[0].count = 2;
   c.inputs[1].type = ControllerInputType::State;
+  c.inputs[2].type = ControllerInputType::Contact;
   c.layers = {{3, Activation::Tanh}, {2, Activation::Tanh}};
   c.channels = {0, 1};
   shape_parameters(scene);
@@ -38,18 +40,19 @@ Scene controlled_chain(const fs::path& dir) {
 TEST_CASE("scene edits: deleting particles drops their inputs' weights and keeps the rest") {
   TempDir temp;
   const Scene scene = controlled_chain(temp.path);
-  const int inputs = 2 + 5 * 4;  // the clock, then 4 values per particle
+  const int inputs = 2 + 5 * 4 + 5;  // the clock, 4 values per particle, a contact flag per particle
   REQUIRE(scene.controller.input_count(5) == inputs);
   const Scene fewer = ok(edits::delete_particles(scene, {1, 3}));
   CHECK(fewer.controller.particles.empty());  // still every particle
-  REQUIRE(fewer.controller.input_count(3) == 2 + 3 * 4);
+  REQUIRE(fewer.controller.input_count(3) == 2 + 3 * 4 + 3);
   const std::vector<double>& w = values(fewer, ParamId::ControllerWeights);
   REQUIRE(w.size() == size_t(fewer.controller.weight_count(3)));
-  // Row 1 of the first layer: the clock's two columns, then particles 0, 2 and 4's.
-  const std::vector<int> kept_columns = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21};
-  for (size_t j = 0; j < kept_columns.size(); ++j) CHECK(w[14 + j] == double(inputs + kept_columns[j]));
+  // Row 1 of the first layer: the clock's two columns, then particles 0, 2 and 4's states
+  // and contact flags.
+  const std::vector<int> kept_columns = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21, 22, 24, 26};
+  for (size_t j = 0; j < kept_columns.size(); ++j) CHECK(w[17 + j] == double(inputs + kept_columns[j]));
   // The biases and the second layer are untouched.
-  const size_t first_bias = 3 * size_t(inputs), bias_now = 3 * 14;
+  const size_t first_bias = 3 * size_t(inputs), bias_now = 3 * 17;
   for (size_t k = 0; k < values(scene, ParamId::ControllerWeights).size() - first_bias; ++k)
     CHECK(w[bias_now + k] == double(first_bias + k));
 

@@ -16,6 +16,7 @@
 #include "nudge/simulator.h"
 #include "central_difference.h"
 #include "gradient_outcome.h"
+#include "temp_dir.h"
 #include "test_scenes.h"
 
 using namespace nudge;
@@ -46,6 +47,8 @@ std::vector<double> network_outputs(const Scene& scene, const std::vector<double
     if (input.type == ControllerInputType::Target)
       for (int k = 0; k < 3; ++k)
         if (c.axes[k]) in.push_back(input.point[k] - centroid[k]);
+    if (input.type == ControllerInputType::Contact)
+      for (int i : observed) in.push_back(1.0 / (1.0 + std::exp((x[3 * i + 1] - input.height) / input.width)));
   }
   REQUIRE(int(in.size()) == c.input_count(n));
   const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
@@ -153,7 +156,7 @@ TEST_CASE("controller: a network on some particles and two axes; a truncated hor
   scene.controller.inputs.erase(scene.controller.inputs.begin());  // no clock
   scene.params[ParamId::ControllerWeights].value.clear();
   shape_parameters(scene);
-  REQUIRE(scene.params[ParamId::ControllerWeights].size() == (2 * 2 * 2 + 2 + 1) * 6 + 7 * 5 + 6 * 2);
+  REQUIRE(scene.params[ParamId::ControllerWeights].size() == (2 * 2 * 2 + 2 + 2 + 1) * 6 + 7 * 5 + 6 * 2);
   REQUIRE(check_scene(scene).ok());
   test::check_against_central_differences(scene, {ParamId::ControllerWeights, ParamId::InitialVelocity});
 }
@@ -204,4 +207,37 @@ TEST_CASE("controller: each layer's norm is that of its slice of the weights") {
   CHECK(one[1] == 0.0);
   CHECK(one[2] == 2.0);
   CHECK(controller_layer_norms(c, 4, std::vector<double>(3)).empty());  // not this controller's
+}
+
+TEST_CASE("controller: the scene file reads, writes and checks every input, contact flags included") {
+  const auto scene_text = [](const std::string& contact) {
+    return std::string(R"({"format": "nudge-scene", "version": 1, "name": "c",
+      "simulation": {"dt": 0.01, "steps": 4, "ground": {"height": 0}},
+      "particles": {"position": [[0, 0.1, 0], [0.2, 0.1, 0]]},
+      "springs": {"pairs": [[0, 1]], "channel": [0], "actuation": [0.1]},
+      "controls": {"channels": 1},
+      "controller": {"axes": "xy", "layers": [{"size": 3}, {"size": 1, "activation": "linear"}], "channels": [0],
+        "inputs": [{"type": "sine", "count": 2, "omega": 5}, {"type": "state"}, {"type": "target", "point": [1, 0, 0]},
+                   )") + contact + "]}}";
+  };
+  const Result<Scene> scene = parse_scene(scene_text(R"({"type": "contact", "height": 0.01, "width": 0.002})"), "c.json");
+  REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
+  const ControllerInput& contact = scene->controller.inputs[3];
+  CHECK(contact.type == ControllerInputType::Contact);
+  CHECK(contact.height == 0.01);
+  CHECK(contact.width == 0.002);
+  CHECK(scene->controller.input_count(2) == 2 + 8 + 2 + 2);
+  test::TempDir dir("controller-test");
+  REQUIRE(save_scene(*scene, dir.path / "a.json").ok());
+  const Result<Scene> again = load_scene(dir.path / "a.json");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->controller.inputs[3].width == 0.002);
+  CHECK(again->params[ParamId::ControllerWeights].value == scene->params[ParamId::ControllerWeights].value);
+
+  const Result<Scene> bad = parse_scene(scene_text(R"({"type": "contact", "width": 0})"), "c.json");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("controller.inputs[3].width") != std::string::npos);
+  Scene checked = *scene;
+  checked.controller.inputs[3].width = -1;
+  CHECK(check_scene(checked).error().message.find("controller.inputs[3].width") != std::string::npos);
 }

@@ -80,7 +80,7 @@ inline Scene make_feature_scene(int steps = 60, bool pinned = true) {
 inline Scene make_controlled_scene(int steps = 60) {
   Scene scene = make_feature_scene(steps);
   Controller& c = scene.controller;
-  c.inputs.resize(3);
+  c.inputs.resize(4);
   c.inputs[0].type = ControllerInputType::Sine;
   c.inputs[0].count = 3;
   c.inputs[0].omega = 20.0;
@@ -91,6 +91,9 @@ inline Scene make_controlled_scene(int steps = 60) {
   c.inputs[2].point[0] = 0.3;
   c.inputs[2].point[1] = 0.1;
   c.inputs[2].point[2] = -0.1;
+  c.inputs[3].type = ControllerInputType::Contact;  // smooth flags near the ground
+  c.inputs[3].height = 0.02;
+  c.inputs[3].width = 0.01;
   c.layers = {{6, Activation::Tanh}, {5, Activation::Sigmoid}, {2, Activation::Linear}};
   c.channels = {1, 0};  // crossed, so a mix-up of outputs and channels shows
   c.seed = 7;

@@ -9,6 +9,8 @@
 //   state:  per observed particle i, in order, (x_i - c) * position_scale on each axis,
 //           then v_i * velocity_scale on each axis; c the observed particles' centroid
 //   target: (point - c) on each axis
+//   contact: per observed particle, a smooth contact flag sigmoid((height - y_i) / width):
+//           about 1 below the plane y = height, 0 above, switching over a few widths
 // The axes are a subset of x, y, z (a planar robot reads x and y only).
 //
 // The weights are one parameter (ParamId::ControllerWeights, P x 1): per layer in order,
@@ -28,9 +30,9 @@ enum class Activation { Tanh, Relu, Sigmoid, Linear };
 std::string_view activation_name(Activation a);
 std::optional<Activation> activation_from_name(std::string_view name);
 
-enum class ControllerInputType { Sine, State, Target };
+enum class ControllerInputType { Sine, State, Target, Contact };
 
-std::string_view controller_input_name(ControllerInputType type);  // "sine", "state", "target"
+std::string_view controller_input_name(ControllerInputType type);  // "sine", "state", "target", "contact"
 std::optional<ControllerInputType> controller_input_from_name(std::string_view name);
 
 struct ControllerInput {
@@ -40,6 +42,8 @@ struct ControllerInput {
   double position_scale = 1.0;  // state
   double velocity_scale = 1.0;  // state
   double point[3] = {0, 0, 0};  // target, m
+  double height = 0.0;          // contact: the plane's height (m), the ground's usually
+  double width = 5e-3;          // contact: m, > 0: how sharply the flag switches
 };
 
 struct ControllerLayer {

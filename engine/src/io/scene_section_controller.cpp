@@ -47,14 +47,14 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
     }
   }
 
-  const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target)");
-  if (!inputs.json.is_array() || inputs.json.empty()) fail_found(inputs, "a non-empty array of inputs (sine, state, target)");
+  const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target, contact)");
+  if (!inputs.json.is_array() || inputs.json.empty()) fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact)");
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Node item = inputs.element(k);
-    if (!item.json.is_object()) fail_found(item, "an input object with a \"type\" (sine, state, target)");
-    const Node type_node = required(item, "type", "the input's type: sine, state or target");
-    const std::optional<ControllerInputType> type = controller_input_from_name(string(type_node, "sine, state or target"));
-    if (!type) fail_found(type_node, "one of: sine, state, target");
+    if (!item.json.is_object()) fail_found(item, "an input object with a \"type\" (sine, state, target, contact)");
+    const Node type_node = required(item, "type", "the input's type: sine, state, target or contact");
+    const std::optional<ControllerInputType> type = controller_input_from_name(string(type_node, "sine, state, target or contact"));
+    if (!type) fail_found(type_node, "one of: sine, state, target, contact");
     ControllerInput in;
     in.type = *type;
     switch (*type) {
@@ -67,6 +67,11 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
         expect_object(item, {"type", "position_scale", "velocity_scale"});
         if (auto s = optional(item, "position_scale")) in.position_scale = number(*s, "a finite scale (1/m)");
         if (auto s = optional(item, "velocity_scale")) in.velocity_scale = number(*s, "a finite scale (s/m)");
+        break;
+      case ControllerInputType::Contact:
+        expect_object(item, {"type", "height", "width"});
+        if (auto h = optional(item, "height")) in.height = number(*h, "the contact plane's height (m)");
+        if (auto w = optional(item, "width")) in.width = number(*w, "a width > 0 (m)", positive);
         break;
       case ControllerInputType::Target: {
         expect_object(item, {"type", "point"});
@@ -158,6 +163,10 @@ OrderedJson controller_json(const Scene& scene) {
         item["velocity_scale"] = in.velocity_scale;
         break;
       case ControllerInputType::Target: item["point"] = vec3_json(in.point); break;
+      case ControllerInputType::Contact:
+        item["height"] = in.height;
+        item["width"] = in.width;
+        break;
     }
     inputs.push_back(item);
   }
@@ -201,8 +210,11 @@ Problem check_controller(const Scene& scene) {
     if (!std::isfinite(in.velocity_scale)) return found(where + ".velocity_scale", in.velocity_scale, "a finite scale");
     for (int a = 0; a < 3; ++a)
       if (!std::isfinite(in.point[a])) return found(index_path(where + ".point", a), in.point[a], "a finite number");
-    if (in.type == ControllerInputType::State && n == 0)
-      return where + ": found a state input in a scene with no particles; expected particles to observe";
+    if (!std::isfinite(in.height)) return found(where + ".height", in.height, "a finite height (m)");
+    if (!(in.width > 0) || !std::isfinite(in.width)) return found(where + ".width", in.width, "a width > 0 (m)");
+    if ((in.type == ControllerInputType::State || in.type == ControllerInputType::Contact) && n == 0)
+      return where + ": found a " + std::string(controller_input_name(in.type)) +
+             " input in a scene with no particles; expected particles to observe";
   }
   if (int(c.layers.size()) > kMaxControllerLayers)
     return found("controller.layers", int(c.layers.size()), "at most " + std::to_string(kMaxControllerLayers) + " layers");

@@ -87,6 +87,8 @@ struct ControllerFeatureKernel {  // over features
       } else {
         value = state.v[m.axis[c - na] * n + i] * param[1];
       }
+    } else if (m.block_kind[k] == kBlockContact) {
+      value = T(1) / (T(1) + std::exp((state.x[n + m.observed_particle[r]] - param[0]) / param[1]));
     } else {
       const int a = m.axis[r];
       value = param[a] - scratch.centroid[a];
@@ -208,6 +210,13 @@ struct ControllerStateAdjointKernel {  // over observed particles
       }
       adj.x[a * n + i] += ax;
       adj.v[a * n + i] += av;
+    }
+    // A contact flag s = sigmoid((height - y) / width): ds/dy = -s (1 - s) / width.
+    for (int k = 0; k < m.blocks; ++k) {
+      if (m.block_kind[k] != kBlockContact) continue;
+      const int f = m.block_first[k] + p;
+      const T s = scratch.features[f];
+      adj.x[n + i] -= scratch.feature_adj[f] * s * (T(1) - s) / m.block_param[5 * k + 1];
     }
   }
 };

@@ -6,7 +6,7 @@
 namespace nudge {
 
 // How an input block of the feature vector is computed (ControllerInputType's order).
-enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget = 2 };
+enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget = 2, kBlockContact = 3 };
 
 template <class T>
 struct ControllerModel {
@@ -14,7 +14,9 @@ struct ControllerModel {
   int blocks = 0;    // input blocks (Controller::inputs)
   const int* block_kind = nullptr;   // blocks
   const int* block_first = nullptr;  // blocks + 1: block k is features [first[k], first[k + 1])
-  const T* block_param = nullptr;    // blocks x 5: sine (omega, count), state (position, velocity scale), target (point)
+  // blocks x 5: sine (omega, count), state (position, velocity scale), target (point),
+  // contact (height, width)
+  const T* block_param = nullptr;
 
   int observed = 0;                  // particles observed; their centroid is the state's origin
   const int* observed_particle = nullptr;  // observed

@@ -40,6 +40,9 @@ std::vector<double> controller_outputs_at(const Controller& c, double dt, const 
         for (int k = 0; k < 3; ++k)
           if (c.axes[k]) in.push_back(input.point[k] - centroid[k]);
         break;
+      case ControllerInputType::Contact:
+        for (int i : observed) in.push_back(1.0 / (1.0 + std::exp((x[3 * i + 1] - input.height) / input.width)));
+        break;
     }
   }
   for (int l = 0; l < int(c.layers.size()); ++l) {

@@ -142,6 +142,11 @@ private:
           count = na;
           for (int k = 0; k < 3; ++k) p[k] = static_cast<T>(in.point[k]);
           break;
+        case ControllerInputType::Contact:
+          count = observed_;
+          p[0] = static_cast<T>(in.height);
+          p[1] = static_cast<T>(in.width);
+          break;
       }
       first.push_back(first.back() + count);
       param.insert(param.end(), p, p + 5);
