@@ -19,6 +19,7 @@
 #include "central_difference.h"
 #include "gradient_outcome.h"
 #include "temp_dir.h"
+#include "actuator_test_scenes.h"
 #include "implicit_test_scenes.h"
 #include "test_scenes.h"
 
@@ -29,68 +30,6 @@ namespace {
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-Actuator particle_force(int particle, int channel, double x, double y, double z) {
-  Actuator a;
-  a.particle = particle;
-  a.channel = channel;
-  a.direction[0] = x, a.direction[1] = y, a.direction[2] = z;
-  return a;
-}
-
-Actuator body_actuator(int body, int channel, ActuatorType type, ActuatorFrame frame, Vec3<double> direction,
-                       Vec3<double> point = {0, 0, 0}) {
-  Actuator a;
-  a.body = body;
-  a.channel = channel;
-  a.type = type;
-  a.frame = frame;
-  a.direction[0] = direction.x, a.direction[1] = direction.y, a.direction[2] = direction.z;
-  a.point[0] = point.x, a.point[1] = point.y, a.point[2] = point.z;
-  return a;
-}
-
-// The controlled feature scene with forces on its particles, two on channel 1 (which the
-// controller drives) and one on channel 0: a controller driving forces.
-Scene make_forced_particles(int steps = 60) {
-  Scene scene = test::make_controlled_scene(steps);
-  scene.actuators = {particle_force(0, 0, 1.5, 0, 0.5), particle_force(2, 1, 0, 2.0, 0),
-                     particle_force(0, 1, 0, 0, -1.0)};
-  Objective smooth;
-  smooth.type = ObjectiveType::Smoothness;
-  smooth.weight = 0.3;
-  scene.objectives.push_back(smooth);
-  return scene;
-}
-
-// The joint scene (a hinged arm, a slide, a welded weight) with three channels: a thruster
-// on the weight (a force fixed in the body, off its centre), a world torque on a link, a
-// body-frame torque on the slide, and the elbow's motor on a channel beside its own control.
-Scene make_actuated_bodies(int steps = 120) {
-  Scene scene = test::make_joint_scene(steps);
-  scene.channels = 3;
-  scene.joints[1].channel = 2;
-  scene.joints[1].gain = 0.05;
-  scene.joints[3].channel = 0;
-  scene.joints[3].gain = -0.2;
-  scene.actuators = {
-      body_actuator(4, 0, ActuatorType::Force, ActuatorFrame::Body, {0.2, 1.0, 0.1}, {0.04, 0.01, 0.02}),
-      body_actuator(2, 1, ActuatorType::Torque, ActuatorFrame::World, {0, 0.01, 0.02}),
-      body_actuator(3, 2, ActuatorType::Torque, ActuatorFrame::Body, {0.01, 0, 0.01}),
-      body_actuator(0, 1, ActuatorType::Force, ActuatorFrame::World, {0.3, 0, -0.2}, {0, 0.1, 0})};
-  shape_parameters(scene);
-  std::vector<double>& u = scene.params[ParamId::Controls].value;
-  for (int t = 0; t < steps; ++t) {
-    u[size_t(t) * 3 + 0] = 0.6 * std::sin(0.05 * t);
-    u[size_t(t) * 3 + 1] = 0.4 - 0.002 * t;
-    u[size_t(t) * 3 + 2] = 0.3 * std::cos(0.07 * t);
-  }
-  Objective smooth;
-  smooth.type = ObjectiveType::Smoothness;
-  smooth.weight = 2.0;
-  scene.objectives.push_back(smooth);
-  return scene;
 }
 
 }  // namespace
@@ -135,7 +74,7 @@ TEST_CASE("actuators: a particle force moves a free particle as the semi-implici
   std::vector<double>& u = scene.params[ParamId::Controls].value;
   for (int t = 0; t < 20; ++t) u[size_t(t) * 2] = 0.1 * t, u[size_t(t) * 2 + 1] = 1.0;
   // Two on particle 0 (channel 0 along x, channel 1 along y and z), none on particle 1.
-  scene.actuators = {particle_force(0, 0, 3.0, 0, 0), particle_force(0, 1, 0, 0.5, -1.0)};
+  scene.actuators = {test::particle_force(0, 0, 3.0, 0, 0), test::particle_force(0, 1, 0, 0.5, -1.0)};
   REQUIRE(check_scene(scene).ok());
   SimulatorOptions options;
   options.device = Device::Cpu;
@@ -171,7 +110,7 @@ TEST_CASE("actuators: a body thruster pushes through its point and turns with th
   const double s = std::sqrt(0.5);
   scene.params[ParamId::BodyOrientation].value = {0, 0, s, s};
   scene.params[ParamId::Controls].value = {2.0};
-  scene.actuators = {body_actuator(0, 0, ActuatorType::Force, ActuatorFrame::Body, {1, 0, 0}, {0, 0.1, 0})};
+  scene.actuators = {test::body_actuator(0, 0, ActuatorType::Force, ActuatorFrame::Body, {1, 0, 0}, {0, 0.1, 0})};
   REQUIRE(check_scene(scene).ok());
   auto sim = Simulator::create(scene, SimulatorOptions{});
   REQUIRE(sim.ok());
@@ -187,19 +126,19 @@ TEST_CASE("actuators: a body thruster pushes through its point and turns with th
 }
 
 TEST_CASE("actuators: the same bits on 1 and 4 threads, with and without checkpoints") {
-  const test::Outcome particles = test::require_same_bits_for_threads_and_checkpoints(make_forced_particles());
+  const test::Outcome particles = test::require_same_bits_for_threads_and_checkpoints(test::make_forced_particles());
   test::check_has_gradient(particles, {ParamId::ControllerWeights, ParamId::Controls});
-  const test::Outcome bodies = test::require_same_bits_for_threads_and_checkpoints(make_actuated_bodies());
+  const test::Outcome bodies = test::require_same_bits_for_threads_and_checkpoints(test::make_actuated_bodies());
   test::check_has_gradient(bodies, {ParamId::Controls, ParamId::JointControl, ParamId::BodyOrientation});
 }
 
 TEST_CASE("actuators: particle forces driven by a controller and by controls, against central differences") {
-  test::check_against_central_differences(make_forced_particles(), {ParamId::Controls, ParamId::ControllerWeights,
+  test::check_against_central_differences(test::make_forced_particles(), {ParamId::Controls, ParamId::ControllerWeights,
                                                                     ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("actuators: body thrusters and torques, and joint motors on channels, against central differences") {
-  test::check_against_central_differences(make_actuated_bodies(), {ParamId::Controls, ParamId::JointControl,
+  test::check_against_central_differences(test::make_actuated_bodies(), {ParamId::Controls, ParamId::JointControl,
                                                                    ParamId::BodyOrientation, ParamId::BodyPosition,
                                                                    ParamId::BodyAngularVelocity, ParamId::JointAnchor},
                                           60);
@@ -207,16 +146,16 @@ TEST_CASE("actuators: body thrusters and torques, and joint motors on channels, 
 
 TEST_CASE("actuators: particle forces with the implicit step, against central differences") {
   Scene scene = test::make_implicit_sheet(20);
-  scene.actuators = {particle_force(5, 0, 0, 0, 0.4), particle_force(11, 0, 0.2, 0.1, 0)};
+  scene.actuators = {test::particle_force(5, 0, 0, 0, 0.4), test::particle_force(11, 0, 0.2, 0.1, 0)};
   test::check_against_central_differences(scene, {ParamId::Controls, ParamId::InitialVelocity}, 40);
 }
 
 TEST_CASE("actuators: float32 matches float64") {
-  test::check_float32_matches_float64(make_actuated_bodies(), {ParamId::Controls});
+  test::check_float32_matches_float64(test::make_actuated_bodies(), {ParamId::Controls});
 }
 
 TEST_CASE("smoothness: the mean squared change per step of the controls and joint controls") {
-  Scene scene = make_actuated_bodies(40);
+  Scene scene = test::make_actuated_bodies(40);
   scene.objectives = {scene.objectives.back()};  // the smoothness term alone
   REQUIRE(scene.objectives[0].type == ObjectiveType::Smoothness);
   auto sim = Simulator::create(scene, SimulatorOptions{});

@@ -17,6 +17,7 @@
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "actuator_test_scenes.h"
 #include "test_scenes.h"
 
 using namespace nudge;
@@ -254,6 +255,16 @@ TEST_CASE("cuda: a controller, on the penalty and the time-of-impact ground, mat
   check_checkpoints_bitwise(scene, Precision::Float64);
   scene.settings.ground.contact = GroundContact::TimeOfImpact;
   compare_with_cpu(scene, Precision::Float64, kFloat64);
+}
+
+TEST_CASE("cuda: actuators (particle forces with a controller; body thrusters, torques and joint motors on "
+          "channels) match the CPU") {
+  if (!gpu_or_skip()) return;
+  for (const Scene& scene : {test::make_forced_particles(120), test::make_actuated_bodies(200)}) {
+    compare_with_cpu(scene, Precision::Float64, kFloat64);
+    compare_with_cpu(scene, Precision::Float32, kFloat32);
+    check_checkpoints_bitwise(scene, Precision::Float64);
+  }
 }
 
 TEST_CASE("cuda: checkpointed gradients are bitwise equal to stored ones") {
