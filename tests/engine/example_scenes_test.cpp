@@ -22,6 +22,7 @@
 #include "nudge/quat.h"
 #include "nudge/scene.h"
 #include "nudge/gradcheck.h"
+#include "nudge/mpc.h"
 #include "nudge/optimize_scene.h"
 #include "nudge/simulator.h"
 #include "nudge/vec3.h"
@@ -780,4 +781,26 @@ TEST_CASE("example: rock_throw's mesh stone comes to rest on its mark") {
   const double* x1 = &traj.body_x[last * 3];
   const double* x0 = &traj.body_x[earlier * 3];
   CHECK(std::hypot(x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]) < 1e-3);
+}
+
+TEST_CASE("example: drone hovers as given, and model predictive control flies it to the target, upright and still") {
+  const Scene scene = load_example("drone");
+  const FinalPose hover = final_pose(rollout(scene, scene.params), 0);
+  CHECK(std::hypot(hover.x.x, hover.x.y - 0.5, hover.x.z) < 1e-9);  // four rotors at 0.981 hold 1 kg
+  MpcSettings settings;
+  settings.horizon = 100;
+  settings.replan_every = 20;
+  settings.iterations = 10;
+  SimulatorOptions cpu;
+  cpu.device = Device::Cpu;
+  const Result<MpcResult> mpc = run_mpc(scene, settings, cpu);
+  REQUIRE(mpc.ok());
+  INFO("MPC's loss ", mpc->loss);
+  CHECK(mpc->loss < 0.05);
+  const Trajectory traj = rollout(scene, mpc->params);
+  const FinalPose end = final_pose(traj, 0);
+  CHECK(std::hypot(end.x.x - 1.0, end.x.y - 1.2, end.x.z) < 0.05);
+  CHECK(end.up.y > 0.99);
+  // The rotors stayed within their bounds.
+  for (double u : mpc->params[ParamId::Controls].value) CHECK((u >= 0.0 && u <= 2.0));
 }
