@@ -79,7 +79,7 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
     if (bmap[b] >= 0) out.bodies.push_back(scene.bodies[b]);
   remove_rows(out.params, ParamElement::Particle, pmap);
   remove_rows(out.params, ParamElement::Body, bmap);
-  out.actuators.clear();  // like the controller: what drives the pieces stays with the scene
+  renumber_actuators(out, pmap, bmap);  // the copied elements' actuators go with them
   out.controller = Controller{};  // a controller belongs to its scene; pasted pieces join the target's as they are
   for (Parameter& p : out.params.items) {  // a clipboard optimises nothing: a paste keeps the target's choices
     p.optimize = false;
@@ -137,6 +137,8 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
   int channels = into.channels;
   for (int channel : fragment.spring_channel) channels = std::max(channels, channel + 1);
   for (int channel : fragment.tet_channel) channels = std::max(channels, channel + 1);
+  for (const Actuator& a : fragment.actuators) channels = std::max(channels, a.channel + 1);
+  for (const Joint& joint : fragment.joints) channels = std::max(channels, joint.channel + 1);
   if (static_cast<long long>(channels) * steps > kMaxControlValues ||
       static_cast<long long>(j0 + jf) * steps > kMaxControlValues)
     return fail(action, "pasting would make " + std::to_string(channels) + " channels and " + std::to_string(j0 + jf) +
@@ -186,12 +188,18 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
     edited.joints.push_back(std::move(joint));
   }
   for (const Attachment& a : fragment.attachments) edited.attachments.push_back({a.particle + n0, a.body + b0});
+  for (Actuator a : fragment.actuators) {
+    if (a.particle >= 0) a.particle += n0;
+    if (a.body >= 0) a.body += b0;
+    edited.actuators.push_back(a);
+  }
 
-  // Channels into lacks: gained, with the fragment's controls so its muscles move as they
-  // did; channels into has keep into's controls, shared by the pasted springs and tets.
+  // Channels into lacks: gained, with the fragment's controls so its muscles, actuators
+  // and motors move as they did; channels into has keep into's controls, shared by the
+  // pasted elements.
   const int fragment_steps = fragment.settings.steps;
   Parameter& controls = edited.params[ParamId::Controls];
-  if (channels > into.channels) {  // a fragment spring's or tet's channel is below fragment.channels
+  if (channels > into.channels) {  // a fragment element's channel is below fragment.channels
     append_columns(controls, steps, channels - into.channels);
     copy_step_columns(fragment.params[ParamId::Controls].value, fragment_steps, fragment.channels, into.channels,
                       {&controls.value, steps, channels}, into.channels, channels - into.channels);

@@ -257,6 +257,12 @@ TEST_CASE("scene edits: extracting a whole scene and pasting it into an empty on
     const Scene pasted = ok(edits::merge(empty_like(scene), copy, {0, 0, 0}));
     check_same_elements(pasted, scene);
     CHECK(pasted.channels == scene.channels);
+    REQUIRE(pasted.actuators.size() == scene.actuators.size());
+    for (size_t a = 0; a < scene.actuators.size(); ++a) {
+      CHECK(pasted.actuators[a].particle == scene.actuators[a].particle);
+      CHECK(pasted.actuators[a].body == scene.actuators[a].body);
+      CHECK(pasted.actuators[a].channel == scene.actuators[a].channel);
+    }
     CHECK(values(pasted, ParamId::Controls) == values(scene, ParamId::Controls));
     CHECK(pasted.objectives.empty());
     check_stable(pasted, temp.path);
@@ -267,6 +273,10 @@ TEST_CASE("scene edits: extracting a whole scene and pasting it into an empty on
     CHECK(twice.spring_count() == 2 * scene.spring_count());
     CHECK(twice.joint_count() == 2 * scene.joint_count());
     CHECK(twice.attachments.size() == 2 * scene.attachments.size());
+    CHECK(twice.actuators.size() == 2 * scene.actuators.size());
+    for (size_t a = 0; a < scene.actuators.size(); ++a)
+      CHECK(twice.actuators[scene.actuators.size() + a].body ==
+            (scene.actuators[a].body < 0 ? -1 : scene.actuators[a].body + scene.body_count()));
     CHECK(twice.objectives.size() == scene.objectives.size());
     for (int i = 0; i < kParamCount; ++i) {
       const auto id = static_cast<ParamId>(i);

@@ -32,6 +32,8 @@ SCREEN_W, SCREEN_H = 1280, 800
 WINDOW_TITLE = "Nudge - walker.json"
 BACKGROUND = (20, 22, 27)  # viewport clear colour, sRGB bytes, exact
 PLOT_LINE = (240, 170, 60)  # ImGuiCol_PlotLines of the app's theme (app/gui/theme.cpp)
+ACTUATOR_FORCE = (250, 140, 51)  # view::colors::kActuatorForce (app/view/actuator_arrows.h)
+MIN_ARROW_PIXELS = 20
 MIN_CURVE_PIXELS = 100
 ERROR_BANNER = (170, 45, 45)  # fill of the error banner, exact
 ERROR_PREFIX = "nudge: error:"
@@ -525,6 +527,43 @@ class GuiTest:
         finally:
             stop(app)
 
+    # i2. `nudge scenes/drone.json --mpc 100 20 10`: model predictive control runs from the
+    # command line (the log says so), the rotors' thrust is drawn as orange arrows, and the
+    # window closes cleanly with the validation layer on.
+    def check_mpc(self):
+        log("step i2: nudge scenes/drone.json --mpc 100 20 10 --play")
+        out_path, err_path = self.out / "mpc_stdout.txt", self.out / "mpc_stderr.txt"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            app = subprocess.Popen([self.nudge, "scenes/drone.json", "--mpc", "100", "20", "10", "--play", "--validate"],
+                                   cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, preexec_fn=die_with_parent)
+        try:
+            deadline = time.monotonic() + WINDOW_TIMEOUT_S
+            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+                if app.poll() is not None or time.monotonic() > deadline:
+                    raise StepFailed("the window did not open")
+            time.sleep(4)
+            check(app.poll() is None, "nudge still runs after 4 s")
+            shot = Screenshot(self.out / "gui_mpc.png", self.env)
+            title = "Nudge - drone.json"
+            x, y, w, h = clip_to_screen(self.window_rect(title))
+            arrows = 0
+            for yy in range(y, y + h):
+                row = shot.row(yy, x, w)
+                for i in range(0, len(row), 3):
+                    r, g, b = row[i], row[i + 1], row[i + 2]
+                    arrows += (abs(r - ACTUATOR_FORCE[0]) <= 24 and abs(g - ACTUATOR_FORCE[1]) <= 24 and
+                               abs(b - ACTUATOR_FORCE[2]) <= 24)
+            check(arrows >= MIN_ARROW_PIXELS,
+                  f"{arrows} pixels of the thrust arrows' colour {describe(ACTUATOR_FORCE)} (>= {MIN_ARROW_PIXELS})")
+            stderr = err_path.read_text(errors="replace")
+            check("model predictive control: planning 100 steps every 20" in stderr, "the log says MPC runs")
+            self.client_ok("close", title)
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code} (expected 0; 1 means a validation message)")
+        finally:
+            stop(app)
+
     # j. the editor through real clicks: Edit > Add > Cloth, then Undo and Redo
     def check_edit_undo(self):
         log("step j: Edit > Add > Cloth..., Add, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
@@ -780,6 +819,7 @@ class GuiTest:
                  ("g: no display", self.check_no_display),
                  ("h: bench render", self.check_bench_render),
                  ("i: optimise from the command line", self.check_optimize),
+                 ("i2: model predictive control from the command line", self.check_mpc),
                  ("j: edit, undo and redo with the mouse", self.check_edit_undo),
                  ("j2: a soft box from its dialog", self.check_add_soft_box),
                  ("k: crash recovery", self.check_crash_recovery),

@@ -16,6 +16,7 @@
 #include "kernels/step_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/channel_lists.h"
 #include "sim/soa.h"
 #include "sim/spring_layout.h"
 
@@ -160,16 +161,9 @@ private:
     exec.upload(inc_spring_, layout_.inc_spring);
     exec.upload(inc_sign_, std::vector<T>(layout_.inc_sign.begin(), layout_.inc_sign.end()));
     // Springs by actuation channel, for the control gradients.
-    std::vector<int> cstart(channels_ + 1, 0), cspring;
-    for (int s = 0; s < s_; ++s)
-      if (channel[s] >= 0) ++cstart[channel[s] + 1];
-    for (int c = 0; c < channels_; ++c) cstart[c + 1] += cstart[c];
-    cspring.resize(cstart[channels_]);
-    std::vector<int> cfill(cstart.begin(), cstart.end() - 1);
-    for (int s = 0; s < s_; ++s)
-      if (channel[s] >= 0) cspring[cfill[channel[s]]++] = s;
-    exec.upload(channel_start_, cstart);
-    exec.upload(channel_spring_, cspring);
+    const ChannelLists lists = group_by_channel(channels_, channel);
+    exec.upload(channel_start_, lists.start);
+    exec.upload(channel_spring_, lists.items);
   }
 
   int n_, s_, steps_, channels_;

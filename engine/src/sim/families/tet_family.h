@@ -22,6 +22,7 @@
 #include "kernels/tet_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/channel_lists.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -132,17 +133,10 @@ private:
     exec.upload(channel_, scene.tet_channel);
     exec.upload(actuation_, actuation);
     // Tets by actuation channel, for the control gradients.
-    std::vector<int> start(channels_ + 1, 0), by_channel;
-    for (int e = 0; e < tets_; ++e)
-      if (scene.tet_channel[e] >= 0) ++start[scene.tet_channel[e] + 1];
-    for (int c = 0; c < channels_; ++c) start[c + 1] += start[c];
-    by_channel.resize(start[channels_]);
-    std::vector<int> fill(start.begin(), start.end() - 1);
-    for (int e = 0; e < tets_; ++e)
-      if (scene.tet_channel[e] >= 0) by_channel[fill[scene.tet_channel[e]]++] = e;
-    actuated_ = !by_channel.empty();
-    exec.upload(channel_start_, start);
-    exec.upload(channel_tet_, by_channel);
+    const ChannelLists lists = group_by_channel(channels_, scene.tet_channel);
+    actuated_ = !lists.empty();
+    exec.upload(channel_start_, lists.start);
+    exec.upload(channel_tet_, lists.items);
   }
 
   int tets_, steps_, channels_;
