@@ -79,17 +79,31 @@ TEST_CASE("mpc: the window scene is cut at the window's end, with its objectives
   REQUIRE(controls.optimize_rows.size() == 20);
   CHECK(controls.optimize_rows.front() == 30);
   CHECK(controls.optimize_rows.back() == 49);
-  // The final target moves to the window's end; the halfway one (step 40) stays; rest
-  // and smoothness stay.
-  REQUIRE(w.objectives.size() == 4);
-  CHECK(w.objectives[0].step == 50);
-  CHECK(w.objectives[1].step == 40);
+  // The halfway target (step 40) is inside: it is the window's goal, and the final terms
+  // wait; smoothness stays.
+  REQUIRE(w.objectives.size() == 2);
+  CHECK(w.objectives[0].step == 40);
+  CHECK(w.objectives[0].target == std::vector<double>{0.2, 1.1, 0});
+  CHECK(w.objectives[1].type == ObjectiveType::Smoothness);
   const Status ok = check_scene(w);
   CHECK_MESSAGE(ok.ok(), (ok.ok() ? "" : ok.error().message));
-  // From step 40 on, the halfway term is behind: dropped.
+  // From step 40 on, the halfway term is behind: dropped; the final ones apply, at the
+  // window's end when it ends before them.
   const Scene later = mpc_window_scene(scene, scene.params, 40, 80);
   CHECK(later.objectives.size() == 3);
   CHECK(later.objectives[0].step == 80);
+  const Scene short_window = mpc_window_scene(scene, scene.params, 40, 60);
+  REQUIRE(short_window.objectives.size() == 3);
+  CHECK(short_window.objectives[0].step == 60);
+  CHECK(check_scene(short_window).ok());
+  // Before it, the halfway term is the next goal: it applies at the window's end, and the
+  // final terms wait.
+  const Scene early = mpc_window_scene(scene, scene.params, 0, 20);
+  REQUIRE(early.objectives.size() == 2);
+  CHECK(early.objectives[0].type == ObjectiveType::Target);
+  CHECK(early.objectives[0].step == 20);
+  CHECK(early.objectives[0].target == std::vector<double>{0.2, 1.1, 0});
+  CHECK(early.objectives[1].type == ObjectiveType::Smoothness);
 }
 
 TEST_CASE("mpc: one plan over the whole horizon is the scene's own optimisation") {

@@ -11,10 +11,12 @@
 // pass runs through the window only (a truncated horizon of H steps), so a plan's
 // gradient costs H steps back and t0 + H forward.
 //
-// The objectives are the scene's, seen from the window: a term at a step past the window
-// applies at its last step (it aims for the goal within the horizon), a term at or
-// before t0 is dropped (the plan cannot change it), marker samples past the window are
-// left out. Control effort and smoothness count over the rows as they stand.
+// The objectives are the scene's, seen from the window, which aims at the next goal: the
+// terms inside the window when it has some, else those at the first step past it that a
+// term reads, applied at the window's last step; terms further on wait until a window
+// comes near them (a path of goals is flown goal by goal); a term at or before t0 is
+// dropped (the plan cannot change it); marker samples past the window are left out.
+// Control effort and smoothness count over the rows as they stand.
 #pragma once
 
 #include <functional>

@@ -20,8 +20,18 @@ void cut_steps(Parameter& p, int steps) {
   p.grad.assign(p.value.size(), 0.0);
 }
 
-// The objectives seen from the window [start, end]: nullopt drops the term.
-std::optional<Objective> window_objective(const Objective& o, int steps, int start, int end) {
+// The step a state term reads (-1 for the last); -1 for terms on parameters and markers.
+int term_step(const Objective& o, int steps) {
+  if (o.type == ObjectiveType::Effort || o.type == ObjectiveType::Smoothness || o.type == ObjectiveType::Markers)
+    return -1;
+  return o.step < 0 ? steps : o.step;
+}
+
+// The objectives seen from the window [start, end]: nullopt drops the term. `next` is
+// the step of the goal the plan aims at: the first step after start that some term
+// reads. Terms there apply (at the window's end if it lies past it); later ones wait for
+// a window that comes nearer.
+std::optional<Objective> window_objective(const Objective& o, int steps, int start, int end, int next) {
   Objective w = o;
   switch (o.type) {
     case ObjectiveType::Effort:
@@ -34,8 +44,8 @@ std::optional<Objective> window_objective(const Objective& o, int steps, int sta
       if (w.samples.empty()) return std::nullopt;
       return w;
     default: {
-      const int at = o.step < 0 ? steps : o.step;
-      if (at <= start) return std::nullopt;
+      const int at = term_step(o, steps);
+      if (at <= start || at > next) return std::nullopt;
       w.step = std::min(at, end);
       return w;
     }
@@ -73,9 +83,17 @@ Scene mpc_window_scene(const Scene& scene, const ParameterSet& params, int start
     p.optimize_rows.clear();
     for (int t = start; t < end; ++t) p.optimize_rows.push_back(t);
   }
+  // The next goal: the window's own terms when it has some, else the first ones past it.
+  int next = -1;
+  for (const Objective& o : scene.objectives)
+    if (const int at = term_step(o, scene.settings.steps); at > start && (next < 0 || at < next)) next = at;
+  if (next >= 0 && next <= end) {  // every term inside the window counts, not only the first step's
+    for (const Objective& o : scene.objectives)
+      if (const int at = term_step(o, scene.settings.steps); at > start && at <= end) next = std::max(next, at);
+  }
   w.objectives.clear();
   for (const Objective& o : scene.objectives)
-    if (auto seen = window_objective(o, scene.settings.steps, start, end)) w.objectives.push_back(*seen);
+    if (auto seen = window_objective(o, scene.settings.steps, start, end, next)) w.objectives.push_back(*seen);
   return w;
 }
 
