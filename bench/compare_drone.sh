@@ -12,10 +12,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 echo "== Warp's example_drone (its own code, CPU)"
-"$python" bench/warp_drone.py --frames 360 --device cpu 2>/dev/null | grep -v "^Module\|^Warp "
+"$python" bench/warp_drone.py --frames 360 --device cpu 2>/dev/null | grep "^warp \|^distance"
 
 for obstacle in "" --obstacle; do
-  echo "== nudge mpc --horizon 30 --every 1 --iterations 20 ${obstacle:+(with Warp's capsule as a collider)}"
+  label="nudge mpc --horizon 30 --every 1 --iterations 20"
+  [ -n "$obstacle" ] && label="$label, with the obstacle as a collider"
+  echo "== $label"
   python3 bench/warp_drone_scene.py "$work/drone.json" $obstacle > /dev/null
   start=$(date +%s.%N)
   "$nudge" mpc "$work/drone.json" --horizon 30 --every 1 --iterations 20 --threads 1 \
