@@ -77,8 +77,10 @@ void add_planned_horizon(render::DrawList& list, const Scene& scene, const studi
   crosses.width_pixels = 1.5f;
   const float arm = 1.5f * particle_radius;
   const auto add = [&](auto place) {
-    for (int t = 0; t < last; ++t) (t < start ? executed : planned).points.insert(
-        (t < start ? executed : planned).points.end(), {place(t), place(t + 1)});
+    for (int t = 0; t < last; ++t) {
+      std::vector<glm::vec3>& points = (t < start ? executed : planned).points;
+      points.insert(points.end(), {place(t), place(t + 1)});
+    }
     if (frame > last) return;
     const glm::vec3 p = place(frame);
     for (const glm::vec3 axis : {glm::vec3(arm, 0, 0), glm::vec3(0, arm, 0), glm::vec3(0, 0, arm)})
@@ -498,6 +500,21 @@ void Studio::report_frame_export() {
                   state_.frame_export->folder().string());
 }
 
+// The document's scene replaced by `scene` as one step of its history, as the same scene
+// with new values: the view and the playback stay as they were.
+void Studio::replace_scene_in_place(Scene scene, const std::string& label) {
+  studio::Document document = state_.document;
+  document.replace_scene(std::move(scene), label);
+  const bool was_playing = state_.playback.playing();
+  const studio::OrbitCamera camera = state_.camera;
+  const bool camera_moved = camera_moved_;
+  set_document(std::move(document));
+  state_.camera = camera;
+  camera_moved_ = camera_moved;
+  if (was_playing) state_.playback.play();
+  window_.set_title(state_.document.title());
+}
+
 // A finished model predictive control run's executed controls become the document's
 // (one step of its history), if the scene still has the shape the run had.
 void Studio::apply_mpc() {
@@ -512,14 +529,7 @@ void Studio::apply_mpc() {
       return;
     }
   for (ParamId id : {ParamId::Controls, ParamId::JointControl}) applied.params[id].value = run->executed[id].value;
-  studio::Document document = state_.document;
-  document.replace_scene(std::move(applied), "apply model predictive control's controls");
-  const studio::OrbitCamera camera = state_.camera;  // the same scene: keep the view
-  const bool camera_moved = camera_moved_;
-  set_document(std::move(document));
-  state_.camera = camera;
-  camera_moved_ = camera_moved;
-  window_.set_title(state_.document.title());
+  replace_scene_in_place(std::move(applied), "apply model predictive control's controls");
   state_.log.info("model predictive control's executed controls are now the scene's (unsaved)");
 }
 
@@ -615,16 +625,7 @@ void Studio::run_commands() {
         const int iteration = state_.iterate->iteration;
         Scene applied = state_.iterate->scene;
         applied.optimizer = state_.optimizer_settings;
-        studio::Document document = state_.document;
-        document.replace_scene(std::move(applied), "apply iteration " + std::to_string(iteration));
-        const bool was_playing = state_.playback.playing();
-        const studio::OrbitCamera camera = state_.camera;  // the same scene: keep the view
-        const bool camera_moved = camera_moved_;
-        set_document(std::move(document));
-        state_.camera = camera;
-        camera_moved_ = camera_moved;
-        if (was_playing) state_.playback.play();
-        window_.set_title(state_.document.title());
+        replace_scene_in_place(std::move(applied), "apply iteration " + std::to_string(iteration));
         state_.log.info("iteration " + std::to_string(iteration) + "'s parameters are now the scene's (unsaved)");
       }
     } else if (auto* exported = std::get_if<command::Export>(&c)) {

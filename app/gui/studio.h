@@ -91,6 +91,7 @@ private:
   void run_commands();
   void export_iterate(const command::Export& request);
   void apply_mpc();
+  void replace_scene_in_place(Scene scene, const std::string& label);
   void export_frames(const std::filesystem::path& folder);
   void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);

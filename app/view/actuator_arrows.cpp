@@ -21,9 +21,8 @@ std::vector<double> channel_values_at(const Scene& scene, const Trajectory* traj
 }
 
 void add_actuator_arrows(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
-                         const SceneDrawOptions& options) {
+                         const std::vector<double>& carried, const SceneDrawOptions& options) {
   if (scene.actuators.empty()) return;
-  const std::vector<double> carried = channel_values_at(scene, traj, step);
   render::ArrowBatch arrows;
   arrows.width_pixels = 3.5f;
   double largest = 0;

@@ -19,9 +19,10 @@ namespace nudge::view {
 // controls parameter plus, with a trajectory, the controller's outputs there.
 std::vector<double> channel_values_at(const Scene& scene, const Trajectory* traj, int step);
 
-// One arrow per actuator (a zero-length one where its control is 0).
+// One arrow per actuator (a zero-length one where its control is 0); `carried` is
+// channel_values_at(scene, traj, step).
 void add_actuator_arrows(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
-                         const SceneDrawOptions& options);
+                         const std::vector<double>& carried, const SceneDrawOptions& options);
 
 namespace colors {
 inline constexpr render::Rgba kActuatorForce{0.98f, 0.55f, 0.2f, 1};

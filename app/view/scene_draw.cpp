@@ -351,13 +351,16 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
   list.grid.spacing = nice_step(bounds.radius() / 4);
   list.grid.half_lines = std::clamp(static_cast<int>(std::ceil(3 * bounds.radius() / list.grid.spacing)), 8, 60);
 
+  // What each channel carries at this step (the controls, plus a controller's outputs):
+  // the muscles' colours and the actuators' arrows; one evaluation of the network.
+  const bool shows_channels = (options.springs && scene.spring_count() > 0) || (options.actuators && !scene.actuators.empty());
+  const std::vector<double> carried = shows_channels ? channel_values_at(scene, traj, step) : std::vector<double>{};
+
   if (options.springs && scene.spring_count() > 0) {
     render::LineBatch passive, muscles;
     passive.width_pixels = 1.5f;
     muscles.width_pixels = 3.0f;
     float largest = 0;  // the largest |actuation * control| at this step, for the legend
-    // What each channel carries at this step: the controls, plus a controller's outputs.
-    const std::vector<double> carried = channel_values_at(scene, traj, step);
     auto signal = [&](int s) {
       const int ch = scene.spring_channel[s];
       if (ch < 0) return 0.0f;
@@ -457,7 +460,7 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     list.lines.push_back(std::move(lines));
   }
 
-  if (options.actuators) add_actuator_arrows(list, scene, traj, step, options);
+  if (options.actuators) add_actuator_arrows(list, scene, traj, step, carried, options);
 
   if (options.objectives) {
     render::LineBatch errors;

@@ -42,6 +42,13 @@ NUDGE_HD T controller_activation_slope(int kind, T a) {
   }
 }
 
+// A contact input's smooth flag for a particle at height y: sigmoid((height - y) / width),
+// about 1 below the plane and 0 above; its slope in y is -s (1 - s) / width.
+template <class T>
+NUDGE_HD T controller_contact_flag(T y, T height, T width) {
+  return T(1) / (T(1) + std::exp((y - height) / width));
+}
+
 // The input block holding feature f.
 template <class T>
 NUDGE_HD int controller_block_of(const ControllerModel<T>& m, int f) {
@@ -88,7 +95,7 @@ struct ControllerFeatureKernel {  // over features
         value = state.v[m.axis[c - na] * n + i] * param[1];
       }
     } else if (m.block_kind[k] == kBlockContact) {
-      value = T(1) / (T(1) + std::exp((state.x[n + m.observed_particle[r]] - param[0]) / param[1]));
+      value = controller_contact_flag(state.x[n + m.observed_particle[r]], param[0], param[1]);
     } else {
       const int a = m.axis[r];
       value = param[a] - scratch.centroid[a];
@@ -211,7 +218,7 @@ struct ControllerStateAdjointKernel {  // over observed particles
       adj.x[a * n + i] += ax;
       adj.v[a * n + i] += av;
     }
-    // A contact flag s = sigmoid((height - y) / width): ds/dy = -s (1 - s) / width.
+    // A contact flag s (controller_contact_flag): ds/dy = -s (1 - s) / width.
     for (int k = 0; k < m.blocks; ++k) {
       if (m.block_kind[k] != kBlockContact) continue;
       const int f = m.block_first[k] + p;

@@ -1,6 +1,7 @@
 #include "nudge/mpc.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "nudge/optimize_scene.h"
@@ -11,7 +12,7 @@ namespace {
 
 constexpr ParamId kStepControls[] = {ParamId::Controls, ParamId::JointControl};
 
-bool is_step_control(ParamId id) { return id == ParamId::Controls || id == ParamId::JointControl; }
+bool is_step_control(ParamId id) { return std::ranges::find(kStepControls, id) != std::end(kStepControls); }
 
 // A per-step parameter cut to its first `steps` rows.
 void cut_steps(Parameter& p, int steps) {
@@ -20,7 +21,8 @@ void cut_steps(Parameter& p, int steps) {
   p.grad.assign(p.value.size(), 0.0);
 }
 
-// The step a state term reads (-1 for the last); -1 for terms on parameters and markers.
+// The step a state term reads (`steps` for the last); -1 for terms on parameters and
+// for markers, whose samples span many steps.
 int term_step(const Objective& o, int steps) {
   if (o.type == ObjectiveType::Effort || o.type == ObjectiveType::Smoothness || o.type == ObjectiveType::Markers)
     return -1;

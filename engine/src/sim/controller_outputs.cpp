@@ -41,7 +41,7 @@ std::vector<double> controller_outputs_at(const Controller& c, double dt, const 
           if (c.axes[k]) in.push_back(input.point[k] - centroid[k]);
         break;
       case ControllerInputType::Contact:
-        for (int i : observed) in.push_back(1.0 / (1.0 + std::exp((x[3 * i + 1] - input.height) / input.width)));
+        for (int i : observed) in.push_back(controller_contact_flag(x[3 * i + 1], input.height, input.width));
         break;
     }
   }

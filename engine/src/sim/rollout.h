@@ -299,7 +299,7 @@ private:
     }
     joints_.adjoint(exec_, m, t, s, grad.joints, 0);
     body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
-    body_actuators_.adjoint(exec_, m, t, s, first_body_actuator(), controls_.grad(exec_));
+    body_actuators_.adjoint(exec_, m, t, s, first_body_actuator(), grad);
     // Every actuator has left dL/dcontrols at step t: the controller's share of dL/dstate_t.
     controller_.adjoint(exec_, t, s, adj_state(), controls_);
     bodies_.gather_adjoint(exec_, m, adj_state());
@@ -385,6 +385,7 @@ private:
     m.particle_bodies = particle_bodies_.model(exec_);
     // Every actuator's one table.
     m.springs.controls = m.tets.controls = m.actuators.controls = m.joints.controls = controls_.values(exec_);
+    m.actuators.channels = controls_.channels();
     return m;
   }
 

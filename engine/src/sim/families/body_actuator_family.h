@@ -57,7 +57,7 @@ public:
     return out;
   }
 
-  // The controls table (am.controls) is the rollout's ControlChannels', set by it.
+  // The controls table (am.controls, am.channels) is the rollout's ControlChannels', set by it.
   void put_model(ModelView<T>& m, const Exec& exec) const {
     ActuatorModel<T>& am = m.actuators;
     am.body_count = count_;
@@ -72,12 +72,12 @@ public:
     if (count_ > 0) exec.launch(count_, BodyActuatorKernel<T>{m, s, t, first});
   }
 
-  // controls: the rollout's dL/dcontrols table.
-  void adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, int first, T* controls) {
+  void adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, int first,
+               const GradView<T>& grad) {
     if (count_ == 0) return;
     exec.launch(count_, BodyActuatorAdjointKernel<T>{m, s, t, first, exec.data(adj_u_)});
     exec.launch(channels_, ChannelSumKernel<T>{exec.data(channel_start_), exec.data(channel_item_), exec.data(adj_u_),
-                                               nullptr, controls + size_t(t) * channels_});
+                                               nullptr, grad.actuators.controls + size_t(t) * channels_});
   }
 
 private:

@@ -53,10 +53,9 @@ public:
 
   void upload(const ParameterSet&, const Exec&) {}  // no parameters of its own: it reads the controls
 
-  // The controls table (am.controls) is the rollout's ControlChannels', set by it.
+  // The controls table (am.controls, am.channels) is the rollout's ControlChannels', set by it.
   void put_model(ModelView<T>& m, const Exec& exec) const {
     ActuatorModel<T>& am = m.actuators;
-    am.channels = channels_;
     am.particle_count = count_;
     am.particle = exec.data(particle_);
     am.particle_channel = exec.data(channel_);
