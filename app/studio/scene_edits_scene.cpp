@@ -59,6 +59,7 @@ std::optional<Error> canonical_objective(std::string_view action, const Objectiv
       out.marker_file = in.marker_file, out.steps_per_frame = in.steps_per_frame;
       out.bind = in.bind, out.bind_bodies = in.bind_bodies, out.samples = in.samples;
       break;
+    case ObjectiveType::Tracks: out.bind = in.bind, out.bind_bodies = in.bind_bodies; break;
     case ObjectiveType::Effort:
     case ObjectiveType::Smoothness: break;
     case ObjectiveType::Travel:

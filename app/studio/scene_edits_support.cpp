@@ -195,7 +195,8 @@ bool reads_something(const Objective& o) {
     case ObjectiveType::Positions:
     case ObjectiveType::Travel: return !o.particles.empty();
     case ObjectiveType::Orientation: return !o.bodies.empty();
-    case ObjectiveType::Markers: return !o.bind.empty() || !o.bind_bodies.empty();
+    case ObjectiveType::Markers:
+    case ObjectiveType::Tracks: return !o.bind.empty() || !o.bind_bodies.empty();
     case ObjectiveType::Effort:
     case ObjectiveType::Smoothness: return true;
   }

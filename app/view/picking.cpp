@@ -347,6 +347,7 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
         case ObjectiveType::Velocity:
         case ObjectiveType::Effort:
         case ObjectiveType::Smoothness:
+        case ObjectiveType::Tracks:
         case ObjectiveType::Travel:
         case ObjectiveType::Orientation:
           break;

@@ -522,6 +522,7 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
         case ObjectiveType::Velocity:
         case ObjectiveType::Effort:
         case ObjectiveType::Smoothness:
+        case ObjectiveType::Tracks:  // in the image: drawn over the plate, through the footage's camera
           break;
       }
     }

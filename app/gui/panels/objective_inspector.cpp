@@ -109,7 +109,7 @@ void objective(StudioState& state, const Scene& scene, int k) {
     queue_edit(state, "set objective " + std::to_string(k) + "'s weight",
                [k, weight](const Scene& sc) { return studio::edits::set_objective_weight(sc, k, weight); });
   const bool has_step = o.type != ObjectiveType::Markers && o.type != ObjectiveType::Effort &&
-                        o.type != ObjectiveType::Smoothness;
+                        o.type != ObjectiveType::Smoothness && o.type != ObjectiveType::Tracks;
   if (has_step) {
     double step = o.step;
     if (number_row("step", &step, 1, "-1: final", "the step it is evaluated at: -1 for the final one, else 0 to steps"))

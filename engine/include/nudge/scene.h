@@ -13,6 +13,7 @@
 #include "nudge/colliders.h"
 #include "nudge/actuators.h"
 #include "nudge/controller.h"
+#include "nudge/footage.h"
 #include "nudge/joints.h"
 #include "nudge/optimizer.h"
 #include "nudge/parameters.h"
@@ -85,6 +86,7 @@ enum class ObjectiveType {
   Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
   Orientation,  // w / |B| * sum_b |R_b,t axis - direction|^2: bodies' axes pointing a way
   Smoothness,   // w * (mean squared change per step of the spring controls + of the joint controls)
+  Tracks,       // w * sum c |project(x_step(frame)) - uv|^2 / sum c: 2D tracks of the footage, c = weight x confidence
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -100,7 +102,7 @@ struct Objective {
   std::vector<double> target;             // 3 values (Target, Velocity) or |P| x 3 (Positions)
   double direction[3] = {1, 0, 0};        // Travel, Orientation (world), unit length
   double axis[3] = {0, 1, 0};             // Orientation: the axis in each body's frame, unit length
-  // Markers
+  // Markers (and Tracks: bind and bind_bodies pair footage track ids with particles and bodies)
   std::filesystem::path marker_file;      // as written in the scene, resolved against its folder
   int steps_per_frame = 1;
   std::vector<std::pair<int, int>> bind;  // (marker id, particle index)
@@ -167,6 +169,8 @@ struct Scene {
   std::vector<Attachment> attachments;  // particles held to bodies (by the joints' stiffness and damping)
 
   ParameterSet params;
+  // The shot the scene is matched to: its camera and 2D tracks (tracks objectives read them).
+  Footage footage;
   std::vector<Objective> objectives;
   OptimizerSettings optimizer;
 

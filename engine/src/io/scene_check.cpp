@@ -140,7 +140,7 @@ Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
        {check_settings, check_topology, check_tets, check_controller, check_actuators, check_parameters, check_triangles, check_bending, check_bodies, check_joints,
-        check_attachments, check_colliders, check_objectives,
+        check_attachments, check_colliders, check_footage, check_objectives,
         check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};

@@ -52,7 +52,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   integer(version, kVersion, kVersion, "1");
   expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "tets", "controls",
                       "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "controller", "actuators",
-                      "parameters", "objectives", "optimizer", "camera"});
+                      "parameters", "footage", "objectives", "optimizer", "camera"});
 
   const std::string stem = source.stem().string();
   scene.name = stem.empty() ? "untitled" : stem;
@@ -99,6 +99,7 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   if (auto attachments = optional(top, "attachments")) read_attachments(*attachments, scene);
   if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
   if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
+  if (auto footage = optional(top, "footage")) read_footage(*footage, scene);
   if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
   if (auto optimizer = optional(top, "optimizer")) read_optimizer(*optimizer, scene.optimizer);
   if (auto camera = optional(top, "camera")) read_camera(*camera, scene.camera);
@@ -140,6 +141,7 @@ OrderedJson scene_json(const Scene& scene) {
   if (!scene.colliders.empty() || scene.body_count() > 1 || (scene.body_count() > 0 && scene.particle_count() > 0))
     j["contact"] = contact_json(scene);
   if (OrderedJson parameters = parameters_json(scene.params); !parameters.empty()) j["parameters"] = parameters;
+  if (!scene.footage.empty()) j["footage"] = footage_json(scene.footage);
   if (!scene.objectives.empty()) j["objectives"] = objectives_json(scene);
   j["optimizer"] = optimizer_json(scene.optimizer);
   if (scene.camera.set) j["camera"] = camera_json(scene.camera);
@@ -236,6 +238,7 @@ Scene moved_scene(const Scene& scene, const std::filesystem::path& path) {
   if (scene.source.empty()) return moved;
   const fs::path from = scene.source.parent_path(), to = path.parent_path();
   for (Objective& o : moved.objectives) o.marker_file = rebased(o.marker_file, from, to);
+  if (!moved.footage.video.empty()) moved.footage.video = rebased(moved.footage.video, from, to);
   for (RigidBody& body : moved.bodies)
     if (body.mesh) {
       auto mesh = std::make_shared<BodyMesh>(*body.mesh);

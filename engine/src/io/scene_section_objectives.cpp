@@ -22,7 +22,7 @@ namespace {
 // "target, positions, markers, velocity, effort, travel, orientation, smoothness"
 std::string objective_type_names() {
   std::vector<std::string_view> names;
-  for (int i = 0; i <= static_cast<int>(ObjectiveType::Smoothness); ++i)
+  for (int i = 0; i <= static_cast<int>(ObjectiveType::Tracks); ++i)
     names.push_back(objective_type_name(static_cast<ObjectiveType>(i)));
   return join(names);
 }
@@ -81,6 +81,10 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       expect_object(node, {"type", "file", "bind", "bind_bodies", "steps_per_frame", "weight"}, context);
       read_markers(node, scene, o);
       break;
+    case ObjectiveType::Tracks:
+      expect_object(node, {"type", "bind", "bind_bodies", "weight"}, context);
+      read_tracks_objective(node, scene, o);
+      break;
     case ObjectiveType::Effort:
     case ObjectiveType::Smoothness: expect_object(node, {"type", "weight"}, context); break;
     case ObjectiveType::Orientation:
@@ -129,33 +133,28 @@ void SceneReader::read_direction(const Node& node, Objective& o) const {
   unit_vector(node, vec3(node, "a direction [x, y, z]"), o.direction);
 }
 
-void SceneReader::read_markers(const Node& node, const Scene& scene, Objective& o) const {
-  const Node file = required(node, "file", "the path of a marker CSV file");
-  const std::string written = string(file, "the path of a marker CSV file, relative to the scene's folder");
-  if (written.empty()) fail_found(file, "the path of a marker CSV file");
-  o.marker_file = fs::path(written);
-  const fs::path resolved = o.marker_file.is_absolute() ? o.marker_file : folder_ / o.marker_file;
-
-  if (auto spf = optional(node, "steps_per_frame"))
-    o.steps_per_frame = int_in(*spf, 1, kIntMax, "an integer number of steps per frame");
-
-  // Markers follow particles ("bind") or bodies' centres of mass ("bind_bodies").
+// Markers and tracks follow particles ("bind") or bodies' centres of mass
+// ("bind_bodies"). Returns where each marker (or track) id is bound.
+std::map<int, std::string> SceneReader::read_bindings(const Node& node, const Scene& scene, std::string_view what,
+                                                      Objective& o) const {
+  const std::string id_name(what);
   const std::optional<Node> bind_bodies = optional(node, "bind_bodies");
-  const std::optional<Node> bind = bind_bodies ? optional(node, "bind")
-                                               : required(node, "bind", "a non-empty array of [marker, particle] pairs");
-  std::map<int, std::string> bound;  // marker id -> where it is bound
-  const auto read_bind = [&](const Node& list, std::string_view what, auto index_of, auto& out) {
-    const std::string expected = "a non-empty array of [marker, " + std::string(what) + "] pairs";
+  const std::optional<Node> bind =
+      bind_bodies ? optional(node, "bind")
+                  : required(node, "bind", "a non-empty array of [" + id_name + ", particle] pairs");
+  std::map<int, std::string> bound;  // id -> where it is bound
+  const auto read_bind = [&](const Node& list, std::string_view element, auto index_of, auto& out) {
+    const std::string expected = "a non-empty array of [" + id_name + ", " + std::string(element) + "] pairs";
     if (!list.json.is_array() || list.json.empty()) fail_found(list, expected);
     for (std::size_t k = 0; k < list.size(); ++k) {
       const Node pair = list.element(k);
-      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [marker, " + std::string(what) + "]");
-      const Node marker_node = pair.element(0);
-      const int marker = int_in(marker_node, std::numeric_limits<int>::min(), kIntMax, "a marker id, an integer");
-      if (const auto [it, inserted] = bound.emplace(marker, pair.path); !inserted)
-        fail_found(marker_node, "each marker bound once (marker " + std::to_string(marker) + " is already at " +
-                                    it->second + ")");
-      out.emplace_back(marker, index_of(pair.element(1)));
+      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [" + id_name + ", " + std::string(element) + "]");
+      const Node id_node = pair.element(0);
+      const int id = int_in(id_node, std::numeric_limits<int>::min(), kIntMax, "a " + id_name + " id, an integer");
+      if (const auto [it, inserted] = bound.emplace(id, pair.path); !inserted)
+        fail_found(id_node, "each " + id_name + " bound once (" + id_name + " " + std::to_string(id) + " is already at " +
+                                it->second + ")");
+      out.emplace_back(id, index_of(pair.element(1)));
     }
   };
   if (bind) read_bind(*bind, "particle", [&](const Node& n) { return particle_index(n); }, o.bind);
@@ -169,6 +168,49 @@ void SceneReader::read_markers(const Node& node, const Scene& scene, Objective& 
               },
               o.bind_bodies);
   }
+  return bound;
+}
+
+// A tracks objective compares the image of particles and bodies through the footage's
+// camera with the footage's 2D tracks, frame by frame.
+void SceneReader::read_tracks_objective(const Node& node, const Scene& scene, Objective& o) const {
+  const Footage& footage = scene.footage;
+  if (!footage.camera)
+    fail(node.path, "found a tracks objective in a scene whose footage has no camera; expected a \"footage\" "
+                    "section with a \"camera\" (fit one from correspondences with nudge fit-camera)");
+  if (!steps_per_frame(footage.fps, scene.settings.dt))
+    fail(node.path, "found footage at " + number_text(footage.fps) + " frames per second and simulation.dt " +
+                        number_text(scene.settings.dt) + " s, which give " + number_text(1.0 / (footage.fps * scene.settings.dt)) +
+                        " steps per frame; expected a whole number (set dt to 1 / (fps x steps per frame))");
+  const std::map<int, std::string> bound = read_bindings(node, scene, "track", o);
+  const int spf = *steps_per_frame(footage.fps, scene.settings.dt);
+  for (const auto& [id, where] : bound) {
+    const Track* track = footage.track(id);
+    if (!track) fail(where + "[0]", "found " + std::to_string(id) + "; expected the id of one of footage.tracks");
+    bool seen = false;
+    for (const TrackSample& s : track->samples) {
+      const long long at = step_of_frame(footage, spf, s.frame);
+      seen = seen || (at >= 0 && at <= scene.settings.steps);
+    }
+    if (!seen)
+      fail(where + "[0]", "found track " + std::to_string(id) + ", which has no sample within the simulation (frames " +
+                              std::to_string(footage.first_frame) + " to " +
+                              std::to_string(footage.first_frame + scene.settings.steps / spf) +
+                              "); expected a track seen while the scene runs");
+  }
+}
+
+void SceneReader::read_markers(const Node& node, const Scene& scene, Objective& o) const {
+  const Node file = required(node, "file", "the path of a marker CSV file");
+  const std::string written = string(file, "the path of a marker CSV file, relative to the scene's folder");
+  if (written.empty()) fail_found(file, "the path of a marker CSV file");
+  o.marker_file = fs::path(written);
+  const fs::path resolved = o.marker_file.is_absolute() ? o.marker_file : folder_ / o.marker_file;
+
+  if (auto spf = optional(node, "steps_per_frame"))
+    o.steps_per_frame = int_in(*spf, 1, kIntMax, "an integer number of steps per frame");
+
+  const std::map<int, std::string> bound = read_bindings(node, scene, "marker", o);
 
   Result<MarkerTrack> track = read_marker_csv(resolved);
   if (!track) fail(file.path, track.error().message);
@@ -225,6 +267,14 @@ OrderedJson objective_json(const Objective& o) {
         j["bind_bodies"] = bodies;
       }
       j["steps_per_frame"] = o.steps_per_frame;
+      break;
+    }
+    case ObjectiveType::Tracks: {
+      OrderedJson bind = OrderedJson::array(), bodies = OrderedJson::array();
+      for (const auto& [track, particle] : o.bind) bind.push_back({track, particle});
+      for (const auto& [track, body] : o.bind_bodies) bodies.push_back({track, body});
+      if (!o.bind.empty()) j["bind"] = bind;
+      if (!o.bind_bodies.empty()) j["bind_bodies"] = bodies;
       break;
     }
     case ObjectiveType::Effort:
@@ -316,6 +366,33 @@ Problem check_markers(const std::string& where, const Objective& o, int n, int b
   return std::nullopt;
 }
 
+// The bindings of a tracks objective: each to an existing track, particle or body, once;
+// and a camera and a whole number of steps per frame to map them with.
+Problem check_tracks_objective(const std::string& where, const Objective& o, const Scene& scene) {
+  if (!scene.footage.camera) return where + ": a tracks objective needs footage.camera; found none";
+  if (!steps_per_frame(scene.footage.fps, scene.settings.dt))
+    return where + ": footage.fps " + number_text(scene.footage.fps) + " and simulation.dt " + number_text(scene.settings.dt) +
+           " give no whole number of steps per frame";
+  if (o.bind.empty() && o.bind_bodies.empty())
+    return where + ".bind: found no tracks; expected at least one [track, particle] (or bind_bodies [track, body]) pair";
+  std::set<int> bound;
+  const auto check_list = [&](const std::vector<std::pair<int, int>>& pairs, const std::string& key, int count,
+                              std::string_view element) -> Problem {
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const std::string pair = index_path(where + "." + key, static_cast<long long>(k));
+      const auto [track, index] = pairs[k];
+      if (!bound.insert(track).second) return found(index_path(pair, 0), track, "each track bound once");
+      if (!scene.footage.track(track)) return found(index_path(pair, 0), track, "the id of one of footage.tracks");
+      if (index < 0 || index >= count)
+        return found(index_path(pair, 1), index,
+                     "a " + std::string(element) + " index in [0, " + std::to_string(count) + ")");
+    }
+    return std::nullopt;
+  };
+  if (Problem p = check_list(o.bind_bodies, "bind_bodies", scene.body_count(), "body")) return p;
+  return check_list(o.bind, "bind", scene.particle_count(), "particle");
+}
+
 }  // namespace
 
 Problem check_objectives(const Scene& scene) {
@@ -366,6 +443,8 @@ Problem check_objectives(const Scene& scene) {
     }
     if (o.type == ObjectiveType::Markers)
       if (Problem p = check_markers(where, o, n, scene.body_count(), steps)) return p;
+    if (o.type == ObjectiveType::Tracks)
+      if (Problem p = check_tracks_objective(where, o, scene)) return p;
   }
   return std::nullopt;
 }

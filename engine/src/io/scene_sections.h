@@ -12,12 +12,15 @@
 //   scene_section_parameters.cpp  "parameters" and "optimizer"
 //   scene_section_controller.cpp  "controller"
 //   scene_section_actuators.cpp   "actuators"
+//   scene_section_footage.cpp     "footage" (the shot: camera, correspondences, 2D tracks)
 // scene_json.cpp reads and writes the sections in the file's order; scene_check.cpp
 // shapes the parameters and runs the sections' checks (check_scene).
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -98,6 +101,8 @@ private:
   void read_position_targets(const Node& node, const Scene& scene, Objective& o) const;
   void read_direction(const Node& node, Objective& o) const;
   void read_markers(const Node& node, const Scene& scene, Objective& o) const;
+  std::map<int, std::string> read_bindings(const Node& node, const Scene& scene, std::string_view what, Objective& o) const;
+  void read_tracks_objective(const Node& node, const Scene& scene, Objective& o) const;
 
   // scene_section_parameters.cpp
   void read_parameters(const Node& node, Scene& scene) const;
@@ -109,6 +114,11 @@ private:
 
   // scene_section_actuators.cpp (after the particles, bodies and controls)
   void read_actuators(const Node& node, Scene& scene) const;
+
+  // scene_section_footage.cpp (before the objectives, whose tracks objectives read it)
+  void read_footage(const Node& node, Scene& scene) const;
+  PinholeCamera read_pinhole_camera(const Node& node) const;
+  Track read_track(const Node& node, std::set<int>& ids) const;
 
   fs::path folder_;  // marker and mesh files are relative to it
 };
@@ -157,6 +167,10 @@ OrderedJson controller_json(const Scene& scene);
 
 // scene_section_actuators.cpp
 OrderedJson actuators_json(const Scene& scene);
+
+// scene_section_footage.cpp
+OrderedJson footage_json(const Footage& footage);
+OrderedJson pinhole_camera_json(const PinholeCamera& camera);
 
 // ---- Checking ---------------------------------------------------------------------
 // The invariants the engine relies on for any scene, loaded or built in code, section
@@ -209,6 +223,9 @@ Problem check_controller(const Scene& scene);
 
 // scene_section_actuators.cpp
 Problem check_actuators(const Scene& scene);
+
+// scene_section_footage.cpp
+Problem check_footage(const Scene& scene);
 
 // ---- Parameter shapes (scene_check.cpp), which check_parameters compares with ------
 

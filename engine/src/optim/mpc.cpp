@@ -22,9 +22,10 @@ void cut_steps(Parameter& p, int steps) {
 }
 
 // The step a state term reads (`steps` for the last); -1 for terms on parameters and
-// for markers, whose samples span many steps.
+// for markers and tracks, whose samples span many steps.
 int term_step(const Objective& o, int steps) {
-  if (o.type == ObjectiveType::Effort || o.type == ObjectiveType::Smoothness || o.type == ObjectiveType::Markers)
+  if (o.type == ObjectiveType::Effort || o.type == ObjectiveType::Smoothness || o.type == ObjectiveType::Markers ||
+      o.type == ObjectiveType::Tracks)
     return -1;
   return o.step < 0 ? steps : o.step;
 }
@@ -38,6 +39,9 @@ std::optional<Objective> window_objective(const Objective& o, int steps, int sta
   switch (o.type) {
     case ObjectiveType::Effort:
     case ObjectiveType::Smoothness: return w;
+    // Samples past the cut scene's end are left out when it builds its objectives; those
+    // before the window add a constant the plan cannot change.
+    case ObjectiveType::Tracks: return w;
     case ObjectiveType::Markers:
       std::erase_if(w.samples, [&](const MarkerSample& s) {
         const long long step = static_cast<long long>(s.frame) * o.steps_per_frame;

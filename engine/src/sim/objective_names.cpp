@@ -3,7 +3,7 @@
 namespace nudge {
 
 namespace {
-constexpr std::string_view kObjectiveNames[] = {"target", "positions", "markers", "velocity", "effort", "travel", "orientation", "smoothness"};
+constexpr std::string_view kObjectiveNames[] = {"target", "positions", "markers", "velocity", "effort", "travel", "orientation", "smoothness", "tracks"};
 }
 
 std::string_view objective_type_name(ObjectiveType type) { return kObjectiveNames[static_cast<int>(type)]; }

@@ -42,7 +42,7 @@ Objectives::Objectives(const Scene& scene)
   const auto resolve = [&](int step) { return step < 0 ? steps_ : step; };
   for (const Objective& o : scene.objectives) {
     Term term{o.type, o.weight, o.particles, o.bodies, {0, 0, 0}, {o.direction[0], o.direction[1], o.direction[2]},
-              {o.axis[0], o.axis[1], o.axis[2]}, resolve(o.step), {}, 1.0};
+              {o.axis[0], o.axis[1], o.axis[2]}, resolve(o.step), {}, 1.0, {}};
     switch (o.type) {
       case ObjectiveType::Orientation:
         observed.insert(term.step);
@@ -82,6 +82,27 @@ Objectives::Objectives(const Scene& scene)
           ++count;
         }
         term.point_scale = count > 0 ? 1.0 / count : 0.0;
+        break;
+      }
+      case ObjectiveType::Tracks: {
+        const Footage& footage = scene.footage;
+        camera_ = *footage.camera;
+        const int spf = *steps_per_frame(footage.fps, scene.settings.dt);
+        double total = 0.0;
+        const auto add_track = [&](int id, int particle, int body) {
+          const Track& track = *footage.track(id);
+          for (const TrackSample& s : track.samples) {
+            const long long step = step_of_frame(footage, spf, s.frame);
+            const double w = track.weight * s.confidence;
+            if (step < 0 || step > steps_ || w <= 0) continue;  // the clip may run longer than the scene
+            term.image_points[int(step)].push_back({particle, body, {s.uv[0], s.uv[1]}, w});
+            observed.insert(int(step));
+            total += w;
+          }
+        };
+        for (auto [id, particle] : o.bind) add_track(id, particle, -1);
+        for (auto [id, body] : o.bind_bodies) add_track(id, -1, body);
+        term.point_scale = total > 0 ? 1.0 / total : 0.0;
         break;
       }
       case ObjectiveType::Effort:
@@ -137,6 +158,13 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
           loss += dot(e, e);
         }
         loss *= term.weight / static_cast<double>(term.bodies.size());
+        break;
+      }
+      case ObjectiveType::Tracks: {
+        auto it = term.image_points.find(t);
+        if (it == term.image_points.end()) continue;
+        for (const ImagePoint& p : it->second) loss += image_point_loss<T>(p, s, 0.0, nullptr);
+        loss *= term.weight * term.point_scale;
         break;
       }
       case ObjectiveType::Effort:
@@ -203,11 +231,36 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
         }
         break;
       }
+      case ObjectiveType::Tracks: {
+        auto it = term.image_points.find(t);
+        if (it == term.image_points.end()) continue;
+        for (const ImagePoint& p : it->second) image_point_loss<T>(p, s, 2.0 * term.weight * term.point_scale, &adj);
+        break;
+      }
       case ObjectiveType::Effort:
       case ObjectiveType::Smoothness:
         break;
     }
   }
+}
+
+// A tracked point's squared distance in the image, w |project(x) - uv|^2 (px^2), and its
+// gradient w J^T (project(x) - uv) through the projection's Jacobian J. A point at or
+// behind the camera has no image, and adds nothing.
+template <class T>
+double Objectives::image_point_loss(const ImagePoint& p, StateView<const T> s, double scale, StateView<T>* adj) const {
+  double x[3], uv[2], jacobian[2][3];
+  for (int k = 0; k < 3; ++k)
+    x[k] = static_cast<double>(p.body >= 0 ? s.body_x[size_t(k) * bodies_ + p.body] : s.x[at(p.particle, k)]);
+  if (project_point(camera_, x, uv, adj ? jacobian : nullptr) < kMinProjectionDepth) return 0.0;
+  const double e[2] = {uv[0] - p.uv[0], uv[1] - p.uv[1]};
+  if (adj)
+    for (int k = 0; k < 3; ++k) {
+      const T g = static_cast<T>(scale * p.weight * (jacobian[0][k] * e[0] + jacobian[1][k] * e[1]));
+      if (p.body >= 0) adj->body_x[size_t(k) * bodies_ + p.body] += g;
+      else adj->x[at(p.particle, k)] += g;
+    }
+  return p.weight * (e[0] * e[0] + e[1] * e[1]);
 }
 
 // Effort: the weight times the mean square of the spring controls, plus that of the

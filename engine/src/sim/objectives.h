@@ -35,6 +35,12 @@ private:
     double target[3];
     int body = -1;
   };
+  struct ImagePoint {  // one particle (or body, when body >= 0) compared with one tracked image position
+    int particle;
+    int body;
+    double uv[2];
+    double weight;  // the track's weight times the sample's confidence
+  };
   struct Term {
     ObjectiveType type;
     double weight;
@@ -45,7 +51,8 @@ private:
     double axis[3] = {0, 1, 0};               // Orientation, in the body's frame
     int step = 0;                             // resolved: -1 became the final step
     std::map<int, std::vector<Point>> points; // Positions and Markers, by step
-    double point_scale = 1.0;                 // 1 / number of compared points
+    double point_scale = 1.0;                 // 1 / number of compared points (Tracks: 1 / sum of weights)
+    std::map<int, std::vector<ImagePoint>> image_points;  // Tracks, by step
   };
   // Component k of particle p in a state array (3 x n, structure of arrays).
   size_t at(int p, int k) const { return size_t(k) * n_ + p; }
@@ -55,7 +62,13 @@ private:
     return p.body >= 0 ? s.body_x[size_t(k) * bodies_ + p.body] : s.x[at(p.particle, k)];
   }
 
+  // The squared image distance of one tracked point, and (when adj is given) its gradient
+  // scaled by `scale` added to adj.
+  template <class T>
+  double image_point_loss(const ImagePoint& p, StateView<const T> s, double scale, StateView<T>* adj) const;
+
   std::vector<Term> terms_;
+  PinholeCamera camera_;  // the footage's, for Tracks terms
   std::vector<int> observed_;
   int n_ = 0, bodies_ = 0, channels_ = 0, steps_ = 0;
 };
