@@ -24,6 +24,11 @@ int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand)
   add_gradient_command(app, exit_code);
   add_gradcheck_command(app, exit_code);
   add_bench_command(app, exit_code);
+#ifdef NUDGE_WITH_FOOTAGE
+  add_track_command(app, exit_code);
+  add_fit_camera_command(app, exit_code);
+  add_export_command(app, exit_code);
+#endif
 #ifdef NUDGE_WITH_RENDERER
   add_render_command(app, exit_code);
 #endif

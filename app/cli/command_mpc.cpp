@@ -28,12 +28,6 @@ struct MpcArgs {
   DeviceOptions device;
 };
 
-std::string format_number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", x);
-  return text;
-}
-
 nlohmann::ordered_json result_json(const Scene& scene, const MpcArgs& args, const MpcResult& result, double open_loop,
                                    double seconds) {
   nlohmann::ordered_json j;

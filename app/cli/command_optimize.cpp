@@ -33,12 +33,6 @@ struct OptimizeArgs {
   DeviceOptions device;
 };
 
-std::string format_number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", x);
-  return text;
-}
-
 // JSON has no NaN: a gradient norm that does not exist (cmaes has none) is written as null.
 nlohmann::ordered_json numbers_or_null(const std::vector<double>& values) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();

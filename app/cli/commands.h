@@ -12,6 +12,11 @@ void add_mpc_command(CLI::App& app, int& exit_code);
 void add_gradient_command(CLI::App& app, int& exit_code);
 void add_gradcheck_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
+#ifdef NUDGE_WITH_FOOTAGE
+void add_track_command(CLI::App& app, int& exit_code);
+void add_fit_camera_command(CLI::App& app, int& exit_code);
+void add_export_command(CLI::App& app, int& exit_code);
+#endif
 #ifdef NUDGE_WITH_RENDERER
 void add_render_command(CLI::App& app, int& exit_code);
 #endif

@@ -2,6 +2,7 @@
 
 #include "nudge/step_stability.h"
 
+#include <cstdio>
 #include <algorithm>
 #include <iostream>
 
@@ -13,6 +14,12 @@ void add_device_options(CLI::App& command, DeviceOptions& options) {
   command.add_option("--precision", options.precision, "Scalar type of the rollout: float32 or float64")
       ->check(CLI::IsMember({"float32", "float64"}));
   command.add_option("--threads", options.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
+}
+
+std::string format_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", x);
+  return text;
 }
 
 void print_error(const std::string& message) { std::cerr << "nudge: error: " << message << "\n"; }

@@ -22,6 +22,9 @@ struct DeviceOptions {
 // Adds --device, --precision and --threads to a subcommand.
 void add_device_options(CLI::App& command, DeviceOptions& options);
 
+// Six significant digits: "0.0147", "1.2e-05".
+std::string format_number(double x);
+
 void print_error(const std::string& message);
 void print_warning(const std::string& message);
 // Warns, one line each, of the forces the step is too coarse for in this motion (whose

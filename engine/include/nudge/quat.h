@@ -58,6 +58,27 @@ template <class T> NUDGE_HD Mat33<T> to_matrix(Quat<T> q) {
            2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
 }
 
+// The unit quaternion of a rotation matrix (Shepperd's method: the largest of the four
+// candidates keeps the division well away from zero).
+template <class T> Quat<T> quat_from_matrix(const Mat33<T>& r) {
+  const T trace = r(0, 0) + r(1, 1) + r(2, 2);
+  Quat<T> q{0, 0, 0, 1};
+  if (trace > 0) {
+    const T s = 2 * std::sqrt(1 + trace);
+    q = {(r(2, 1) - r(1, 2)) / s, (r(0, 2) - r(2, 0)) / s, (r(1, 0) - r(0, 1)) / s, s / 4};
+  } else if (r(0, 0) > r(1, 1) && r(0, 0) > r(2, 2)) {
+    const T s = 2 * std::sqrt(1 + r(0, 0) - r(1, 1) - r(2, 2));
+    q = {s / 4, (r(0, 1) + r(1, 0)) / s, (r(0, 2) + r(2, 0)) / s, (r(2, 1) - r(1, 2)) / s};
+  } else if (r(1, 1) > r(2, 2)) {
+    const T s = 2 * std::sqrt(1 + r(1, 1) - r(0, 0) - r(2, 2));
+    q = {(r(0, 1) + r(1, 0)) / s, s / 4, (r(1, 2) + r(2, 1)) / s, (r(0, 2) - r(2, 0)) / s};
+  } else {
+    const T s = 2 * std::sqrt(1 + r(2, 2) - r(0, 0) - r(1, 1));
+    q = {(r(0, 2) + r(2, 0)) / s, (r(1, 2) + r(2, 1)) / s, s / 4, (r(1, 0) - r(0, 1)) / s};
+  }
+  return normalize(q);
+}
+
 // One step of a rigid body's orientation under the world-frame angular velocity omega:
 // q' = normalize(q + dt/2 [omega, 0] q), the first-order update that semi-implicit
 // integrators (Warp's, Box2D's in 2D) use, renormalised so q stays a rotation.

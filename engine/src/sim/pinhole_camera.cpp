@@ -15,27 +15,6 @@ Quat<double> orientation_of(const PinholeCamera& camera) {
   return {q[0], q[1], q[2], q[3]};
 }
 
-// The unit quaternion of a rotation matrix with columns x, y, z (Shepperd's method: the
-// largest of the four candidates keeps the division well away from zero).
-Quat<double> quat_of_columns(Vec3<double> x, Vec3<double> y, Vec3<double> z) {
-  const double trace = x.x + y.y + z.z;
-  Quat<double> q{0, 0, 0, 1};
-  if (trace > 0) {
-    const double s = 2.0 * std::sqrt(1.0 + trace);
-    q = {(y.z - z.y) / s, (z.x - x.z) / s, (x.y - y.x) / s, 0.25 * s};
-  } else if (x.x > y.y && x.x > z.z) {
-    const double s = 2.0 * std::sqrt(1.0 + x.x - y.y - z.z);
-    q = {0.25 * s, (y.x + x.y) / s, (z.x + x.z) / s, (y.z - z.y) / s};
-  } else if (y.y > z.z) {
-    const double s = 2.0 * std::sqrt(1.0 + y.y - x.x - z.z);
-    q = {(y.x + x.y) / s, 0.25 * s, (z.y + y.z) / s, (z.x - x.z) / s};
-  } else {
-    const double s = 2.0 * std::sqrt(1.0 + z.z - x.x - y.y);
-    q = {(z.x + x.z) / s, (z.y + y.z) / s, 0.25 * s, (x.y - y.x) / s};
-  }
-  return normalize(q);
-}
-
 }  // namespace
 
 double project_point(const PinholeCamera& camera, const double p[3], double uv[2], double jacobian[2][3]) {
@@ -69,7 +48,8 @@ void look_at_orientation(const double eye[3], const double target[3], double ori
   const Vec3<double> forward = normalize(Vec3<double>{target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]});
   const Vec3<double> right = normalize(cross(forward, Vec3<double>{0, 1, 0}));
   const Vec3<double> up = cross(right, forward);
-  const Quat<double> q = quat_of_columns(right, up, -1.0 * forward);
+  const Vec3<double> back = -1.0 * forward;
+  const Quat<double> q = quat_from_matrix(Mat33<double>{{right.x, up.x, back.x, right.y, up.y, back.y, right.z, up.z, back.z}});
   orientation[0] = q.x, orientation[1] = q.y, orientation[2] = q.z, orientation[3] = q.w;
 }
 

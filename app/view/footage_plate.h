@@ -1,0 +1,26 @@
+// Seeing the scene through the camera that filmed the shot: the renderer's camera that
+// matches a fitted pinhole camera, and the shot's frame as a plate behind everything,
+// filling that camera's view exactly, so the 3D scene is drawn over the footage.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "nudge/pinhole_camera.h"
+#include "nudge/render/draw_list.h"
+
+namespace nudge::view {
+
+// The renderer's camera with the pinhole's pose and vertical field of view. The renderer
+// centres its projection, so a principal point off the image's centre is not honoured
+// (fitted cameras have theirs at the centre). Its pixel centres lie half a pixel from
+// the pinhole's: pinhole (u, v) is renderer pixel coordinate (u + 0.5, v + 0.5).
+render::Camera render_camera_of(const PinholeCamera& camera);
+
+// A quad at `depth` metres in front of the camera that covers its view exactly, showing
+// `rgb` (width x height x 3 bytes, top row first): the plate. Its depth must lie within
+// the renderer camera's near and far planes, and beyond everything in the scene.
+render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int height,
+                                   const std::vector<std::uint8_t>& rgb, float depth = 500.0f);
+
+}  // namespace nudge::view
