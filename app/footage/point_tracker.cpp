@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,15 @@ public:
     if (it == frames_.end()) {
       Result<Image> image = source_(frame);
       if (!image) return image.error();
+      // A malformed image would be read past its end; frames of two sizes cannot be compared.
+      const std::string size = std::to_string(image->width) + " x " + std::to_string(image->height);
+      if (image->width <= 0 || image->height <= 0 || image->rgb.size() != size_t(image->width) * size_t(image->height) * 3)
+        return Error{"frame " + std::to_string(frame) + ": the image is " + size + " with " +
+                     std::to_string(image->rgb.size()) + " bytes; expected 3 bytes per pixel"};
+      if (!frames_.empty() && (frames_.begin()->second.cols != image->width || frames_.begin()->second.rows != image->height))
+        return Error{"frame " + std::to_string(frame) + ": the image is " + size + ", frame " +
+                     std::to_string(frames_.begin()->first) + " " + std::to_string(frames_.begin()->second.cols) + " x " +
+                     std::to_string(frames_.begin()->second.rows) + "; the frames of a shot must all be the same size"};
       std::vector<unsigned char> gray = to_gray(*image);
       it = frames_.emplace(frame, cv::Mat(image->height, image->width, CV_8U, gray.data()).clone()).first;
     }
@@ -184,6 +194,8 @@ Result<std::vector<TrackPoint>> track_point(const FrameSource& frames, std::vect
     }
   } catch (const cv::Exception& e) {
     return Error{std::string("tracking failed in OpenCV: ") + e.what()};
+  } catch (const std::exception& e) {  // out of memory, mostly
+    return Error{std::string("tracking failed: ") + e.what()};
   }
   std::sort(out.begin(), out.end(), [](const TrackPoint& a, const TrackPoint& b) { return a.frame < b.frame; });
   return out;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <deque>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -81,12 +82,14 @@ Result<Stream> open_stream(const fs::path& path) {
   return s;
 }
 
-Image to_rgb(const AVFrame* frame, std::unique_ptr<SwsContext, SwsFreer>& sws) {
+// Nothing when swscale cannot convert the frame's pixel format.
+std::optional<Image> to_rgb(const AVFrame* frame, std::unique_ptr<SwsContext, SwsFreer>& sws) {
   Image image;
   image.width = frame->width, image.height = frame->height;
   image.rgb.resize(size_t(image.width) * size_t(image.height) * 3);
   sws.reset(sws_getCachedContext(sws.release(), frame->width, frame->height, AVPixelFormat(frame->format), frame->width,
                                  frame->height, AV_PIX_FMT_RGB24, SWS_BICUBIC, nullptr, nullptr, nullptr));
+  if (!sws) return std::nullopt;
   uint8_t* planes[4] = {image.rgb.data(), nullptr, nullptr, nullptr};
   int strides[4] = {3 * image.width, 0, 0, 0};
   sws_scale(sws.get(), frame->data, frame->linesize, 0, frame->height, planes, strides);
@@ -112,7 +115,10 @@ Result<Image> decode_image(const fs::path& path, std::unique_ptr<SwsContext, Sws
       }
     }
     const int got = avcodec_receive_frame(s->codec.get(), frame.get());
-    if (got == 0) return to_rgb(frame.get(), sws);
+    if (got == 0) {
+      if (std::optional<Image> image = to_rgb(frame.get(), sws)) return std::move(*image);
+      return Error{path.string() + ": its pixel format cannot be converted to RGB"};
+    }
     if (got != AVERROR(EAGAIN) || draining) return Error{path.string() + ": holds no decodable image"};
   }
 }
@@ -209,9 +215,10 @@ struct VideoReader::State {
         const int frame = at != pts.end() && *at == t ? int(at - pts.begin()) : -1;
         if (frame >= 0) next = frame + 1;
         if (t == wanted) {
-          Image image = to_rgb(decoded.get(), sws);
+          std::optional<Image> image = to_rgb(decoded.get(), sws);
           av_frame_unref(decoded.get());
-          return image;
+          if (!image) return Error{where(index) + ": its pixel format cannot be converted to RGB"};
+          return std::move(*image);
         }
         av_frame_unref(decoded.get());
         if (t > wanted && frame >= 0) return Error{where(index) + ": decoding passed it without finding it"};
@@ -251,7 +258,7 @@ double VideoReader::fps() const { return state_->fps; }
 const std::filesystem::path& VideoReader::path() const { return state_->path; }
 
 Result<VideoReader> VideoReader::open(const std::filesystem::path& path, double sequence_fps) {
-  av_log_set_level(AV_LOG_ERROR);
+  av_log_set_level(AV_LOG_QUIET);  // failures come back as Errors, not log lines
   auto state = std::make_unique<State>();
   state->path = path;
   std::error_code error;
@@ -286,8 +293,11 @@ Result<VideoReader> VideoReader::open(const std::filesystem::path& path, double 
   while (av_read_frame(state->stream.format.get(), packet) >= 0) {
     if (packet->stream_index == state->stream.index) {
       const int64_t t = packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
+      // Packets marked to discard (before an edit list's start, as in a clip cut with
+      // `-c copy`) are decoded as references but never shown: they are no frames, but
+      // their keyframes are still where decoding may start.
       if (t != AV_NOPTS_VALUE) {
-        state->pts.push_back(t);
+        if (!(packet->flags & AV_PKT_FLAG_DISCARD)) state->pts.push_back(t);
         if (packet->flags & AV_PKT_FLAG_KEY) state->key_pts.push_back(t);
       }
     }
@@ -312,7 +322,8 @@ Result<Image> VideoReader::frame(int index) {
   Result<Image> image = Error{""};
   if (!s.files.empty()) {
     image = decode_image(s.files[size_t(index)], s.sws);
-    if (image && (image->width != s.width || image->height != s.height))
+    if (!image) return Error{s.where(index) + ": " + image.error().message};
+    if (image->width != s.width || image->height != s.height)
       return Error{s.where(index) + ": " + s.files[size_t(index)].string() + " is " + std::to_string(image->width) + " x " +
                    std::to_string(image->height) + ", the sequence's first image " + std::to_string(s.width) + " x " +
                    std::to_string(s.height)};

@@ -41,6 +41,8 @@ DefaultCommand window_command() {
     app.add_option("--timeline", options->timeline_tracks,
                    "Show these tracks under the timeline: controls (dL/du), controller (its outputs), adjoint (|dL/dx|)")
         ->check(CLI::IsMember({"controls", "controller", "adjoint"}));
+    app.add_flag("--through-shot", options->through_shot,
+                 "Look through the footage's camera with the shot behind the scene (the Footage tab)");
     app.add_option("--quit-after", options->quit_after_seconds,
                    "Close the window by itself after this many seconds (demos, scripts)")
         ->check(CLI::NonNegativeNumber);

@@ -70,6 +70,7 @@ int run_gui(const GuiOptions& options) {
   Studio studio(window, log, first ? std::optional<studio::Document>(std::move(first->value())) : std::nullopt);
   studio.offer_recovery();
   if (options.play) studio.play();
+  if (options.through_shot) studio.look_through_shot();
   if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
     studio.show_gradient(*overlay);
   for (const std::string& track : options.timeline_tracks) studio.show_timeline_track(track);

@@ -10,8 +10,11 @@
 #include <cstdio>
 
 #include "cli/optimization_report.h"
+#include "gui/footage_viewport.h"
 #include "gui/panels/panels.h"
 #include "nudge/atomic_file.h"
+#include "studio/scene_edits.h"
+#include "view/footage_plate.h"
 #include "view/state_adjoint_arrows.h"
 
 namespace nudge::gui {
@@ -130,6 +133,10 @@ void Studio::drop_derived_state() {
 
 void Studio::set_document(studio::Document document) {
   drop_derived_state();
+  disposer_.dispose(std::move(state_.tracking));  // its track belongs to the old document
+  state_.selected_track = -1;
+  state_.track_drag.reset();
+  state_.footage_tool.mode = StudioState::FootageTool::Mode::None;
   state_.document = std::move(document);
   state_.optimizer_settings = state_.document.scene().optimizer;
   state_.selection = {Selection::Kind::Settings, 0};
@@ -346,10 +353,13 @@ void Studio::handle_keys() {
   if (key_pressed(GLFW_KEY_HOME)) play.seek(0);
   if (key_pressed(GLFW_KEY_END)) play.seek(play.frame_count() - 1);
   if (key_pressed(GLFW_KEY_F)) state_.queue(command::FrameAll{});
+  if (key_pressed(GLFW_KEY_C) && shot_view_camera(state_)) state_.view.through_shot = !state_.view.through_shot;
   if (key_pressed(GLFW_KEY_R)) state_.queue(command::ResetCamera{});
   if (key_pressed(GLFW_KEY_L)) play.set_loop(!play.loop());
   if (key_pressed(GLFW_KEY_F1)) state_.popups.keys = true;
-  if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_)) state_.selection = {Selection::Kind::Settings, 0, {}};
+  if (key_pressed(GLFW_KEY_ESCAPE) && state_.footage_tool.mode != StudioState::FootageTool::Mode::None)
+    state_.footage_tool.mode = StudioState::FootageTool::Mode::None;
+  else if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_)) state_.selection = {Selection::Kind::Settings, 0, {}};
   if (key_pressed(GLFW_KEY_DELETE))
     if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
   if (key_pressed(GLFW_KEY_P))
@@ -367,6 +377,12 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   const ImVec2 mouse = io.MousePos;
   const bool inside = mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y &&
                       mouse.y < viewport.bottom();
+  // Looking through the shot's camera, the left button works on the footage (tracks,
+  // correspondences) and the camera stays where the shot was filmed from.
+  if (state_.view.through_shot && shot_view_camera(state_)) {
+    handle_shot_mouse(state_, viewport, inside);
+    return;
+  }
   // The left button selects, box-selects and drags the gizmo; a plain left drag orbits
   // (with Shift, pans). The right and middle buttons pan.
   const bool orbit = editor_.handle_mouse(state_, viewport_projector(viewport), shown_draw_options(), inside);
@@ -411,7 +427,17 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   // Gradients come from the optimiser's snapshot, whose scene is the one shown.
   const view::GradientOverlay overlay = state_.iterate ? state_.view.gradient : view::GradientOverlay::None;
   if (view::is_spring_overlay(overlay)) options.springs = false;  // the overlay colours them instead
+  // Through the shot's camera, with its frame behind the scene.
+  const std::optional<PinholeCamera> shot = state_.view.through_shot ? shot_view_camera(state_) : std::nullopt;
+  const bool through_shot = shot.has_value();
+  if (through_shot) {
+    options.camera = view::render_camera_of(*shot);
+    options.grid = false;  // the shot shows the real ground
+  }
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
+  if (through_shot && state_.footage_frame)
+    list.quads.push_back(view::footage_plate(*shot, state_.footage_frame->width, state_.footage_frame->height,
+                                             state_.footage_frame->rgb));
   // Per-element colours: stress from the motion shown, gradients from the snapshot's scene.
   view::add_element_colors(list, state_.view.element_colors, scene, traj, frame, options,
                            state_.iterate ? &state_.iterate->scene : nullptr);
@@ -648,6 +674,8 @@ void Studio::run_commands() {
       }
     } else if (std::holds_alternative<command::ApplyMpc>(c)) {
       apply_mpc();
+    } else if (auto* track = std::get_if<command::TrackFeature>(&c)) {
+      start_tracking(track->track);
     } else if (auto* check = std::get_if<command::CheckGradients>(&c)) {
       disposer_.dispose(std::move(state_.gradient_check));
       state_.gradient_check = std::make_unique<studio::GradientCheckRun>(
@@ -769,6 +797,7 @@ bool Studio::frame(double wall_seconds) {
   adopt_newest_motion();
   adopt_newest_iterate();
   update_state_adjoints();
+  update_footage();
   report_frame_export();
   state_.playback.advance(wall_seconds);
   // Smoothed over about half a second of frames, for a readable number.
@@ -795,6 +824,7 @@ bool Studio::frame(double wall_seconds) {
   if (!layout.log.empty()) draw_log_panel(state_, layout.log);
   draw_status_bar(state_, layout.status_bar);
   draw_viewport_overlay(state_, layout.viewport);
+  draw_shot_overlay(state_, layout.viewport);
   draw_popups(state_);
   handle_viewport_mouse(layout.viewport);
 
@@ -818,6 +848,40 @@ bool Studio::frame(double wall_seconds) {
     return false;
   }
   return true;
+}
+
+void Studio::update_footage() {
+  const Scene& scene = state_.scene();
+  state_.footage.follow(scene);
+  const bool shot = state_.view.through_shot && shot_view_camera(state_);
+  state_.footage_frame = shot ? state_.footage.frame(studio::shot_frame_at_step(scene, state_.playback.frame())) : nullptr;
+  // A finished tracking run's track goes into the document once, as one step of history.
+  if (!state_.tracking || state_.tracking_applied || !state_.tracking->job().finished()) return;
+  state_.tracking_applied = true;
+  const int id = state_.tracking->track_id();
+  std::optional<Result<Track>> result = state_.tracking->result();
+  if (!result || !*result) {
+    state_.log.error("track " + std::to_string(id) + ": " + (result ? result->error().message : std::string("cancelled")));
+    return;
+  }
+  const std::vector<TrackSample> samples = (*result)->samples;
+  state_.log.info("tracked track " + std::to_string(id) + " on " + std::to_string(samples.size()) + " frames");
+  state_.queue(command::EditScene("track feature " + std::to_string(id), [id, samples](const Scene& sc) {
+    return studio::edits::set_track_samples(sc, id, samples);
+  }));
+}
+
+void Studio::start_tracking(int track) {
+  const Scene& scene = state_.document.scene();
+  if (!state_.footage.video()) return show_error("track: " + (state_.footage.error().empty()
+                                                                  ? std::string("the scene has no video; set one in the Footage tab")
+                                                                  : state_.footage.error()));
+  disposer_.dispose(std::move(state_.tracking));
+  state_.tracking = std::make_unique<studio::TrackingRun>(scene, track, 0, state_.footage.video()->frame_count() - 1,
+                                                          [] { Window::wake(); });
+  state_.tracking_applied = false;
+  state_.log.info("tracking track " + std::to_string(track) + " through " +
+                  std::to_string(state_.footage.video()->frame_count()) + " frames");
 }
 
 }  // namespace nudge::gui

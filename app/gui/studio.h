@@ -48,6 +48,11 @@ public:
     state_.select_optimizer_tab = true;
   }
   void show_gradient(view::GradientOverlay overlay) { state_.view.gradient = overlay; }
+  // Through the footage's camera, the shot behind the scene, the Footage tab in front.
+  void look_through_shot() {
+    state_.view.through_shot = true;
+    state_.select_footage_tab = true;
+  }
   // A track under the timeline, by its command-line name: controls, controller, adjoint.
   void show_timeline_track(const std::string& track) {
     if (track == "controls") state_.view.control_gradients = true;
@@ -91,6 +96,9 @@ private:
   void run_commands();
   void export_iterate(const command::Export& request);
   void apply_mpc();
+  // The shot's video and frame at the play head; a finished tracking run taken in.
+  void update_footage();
+  void start_tracking(int track);
   void replace_scene_in_place(Scene scene, const std::string& label);
   void export_frames(const std::filesystem::path& folder);
   void report_frame_export();  // once, when an export has finished

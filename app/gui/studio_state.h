@@ -16,6 +16,7 @@
 #include "gui/frame_export.h"
 #include "studio/app_log.h"
 #include "studio/document.h"
+#include "studio/footage_view.h"
 #include "studio/gradient_check_run.h"
 #include "studio/loss_landscape.h"
 #include "studio/method_comparison.h"
@@ -28,6 +29,7 @@
 #include "studio/rollout_worker.h"
 #include "view/time_strip.h"
 #include "studio/state_adjoint_run.h"
+#include "studio/tracking_run.h"
 #include "view/element_colors.h"
 #include "view/gradient_overlay.h"
 #include "view/scene_draw.h"
@@ -157,6 +159,10 @@ struct RunMpc {
   MpcSettings settings;
 };
 struct ApplyMpc {};
+// The Footage tab: follow a track through the shot from its keys (a background job).
+struct TrackFeature {
+  int track = -1;
+};
 }  // namespace command
 
 using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
@@ -166,7 +172,7 @@ using Command = std::variant<command::NewScene, command::Open, command::Save, co
                              command::Export, command::ComputeLandscape, command::CheckGradients,
                              command::EditParameter, command::CompareMethods, command::Undo, command::Redo,
                              command::GoToHistory, command::EditScene, command::Recover, command::RunMpc,
-                             command::ApplyMpc>;
+                             command::ApplyMpc, command::TrackFeature>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -195,6 +201,9 @@ struct ViewFlags {
   bool controller_outputs = false;  // what the controller adds to each channel per step, a heat strip
   bool adjoint_arrows = false;     // dL/dx_t at the play head, arrows on the particles
   bool adjoint_track = false;      // |dL/dx_t| against t, a curve under the timeline
+  // Look through the footage's camera with the shot's frame behind the scene, and its
+  // tracks and correspondences drawn over it (when the scene has a camera).
+  bool through_shot = false;
 };
 
 // Dialogs and windows a menu item or key asks for. The file dialogs open on the next
@@ -250,6 +259,7 @@ struct StudioState {
   std::shared_ptr<const studio::OptimizationSnapshot> initial_iterate, previous_iterate;
   bool loss_log_scale = true;
   bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
+  bool select_footage_tab = false;    // the same for the Footage tab
 
   // The Trust tabs' computations (null until asked for), at the point shown when asked.
   std::unique_ptr<studio::LossLandscape> landscape;
@@ -299,6 +309,31 @@ struct StudioState {
     int marker = -1;
   };
   std::optional<MarkerBinding> binding_marker;
+  // The shot behind the viewport (the document's video), and its frame at the play head
+  // when the view looks through the shot's camera (set each frame before drawing).
+  studio::FootageView footage;
+  const footage::Image* footage_frame = nullptr;
+  // Tracking a feature through the shot (null until asked for), and whether its result
+  // has been taken into the document.
+  std::unique_ptr<studio::TrackingRun> tracking;
+  bool tracking_applied = false;
+  // What a left click does in the viewport while it looks through the shot's camera:
+  // add a track there, or place the image point of a correspondence whose world point
+  // the Footage tab holds; with no tool, dragging a track's point at the play head moves
+  // its key there (a correction).
+  struct FootageTool {
+    enum class Mode { None, AddTrack, PlacePoint };
+    Mode mode = Mode::None;
+    std::string track_name = "feature";
+    double world[3] = {0, 0, 0};
+  } footage_tool;
+  int selected_track = -1;  // the Footage tab's track (-1: none)
+  struct TrackDrag {
+    int track = -1, frame = 0;
+    double u = 0, v = 0;  // image px, where the point is dragged to
+  };
+  std::optional<TrackDrag> track_drag;
+
   // Snap moves to the grid (Edit > Snap to Grid; holding Ctrl while dragging inverts it).
   bool snap = true;
 

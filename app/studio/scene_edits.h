@@ -247,6 +247,31 @@ Result<Scene> bind_marker(const Scene& scene, int objective, int marker, int par
 // only bound marker cannot be unbound: delete the objective instead.
 Result<Scene> unbind_marker(const Scene& scene, int objective, int marker);
 
+// ---- Footage (scene_edits_footage.cpp) --------------------------------------------
+// The shot a scene is matched to (nudge/footage.h): its video, its camera, the points the
+// camera is fitted to, and the 2D tracks that tracks objectives compare with.
+
+// The shot's video (as written: relative to the scene's folder; empty for none), its
+// frame rate (> 0) and the frame shown at step 0.
+Result<Scene> set_footage(const Scene& scene, const std::filesystem::path& video, double fps, int first_frame);
+// The camera that filmed the shot (fitted, or typed in).
+Result<Scene> set_footage_camera(const Scene& scene, const PinholeCamera& camera);
+// A point known in the world and clicked in the image, for fitting the camera; and its removal.
+Result<Scene> add_correspondence(const Scene& scene, const CameraCorrespondence& correspondence);
+Result<Scene> delete_correspondence(const Scene& scene, int index);
+// A new track (the next free id) with one key, the user's click at (u, v) px on `frame`.
+Result<Scene> add_track(const Scene& scene, const std::string& name, int frame, double u, double v);
+// Track `id`'s key at `frame` placed at (u, v): added, or moved there (a correction).
+Result<Scene> set_track_key(const Scene& scene, int id, int frame, double u, double v);
+// Track `id`'s samples replaced (what the tracker found), its name and weight kept.
+Result<Scene> set_track_samples(const Scene& scene, int id, std::vector<TrackSample> samples);
+// Removes track `id` and its bindings; a tracks objective left binding nothing goes too.
+Result<Scene> delete_track(const Scene& scene, int id);
+// Compares track `id` with `particle` through the camera: a binding in the scene's first
+// tracks objective, added (weight 1) when there is none. Needs the footage's camera and a
+// whole number of steps per frame.
+Result<Scene> bind_track(const Scene& scene, int id, int particle);
+
 // ---- Simulation settings and what is optimised -----------------------------------
 
 // The time step dt (s, in (0, 1]) and the number of steps (>= 1). The per-step controls

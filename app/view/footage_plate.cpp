@@ -47,4 +47,11 @@ render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int h
   return quad;
 }
 
+PlateFraming plate_framing(const PinholeCamera& camera, float viewport_width, float viewport_height) {
+  PlateFraming framing;
+  framing.scale = viewport_height / float(camera.height);
+  framing.left = 0.5f * (viewport_width - framing.scale * float(camera.width));
+  return framing;
+}
+
 }  // namespace nudge::view

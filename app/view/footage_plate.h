@@ -23,4 +23,17 @@ render::Camera render_camera_of(const PinholeCamera& camera);
 render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int height,
                                    const std::vector<std::uint8_t>& rgb, float depth = 500.0f);
 
+// Where the shot's image lies in a viewport that looks through its camera: the renderer
+// fits the image's height to the viewport's and centres it, so image pixel (u, v) is at
+// viewport point (left + (u + 0.5) scale, top + (v + 0.5) scale), in the viewport's own
+// units from its top-left corner.
+struct PlateFraming {
+  float scale = 1, left = 0, top = 0;
+  glm::vec2 to_viewport(double u, double v) const {
+    return {left + float(u + 0.5) * scale, top + float(v + 0.5) * scale};
+  }
+  glm::dvec2 to_image(float x, float y) const { return {double((x - left) / scale) - 0.5, double((y - top) / scale) - 0.5}; }
+};
+PlateFraming plate_framing(const PinholeCamera& camera, float viewport_width, float viewport_height);
+
 }  // namespace nudge::view

@@ -504,6 +504,12 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
       draw_gradient_check_contents(state);
       ImGui::EndTabItem();
     }
+    const ImGuiTabItemFlags footage_flags = state.select_footage_tab ? ImGuiTabItemFlags_SetSelected : 0;
+    state.select_footage_tab = false;
+    if (ImGui::BeginTabItem("Footage", nullptr, footage_flags)) {
+      draw_footage_contents(state);
+      ImGui::EndTabItem();
+    }
     ImGui::EndTabBar();
   }
   end_panel();

@@ -55,6 +55,8 @@ void view_menu(StudioState& state) {
   if (state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
   if (!state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
+  ImGui::MenuItem("Through the Shot's Camera", "C", &v.through_shot,
+                  state.document.scene().footage.camera.has_value() || state.footage.video() != nullptr);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {
     // One for each parameter the facts table draws, offered where the scene has its elements.

@@ -21,6 +21,7 @@ void draw_inspector(StudioState& state, const studio::Rect& area);
 void draw_optimizer_contents(StudioState& state);
 void draw_landscape_contents(StudioState& state);
 void draw_gradient_check_contents(StudioState& state);
+void draw_footage_contents(StudioState& state);
 void draw_timeline(StudioState& state, const studio::Rect& area);
 void draw_log_panel(StudioState& state, const studio::Rect& area);
 void draw_status_bar(StudioState& state, const studio::Rect& area);

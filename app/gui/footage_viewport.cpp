@@ -1,0 +1,185 @@
+#include "gui/footage_viewport.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "studio/scene_edits.h"
+#include "view/footage_plate.h"
+
+namespace nudge::gui {
+
+namespace {
+
+constexpr float kGrabRadius = 9;  // px: how near a click must be to a track's point
+constexpr int kPathFrames = 20;   // frames of a track's path drawn each side of the play head
+const ImU32 kTrackColor = IM_COL32(90, 220, 255, 255);
+const ImU32 kSelectedColor = IM_COL32(255, 220, 60, 255);
+const ImU32 kResidualColor = IM_COL32(255, 90, 70, 230);
+const ImU32 kParticleColor = IM_COL32(255, 150, 40, 255);
+const ImU32 kPointColor = IM_COL32(255, 240, 120, 255);
+
+int play_head_frame(const StudioState& state) { return studio::shot_frame_at_step(state.scene(), state.playback.frame()); }
+
+// The track's sample on `frame`, if it has one.
+const TrackSample* sample_at(const Track& track, int frame) {
+  for (const TrackSample& s : track.samples)
+    if (s.frame == frame) return &s;
+  return nullptr;
+}
+
+// The particle a tracks objective binds track `id` to (-1: none).
+int bound_particle(const Scene& scene, int id) {
+  for (const Objective& o : scene.objectives)
+    if (o.type == ObjectiveType::Tracks)
+      for (const auto& [track, particle] : o.bind)
+        if (track == id) return particle;
+  return -1;
+}
+
+}  // namespace
+
+std::optional<PinholeCamera> shot_view_camera(const StudioState& state) {
+  const Scene& scene = state.scene();
+  if (scene.footage.camera) return scene.footage.camera;
+  const footage::VideoReader* video = state.footage.video();
+  if (!video) return std::nullopt;
+  const render::Camera orbit = state.camera.camera();
+  PinholeCamera camera;
+  camera.width = video->width(), camera.height = video->height();
+  camera.focal = 0.5 * camera.height / std::tan(0.5 * double(orbit.fov_y_degrees) * M_PI / 180.0);
+  camera.principal[0] = 0.5 * (camera.width - 1), camera.principal[1] = 0.5 * (camera.height - 1);
+  const double eye[3] = {orbit.eye.x, orbit.eye.y, orbit.eye.z}, target[3] = {orbit.target.x, orbit.target.y, orbit.target.z};
+  std::copy(eye, eye + 3, camera.position);
+  look_at_orientation(eye, target, camera.orientation);
+  return camera;
+}
+
+void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool inside) {
+  const Scene& scene = state.scene();
+  const std::optional<PinholeCamera> camera = shot_view_camera(state);
+  if (!camera) return;
+  const view::PlateFraming framing = view::plate_framing(*camera, viewport.width, viewport.height);
+  const ImGuiIO& io = ImGui::GetIO();
+  const glm::dvec2 at = framing.to_image(io.MousePos.x - viewport.x, io.MousePos.y - viewport.y);
+  const int frame = play_head_frame(state);
+  using Mode = StudioState::FootageTool::Mode;
+  StudioState::FootageTool& tool = state.footage_tool;
+
+  if (state.track_drag) {
+    if (ImGui::IsMouseDown(0)) {
+      state.track_drag->u = at.x, state.track_drag->v = at.y;
+    } else {  // released: the key goes where the point was dropped
+      const StudioState::TrackDrag drag = *state.track_drag;
+      state.track_drag.reset();
+      state.queue(command::EditScene("move track " + std::to_string(drag.track) + "'s key on frame " +
+                                         std::to_string(drag.frame),
+                                     [drag](const Scene& sc) {
+                                       return studio::edits::set_track_key(sc, drag.track, drag.frame, drag.u, drag.v);
+                                     }));
+    }
+    return;
+  }
+  if (!inside || io.WantCaptureMouse || !ImGui::IsMouseClicked(0)) return;
+  if (tool.mode == Mode::AddTrack) {
+    const std::string name = tool.track_name;
+    int id = 0;
+    for (const Track& t : scene.footage.tracks) id = std::max(id, t.id + 1);
+    state.selected_track = id;
+    state.queue(command::EditScene("add track " + name, [name, frame, at](const Scene& sc) {
+      return studio::edits::add_track(sc, name, frame, at.x, at.y);
+    }));
+    tool.mode = Mode::None;
+  } else if (tool.mode == Mode::PlacePoint) {
+    CameraCorrespondence c;
+    std::copy(tool.world, tool.world + 3, c.world);
+    c.image[0] = at.x, c.image[1] = at.y;
+    c.frame = std::max(frame, 0);
+    state.queue(command::EditScene("add correspondence", [c](const Scene& sc) { return studio::edits::add_correspondence(sc, c); }));
+    tool.mode = Mode::None;
+  } else {  // grab the nearest track point at the play head
+    float best = kGrabRadius;
+    for (const Track& t : scene.footage.tracks)
+      if (const TrackSample* s = sample_at(t, frame)) {
+        const glm::vec2 p = framing.to_viewport(s->uv[0], s->uv[1]);
+        const float d = std::hypot(p.x - (io.MousePos.x - viewport.x), p.y - (io.MousePos.y - viewport.y));
+        if (d < best) best = d, state.track_drag = StudioState::TrackDrag{t.id, frame, s->uv[0], s->uv[1]};
+      }
+    if (state.track_drag) state.selected_track = state.track_drag->track;
+  }
+}
+
+void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
+  const Scene& scene = state.scene();
+  const std::optional<PinholeCamera> viewing = shot_view_camera(state);
+  if (!state.view.through_shot || !viewing || viewport.empty()) return;
+  const PinholeCamera& camera = *viewing;
+  const bool fitted = scene.footage.camera.has_value();  // else the 3D scene does not line up yet
+  const view::PlateFraming framing = view::plate_framing(camera, viewport.width, viewport.height);
+  const auto screen = [&](double u, double v) {
+    const glm::vec2 p = framing.to_viewport(u, v);
+    return ImVec2(viewport.x + p.x, viewport.y + p.y);
+  };
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  draw->PushClipRect(ImVec2(viewport.x, viewport.y), ImVec2(viewport.right(), viewport.bottom()), true);
+  const int frame = play_head_frame(state);
+  const Trajectory* traj = state.trajectory();
+
+  for (const Track& track : scene.footage.tracks) {
+    const ImU32 color = track.id == state.selected_track ? kSelectedColor : kTrackColor;
+    // The path near the play head, fading with distance in frames.
+    for (size_t k = 1; k < track.samples.size(); ++k) {
+      const TrackSample &a = track.samples[k - 1], &b = track.samples[k];
+      if (b.frame - a.frame != 1 || std::abs(b.frame - frame) > kPathFrames) continue;
+      const float fade = 1.0f - float(std::abs(b.frame - frame)) / float(kPathFrames + 1);
+      draw->AddLine(screen(a.uv[0], a.uv[1]), screen(b.uv[0], b.uv[1]), (color & 0x00FFFFFF) | (ImU32(200 * fade) << 24), 1.5f);
+    }
+    const TrackSample* s = sample_at(track, frame);
+    if (state.track_drag && state.track_drag->track == track.id) {
+      static TrackSample dragged;
+      dragged = {frame, {state.track_drag->u, state.track_drag->v}, 1.0, true};
+      s = &dragged;
+    }
+    if (!s) continue;
+    const ImVec2 p = screen(s->uv[0], s->uv[1]);
+    // The residual: from the track to where the bound particle is seen through the camera.
+    const int particle = bound_particle(scene, track.id);
+    if (fitted && particle >= 0 && traj && particle < traj->particles) {
+      const int step = std::clamp(state.playback.frame(), 0, traj->steps);
+      double uv[2];
+      if (project_point(camera, &traj->x[(size_t(step) * traj->particles + particle) * 3], uv) >= kMinProjectionDepth) {
+        const ImVec2 q = screen(uv[0], uv[1]);
+        draw->AddLine(p, q, kResidualColor, 1.5f);
+        draw->AddCircleFilled(q, 3.5f, kParticleColor);
+      }
+    }
+    if (s->key) draw->AddRect(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), color, 0, 0, 2);
+    else draw->AddCircle(p, 6, (color & 0x00FFFFFF) | (ImU32(80 + 175 * s->confidence) << 24), 16, 2);
+    const std::string label = track.name.empty() ? "track " + std::to_string(track.id) : track.name;
+    draw->AddText(ImVec2(p.x + 9, p.y - 16), color, label.c_str());
+  }
+
+  // Correspondences: the clicked point (a cross) and its world point seen through the
+  // camera (a ring): their gap is the camera's fit error there.
+  for (const CameraCorrespondence& c : scene.footage.correspondences) {
+    const ImVec2 p = screen(c.image[0], c.image[1]);
+    draw->AddLine(ImVec2(p.x - 6, p.y), ImVec2(p.x + 6, p.y), kPointColor, 1.5f);
+    draw->AddLine(ImVec2(p.x, p.y - 6), ImVec2(p.x, p.y + 6), kPointColor, 1.5f);
+    double uv[2];
+    if (fitted && project_point(camera, c.world, uv) >= kMinProjectionDepth) draw->AddCircle(screen(uv[0], uv[1]), 4, kPointColor, 12, 1);
+  }
+
+  // What the frame is, and what a click will do.
+  using Mode = StudioState::FootageTool::Mode;
+  std::string hint = "frame " + std::to_string(frame);
+  if (const footage::VideoReader* video = state.footage.video()) hint += " of " + std::to_string(video->frame_count());
+  if (!state.footage_frame) hint += state.footage.error().empty() ? "  (no footage frame here)" : "  (" + state.footage.error() + ")";
+  if (state.footage_tool.mode == Mode::AddTrack) hint += "  |  click the feature to track (Esc: cancel)";
+  if (state.footage_tool.mode == Mode::PlacePoint) hint += "  |  click where the point shows (Esc: cancel)";
+  draw->AddText(ImVec2(viewport.x + 10, viewport.bottom() - 24), IM_COL32(255, 255, 255, 230), hint.c_str());
+  draw->PopClipRect();
+}
+
+}  // namespace nudge::gui

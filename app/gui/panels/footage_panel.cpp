@@ -1,0 +1,222 @@
+// The Footage tab: the shot a scene is matched to. Its video and timing, looking through
+// its camera, the points the camera is fitted to (and the fit), and the 2D tracks: add
+// one by clicking a feature, follow it through the shot, bind it to a particle so a
+// tracks objective compares them through the camera.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+#include <string>
+
+#include "footage/camera_fit.h"
+#include "gui/footage_viewport.h"
+#include "gui/panels/inspector_rows.h"
+#include "gui/panels/panels.h"
+#include "studio/scene_edits.h"
+
+namespace nudge::gui {
+
+namespace {
+
+using inspector::number;
+using Mode = StudioState::FootageTool::Mode;
+
+void heading(const char* text) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", text);
+  ImGui::Separator();
+}
+
+// The video row: the path as the scene writes it (relative to its folder), frame rate
+// and first frame, applied together.
+void video_section(StudioState& state, const Scene& scene) {
+  // The fields hold what is typed until the scene's own values change (an edit, undo,
+  // another scene), which they then show.
+  static std::string path, shown_path;
+  static double fps = 0, first = 0, shown_fps = -1, shown_first = -1;
+  const std::string scene_path = scene.footage.video.generic_string();
+  if (scene_path != shown_path || scene.footage.fps != shown_fps || scene.footage.first_frame != shown_first) {
+    path = shown_path = scene_path;
+    fps = shown_fps = scene.footage.fps;
+    first = shown_first = scene.footage.first_frame;
+  }
+  ImGui::SetNextItemWidth(-1);
+  ImGui::InputTextWithHint("##video", "video file or image folder, relative to the scene", &path);
+  ImGui::SetNextItemWidth(90);
+  ImGui::InputDouble("fps", &fps, 0, 0, "%.6g");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(70);
+  ImGui::InputDouble("first frame", &first, 0, 0, "%.0f");
+  ImGui::SameLine();
+  if (ImGui::Button("Apply")) {
+    const std::filesystem::path video = path;
+    const double rate = fps;
+    const int start = int(std::lround(first));
+    state.queue(command::EditScene("set footage", [video, rate, start](const Scene& sc) {
+      return studio::edits::set_footage(sc, video, rate, start);
+    }));
+  }
+  if (const footage::VideoReader* video = state.footage.video()) {
+    std::string info = std::to_string(video->width()) + " x " + std::to_string(video->height()) + ", " +
+                       std::to_string(video->frame_count()) + " frames at " + number(video->fps()) + " fps";
+    if (std::abs(video->fps() - scene.footage.fps) > 1e-6 * scene.footage.fps)
+      info += " (the scene says " + number(scene.footage.fps) + ")";
+    ImGui::TextWrapped("%s", info.c_str());
+  } else if (!state.footage.error().empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.footage.error().c_str());
+  }
+  if (const std::optional<int> spf = steps_per_frame(scene.footage.fps, scene.settings.dt))
+    ImGui::TextDisabled("%d simulation steps per frame", *spf);
+  else
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s steps per frame: tracks objectives need a whole number (set dt)",
+                       number(1.0 / (scene.footage.fps * scene.settings.dt)).c_str());
+}
+
+void camera_section(StudioState& state, const Scene& scene) {
+  const bool can_look = scene.footage.camera || state.footage.video();
+  ImGui::BeginDisabled(!can_look);
+  ImGui::Checkbox("Look through the shot's camera (C)", &state.view.through_shot);
+  ImGui::EndDisabled();
+  if (const std::optional<PinholeCamera>& c = scene.footage.camera)
+    ImGui::TextWrapped("Camera: focal %s px (%s deg vertical), at %s m", number(c->focal).c_str(),
+                       number(vertical_fov_degrees(*c)).c_str(), inspector::vec3(c->position).c_str());
+  else
+    ImGui::TextDisabled("No camera yet: place 4 or more points of known place, then Fit Camera.");
+
+  // The correspondences, with each one's error through the camera.
+  const std::vector<CameraCorrespondence>& points = scene.footage.correspondences;
+  if (!points.empty() && ImGui::BeginTable("points", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (size_t k = 0; k < points.size(); ++k) {
+      ImGui::PushID(int(k));
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(inspector::vec3(points[k].world).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("(%.1f, %.1f)", points[k].image[0], points[k].image[1]);
+      ImGui::TableNextColumn();
+      double uv[2];
+      if (scene.footage.camera && project_point(*scene.footage.camera, points[k].world, uv) >= kMinProjectionDepth)
+        ImGui::Text("%.2f px", std::hypot(uv[0] - points[k].image[0], uv[1] - points[k].image[1]));
+      ImGui::TableNextColumn();
+      if (ImGui::SmallButton("x")) {
+        const int index = int(k);
+        state.queue(command::EditScene("delete correspondence", [index](const Scene& sc) {
+          return studio::edits::delete_correspondence(sc, index);
+        }));
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  ImGui::SetNextItemWidth(180);
+  ImGui::InputScalarN("##world", ImGuiDataType_Double, state.footage_tool.world, 3, nullptr, nullptr, "%.4g");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!can_look);
+  if (ImGui::Button("Place Point in View")) {
+    state.footage_tool.mode = Mode::PlacePoint;
+    state.view.through_shot = true;
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("A point whose place in the world (m) you know: type it, then click where it shows in the shot");
+  ImGui::BeginDisabled(points.size() < 4);
+  if (ImGui::Button("Fit Camera")) {
+    const footage::VideoReader* video = state.footage.video();
+    const int width = video ? video->width() : scene.footage.camera ? scene.footage.camera->width : 0;
+    const int height = video ? video->height() : scene.footage.camera ? scene.footage.camera->height : 0;
+    Result<footage::CameraFit> fit = footage::fit_camera(points, width, height);
+    if (!fit) {
+      state.log.error(fit.error().message);
+      state.banner = fit.error().message;
+    } else {
+      state.log.info("fitted the shot's camera: focal " + number(fit->camera.focal) + " px, reprojection error rms " +
+                     number(fit->rms_error) + " px, max " + number(fit->max_error) + " px");
+      const PinholeCamera camera = fit->camera;
+      state.queue(command::EditScene("fit camera", [camera](const Scene& sc) {
+        return studio::edits::set_footage_camera(sc, camera);
+      }));
+    }
+  }
+  ImGui::EndDisabled();
+}
+
+void tracks_section(StudioState& state, const Scene& scene) {
+  const std::vector<Track>& tracks = scene.footage.tracks;
+  if (!tracks.empty() && ImGui::BeginTable("tracks", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+    for (const Track& t : tracks) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      const std::string label = std::to_string(t.id) + " " + t.name;
+      if (ImGui::Selectable(label.c_str(), state.selected_track == t.id, ImGuiSelectableFlags_SpanAllColumns))
+        state.selected_track = t.id;
+      ImGui::TableNextColumn();
+      ImGui::Text("%zu frames", t.samples.size());
+      ImGui::TableNextColumn();
+      double confidence = 0;
+      for (const TrackSample& s : t.samples) confidence += s.confidence;
+      ImGui::Text("conf %.2f", t.samples.empty() ? 0.0 : confidence / double(t.samples.size()));
+      ImGui::TableNextColumn();
+      int bound = -1;
+      for (const Objective& o : scene.objectives)
+        if (o.type == ObjectiveType::Tracks)
+          for (const auto& [track, particle] : o.bind)
+            if (track == t.id) bound = particle;
+      if (bound >= 0) ImGui::Text("particle %d", bound);
+      else ImGui::TextDisabled("unbound");
+    }
+    ImGui::EndTable();
+  }
+  ImGui::SetNextItemWidth(120);
+  ImGui::InputText("##name", &state.footage_tool.track_name);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!scene.footage.camera && !state.footage.video());
+  if (ImGui::Button("Add Track in View")) {
+    state.footage_tool.mode = Mode::AddTrack;
+    state.view.through_shot = true;
+  }
+  ImGui::EndDisabled();
+
+  const Track* selected = scene.footage.track(state.selected_track);
+  if (!selected) return;
+  const int id = selected->id;
+  const bool tracking = state.tracking && !state.tracking->job().finished();
+  ImGui::BeginDisabled(tracking || !state.footage.video());
+  if (ImGui::Button("Track Through the Shot")) state.queue(command::TrackFeature{id});
+  ImGui::EndDisabled();
+  if (tracking) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("tracking...");
+  }
+  const bool particle = state.selection.kind == Selection::Kind::Particle;
+  ImGui::BeginDisabled(!particle || !scene.footage.camera);
+  if (ImGui::Button("Bind to Selected Particle")) {
+    const int p = state.selection.index;
+    state.queue(command::EditScene("bind track " + std::to_string(id) + " to particle " + std::to_string(p),
+                                   [id, p](const Scene& sc) { return studio::edits::bind_track(sc, id, p); }));
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("A tracks objective then compares the particle, seen through the camera, with this track");
+  ImGui::SameLine();
+  if (ImGui::Button("Delete Track")) {
+    state.queue(command::EditScene("delete track " + std::to_string(id), [id](const Scene& sc) {
+      return studio::edits::delete_track(sc, id);
+    }));
+    state.selected_track = -1;
+  }
+  ImGui::TextDisabled("Drag its point in the view to correct it on a frame; tracking again keeps the corrections.");
+}
+
+}  // namespace
+
+void draw_footage_contents(StudioState& state) {
+  const Scene& scene = state.document.scene();
+  heading("Video");
+  video_section(state, scene);
+  heading("Camera");
+  camera_section(state, scene);
+  heading("Tracks");
+  tracks_section(state, scene);
+}
+
+}  // namespace nudge::gui
