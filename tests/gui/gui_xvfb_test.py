@@ -34,6 +34,9 @@ BACKGROUND = (20, 22, 27)  # viewport clear colour, sRGB bytes, exact
 PLOT_LINE = (240, 170, 60)  # ImGuiCol_PlotLines of the app's theme (app/gui/theme.cpp)
 ACTUATOR_FORCE = (250, 140, 51)  # view::colors::kActuatorForce (app/view/actuator_arrows.h)
 MIN_ARROW_PIXELS = 20
+TRACK = (90, 220, 255)  # a track over the footage (app/gui/footage_viewport.cpp kTrackColor)
+RESIDUAL = (255, 90, 70)  # from a track to its particle (kResidualColor)
+MIN_TRACK_PIXELS = 20
 MIN_CURVE_PIXELS = 100
 ERROR_BANNER = (170, 45, 45)  # fill of the error banner, exact
 ERROR_PREFIX = "nudge: error:"
@@ -564,6 +567,42 @@ class GuiTest:
         finally:
             stop(app)
 
+    # i3. `nudge scenes/footage_spring.json --through-shot --play`: the view looks through the
+    # shot's camera with the footage behind the scene; the weight's track is drawn over it
+    # (its cyan point and path); the window closes cleanly with the validation layer on.
+    def check_footage(self):
+        log("step i3: nudge scenes/footage_spring.json --through-shot --play")
+        out_path, err_path = self.out / "footage_stdout.txt", self.out / "footage_stderr.txt"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            app = subprocess.Popen([self.nudge, "scenes/footage_spring.json", "--through-shot", "--play", "--validate"],
+                                   cwd=self.source_dir, env=self.env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, preexec_fn=die_with_parent)
+        try:
+            deadline = time.monotonic() + WINDOW_TIMEOUT_S
+            while self.client_run("wait-window", "Nudge", "1").returncode != 0:
+                if app.poll() is not None or time.monotonic() > deadline:
+                    raise StepFailed("the window did not open")
+            time.sleep(4)
+            check(app.poll() is None, "nudge still runs after 4 s")
+            shot = Screenshot(self.out / "gui_footage.png", self.env)
+            title = "Nudge - footage_spring.json"
+            x, y, w, h = clip_to_screen(self.window_rect(title))
+            track = residual = 0
+            for yy in range(y, y + h):
+                row = shot.row(yy, x, w)
+                for i in range(0, len(row), 3):
+                    r, g, b = row[i], row[i + 1], row[i + 2]
+                    track += abs(r - TRACK[0]) <= 30 and abs(g - TRACK[1]) <= 30 and abs(b - TRACK[2]) <= 30
+                    residual += abs(r - RESIDUAL[0]) <= 30 and abs(g - RESIDUAL[1]) <= 30 and abs(b - RESIDUAL[2]) <= 30
+            check(track >= MIN_TRACK_PIXELS, f"{track} pixels of the track's colour {describe(TRACK)} (>= {MIN_TRACK_PIXELS})")
+            # The residual's length depends on the frame shown (none on frame 0): reported only.
+            log(f"  {residual} pixels of the residual's colour {describe(RESIDUAL)}")
+            self.client_ok("close", title)
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code} (expected 0; 1 means a validation message)")
+        finally:
+            stop(app)
+
     # j. the editor through real clicks: Edit > Add > Cloth, then Undo and Redo
     def check_edit_undo(self):
         log("step j: Edit > Add > Cloth..., Add, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
@@ -820,6 +859,7 @@ class GuiTest:
                  ("h: bench render", self.check_bench_render),
                  ("i: optimise from the command line", self.check_optimize),
                  ("i2: model predictive control from the command line", self.check_mpc),
+                 ("i3: the footage behind the scene, through its camera", self.check_footage),
                  ("j: edit, undo and redo with the mouse", self.check_edit_undo),
                  ("j2: a soft box from its dialog", self.check_add_soft_box),
                  ("k: crash recovery", self.check_crash_recovery),
