@@ -13,6 +13,7 @@
 #include "gui/footage_viewport.h"
 #include "gui/panels/panels.h"
 #include "nudge/atomic_file.h"
+#include "footage/motion_export.h"
 #include "studio/scene_edits.h"
 #include "view/footage_plate.h"
 #include "view/state_adjoint_arrows.h"
@@ -381,6 +382,14 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   // correspondences) and the camera stays where the shot was filmed from.
   if (state_.view.through_shot && shot_view_camera(state_)) {
     handle_shot_mouse(state_, viewport, inside);
+    // Before a camera is fitted the view is the orbit camera's: the right button turns it
+    // and the wheel zooms, to line the scene up with the shot by eye.
+    if (!state_.scene().footage.camera) {
+      if (!io.MouseDown[1]) dragging_ = false;
+      if (inside && !io.WantCaptureMouse && ImGui::IsMouseClicked(1)) dragging_ = true;
+      if (dragging_ && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) state_.camera.rotate(io.MouseDelta.x, io.MouseDelta.y);
+      if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) state_.camera.zoom(io.MouseWheel);
+    }
     return;
   }
   // The left button selects, box-selects and drags the gizmo; a plain left drag orbits
@@ -561,6 +570,19 @@ void Studio::apply_mpc() {
 
 void Studio::export_iterate(const command::Export& request) {
   if (request.kind == command::ExportKind::Frames) return export_frames(request.path);
+  if (request.kind == command::ExportKind::MotionCsv || request.kind == command::ExportKind::MotionGltf) {
+    // The motion shown: the iterate's, or the document's.
+    const Scene& scene = state_.iterate ? state_.iterate->scene : state_.scene();
+    const Trajectory* traj = state_.iterate ? &state_.iterate->trajectory : state_.trajectory();
+    if (!traj) return show_error("export the motion: there is no motion yet");
+    const footage::MotionSampling sampling = footage::shot_sampling(scene);
+    const Status written = request.kind == command::ExportKind::MotionCsv
+                               ? footage::write_motion_csv(request.path, scene, *traj, sampling)
+                               : footage::write_motion_gltf(request.path, scene, *traj, sampling);
+    if (!written) return show_error("export the motion: " + written.error().message);
+    state_.log.info("exported the motion to " + request.path.string());
+    return;
+  }
   const std::shared_ptr<const studio::OptimizationSnapshot> snap = state_.iterate;
   if (!snap) {
     show_error("nothing to export yet: start the optimiser first");
@@ -580,7 +602,9 @@ void Studio::export_iterate(const command::Export& request) {
       written = write_file_atomically(request.path, j.dump(2) + "\n");
       break;
     }
-    case command::ExportKind::Frames: break;  // above
+    case command::ExportKind::Frames:
+    case command::ExportKind::MotionCsv:
+    case command::ExportKind::MotionGltf: break;  // above
     case command::ExportKind::OptimizedScene: {
       Scene scene = snap->scene;
       scene.optimizer = state_.optimizer_settings;

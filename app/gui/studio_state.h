@@ -107,7 +107,8 @@ struct OptimizeReset {};
 struct ApplyIterate {};
 // Writes what the optimisation has found to a file (Frames: the shown motion as PNGs in
 // a folder).
-enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene, Frames };
+// MotionCsv and MotionGltf: the shown motion for other programs (footage/motion_export.h).
+enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene, Frames, MotionCsv, MotionGltf };
 struct Export {
   ExportKind kind = ExportKind::LossHistoryCsv;
   std::filesystem::path path;

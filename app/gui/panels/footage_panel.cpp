@@ -119,6 +119,20 @@ void camera_section(StudioState& state, const Scene& scene) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("A point whose place in the world (m) you know: type it, then click where it shows in the shot");
+  // Without points to fit to: the view the user has lined up by orbiting, taken as it is.
+  ImGui::BeginDisabled(!state.footage.video() || scene.footage.camera.has_value());
+  if (ImGui::Button("Camera from the View")) {
+    if (const std::optional<PinholeCamera> camera = shot_view_camera(state)) {
+      const PinholeCamera taken = *camera;
+      state.queue(command::EditScene("camera from the view", [taken](const Scene& sc) {
+        return studio::edits::set_footage_camera(sc, taken);
+      }));
+    }
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Orbit until the scene lines up with the shot, then take that view as the shot's camera");
+  ImGui::SameLine();
   ImGui::BeginDisabled(points.size() < 4);
   if (ImGui::Button("Fit Camera")) {
     const footage::VideoReader* video = state.footage.video();
@@ -217,6 +231,11 @@ void draw_footage_contents(StudioState& state) {
   camera_section(state, scene);
   heading("Tracks");
   tracks_section(state, scene);
+  heading("Export the motion shown");
+  if (ImGui::Button("CSV...")) state.popups.export_file = command::ExportKind::MotionCsv;
+  ImGui::SameLine();
+  if (ImGui::Button("glTF...")) state.popups.export_file = command::ExportKind::MotionGltf;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("An animated node per particle and body, and the shot's camera");
 }
 
 }  // namespace nudge::gui

@@ -67,6 +67,8 @@ const char* export_title(command::ExportKind kind) {
     case command::ExportKind::ParametersJson: return "Export Optimised Parameters";
     case command::ExportKind::OptimizedScene: return "Export Optimised Scene";
     case command::ExportKind::Frames: return "Export Frames (a folder of PNGs)";
+    case command::ExportKind::MotionCsv: return "Export the Motion (CSV)";
+    case command::ExportKind::MotionGltf: return "Export the Motion (glTF: .gltf or .glb)";
   }
   return "Export";
 }
@@ -77,6 +79,8 @@ std::string export_name(const StudioState& state, command::ExportKind kind) {
     case command::ExportKind::ParametersJson: return stem(state) + "_parameters.json";
     case command::ExportKind::OptimizedScene: return stem(state) + "_optimized.json";
     case command::ExportKind::Frames: return stem(state) + "_frames";
+    case command::ExportKind::MotionCsv: return stem(state) + "_motion.csv";
+    case command::ExportKind::MotionGltf: return stem(state) + "_motion.glb";
   }
   return "export";
 }
