@@ -3,15 +3,17 @@
 #include <exception>
 #include <utility>
 
+#include "footage/composite.h"
+#include "footage/scene_footage.h"
 #include "gui/window.h"
 
 namespace nudge::gui {
 
-FrameExport::FrameExport(Scene scene, Trajectory trajectory, view::FrameSequence sequence)
+FrameExport::FrameExport(Scene scene, Trajectory trajectory, view::FrameSequence sequence, bool over_shot)
     : scene_(std::move(scene)), trajectory_(std::move(trajectory)), sequence_(std::move(sequence)) {
   sequence_.scene = &scene_;
   sequence_.trajectory = &trajectory_;
-  auto work = [this](studio::BackgroundJob::Control& control) {
+  auto work = [this, over_shot](studio::BackgroundJob::Control& control) {
     std::string error;
     int frames = 0;
     try {
@@ -20,11 +22,19 @@ FrameExport::FrameExport(Scene scene, Trajectory trajectory, view::FrameSequence
       if (!gpu) {
         error = "no Vulkan device to draw the frames with: " + gpu.error().message;
       } else {
-        Result<int> written = view::write_frame_sequence(*gpu, sequence_, [&control](int done, int total) {
+        const auto progress = [&control](int done, int total) {
           control.set_total(total);
           control.set_done(done);
           return !control.cancelled();
-        });
+        };
+        Result<int> written = Error{""};
+        if (over_shot) {
+          Result<footage::VideoReader> video = footage::open_scene_video(scene_);  // a reader of its own
+          written = video ? footage::write_composited_frames(*gpu, scene_, trajectory_, *video, sequence_.folder, progress)
+                          : Result<int>(video.error());
+        } else {
+          written = view::write_frame_sequence(*gpu, sequence_, progress);
+        }
         if (written) frames = *written;
         else error = written.error().message;
       }

@@ -15,8 +15,9 @@ namespace nudge::gui {
 
 class FrameExport {
 public:
-  // Copies what it draws; starts at once.
-  FrameExport(Scene scene, Trajectory trajectory, view::FrameSequence sequence);
+  // Copies what it draws; starts at once. over_shot: the shot's frames instead, each with
+  // the motion drawn over it through the footage's camera (footage/composite.h).
+  FrameExport(Scene scene, Trajectory trajectory, view::FrameSequence sequence, bool over_shot = false);
 
   const studio::BackgroundJob& job() const { return *job_; }
   void cancel() { job_->cancel(); }

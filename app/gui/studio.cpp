@@ -503,7 +503,7 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   return list;
 }
 
-void Studio::export_frames(const std::filesystem::path& folder) {
+void Studio::export_frames(const std::filesystem::path& folder, bool over_shot) {
   if (state_.frame_export && !state_.frame_export->job().finished())
     return show_error("frames are being exported already; wait for them or cancel");
   // Never mixed with, or written over, other files: the folder must be new or empty.
@@ -521,7 +521,9 @@ void Studio::export_frames(const std::filesystem::path& folder) {
   if (view::is_spring_overlay(state_.view.gradient)) sequence.options.springs = false;  // the overlay colours them
   sequence.overlay = state_.view.gradient;
   sequence.element_colors = state_.view.element_colors;
-  state_.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence));
+  if (over_shot && !scene->footage.camera)
+    return show_error("export frames over the shot: the footage has no camera; fit one in the Footage tab");
+  state_.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence), over_shot);
   state_.frame_export_reported = false;
   state_.log.info("exporting frames to " + folder.string());
 }
@@ -570,6 +572,7 @@ void Studio::apply_mpc() {
 
 void Studio::export_iterate(const command::Export& request) {
   if (request.kind == command::ExportKind::Frames) return export_frames(request.path);
+  if (request.kind == command::ExportKind::FramesOverShot) return export_frames(request.path, true);
   if (request.kind == command::ExportKind::MotionCsv || request.kind == command::ExportKind::MotionGltf) {
     // The motion shown: the iterate's, or the document's.
     const Scene& scene = state_.iterate ? state_.iterate->scene : state_.scene();
@@ -604,7 +607,8 @@ void Studio::export_iterate(const command::Export& request) {
     }
     case command::ExportKind::Frames:
     case command::ExportKind::MotionCsv:
-    case command::ExportKind::MotionGltf: break;  // above
+    case command::ExportKind::MotionGltf:
+    case command::ExportKind::FramesOverShot: break;  // above
     case command::ExportKind::OptimizedScene: {
       Scene scene = snap->scene;
       scene.optimizer = state_.optimizer_settings;

@@ -100,7 +100,7 @@ private:
   void update_footage();
   void start_tracking(int track);
   void replace_scene_in_place(Scene scene, const std::string& label);
-  void export_frames(const std::filesystem::path& folder);
+  void export_frames(const std::filesystem::path& folder, bool over_shot = false);
   void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);
   // Applies an editor action to the scene shown (the optimiser's iterate while it runs).

@@ -108,7 +108,8 @@ struct ApplyIterate {};
 // Writes what the optimisation has found to a file (Frames: the shown motion as PNGs in
 // a folder).
 // MotionCsv and MotionGltf: the shown motion for other programs (footage/motion_export.h).
-enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene, Frames, MotionCsv, MotionGltf };
+// FramesOverShot: the shot's frames with the motion drawn over them.
+enum class ExportKind { LossHistoryCsv, ParametersJson, OptimizedScene, Frames, MotionCsv, MotionGltf, FramesOverShot };
 struct Export {
   ExportKind kind = ExportKind::LossHistoryCsv;
   std::filesystem::path path;

@@ -236,6 +236,11 @@ void draw_footage_contents(StudioState& state) {
   ImGui::SameLine();
   if (ImGui::Button("glTF...")) state.popups.export_file = command::ExportKind::MotionGltf;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("An animated node per particle and body, and the shot's camera");
+  ImGui::SameLine();
+  const bool exporting = state.frame_export && !state.frame_export->job().finished();
+  ImGui::BeginDisabled(!scene.footage.camera || !state.footage.video() || exporting);
+  if (ImGui::Button("Frames over the Shot...")) state.popups.export_file = command::ExportKind::FramesOverShot;
+  ImGui::EndDisabled();
 }
 
 }  // namespace nudge::gui

@@ -69,6 +69,7 @@ const char* export_title(command::ExportKind kind) {
     case command::ExportKind::Frames: return "Export Frames (a folder of PNGs)";
     case command::ExportKind::MotionCsv: return "Export the Motion (CSV)";
     case command::ExportKind::MotionGltf: return "Export the Motion (glTF: .gltf or .glb)";
+    case command::ExportKind::FramesOverShot: return "Export Frames over the Shot (a folder of PNGs)";
   }
   return "Export";
 }
@@ -81,6 +82,7 @@ std::string export_name(const StudioState& state, command::ExportKind kind) {
     case command::ExportKind::Frames: return stem(state) + "_frames";
     case command::ExportKind::MotionCsv: return stem(state) + "_motion.csv";
     case command::ExportKind::MotionGltf: return stem(state) + "_motion.glb";
+    case command::ExportKind::FramesOverShot: return stem(state) + "_over_shot";
   }
   return "export";
 }
@@ -146,6 +148,7 @@ void keys_window(bool* open) {
       {"Wheel", "zoom"},
       {"F", "frame the whole motion"},
       {"R", "reset the camera"},
+      {"C", "look through the shot's camera (the footage behind the scene) or back"},
       {"Space", "play or pause"},
       {"Left, Right", "step one frame back or forward"},
       {"Home, End", "first or last frame"},
