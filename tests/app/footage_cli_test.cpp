@@ -9,6 +9,7 @@
 #include <sstream>
 #include <sys/wait.h>
 
+#include "../engine/footage_test_scenes.h"
 #include "../engine/temp_dir.h"
 #include "nudge/scene.h"
 
@@ -39,12 +40,6 @@ Run nudge_run(const std::string& args) {
   return run;
 }
 
-std::string text_of(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 
@@ -92,10 +87,10 @@ TEST_CASE("footage: fit-camera, track, optimize and export on the example shot")
   REQUIRE(exported.exit_code == 0);
   CHECK(std::filesystem::exists(out / "m.gltf"));
   CHECK(std::filesystem::exists(out / "frames" / "frame_00100.png"));
-  CHECK(text_of(out / "m.csv").find("frame,time,kind,index,x,y,z,u,v") == 0);
+  CHECK(test::file_text(out / "m.csv").find("frame,time,kind,index,x,y,z,u,v") == 0);
 
   // Refusals leave the scene as it was.
-  const std::string before = text_of(scene);
+  const std::string before = test::file_text(scene);
   Run outside = nudge_run("track " + path + " --add ball 0 5000 10");
   CHECK(outside.exit_code != 0);
   CHECK(outside.output.find("outside") != std::string::npos);
@@ -106,5 +101,5 @@ TEST_CASE("footage: fit-camera, track, optimize and export on the example shot")
   CHECK(no_frame.output.find("frame 500") != std::string::npos);
   Run wrong = nudge_run("export " + path + " --gltf '" + (dir.path / "m.fbx").string() + "'");
   CHECK(wrong.exit_code == 2);
-  CHECK(text_of(scene) == before);
+  CHECK(test::file_text(scene) == before);
 }

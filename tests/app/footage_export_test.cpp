@@ -21,15 +21,6 @@ using namespace nudge;
 
 namespace {
 
-Trajectory simulate(const Scene& scene) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-  REQUIRE(traj.ok());
-  return std::move(*traj);
-}
 
 std::vector<std::string> lines_of(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -43,7 +34,7 @@ std::vector<std::string> lines_of(const std::filesystem::path& path) {
 TEST_CASE("footage: the motion exported as CSV and as glTF, read back") {
   Scene scene = test::make_spring_shot(60.0, 0.25, 10);
   scene.footage.first_frame = 5;
-  const Trajectory traj = simulate(scene);
+  const Trajectory traj = test::simulate_on_cpu(scene);
   const footage::MotionSampling sampling = footage::shot_sampling(scene);
   CHECK(sampling.every == 20);
   CHECK(sampling.first_frame == 5);

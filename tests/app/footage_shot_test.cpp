@@ -30,15 +30,6 @@ namespace {
 constexpr int kFrames = 100;
 constexpr int kHiddenFrom = 50, kHiddenTo = 52;  // the grey card's frames
 
-Trajectory simulate(const Scene& scene) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-  REQUIRE(traj.ok());
-  return std::move(*traj);
-}
 
 // Where particle p is in the image at a frame: the truth the tracker is held to.
 void true_image_position(const Scene& scene, const Trajectory& traj, int p, int frame, double uv[2]) {
@@ -85,7 +76,7 @@ void render_shot(const Scene& scene, const Trajectory& traj, const std::filesyst
 
 TEST_CASE("footage: a shot rendered by Nudge, tracked, its camera and the spring fitted to it") {
   Scene truth = test::make_spring_shot(60.0, 0.25, kFrames);
-  const Trajectory traj = simulate(truth);
+  const Trajectory traj = test::simulate_on_cpu(truth);
   test::TempDir dir("footage-shot");
   render_shot(truth, traj, dir.path);
 

@@ -3,13 +3,37 @@
 // second (20 simulation steps per frame), and tracks made by projecting its motion.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 
 namespace nudge::test {
+
+// The scene's motion on the CPU in double.
+inline Trajectory simulate_on_cpu(const Scene& scene) {
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  auto sim = Simulator::create(scene, options);
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+  REQUIRE(traj.ok());
+  return std::move(*traj);
+}
+
+inline std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 inline PinholeCamera make_shot_camera() {
   PinholeCamera camera;

@@ -21,24 +21,9 @@ using namespace nudge;
 
 namespace {
 
-Trajectory simulate(const Scene& scene) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-  REQUIRE(traj.ok());
-  return std::move(*traj);
-}
 
 double loss_of(const Scene& scene) { return test::run_cpu_gradient(scene, 1).loss; }
 
-std::string text_of(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 }  // namespace
 
@@ -93,7 +78,7 @@ TEST_CASE("tracks: the pinhole projection, its Jacobian against central differen
 
 TEST_CASE("tracks: the loss is the confidence-weighted squared image distance") {
   Scene scene = test::make_spring_shot();
-  const Trajectory traj = simulate(scene);
+  const Trajectory traj = test::simulate_on_cpu(scene);
   Track weight = test::projected_track(scene, traj, 4, 1), anchor = test::projected_track(scene, traj, 9, 0);
   scene.footage.tracks = {weight, anchor};
   scene.objectives = {test::tracks_objective({{4, 1}, {9, 0}}, 2.0)};
@@ -124,7 +109,7 @@ TEST_CASE("tracks: the loss is the confidence-weighted squared image distance") 
 
 TEST_CASE("tracks: gradients through the projection against central differences, particles and bodies") {
   Scene scene = test::make_spring_shot(60.0, 0.25, 20);
-  const Trajectory traj = simulate(scene);
+  const Trajectory traj = test::simulate_on_cpu(scene);
   Track track = test::projected_track(scene, traj, 0, 1);
   for (size_t k = 0; k < track.samples.size(); ++k) {  // a track that disagrees, at varied confidence
     track.samples[k].uv[0] += 6 * std::sin(0.7 * double(k));
@@ -155,7 +140,7 @@ TEST_CASE("tracks: gradients through the projection against central differences,
 
 TEST_CASE("tracks: stiffness and damping fitted to a filmed motion through the camera") {
   const Scene truth = test::make_spring_shot(60.0, 0.25);
-  const Trajectory traj = simulate(truth);
+  const Trajectory traj = test::simulate_on_cpu(truth);
   Scene scene = test::make_spring_shot(80.0, 0.6);  // a wrong guess: 33 % stiff, 2.4x damped
   scene.footage.tracks = {test::projected_track(truth, traj, 0, 1)};
   scene.objectives = {test::tracks_objective({{0, 1}})};
@@ -208,7 +193,7 @@ TEST_CASE("tracks: the footage section reads, writes and checks") {
     const Result<Scene> again = load_scene(dir.path / "b.json");
     REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
     REQUIRE(save_scene(*again, dir.path / "c.json").ok());
-    CHECK(text_of(dir.path / "b.json") == text_of(dir.path / "c.json"));
+    CHECK(test::file_text(dir.path / "b.json") == test::file_text(dir.path / "c.json"));
     CHECK(again->footage.tracks == f.tracks);
     CHECK(again->footage.camera == f.camera);
     // The video is named from the saved scene's folder, so it is the same file.
