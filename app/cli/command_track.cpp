@@ -25,8 +25,6 @@ struct TrackArgs {
 
 // "48 of 50 frames, mean confidence 0.93, lost on 20-23, 31"
 std::string summary(const Track& track, int first, int last) {
-  double confidence = 0;
-  for (const TrackSample& s : track.samples) confidence += s.confidence;
   std::string lost;
   int run_start = -1, previous = -2;
   const auto close_run = [&] {
@@ -44,7 +42,7 @@ std::string summary(const Track& track, int first, int last) {
   }
   close_run();
   return std::to_string(track.samples.size()) + " of " + std::to_string(last - first + 1) + " frames, mean confidence " +
-         format_number(track.samples.empty() ? 0.0 : confidence / double(track.samples.size())) +
+         format_number(track.mean_confidence()) +
          (lost.empty() ? "" : ", lost on " + lost);
 }
 
@@ -66,7 +64,7 @@ int run_track(const TrackArgs& args) {
   std::vector<int> ids = args.tracks;
   for (size_t k = 0; k + 3 < args.add.size(); k += 4) {
     Track track;
-    track.id = footage::next_track_id(scene->footage);
+    track.id = scene->footage.next_track_id();
     track.name = args.add[k];
     TrackSample key;
     try {

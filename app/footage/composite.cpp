@@ -42,7 +42,7 @@ Result<int> write_composited_frames(render::GpuContext& gpu, const Scene& scene,
     if (!plate) return Error{plate.error().message};
     const int step = int(step_of_frame(scene.footage, *spf, frame));
     render::DrawList list = view::scene_draw_list(scene, &traj, step, options);
-    list.quads.push_back(view::footage_plate(camera, plate->width, plate->height, plate->rgb));
+    list.quads.push_back(view::footage_plate(camera, plate->width, plate->height, to_rgba(*plate)));
     render::Expected<render::Image> image = target->render(list);
     if (!image) return Error{image.error().message};
     char name[32];

@@ -13,4 +13,13 @@ std::vector<unsigned char> to_gray(const Image& image) {
   return gray;
 }
 
+std::vector<unsigned char> to_rgba(const Image& image) {
+  std::vector<unsigned char> rgba(std::size_t(image.width) * std::size_t(image.height) * 4);
+  for (std::size_t i = 0; i < rgba.size() / 4; ++i) {
+    for (std::size_t c = 0; c < 3; ++c) rgba[4 * i + c] = image.rgb[3 * i + c];
+    rgba[4 * i + 3] = 255;
+  }
+  return rgba;
+}
+
 }  // namespace nudge::footage

@@ -12,5 +12,7 @@ struct Image {
 
 // Luma (ITU-R BT.601 weights), one byte per pixel: what the tracker follows.
 std::vector<unsigned char> to_gray(const Image& image);
+// Opaque RGBA, 4 bytes per pixel: what the renderer's plate shows.
+std::vector<unsigned char> to_rgba(const Image& image);
 
 }  // namespace nudge::footage

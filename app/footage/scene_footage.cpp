@@ -35,15 +35,16 @@ Result<Track> retrack(VideoReader& video, const Track& track, int first, int las
   if (!points) return Error{name + ": " + points.error().message};
   Track out = track;
   out.samples.clear();
-  for (const TrackPoint& p : *points) out.samples.push_back({p.frame, {p.u, p.v}, p.confidence, p.key});
-  std::sort(out.samples.begin(), out.samples.end(), [](const TrackSample& a, const TrackSample& b) { return a.frame < b.frame; });
+  for (const TrackPoint& p : *points) out.samples.push_back({p.frame, {p.u, p.v}, p.confidence, p.key});  // in frame order
   return out;
 }
 
-int next_track_id(const Footage& footage) {
-  int id = -1;
-  for (const Track& t : footage.tracks) id = std::max(id, t.id);
-  return id + 1;
+int bound_particle(const Scene& scene, int id) {
+  for (const Objective& o : scene.objectives)
+    if (o.type == ObjectiveType::Tracks)
+      for (const auto& [track, particle] : o.bind)
+        if (track == id) return particle;
+  return -1;
 }
 
 }  // namespace nudge::footage

@@ -23,7 +23,8 @@ Result<VideoReader> open_scene_video(const Scene& scene);
 // feature have none). An error when the track has no key.
 Result<Track> retrack(VideoReader& video, const Track& track, int first, int last, const TrackerSettings& settings = {});
 
-// A new track id: one more than the largest (0 for the first).
-int next_track_id(const Footage& footage);
+// The particle the scene's first tracks objective binding track `id` compares it with
+// (-1: none).
+int bound_particle(const Scene& scene, int id);
 
 }  // namespace nudge::footage

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "footage/scene_footage.h"
 #include "studio/scene_edits.h"
 #include "view/footage_plate.h"
 
@@ -30,14 +31,6 @@ const TrackSample* sample_at(const Track& track, int frame) {
   return nullptr;
 }
 
-// The particle a tracks objective binds track `id` to (-1: none).
-int bound_particle(const Scene& scene, int id) {
-  for (const Objective& o : scene.objectives)
-    if (o.type == ObjectiveType::Tracks)
-      for (const auto& [track, particle] : o.bind)
-        if (track == id) return particle;
-  return -1;
-}
 
 }  // namespace
 
@@ -85,9 +78,7 @@ void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool in
   if (!inside || io.WantCaptureMouse || !ImGui::IsMouseClicked(0)) return;
   if (tool.mode == Mode::AddTrack) {
     const std::string name = tool.track_name;
-    int id = 0;
-    for (const Track& t : scene.footage.tracks) id = std::max(id, t.id + 1);
-    state.selected_track = id;
+    state.selected_track = scene.footage.next_track_id();
     state.queue(command::EditScene("add track " + name, [name, frame, at](const Scene& sc) {
       return studio::edits::add_track(sc, name, frame, at.x, at.y);
     }));
@@ -137,15 +128,13 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
       draw->AddLine(screen(a.uv[0], a.uv[1]), screen(b.uv[0], b.uv[1]), (color & 0x00FFFFFF) | (ImU32(200 * fade) << 24), 1.5f);
     }
     const TrackSample* s = sample_at(track, frame);
-    if (state.track_drag && state.track_drag->track == track.id) {
-      static TrackSample dragged;
-      dragged = {frame, {state.track_drag->u, state.track_drag->v}, 1.0, true};
-      s = &dragged;
-    }
+    const bool dragged = state.track_drag && state.track_drag->track == track.id;
+    const TrackSample at_drag{frame, {dragged ? state.track_drag->u : 0, dragged ? state.track_drag->v : 0}, 1.0, true};
+    if (dragged) s = &at_drag;
     if (!s) continue;
     const ImVec2 p = screen(s->uv[0], s->uv[1]);
     // The residual: from the track to where the bound particle is seen through the camera.
-    const int particle = bound_particle(scene, track.id);
+    const int particle = footage::bound_particle(scene, track.id);
     if (fitted && particle >= 0 && traj && particle < traj->particles) {
       const int step = std::clamp(state.playback.frame(), 0, traj->steps);
       double uv[2];

@@ -446,7 +446,7 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
   if (through_shot && state_.footage_frame)
     list.quads.push_back(view::footage_plate(*shot, state_.footage_frame->width, state_.footage_frame->height,
-                                             state_.footage_frame->rgb));
+                                             state_.footage.frame_rgba()));
   // Per-element colours: stress from the motion shown, gradients from the snapshot's scene.
   view::add_element_colors(list, state_.view.element_colors, scene, traj, frame, options,
                            state_.iterate ? &state_.iterate->scene : nullptr);

@@ -38,6 +38,7 @@ const footage::Image* FootageView::frame(int index) {
     return nullptr;
   }
   image_ = std::move(*decoded);
+  rgba_ = footage::to_rgba(image_);
   frame_index_ = index;
   return &image_;
 }

@@ -32,14 +32,17 @@ public:
   // Frame `index` of the video, or nothing (no video, out of range, a decoding error,
   // which error() then says).
   const footage::Image* frame(int index);
-  // Bumped whenever frame() returns a different image: the viewport re-uploads the plate.
+  // The index of the frame frame() last decoded (-1: none).
   int frame_index() const { return frame_index_; }
+  // That frame as opaque RGBA, converted once when it was decoded: the plate's texels.
+  const std::vector<unsigned char>& frame_rgba() const { return rgba_; }
 
 private:
   std::filesystem::path path_;
   std::unique_ptr<footage::VideoReader> video_;
   std::string error_;
   footage::Image image_;
+  std::vector<unsigned char> rgba_;
   int frame_index_ = -1;
 };
 

@@ -75,7 +75,7 @@ Result<Scene> add_track(const Scene& scene, const std::string& name, int frame, 
   if (auto error = check_input(scene, action)) return *error;
   if (auto error = check_image_point(action, frame, u, v)) return *error;
   Track track;
-  for (const Track& t : scene.footage.tracks) track.id = std::max(track.id, t.id + 1);
+  track.id = scene.footage.next_track_id();
   track.name = name;
   track.samples = {{frame, {u, v}, 1.0, true}};
   Scene edited = scene;

@@ -23,8 +23,8 @@ render::Camera render_camera_of(const PinholeCamera& camera) {
   return out;
 }
 
-render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int height,
-                                   const std::vector<std::uint8_t>& rgb, float depth) {
+render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int height, std::vector<std::uint8_t> rgba,
+                                   float depth) {
   render::TexturedQuad quad;
   const glm::vec3 eye{float(camera.position[0]), float(camera.position[1]), float(camera.position[2])};
   const glm::vec3 right = axis(camera, {1, 0, 0}), up = axis(camera, {0, 1, 0}), forward = axis(camera, {0, 0, -1});
@@ -36,13 +36,7 @@ render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int h
   const double w = camera.width, h = camera.height;
   quad.corners = {corner(-0.5, -0.5), corner(w - 0.5, -0.5), corner(w - 0.5, h - 0.5), corner(-0.5, h - 0.5)};
   quad.width = width, quad.height = height;
-  quad.rgba.resize(size_t(width) * size_t(height) * 4);
-  for (size_t i = 0; i < size_t(width) * size_t(height); ++i) {
-    quad.rgba[4 * i + 0] = rgb[3 * i + 0];
-    quad.rgba[4 * i + 1] = rgb[3 * i + 1];
-    quad.rgba[4 * i + 2] = rgb[3 * i + 2];
-    quad.rgba[4 * i + 3] = 255;
-  }
+  quad.rgba = std::move(rgba);
   quad.filter = render::TextureFilter::Linear;
   return quad;
 }

@@ -18,10 +18,10 @@ namespace nudge::view {
 render::Camera render_camera_of(const PinholeCamera& camera);
 
 // A quad at `depth` metres in front of the camera that covers its view exactly, showing
-// `rgb` (width x height x 3 bytes, top row first): the plate. Its depth must lie within
-// the renderer camera's near and far planes, and beyond everything in the scene.
-render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int height,
-                                   const std::vector<std::uint8_t>& rgb, float depth = 500.0f);
+// `rgba` (width x height x 4 bytes, top row first; footage::to_rgba): the plate. Its depth must
+// lie within the renderer camera's near and far planes, and beyond everything in the scene.
+render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int height, std::vector<std::uint8_t> rgba,
+                                   float depth = 500.0f);
 
 // Where the shot's image lies in a viewport that looks through its camera: the renderer
 // fits the image's height to the viewport's and centres it, so image pixel (u, v) is at

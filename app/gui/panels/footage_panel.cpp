@@ -9,6 +9,7 @@
 #include <string>
 
 #include "footage/camera_fit.h"
+#include "footage/scene_footage.h"
 #include "gui/footage_viewport.h"
 #include "gui/panels/inspector_rows.h"
 #include "gui/panels/panels.h"
@@ -166,16 +167,9 @@ void tracks_section(StudioState& state, const Scene& scene) {
       ImGui::TableNextColumn();
       ImGui::Text("%zu frames", t.samples.size());
       ImGui::TableNextColumn();
-      double confidence = 0;
-      for (const TrackSample& s : t.samples) confidence += s.confidence;
-      ImGui::Text("conf %.2f", t.samples.empty() ? 0.0 : confidence / double(t.samples.size()));
+      ImGui::Text("conf %.2f", t.mean_confidence());
       ImGui::TableNextColumn();
-      int bound = -1;
-      for (const Objective& o : scene.objectives)
-        if (o.type == ObjectiveType::Tracks)
-          for (const auto& [track, particle] : o.bind)
-            if (track == t.id) bound = particle;
-      if (bound >= 0) ImGui::Text("particle %d", bound);
+      if (const int bound = footage::bound_particle(scene, t.id); bound >= 0) ImGui::Text("particle %d", bound);
       else ImGui::TextDisabled("unbound");
     }
     ImGui::EndTable();

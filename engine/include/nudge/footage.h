@@ -4,6 +4,7 @@
 // (the app does, with FFmpeg).
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -30,6 +31,11 @@ struct Track {
   std::vector<TrackSample> samples;  // ascending frames, each at most once
 
   bool operator==(const Track&) const = default;
+  double mean_confidence() const {
+    double sum = 0;
+    for (const TrackSample& s : samples) sum += s.confidence;
+    return samples.empty() ? 0.0 : sum / double(samples.size());
+  }
 };
 
 // A point whose place in the world is known (a ground corner, an end of a measured rod)
@@ -56,6 +62,12 @@ struct Footage {
     for (const Track& t : tracks)
       if (t.id == id) return &t;
     return nullptr;
+  }
+  // The id a new track gets: one more than the largest (0 for the first).
+  int next_track_id() const {
+    int id = -1;
+    for (const Track& t : tracks) id = std::max(id, t.id);
+    return id + 1;
   }
 };
 

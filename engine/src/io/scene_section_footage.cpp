@@ -85,7 +85,7 @@ PinholeCamera SceneReader::read_pinhole_camera(const Node& node) const {
     const std::array<double, 3> t = vec3(*target, "the point looked at [x, y, z] (m)");
     const double d[3] = {t[0] - position[0], t[1] - position[1], t[2] - position[2]};
     const double horizontal = std::hypot(d[0], d[2]);
-    if (!(horizontal > 1e-9 * std::hypot(horizontal, d[1])) || horizontal == 0)
+    if (!(horizontal > 1e-9 * std::hypot(horizontal, d[1])))
       fail_found(*target, "a point looked at that is not straight above or below the camera (the view's roll is "
                           "set by world +y; give an \"orientation\" instead)");
     look_at_orientation(c.position, t.data(), c.orientation);
