@@ -6,12 +6,15 @@
 // Without a usable GPU each case says "skipped: <why>" and returns; ctest marks the
 // suite skipped on that text (tests/CMakeLists.txt). The device choice case runs
 // everywhere, and ctest runs it again on its own so that the skip cannot hide it.
+// With NUDGE_REQUIRE_CUDA=1 in the environment (GPU CI) no usable GPU fails each case.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nudge/parameters.h"
@@ -91,10 +94,18 @@ Scene tetrahedron_scene(int steps) {
   return scene;
 }
 
-// Whether the CUDA cases can run; if not, says so in the words ctest looks for.
+bool cuda_required() {
+  const char* env = std::getenv("NUDGE_REQUIRE_CUDA");
+  return env != nullptr && std::string_view(env) == "1";
+}
+
+// Whether the CUDA cases can run; if not, says so in the words ctest looks for, or fails
+// when NUDGE_REQUIRE_CUDA=1. The failure must not say "skipped: ": ctest's skip pattern
+// wins over a failed exit code.
 bool gpu_or_skip() {
   std::string why;
   if (cuda_available(&why)) return true;
+  if (cuda_required()) FAIL("NUDGE_REQUIRE_CUDA=1, but there is no usable GPU: " << why);
   MESSAGE("skipped: " << why);
   return false;
 }
