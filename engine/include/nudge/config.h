@@ -25,6 +25,16 @@
 #define NUDGE_HD_NOINLINE
 #endif
 
+// On a lambda that is the body of a SIMD loop (cpu/span_kernels.h): GCC inlines such a
+// lambda only while the enclosing function stays under its size limits, and each family
+// added to ModelView pushed B1's particle loop past them (it ran as scalar calls, one per
+// particle, at a third of the speed). Forcing it keeps the loop one vector body.
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define NUDGE_LANE_INLINE __attribute__((always_inline))
+#else
+#define NUDGE_LANE_INLINE
+#endif
+
 namespace nudge {
 
 // Scalars a rollout can run in: float for speed, double for gradient checks.

@@ -94,7 +94,7 @@ struct SpringSpanKernel {  // over spans
   void run(const SpringSpan& span) const {
     constexpr int W = kChunkLanes<typename SpringKernel::Value>;
     if (span.count >= W) {
-      for_each_in_chunks<W>(span.count, [&](int t, bool live) {
+      for_each_in_chunks<W>(span.count, [&](int t, bool live) NUDGE_LANE_INLINE {
         spring.template at<kActuated>(span.first + t, span.a0 + t, span.b0 + t, live);
       });
     } else {
@@ -137,7 +137,7 @@ struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
     } else if (has_local_contact(m)) {
       for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, state, f[i - p0], next);
     } else {
-      for_block_particles<W>(p0, n, [&](int i, int t) { integrate_particle<false>(m, i, state, f[t], next); });
+      for_block_particles<W>(p0, n, [&](int i, int t) NUDGE_LANE_INLINE { integrate_particle<false>(m, i, state, f[t], next); });
     }
   }
 };
@@ -155,7 +155,7 @@ struct ParticleAdjointBlockKernel {  // over particle blocks of kChunkLanes<T>
   T* adj_f;
   GradView<T> grad;
   void operator()(int block) const {
-    for_block_particles<W>(block * W, m.particles.n, [&](int i, int) {
+    for_block_particles<W>(block * W, m.particles.n, [&](int i, int) NUDGE_LANE_INLINE {
       particle_step_adjoint<kContact>(m, i, state, v1, adj, adj_f, grad);
     });
   }
@@ -179,7 +179,7 @@ struct ParticleGatherBlockKernel {  // over particle blocks of kChunkLanes<T>
     d.add_loose(m.springs, p0, p1, adj_d);
     dv.add_loose(m.springs, p0, p1, adj_dv);
     // End a (sign +1) enters d = x_b - x_a with a minus: subtract the signed sums.
-    for_block_particles<W>(p0, n, [&](int i, int t) {
+    for_block_particles<W>(p0, n, [&](int i, int t) NUDGE_LANE_INLINE {
       store3(adj.x, i, n, load3(adj.x, i, n) - d[t]);
       store3(adj.v, i, n, load3(adj.v, i, n) - dv[t]);
     });

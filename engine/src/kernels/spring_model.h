@@ -3,6 +3,12 @@
 
 namespace nudge {
 
+// Adds sign * value[spring + t] onto particle `particle + t` for t < count: how a run of
+// springs reaches a block of particles on the CPU (sim/spring_layout.h).
+struct IncidenceSegment {
+  int particle = 0, spring = 0, count = 0, sign = 1;
+};
+
 template <class T>
 struct SpringModel {
   int s = 0;         // springs
@@ -23,6 +29,14 @@ struct SpringModel {
   const T* inc_sign = nullptr;      // 2s
 
   const T* controls = nullptr;  // steps x channels, at least one entry (padded with 0)
+
+  // Where the particle pass finds this step's spring forces: 3 x s, each on its end a
+  // (the span kernels' output), and on the CPU the blocks of particles they are summed in
+  // (block_start: blocks + 1, CSR into segments).
+  const T* force = nullptr;
+  int blocks = 0;
+  const int* block_start = nullptr;
+  const IncidenceSegment* segments = nullptr;
 };
 
 template <class T>

@@ -40,8 +40,7 @@
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/families/element_families.h"
-#include "sim/families/particle_family.h"
-#include "sim/families/spring_family.h"
+#include "sim/families/step_pass.h"
 #include "sim/gmres.h"
 
 namespace nudge {
@@ -89,16 +88,18 @@ public:
     element_sink_.zero_gradients(exec);
   }
 
-  // One step from s into next: Newton on r(w) = w - Phi(w) from w = v.
+  // One step from s into next: Newton on r(w) = w - Phi(w) from w = v. Families: the
+  // rollout's FamilyList, whose interaction_forces and integrate_particles phases give Phi.
+  template <class Families>
   void step(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, StateView<T> next,
-            SpringFamily<T, Exec>& springs, ElementFamilies<T, Exec>& elements, const ParticleFamily<T, Exec>& particles) {
+            Families& families) {
     std::vector<T> x(nv_), v(nv_);
     exec.download(s.x, nv_, x.data());
     exec.download(s.v, nv_, v.data());
     x_.assign(x.begin(), x.end());
     std::vector<double> w(nv_), r(nv_), trial(nv_), trial_r(nv_), delta(nv_), rhs(nv_);
     for (size_t k = 0; k < nv_; ++k) w[k] = free_[k] * static_cast<double>(v[k]);
-    const Forward f{exec, m, t, s, next, springs, elements, particles};
+    const Forward<Families> f{exec, m, t, s, next, families};
     Norms norms = evaluate(f, w, r);
     const double tol = settings_.newton_tolerance;
     int it = 0;
@@ -107,7 +108,7 @@ public:
       std::fill(delta.begin(), delta.end(), 0.0);
       const KrylovResult kr = gmres(
           [&](const std::vector<double>& in, std::vector<double>& out) {
-            apply(exec, m, t, iterate_view(), springs, elements, in, out);
+            apply(exec, m, t, iterate_view(), families, in, out);
           },
           rhs, delta, kNewtonLinearTolerance, settings_.linear_iterations, kGmresRestart);
       stats_.forward_products += kr.iterations;
@@ -138,8 +139,9 @@ public:
 
   // The step's adjoint solve: lambda with A^T lambda = dL/dv' + dt dL/dx' (free
   // particles), A linearised at the step's result `next`; adj holds dL/dstate_{t+1}.
+  template <class Families>
   void solve_adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> next, StateView<const T> adj,
-                     SpringFamily<T, Exec>& springs, ElementFamilies<T, Exec>& elements) {
+                     Families& families) {
     std::vector<T> ax(nv_), av(nv_);
     exec.download(adj.x, nv_, ax.data());
     exec.download(adj.v, nv_, av.data());
@@ -151,7 +153,7 @@ public:
     lambda = rhs;  // the solution where the interaction forces are weak
     const KrylovResult kr = gmres(
         [&](const std::vector<double>& in, std::vector<double>& out) {
-          apply(exec, m, t, next, springs, elements, in, out);
+          apply(exec, m, t, next, families, in, out);
         },
         rhs, lambda, settings_.linear_tolerance, settings_.linear_iterations, kGmresRestart);
     ++stats_.adjoint_solves;
@@ -175,12 +177,11 @@ public:
   // The interaction forces' part: their adjoints at the step's result with adj_f =
   // dt lambda give their parameters' gradients and dt K^T lambda, which joins dL/dx; their
   // D^T share is dropped (f_int reads v', not v).
-  void interaction_adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> next, const T* adj_f,
-                           StateView<T> adj, const GradView<T>& grad, SpringFamily<T, Exec>& springs,
-                           ElementFamilies<T, Exec>& elements) {
+  template <class Families>
+  void interaction_adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> next, T* adj_f,
+                           StateView<T> adj, const GradView<T>& grad, Families& families) {
     exec.zero(out_);
-    springs.adjoint(exec, m, t, next, adj_f, out_view(exec), grad.springs);
-    elements.adjoint(exec, m, t, next, adj_f, out_view(exec), grad);
+    families.adjoint_interaction_forces(AdjointPass<T, Exec>{exec, m, t, next, next, out_view(exec), adj_f, grad});
     exec.launch(static_cast<int>(nv_), AddKernel<T>{adj.x, exec.data(out_)});
   }
 
@@ -192,20 +193,20 @@ private:
   };
 
   // What a residual evaluation needs of the step.
+  template <class Families>
   struct Forward {
     const Exec& exec;
     const ModelView<T>& m;
     int t;
     StateView<const T> s;
     StateView<T> next;
-    SpringFamily<T, Exec>& springs;
-    ElementFamilies<T, Exec>& elements;
-    const ParticleFamily<T, Exec>& particles;
+    Families& families;
   };
 
   // r = w - Phi(w): the interaction forces at the iterate (x + dt w, w), then the
   // particle pass from s, which writes Phi(w) and x + dt Phi(w) into next.
-  Norms evaluate(const Forward& f, const std::vector<double>& w, std::vector<double>& r) {
+  template <class Families>
+  Norms evaluate(const Forward<Families>& f, const std::vector<double>& w, std::vector<double>& r) {
     std::vector<T> z(2 * nv_);
     for (size_t k = 0; k < nv_; ++k) {
       const T wk = static_cast<T>(w[k]);
@@ -213,9 +214,8 @@ private:
       z[nv_ + k] = wk;
     }
     f.exec.upload_to(f.exec.data(iterate_), z);
-    f.springs.compute_forces(f.exec, f.m, f.t, iterate_view());
-    f.elements.compute_forces(f.exec, f.m, f.t, iterate_view());
-    f.particles.integrate(f.exec, f.m, f.s, f.springs, f.next);
+    f.families.interaction_forces(StepPass<T, Exec>{f.exec, f.m, f.t, iterate_view(), f.next});
+    f.families.integrate_particles(StepPass<T, Exec>{f.exec, f.m, f.t, f.s, f.next});
     std::vector<T> phi(nv_);
     f.exec.download(static_cast<const T*>(f.next.v), nv_, phi.data());
     ++stats_.residuals;
@@ -232,15 +232,16 @@ private:
 
   // out = B in, B = M^-1 A^T = I - M^-1 (dt^2 K^T + dt D^T) on the free particles, the
   // identity on the pinned; K and D at `at`. The families' adjoints give K^T y and D^T y.
-  void apply(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> at, SpringFamily<T, Exec>& springs,
-             ElementFamilies<T, Exec>& elements, const std::vector<double>& in, std::vector<double>& out) {
+  template <class Families>
+  void apply(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> at, Families& families,
+             const std::vector<double>& in, std::vector<double>& out) {
     std::vector<T> y(nv_);
     for (size_t k = 0; k < nv_; ++k) y[k] = static_cast<T>(free_[k] * in[k]);
     exec.upload_to(exec.data(in_), y);
     exec.zero(out_);
-    const T* yd = exec.data(in_);
-    springs.adjoint(exec, m, t, at, yd, out_view(exec), sink_springs(exec));
-    elements.adjoint(exec, m, t, at, yd, out_view(exec), sink_grad(exec));
+    // K^T y and D^T y: the interaction families' adjoints with dL/dF = y, into a sink.
+    const GradView<T> sink = sink_grad(exec);
+    families.adjoint_interaction_forces(AdjointPass<T, Exec>{exec, m, t, at, at, out_view(exec), exec.data(in_), sink});
     std::vector<T> kd(2 * nv_);
     exec.download(static_cast<const T*>(exec.data(out_)), 2 * nv_, kd.data());
     const double dt = static_cast<double>(m.dt);

@@ -2,20 +2,13 @@
 // needs (every state, or a checkpoint every K steps that the backward pass recomputes
 // from), evaluates the objectives, and runs the adjoint passes in reverse.
 //
-// The physics lives in element families (sim/families/): each owns its part of the
-// model, its parameters' upload and gradients, and its forward and adjoint passes with
-// their schedule on each backend. The rollout owns the states, laid out by StateLayout,
-// and calls the families in order: interaction forces (springs, and the element families
-// of element_families.h: triangles), then the particle
-// integrator (which applies the local forces of the ground and colliders); the
-// families between bodies (joints, body contact) write their wrenches into coupling
-// slots (sim/body_coupling.h), then the bodies gather them and integrate. Backwards:
-// the bodies' (which leave dL/dwrench), the particles' (which read it for their contacts
-// and attachments with bodies), the bodies' share of those, the springs', the element families', the joints'
-// and body contacts' (which read dL/dwrench too), and the bodies gather their share.
-// With Integrator::ImplicitEuler (sim/implicit_euler.h) the first three forward passes
-// repeat inside a Newton solve, and the particles' and interaction families' adjoints
-// follow one linear solve per step.
+// The physics lives in families (sim/families/): each owns its part of the model, its
+// parameters' upload and gradients, and its forward and adjoint passes with their
+// schedule on each backend. The rollout owns the states, laid out by StateLayout, and
+// runs the phases of a step over one ordered list of families (Families below; the
+// phases and their order are in sim/families/family_list.h). With
+// Integrator::ImplicitEuler (sim/implicit_euler.h) the interaction and particle phases
+// repeat inside a Newton solve, and their adjoints follow one linear solve per step.
 //
 // States and every array of 3-vectors are kept as structures of arrays (3 x n: all x,
 // then all y, then all z), so that kernels read contiguous components; the public
@@ -37,19 +30,18 @@
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
-#include "sim/body_coupling.h"
 #include "sim/families/body_actuator_family.h"
 #include "sim/families/body_contact_family.h"
 #include "sim/families/body_family.h"
 #include "sim/families/collider_family.h"
-#include "sim/families/control_channels.h"
-#include "sim/families/controller_family.h"
+#include "sim/families/control_family.h"
+#include "sim/families/element_families.h"
+#include "sim/families/family_list.h"
 #include "sim/families/ground_family.h"
 #include "sim/families/joint_family.h"
 #include "sim/families/particle_body_family.h"
 #include "sim/families/particle_family.h"
 #include "sim/families/spring_family.h"
-#include "sim/families/element_families.h"
 #include "sim/implicit_euler.h"
 #include "sim/objectives.h"
 #include "sim/state_layout.h"
@@ -58,6 +50,14 @@ namespace nudge {
 
 // How often the forward pass looks for NaN or Inf when it stores every state.
 inline constexpr int kFiniteCheckInterval = 64;
+
+// Every family, in the order the phases run them (sim/families/family_list.h). The order
+// is part of the results' bits: a new family is appended before ControlFamily, which
+// points the actuators' models at its table after they have written theirs.
+template <class T, Backend Exec>
+using Families = FamilyList<T, Exec, ParticleFamily, SpringFamily, ElementFamilies, GroundFamily, ColliderFamily,
+                            BodyFamily, JointFamily, BodyContactFamily, BodyActuatorFamily, ParticleBodyFamily,
+                            ControlFamily>;
 
 template <class T, Backend Exec>
 class Rollout {
@@ -68,11 +68,7 @@ public:
                 scene.settings.ground.enabled && scene.settings.ground.contact == GroundContact::TimeOfImpact},
         steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
-        dt_(static_cast<T>(scene.settings.dt)), controls_(scene, exec_), controller_(scene, exec_),
-        particles_(scene, exec_), springs_(scene, exec_),
-        elements_(scene, exec_), ground_(scene, exec_), colliders_(scene, exec_), bodies_(scene, exec_), joints_(scene, exec_),
-        body_contacts_(scene, exec_), body_actuators_(scene, exec_), particle_bodies_(scene, exec_),
-        coupling_(scene.body_count(), coupled_pairs(), exec_) {
+        dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_) {
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
@@ -162,7 +158,7 @@ public:
 
   // Every state of the last forward(), in double.
   Trajectory trajectory() {
-    const int n = particles_.count();
+    const int n = layout_.particles;
     Trajectory traj;
     traj.steps = steps_;
     traj.particles = n;
@@ -170,7 +166,7 @@ public:
     const size_t values = layout_.particle_values();
     traj.x.resize((steps_ + 1) * values);
     traj.v.resize((steps_ + 1) * values);
-    const int nb = bodies_.count();
+    const int nb = layout_.bodies;
     traj.bodies = nb;
     traj.body_x.resize((steps_ + 1) * 3 * size_t(nb));
     traj.body_q.resize((steps_ + 1) * 4 * size_t(nb));
@@ -178,9 +174,11 @@ public:
     auto append = [&](int t, StateView<T> s) {
       exec_.download(s.x, host.size(), host.data());  // the whole slot: x, then v
       const StateView<const T> h = layout_.view(static_cast<const T*>(host.data()));
-      const std::vector<double> x = triples_from_soa(h.x, n), v = triples_from_soa(h.v, n);
-      std::copy(x.begin(), x.end(), traj.x.begin() + t * values);
-      std::copy(v.begin(), v.end(), traj.v.begin() + t * values);
+      for (int i = 0; i < n; ++i)  // structures of arrays to xyz triples
+        for (int k = 0; k < 3; ++k) {
+          traj.x[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(h.x[size_t(k) * n + i]);
+          traj.v[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(h.v[size_t(k) * n + i]);
+        }
       for (int b = 0; b < nb; ++b) {
         for (int k = 0; k < 3; ++k)
           traj.body_x[(size_t(t) * nb + b) * 3 + k] = static_cast<double>(h.body_x[size_t(k) * nb + b]);
@@ -210,7 +208,7 @@ private:
   void start_recording(StateAdjoints& out) const {
     const size_t values = out.norms_only ? 0 : size_t(steps_ + 1) * layout_.particle_values();
     out.steps = steps_;
-    out.particles = particles_.count();
+    out.particles = layout_.particles;
     out.x.assign(values, 0.0);
     out.v.assign(values, 0.0);
     out.norm.assign(size_t(steps_ + 1), 0.0);
@@ -220,7 +218,7 @@ private:
   // and dL/dv_t as xyz triples.
   // On a GPU this is a download per step.
   void record(int t, StateAdjoints& out) {
-    const int n = particles_.count();
+    const int n = layout_.particles;
     const T* slot = exec_.host_view(static_cast<const T*>(exec_.data(adj_state_)), layout_.size(), host_adj_);
     double squares = 0;
     for (size_t k = 0; k < layout_.size(); ++k) squares += static_cast<double>(slot[k]) * static_cast<double>(slot[k]);
@@ -244,65 +242,46 @@ private:
     return len;
   }
 
-  // The two bodies of every interaction between bodies: the joints', the body
-  // contacts', then the body actuators' with the world (the coupling's slots in that order).
-  std::vector<std::pair<int, int>> coupled_pairs() const {
-    std::vector<std::pair<int, int>> pairs = joints_.pairs();
-    pairs.insert(pairs.end(), body_contacts_.pairs().begin(), body_contacts_.pairs().end());
-    const std::vector<std::pair<int, int>> actuators = body_actuators_.pairs();
-    pairs.insert(pairs.end(), actuators.begin(), actuators.end());
-    return pairs;
-  }
-  int first_body_actuator() const { return joints_.count() + body_contacts_.count(); }
-
-  // One step: the interaction families' forces, then the particles and the bodies gather
-  // them and integrate. The implicit step (sim/implicit_euler.h) runs the first three
-  // passes until its Newton solve converges.
+  // One step: the phases of sim/families/family_list.h. The implicit step
+  // (sim/implicit_euler.h) runs the interaction and particle phases until its Newton
+  // solve converges.
   void step(int t, StateView<const T> s, StateView<T> next) {
-    controller_.compute(exec_, t, s, controls_);  // row t of the controls the actuators read
     const ModelView<T> m = model_view();
+    const StepPass<T, Exec> pass{exec_, m, t, s, next};
+    families_.control(pass);  // row t of the controls the actuators read
     if (implicit_) {
-      implicit_->step(exec_, m, t, s, next, springs_, elements_, particles_);
+      implicit_->step(exec_, m, t, s, next, families_);
     } else {
-      springs_.compute_forces(exec_, m, t, s);
-      elements_.compute_forces(exec_, m, t, s);
-      particles_.integrate(exec_, m, s, springs_, next);
+      families_.interaction_forces(pass);
+      families_.integrate_particles(pass);
     }
-    joints_.compute(exec_, m, t, s, 0);
-    body_contacts_.compute(exec_, m, s, joints_.count());
-    body_actuators_.compute(exec_, m, t, s, first_body_actuator());
-    bodies_.step(exec_, m, s, next);
+    families_.couple_bodies(pass);
+    families_.integrate_bodies(pass);
   }
 
   // One step's adjoint: from dL/dstate_{t+1} in adj_state to dL/dstate_t. s: the state
   // at t; next: the state at t + 1.
   void adjoint_step(int t, StateView<const T> s, StateView<const T> next, const GradView<T>& grad) {
     const ModelView<T> m = model_view();
-    T* adj_f = exec_.data(adj_f_);
+    const AdjointPass<T, Exec> pass{exec_, m, t, s, next, adj_state(), exec_.data(adj_f_), grad};
     // The bodies' adjoint first: it needs step t's whole wrench (the slots hold another
     // step's), and leaves the bodies' dL/dwrench, which the particles' adjoint reads.
-    joints_.compute(exec_, m, t, s, 0);
-    body_contacts_.compute(exec_, m, s, joints_.count());
-    body_actuators_.compute(exec_, m, t, s, first_body_actuator());
-    bodies_.adjoint(exec_, m, s, adj_state(), grad.bodies);
+    families_.couple_bodies(StepPass<T, Exec>{exec_, m, t, s, {}});
+    families_.adjoint_integrate_bodies(pass);
     if (implicit_) {  // the step's adjoint solve, then the same passes with dL/dF = dt lambda
-      implicit_->solve_adjoint(exec_, m, t, next, adj_state(), springs_, elements_);
-      implicit_->particle_adjoint(exec_, m, s, next.v, adj_state(), adj_f, grad);
-      particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
-      implicit_->interaction_adjoint(exec_, m, t, next, adj_f, adj_state(), grad, springs_, elements_);
+      implicit_->solve_adjoint(exec_, m, t, next, pass.adj, families_);
+      implicit_->particle_adjoint(exec_, m, s, next.v, pass.adj, pass.adj_f, grad);
+      families_.gather_particle_body_adjoints(pass);
+      implicit_->interaction_adjoint(exec_, m, t, next, pass.adj_f, pass.adj, grad, families_);
     } else {
-      // The velocities the forces gave: the stored ones, or before the time-of-impact ground.
-      particles_.adjoint(exec_, m, s, next.v_pre ? next.v_pre : next.v, adj_state(), adj_f, grad);
-      particle_bodies_.gather_adjoint(exec_, m, s, adj_f, adj_state(), grad.bodies);
-      springs_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad.springs);
-      elements_.adjoint(exec_, m, t, s, adj_f, adj_state(), grad);
+      families_.adjoint_integrate_particles(pass);
+      families_.gather_particle_body_adjoints(pass);
+      families_.adjoint_interaction_forces(pass);
     }
-    joints_.adjoint(exec_, m, t, s, grad.joints, 0);
-    body_contacts_.adjoint(exec_, m, s, grad.body_contacts, joints_.count());
-    body_actuators_.adjoint(exec_, m, t, s, first_body_actuator(), grad);
+    families_.adjoint_couple_bodies(pass);
     // Every actuator has left dL/dcontrols at step t: the controller's share of dL/dstate_t.
-    controller_.adjoint(exec_, t, s, adj_state(), controls_);
-    bodies_.gather_adjoint(exec_, m, adj_state());
+    families_.adjoint_control(pass);
+    families_.gather_body_adjoints(pass);
   }
 
   bool observed(int t) const {
@@ -341,7 +320,7 @@ private:
                                " s), ";
       const std::string why = "; the time step may be too large for the stiffness, or a parameter is extreme";
       if (bad_x < 0 && bad_v < 0) {  // a body: its slots are x (3B), q (4B), v (3B), w (3B)
-        const long nb = bodies_.count(), part = bad_body < 3 * nb ? 0 : bad_body < 7 * nb ? 1 : bad_body < 10 * nb ? 2 : 3;
+        const long nb = layout_.bodies, part = bad_body < 3 * nb ? 0 : bad_body < 7 * nb ? 1 : bad_body < 10 * nb ? 2 : 3;
         const long start[4] = {0, 3 * nb, 7 * nb, 10 * nb};
         const char* what[4] = {"position", "orientation", "velocity", "angular velocity"};
         return Error{"the rollout produced a non-finite body " + std::string(what[part]) + when + "body " +
@@ -350,89 +329,34 @@ private:
       const bool in_x = bad_x >= 0 && (bad_v < 0 || bad_x <= bad_v);
       const long at = in_x ? bad_x : bad_v;
       return Error{"the rollout produced a non-finite " + std::string(in_x ? "position" : "velocity") + when +
-                   "particle " + std::to_string(at % particles_.count()) + why};
+                   "particle " + std::to_string(at % layout_.particles) + why};
     }
     return std::nullopt;
   }
 
   void upload_parameters(const ParameterSet& p) {
-    controls_.upload(p, exec_);
-    controller_.upload(p, exec_);
-    particles_.upload(p, state(0), exec_);
-    bodies_.upload(p, state(0), exec_);
-    springs_.upload(p, exec_);
-    elements_.upload(p, exec_);
-    ground_.upload(p, exec_);
-    colliders_.upload(p, exec_);
-    joints_.upload(p, exec_);
-    particle_bodies_.upload(p, exec_);
+    families_.upload(p, state(0), exec_);
     if (implicit_) implicit_->upload(p, exec_);
   }
 
   ModelView<T> model_view() const {
     ModelView<T> m;
     m.dt = dt_;
-    m.particles = particles_.model(exec_);
-    m.springs = springs_.model(exec_);
-    elements_.put_model(m, exec_);
-    body_actuators_.put_model(m, exec_);
-    m.ground = ground_.model();
-    m.colliders = colliders_.model(exec_);
-    m.bodies = bodies_.model(exec_);
-    m.joints = joints_.model(exec_);
-    m.body_contacts = body_contacts_.model(exec_);
-    m.coupling = coupling_.view(exec_);
-    m.particle_bodies = particle_bodies_.model(exec_);
-    // Every actuator's one table.
-    m.springs.controls = m.tets.controls = m.actuators.controls = m.joints.controls = controls_.values(exec_);
-    m.actuators.channels = controls_.channels();
+    families_.put_model(m, exec_);
     return m;
   }
 
-  void zero_gradients() {
-    controls_.zero_gradients(exec_);
-    controller_.zero_gradients(exec_);
-    particles_.zero_gradients(exec_);
-    springs_.zero_gradients(exec_);
-    elements_.zero_gradients(exec_);
-    ground_.zero_gradients(exec_);
-    colliders_.zero_gradients(exec_);
-    bodies_.zero_gradients(exec_);
-    joints_.zero_gradients(exec_);
-    body_contacts_.zero_gradients(exec_);
-    particle_bodies_.zero_gradients(exec_);
-  }
+  void zero_gradients() { families_.zero_gradients(exec_); }
 
   GradView<T> grad_view() {
     GradView<T> g;
-    g.particles = particles_.grad(exec_);
-    g.springs = springs_.grad(exec_, controls_.grad(exec_));
-    elements_.put_grad(g, exec_);
-    // Every actuator's dL/dcontrols in one table.
-    g.tets.controls = g.actuators.controls = controls_.grad(exec_);
-    g.ground = ground_.grad(exec_);
-    g.colliders = colliders_.grad(exec_);
-    g.bodies = bodies_.grad(exec_);
-    g.joints = joints_.grad(exec_);
-    g.joints.controls = controls_.grad(exec_);
-    g.body_contacts = body_contacts_.grad(exec_);
-    g.particle_bodies = particle_bodies_.grad(exec_);
+    families_.put_grad(g, exec_);
     return g;
   }
 
   void download_gradients(ParameterSet& p) {
     p.zero_grad();
-    controls_.download_gradients(p, exec_);
-    controller_.download_gradients(p, exec_);
-    particles_.download_gradients(p, adj_state(), exec_);
-    springs_.download_gradients(p, exec_);
-    elements_.download_gradients(p, exec_);
-    ground_.download_gradients(p, exec_);
-    colliders_.download_gradients(p, exec_);
-    bodies_.download_gradients(p, adj_state(), exec_);
-    joints_.download_gradients(p, exec_);  // adds to the bodies' initial poses
-    body_contacts_.download_gradients(p, exec_);
-    particle_bodies_.download_gradients(p, exec_);
+    families_.download_gradients(p, adj_state(), exec_);
   }
 
   Exec exec_;
@@ -440,19 +364,7 @@ private:
   StateLayout layout_;
   int steps_, checkpoint_every_;
   T dt_;
-  ControlChannels<T, Exec> controls_;  // what the actuators read each step, and its gradient
-  ControllerFamily<T, Exec> controller_;
-  ParticleFamily<T, Exec> particles_;
-  SpringFamily<T, Exec> springs_;
-  ElementFamilies<T, Exec> elements_;  // triangles (and the families that slot in beside them)
-  GroundFamily<T, Exec> ground_;
-  ColliderFamily<T, Exec> colliders_;
-  BodyFamily<T, Exec> bodies_;
-  JointFamily<T, Exec> joints_;
-  BodyContactFamily<T, Exec> body_contacts_;
-  BodyActuatorFamily<T, Exec> body_actuators_;
-  ParticleBodyFamily<T, Exec> particle_bodies_;
-  BodyCoupling<T, Exec> coupling_;  // after the families whose pairs it holds
+  Families<T, Exec> families_;
   std::optional<ImplicitEuler<T, Exec>> implicit_;  // with Integrator::ImplicitEuler only
 
   using Array = typename Exec::template Array<T>;

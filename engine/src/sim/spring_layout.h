@@ -16,6 +16,8 @@
 
 #include <vector>
 
+#include "kernels/spring_model.h"  // IncidenceSegment
+
 namespace nudge {
 
 // A stretch of springs [first, first + count). For a run (a0 >= 0) spring first + t joins
@@ -23,11 +25,6 @@ namespace nudge {
 struct SpringSpan {
   int first = 0, count = 0, a0 = -1, b0 = -1;
   bool actuated = false;  // some spring of the span has an actuation channel
-};
-
-// Adds sign * value[spring + t] onto particle `particle + t` for t < count.
-struct IncidenceSegment {
-  int particle = 0, spring = 0, count = 0, sign = 1;
 };
 
 struct SpringLayout {

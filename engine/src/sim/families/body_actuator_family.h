@@ -15,6 +15,7 @@
 #include "kernels/channel_sum.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/channel_lists.h"
 #include "sim/soa.h"
 
@@ -51,13 +52,13 @@ public:
   int count() const { return count_; }
 
   // Each actuator's interaction: its body and the world.
-  std::vector<std::pair<int, int>> pairs() const {
+  std::vector<std::pair<int, int>> coupling_pairs() const {
     std::vector<std::pair<int, int>> out;
     for (int b : bodies_) out.emplace_back(b, -1);
     return out;
   }
 
-  // The controls table (am.controls, am.channels) is the rollout's ControlChannels', set by it.
+  // The controls table (am.controls, am.channels) is the control family's, set by it.
   void put_model(ModelView<T>& m, const Exec& exec) const {
     ActuatorModel<T>& am = m.actuators;
     am.body_count = count_;
@@ -68,13 +69,18 @@ public:
     am.body_point = exec.data(point_);
   }
 
-  void compute(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, int first) const {
-    if (count_ > 0) exec.launch(count_, BodyActuatorKernel<T>{m, s, t, first});
+  // Each actuator's wrench on its body into coupling slots [first, first + count).
+  void couple_bodies(const StepPass<T, Exec>& pass, int first) const {
+    if (count_ > 0) pass.exec.launch(count_, BodyActuatorKernel<T>{pass.m, pass.state, pass.t, first});
   }
 
-  void adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, int first,
-               const GradView<T>& grad) {
+  void adjoint_couple_bodies(const AdjointPass<T, Exec>& pass, int first) {
     if (count_ == 0) return;
+    const Exec& exec = pass.exec;
+    const ModelView<T>& m = pass.m;
+    const StateView<const T> s = pass.state;
+    const int t = pass.t;
+    const GradView<T>& grad = pass.grad;
     exec.launch(count_, BodyActuatorAdjointKernel<T>{m, s, t, first, exec.data(adj_u_)});
     exec.launch(channels_, ChannelSumKernel<T>{exec.data(channel_start_), exec.data(channel_item_), exec.data(adj_u_),
                                                nullptr, grad.actuators.controls + size_t(t) * channels_});

@@ -14,6 +14,7 @@
 #include "sim/families/body_family.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -42,7 +43,7 @@ public:
   int count() const { return count_; }
 
   // Each item's (point body, shape body).
-  const std::vector<std::pair<int, int>>& pairs() const { return items_; }
+  const std::vector<std::pair<int, int>>& coupling_pairs() const { return items_; }
 
   BodyContactModel<T> model(const Exec& exec) const {
     BodyContactModel<T> bc;
@@ -53,13 +54,17 @@ public:
     return bc;
   }
 
-  void compute(const Exec& exec, const ModelView<T>& m, StateView<const T> s, int first) const {
-    if (count_ > 0) exec.launch(count_, BodyPairContactKernel<T>{m, s, first});
+  void put_model(ModelView<T>& m, const Exec& exec) const { m.body_contacts = model(exec); }
+  void put_grad(GradView<T>& g, const Exec& exec) { g.body_contacts = grad(exec); }
+
+  // Each contact's wrench on its two bodies into coupling slots [first, first + count).
+  void couple_bodies(const StepPass<T, Exec>& pass, int first) const {
+    if (count_ > 0) pass.exec.launch(count_, BodyPairContactKernel<T>{pass.m, pass.state, first});
   }
 
-  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> s, const BodyContactGrad<T>& grad,
-               int first) const {
-    if (count_ > 0) exec.launch(count_, BodyPairContactAdjointKernel<T>{m, s, grad, first});
+  void adjoint_couple_bodies(const AdjointPass<T, Exec>& pass, int first) const {
+    if (count_ > 0)
+      pass.exec.launch(count_, BodyPairContactAdjointKernel<T>{pass.m, pass.state, pass.grad.body_contacts, first});
   }
 
   void zero_gradients(const Exec& exec) {

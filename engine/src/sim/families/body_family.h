@@ -15,6 +15,7 @@
 #include "kernels/body_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -172,18 +173,23 @@ public:
     return bm;
   }
 
-  void step(const Exec& exec, const ModelView<T>& m, StateView<const T> s, StateView<T> next) const {
-    exec.launch(count_, BodyStepKernel<T>{m, s, next});
+  void put_model(ModelView<T>& m, const Exec& exec) const { m.bodies = model(exec); }
+  void put_grad(GradView<T>& g, const Exec& exec) { g.bodies = grad(exec); }
+
+  // Each body gathers its coupling slots' wrenches and the particles' forces, and integrates.
+  void integrate_bodies(const StepPass<T, Exec>& pass) const {
+    pass.exec.launch(count_, BodyStepKernel<T>{pass.m, pass.state, pass.next});
   }
 
-  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> s, StateView<T> adj,
-               const BodyGrad<T>& grad) const {
-    exec.launch(count_, BodyAdjointKernel<T>{m, s, adj, grad});
+  // First in a step's adjoint: it needs the step's whole wrench, and leaves the bodies'
+  // dL/dwrench in the coupling slots for the particles' and the couplings' adjoints.
+  void adjoint_integrate_bodies(const AdjointPass<T, Exec>& pass) const {
+    pass.exec.launch(count_, BodyAdjointKernel<T>{pass.m, pass.state, pass.adj, pass.grad.bodies});
   }
 
-  // After the joints' and body contacts' adjoints: each body adds its slots' share.
-  void gather_adjoint(const Exec& exec, const ModelView<T>& m, StateView<T> adj) const {
-    if (m.coupling.slots > 0) exec.launch(count_, BodyGatherAdjointKernel<T>{m, adj});
+  // Last: after the joints' and body contacts' adjoints, each body adds its slots' share.
+  void gather_body_adjoints(const AdjointPass<T, Exec>& pass) const {
+    if (pass.m.coupling.slots > 0) pass.exec.launch(count_, BodyGatherAdjointKernel<T>{pass.m, pass.adj});
   }
 
   void zero_gradients(const Exec& exec) {

@@ -11,6 +11,7 @@
 #include "kernels/collider_model.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -52,6 +53,9 @@ public:
     cm.restitution = restitution_;
     return cm;
   }
+
+  void put_model(ModelView<T>& m, const Exec& exec) const { m.colliders = model(exec); }
+  void put_grad(GradView<T>& g, const Exec& exec) { g.colliders = grad(exec); }
 
   void zero_gradients(const Exec& exec) {
     for (auto* a : {&g_stiffness_, &g_damping_, &g_friction_, &g_radius_}) {

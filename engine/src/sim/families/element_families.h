@@ -23,6 +23,7 @@
 #include "sim/backend.h"
 #include "sim/corner_slots.h"
 #include "sim/families/bending_family.h"
+#include "sim/families/step_pass.h"
 #include "sim/families/particle_force_family.h"
 #include "sim/families/tet_family.h"
 #include "sim/families/triangle_family.h"
@@ -54,18 +55,21 @@ public:
   }
 
   // Every element's forces on its corners at this step, for the particle pass to gather.
-  void compute_forces(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state) {
-    each([&](auto& family, int first) { family.compute_forces(exec, m, step, state, slots_.force_out(exec, first)); });
+  void interaction_forces(const StepPass<T, Exec>& pass) {
+    each([&](auto& family, int first) {
+      family.compute_forces(pass.exec, pass.m, pass.t, pass.state, slots_.force_out(pass.exec, first));
+    });
   }
 
   // The elements' part of a step's adjoint: from dL/dF per particle (adj_f) to their
   // parameters' gradients, and their share of dL/dstate_t added to adj.
-  void adjoint(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state, const T* adj_f,
-               StateView<T> adj, const GradView<T>& grad) {
+  void adjoint_interaction_forces(const AdjointPass<T, Exec>& pass) {
+    const Exec& exec = pass.exec;
     each([&](auto& family, int first) {
-      family.adjoint(exec, m, step, state, adj_f, slots_.adj_x_out(exec, first), slots_.adj_v_out(exec, first), grad);
+      family.adjoint(exec, pass.m, pass.t, pass.state, pass.adj_f, slots_.adj_x_out(exec, first),
+                     slots_.adj_v_out(exec, first), pass.grad);
     });
-    slots_.gather_adjoint(exec, m.corners, adj);
+    slots_.gather_adjoint(exec, pass.m.corners, pass.adj);
   }
 
   void zero_gradients(const Exec& exec) {

@@ -4,9 +4,10 @@
 // parameters (ground_stiffness, friction) and their per-particle gradient shares.
 #pragma once
 
-#include "kernels/ground_model.h"
+#include "kernels/model.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -24,8 +25,8 @@ public:
     friction_ = static_cast<T>(p[ParamId::Friction].value[0]);
   }
 
-  GroundModel<T> model() const {
-    GroundModel<T> g;
+  void put_model(ModelView<T>& m, const Exec&) const {
+    GroundModel<T>& g = m.ground;
     g.enabled = ground_.enabled;
     g.projection = ground_.contact == GroundContact::Projection;
     g.time_of_impact = ground_.contact == GroundContact::TimeOfImpact;
@@ -35,7 +36,6 @@ public:
     g.friction = friction_;
     g.contact_smoothing = static_cast<T>(ground_.contact_smoothing);
     g.friction_smoothing = static_cast<T>(ground_.friction_smoothing);
-    return g;
   }
 
   void zero_gradients(const Exec& exec) {
@@ -45,7 +45,7 @@ public:
     }
   }
 
-  GroundGrad<T> grad(const Exec& exec) { return {exec.data(g_stiffness_), exec.data(g_friction_)}; }
+  void put_grad(GradView<T>& g, const Exec& exec) { g.ground = {exec.data(g_stiffness_), exec.data(g_friction_)}; }
 
   // The per-particle shares summed in particle order.
   void download_gradients(ParameterSet& p, const Exec& exec) const {

@@ -17,6 +17,7 @@
 #include "kernels/channel_sum.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/channel_lists.h"
 #include "sim/families/body_family.h"
 #include "sim/soa.h"
@@ -58,7 +59,7 @@ public:
   int count() const { return count_; }
 
   // The bodies of each joint: (parent, child), the parent -1 for the world.
-  std::vector<std::pair<int, int>> pairs() const {
+  std::vector<std::pair<int, int>> coupling_pairs() const {
     std::vector<std::pair<int, int>> out;
     for (const Joint& j : joints_) out.emplace_back(j.parent, j.child);
     return out;
@@ -105,14 +106,20 @@ public:
     return jm;
   }
 
-  void compute(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, int first) const {
-    if (count_ > 0) exec.launch(count_, JointForceKernel<T>{m, s, t, first});
+  void put_model(ModelView<T>& m, const Exec& exec) const { m.joints = model(exec); }
+  void put_grad(GradView<T>& g, const Exec& exec) { g.joints = grad(exec); }
+
+  // Each joint's wrench on its two bodies into coupling slots [first, first + count).
+  void couple_bodies(const StepPass<T, Exec>& pass, int first) const {
+    if (count_ > 0) pass.exec.launch(count_, JointForceKernel<T>{pass.m, pass.state, pass.t, first});
   }
 
-  void adjoint(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, const JointGrad<T>& grad,
-               int first) const {
+  void adjoint_couple_bodies(const AdjointPass<T, Exec>& pass, int first) const {
     if (count_ == 0) return;
-    exec.launch(count_, JointAdjointKernel<T>{m, s, grad, t, first});
+    const Exec& exec = pass.exec;
+    const int t = pass.t;
+    const JointGrad<T>& grad = pass.grad.joints;
+    exec.launch(count_, JointAdjointKernel<T>{pass.m, pass.state, grad, t, first});
     if (on_channels_)
       exec.launch(channels_, ChannelSumKernel<T>{exec.data(channel_start_), exec.data(channel_joint_),
                                                  grad.control + size_t(t) * count_, exec.data(gain_),

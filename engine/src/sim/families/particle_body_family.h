@@ -13,6 +13,7 @@
 #include "kernels/body_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/step_pass.h"
 #include "sim/by_body_lists.h"
 #include "sim/families/body_family.h"
 #include "sim/soa.h"
@@ -64,10 +65,13 @@ public:
     return pb;
   }
 
+  void put_model(ModelView<T>& m, const Exec& exec) const { m.particle_bodies = model(exec); }
+  void put_grad(GradView<T>& g, const Exec& exec) { g.particle_bodies = grad(exec); }
+
   // After the particles' adjoint: what each body's state owes to the particles.
-  void gather_adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> s, const T* adj_f,
-                      StateView<T> adj, const BodyGrad<T>& body_grad) const {
-    if (active() && bodies_ > 0) exec.launch(bodies_, BodyParticleAdjointKernel<T>{m, s, adj_f, adj, body_grad});
+  void gather_particle_body_adjoints(const AdjointPass<T, Exec>& pass) const {
+    if (active() && bodies_ > 0)
+      pass.exec.launch(bodies_, BodyParticleAdjointKernel<T>{pass.m, pass.state, pass.adj_f, pass.adj, pass.grad.bodies});
   }
 
   void zero_gradients(const Exec& exec) {

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "cpu/span_kernels.h"
+#include "kernels/model.h"
 #include "kernels/step_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
-#include "sim/families/spring_family.h"
+#include "sim/families/step_pass.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -42,36 +43,35 @@ public:
     exec.upload_to(initial.v, soa_from_triples<T>(v0, n_));
   }
 
-  ParticleModel<T> model(const Exec& exec) const {
-    ParticleModel<T> p;
+  void put_model(ModelView<T>& m, const Exec& exec) const {
+    ParticleModel<T>& p = m.particles;
     p.n = n_;
     p.mass = exec.data(mass_);
     p.free = exec.data(free_);
     p.ext_force = exec.data(ext_force_);
     for (int k = 0; k < 3; ++k) p.gravity[k] = gravity_[k];
     p.drag = drag_;
-    return p;
   }
 
-  // One step: gathers the spring forces, adds the local ones and integrates.
-  void integrate(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const SpringFamily<T, Exec>& springs,
-                 StateView<T> next) const {
+  // One step: gathers the interaction forces (the springs' m.springs.force, the element
+  // families' corners), adds the local ones and integrates.
+  void integrate_particles(const StepPass<T, Exec>& pass) const {
+    const SpringModel<T>& sp = pass.m.springs;
     if constexpr (Exec::kSpringRuns) {
-      const SpringLayout& layout = springs.layout();
-      exec.launch_blocks(layout.blocks(), ParticleStepBlockKernel<T>{m, state, springs.forces(), next,
-                                                                      layout.block_start.data(), layout.segments.data()});
+      pass.exec.launch_blocks(sp.blocks, ParticleStepBlockKernel<T>{pass.m, pass.state, sp.force, pass.next,
+                                                                    sp.block_start, sp.segments});
     } else {
-      exec.launch(n_, ParticleStepKernel<T>{m, state, springs.forces(), next});
+      pass.exec.launch(n_, ParticleStepKernel<T>{pass.m, pass.state, sp.force, pass.next});
     }
   }
 
   // The particle half of a step's adjoint: adj holds dL/dstate_{t+1} on entry and the
-  // local part of dL/dstate_t on return; adj_f receives dL/dF per particle. v1: the
-  // velocities after the step.
-  void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* v1, StateView<T> adj,
-               T* adj_f, const GradView<T>& grad) const {
-    if (has_local_contact(m)) adjoint<true>(exec, m, state, v1, adj, adj_f, grad);
-    else adjoint<false>(exec, m, state, v1, adj, adj_f, grad);
+  // local part of dL/dstate_t on return; adj_f receives dL/dF per particle.
+  void adjoint_integrate_particles(const AdjointPass<T, Exec>& pass) const {
+    // The velocities the forces gave: the stored ones, or before the time-of-impact ground.
+    const T* v1 = pass.next.v_pre ? pass.next.v_pre : pass.next.v;
+    if (has_local_contact(pass.m)) adjoint<true>(pass.exec, pass.m, pass.state, v1, pass.adj, pass.adj_f, pass.grad);
+    else adjoint<false>(pass.exec, pass.m, pass.state, v1, pass.adj, pass.adj_f, pass.grad);
   }
 
   void zero_gradients(const Exec& exec) {
@@ -80,7 +80,9 @@ public:
     for (auto* a : {&g_mass_, &g_drag_, &g_ext_force_}) exec.zero(*a);
   }
 
-  ParticleGrad<T> grad(const Exec& exec) { return {exec.data(g_mass_), exec.data(g_ext_force_), exec.data(g_drag_)}; }
+  void put_grad(GradView<T>& g, const Exec& exec) {
+    g.particles = {exec.data(g_mass_), exec.data(g_ext_force_), exec.data(g_drag_)};
+  }
 
   // adj0: dL/dstate_0 (the initial state's adjoint), on the backend.
   void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {

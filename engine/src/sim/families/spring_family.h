@@ -17,6 +17,7 @@
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/channel_lists.h"
+#include "sim/families/step_pass.h"
 #include "sim/soa.h"
 #include "sim/spring_layout.h"
 
@@ -48,9 +49,9 @@ public:
     exec.upload(rest_, converted(in_layout_order(p[ParamId::RestLength].value)));
   }
 
-  // The controls table (sp.controls) is the rollout's ControlChannels', set by it.
-  SpringModel<T> model(const Exec& exec) const {
-    SpringModel<T> sp;
+  // The controls table (sp.controls) is the control family's, set by it.
+  void put_model(ModelView<T>& m, const Exec& exec) const {
+    SpringModel<T>& sp = m.springs;
     sp.s = s_;
     sp.channels = channels_;
     sp.a = exec.data(a_);
@@ -64,38 +65,43 @@ public:
     sp.inc_start = exec.data(inc_start_);
     sp.inc_spring = exec.data(inc_spring_);
     sp.inc_sign = exec.data(inc_sign_);
-    return sp;
+    sp.force = values(fs_);
+    sp.blocks = layout_.blocks();
+    sp.block_start = layout_.block_start.data();  // host memory: read by the CPU's block kernels only
+    sp.segments = layout_.segments.data();
   }
 
-  // Each spring's force on its end a at this step, into forces().
-  void compute_forces(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state) {
-    const SpringForceKernel<T> kernel{m, step, state, values(fs_)};
+  // Each spring's force on its end a at this step, into m.springs.force.
+  void interaction_forces(const StepPass<T, Exec>& pass) {
+    const SpringForceKernel<T> kernel{pass.m, pass.t, pass.state, values(fs_)};
     if constexpr (Exec::kSpringRuns) {
-      exec.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{kernel, layout_.spans.data()});
+      pass.exec.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{kernel, layout_.spans.data()});
     } else {
-      exec.launch(s_, kernel);
+      pass.exec.launch(s_, kernel);
     }
   }
-  const T* forces() const { return values(fs_); }  // 3 x s, on end a
 
   // The springs' half of a step's adjoint: from dL/dF per particle (adj_f) to the
   // springs' parameter gradients and their share of dL/dstate_t, gathered into adj.
-  void adjoint(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state, const T* adj_f,
-               StateView<T> adj, const SpringGrad<T>& grad) {
+  void adjoint_interaction_forces(const AdjointPass<T, Exec>& pass) {
     if (s_ == 0) return;
+    const Exec& exec = pass.exec;
+    const ModelView<T>& m = pass.m;
     T *adj_d = values(adj_d_), *adj_dv = values(adj_dv_);
-    const SpringAdjointKernel<T> springs{m, step, state, adj_f, adj_d, adj_dv, exec.data(adj_rest_eff_), grad};
+    const SpringAdjointKernel<T> springs{m, pass.t, pass.state, pass.adj_f, adj_d, adj_dv, exec.data(adj_rest_eff_),
+                                         pass.grad.springs};
     if constexpr (Exec::kSpringRuns) {
       exec.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});
-      exec.launch_blocks(layout_.blocks(), ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, adj, layout_.block_start.data(),
-                                                                         layout_.segments.data()});
+      exec.launch_blocks(layout_.blocks(), ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, pass.adj,
+                                                                         layout_.block_start.data(), layout_.segments.data()});
     } else {
       exec.launch(s_, springs);
-      exec.launch(n_, ParticleGatherKernel<T>{m, adj_d, adj_dv, adj});
+      exec.launch(n_, ParticleGatherKernel<T>{m, adj_d, adj_dv, pass.adj});
     }
     if (channels_ > 0)
-      exec.launch(channels_, ControlAdjointKernel<T>{m.springs, step, exec.data(channel_start_),
-                                                     exec.data(channel_spring_), exec.data(adj_rest_eff_), grad.controls});
+      exec.launch(channels_, ControlAdjointKernel<T>{m.springs, pass.t, exec.data(channel_start_),
+                                                     exec.data(channel_spring_), exec.data(adj_rest_eff_),
+                                                     pass.grad.springs.controls});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -103,10 +109,11 @@ public:
     for (auto* a : {&g_stiffness_, &g_damping_, &g_rest_}) exec.zero(*a);
   }
 
-  // dL/dcontrols (controls) goes to the table the caller gives: the rollout's
-  // ControlChannels', or a sink.
-  SpringGrad<T> grad(const Exec& exec, T* controls) {
-    return {exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_rest_), controls};
+  // dL/dcontrols (g.springs.controls) is the control family's table, set by it.
+  void put_grad(GradView<T>& g, const Exec& exec) {
+    g.springs.stiffness = exec.data(g_stiffness_);
+    g.springs.damping = exec.data(g_damping_);
+    g.springs.rest = exec.data(g_rest_);
   }
 
   void download_gradients(ParameterSet& p, const Exec& exec) const {
