@@ -12,7 +12,7 @@
 //   NUDGE_RECORD_DETERMINISM=1 build/release/tests/engine_tests --source-file=*determinism_hash_test.cpp
 //
 // and says why in its commit. Release builds only: the sanitizer build (-O0) may order
-// vectorised sums differently, and there the thread test still runs.
+// vectorised sums differently.
 
 #include <bit>
 #include <cstdint>
@@ -157,12 +157,12 @@ TEST_CASE("determinism: every example's trajectory, loss and gradients match the
   }
 }
 
-TEST_CASE("determinism: every example gives the same bits at 1, 2 and 8 threads") {
+// Release only, like the hashes: each family's own tests check 1, 2 and 8 threads under
+// the sanitizers too, on smaller scenes.
+TEST_CASE("determinism: every example gives the same bits at 1, 2 and 8 threads" * doctest::skip(test::kSanitized)) {
   for (const fs::path& path : example_scenes()) {
     const Scene scene = load(path);
-    // Under the sanitizers the long examples are checked at float32 only, to keep CI short.
     for (Precision precision : kPrecisions) {
-      if (test::kSanitized && precision == Precision::Float64) continue;
       INFO(path.stem().string(), " ", precision_name(precision));
       const Hashes one = hash_rollout(scene, precision, 1);
       for (int threads : {2, 8}) {

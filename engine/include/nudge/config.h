@@ -25,7 +25,7 @@
 #define NUDGE_HD_NOINLINE
 #endif
 
-// On a lambda that is the body of a SIMD loop (cpu/span_kernels.h): GCC inlines such a
+// On a lambda that is the body of a SIMD loop (kernels/span_kernels.h): GCC inlines such a
 // lambda only while the enclosing function stays under its size limits, and each family
 // added to ModelView pushed B1's particle loop past them (it ran as scalar calls, one per
 // particle, at a third of the speed). Forcing it keeps the loop one vector body.

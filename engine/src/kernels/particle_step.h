@@ -3,7 +3,7 @@
 //   v' = (v + dt F / m) * free        (free = 0 holds a pinned particle still)
 //   x' = x + dt v'
 // The interaction forces (springs', triangles') are gathered by the particle kernels
-// (step_kernels.h, cpu/span_kernels.h) and passed in;
+// (step_kernels.h, kernels/span_kernels.h) and passed in;
 // the forces here are those local to the particle, and the bodies' (whose states it
 // reads from the step's state).
 #pragma once

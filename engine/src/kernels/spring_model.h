@@ -3,6 +3,13 @@
 
 namespace nudge {
 
+// A stretch of springs [first, first + count). For a run (a0 >= 0) spring first + t joins
+// a0 + t and b0 + t; for loose springs (a0 < 0) the ends are read from the index arrays.
+struct SpringSpan {
+  int first = 0, count = 0, a0 = -1, b0 = -1;
+  bool actuated = false;  // some spring of the span has an actuation channel
+};
+
 // Adds sign * value[spring + t] onto particle `particle + t` for t < count: how a run of
 // springs reaches a block of particles on the CPU (sim/spring_layout.h).
 struct IncidenceSegment {

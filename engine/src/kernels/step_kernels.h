@@ -1,7 +1,7 @@
 // The launchable units of a step: one functor per kernel, called once per element
 // index by a backend (a loop over a chunk on the CPU, a thread per index on CUDA).
 // The spring kernels also take a spring's ends as arguments (at()), so that the CPU's
-// span kernel (cpu/span_kernels.h) can compute them along a run instead of loading them.
+// span kernel (kernels/span_kernels.h) can compute them along a run instead of loading them.
 #pragma once
 
 #include "kernels/particle_step.h"

@@ -23,9 +23,6 @@ template <class E>
 concept Backend = requires(E exec, const E cexec, typename E::template Array<float> array,
                            const typename E::template Array<float> carray, std::vector<float> host, float* p,
                            const float* cp, size_t n) {
-  // Whether springs are laid out in runs and launched as span and block kernels
-  // (cpu/span_kernels.h, CPU) or one thread per element (CUDA).
-  { E::kSpringRuns } -> std::convertible_to<bool>;
   { cexec.data(array) } -> std::same_as<float*>;
   { cexec.data(carray) } -> std::same_as<const float*>;
   cexec.resize(array, n);  // contents need not survive

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "nudge/assert.h"
 #include "kernels/corner_model.h"
 #include "kernels/model.h"
 #include "sim/backend.h"
@@ -48,9 +49,9 @@ public:
   }
 
   // Where a family whose slots start at `first` writes forces, and its adjoints.
-  CornerOut<T> force_out(const Exec& exec, int first) { return {exec.data(force_), slots_, first}; }
-  CornerOut<T> adj_x_out(const Exec& exec, int first) { return {exec.data(adj_x_), slots_, first}; }
-  CornerOut<T> adj_v_out(const Exec& exec, int first) { return {exec.data(adj_v_), slots_, first}; }
+  CornerOut<T> force_out(const Exec& exec, int first) { return {exec.data(force_), slots_, checked(first)}; }
+  CornerOut<T> adj_x_out(const Exec& exec, int first) { return {exec.data(adj_x_), slots_, checked(first)}; }
+  CornerOut<T> adj_v_out(const Exec& exec, int first) { return {exec.data(adj_v_), slots_, checked(first)}; }
 
   void gather_adjoint(const Exec& exec, const CornerModel<T>& corners, StateView<T> adj) {
     if (slots_ == 0) return;
@@ -60,6 +61,11 @@ public:
 private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
+  int checked(int first) const {
+    NUDGE_ASSERT(first >= 0 && first <= slots_);  // a family's slots lie within the pool
+    return first;
+  }
+
   int n_, slots_;
   IntArray inc_start_, inc_slot_;
   Array force_, adj_x_, adj_v_;

@@ -16,16 +16,9 @@
 
 #include <vector>
 
-#include "kernels/spring_model.h"  // IncidenceSegment
+#include "kernels/spring_model.h"  // SpringSpan, IncidenceSegment
 
 namespace nudge {
-
-// A stretch of springs [first, first + count). For a run (a0 >= 0) spring first + t joins
-// a0 + t and b0 + t; for loose springs (a0 < 0) the ends are read from the index arrays.
-struct SpringSpan {
-  int first = 0, count = 0, a0 = -1, b0 = -1;
-  bool actuated = false;  // some spring of the span has an actuation channel
-};
 
 struct SpringLayout {
   std::vector<int> order;  // s: the scene's index of each spring in layout order

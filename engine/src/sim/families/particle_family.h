@@ -8,9 +8,10 @@
 
 #include <vector>
 
-#include "cpu/span_kernels.h"
+#include "kernels/span_kernels.h"
 #include "kernels/model.h"
 #include "kernels/step_kernels.h"
+#include "nudge/assert.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/families/step_pass.h"
@@ -32,6 +33,7 @@ public:
   // The parameters of this forward pass, and the initial state; a pinned particle
   // starts at rest.
   void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
+    NUDGE_ASSERT(p[ParamId::Mass].value.size() == size_t(n_) && p[ParamId::InitialPosition].value.size() == 3 * size_t(n_));
     exec.upload(mass_, std::vector<T>(p[ParamId::Mass].value.begin(), p[ParamId::Mass].value.end()));
     exec.upload(ext_force_, soa_from_triples<T>(p[ParamId::ExternalForce].value, n_));
     for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[k]);
@@ -57,7 +59,7 @@ public:
   // families' corners), adds the local ones and integrates.
   void integrate_particles(const StepPass<T, Exec>& pass) const {
     const SpringModel<T>& sp = pass.m.springs;
-    if constexpr (Exec::kSpringRuns) {
+    if constexpr (kRunsSpringSpans<Exec>) {
       pass.exec.launch_blocks(sp.blocks, ParticleStepBlockKernel<T>{pass.m, pass.state, sp.force, pass.next,
                                                                     sp.block_start, sp.segments});
     } else {
@@ -108,7 +110,7 @@ private:
   template <bool kContact>
   void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* v1, StateView<T> adj,
                T* adj_f, const GradView<T>& grad) const {
-    if constexpr (Exec::kSpringRuns) {
+    if constexpr (kRunsSpringSpans<Exec>) {
       // Fixed blocks of one SIMD chunk, so where a vector loop starts never depends on the
       // thread count.
       const int blocks = (n_ + kChunkLanes<T> - 1) / kChunkLanes<T>;

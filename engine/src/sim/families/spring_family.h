@@ -2,7 +2,7 @@
 // (kernels/spring_force.h). Owns the springs' topology, parameters (stiffness, damping,
 // rest length, controls), scratch and gradients, and its schedule: on the CPU springs
 // are laid out in runs (sim/spring_layout.h) and launched as span kernels, whose
-// per-spring values the particle pass sums in blocks (cpu/span_kernels.h); on CUDA one
+// per-spring values the particle pass sums in blocks (kernels/span_kernels.h); on CUDA one
 // thread per spring, gathered by the particles through the incidence lists.
 //
 // Springs are kept in the layout's order; parameters and gradients are permuted on
@@ -12,8 +12,9 @@
 #include <climits>
 #include <vector>
 
-#include "cpu/span_kernels.h"
+#include "kernels/span_kernels.h"
 #include "kernels/step_kernels.h"
+#include "nudge/assert.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/channel_lists.h"
@@ -44,6 +45,8 @@ public:
   const SpringLayout& layout() const { return layout_; }
 
   void upload(const ParameterSet& p, const Exec& exec) {
+    for (ParamId id : {ParamId::Stiffness, ParamId::Damping, ParamId::RestLength})
+      NUDGE_ASSERT(p[id].value.size() == size_t(s_));  // the scene's checks gave every spring its values
     exec.upload(stiffness_, converted(in_layout_order(p[ParamId::Stiffness].value)));
     exec.upload(damping_, converted(in_layout_order(p[ParamId::Damping].value)));
     exec.upload(rest_, converted(in_layout_order(p[ParamId::RestLength].value)));
@@ -74,7 +77,7 @@ public:
   // Each spring's force on its end a at this step, into m.springs.force.
   void interaction_forces(const StepPass<T, Exec>& pass) {
     const SpringForceKernel<T> kernel{pass.m, pass.t, pass.state, values(fs_)};
-    if constexpr (Exec::kSpringRuns) {
+    if constexpr (kRunsSpringSpans<Exec>) {
       pass.exec.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{kernel, layout_.spans.data()});
     } else {
       pass.exec.launch(s_, kernel);
@@ -90,7 +93,7 @@ public:
     T *adj_d = values(adj_d_), *adj_dv = values(adj_dv_);
     const SpringAdjointKernel<T> springs{m, pass.t, pass.state, pass.adj_f, adj_d, adj_dv, exec.data(adj_rest_eff_),
                                          pass.grad.springs};
-    if constexpr (Exec::kSpringRuns) {
+    if constexpr (kRunsSpringSpans<Exec>) {
       exec.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});
       exec.launch_blocks(layout_.blocks(), ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, pass.adj,
                                                                          layout_.block_start.data(), layout_.segments.data()});
@@ -154,7 +157,7 @@ private:
 
   void upload_topology(const Scene& scene, const Exec& exec) {
     layout_ = make_spring_layout(scene.spring_a, scene.spring_b, scene.spring_channel, n_,
-                                 Exec::kSpringRuns ? kMinSpringRun : INT_MAX, kMaxSpan, kChunkLanes<T>);
+                                 kRunsSpringSpans<Exec> ? kMinSpringRun : INT_MAX, kMaxSpan, kChunkLanes<T>);
     exec.upload(a_, layout_.a);
     exec.upload(b_, layout_.b);
     const std::vector<int> channel = in_layout_order(scene.spring_channel);

@@ -5,11 +5,19 @@
 // adding contiguous ranges (IncidenceSegment) and, for loose springs, the incidence list.
 #pragma once
 
-#include "sim/spring_layout.h"
-#include "cpu/lane_vector.h"
+#include "kernels/lane_vector.h"
+#include "nudge/assert.h"
+#include "kernels/spring_model.h"
 #include "kernels/step_kernels.h"
 
 namespace nudge {
+
+// Whether a backend runs springs in runs and particles in blocks with these kernels (the
+// CPU: `static constexpr bool kSpringRuns = true` in its Exec) rather than one thread per
+// element (CUDA). A trait, not part of the Backend concept: a backend need not know the
+// springs exist.
+template <class Exec>
+inline constexpr bool kRunsSpringSpans = requires { requires Exec::kSpringRuns; };
 
 // Calls body(t, live) for every t in [0, count), count >= W, in whole chunks of W lanes.
 // A loop whose trip count is not a multiple of the vector width ends in a scalar tail,
@@ -49,6 +57,7 @@ struct ChunkSums {
     for (int j = block_start[block]; j < block_start[block + 1]; ++j) {
       const IncidenceSegment g = segments[j];
       const int lo = g.particle - p0, hi = lo + g.count;
+      NUDGE_VALIDATE(lo >= 0 && hi <= W);  // the layout clips segments to their block
       const typename Lanes::Index covered = iota >= lo && iota < hi;
       const T* src = values + (g.spring - lo);
       const T sign = static_cast<T>(g.sign);
@@ -104,6 +113,7 @@ struct SpringSpanKernel {  // over spans
   }
   void operator()(int k) const {
     const SpringSpan span = spans[k];
+    NUDGE_VALIDATE(span.first >= 0 && span.count >= 0 && span.first + span.count <= spring.m.springs.s);
     if (span.a0 < 0) {
       for (int s = span.first; s < span.first + span.count; ++s) spring(s);
     } else if (span.actuated) {
