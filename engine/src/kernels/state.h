@@ -3,8 +3,9 @@
 // The adjoint state (dL/dstate) has the same shape and is passed as a StateView too.
 //
 // Arrays of 3-vectors are structures of arrays (3 x n: all x, then all y, then all z;
-// see load3 in nudge/vec3.h). Each element family that has state of its own adds its
-// arrays here and its size to StateLayout (sim/state_layout.h).
+// see load3 in nudge/vec3.h). A family that has state of its own adds its arrays here
+// (the kernels read them by name) and declares them with state_fields() (sim/state_layout.h
+// lays out whatever the families declare).
 #pragma once
 
 #include <type_traits>
@@ -34,5 +35,23 @@ struct StateView {
     return {x, v, body_x, body_q, body_v, body_w, v_pre};
   }
 };
+
+// The arrays of a StateView by name, for the host code that lays out and checks a slot
+// whatever arrays its families declare.
+enum class StateArray { X, V, BodyX, BodyQ, BodyV, BodyW, VPre };
+
+template <class T>
+T*& state_array(StateView<T>& s, StateArray array) {
+  switch (array) {
+    case StateArray::X: return s.x;
+    case StateArray::V: return s.v;
+    case StateArray::BodyX: return s.body_x;
+    case StateArray::BodyQ: return s.body_q;
+    case StateArray::BodyV: return s.body_v;
+    case StateArray::BodyW: return s.body_w;
+    case StateArray::VPre: break;
+  }
+  return s.v_pre;
+}
 
 }  // namespace nudge

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "nudge/assert.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
@@ -63,17 +64,18 @@ template <class T, Backend Exec>
 class Rollout {
 public:
   Rollout(const Scene& scene, Exec exec, int checkpoint_every)
-      : exec_(std::move(exec)), objectives_(scene),
-        layout_{scene.particle_count(), scene.body_count(),
-                scene.settings.ground.enabled && scene.settings.ground.contact == GroundContact::TimeOfImpact},
+      : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
         steps_(scene.settings.steps),
         checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
-        dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_) {
+        dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
+    // Particles come first in the list, so every slot begins with x: a state is passed
+    // around as its view, and its slot is where x starts.
+    NUDGE_ASSERT(!layout_.fields().empty() && layout_.fields().front().array == StateArray::X);
     const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
     exec_.resize(adj_state_, layout_.size());
-    exec_.resize(adj_f_, layout_.particle_values());
+    exec_.resize(adj_f_, particle_values());
     if (scene.settings.integrator == Integrator::ImplicitEuler) implicit_.emplace(scene, exec_);
   }
 
@@ -158,15 +160,15 @@ public:
 
   // Every state of the last forward(), in double.
   Trajectory trajectory() {
-    const int n = layout_.particles;
+    const int n = particles_;
     Trajectory traj;
     traj.steps = steps_;
     traj.particles = n;
     traj.dt = static_cast<double>(dt_);
-    const size_t values = layout_.particle_values();
+    const size_t values = particle_values();
     traj.x.resize((steps_ + 1) * values);
     traj.v.resize((steps_ + 1) * values);
-    const int nb = layout_.bodies;
+    const int nb = bodies_;
     traj.bodies = nb;
     traj.body_x.resize((steps_ + 1) * 3 * size_t(nb));
     traj.body_q.resize((steps_ + 1) * 4 * size_t(nb));
@@ -206,9 +208,9 @@ private:
 
   // Sizes the recording for this rollout; steps the adjoint does not reach stay zero.
   void start_recording(StateAdjoints& out) const {
-    const size_t values = out.norms_only ? 0 : size_t(steps_ + 1) * layout_.particle_values();
+    const size_t values = out.norms_only ? 0 : size_t(steps_ + 1) * particle_values();
     out.steps = steps_;
-    out.particles = layout_.particles;
+    out.particles = particles_;
     out.x.assign(values, 0.0);
     out.v.assign(values, 0.0);
     out.norm.assign(size_t(steps_ + 1), 0.0);
@@ -218,14 +220,14 @@ private:
   // and dL/dv_t as xyz triples.
   // On a GPU this is a download per step.
   void record(int t, StateAdjoints& out) {
-    const int n = layout_.particles;
+    const int n = particles_;
     const T* slot = exec_.host_view(static_cast<const T*>(exec_.data(adj_state_)), layout_.size(), host_adj_);
     double squares = 0;
     for (size_t k = 0; k < layout_.size(); ++k) squares += static_cast<double>(slot[k]) * static_cast<double>(slot[k]);
     out.norm[size_t(t)] = std::sqrt(squares);
     if (out.norms_only) return;
     const StateView<const T> a = layout_.view(slot);
-    const size_t values = layout_.particle_values();
+    const size_t values = particle_values();
     for (int i = 0; i < n; ++i)
       for (int k = 0; k < 3; ++k) {
         out.x[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(a.x[size_t(k) * n + i]);
@@ -303,33 +305,24 @@ private:
                       [&](T* slot) { objectives_.add_state_grad(t, h, layout_.view(slot)); });
   }
 
-  // Looks for NaN or Inf in states first..last; names the first bad step and particle.
+  // Looks for NaN or Inf in states first..last; names the first bad step, and the first
+  // state array (in slot order) and element with one.
   template <class StateAt>
   std::optional<Error> find_non_finite(int first, int last, StateAt state_at) {
-    const size_t values = layout_.particle_values();
     if (first > last) return std::nullopt;
     // NaN and Inf never heal within a rollout, so the last state tells.
     if (exec_.first_non_finite(static_cast<const T*>(state_at(last).x), layout_.size()) < 0) return std::nullopt;
     for (int t = first; t <= last; ++t) {
-      const StateView<T> s = state_at(t);
-      const long bad_x = exec_.first_non_finite(static_cast<const T*>(s.x), values);
-      const long bad_v = exec_.first_non_finite(static_cast<const T*>(s.v), values);
-      const long bad_body = exec_.first_non_finite(static_cast<const T*>(s.body_x), layout_.body_values());
-      if (bad_x < 0 && bad_v < 0 && bad_body < 0) continue;
-      const std::string when = " at step " + std::to_string(t) + " (t = " + std::to_string(t * static_cast<double>(dt_)) +
-                               " s), ";
-      const std::string why = "; the time step may be too large for the stiffness, or a parameter is extreme";
-      if (bad_x < 0 && bad_v < 0) {  // a body: its slots are x (3B), q (4B), v (3B), w (3B)
-        const long nb = layout_.bodies, part = bad_body < 3 * nb ? 0 : bad_body < 7 * nb ? 1 : bad_body < 10 * nb ? 2 : 3;
-        const long start[4] = {0, 3 * nb, 7 * nb, 10 * nb};
-        const char* what[4] = {"position", "orientation", "velocity", "angular velocity"};
-        return Error{"the rollout produced a non-finite body " + std::string(what[part]) + when + "body " +
-                     std::to_string((bad_body - start[part]) % nb) + why};
+      const T* slot = state_at(t).x;
+      for (size_t k = 0; k < layout_.fields().size(); ++k) {
+        const StateField& field = layout_.fields()[k];
+        const long bad = exec_.first_non_finite(slot + layout_.offset(k), field.values());
+        if (bad < 0) continue;
+        return Error{"the rollout produced a non-finite " + field.quantity + " at step " + std::to_string(t) +
+                     " (t = " + std::to_string(t * static_cast<double>(dt_)) + " s), " + field.element + " " +
+                     std::to_string(bad % field.count) +
+                     "; the time step may be too large for the stiffness, or a parameter is extreme"};
       }
-      const bool in_x = bad_x >= 0 && (bad_v < 0 || bad_x <= bad_v);
-      const long at = in_x ? bad_x : bad_v;
-      return Error{"the rollout produced a non-finite " + std::string(in_x ? "position" : "velocity") + when +
-                   "particle " + std::to_string(at % layout_.particles) + why};
     }
     return std::nullopt;
   }
@@ -359,12 +352,15 @@ private:
     families_.download_gradients(p, adj_state(), exec_);
   }
 
+  size_t particle_values() const { return 3 * size_t(particles_); }  // one 3 x n array
+
   Exec exec_;
   Objectives objectives_;
-  StateLayout layout_;
+  int particles_, bodies_;
   int steps_, checkpoint_every_;
   T dt_;
   Families<T, Exec> families_;
+  StateLayout layout_;  // from the families' state fields
   std::optional<ImplicitEuler<T, Exec>> implicit_;  // with Integrator::ImplicitEuler only
 
   using Array = typename Exec::template Array<T>;

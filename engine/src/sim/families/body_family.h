@@ -17,6 +17,7 @@
 #include "sim/backend.h"
 #include "sim/families/step_pass.h"
 #include "sim/soa.h"
+#include "sim/state_layout.h"
 
 namespace nudge {
 
@@ -122,6 +123,14 @@ public:
   }
 
   int count() const { return count_; }
+
+  // Centre of mass, orientation (x, y, z, w), linear and angular velocity (world frame).
+  void state_fields(std::vector<StateField>& out) const {
+    out.push_back({StateArray::BodyX, 3, count_, "body", "body position"});
+    out.push_back({StateArray::BodyQ, 4, count_, "body", "body orientation"});
+    out.push_back({StateArray::BodyV, 3, count_, "body", "body velocity"});
+    out.push_back({StateArray::BodyW, 3, count_, "body", "body angular velocity"});
+  }
 
   // From each body's size: its contact points, its shape and bounding sphere; with its
   // density, its mass and inertia; and the initial state (orientations normalised).

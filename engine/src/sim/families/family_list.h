@@ -9,6 +9,7 @@
 //   zero_gradients(exec)
 //   download_gradients(params, exec) or (params, adj0, exec)         after each backward
 //   coupling_pairs(): the (body, body) pairs it writes wrenches for (BodyCoupling's slots)
+//   state_fields(fields): the arrays of the state it holds (sim/state_layout.h)
 // and phase members taking a StepPass (forward) or an AdjointPass (sim/families/step_pass.h).
 //
 // One step, forward (Box2D's solver stages, written down):
@@ -36,6 +37,7 @@
 #include "sim/backend.h"
 #include "sim/body_coupling.h"
 #include "sim/families/step_pass.h"
+#include "sim/state_layout.h"
 
 namespace nudge {
 
@@ -48,6 +50,15 @@ public:
   template <template <class, class> class F>
   F<T, Exec>& get() {
     return std::get<F<T, Exec>>(families_);
+  }
+
+  // Every family's state arrays, in list order: the state slot's layout.
+  std::vector<StateField> state_fields() const {
+    std::vector<StateField> fields;
+    each([&](const auto& f) {
+      if constexpr (requires { f.state_fields(fields); }) f.state_fields(fields);
+    });
+    return fields;
   }
 
   // Each family's parameters, and the initial state (particles, bodies).

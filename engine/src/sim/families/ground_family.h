@@ -9,6 +9,7 @@
 #include "sim/backend.h"
 #include "sim/families/step_pass.h"
 #include "sim/soa.h"
+#include "sim/state_layout.h"
 
 namespace nudge {
 
@@ -19,6 +20,12 @@ public:
       : ground_(scene.settings.ground), particles_(scene.particle_count()) {}
 
   bool enabled() const { return ground_.enabled; }
+
+  // The time-of-impact ground keeps each particle's velocity before it, for the adjoint.
+  void state_fields(std::vector<StateField>& out) const {
+    if (ground_.enabled && ground_.contact == GroundContact::TimeOfImpact)
+      out.push_back({StateArray::VPre, 3, particles_, "particle", "velocity before the ground"});
+  }
 
   void upload(const ParameterSet& p, const Exec&) {
     stiffness_ = static_cast<T>(p[ParamId::GroundStiffness].value[0]);

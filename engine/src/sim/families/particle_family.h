@@ -16,6 +16,7 @@
 #include "sim/backend.h"
 #include "sim/families/step_pass.h"
 #include "sim/soa.h"
+#include "sim/state_layout.h"
 
 namespace nudge {
 
@@ -29,6 +30,11 @@ public:
   }
 
   int count() const { return n_; }
+
+  void state_fields(std::vector<StateField>& out) const {
+    out.push_back({StateArray::X, 3, n_, "particle", "position"});
+    out.push_back({StateArray::V, 3, n_, "particle", "velocity"});
+  }
 
   // The parameters of this forward pass, and the initial state; a pinned particle
   // starts at rest.
