@@ -93,7 +93,41 @@ private:
   // The motion's draw options with the user's camera and the View menu's layers.
   view::SceneDrawOptions shown_draw_options() const;
   render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
+  // The panels' commands, one handler each (studio_commands.cpp). run_commands dispatches
+  // them with std::visit, so a command added to Command without a handler does not compile.
   void run_commands();
+  // File
+  void handle(const command::NewScene& c);
+  void handle(const command::Open& c);
+  void handle(const command::Save& c);
+  void handle(const command::SaveAs& c);
+  void handle(const command::Quit& c);
+  void handle(const command::Recover& c);
+  void handle(const command::ClearRecent& c);
+  // View
+  void handle(const command::FrameAll& c);
+  void handle(const command::ResetCamera& c);
+  // Optimise
+  void handle(const command::OptimizeStart& c);
+  void handle(const command::OptimizePause& c);
+  void handle(const command::OptimizeStep& c);
+  void handle(const command::OptimizeReset& c);
+  void handle(const command::ApplyIterate& c);
+  void handle(const command::Export& c) { export_iterate(c); }
+  void handle(const command::RunMpc& c);
+  void handle(const command::ApplyMpc& c);
+  // Trust
+  void handle(const command::ComputeLandscape& c);
+  void handle(const command::CompareMethods& c);
+  void handle(const command::CheckGradients& c);
+  // Edit and history
+  void handle(const command::EditParameter& c) { edit_parameter(c); }
+  void handle(const command::EditScene& c) { edit_scene_shown(c); }
+  void handle(const command::Undo& c);
+  void handle(const command::Redo& c);
+  void handle(const command::GoToHistory& c);
+  // Footage
+  void handle(const command::TrackFeature& c);
   void export_iterate(const command::Export& request);
   void apply_mpc();
   // The shot's video and frame at the play head; a finished tracking run taken in.

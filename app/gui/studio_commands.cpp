@@ -1,0 +1,174 @@
+// The studio's commands: what the panels asked for this frame, run in order after the
+// UI. One handler per command type, grouped by area; run_commands dispatches with
+// std::visit, so a new command type without a handler is a compile error, not a
+// silently ignored click.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gui/studio.h"
+#include "gui/window.h"
+
+namespace nudge::gui {
+
+void Studio::run_commands() {
+  std::vector<Command> commands = std::exchange(state_.commands, {});
+  for (const Command& c : commands) std::visit([this](const auto& command) { handle(command); }, c);
+}
+
+// File
+
+void Studio::handle(const command::NewScene& c) {
+  if (!c.confirmed && would_lose_work(c)) return;
+  set_document(studio::Document{});
+  state_.log.info("new scene");
+}
+
+void Studio::handle(const command::Open& c) {
+  if (!c.confirmed && would_lose_work(c)) return;
+  open(c.path);
+}
+
+void Studio::handle(const command::Save&) {
+  if (!state_.document.has_path()) {
+    state_.popups.save_as = true;
+  } else if (Status saved = state_.document.save(); !saved) {
+    show_error(saved.error().message);
+  } else {
+    state_.log.info("saved " + state_.document.path().string());
+    window_.set_title(state_.document.title());
+  }
+}
+
+void Studio::handle(const command::SaveAs& c) {
+  if (Status saved = state_.document.save_as(c.path); !saved) {
+    show_error(saved.error().message);
+  } else {
+    state_.log.info("saved " + c.path.string());
+    window_.set_title(state_.document.title());
+    remember_recent(c.path);
+  }
+}
+
+void Studio::handle(const command::Quit& c) {
+  if (!c.confirmed && would_lose_work(c)) return;
+  window_.request_close();
+  close_confirmed_ = true;
+}
+
+void Studio::handle(const command::Recover& c) {
+  if (!state_.popups.recovery) return;
+  studio::RecoveredScene r = std::move(*state_.popups.recovery);
+  state_.popups.recovery.reset();
+  if (c.accept) {
+    set_document(studio::Document::recovered(std::move(r.scene), r.original));
+    state_.log.info("recovered the unsaved changes of " +
+                    (r.original.empty() ? std::string("a new scene") : r.original.filename().string()) + " from " +
+                    r.written_at + " (save them to keep them)");
+  } else {
+    recovery_.clear();
+    state_.log.info("discarded the unsaved changes of the last session");
+  }
+}
+
+void Studio::handle(const command::ClearRecent&) {
+  state_.recent.clear();
+  if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);
+}
+
+// View
+
+void Studio::handle(const command::FrameAll&) {
+  state_.camera.frame(state_.draw_options.bounds, viewport_aspect_);
+  camera_moved_ = true;
+}
+
+void Studio::handle(const command::ResetCamera&) {
+  state_.camera.reset();
+  camera_moved_ = false;
+}
+
+// Optimise
+
+void Studio::handle(const command::OptimizeStart&) {
+  optimization_session().start();
+  state_.select_optimizer_tab = true;
+  state_.log.info("optimising with " + std::string(method_name(state_.optimizer_settings.method)));
+}
+
+void Studio::handle(const command::OptimizePause&) {
+  if (state_.optimization) state_.optimization->pause();
+}
+
+void Studio::handle(const command::OptimizeStep&) {
+  optimization_session().step();
+  state_.select_optimizer_tab = true;
+}
+
+void Studio::handle(const command::OptimizeReset&) {
+  if (state_.optimization) state_.optimization->reset();
+}
+
+void Studio::handle(const command::ApplyIterate&) {
+  if (!state_.iterate || state_.iterate->iteration <= 0 || state_.iterate->trajectory.steps <= 0) return;
+  const int iteration = state_.iterate->iteration;
+  Scene applied = state_.iterate->scene;
+  applied.optimizer = state_.optimizer_settings;
+  replace_scene_in_place(std::move(applied), "apply iteration " + std::to_string(iteration));
+  state_.log.info("iteration " + std::to_string(iteration) + "'s parameters are now the scene's (unsaved)");
+}
+
+void Studio::handle(const command::RunMpc& c) {
+  disposer_.dispose(std::move(state_.mpc));
+  if (Status ok = check_mpc(state_.document.scene(), c.settings); !ok) {
+    state_.log.error("model predictive control: " + ok.error().message);
+    return;
+  }
+  state_.mpc = std::make_unique<studio::MpcRun>(state_.document.scene(), c.settings, [] { Window::wake(); });
+  state_.log.info("model predictive control: planning " + std::to_string(c.settings.horizon) + " steps every " +
+                  std::to_string(c.settings.replan_every));
+}
+
+void Studio::handle(const command::ApplyMpc&) { apply_mpc(); }
+
+// Trust
+
+void Studio::handle(const command::ComputeLandscape& c) {
+  disposer_.dispose(std::move(state_.landscape));  // cancels the previous one
+  state_.landscape = std::make_unique<studio::LossLandscape>(c.request, [] { Window::wake(); });
+}
+
+void Studio::handle(const command::CompareMethods& c) {
+  disposer_.dispose(std::move(state_.comparison));
+  state_.comparison = std::make_unique<studio::MethodComparison>(state_.document.scene(), c.methods, c.budget,
+                                                                 [] { Window::wake(); });
+}
+
+void Studio::handle(const command::CheckGradients& c) {
+  disposer_.dispose(std::move(state_.gradient_check));
+  state_.gradient_check = std::make_unique<studio::GradientCheckRun>(state_.point_scene(), c.parameters,
+                                                                     c.samples_per_parameter, [] { Window::wake(); });
+}
+
+// Edit and history
+
+void Studio::handle(const command::Undo&) {
+  const std::string label = state_.document.history()[state_.document.position()].label;
+  if (state_.document.undo()) show_history_step("undid " + label);
+}
+
+void Studio::handle(const command::Redo&) {
+  if (state_.document.redo()) show_history_step("redid " + state_.document.history()[state_.document.position()].label);
+}
+
+void Studio::handle(const command::GoToHistory& c) {
+  if (c.position == state_.document.position() || c.position >= state_.document.history().size()) return;
+  state_.document.go_to(c.position);
+  show_history_step("went back in the history to: " + state_.document.history()[c.position].label);
+}
+
+// Footage
+
+void Studio::handle(const command::TrackFeature& c) { start_tracking(c.track); }
+
+}  // namespace nudge::gui
