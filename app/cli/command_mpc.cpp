@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "cli/optimization_report.h"
+#include "report/optimization_report.h"
 #include "cli/progress.h"
 #include "nudge/atomic_file.h"
 #include "nudge/mpc.h"

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli/optimization_report.h"
+#include "report/optimization_report.h"
 #include "gui/footage_viewport.h"
 #include "gui/panels/panels.h"
 #include "nudge/atomic_file.h"

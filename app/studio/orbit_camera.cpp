@@ -77,9 +77,8 @@ void OrbitCamera::zoom(float wheel_steps) {
 }
 
 void OrbitCamera::frame(const view::Bounds& bounds, float aspect) {
-  // view::framing_camera's fit, from the current direction (Bounds::radius lives in the
-  // command line's library, so the radius is computed here the same way).
-  const float radius = std::max(0.5f * glm::length(bounds.hi - bounds.lo), 0.05f);
+  // view::framing_camera's fit, from the current direction.
+  const float radius = bounds.radius();
   const float half_y = glm::radians(pose_.fov_y) * 0.5f;
   const float half_x = std::atan(std::tan(half_y) * std::max(aspect, 0.1f));
   pose_.target = bounds.center();

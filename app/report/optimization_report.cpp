@@ -1,4 +1,4 @@
-#include "cli/optimization_report.h"
+#include "report/optimization_report.h"
 
 #include <cmath>
 #include <cstdio>
