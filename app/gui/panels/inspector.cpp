@@ -72,12 +72,12 @@ void settings(StudioState& state, const Scene& scene) {
         return Error{"set channels: found " + number(channels) + "; expected a whole number of channels"};
       return studio::edits::set_channels(sc, int(channels));
     });
-  edit_row(state, "gravity", ParamId::Gravity, 0, 3, "m/s^2");
-  edit_row(state, "drag", ParamId::Drag, 0, 1, "N s/m");
+  edit_param_row(state, ParamId::Gravity, 0);
+  edit_param_row(state, ParamId::Drag, 0);
   ground_row(state, s.ground);
   if (s.ground.enabled) {
-    edit_row(state, "ground stiffness", ParamId::GroundStiffness, 0, 1, "N/m");
-    edit_row(state, "friction", ParamId::Friction, 0, 1, "");
+    edit_param_row(state, ParamId::GroundStiffness, 0);
+    edit_param_row(state, ParamId::Friction, 0);
   }
   if (s.integrator == Integrator::ImplicitEuler) {
     const ImplicitSettings& im = s.implicit;
@@ -96,7 +96,7 @@ void settings(StudioState& state, const Scene& scene) {
 
 void particle(StudioState& state, const Scene& scene, int i) {
   row("index", std::to_string(i));
-  edit_row(state, "mass", ParamId::Mass, i, 1, "kg");
+  edit_param_row(state, ParamId::Mass, i);
   bool pinned = scene.pinned[size_t(i)] != 0;
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -105,10 +105,10 @@ void particle(StudioState& state, const Scene& scene, int i) {
   if (ImGui::Checkbox("##pinned", &pinned))
     queue_edit(state, (pinned ? "pin particle " : "free particle ") + std::to_string(i),
                [i, pinned](const Scene& sc) { return studio::edits::set_pinned(sc, {i}, pinned); });
-  edit_row(state, "initial position", ParamId::InitialPosition, 3 * i, 3, "m");
-  edit_row(state, "initial velocity", ParamId::InitialVelocity, 3 * i, 3, "m/s");
-  edit_row(state, "external force", ParamId::ExternalForce, 3 * i, 3, "N");
-  if (!scene.colliders.empty() || scene.body_count() > 0) edit_row(state, "radius", ParamId::ParticleRadius, i, 1, "m");
+  edit_param_row(state, ParamId::InitialPosition, i);
+  edit_param_row(state, ParamId::InitialVelocity, i);
+  edit_param_row(state, ParamId::ExternalForce, i);
+  if (!scene.colliders.empty() || scene.body_count() > 0) edit_param_row(state, ParamId::ParticleRadius, i);
   // Which cloth triangles and tets it is a corner of (their values are per element, in
   // the Parameters rows).
   const auto corners = [i](const std::vector<int>& indices) { return std::count(indices.begin(), indices.end(), i); };
@@ -219,9 +219,9 @@ void spring(StudioState& state, const Scene& scene, int j) {
   const int a = scene.spring_a[size_t(j)], b = scene.spring_b[size_t(j)];
   row("index", std::to_string(j));
   row("particles", std::to_string(a) + " - " + std::to_string(b));
-  edit_row(state, "stiffness", ParamId::Stiffness, j, 1, "N/m");
-  edit_row(state, "damping", ParamId::Damping, j, 1, "N s/m");
-  edit_row(state, "rest length", ParamId::RestLength, j, 1, "m");
+  edit_param_row(state, ParamId::Stiffness, j);
+  edit_param_row(state, ParamId::Damping, j);
+  edit_param_row(state, ParamId::RestLength, j);
   const int channel = scene.spring_channel[size_t(j)];
   muscle_rows(state, scene, j);
   if (const Trajectory* traj = state.trajectory()) {
@@ -245,12 +245,12 @@ void body(StudioState& state, const Scene& scene, int b) {
   if (!body.name.empty()) row("name", body.name);
   row("shape", std::string(body_shape_name(body.shape)));
   switch (body.shape) {
-    case BodyShape::Sphere: edit_row(state, "radius", ParamId::BodyRadius, b, 1, "m"); break;
+    case BodyShape::Sphere: edit_param_row(state, ParamId::BodyRadius, b); break;
     case BodyShape::Capsule:
-      edit_row(state, "radius", ParamId::BodyRadius, b, 1, "m");
-      edit_row(state, "half length", ParamId::BodyHalfLength, b, 1, "m");
+      edit_param_row(state, ParamId::BodyRadius, b);
+      edit_param_row(state, ParamId::BodyHalfLength, b);
       break;
-    case BodyShape::Box: edit_row(state, "half extents", ParamId::BodyHalfExtents, 3 * b, 3, "m"); break;
+    case BodyShape::Box: edit_param_row(state, ParamId::BodyHalfExtents, b); break;
     case BodyShape::Mesh:
       row("mesh", body.mesh->file.generic_string());
       row("hull", std::to_string(body.mesh->hull.vertices.size()) + " vertices, " +
@@ -260,13 +260,13 @@ void body(StudioState& state, const Scene& scene, int b) {
   }
   const UnitMassProperties unit = unit_mass_properties(body, body_shape_size(body, state.point_scene().params, b));
   const double density = state.point_scene().params[ParamId::BodyDensity].value[size_t(b)];
-  edit_row(state, "density", ParamId::BodyDensity, b, 1, "kg/m^3");
+  edit_param_row(state, ParamId::BodyDensity, b);
   row("mass", number(density * unit.volume) + " kg");
-  edit_row(state, "initial position", ParamId::BodyPosition, 3 * b, 3, "m");
+  edit_param_row(state, ParamId::BodyPosition, b);
   const double* q = &state.point_scene().params[ParamId::BodyOrientation].value[4 * size_t(b)];
   row("initial orientation", vec3(q) + ", " + number(q[3]) + " (x, y, z, w)");
-  edit_row(state, "initial velocity", ParamId::BodyVelocity, 3 * b, 3, "m/s");
-  edit_row(state, "initial spin", ParamId::BodyAngularVelocity, 3 * b, 3, "rad/s");
+  edit_param_row(state, ParamId::BodyVelocity, b);
+  edit_param_row(state, ParamId::BodyAngularVelocity, b);
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
     const int t = state.playback.frame();
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
@@ -307,9 +307,9 @@ void collider(StudioState& state, const Scene& scene, int k) {
   if (c.type == ColliderType::Box) row("half extents", vec3(c.half_extents) + " m");
   if (c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) row("radius", number(c.radius) + " m");
   if (c.type == ColliderType::Capsule) row("half length", number(c.half_length) + " m");
-  edit_row(state, "contact stiffness", ParamId::ContactStiffness, 0, 1, "N/m");
-  edit_row(state, "contact damping", ParamId::ContactDamping, 0, 1, "N s/m");
-  edit_row(state, "contact friction", ParamId::ContactFriction, 0, 1, "");
+  edit_param_row(state, ParamId::ContactStiffness, 0);
+  edit_param_row(state, ParamId::ContactDamping, 0);
+  edit_param_row(state, ParamId::ContactFriction, 0);
   row("damping", scene.contact.damp_approach_only ? "on approach only" : "both ways");
   row("switch", scene.contact.smoothing > 0 ? "softplus over " + number(scene.contact.smoothing) + " m"
                                             : "at the surface");
@@ -330,9 +330,9 @@ void joint(StudioState& state, const Scene& scene, int j) {
   if (joint.limited)
     row("limits", "[" + number(joint.lower) + ", " + number(joint.upper) + "] " + (turns ? "rad" : "m"));
   row("collide", joint.collide ? "yes, the two bodies also collide" : "no");
-  edit_row(state, "initial anchor", ParamId::JointAnchor, 3 * j, 3, "m");
+  edit_param_row(state, ParamId::JointAnchor, j);
   if (joint.type != JointType::Fixed)  // nothing is free to damp
-    edit_row(state, "damping", ParamId::JointDamping, j, 1, turns ? "N m s/rad" : "N s/m");
+    edit_param_row(state, ParamId::JointDamping, j, turns ? "N m s/rad" : "N s/m");
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
     const int t = std::clamp(state.playback.frame(), 0, traj->steps);
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");

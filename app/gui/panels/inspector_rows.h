@@ -15,9 +15,11 @@ std::string vec3(const double* v);  // three numbers, "%.4g" each
 // A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
 // applies them.
 bool number_row(const char* label, double* values, int count, const char* unit, const std::string& tooltip);
-// A row whose value is `count` entries of a parameter from `first`, typed in; Enter
-// queues the edit (checked and applied by the studio after the panels are drawn).
-void edit_row(StudioState& state, const char* label, ParamId id, int first, int count, const char* unit);
+// A row of a parameter (its `row`-th element's values), typed in, labelled with the
+// facts table's label and unit (nudge/parameter_facts.h); `unit` overrides the table's
+// where it depends on the element (a hinge's damping against a slider's). Enter queues
+// the edit (checked and applied by the studio after the panels are drawn).
+void edit_param_row(StudioState& state, ParamId id, int row, const char* unit = nullptr);
 // "body 2 (lever)", or "world" for -1.
 std::string body_label(const Scene& scene, int b);
 // A label and, on its right, a small button; true when it is pressed.
