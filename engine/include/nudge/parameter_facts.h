@@ -49,6 +49,9 @@ struct ParamFacts {
 
 const ParamFacts& param_facts(ParamId id);
 
+// What one row of such an element is called in messages: "particle", "bending edge".
+std::string_view param_element_name(ParamElement element);
+
 // Whether x is in the parameter's range.
 bool in_param_range(ParamRange range, double x);
 

@@ -23,6 +23,7 @@
 
 #include "io/json_text.h"
 #include "io/marker_csv.h"
+#include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
 
 namespace nudge::scene_io {
@@ -176,6 +177,31 @@ protected:
     std::vector<double> values(count);
     for (std::size_t i = 0; i < count; ++i) values[i] = number(node.element(i), expected, ok);
     return values;
+  }
+
+  // A per-element parameter, if its key is in `section`: the key, the element's name, what
+  // a value must be and its range all come from the parameter's facts row
+  // (nudge/parameter_facts.h). Returns whether the key was there.
+  bool read_param_rows(const Node& section, Scene& scene, ParamId id, std::size_t count,
+                       bool allow_single = true) const {
+    const ParamFacts& facts = param_facts(id);
+    const std::string_view where = facts.where;
+    const std::string key(where.substr(where.rfind('.') + 1));  // "springs.rest_length": rest_length
+    const std::optional<Node> node = optional(section, key);
+    if (!node) return false;
+    scene.params[id].value =
+        per_item(*node, count, param_element_name(facts.element), facts.expected, range_check(facts.range), allow_single);
+    return true;
+  }
+
+  static bool (*range_check(ParamRange range))(double) {
+    switch (range) {
+      case ParamRange::Positive: return positive;
+      case ParamRange::NonNegative: return non_negative;
+      case ParamRange::UnitInterval: return [](double x) { return std::isfinite(x) && x > 0 && x <= 1; };
+      case ParamRange::Finite: break;
+    }
+    return finite;
   }
 
   int particle_index(const Node& node) const {

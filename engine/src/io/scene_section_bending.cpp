@@ -62,12 +62,8 @@ void SceneReader::read_bending(const std::optional<Node>& node, Scene& scene) co
     }
   }
   const std::size_t count = scene.bending.size() / 4;
-  if (auto v = optional(*node, "stiffness"))
-    scene.params[ParamId::BendingStiffness].value =
-        per_item(*v, count, "bending edge", "a bending stiffness >= 0 (N m/rad)", non_negative);
-  if (auto v = optional(*node, "damping"))
-    scene.params[ParamId::BendingDamping].value =
-        per_item(*v, count, "bending edge", "a bending damping >= 0 (N m s/rad)", non_negative);
+  read_param_rows(*node, scene, ParamId::BendingStiffness, count);
+  read_param_rows(*node, scene, ParamId::BendingDamping, count);
 }
 
 // ---- Writing ----------------------------------------------------------------------

@@ -26,13 +26,11 @@ void SceneReader::read_particles(const Node& node, Scene& scene) {
   if (auto velocity = optional(node, "velocity"))
     scene.params[ParamId::InitialVelocity].value =
         rows_of_3(*velocity, n, "a velocity [x, y, z] (m/s)", per_particle + " of [x, y, z] velocities (m/s)");
-  if (auto mass = optional(node, "mass"))
-    scene.params[ParamId::Mass].value = per_item(*mass, n, "particle", "a mass > 0 (kg)", positive);
+  read_param_rows(node, scene, ParamId::Mass, n);
   if (auto force = optional(node, "force"))
     scene.params[ParamId::ExternalForce].value =
         rows_of_3(*force, n, "a force [x, y, z] (N)", per_particle + " of [x, y, z] forces (N)");
-  if (auto radius = optional(node, "radius"))
-    scene.params[ParamId::ParticleRadius].value = per_item(*radius, n, "particle", "a radius >= 0 (m)", non_negative);
+  read_param_rows(node, scene, ParamId::ParticleRadius, n);
 
   scene.pinned.assign(n, 0);
   if (auto pinned = optional(node, "pinned")) {
@@ -95,15 +93,9 @@ bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) co
     scene.spring_b.push_back(b);
   }
 
-  if (auto stiffness = optional(*node, "stiffness"))
-    scene.params[ParamId::Stiffness].value =
-        per_item(*stiffness, s, "spring", "a stiffness >= 0 (N/m)", non_negative);
-  if (auto damping = optional(*node, "damping"))
-    scene.params[ParamId::Damping].value = per_item(*damping, s, "spring", "a damping >= 0 (N s/m)", non_negative);
-  auto rest = optional(*node, "rest_length");
-  if (rest)
-    scene.params[ParamId::RestLength].value =
-        per_item(*rest, s, "spring", "a rest length > 0 (m)", positive, /*allow_single=*/false);
+  read_param_rows(*node, scene, ParamId::Stiffness, s);
+  read_param_rows(*node, scene, ParamId::Damping, s);
+  const bool rest = read_param_rows(*node, scene, ParamId::RestLength, s, /*allow_single=*/false);
 
   scene.spring_channel.assign(s, -1);
   if (auto channel = optional(*node, "channel")) {
@@ -120,7 +112,7 @@ bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) co
     scene.actuation = per_item(*actuation, s, "spring", "a finite actuation", finite);
   if (auto offset = optional(*node, "length_offset"))
     scene.spring_length_offset = number(*offset, "a length offset >= 0 (m)", non_negative);
-  return !rest.has_value();
+  return !rest;
 }
 
 // A default rest length is the initial distance, which must not be zero.

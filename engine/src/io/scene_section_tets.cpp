@@ -83,13 +83,10 @@ std::optional<double> SceneReader::read_tets(const std::optional<Node>& node, Sc
       k_lambda[t] = k.lambda;
     }
   } else {
-    if (auto v = optional(*node, "k_mu"))
-      scene.params[ParamId::TetMu].value = per_item(*v, count, "tet", "a k_mu >= 0 (Pa)", non_negative);
-    if (auto v = optional(*node, "k_lambda"))
-      scene.params[ParamId::TetLambda].value = per_item(*v, count, "tet", "a k_lambda > 0 (Pa)", positive);
+    read_param_rows(*node, scene, ParamId::TetMu, count);
+    read_param_rows(*node, scene, ParamId::TetLambda, count);
   }
-  if (auto v = optional(*node, "k_damp"))
-    scene.params[ParamId::TetDamping].value = per_item(*v, count, "tet", "a k_damp >= 0 (Pa s)", non_negative);
+  read_param_rows(*node, scene, ParamId::TetDamping, count);
 
   // Actuation, as the springs': a channel per tet (-1 passive) and a gain.
   scene.tet_channel.assign(count, -1);

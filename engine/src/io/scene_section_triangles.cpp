@@ -29,14 +29,9 @@ void SceneReader::read_triangles(const std::optional<Node>& node, Scene& scene) 
                             std::to_string(abc[2]) + "; expected three different particles");
     scene.triangles.insert(scene.triangles.end(), abc, abc + 3);
   }
-  const auto values = [&](const char* key, ParamId id, const char* expected) {
-    if (auto v = optional(*node, key)) scene.params[id].value = per_item(*v, count, "triangle", expected, non_negative);
-  };
-  values("stiffness", ParamId::TriangleStiffness, "a stiffness >= 0 (N/m)");
-  values("area_stiffness", ParamId::TriangleAreaStiffness, "an area stiffness >= 0 (N/m)");
-  values("damping", ParamId::TriangleDamping, "a damping >= 0 (N s/m)");
-  values("drag", ParamId::TriangleDrag, "a drag coefficient >= 0 (kg/m^3)");
-  values("lift", ParamId::TriangleLift, "a lift coefficient >= 0 (kg/m^3)");
+  for (ParamId id : {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
+                     ParamId::TriangleDrag, ParamId::TriangleLift})
+    read_param_rows(*node, scene, id, count);
 }
 
 // ---- Writing ----------------------------------------------------------------------

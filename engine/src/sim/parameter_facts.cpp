@@ -106,6 +106,23 @@ static_assert(in_id_order(), "kFacts must list every parameter in ParamId order"
 
 const ParamFacts& param_facts(ParamId id) { return kFacts[static_cast<int>(id)]; }
 
+std::string_view param_element_name(ParamElement element) {
+  switch (element) {
+    case ParamElement::Particle: return "particle";
+    case ParamElement::Spring: return "spring";
+    case ParamElement::Scene: return "scene";
+    case ParamElement::StepChannel: return "step and channel";
+    case ParamElement::Body: return "body";
+    case ParamElement::Joint: return "joint";
+    case ParamElement::StepJoint: return "step and joint";
+    case ParamElement::Triangle: return "triangle";
+    case ParamElement::BendingEdge: return "bending edge";
+    case ParamElement::Tet: return "tet";
+    case ParamElement::ControllerWeight: return "weight";
+  }
+  return "element";
+}
+
 bool in_param_range(ParamRange range, double x) {
   switch (range) {
     case ParamRange::Finite: return std::isfinite(x);
