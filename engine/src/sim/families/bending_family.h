@@ -17,6 +17,7 @@
 #include "kernels/corner_model.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/element_params.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -24,7 +25,8 @@ namespace nudge {
 template <class T, Backend Exec>
 class BendingFamily {
 public:
-  BendingFamily(const Scene& scene, const Exec& exec) : edges_(scene.bending_count()) {
+  BendingFamily(const Scene& scene, const Exec& exec)
+      : edges_(scene.bending_count()), params_({ParamId::BendingStiffness, ParamId::BendingDamping}, edges_) {
     const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
     const std::vector<int> corner = corner_particles(scene);
     std::vector<T> rest(edges_);
@@ -51,13 +53,11 @@ public:
     return at;
   }
 
-  void upload(const ParameterSet& p, const Exec& exec) {
-    exec.upload(ke_, converted(p[ParamId::BendingStiffness].value));
-    exec.upload(kd_, converted(p[ParamId::BendingDamping].value));
-  }
+  void upload(const ParameterSet& p, const Exec& exec) { params_.upload(p, exec); }
 
   void put_model(ModelView<T>& m, const Exec& exec) const {
-    m.bending = BendingModel<T>{edges_, exec.data(corner_), exec.data(rest_), exec.data(ke_), exec.data(kd_)};
+    m.bending = BendingModel<T>{edges_, exec.data(corner_), exec.data(rest_), params_.value(exec, kKe),
+                                 params_.value(exec, kKd)};
   }
 
   void compute_forces(const Exec& exec, const ModelView<T>& m, int /*step*/, StateView<const T> state,
@@ -72,30 +72,23 @@ public:
     exec.launch(edges_, BendingAdjointKernel<T>{m, state, adj_f, adj_x, adj_v, grad.bending});
   }
 
-  void zero_gradients(const Exec& exec) {
-    for (auto* a : {&g_ke_, &g_kd_}) {
-      exec.resize(*a, size_t(edges_));
-      exec.zero(*a);
-    }
+  void zero_gradients(const Exec& exec) { params_.zero_gradients(exec); }
+
+  void put_grad(GradView<T>& g, const Exec& exec) {
+    g.bending = BendingGrad<T>{params_.grad(exec, kKe), params_.grad(exec, kKd)};
   }
 
-  void put_grad(GradView<T>& g, const Exec& exec) { g.bending = BendingGrad<T>{exec.data(g_ke_), exec.data(g_kd_)}; }
-
-  void download_gradients(ParameterSet& p, const Exec& exec) const {
-    p[ParamId::BendingStiffness].grad = fetch_values(exec, exec.data(g_ke_), edges_);
-    p[ParamId::BendingDamping].grad = fetch_values(exec, exec.data(g_kd_), edges_);
-  }
+  void download_gradients(ParameterSet& p, const Exec& exec) const { params_.download_gradients(p, exec); }
 
 private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
 
-  static std::vector<T> converted(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
-
   int edges_;
   IntArray corner_;
-  Array rest_, ke_, kd_;  // rest angles (constant for the scene), parameters (uploaded each forward)
-  Array g_ke_, g_kd_;     // gradient accumulators (BendingGrad)
+  Array rest_;                       // rest angles, constant for the scene
+  enum { kKe, kKd };                 // params_' rows
+  ElementParams<T, Exec, 2> params_;  // edge_ke, edge_kd and their gradients
 };
 
 }  // namespace nudge

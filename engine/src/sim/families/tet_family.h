@@ -23,6 +23,7 @@
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/channel_lists.h"
+#include "sim/families/element_params.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -31,7 +32,8 @@ template <class T, Backend Exec>
 class TetFamily {
 public:
   TetFamily(const Scene& scene, const Exec& exec)
-      : tets_(scene.tet_count()), steps_(scene.settings.steps), channels_(scene.channels) {
+      : tets_(scene.tet_count()), steps_(scene.settings.steps), channels_(scene.channels),
+        params_({ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping}, tets_) {
     upload_topology(scene, exec);
   }
 
@@ -46,11 +48,7 @@ public:
     return at;
   }
 
-  void upload(const ParameterSet& p, const Exec& exec) {
-    exec.upload(k_mu_, converted(p[ParamId::TetMu].value));
-    exec.upload(k_lambda_, converted(p[ParamId::TetLambda].value));
-    exec.upload(k_damp_, converted(p[ParamId::TetDamping].value));
-  }
+  void upload(const ParameterSet& p, const Exec& exec) { params_.upload(p, exec); }
 
   // The controls table (tm.controls) is the rollout's ControlChannels', set by it.
   void put_model(ModelView<T>& m, const Exec& exec) const {
@@ -60,9 +58,9 @@ public:
     tm.corner = exec.data(corner_);
     tm.pose = exec.data(pose_);
     tm.volume = exec.data(volume_);
-    tm.k_mu = exec.data(k_mu_);
-    tm.k_lambda = exec.data(k_lambda_);
-    tm.k_damp = exec.data(k_damp_);
+    tm.k_mu = params_.value(exec, kMu);
+    tm.k_lambda = params_.value(exec, kLambda);
+    tm.k_damp = params_.value(exec, kDamp);
     tm.channel = exec.data(channel_);
     tm.actuation = exec.data(actuation_);
   }
@@ -86,29 +84,24 @@ public:
   }
 
   void zero_gradients(const Exec& exec) {
-    for (auto* a : {&g_k_mu_, &g_k_lambda_, &g_k_damp_, &g_adj_control_}) exec.resize(*a, size_t(tets_));
+    params_.zero_gradients(exec);
+    exec.resize(g_adj_control_, size_t(tets_));
     exec.resize(g_controls_, actuated_ ? size_t(steps_) * channels_ : 0);
-    for (auto* a : {&g_k_mu_, &g_k_lambda_, &g_k_damp_, &g_adj_control_, &g_controls_}) exec.zero(*a);
+    for (auto* a : {&g_adj_control_, &g_controls_}) exec.zero(*a);
   }
 
   // dL/dcontrols goes to this family's own table, which only a sink reads (the implicit
   // step's operator products); the rollout points g.tets.controls at ControlChannels'.
   void put_grad(GradView<T>& g, const Exec& exec) {
-    g.tets = {exec.data(g_k_mu_), exec.data(g_k_lambda_), exec.data(g_k_damp_), exec.data(g_adj_control_),
-              exec.data(g_controls_)};
+    g.tets = {params_.grad(exec, kMu), params_.grad(exec, kLambda), params_.grad(exec, kDamp),
+              exec.data(g_adj_control_), exec.data(g_controls_)};
   }
 
-  void download_gradients(ParameterSet& p, const Exec& exec) const {
-    p[ParamId::TetMu].grad = fetch_values(exec, exec.data(g_k_mu_), tets_);
-    p[ParamId::TetLambda].grad = fetch_values(exec, exec.data(g_k_lambda_), tets_);
-    p[ParamId::TetDamping].grad = fetch_values(exec, exec.data(g_k_damp_), tets_);
-  }
+  void download_gradients(ParameterSet& p, const Exec& exec) const { params_.download_gradients(p, exec); }
 
 private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
-
-  static std::vector<T> converted(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
 
   void upload_topology(const Scene& scene, const Exec& exec) {
     const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
@@ -143,9 +136,11 @@ private:
   bool actuated_ = false;  // whether any tet is on a channel
   // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
   IntArray corner_, channel_, channel_start_, channel_tet_;
-  Array pose_, volume_, actuation_, k_mu_, k_lambda_, k_damp_;
-  // Gradient accumulators (TetGrad) and the per-step scratch of the control adjoint.
-  Array g_k_mu_, g_k_lambda_, g_k_damp_, g_adj_control_, g_controls_;
+  Array pose_, volume_, actuation_;
+  enum { kMu, kLambda, kDamp };  // params_' rows
+  ElementParams<T, Exec, 3> params_;  // k_mu, k_lambda, k_damp and their gradients
+  // The per-step scratch of the control adjoint.
+  Array g_adj_control_, g_controls_;
 };
 
 }  // namespace nudge

@@ -20,6 +20,7 @@
 #include "kernels/triangle_kernels.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
+#include "sim/families/element_params.h"
 #include "sim/soa.h"
 
 namespace nudge {
@@ -27,7 +28,11 @@ namespace nudge {
 template <class T, Backend Exec>
 class TriangleFamily {
 public:
-  TriangleFamily(const Scene& scene, const Exec& exec) : tri_(scene.triangle_count()) {
+  TriangleFamily(const Scene& scene, const Exec& exec)
+      : tri_(scene.triangle_count()),
+        params_({ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
+                 ParamId::TriangleDrag, ParamId::TriangleLift},
+                tri_) {
     upload_topology(scene, exec);
   }
 
@@ -43,11 +48,7 @@ public:
   }
 
   void upload(const ParameterSet& p, const Exec& exec) {
-    exec.upload(ke_, converted(p[ParamId::TriangleStiffness].value));
-    exec.upload(ka_, converted(p[ParamId::TriangleAreaStiffness].value));
-    exec.upload(kd_, converted(p[ParamId::TriangleDamping].value));
-    exec.upload(drag_, converted(p[ParamId::TriangleDrag].value));
-    exec.upload(lift_, converted(p[ParamId::TriangleLift].value));
+    params_.upload(p, exec);
     for (int k = 0; k < 3; ++k) wind_[k] = static_cast<T>(p[ParamId::Wind].value[k]);
   }
 
@@ -59,11 +60,11 @@ public:
     tm.corner = exec.data(corner_);
     tm.pose = exec.data(pose_);
     tm.area = exec.data(area_);
-    tm.ke = exec.data(ke_);
-    tm.ka = exec.data(ka_);
-    tm.kd = exec.data(kd_);
-    tm.drag = exec.data(drag_);
-    tm.lift = exec.data(lift_);
+    tm.ke = params_.value(exec, kKe);
+    tm.ka = params_.value(exec, kKa);
+    tm.kd = params_.value(exec, kKd);
+    tm.drag = params_.value(exec, kDrag);
+    tm.lift = params_.value(exec, kLift);
     for (int k = 0; k < 3; ++k) tm.wind[k] = wind_[k];
     return tm;
   }
@@ -84,24 +85,20 @@ public:
   }
 
   void zero_gradients(const Exec& exec) {
-    for (auto* a : {&g_ke_, &g_ka_, &g_kd_, &g_drag_, &g_lift_}) exec.resize(*a, size_t(tri_));
+    params_.zero_gradients(exec);
     exec.resize(g_wind_, 3 * size_t(tri_));
-    for (auto* a : {&g_ke_, &g_ka_, &g_kd_, &g_drag_, &g_lift_, &g_wind_}) exec.zero(*a);
+    exec.zero(g_wind_);
   }
 
   void put_grad(GradView<T>& g, const Exec& exec) { g.triangles = grad(exec); }
 
   TriangleGrad<T> grad(const Exec& exec) {
-    return {exec.data(g_ke_), exec.data(g_ka_), exec.data(g_kd_), exec.data(g_drag_), exec.data(g_lift_),
-            exec.data(g_wind_)};
+    return {params_.grad(exec, kKe), params_.grad(exec, kKa), params_.grad(exec, kKd), params_.grad(exec, kDrag),
+            params_.grad(exec, kLift), exec.data(g_wind_)};
   }
 
   void download_gradients(ParameterSet& p, const Exec& exec) const {
-    p[ParamId::TriangleStiffness].grad = fetch_values(exec, exec.data(g_ke_), tri_);
-    p[ParamId::TriangleAreaStiffness].grad = fetch_values(exec, exec.data(g_ka_), tri_);
-    p[ParamId::TriangleDamping].grad = fetch_values(exec, exec.data(g_kd_), tri_);
-    p[ParamId::TriangleDrag].grad = fetch_values(exec, exec.data(g_drag_), tri_);
-    p[ParamId::TriangleLift].grad = fetch_values(exec, exec.data(g_lift_), tri_);
+    params_.download_gradients(p, exec);
     // dL/dwind: the triangles' shares summed in triangle order.
     const std::vector<double> wind = fetch_values(exec, exec.data(g_wind_), 3 * size_t(tri_));
     for (int k = 0; k < 3; ++k)
@@ -113,7 +110,6 @@ private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
 
-  static std::vector<T> converted(const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); }
 
   void upload_topology(const Scene& scene, const Exec& exec) {
     const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
@@ -139,8 +135,10 @@ private:
   T wind_[3] = {0, 0, 0};
   // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
   IntArray corner_;
-  Array pose_, area_, ke_, ka_, kd_, drag_, lift_;
-  Array g_ke_, g_ka_, g_kd_, g_drag_, g_lift_, g_wind_;  // gradient accumulators (TriangleGrad)
+  Array pose_, area_;
+  enum { kKe, kKa, kKd, kDrag, kLift };  // params_' rows
+  ElementParams<T, Exec, 5> params_;     // ke, ka, kd, drag, lift and their gradients
+  Array g_wind_;                         // per-triangle shares of dL/dwind
 };
 
 }  // namespace nudge
