@@ -13,6 +13,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "../source_dir.h"
 #include "cloth_throw_benchmark.h"
 #include "nudge/simulator.h"
 
@@ -21,10 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path source_dir() {
-  if (const char* env = std::getenv("NUDGE_SOURCE_DIR"); env != nullptr && *env != '\0') return fs::path(env);
-  return fs::path(__FILE__).parent_path().parent_path().parent_path();
-}
+using test::source_dir;
 
 Scene load_file_scene() {
   Result<Scene> scene = load_scene(source_dir() / "scenes" / "cloth_throw.json");

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../source_dir.h"
 #include "sanitized.h"
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
@@ -37,10 +38,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path source_dir() {
-  if (const char* env = std::getenv("NUDGE_SOURCE_DIR"); env != nullptr && *env != '\0') return fs::path(env);
-  return fs::path(__FILE__).parent_path().parent_path().parent_path();
-}
+using test::source_dir;
 
 fs::path hashes_path() { return source_dir() / "tests" / "data" / "determinism_hashes.json"; }
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "../source_dir.h"
 #include "sanitized.h"
 #include "nudge/gradcheck.h"
 #include "nudge/optimize_scene.h"
@@ -32,11 +33,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The repository root: NUDGE_SOURCE_DIR (set by ctest), else three levels above this file.
-fs::path source_dir() {
-  if (const char* env = std::getenv("NUDGE_SOURCE_DIR"); env != nullptr && *env != '\0') return fs::path(env);
-  return fs::path(__FILE__).parent_path().parent_path().parent_path();
-}
+using test::source_dir;
 
 fs::path scene_path(const std::string& name) { return source_dir() / "scenes" / (name + ".json"); }
 
