@@ -9,7 +9,8 @@ namespace nudge::test {
 
 inline std::filesystem::path source_dir() {
   if (const char* env = std::getenv("NUDGE_SOURCE_DIR"); env != nullptr && *env != '\0') return env;
-  return std::filesystem::path(__FILE__).parent_path().parent_path();
+  // Included as "../source_dir.h", __FILE__ may hold a "..": normalise it first.
+  return std::filesystem::path(__FILE__).lexically_normal().parent_path().parent_path();
 }
 
 }  // namespace nudge::test
