@@ -24,7 +24,8 @@ void draw_gradient_check_contents(StudioState& state);
 void draw_footage_contents(StudioState& state);
 void draw_timeline(StudioState& state, const studio::Rect& area);
 void draw_log_panel(StudioState& state, const studio::Rect& area);
-void draw_status_bar(StudioState& state, const studio::Rect& area);
+// Reads only: the frame rate, the motion's state, the device.
+void draw_status_bar(const StudioState& state, const studio::Rect& area);
 // The error banner over the top of the viewport, and the "computing" note.
 void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.

@@ -6,7 +6,7 @@
 
 namespace nudge::gui {
 
-void draw_status_bar(StudioState& state, const studio::Rect& area) {
+void draw_status_bar(const StudioState& state, const studio::Rect& area) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8, 2));
   begin_panel("##status", area, false);
   const double fps = state.frame_seconds > 0 ? 1.0 / state.frame_seconds : 0;
