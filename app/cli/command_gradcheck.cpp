@@ -79,6 +79,19 @@ int run_gradcheck(const GradcheckArgs& args) {
       std::fflush(stdout);
       warn_of_unstable_steps(args.scene, *scene, *traj);
     }
+  // What the sample left out, so that "ok" is not read as "every entry checked".
+  if (const int unchecked = report->unchecked(); unchecked > 0) {
+    std::printf("not checked: %d %s outside the sample of %d per parameter (--samples raises it):", unchecked,
+                unchecked == 1 ? "entry" : "entries", options.samples_per_parameter);
+    const char* separator = " ";
+    for (const GradCheckCoverage& c : report->coverage)
+      if (c.checked < c.entries) {
+        std::printf("%s%s %d of %d", separator, std::string(param_name(c.param)).c_str(), c.entries - c.checked,
+                    c.entries);
+        separator = ", ";
+      }
+    std::printf("\n");
+  }
   std::printf("%zu entries, %d over tolerance %.1e (max relative error %.2e), %d rounding noise: %s\n",
               report->entries.size(), failed, args.tolerance, report->max_relative_error(), report->rounding_noise(),
               failed ? "FAILED" : "ok");

@@ -201,6 +201,13 @@ TEST_CASE("cli: gradcheck checks the optimised parameters, --all every one, --pa
   CHECK(contains(optimised.output, "initial_velocity"));
   CHECK_FALSE(contains(optimised.output, "\nmass "));
   CHECK(contains(optimised.output, "3 entries"));
+  CHECK_FALSE(contains(optimised.output, "not checked"));  // 3 entries, all in the sample
+  // A sample smaller than the parameter says what it left out.
+  const Run sampled = nudge("gradcheck scenes/projectile.json --samples 2");
+  INFO(sampled.output);
+  CHECK(sampled.exit_code == 0);
+  CHECK(contains(sampled.output, "not checked: 1 entry outside the sample of 2 per parameter"));
+  CHECK(contains(sampled.output, "initial_velocity 1 of 3"));
   const Run all = nudge("gradcheck scenes/projectile.json --all");
   CHECK(all.exit_code == 0);
   CHECK(contains(all.output, "\nmass "));

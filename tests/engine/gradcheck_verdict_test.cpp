@@ -110,3 +110,23 @@ TEST_CASE("gradcheck: a spring cage's tiny stiffness entries pass, and its veloc
   }
   CHECK(report->failed() == 0);
 }
+
+TEST_CASE("gradcheck: the report says how much of each parameter its sample left unchecked") {
+  const Scene scene = test::make_lattice_scene();
+  GradCheckOptions options;
+  options.samples_per_parameter = 2;
+  options.parameters = {ParamId::Stiffness, ParamId::Gravity};
+  Result<GradCheckReport> report = gradient_check(scene, options);
+  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
+  REQUIRE(report->coverage.size() == 2);  // only the parameters asked for
+  const GradCheckCoverage& springs = report->coverage[0];
+  CHECK(springs.param == ParamId::Stiffness);
+  CHECK(springs.entries == scene.spring_count());
+  CHECK(springs.checked == 2);
+  const GradCheckCoverage& gravity = report->coverage[1];
+  CHECK(gravity.param == ParamId::Gravity);
+  CHECK(gravity.entries == 3);
+  CHECK(gravity.checked == 2);
+  CHECK(report->unchecked() == scene.spring_count() - 2 + 1);
+  CHECK(report->entries.size() == 4);
+}

@@ -52,6 +52,10 @@ void require_gradients_match(const Scene& scene, int samples, double tolerance, 
   }
   CHECK(report->entries.size() > 0);
   CHECK(4 * verified >= 3 * report->entries.size());
+  // What went unchecked, and why, in the test's output.
+  MESSAGE(scene.name << ": " << verified << " of " << report->entries.size() << " entries checked, "
+                     << report->entries.size() - verified << " unverifiable across a contact switch, "
+                     << report->unchecked() << " outside the sample of " << samples << " per parameter");
 }
 
 }  // namespace

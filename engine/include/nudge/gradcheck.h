@@ -57,9 +57,19 @@ struct GradCheckEntry {
   bool passed = false;          // see judge_gradient_entry
 };
 
+// How much of one parameter a check covered: the rest of its entries went unchecked
+// because they were not in the sample (GradCheckOptions::samples_per_parameter).
+struct GradCheckCoverage {
+  ParamId param{};
+  int entries = 0;  // in the parameter
+  int checked = 0;  // of them, in the check
+};
+
 struct GradCheckReport {
   double loss = 0.0;
   std::vector<GradCheckEntry> entries;
+  std::vector<GradCheckCoverage> coverage;  // every parameter considered that has entries, in ParamId order
+  int unchecked() const;  // entries of those parameters left out of the sample
   double max_relative_error() const;  // over all entries
   int failed() const;
   int rounding_noise() const;  // entries that passed as rounding noise

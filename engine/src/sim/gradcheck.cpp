@@ -22,6 +22,12 @@ int GradCheckReport::failed() const {
   return count;
 }
 
+int GradCheckReport::unchecked() const {
+  int count = 0;
+  for (const GradCheckCoverage& c : coverage) count += c.entries - c.checked;
+  return count;
+}
+
 int GradCheckReport::rounding_noise() const {
   return static_cast<int>(std::count_if(entries.begin(), entries.end(), [](const GradCheckEntry& e) { return e.noise; }));
 }
@@ -118,8 +124,11 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
     const ParamId id = static_cast<ParamId>(p);
     const std::vector<int> picked = sample_entries(params[id].size(), options.samples_per_parameter, rng);
     const auto& only = options.parameters;
-    if (only.empty() || std::find(only.begin(), only.end(), id) != only.end())
+    if (only.empty() || std::find(only.begin(), only.end(), id) != only.end()) {
       for (int i : picked) todo.emplace_back(id, i);
+      if (params[id].size() > 0)
+        report.coverage.push_back({id, params[id].size(), static_cast<int>(picked.size())});
+    }
   }
   const int total = static_cast<int>(todo.size());
   const auto keep_going = [&](int done) { return !options.progress || options.progress(done, total); };
