@@ -117,7 +117,7 @@ private:
   void handle(const command::RunMpc& c);
   void handle(const command::ApplyMpc& c);
   // Trust
-  void handle(const command::ComputeLandscape& c);
+  void handle(command::ComputeLandscape& c);  // takes the request's scene
   void handle(const command::CompareMethods& c);
   void handle(const command::CheckGradients& c);
   // Edit and history

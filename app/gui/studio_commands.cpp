@@ -13,7 +13,8 @@ namespace nudge::gui {
 
 void Studio::run_commands() {
   std::vector<Command> commands = std::exchange(state_.commands, {});
-  for (const Command& c : commands) std::visit([this](const auto& command) { handle(command); }, c);
+  // Non-const, so a handler may take what its command carries (a landscape's scene).
+  for (Command& c : commands) std::visit([this](auto& command) { handle(command); }, c);
 }
 
 // File
@@ -133,9 +134,9 @@ void Studio::handle(const command::ApplyMpc&) { apply_mpc(); }
 
 // Trust
 
-void Studio::handle(const command::ComputeLandscape& c) {
+void Studio::handle(command::ComputeLandscape& c) {
   disposer_.dispose(std::move(state_.landscape));  // cancels the previous one
-  state_.landscape = std::make_unique<studio::LossLandscape>(c.request, [] { Window::wake(); });
+  state_.landscape = std::make_unique<studio::LossLandscape>(std::move(c.request), [] { Window::wake(); });
 }
 
 void Studio::handle(const command::CompareMethods& c) {

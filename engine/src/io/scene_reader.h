@@ -101,7 +101,9 @@ protected:
 
   // ---- values ----
 
-  double number(const Node& node, std::string_view expected, bool (*ok)(double) = finite) const {
+  // ok: any predicate on the value (a function such as positive, or a lambda).
+  template <class Ok = bool (*)(double)>
+  double number(const Node& node, std::string_view expected, Ok ok = finite) const {
     if (!node.json.is_number() || !ok(node.json.get<double>())) fail_found(node, expected);
     return node.json.get<double>();
   }
@@ -168,8 +170,9 @@ protected:
   }
 
   // One number for all `count` items, or exactly `count` numbers.
+  template <class Ok>
   std::vector<double> per_item(const Node& node, std::size_t count, std::string_view item, std::string_view expected,
-                               bool (*ok)(double), bool allow_single = true) const {
+                               Ok ok, bool allow_single = true) const {
     const std::string counted = std::to_string(count) + " numbers (one per " + std::string(item) + ")";
     if (allow_single && node.json.is_number()) return std::vector<double>(count, number(node, expected, ok));
     if (!node.json.is_array() || node.size() != count)
@@ -189,19 +192,10 @@ protected:
     const std::string key(where.substr(where.rfind('.') + 1));  // "springs.rest_length": rest_length
     const std::optional<Node> node = optional(section, key);
     if (!node) return false;
-    scene.params[id].value =
-        per_item(*node, count, param_element_name(facts.element), facts.expected, range_check(facts.range), allow_single);
+    const ParamRange range = facts.range;
+    scene.params[id].value = per_item(*node, count, param_element_name(facts.element), facts.expected,
+                                      [range](double x) { return in_param_range(range, x); }, allow_single);
     return true;
-  }
-
-  static bool (*range_check(ParamRange range))(double) {
-    switch (range) {
-      case ParamRange::Positive: return positive;
-      case ParamRange::NonNegative: return non_negative;
-      case ParamRange::UnitInterval: return [](double x) { return std::isfinite(x) && x > 0 && x <= 1; };
-      case ParamRange::Finite: break;
-    }
-    return finite;
   }
 
   int particle_index(const Node& node) const {

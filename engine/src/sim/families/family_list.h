@@ -47,11 +47,6 @@ public:
   FamilyList(const Scene& scene, const Exec& exec)
       : families_(Families<T, Exec>(scene, exec)...), coupling_(scene.body_count(), coupled_pairs(), exec) {}
 
-  template <template <class, class> class F>
-  F<T, Exec>& get() {
-    return std::get<F<T, Exec>>(families_);
-  }
-
   // Every family's state arrays, in list order: the state slot's layout.
   std::vector<StateField> state_fields() const {
     std::vector<StateField> fields;
