@@ -283,7 +283,8 @@ std::vector<BadInput> bad_inputs() {
       {"zero scalar mass", scene_from(kSimulation, R"({"position": [[0,0,0]], "mass": 0})"),
        {"$.particles.mass: found 0; expected a mass > 0 (kg)"}},
       {"velocity rows", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "velocity": [[0,0,0]]})"),
-       {"$.particles.velocity: found an array of 1 value; expected an array of 2 rows (one per particle)"}},
+       {"$.particles.velocity: found an array of 1 value; expected one [x, y, z] for all or an array of 2 rows (one "
+        "per particle)"}},
       {"pinned twice", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "pinned": [0, 0]})"),
        {"$.particles.pinned[1]: found 0; expected each particle once"}},
       {"pinned out of range", scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "pinned": [-1]})"),
@@ -303,7 +304,7 @@ std::vector<BadInput> bad_inputs() {
       {"springs without pairs", scene_with(R"("springs": {"stiffness": 1})"), {"$.springs: missing key 'pairs'"}},
       {"springs key typo", scene_with(R"("springs": {"pairs": [[0, 1]], "stifness": 5})"),
        {"$.springs.stifness: unknown key 'stifness' in springs (did you mean 'stiffness'?); expected one of: pairs, "
-        "stiffness, damping, rest_length, channel, actuation"}},
+        "rest_length, channel, actuation, length_offset, stiffness, damping"}},
       {"negative stiffness", scene_with(R"("springs": {"pairs": [[0, 1], [1, 2]], "stiffness": [5, -5]})"),
        {"$.springs.stiffness[1]: found -5; expected a stiffness >= 0 (N/m)"}},
       {"rest length zero", scene_with(R"("springs": {"pairs": [[0, 1]], "rest_length": [0]})"),
@@ -595,6 +596,33 @@ TEST_CASE("scene: malformed input gives an error naming the file, the JSON path 
     CHECK(message.starts_with("scenes/bad.json: "));
     for (const std::string& expected : input.expected) CHECK(message.find(expected) != std::string::npos);
   }
+}
+
+TEST_CASE("scene: a section's column parameters read from the facts table, as one value for all or one row each") {
+  // A vector column: one [x, y, z] for every particle, or a row per particle.
+  Result<Scene> all = parse_scene(scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "velocity": [1, 2, 3]})"), "");
+  REQUIRE(all.ok());
+  CHECK(all.value().params[ParamId::InitialVelocity].value == std::vector<double>{1, 2, 3, 1, 2, 3});
+  Result<Scene> each =
+      parse_scene(scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "force": [[1, 2, 3], [4, 5, 6]]})"), "");
+  REQUIRE(each.ok());
+  CHECK(each.value().params[ParamId::ExternalForce].value == std::vector<double>{1, 2, 3, 4, 5, 6});
+  // The range comes from the table too, and the message names the entry.
+  const std::string message =
+      error_of(parse_scene(scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "mass": [1, 0]})"), ""));
+  CHECK(message.find("$.particles.mass[1]: found 0; expected a mass > 0 (kg)") != std::string::npos);
+  // A column written only when set (the radius) is left out while every value is its default.
+  TempDir dir;
+  const fs::path path = dir.path / "saved.json";
+  Scene scene = all.value();
+  const auto saved_text = [&] {
+    REQUIRE(save_scene(scene, path).ok());
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  CHECK(saved_text().find("\"radius\"") == std::string::npos);
+  scene.params[ParamId::ParticleRadius].value = {0.0, 0.25};
+  CHECK(saved_text().find("\"radius\"") != std::string::npos);
 }
 
 TEST_CASE("scene: a UTF-8 byte order mark is accepted") {

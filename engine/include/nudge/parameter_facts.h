@@ -33,6 +33,15 @@ enum class ParamRange { Finite, Positive, NonNegative, UnitInterval /* (0, 1] */
 // per row), colours on the element (1 value per row), or not at all.
 enum class ParamOverlay { None, Arrows, Colors };
 
+// How a scene file holds it. A column is one key of its section ("particles.mass"): one
+// number for all elements or one row per element, read, written and listed among the
+// section's keys by the section's one loop over the table (io/scene_columns.h), so a new
+// per-element parameter needs no reader or writer of its own. A column written when set
+// is left out of a saved file while every value is the default, so that files written
+// before it existed save unchanged. Custom: its section reads and writes it by hand (a
+// required key, a default that depends on other values, a nested or per-object place).
+enum class ParamFile { Custom, Column, ColumnWhenSet };
+
 struct ParamFacts {
   ParamId id;
   std::string_view name;   // in scene files, results and on the command line
@@ -45,7 +54,13 @@ struct ParamFacts {
   std::string_view expected;  // what a value must be, for messages: "a mass > 0 (kg)"
   std::string_view label;     // the studio's short label: "mass"
   ParamOverlay overlay;
+  ParamFile file;
 };
+
+// The section of a scene file it lives in: "particles" for "particles.mass".
+std::string_view param_section(const ParamFacts& facts);
+// Its key within that section: "mass" for "particles.mass".
+std::string_view param_key(const ParamFacts& facts);
 
 const ParamFacts& param_facts(ParamId id);
 

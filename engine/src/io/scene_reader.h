@@ -23,6 +23,7 @@
 
 #include "io/json_text.h"
 #include "io/marker_csv.h"
+#include "nudge/assert.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
 
@@ -74,6 +75,10 @@ protected:
   static std::string context_of(const Node& node) { return node.path == "$" ? "the scene" : node.path.substr(2); }
 
   void expect_object(const Node& node, std::initializer_list<std::string_view> keys,
+                     const std::string& context = {}) const {
+    expect_object(node, std::vector<std::string_view>(keys), context);
+  }
+  void expect_object(const Node& node, const std::vector<std::string_view>& keys,
                      const std::string& context = {}) const {
     if (!node.json.is_object()) fail_found(node, "an object with the keys: " + join(keys));
     for (const auto& [key, value] : node.json.items()) {
@@ -188,14 +193,50 @@ protected:
   bool read_param_rows(const Node& section, Scene& scene, ParamId id, std::size_t count,
                        bool allow_single = true) const {
     const ParamFacts& facts = param_facts(id);
-    const std::string_view where = facts.where;
-    const std::string key(where.substr(where.rfind('.') + 1));  // "springs.rest_length": rest_length
-    const std::optional<Node> node = optional(section, key);
+    const std::optional<Node> node = optional(section, param_key(facts));
     if (!node) return false;
     const ParamRange range = facts.range;
     scene.params[id].value = per_item(*node, count, param_element_name(facts.element), facts.expected,
                                       [range](double x) { return in_param_range(range, x); }, allow_single);
     return true;
+  }
+
+  // Every column parameter of `section` (ParamFile::Column, ColumnWhenSet: "particles.mass")
+  // whose key is there, for `count` elements: one number (or [x, y, z]) for all, or one
+  // row per element. Messages and ranges come from the facts table.
+  void read_param_columns(const Node& section, Scene& scene, std::string_view section_name,
+                          std::size_t count) const {
+    for (int i = 0; i < kParamCount; ++i) {
+      const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
+      if (facts.file == ParamFile::Custom || param_section(facts) != section_name) continue;
+      if (facts.cols == 1) read_param_rows(section, scene, facts.id, count);
+      else read_param_vector_rows(section, scene, facts.id, count);
+    }
+  }
+
+  // A column of [x, y, z] rows: one for all `count` elements, or one per element.
+  void read_param_vector_rows(const Node& section, Scene& scene, ParamId id, std::size_t count) const {
+    const ParamFacts& facts = param_facts(id);
+    NUDGE_ASSERT(facts.cols == 3);
+    const std::optional<Node> node = optional(section, param_key(facts));
+    if (!node) return;
+    const std::string row_expected = "[x, y, z]: " + std::string(facts.expected);
+    const std::string element(param_element_name(facts.element));
+    std::vector<double> values;
+    if (node->json.is_array() && node->size() == 3 && !node->json[0].is_array()) {
+      const std::array<double, 3> v = vec3(*node, row_expected);
+      for (std::size_t k = 0; k < count; ++k) values.insert(values.end(), v.begin(), v.end());
+    } else {
+      values = rows_of_3(*node, count, row_expected,
+                         "one [x, y, z] for all or an array of " + std::to_string(count) + " rows (one per " +
+                             element + ") of [x, y, z]: " + std::string(facts.expected));
+    }
+    const ParamRange range = facts.range;
+    for (std::size_t k = 0; k < values.size(); ++k)
+      if (!in_param_range(range, values[k]))
+        fail_found(node->json[0].is_array() ? node->element(k / 3).element(k % 3) : node->element(k % 3),
+                   facts.expected);
+    scene.params[id].value = std::move(values);
   }
 
   int particle_index(const Node& node) const {

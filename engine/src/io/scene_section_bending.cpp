@@ -38,7 +38,7 @@ std::string quadruple_text(const int* q) {
 
 void SceneReader::read_bending(const std::optional<Node>& node, Scene& scene) const {
   if (!node) return;
-  expect_object(*node, {"edges", "stiffness", "damping"});
+  expect_object(*node, section_keys("bending", {"edges"}));
   const char* edges_expected =
       "\"triangles\" (the triangles' interior edges) or an array of [o0, o1, v0, v1] particle indices (v0-v1 the "
       "shared edge, o0 and o1 the vertices opposite it)";
@@ -62,8 +62,7 @@ void SceneReader::read_bending(const std::optional<Node>& node, Scene& scene) co
     }
   }
   const std::size_t count = scene.bending.size() / 4;
-  read_param_rows(*node, scene, ParamId::BendingStiffness, count);
-  read_param_rows(*node, scene, ParamId::BendingDamping, count);
+  read_param_columns(*node, scene, "bending", count);
 }
 
 // ---- Writing ----------------------------------------------------------------------
@@ -80,8 +79,7 @@ OrderedJson bending_json(const Scene& scene) {
     }
     bending["edges"] = edges;
   }
-  bending["stiffness"] = scene.params[ParamId::BendingStiffness].value;
-  bending["damping"] = scene.params[ParamId::BendingDamping].value;
+  write_param_columns(bending, scene, "bending");
   return bending;
 }
 

@@ -13,24 +13,15 @@ namespace nudge::scene_io {
 // ---- Reading ----------------------------------------------------------------------
 
 void SceneReader::read_particles(const Node& node, Scene& scene) {
-  expect_object(node, {"position", "velocity", "mass", "pinned", "force", "radius"});
+  expect_object(node, section_keys("particles", {"position", "pinned"}));
   const std::vector<double> position =
       rows_of_3(required(node, "position", "a non-empty array of [x, y, z] positions (m)"), 0,
                 "a position [x, y, z] (m)", "a non-empty array of [x, y, z] positions (m)");
   if (position.size() / 3 > static_cast<std::size_t>(kIntMax)) fail(node.path, "too many particles");
   particle_count_ = static_cast<int>(position.size() / 3);
   const auto n = static_cast<std::size_t>(particle_count_);
-  const std::string per_particle = "an array of " + std::to_string(n) + " rows (one per particle)";
   scene.params[ParamId::InitialPosition].value = position;
-
-  if (auto velocity = optional(node, "velocity"))
-    scene.params[ParamId::InitialVelocity].value =
-        rows_of_3(*velocity, n, "a velocity [x, y, z] (m/s)", per_particle + " of [x, y, z] velocities (m/s)");
-  read_param_rows(node, scene, ParamId::Mass, n);
-  if (auto force = optional(node, "force"))
-    scene.params[ParamId::ExternalForce].value =
-        rows_of_3(*force, n, "a force [x, y, z] (N)", per_particle + " of [x, y, z] forces (N)");
-  read_param_rows(node, scene, ParamId::ParticleRadius, n);
+  read_param_columns(node, scene, "particles", n);
 
   scene.pinned.assign(n, 0);
   if (auto pinned = optional(node, "pinned")) {
@@ -78,7 +69,7 @@ void SceneReader::read_controls(const std::optional<Node>& node, Scene& scene) c
 // Returns whether rest lengths are left to their default (the initial distance).
 bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) const {
   if (!node) return false;
-  expect_object(*node, {"pairs", "stiffness", "damping", "rest_length", "channel", "actuation", "length_offset"});
+  expect_object(*node, section_keys("springs", {"pairs", "rest_length", "channel", "actuation", "length_offset"}));
   const Node pairs = required(*node, "pairs", "an array of [a, b] particle index pairs");
   expect_array(pairs, "an array of [a, b] particle index pairs");
   const std::size_t s = pairs.size();
@@ -93,8 +84,7 @@ bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) co
     scene.spring_b.push_back(b);
   }
 
-  read_param_rows(*node, scene, ParamId::Stiffness, s);
-  read_param_rows(*node, scene, ParamId::Damping, s);
+  read_param_columns(*node, scene, "springs", s);
   const bool rest = read_param_rows(*node, scene, ParamId::RestLength, s, /*allow_single=*/false);
 
   scene.spring_channel.assign(s, -1);
@@ -131,19 +121,13 @@ void SceneReader::check_default_rest_lengths(const Scene& scene, const Node& spr
 // ---- Writing ----------------------------------------------------------------------
 
 OrderedJson particles_json(const Scene& scene) {
-  const ParameterSet& p = scene.params;
   OrderedJson particles;
-  particles["position"] = rows(p[ParamId::InitialPosition].value, 3);
-  particles["velocity"] = rows(p[ParamId::InitialVelocity].value, 3);
-  particles["mass"] = p[ParamId::Mass].value;
+  particles["position"] = rows(scene.params[ParamId::InitialPosition].value, 3);
   OrderedJson pinned = OrderedJson::array();
   for (int i = 0; i < scene.particle_count(); ++i)
     if (scene.pinned[i]) pinned.push_back(i);
   particles["pinned"] = pinned;
-  particles["force"] = rows(p[ParamId::ExternalForce].value, 3);
-  const std::vector<double>& radius = p[ParamId::ParticleRadius].value;
-  if (std::any_of(radius.begin(), radius.end(), [](double r) { return r != 0.0; }))
-    particles["radius"] = radius;
+  write_param_columns(particles, scene, "particles");
   return particles;
 }
 
@@ -153,8 +137,7 @@ OrderedJson springs_json(const Scene& scene) {
   OrderedJson pairs = OrderedJson::array();
   for (int i = 0; i < scene.spring_count(); ++i) pairs.push_back({scene.spring_a[i], scene.spring_b[i]});
   springs["pairs"] = pairs;
-  springs["stiffness"] = p[ParamId::Stiffness].value;
-  springs["damping"] = p[ParamId::Damping].value;
+  write_param_columns(springs, scene, "springs");
   springs["rest_length"] = p[ParamId::RestLength].value;
   springs["channel"] = scene.spring_channel;
   springs["actuation"] = scene.actuation;

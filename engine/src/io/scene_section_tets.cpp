@@ -44,7 +44,7 @@ TetRest<double> rest_of(const Scene& scene, int tet) {
 
 std::optional<double> SceneReader::read_tets(const std::optional<Node>& node, Scene& scene) const {
   if (!node) return std::nullopt;
-  expect_object(*node, {"indices", "k_mu", "k_lambda", "k_damp", "young", "poisson", "channel", "actuation", "density"});
+  expect_object(*node, section_keys("tets", {"indices", "k_mu", "k_lambda", "young", "poisson", "channel", "actuation", "density"}));
   const Node indices = required(*node, "indices", "an array of [a, b, c, d] particle index quadruples");
   expect_array(indices, "an array of [a, b, c, d] particle index quadruples");
   const std::size_t count = indices.size();
@@ -86,7 +86,7 @@ std::optional<double> SceneReader::read_tets(const std::optional<Node>& node, Sc
     read_param_rows(*node, scene, ParamId::TetMu, count);
     read_param_rows(*node, scene, ParamId::TetLambda, count);
   }
-  read_param_rows(*node, scene, ParamId::TetDamping, count);
+  read_param_columns(*node, scene, "tets", count);
 
   // Actuation, as the springs': a channel per tet (-1 passive) and a gain.
   scene.tet_channel.assign(count, -1);
@@ -142,7 +142,7 @@ OrderedJson tets_json(const Scene& scene) {
   tets["indices"] = indices;
   tets["k_mu"] = p[ParamId::TetMu].value;
   tets["k_lambda"] = p[ParamId::TetLambda].value;
-  tets["k_damp"] = p[ParamId::TetDamping].value;
+  write_param_columns(tets, scene, "tets");
   tets["channel"] = scene.tet_channel;
   tets["actuation"] = scene.tet_actuation;
   return tets;

@@ -15,7 +15,7 @@ namespace nudge::scene_io {
 
 void SceneReader::read_triangles(const std::optional<Node>& node, Scene& scene) const {
   if (!node) return;
-  expect_object(*node, {"indices", "stiffness", "area_stiffness", "damping", "drag", "lift"});
+  expect_object(*node, section_keys("triangles", {"indices"}));
   const Node indices = required(*node, "indices", "an array of [a, b, c] particle index triples");
   expect_array(indices, "an array of [a, b, c] particle index triples");
   const std::size_t count = indices.size();
@@ -29,26 +29,19 @@ void SceneReader::read_triangles(const std::optional<Node>& node, Scene& scene) 
                             std::to_string(abc[2]) + "; expected three different particles");
     scene.triangles.insert(scene.triangles.end(), abc, abc + 3);
   }
-  for (ParamId id : {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
-                     ParamId::TriangleDrag, ParamId::TriangleLift})
-    read_param_rows(*node, scene, id, count);
+  read_param_columns(*node, scene, "triangles", count);
 }
 
 // ---- Writing ----------------------------------------------------------------------
 
 OrderedJson triangles_json(const Scene& scene) {
-  const ParameterSet& p = scene.params;
   OrderedJson triangles;
   OrderedJson indices = OrderedJson::array();
   for (int t = 0; t < scene.triangle_count(); ++t)
     indices.push_back({scene.triangles[3 * size_t(t)], scene.triangles[3 * size_t(t) + 1],
                        scene.triangles[3 * size_t(t) + 2]});
   triangles["indices"] = indices;
-  triangles["stiffness"] = p[ParamId::TriangleStiffness].value;
-  triangles["area_stiffness"] = p[ParamId::TriangleAreaStiffness].value;
-  triangles["damping"] = p[ParamId::TriangleDamping].value;
-  triangles["drag"] = p[ParamId::TriangleDrag].value;
-  triangles["lift"] = p[ParamId::TriangleLift].value;
+  write_param_columns(triangles, scene, "triangles");
   return triangles;
 }
 

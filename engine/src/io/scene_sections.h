@@ -127,6 +127,13 @@ private:
 // Each section's JSON as save_scene writes it; scene_json.cpp decides which sections a
 // scene writes, and in which order.
 
+// scene_param_columns.cpp: a section's column parameters (nudge/parameter_facts.h).
+// Its keys: `own` (those it reads by hand), then its columns' in the table's order.
+std::vector<std::string_view> section_keys(std::string_view section, std::initializer_list<std::string_view> own);
+// Adds its columns to `json`, in the table's order (a column written when set only
+// when some value is not the default).
+void write_param_columns(OrderedJson& json, const Scene& scene, std::string_view section);
+
 // scene_section_simulation.cpp
 OrderedJson simulation_json(const Scene& scene);
 OrderedJson camera_json(const SceneCamera& camera);
