@@ -96,7 +96,10 @@ void settings(StudioState& state, const Scene& scene) {
 
 void particle(StudioState& state, const Scene& scene, int i) {
   row("index", std::to_string(i));
-  edit_param_row(state, ParamId::Mass, i);
+  // The radius matters only where there is something to touch.
+  const bool touches = !scene.colliders.empty() || scene.body_count() > 0;
+  edit_element_rows(state, ParamElement::Particle, i,
+                    [&](ParamId id) { return id == ParamId::ParticleRadius && !touches; });
   bool pinned = scene.pinned[size_t(i)] != 0;
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -105,10 +108,6 @@ void particle(StudioState& state, const Scene& scene, int i) {
   if (ImGui::Checkbox("##pinned", &pinned))
     queue_edit(state, (pinned ? "pin particle " : "free particle ") + std::to_string(i),
                [i, pinned](const Scene& sc) { return studio::edits::set_pinned(sc, {i}, pinned); });
-  edit_param_row(state, ParamId::InitialPosition, i);
-  edit_param_row(state, ParamId::InitialVelocity, i);
-  edit_param_row(state, ParamId::ExternalForce, i);
-  if (!scene.colliders.empty() || scene.body_count() > 0) edit_param_row(state, ParamId::ParticleRadius, i);
   // Which cloth triangles and tets it is a corner of (their values are per element, in
   // the Parameters rows).
   const auto corners = [i](const std::vector<int>& indices) { return std::count(indices.begin(), indices.end(), i); };
@@ -219,9 +218,7 @@ void spring(StudioState& state, const Scene& scene, int j) {
   const int a = scene.spring_a[size_t(j)], b = scene.spring_b[size_t(j)];
   row("index", std::to_string(j));
   row("particles", std::to_string(a) + " - " + std::to_string(b));
-  edit_param_row(state, ParamId::Stiffness, j);
-  edit_param_row(state, ParamId::Damping, j);
-  edit_param_row(state, ParamId::RestLength, j);
+  edit_element_rows(state, ParamElement::Spring, j, [](ParamId) { return false; });
   const int channel = scene.spring_channel[size_t(j)];
   muscle_rows(state, scene, j);
   if (const Trajectory* traj = state.trajectory()) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gui/panels/panels.h"
+#include "nudge/parameter_facts.h"
 
 namespace nudge::gui::inspector {
 
@@ -20,6 +21,16 @@ bool number_row(const char* label, double* values, int count, const char* unit, 
 // where it depends on the element (a hinge's damping against a slider's). Enter queues
 // the edit (checked and applied by the studio after the panels are drawn).
 void edit_param_row(StudioState& state, ParamId id, int row, const char* unit = nullptr);
+// Every parameter of one element (a particle's, a spring's), in the facts table's order,
+// but those `hidden` says to leave out: a new per-element parameter shows up here by
+// itself.
+template <class Hidden>
+void edit_element_rows(StudioState& state, ParamElement element, int row, Hidden hidden) {
+  for (int i = 0; i < kParamCount; ++i) {
+    const ParamId id = static_cast<ParamId>(i);
+    if (param_facts(id).element == element && !hidden(id)) edit_param_row(state, id, row);
+  }
+}
 // "body 2 (lever)", or "world" for -1.
 std::string body_label(const Scene& scene, int b);
 // A label and, on its right, a small button; true when it is pressed.
