@@ -1,7 +1,7 @@
 // The element families whose elements push on particles through corner slots (triangles,
 // bending edges, tetrahedra, and the actuators' particle forces), run together: the rollout
-// calls this once per pass, and a new family is one more type in the tuple below plus
-// its model and gradient parts (kernels/model.h), its parameters and its scene section.
+// calls this once per pass, and a new family is one more type in ElementFamilyList below
+// (its parameters are rows of the facts table, nudge/parameter_facts.h).
 //
 // Each family E provides, on the same backend as the rollout:
 //   E(scene, exec)                               topology, rest shapes
@@ -30,12 +30,17 @@
 
 namespace nudge {
 
+// In the order their corner slots are laid out and their gradients summed: part of the
+// results' bits, so append, do not reorder.
+template <class T, Backend Exec>
+using ElementFamilyList =
+    std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>, ParticleForceFamily<T, Exec>>;
+
 template <class T, Backend Exec>
 class ElementFamilies {
 public:
   ElementFamilies(const Scene& scene, const Exec& exec)
-      : families_(TriangleFamily<T, Exec>(scene, exec), BendingFamily<T, Exec>(scene, exec), TetFamily<T, Exec>(scene, exec),
-                  ParticleForceFamily<T, Exec>(scene, exec)),
+      : families_(build(scene, exec, static_cast<Families*>(nullptr))),
         slots_(scene.particle_count(), slot_particles(scene), exec) {}
 
   const TriangleFamily<T, Exec>& triangles() const { return std::get<TriangleFamily<T, Exec>>(families_); }
@@ -81,8 +86,12 @@ public:
   }
 
 private:
-  using Families = std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>,
-                              ParticleForceFamily<T, Exec>>;
+  using Families = ElementFamilyList<T, Exec>;
+
+  template <class... F>
+  static std::tuple<F...> build(const Scene& scene, const Exec& exec, std::tuple<F...>*) {
+    return std::tuple<F...>(F(scene, exec)...);
+  }
 
   // Calls f(family, its first corner slot) for each family in order.
   template <class F>

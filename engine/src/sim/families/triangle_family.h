@@ -99,10 +99,11 @@ public:
 
   void download_gradients(ParameterSet& p, const Exec& exec) const {
     params_.download_gradients(p, exec);
-    // dL/dwind: the triangles' shares summed in triangle order.
+    // dL/dwind: the triangles' shares summed in triangle order, added to what the
+    // families before it in the list put there (the rollout zeroes it first).
     const std::vector<double> wind = fetch_values(exec, exec.data(g_wind_), 3 * size_t(tri_));
     for (int k = 0; k < 3; ++k)
-      p[ParamId::Wind].grad[k] =
+      p[ParamId::Wind].grad[k] +=
           ordered_sum(std::vector<double>(wind.begin() + k * size_t(tri_), wind.begin() + (k + 1) * size_t(tri_)));
   }
 
