@@ -84,6 +84,7 @@ public:
 
   // Runs the rollout with these parameter values and returns the loss.
   Result<Evaluation> forward(const ParameterSet& params) {
+    if (std::optional<std::string> why = families_.unsupported(params)) return Error{*why};
     upload_parameters(params);
     Evaluation eval;
     eval.term_loss.assign(objectives_.term_count(), 0.0);

@@ -16,6 +16,8 @@
 // class allocates family after family and whose adjoints it gathers onto the particles.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -48,6 +50,19 @@ public:
 
   void upload(const ParameterSet& p, const Exec& exec) {
     each([&](auto& family, int) { family.upload(p, exec); });
+  }
+
+  std::optional<std::string> unsupported(const ParameterSet& p) const {
+    std::optional<std::string> why;
+    std::apply(
+        [&](const auto&... family) {
+          ((void)[&] {
+            if constexpr (requires { family.unsupported(p); })
+              if (!why) why = family.unsupported(p);
+          }(), ...);
+        },
+        families_);
+    return why;
   }
 
   void put_model(ModelView<T>& m, const Exec& exec) const {

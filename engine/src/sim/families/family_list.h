@@ -10,6 +10,8 @@
 //   download_gradients(params, exec) or (params, adj0, exec)         after each backward
 //   coupling_pairs(): the (body, body) pairs it writes wrenches for (BodyCoupling's slots)
 //   state_fields(fields): the arrays of the state it holds (sim/state_layout.h)
+//   unsupported(params): why these values cannot run on what it built from its scene
+//     (a family that is present only where its parameters are set), or nothing
 // and phase members taking a StepPass (forward) or an AdjointPass (sim/families/step_pass.h).
 //
 // One step, forward (Box2D's solver stages, written down):
@@ -28,6 +30,8 @@
 #pragma once
 
 #include <array>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -54,6 +58,16 @@ public:
       if constexpr (requires { f.state_fields(fields); }) f.state_fields(fields);
     });
     return fields;
+  }
+
+  // The first family's reason why `p` cannot run on this rollout, if any.
+  std::optional<std::string> unsupported(const ParameterSet& p) const {
+    std::optional<std::string> why;
+    each([&](const auto& f) {
+      if constexpr (requires { f.unsupported(p); })
+        if (!why) why = f.unsupported(p);
+    });
+    return why;
   }
 
   // Each family's parameters, and the initial state (particles, bodies).
