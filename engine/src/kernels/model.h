@@ -65,6 +65,10 @@ struct GradView {
   BodyContactGrad<T> body_contacts;
   ParticleBodyGrad<T> particle_bodies;
   ActuatorGrad<T> actuators;
+  // Set for the implicit step's operator products (sim/implicit_euler.h), which want a
+  // family's dL/dstate and not its parameters' gradients: a family that keeps its
+  // gradients to itself (not in a member above) skips them then.
+  bool operator_product = false;
 };
 
 }  // namespace nudge

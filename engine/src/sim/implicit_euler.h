@@ -270,6 +270,7 @@ private:
   }
   GradView<T> sink_grad(const Exec& exec) {
     GradView<T> g;
+    g.operator_product = true;
     g.springs = sink_springs(exec);
     element_sink_.put_grad(g, exec);
     return g;
