@@ -102,7 +102,16 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
   sim_options.device = Device::Cpu;
   sim_options.precision = Precision::Float64;
   sim_options.threads = options.threads;
-  auto sim = Simulator::create(scene, sim_options);
+  // A parameter under check is a design variable: built from a scene where it is marked
+  // optimised, a family present only where its parameters are set or optimised (quadratic
+  // drag) is there to be differentiated.
+  Scene checked = scene;
+  for (int p = 0; p < kParamCount; ++p) {
+    const auto id = static_cast<ParamId>(p);
+    const auto& only = options.parameters;
+    if (only.empty() || std::find(only.begin(), only.end(), id) != only.end()) checked.params[id].optimize = true;
+  }
+  auto sim = Simulator::create(checked, sim_options);
   if (!sim) return sim.error();
 
   ParameterSet params = scene.params;
