@@ -60,6 +60,7 @@ enum class ParamId : int {
   TetDamping,  // Tet x 1, k_damp, the strain-rate damping, Pa s
   // The controller's network (nudge/controller.h): per layer W (out x in, row-major), then b.
   ControllerWeights,  // P x 1
+  QuadraticDrag,      // N x 1, kg/m: force -c |v - wind| (v - wind) (families/quadratic_drag)
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

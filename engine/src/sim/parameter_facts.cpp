@@ -94,6 +94,8 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a k_damp >= 0 (Pa s)", "k_damp", O::None, F::Column},
     {ParamId::ControllerWeights, "controller_weights", E::ControllerWeight, 1, "", 0.0, R::Finite,
      "controller.weights", "a finite weight", "weight", O::None, F::Custom},
+    {ParamId::QuadraticDrag, "quadratic_drag", E::Particle, 1, "kg/m", 0.0, R::NonNegative, "particles.quadratic_drag",
+     "a quadratic drag coefficient >= 0 (kg/m)", "quadratic drag", O::None, F::ColumnWhenSet},
 };
 
 constexpr bool in_id_order() {

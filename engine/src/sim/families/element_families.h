@@ -21,6 +21,7 @@
 #include <tuple>
 #include <vector>
 
+#include "families/quadratic_drag/quadratic_drag_family.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/corner_slots.h"
@@ -35,8 +36,8 @@ namespace nudge {
 // In the order their corner slots are laid out and their gradients summed: part of the
 // results' bits, so append, do not reorder.
 template <class T, Backend Exec>
-using ElementFamilyList =
-    std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>, ParticleForceFamily<T, Exec>>;
+using ElementFamilyList = std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>,
+                                    ParticleForceFamily<T, Exec>, QuadraticDragFamily<T, Exec>>;
 
 template <class T, Backend Exec>
 class ElementFamilies {
