@@ -469,6 +469,17 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   const Selection& sel = state_.selection;
   const std::vector<int> members = selection_exists(scene, sel) ? sel.members() : std::vector<int>{};
   const size_t first_body = options.colliders ? scene.colliders.size() : 0;
+  // A corner element's edges as highlighted lines between its particles.
+  const auto outline = [&](const std::vector<int>& corners, int per, int e, std::initializer_list<std::pair<int, int>> edges) {
+    render::LineBatch line;
+    for (const auto& [a, b] : edges) {
+      line.points.push_back(view::particle_position(scene, traj, frame, corners[size_t(e) * size_t(per) + size_t(a)]));
+      line.points.push_back(view::particle_position(scene, traj, frame, corners[size_t(e) * size_t(per) + size_t(b)]));
+    }
+    line.colors = {kHighlight};
+    line.width_pixels = 4;
+    list.lines.push_back(std::move(line));
+  };
   for (const int i : members) {
     switch (sel.kind) {
       case Selection::Kind::Particle:
@@ -496,6 +507,9 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
       // Larger over its usual drawing (shown even with the layer off, as a particle is).
       case Selection::Kind::Joint: view::add_joint(list, scene, traj, frame, i, options, kHighlight, 1.4f); break;
       case Selection::Kind::Attachment: view::add_attachment(list, scene, traj, frame, i, options, kHighlight, 1.4f); break;
+      case Selection::Kind::Triangle: outline(scene.triangles, 3, i, {{0, 1}, {1, 2}, {2, 0}}); break;
+      case Selection::Kind::BendingEdge: outline(scene.bending, 4, i, {{2, 3}, {0, 2}, {0, 3}, {1, 2}, {1, 3}}); break;
+      case Selection::Kind::Tet: outline(scene.tets, 4, i, {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}}); break;
       default: break;
     }
   }

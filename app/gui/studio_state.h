@@ -40,7 +40,10 @@ namespace nudge::gui {
 // kind at a time: `index` is the element clicked last (the inspector shows it) and
 // `others` the rest of a box selection or Shift+click, of the same kind.
 struct Selection {
-  enum class Kind { None, Settings, Particle, Spring, Body, Collider, Joint, Attachment, Objective, Parameter };
+  enum class Kind {
+    None, Settings, Particle, Spring, Body, Collider, Joint, Attachment, Objective, Parameter,
+    Triangle, BendingEdge, Tet
+  };
   Selection(Kind k = Kind::None, int i = -1, std::vector<int> rest = {}) : kind(k), index(i), others(std::move(rest)) {}
   Kind kind = Kind::None;
   int index = -1;
@@ -74,6 +77,9 @@ inline bool selection_exists(const Scene& scene, const Selection& sel) {
     case Selection::Kind::Attachment: return below(scene.attachments.size());
     case Selection::Kind::Objective: return below(scene.objectives.size());
     case Selection::Kind::Parameter: return below(std::size_t(kParamCount));
+    case Selection::Kind::Triangle: return below(std::size_t(scene.triangle_count()));
+    case Selection::Kind::BendingEdge: return below(std::size_t(scene.bending_count()));
+    case Selection::Kind::Tet: return below(std::size_t(scene.tet_count()));
     case Selection::Kind::None: break;
   }
   return false;

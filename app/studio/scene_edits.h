@@ -180,6 +180,11 @@ Result<Scene> add_soft_ball(const Scene& scene, const Vec3& centre, double radiu
 // `offset` (m). Errors name the file and line where the reader found the problem.
 Result<Scene> import_tet_mesh(const Scene& scene, const std::filesystem::path& path, double scale, const Vec3& offset,
                               const SoftMaterial& material);
+// Deletes these triangles, bending edges or tets with their parameter rows (a tet's
+// channel and gain too); their particles stay.
+Result<Scene> delete_triangles(const Scene& scene, const std::vector<int>& triangles);
+Result<Scene> delete_bending_edges(const Scene& scene, const std::vector<int>& edges);
+Result<Scene> delete_tets(const Scene& scene, const std::vector<int>& tets);
 
 // ---- Rigid bodies, joints, attachments, colliders --------------------------------
 

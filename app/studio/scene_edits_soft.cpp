@@ -182,4 +182,32 @@ Result<Scene> import_tet_mesh(const Scene& scene, const std::filesystem::path& p
   return generate_tets(scene, action, *mesh, material);
 }
 
+namespace {
+
+Result<Scene> delete_corner_elements(const Scene& scene, std::string_view action, std::string_view noun,
+                                     const std::vector<int>& removed, int count,
+                                     void (*remove)(Scene&, const IndexMap&)) {
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, noun, removed, count)) return *error;
+  Scene edited = scene;
+  remove(edited, index_map(count, removed));
+  return finish(std::move(edited), action);
+}
+
+}  // namespace
+
+Result<Scene> delete_triangles(const Scene& scene, const std::vector<int>& triangles) {
+  return delete_corner_elements(scene, "delete triangles", "triangle", triangles, scene.triangle_count(),
+                                remove_triangles);
+}
+
+Result<Scene> delete_bending_edges(const Scene& scene, const std::vector<int>& edges) {
+  return delete_corner_elements(scene, "delete bending edges", "bending edge", edges, scene.bending_count(),
+                                remove_bending_edges);
+}
+
+Result<Scene> delete_tets(const Scene& scene, const std::vector<int>& tets) {
+  return delete_corner_elements(scene, "delete tets", "tet", tets, scene.tet_count(), remove_tets);
+}
+
 }  // namespace nudge::studio::edits

@@ -261,6 +261,34 @@ IndexMap keep_elements_of(Scene& scene, std::vector<int>& indices, int per, Para
 
 }  // namespace
 
+namespace {
+
+// Drops the elements of `per` corners whose map entry is -1, with their parameter rows.
+void remove_corner_elements(Scene& scene, std::vector<int>& indices, int per, ParamElement element,
+                            const IndexMap& map) {
+  std::vector<int> kept;
+  for (size_t e = 0; e < map.size(); ++e)
+    if (map[e] >= 0) kept.insert(kept.end(), indices.begin() + long(e) * per, indices.begin() + long(e + 1) * per);
+  indices = std::move(kept);
+  remove_rows(scene.params, element, map);
+}
+
+}  // namespace
+
+void remove_triangles(Scene& scene, const IndexMap& triangles) {
+  remove_corner_elements(scene, scene.triangles, 3, ParamElement::Triangle, triangles);
+}
+
+void remove_bending_edges(Scene& scene, const IndexMap& edges) {
+  remove_corner_elements(scene, scene.bending, 4, ParamElement::BendingEdge, edges);
+}
+
+void remove_tets(Scene& scene, const IndexMap& tets) {
+  remove_corner_elements(scene, scene.tets, 4, ParamElement::Tet, tets);
+  erase_removed(scene.tet_channel, tets);
+  erase_removed(scene.tet_actuation, tets);
+}
+
 void keep_elements_of(Scene& scene, const IndexMap& particles) {
   keep_elements_of(scene, scene.triangles, 3, ParamElement::Triangle, particles);
   keep_elements_of(scene, scene.bending, 4, ParamElement::BendingEdge, particles);

@@ -77,6 +77,11 @@ void remove_joints(Scene& scene, const IndexMap& joints);
 // follow their particles: those with a removed corner go (their parameter rows with
 // them), the others are renumbered by `particles`.
 void keep_elements_of(Scene& scene, const IndexMap& particles);
+// Removes the triangles, bending edges or tets whose map entry is -1 (a tet's channel and
+// gain with it) and their parameter rows; their particles stay.
+void remove_triangles(Scene& scene, const IndexMap& triangles);
+void remove_bending_edges(Scene& scene, const IndexMap& edges);
+void remove_tets(Scene& scene, const IndexMap& tets);
 // Drops the actuators of deleted particles or bodies and renumbers the rest (an empty
 // map: that kind is unchanged).
 void renumber_actuators(Scene& scene, const IndexMap& particles, const IndexMap& bodies);

@@ -616,6 +616,39 @@ TEST_CASE("scene edits: a generated walker stands on the ground, its legs stretc
 
 // ---- Bodies, joints, attachments, colliders ----------------------------------------
 
+TEST_CASE("scene edits: deleting triangles, bending edges and tets keeps their particles and the others' values") {
+  TempDir temp;
+  const Scene scene = nudge::studio_test::load_example("cloth_throw");
+  const int tri = scene.triangle_count(), edges = scene.bending_count();
+  REQUIRE(tri > 3);
+  Scene varied = scene;
+  for (int t = 0; t < tri; ++t) varied.params[ParamId::TriangleDrag].value[size_t(t)] = t;
+  const Scene fewer = ok(edits::delete_triangles(varied, {1, 2}));
+  CHECK(fewer.particle_count() == scene.particle_count());
+  CHECK(fewer.triangle_count() == tri - 2);
+  CHECK(std::equal(fewer.triangles.begin(), fewer.triangles.begin() + 3, scene.triangles.begin()));
+  CHECK(std::equal(fewer.triangles.begin() + 3, fewer.triangles.begin() + 6, scene.triangles.begin() + 9));
+  CHECK(values(fewer, ParamId::TriangleDrag)[1] == 3.0);
+  check_stable(fewer, temp.path);
+  const Scene unbent = ok(edits::delete_bending_edges(scene, {0}));
+  CHECK(unbent.bending_count() == edges - 1);
+  CHECK(values(unbent, ParamId::BendingStiffness).size() == size_t(edges - 1));
+  check_stable(unbent, temp.path);
+  check_error(edits::delete_triangles(scene, {tri}),
+              "delete triangles: triangle " + std::to_string(tri) + " does not exist; expected an index in [0, " +
+                  std::to_string(tri) + ")");
+
+  const Scene soft = nudge::studio_test::load_example("softbody_bounce");
+  const int tets = soft.tet_count();
+  REQUIRE(tets > 1);
+  const Scene cut = ok(edits::delete_tets(soft, {0}));
+  CHECK(cut.tet_count() == tets - 1);
+  CHECK(cut.tet_channel.size() == size_t(tets - 1));
+  CHECK(values(cut, ParamId::TetMu).size() == size_t(tets - 1));
+  CHECK(std::equal(cut.tets.begin(), cut.tets.end(), soft.tets.begin() + 4));
+  check_stable(cut, temp.path);
+}
+
 TEST_CASE("scene edits: deleting a body removes its joints and attachments and renumbers the rest") {
   TempDir temp;
   const Scene scene = body_scene(temp.path);
@@ -1193,6 +1226,9 @@ TEST_CASE("scene edits: every edit that applies to an example scene gives a vali
       run("delete first body", edits::delete_bodies(scene, {0}));
       run("delete last body", edits::delete_bodies(scene, {b - 1}));
     }
+    if (scene.triangle_count() > 0) run("delete triangle", edits::delete_triangles(scene, {0}));
+    if (scene.bending_count() > 0) run("delete bending edge", edits::delete_bending_edges(scene, {0}));
+    if (scene.tet_count() > 0) run("delete tet", edits::delete_tets(scene, {scene.tet_count() - 1}));
     if (scene.joint_count() > 0) run("delete joint", edits::delete_joints(scene, {0}));
     if (!scene.attachments.empty()) run("delete attachment", edits::delete_attachments(scene, {0}));
     if (!scene.colliders.empty()) run("delete collider", edits::delete_colliders(scene, {0}));

@@ -402,6 +402,37 @@ void parameter(StudioState& state, const Scene& scene, int id) {
   if (!p.value.empty()) row("values", p.value.size() == 1 ? number(lo) : "from " + number(lo) + " to " + number(hi));
 }
 
+// A triangle, bending edge or tet: its corners, then its parameters' rows from the
+// facts table (a new per-element parameter of the family shows up here by itself).
+void corner_element(StudioState& state, const Scene& scene, Selection::Kind kind, int e) {
+  const auto corners_row = [&](const char* label, const std::vector<int>& corners, int per) {
+    std::string text;
+    for (int c = 0; c < per; ++c) text += (c ? ", " : "") + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
+    row(label, text);
+  };
+  row("index", std::to_string(e));
+  const auto none = [](ParamId) { return false; };
+  switch (kind) {
+    case Selection::Kind::Triangle:
+      corners_row("particles", scene.triangles, 3);
+      edit_element_rows(state, ParamElement::Triangle, e, none);
+      break;
+    case Selection::Kind::BendingEdge:
+      corners_row("opposite, edge", scene.bending, 4);
+      edit_element_rows(state, ParamElement::BendingEdge, e, none);
+      break;
+    case Selection::Kind::Tet: {
+      corners_row("particles", scene.tets, 4);
+      edit_element_rows(state, ParamElement::Tet, e, none);
+      const int channel = scene.tet_channel[size_t(e)];
+      row("channel", channel < 0 ? "passive" : std::to_string(channel) + " (actuation " +
+                                                   number(scene.tet_actuation[size_t(e)]) + ")");
+      break;
+    }
+    default: break;
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -416,6 +447,9 @@ const char* kind_plural(Selection::Kind kind) {
     case Selection::Kind::Attachment: return "attachments";
     case Selection::Kind::Objective: return "objectives";
     case Selection::Kind::Parameter: return "parameters";
+    case Selection::Kind::Triangle: return "triangles";
+    case Selection::Kind::BendingEdge: return "bending edges";
+    case Selection::Kind::Tet: return "tets";
     case Selection::Kind::Settings:
     case Selection::Kind::None: break;
   }
@@ -432,6 +466,9 @@ const char* kind_singular(Selection::Kind kind) {
     case Selection::Kind::Attachment: return "attachment";
     case Selection::Kind::Objective: return "objective";
     case Selection::Kind::Parameter: return "parameter";
+    case Selection::Kind::Triangle: return "triangle";
+    case Selection::Kind::BendingEdge: return "bending edge";
+    case Selection::Kind::Tet: return "tet";
     case Selection::Kind::Settings:
     case Selection::Kind::None: break;
   }
@@ -472,6 +509,9 @@ void inspector_contents(StudioState& state) {
       case Selection::Kind::Attachment: attachment(state, scene, sel.index); break;
       case Selection::Kind::Objective: objective(state, scene, sel.index); break;
       case Selection::Kind::Parameter: parameter(state, scene, sel.index); break;
+      case Selection::Kind::Triangle:
+      case Selection::Kind::BendingEdge:
+      case Selection::Kind::Tet: corner_element(state, scene, sel.kind, sel.index); break;
       case Selection::Kind::None: break;
     }
     ImGui::EndTable();

@@ -1,5 +1,5 @@
-// The scene's elements in a tree: settings, particles, springs, bodies, colliders, joints,
-// attachments, objectives, parameters.
+// The scene's elements in a tree: settings, particles, springs, triangles, bending edges,
+// tets, bodies, colliders, joints, attachments, objectives, parameters.
 // Clicking one selects it for the inspector and the viewport's highlight; Shift+click or
 // Ctrl+click adds one of the same kind to the selection (or takes it away).
 #include <imgui.h>
@@ -119,6 +119,21 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
     });
     ImGui::TreePop();
   }
+  // The corner families': each element by its corners (their values are in the inspector).
+  const auto corner_list = [&](const char* id, const char* title, Selection::Kind kind, const char* noun,
+                               const std::vector<int>& corners, int per) {
+    const int count = static_cast<int>(corners.size()) / per;
+    if (count == 0 || !ImGui::TreeNodeEx(id, ImGuiTreeNodeFlags_None, "%s (%d)", title, count)) return;
+    element_list(state, kind, count, [&](int e) {
+      std::string label = std::string(noun) + " " + std::to_string(e) + ":";
+      for (int c = 0; c < per; ++c) label += " " + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
+      return label;
+    });
+    ImGui::TreePop();
+  };
+  corner_list("triangles", "Triangles", Selection::Kind::Triangle, "triangle", scene.triangles, 3);
+  corner_list("bending", "Bending edges", Selection::Kind::BendingEdge, "edge", scene.bending, 4);
+  corner_list("tets", "Tets", Selection::Kind::Tet, "tet", scene.tets, 4);
   const int b = scene.body_count();
   if (b > 0 && ImGui::TreeNodeEx("bodies", ImGuiTreeNodeFlags_DefaultOpen, "Bodies (%d)", b)) {
     element_list(state, Selection::Kind::Body, b, [&](int i) {

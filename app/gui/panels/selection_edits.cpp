@@ -94,6 +94,9 @@ std::optional<command::EditScene> delete_selection(const StudioState& state) {
     case K::Joint: return edit("joint", "joints", edits::delete_joints);
     case K::Attachment: return edit("attachment", "attachments", edits::delete_attachments);
     case K::Objective: return edit("objective", "objectives", edits::delete_objectives);
+    case K::Triangle: return edit("triangle", "triangles", edits::delete_triangles);
+    case K::BendingEdge: return edit("bending edge", "bending edges", edits::delete_bending_edges);
+    case K::Tet: return edit("tet", "tets", edits::delete_tets);
     case K::None:
     case K::Settings:
     case K::Parameter: break;
