@@ -14,19 +14,9 @@
 
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "gradient_outcome.h"
 
 namespace nudge::test {
-
-// The scene's motion on the CPU in double.
-inline Trajectory simulate_on_cpu(const Scene& scene) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-  REQUIRE(traj.ok());
-  return std::move(*traj);
-}
 
 inline std::string file_text(const std::filesystem::path& path) {
   std::ifstream in(path);

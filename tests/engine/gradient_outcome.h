@@ -1,4 +1,4 @@
-// One gradient evaluation's loss and gradients, the check that two are the same to the
+// A scene's motion, one gradient evaluation's loss and gradients, the check that two are the same to the
 // last bit (for tests that the thread count, checkpointing or a backend change nothing),
 // and the checks every element family's tests make of a scene's gradients.
 #pragma once
@@ -29,6 +29,17 @@ inline Outcome run_gradient(const Scene& scene, const SimulatorOptions& options)
   REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
   out.loss = eval->loss;
   return out;
+}
+
+// The scene's motion on the CPU in double.
+inline Trajectory simulate_on_cpu(const Scene& scene) {
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  auto sim = Simulator::create(scene, options);
+  REQUIRE(sim.ok());
+  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+  REQUIRE_MESSAGE(traj.ok(), (traj.ok() ? "" : traj.error().message));
+  return std::move(*traj);
 }
 
 inline bool bitwise_equal(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }

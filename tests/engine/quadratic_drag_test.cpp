@@ -57,15 +57,6 @@ Scene falling_particle(double c, double mass, double seconds, double dt = 1e-3) 
   return scene;
 }
 
-Trajectory run(const Scene& scene) {
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  auto sim = Simulator::create(scene, options);
-  REQUIRE(sim.ok());
-  Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-  REQUIRE_MESSAGE(traj.ok(), (traj.ok() ? "" : traj.error().message));
-  return *traj;
-}
 
 }  // namespace
 
@@ -96,12 +87,12 @@ TEST_CASE("quadratic drag kernel: the adjoint against central differences in dou
 TEST_CASE("quadratic drag: a falling particle reaches the terminal velocity sqrt(m g / c)") {
   const double mass = 0.2, c = 0.05, g = 9.81;
   const double terminal = std::sqrt(mass * g / c);  // 6.26 m/s, reached in a few m / (g) seconds
-  const Trajectory traj = run(falling_particle(c, mass, 5.0));
+  const Trajectory traj = test::simulate_on_cpu(falling_particle(c, mass, 5.0));
   const size_t last = size_t(traj.steps) * 3;
   CHECK(traj.v[last + 1] == doctest::Approx(-terminal).epsilon(1e-3));
   CHECK(std::fabs(traj.v[last]) < 1e-12);
   // Without it the particle keeps accelerating: the test can tell.
-  const Trajectory free = run(falling_particle(0.0, mass, 5.0));
+  const Trajectory free = test::simulate_on_cpu(falling_particle(0.0, mass, 5.0));
   CHECK(free.v[last + 1] == doctest::Approx(-g * 5.0).epsilon(1e-9));
 }
 
@@ -113,13 +104,13 @@ TEST_CASE("quadratic drag: the wind is a change of frame, and carries a particle
   Scene windy = still;
   windy.params[ParamId::InitialVelocity].value = {1, 0, 0};
   windy.params[ParamId::Wind].value = {3, 0, 0};
-  const Trajectory a = run(still), b = run(windy);
+  const Trajectory a = test::simulate_on_cpu(still), b = test::simulate_on_cpu(windy);
   for (int t = 0; t <= a.steps; ++t) CHECK(b.v[3 * size_t(t)] - 3 == doctest::Approx(a.v[3 * size_t(t)]).epsilon(1e-12));
   // A particle at rest in a wind is pushed along it.
   Scene rest = still;
   rest.params[ParamId::InitialVelocity].value = {0, 0, 0};
   rest.params[ParamId::Wind].value = {0, 0, 2};
-  const Trajectory c = run(rest);
+  const Trajectory c = test::simulate_on_cpu(rest);
   CHECK(c.v[3 * size_t(c.steps) + 2] > 0.3);
   CHECK(c.v[3 * size_t(c.steps) + 2] < 2.0);
 }

@@ -259,7 +259,7 @@ std::vector<BadInput> bad_inputs() {
       {"negative checkpoint", scene_from(R"({"dt": 0.01, "steps": 10, "checkpoint_every": -1})", kParticles),
        {"$.simulation.checkpoint_every: found -1; expected an integer (0: store every state) in [0, "}},
       {"short gravity", scene_from(R"({"dt": 0.01, "steps": 10, "gravity": [0, -9.81]})", kParticles),
-       {"$.simulation.gravity: found an array of 2 values; expected a gravity vector [x, y, z] (m/s^2)"}},
+       {"$.simulation.gravity: found an array of 2 values; expected [x, y, z]: a finite acceleration (m/s^2)"}},
       {"negative drag", scene_from(R"({"dt": 0.01, "steps": 10, "drag": -0.5})", kParticles),
        {"$.simulation.drag: found -0.5; expected a drag coefficient >= 0"}},
       {"ground key typo", scene_from(R"({"dt": 0.01, "steps": 10, "ground": {"frction": 1}})", kParticles),
@@ -430,8 +430,8 @@ std::vector<BadInput> bad_inputs() {
       {"contact bodies not a bool", joints_scene(kTwoJoints, R"("contact": {"bodies": "no"})"),
        {"$.contact.bodies: found \"no\"; expected true or false"}},
       {"contact key typo", scene_with(std::string(kTwoBodies) + R"(, "contact": {"bodys": false})"),
-       {"$.contact.bodys: unknown key 'bodys' in contact (did you mean 'bodies'?); expected one of: stiffness, damping, "
-        "friction, restitution, damping_mode, smoothing, friction_smoothing, bodies"}},
+       {"$.contact.bodys: unknown key 'bodys' in contact (did you mean 'bodies'?); expected one of: restitution, "
+        "damping_mode, smoothing, friction_smoothing, bodies, stiffness, damping, friction"}},
       {"restitution above 1", scene_with(std::string(kTwoBodies) + R"(, "contact": {"restitution": 1.5})"),
        {"$.contact.restitution: found 1.5; expected a coefficient of restitution in (0, 1]"}},
       {"restitution with approach-only damping",

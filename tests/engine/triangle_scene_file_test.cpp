@@ -72,7 +72,7 @@ TEST_CASE("triangle scene file: the scene file's triangles and wind") {
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]], "stretch": 1})"), "s.json")).find(
               "$.triangles.stretch") != std::string::npos);
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]]})", R"(, "wind": [1, 0])"), "s.json")) ==
-          "s.json: $.simulation.wind: found an array of 2 values; expected a wind velocity [x, y, z] (m/s)");
+          "s.json: $.simulation.wind: found an array of 2 values; expected [x, y, z]: a finite velocity (m/s)");
   }
   SUBCASE("save, load and save again give the same bytes") {
     test::TempDir dir("triangle-test");

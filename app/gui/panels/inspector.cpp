@@ -72,13 +72,9 @@ void settings(StudioState& state, const Scene& scene) {
         return Error{"set channels: found " + number(channels) + "; expected a whole number of channels"};
       return studio::edits::set_channels(sc, int(channels));
     });
-  edit_param_row(state, ParamId::Gravity, 0);
-  edit_param_row(state, ParamId::Drag, 0);
+  edit_section_rows(state, "simulation");  // gravity, drag, wind
   ground_row(state, s.ground);
-  if (s.ground.enabled) {
-    edit_param_row(state, ParamId::GroundStiffness, 0);
-    edit_param_row(state, ParamId::Friction, 0);
-  }
+  if (s.ground.enabled) edit_section_rows(state, "simulation.ground");
   if (s.integrator == Integrator::ImplicitEuler) {
     const ImplicitSettings& im = s.implicit;
     row("integrator", "implicit (backward) Euler on springs and elements: Newton to " + number(im.newton_tolerance) +
@@ -304,9 +300,7 @@ void collider(StudioState& state, const Scene& scene, int k) {
   if (c.type == ColliderType::Box) row("half extents", vec3(c.half_extents) + " m");
   if (c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) row("radius", number(c.radius) + " m");
   if (c.type == ColliderType::Capsule) row("half length", number(c.half_length) + " m");
-  edit_param_row(state, ParamId::ContactStiffness, 0);
-  edit_param_row(state, ParamId::ContactDamping, 0);
-  edit_param_row(state, ParamId::ContactFriction, 0);
+  edit_section_rows(state, "contact");  // stiffness, damping, friction
   row("damping", scene.contact.damp_approach_only ? "on approach only" : "both ways");
   row("switch", scene.contact.smoothing > 0 ? "softplus over " + number(scene.contact.smoothing) + " m"
                                             : "at the surface");

@@ -57,7 +57,8 @@ struct ParamFacts {
   ParamFile file;
 };
 
-// The section of a scene file it lives in: "particles" for "particles.mass".
+// The section of a scene file it lives in: "particles" for "particles.mass",
+// "simulation.ground" for "simulation.ground.stiffness".
 std::string_view param_section(const ParamFacts& facts);
 // Its key within that section: "mass" for "particles.mass".
 std::string_view param_key(const ParamFacts& facts);

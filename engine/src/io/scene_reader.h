@@ -209,9 +209,29 @@ protected:
     for (int i = 0; i < kParamCount; ++i) {
       const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
       if (facts.file == ParamFile::Custom || param_section(facts) != section_name) continue;
-      if (facts.cols == 1) read_param_rows(section, scene, facts.id, count);
+      if (facts.element == ParamElement::Scene) read_scene_param(section, scene, facts.id);
+      else if (facts.cols == 1) read_param_rows(section, scene, facts.id, count);
       else read_param_vector_rows(section, scene, facts.id, count);
     }
+  }
+
+  // A global value: a number, or [x, y, z].
+  void read_scene_param(const Node& section, Scene& scene, ParamId id) const {
+    const ParamFacts& facts = param_facts(id);
+    const std::optional<Node> node = optional(section, param_key(facts));
+    if (!node) return;
+    const ParamRange range = facts.range;
+    const auto ok = [range](double x) { return in_param_range(range, x); };
+    if (facts.cols == 1) {
+      scene.params[id].value = {number(*node, facts.expected, ok)};
+      return;
+    }
+    NUDGE_ASSERT(facts.cols == 3);
+    const std::string expected = "[x, y, z]: " + std::string(facts.expected);
+    const std::array<double, 3> v = vec3(*node, expected);
+    for (std::size_t k = 0; k < 3; ++k)
+      if (!ok(v[k])) fail_found(node->element(k), facts.expected);
+    scene.params[id].value.assign(v.begin(), v.end());
   }
 
   // A column of [x, y, z] rows: one for all `count` elements, or one per element.

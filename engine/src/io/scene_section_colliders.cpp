@@ -82,16 +82,10 @@ void SceneReader::read_placement(const Node& node, ColliderShape& c) const {
 }
 
 void SceneReader::read_contact(const Node& node, Scene& scene) const {
-  expect_object(node, {"stiffness", "damping", "friction", "restitution", "damping_mode", "smoothing",
-                       "friction_smoothing", "bodies"});
+  expect_object(node, section_keys("contact", {"restitution", "damping_mode", "smoothing", "friction_smoothing", "bodies"}));
   ContactSettings& c = scene.contact;
   if (auto bodies = optional(node, "bodies")) c.bodies = boolean(*bodies);
-  if (auto stiffness = optional(node, "stiffness"))
-    scene.params[ParamId::ContactStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
-  if (auto damping = optional(node, "damping"))
-    scene.params[ParamId::ContactDamping].value = {number(*damping, "a damping >= 0 (N s/m)", non_negative)};
-  if (auto friction = optional(node, "friction"))
-    scene.params[ParamId::ContactFriction].value = {number(*friction, "a friction coefficient >= 0", non_negative)};
+  read_param_columns(node, scene, "contact", 1);
   if (auto mode = optional(node, "damping_mode")) {
     constexpr std::string_view expected = "\"approach\" (damp only motion into a collider) or \"both\"";
     const std::string name = string(*mode, expected);
@@ -156,12 +150,11 @@ OrderedJson colliders_json(const Scene& scene) {
 
 OrderedJson contact_json(const Scene& scene) {
   const ParameterSet& p = scene.params;
-  OrderedJson contact = {{"stiffness", p[ParamId::ContactStiffness].value.at(0)},
-                         {"damping", p[ParamId::ContactDamping].value.at(0)},
-                         {"friction", p[ParamId::ContactFriction].value.at(0)},
-                         {"damping_mode", scene.contact.damp_approach_only ? "approach" : "both"},
-                         {"smoothing", scene.contact.smoothing},
-                         {"friction_smoothing", scene.contact.friction_smoothing}};
+  OrderedJson contact;
+  write_param_columns(contact, scene, "contact");
+  contact["damping_mode"] = scene.contact.damp_approach_only ? "approach" : "both";
+  contact["smoothing"] = scene.contact.smoothing;
+  contact["friction_smoothing"] = scene.contact.friction_smoothing;
   if (!scene.contact.bodies) contact["bodies"] = false;
   if (scene.contact.restitution) contact["restitution"] = p[ParamId::ContactRestitution].value.at(0);
   return contact;

@@ -13,23 +13,14 @@ namespace nudge::scene_io {
 // ---- Reading ----------------------------------------------------------------------
 
 void SceneReader::read_simulation(const Node& node, Scene& scene) const {
-  expect_object(node, {"dt", "steps", "checkpoint_every", "integrator", "implicit", "gravity", "drag", "wind", "ground"});
+  expect_object(node, section_keys("simulation", {"dt", "steps", "checkpoint_every", "integrator", "implicit", "ground"}));
   Settings& s = scene.settings;
   s.dt = number(required(node, "dt", "a time step in (0, 1] (s)"), "a time step in (0, 1] (s)", time_step);
   s.steps = int_in(required(node, "steps", "a step count, an integer in " + range_text(1, kMaxSteps)), 1, kMaxSteps,
                    "a step count, an integer");
   if (auto every = optional(node, "checkpoint_every"))
     s.checkpoint_every = int_in(*every, 0, kIntMax, "an integer (0: store every state)");
-  if (auto gravity = optional(node, "gravity")) {
-    const std::array<double, 3> g = vec3(*gravity, "a gravity vector [x, y, z] (m/s^2)");
-    scene.params[ParamId::Gravity].value.assign(g.begin(), g.end());
-  }
-  if (auto drag = optional(node, "drag"))
-    scene.params[ParamId::Drag].value = {number(*drag, "a drag coefficient >= 0 (N s/m)", non_negative)};
-  if (auto wind = optional(node, "wind")) {
-    const std::array<double, 3> w = vec3(*wind, "a wind velocity [x, y, z] (m/s)");
-    scene.params[ParamId::Wind].value.assign(w.begin(), w.end());
-  }
+  read_param_columns(node, scene, "simulation", 1);
   if (auto ground = optional(node, "ground")) read_ground(*ground, scene);
   const std::string integrators = "\"semi_implicit_euler\" or \"implicit_euler\"";
   if (auto integrator = optional(node, "integrator")) {
@@ -58,7 +49,7 @@ void SceneReader::read_implicit(const Node& node, ImplicitSettings& implicit) co
 }
 
 void SceneReader::read_ground(const Node& node, Scene& scene) const {
-  expect_object(node, {"model", "height", "stiffness", "damping", "friction", "contact_smoothing", "friction_smoothing"});
+  expect_object(node, section_keys("simulation.ground", {"model", "height", "damping", "contact_smoothing", "friction_smoothing"}));
   Ground& g = scene.settings.ground;
   g.enabled = true;
   if (auto model = optional(node, "model")) {
@@ -67,11 +58,8 @@ void SceneReader::read_ground(const Node& node, Scene& scene) const {
     g.contact = *contact;
   }
   if (auto height = optional(node, "height")) g.height = number(*height, "a finite height (m)");
-  if (auto stiffness = optional(node, "stiffness"))
-    scene.params[ParamId::GroundStiffness].value = {number(*stiffness, "a stiffness >= 0 (N/m)", non_negative)};
+  read_param_columns(node, scene, "simulation.ground", 1);
   if (auto damping = optional(node, "damping")) g.damping = number(*damping, "a damping >= 0 (N s/m)", non_negative);
-  if (auto friction = optional(node, "friction"))
-    scene.params[ParamId::Friction].value = {number(*friction, "a friction coefficient >= 0", non_negative)};
   if (auto smoothing = optional(node, "contact_smoothing"))
     g.contact_smoothing = number(*smoothing, "a width > 0 (m)", positive);
   if (auto smoothing = optional(node, "friction_smoothing"))
@@ -97,7 +85,6 @@ void SceneReader::read_camera(const Node& node, SceneCamera& camera) const {
 
 // "simulation", with its "ground" when the ground is on.
 OrderedJson simulation_json(const Scene& scene) {
-  const ParameterSet& p = scene.params;
   OrderedJson sim;
   sim["dt"] = scene.settings.dt;
   sim["steps"] = scene.settings.steps;
@@ -111,18 +98,14 @@ OrderedJson simulation_json(const Scene& scene) {
                        {"linear_iterations", im.linear_iterations},
                        {"linear_tolerance", im.linear_tolerance}};
   }
-  sim["gravity"] = p[ParamId::Gravity].value;
-  sim["drag"] = p[ParamId::Drag].value.at(0);
-  const std::vector<double>& wind = p[ParamId::Wind].value;
-  if (std::any_of(wind.begin(), wind.end(), [](double w) { return w != 0.0; })) sim["wind"] = wind;
+  write_param_columns(sim, scene, "simulation");
   if (const Ground& g = scene.settings.ground; g.enabled) {
     OrderedJson& ground = sim["ground"];
     // Only when not the default, so that scenes written before it existed save unchanged.
     if (g.contact != GroundContact::Penalty) ground["model"] = std::string(ground_contact_name(g.contact));
     ground["height"] = g.height;
-    ground["stiffness"] = p[ParamId::GroundStiffness].value.at(0);
+    write_param_columns(ground, scene, "simulation.ground");
     ground["damping"] = g.damping;
-    ground["friction"] = p[ParamId::Friction].value.at(0);
     ground["contact_smoothing"] = g.contact_smoothing;
     ground["friction_smoothing"] = g.friction_smoothing;
   }

@@ -29,23 +29,23 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::RestLength, "rest_length", E::Spring, 1, "m", 0.0, R::Positive, "springs.rest_length",
      "a rest length > 0 (m)", "rest length", O::Colors, F::Custom},
     {ParamId::Gravity, "gravity", E::Scene, 3, "m/s^2", 0.0, R::Finite, "simulation.gravity",
-     "a finite acceleration (m/s^2)", "gravity", O::None, F::Custom},
-    {ParamId::Drag, "drag", E::Scene, 1, "N s/m", 0.0, R::NonNegative, "simulation.drag", "a drag >= 0 (N s/m)",
-     "drag", O::None, F::Custom},
+     "a finite acceleration (m/s^2)", "gravity", O::None, F::Column},
+    {ParamId::Drag, "drag", E::Scene, 1, "N s/m", 0.0, R::NonNegative, "simulation.drag", "a drag coefficient >= 0 (N s/m)",
+     "drag", O::None, F::Column},
     {ParamId::GroundStiffness, "ground_stiffness", E::Scene, 1, "N/m", 1e4, R::NonNegative,
-     "simulation.ground.stiffness", "a stiffness >= 0 (N/m)", "ground stiffness", O::None, F::Custom},
+     "simulation.ground.stiffness", "a stiffness >= 0 (N/m)", "ground stiffness", O::None, F::Column},
     {ParamId::Friction, "friction", E::Scene, 1, "", 0.5, R::NonNegative, "simulation.ground.friction",
-     "a friction coefficient >= 0", "ground friction", O::None, F::Custom},
+     "a friction coefficient >= 0", "ground friction", O::None, F::Column},
     {ParamId::Controls, "controls", E::StepChannel, 0, "", 0.0, R::Finite, "controls.values",
      "a finite control value", "control", O::None, F::Custom},
     {ParamId::ParticleRadius, "particle_radius", E::Particle, 1, "m", 0.0, R::NonNegative, "particles.radius",
      "a radius >= 0 (m)", "radius", O::None, F::ColumnWhenSet},
     {ParamId::ContactStiffness, "contact_stiffness", E::Scene, 1, "N/m", 1e4, R::NonNegative, "contact.stiffness",
-     "a stiffness >= 0 (N/m)", "contact stiffness", O::None, F::Custom},
+     "a stiffness >= 0 (N/m)", "contact stiffness", O::None, F::Column},
     {ParamId::ContactDamping, "contact_damping", E::Scene, 1, "N s/m", 0.0, R::NonNegative, "contact.damping",
-     "a damping >= 0 (N s/m)", "contact damping", O::None, F::Custom},
+     "a damping >= 0 (N s/m)", "contact damping", O::None, F::Column},
     {ParamId::ContactFriction, "contact_friction", E::Scene, 1, "", 0.5, R::NonNegative, "contact.friction",
-     "a friction coefficient >= 0", "contact friction", O::None, F::Custom},
+     "a friction coefficient >= 0", "contact friction", O::None, F::Column},
     {ParamId::BodyPosition, "body_position", E::Body, 3, "m", 0.0, R::Finite, "bodies.position",
      "a finite position (m)", "initial position", O::Arrows, F::Custom},
     {ParamId::BodyOrientation, "body_orientation", E::Body, 4, "", 0.0, R::Finite, "bodies.orientation",
@@ -81,7 +81,7 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::TriangleLift, "triangle_lift", E::Triangle, 1, "kg/m^3", 0.0, R::NonNegative, "triangles.lift",
      "a lift coefficient >= 0 (kg/m^3)", "lift", O::None, F::Column},
     {ParamId::Wind, "wind", E::Scene, 3, "m/s", 0.0, R::Finite, "simulation.wind", "a finite velocity (m/s)", "wind",
-     O::None, F::Custom},
+     O::None, F::ColumnWhenSet},
     {ParamId::BendingStiffness, "bending_stiffness", E::BendingEdge, 1, "N m/rad", 1.0, R::NonNegative,
      "bending.stiffness", "a bending stiffness >= 0 (N m/rad)", "bending stiffness", O::None, F::Column},
     {ParamId::BendingDamping, "bending_damping", E::BendingEdge, 1, "N m s/rad", 0.0, R::NonNegative,
@@ -127,7 +127,8 @@ std::string_view param_element_name(ParamElement element) {
 }
 
 std::string_view param_section(const ParamFacts& facts) {
-  return facts.where.substr(0, facts.where.find('.'));
+  const std::size_t dot = facts.where.rfind('.');
+  return dot == std::string_view::npos ? std::string_view{} : facts.where.substr(0, dot);
 }
 
 std::string_view param_key(const ParamFacts& facts) {
