@@ -16,7 +16,8 @@ Scene make_cloth_throw_scene(int steps) {
   scene.name = "cloth_throw";
   scene.description =
       "Warp's example_cloth_throw: a 1 x 1 m cloth of 17 x 17 particles (1 kg each, 512 triangles, tri_ke = tri_ka "
-      "= 1e4, tri_kd = 100, drag 5, lift 10, and dihedral bending edge_ke = 100 on its 736 interior edges), tilted 45 degrees and thrown at (0.1, 0.1, 0) m/s, flies for 2 s "
+      "= 1e4, tri_kd = 100, drag 5, lift 10, and dihedral bending edge_ke = 100 on its 736 interior edges), tilted 45 "
+      "degrees and thrown at (0.1, 0.1, 0) m/s, flies for 2 s "
       "(1920 steps of 1/960 s, no ground). Its initial velocities, one per particle, are optimised by gradient "
       "descent so that its centroid ends at (8, 0, 0); the gradient flows through the membrane and the air's drag "
       "and lift on every triangle and the bending between neighbouring triangles. With Warp's settings (gradient "
@@ -31,7 +32,8 @@ Scene make_cloth_throw_scene(int steps) {
   const double c = std::cos(std::numbers::pi / 4), s = std::sin(std::numbers::pi / 4);
   std::vector<double> position;
   for (int y = 0; y < side; ++y)
-    for (int x = 0; x < side; ++x) position.insert(position.end(), {x * cell, y * cell * c, 0.0 - y * cell * s});  // 0 - : no -0.0 in row 0
+    for (int x = 0; x < side; ++x)
+      position.insert(position.end(), {x * cell, y * cell * c, 0.0 - y * cell * s});  // 0 - : no -0.0 in row 0
   // Each cell split the same way (Warp's default, no alternation): (v0, v1, v2), (v1, v3, v2).
   for (int y = 0; y < dim; ++y)
     for (int x = 0; x < dim; ++x) {
@@ -56,7 +58,7 @@ Scene make_cloth_throw_scene(int steps) {
   scene.params[ParamId::TriangleDrag].value.assign(tris, 5.0);
   scene.params[ParamId::TriangleLift].value.assign(tris, 10.0);
   scene.params[ParamId::BendingStiffness].value.assign(size_t(scene.bending_count()), 100.0);  // Warp's default_edge_ke
-  scene.params[ParamId::BendingDamping].value.assign(size_t(scene.bending_count()), 0.0);     // and default_edge_kd
+  scene.params[ParamId::BendingDamping].value.assign(size_t(scene.bending_count()), 0.0);      // and default_edge_kd
 
   Objective target;
   target.type = ObjectiveType::Target;

@@ -12,8 +12,7 @@ namespace nudge::render::gpu {
 using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
 using mat4 = glm::mat4;
-#define NUDGE_CHECK_SIZE(type, bytes) \
-  static_assert(sizeof(type) == (bytes), #type " must match its GLSL layout");
+#define NUDGE_CHECK_SIZE(type, bytes) static_assert(sizeof(type) == (bytes), #type " must match its GLSL layout");
 #else
 #define NUDGE_CHECK_SIZE(type, bytes)
 #endif

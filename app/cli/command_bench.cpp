@@ -84,7 +84,8 @@ int run_bench_cloth_throw(const ThrowArgs& args) {
 void add_cloth_throw(CLI::App& bench, int& exit_code) {
   auto args = std::make_shared<ThrowArgs>();
   CLI::App* cmd = bench.add_subcommand(
-      "cloth_throw", "B3: gradient of Warp's example_cloth_throw (17 x 17 triangle cloth, no bending) w.r.t. its initial velocities");
+      "cloth_throw",
+      "B3: gradient of Warp's example_cloth_throw (17 x 17 triangle cloth, no bending) w.r.t. its initial velocities");
   cmd->add_option("--steps", args->steps, "Time steps (1920: the benchmark)")->check(CLI::Range(1, 10000000));
   cmd->add_option("--dtype", args->dtype, "float32 or float64")->check(CLI::IsMember({"float32", "float64"}));
   cmd->add_option("--runs", args->runs, "Timed runs (median reported)")->check(CLI::Range(1, 1000));
@@ -109,7 +110,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cloth->add_option("--runs", args->runs, "Timed runs (median reported)")->check(CLI::Range(1, 1000));
   cloth->add_option("--checkpoint", args->checkpoint, "Store every K-th state and recompute (0: store all)")
       ->check(CLI::Range(0, 10000000));
-  cloth->add_option("--device", args->device.device, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cloth->add_option("--device", args->device.device, "auto, cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cloth->add_option("--threads", args->device.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
   cloth->add_option("--write-scene", args->write_scene, "Write the B1 scene to this file instead of running");
   cloth->callback([args, &exit_code] { exit_code = run_bench_cloth(*args); });

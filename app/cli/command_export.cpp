@@ -83,10 +83,12 @@ int run_export(const ExportArgs& args) {
 
 void add_export_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ExportArgs>();
-  CLI::App* cmd = app.add_subcommand("export", "Write the scene's motion as CSV, as a glTF animation, or over its footage");
+  CLI::App* cmd =
+      app.add_subcommand("export", "Write the scene's motion as CSV, as a glTF animation, or over its footage");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--csv", args->csv, "CSV: frame,time,kind,index,x,y,z[,u,v] at the footage's frames");
-  cmd->add_option("--gltf", args->gltf, "glTF 2.0 (.gltf or .glb): an animated node per particle and body, and the camera");
+  cmd->add_option("--gltf", args->gltf,
+                  "glTF 2.0 (.gltf or .glb): an animated node per particle and body, and the camera");
   cmd->add_option("--frames", args->frames, "Folder for PNG frames of the motion drawn over the footage");
   add_device_options(*cmd, args->device);
   cmd->callback([args, &exit_code] { exit_code = run_export(*args); });

@@ -45,19 +45,20 @@ int run_fit_camera(const FitCameraArgs& args) {
     }
     width = video->width(), height = video->height();
   }
-  Result<footage::CameraFit> fit = footage::fit_camera(scene->footage.correspondences, width, height,
-                                                       args.focal > 0 ? std::optional<double>(args.focal) : std::nullopt);
+  Result<footage::CameraFit> fit = footage::fit_camera(
+      scene->footage.correspondences, width, height, args.focal > 0 ? std::optional<double>(args.focal) : std::nullopt);
   if (!fit) {
     print_error("fit-camera: " + args.scene + ": " + fit.error().message);
     return kExitBadInput;
   }
   const PinholeCamera& c = fit->camera;
   std::cout << "camera: " << width << " x " << height << " px, focal " << format_number(c.focal) << " px ("
-            << format_number(vertical_fov_degrees(c)) << " degrees vertical), at (" << format_number(c.position[0]) << ", "
-            << format_number(c.position[1]) << ", " << format_number(c.position[2]) << ") m\n";
+            << format_number(vertical_fov_degrees(c)) << " degrees vertical), at (" << format_number(c.position[0])
+            << ", " << format_number(c.position[1]) << ", " << format_number(c.position[2]) << ") m\n";
   std::cout << "reprojection error over " << fit->errors.size() << " points: rms " << format_number(fit->rms_error)
             << " px, max " << format_number(fit->max_error) << " px\n";
-  for (size_t i = 0; i < fit->errors.size(); ++i) std::cout << "  point " << i << ": " << format_number(fit->errors[i]) << " px\n";
+  for (size_t i = 0; i < fit->errors.size(); ++i)
+    std::cout << "  point " << i << ": " << format_number(fit->errors[i]) << " px\n";
   scene->footage.camera = c;
   const std::string out = args.out.empty() ? args.scene : args.out;
   if (Status saved = save_scene(*scene, out); !saved) {
@@ -72,13 +73,15 @@ int run_fit_camera(const FitCameraArgs& args) {
 
 void add_fit_camera_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<FitCameraArgs>();
-  CLI::App* cmd = app.add_subcommand("fit-camera", "Fit the shot's camera to points known in the world and in the image");
+  CLI::App* cmd =
+      app.add_subcommand("fit-camera", "Fit the shot's camera to points known in the world and in the image");
   cmd->add_option("scene", args->scene, "Scene file (JSON) with footage")->required();
   cmd->add_option("--point", args->points,
                   "A correspondence X Y Z (m) U V (px), added to the scene's footage.correspondences; repeatable")
       ->expected(5)
       ->allow_extra_args(false);
-  cmd->add_option("--frame", args->frame, "The frame the --point clicks were made on (default 0)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--frame", args->frame, "The frame the --point clicks were made on (default 0)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--focal", args->focal, "The focal length in px when it is known (default: fitted)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out, "Write the scene here instead of over SCENE");

@@ -65,12 +65,14 @@ int run_gradcheck(const GradcheckArgs& args) {
     print_error(args.scene + ": " + report.error().message);
     return kExitBadInput;
   }
-  std::printf("gradient check of %s (loss %.10g): adjoint against central differences at the most\n"
-              "self-consistent of four steps, float64 on the CPU\n", args.scene.c_str(), report->loss);
+  std::printf(
+      "gradient check of %s (loss %.10g): adjoint against central differences at the most\n"
+      "self-consistent of four steps, float64 on the CPU\n",
+      args.scene.c_str(), report->loss);
   std::printf("%-18s %8s %14s %16s %16s %10s\n", "parameter", "index", "value", "adjoint", "finite diff", "rel error");
   for (const GradCheckEntry& e : report->entries) {
-    std::printf("%-18s %8d %14.6g %16.8e %16.8e %10.2e%s\n", std::string(param_name(e.param)).c_str(), e.index,
-                e.value, e.adjoint, e.finite_difference, e.relative_error, verdict_note(e, args.tolerance));
+    std::printf("%-18s %8d %14.6g %16.8e %16.8e %10.2e%s\n", std::string(param_name(e.param)).c_str(), e.index, e.value,
+                e.adjoint, e.finite_difference, e.relative_error, verdict_note(e, args.tolerance));
   }
   const int failed = report->failed();
   // Where the step is too coarse for a force, gradients blow up: say so beside the table.
@@ -102,10 +104,13 @@ int run_gradcheck(const GradcheckArgs& args) {
 
 void add_gradcheck_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<GradcheckArgs>();
-  CLI::App* cmd = app.add_subcommand("gradcheck", "Check adjoint gradients against finite differences (exit 1 if over tolerance)");
+  CLI::App* cmd =
+      app.add_subcommand("gradcheck", "Check adjoint gradients against finite differences (exit 1 if over tolerance)");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--tolerance", args->tolerance, "Largest relative error accepted")->check(CLI::PositiveNumber);
-  cmd->add_option("--step", args->step, "Largest finite-difference step, relative to the value where it must be positive, else to max(|value|, 1) (three more, each 10x smaller, are tried)")
+  cmd->add_option("--step", args->step,
+                  "Largest finite-difference step, relative to the value where it must be positive, else to "
+                  "max(|value|, 1) (three more, each 10x smaller, are tried)")
       ->check(CLI::Range(1e-12, 1.0));
   cmd->add_option("--samples", args->samples, "Entries checked per parameter array")->check(CLI::Range(1, 1000000));
   cmd->add_option("--threads", args->threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));

@@ -30,7 +30,8 @@ OrderedJson matrix_json(const std::vector<double>& flat, int rows, int cols) {
   if (cols == 1) return flat;
   OrderedJson out = OrderedJson::array();
   for (int r = 0; r < rows; ++r)
-    out.push_back(std::vector<double>(flat.begin() + std::ptrdiff_t(r) * cols, flat.begin() + std::ptrdiff_t(r + 1) * cols));
+    out.push_back(
+        std::vector<double>(flat.begin() + std::ptrdiff_t(r) * cols, flat.begin() + std::ptrdiff_t(r + 1) * cols));
   return out;
 }
 
@@ -58,7 +59,8 @@ int run_gradient(const GradientArgs& args) {
                   "the gradient grows exponentially with the horizon: going back from step %d, |dL/dstate| grows "
                   "%.3gx per 100 steps, %.3gx by step 0; the first steps dominate it (a truncated horizon of %d "
                   "steps or fewer stays clear of it)",
-                  growth->onset, std::pow(growth->per_step, 100.0), growth->factor, scene->settings.steps - growth->onset);
+                  growth->onset, std::pow(growth->per_step, 100.0), growth->factor,
+                  scene->settings.steps - growth->onset);
     print_warning(args.scene + ": " + text);
   }
 

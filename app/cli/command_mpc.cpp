@@ -40,8 +40,11 @@ nlohmann::ordered_json result_json(const Scene& scene, const MpcArgs& args, cons
   j["executed_loss"] = result.loss;
   nlohmann::ordered_json plans = nlohmann::ordered_json::array();
   for (const MpcPlan& p : result.plans)
-    plans.push_back({{"start", p.start}, {"steps", p.steps}, {"iterations", p.iterations},
-                     {"initial_loss", p.initial_loss}, {"final_loss", p.final_loss}});
+    plans.push_back({{"start", p.start},
+                     {"steps", p.steps},
+                     {"iterations", p.iterations},
+                     {"initial_loss", p.initial_loss},
+                     {"final_loss", p.final_loss}});
   j["plans"] = plans;
   j["parameters"] = optimized_parameters_json(result.params);
   j["timings"] = {{"total_s", seconds}};
@@ -66,8 +69,8 @@ int run_mpc_command(const MpcArgs& args) {
     return kExitBadInput;
   }
   const SimulatorOptions options = simulator_options(args.device);
-  std::cerr << "model predictive control of " << scene->name << ": plans " << args.settings.horizon
-            << " steps every " << args.settings.replan_every << " steps, " << args.settings.iterations << " "
+  std::cerr << "model predictive control of " << scene->name << ": plans " << args.settings.horizon << " steps every "
+            << args.settings.replan_every << " steps, " << args.settings.iterations << " "
             << method_name(scene->optimizer.method) << " iterations each, on " << sim->device_name() << "\n";
   const auto start = std::chrono::steady_clock::now();
   Result<MpcResult> result = run_mpc(*scene, args.settings, options, [&](const MpcPlan& plan, const Trajectory&) {
@@ -80,9 +83,9 @@ int run_mpc_command(const MpcArgs& args) {
     print_error(args.scene + ": " + result.error().message);
     return kExitBadInput;
   }
-  std::cout << "executed: loss " << format_number(result->loss) << " (the scene's controls as given: "
-            << format_number(open_loop->loss) << "), " << result->plans.size() << " plans in "
-            << format_seconds(seconds) << "\n";
+  std::cout << "executed: loss " << format_number(result->loss)
+            << " (the scene's controls as given: " << format_number(open_loop->loss) << "), " << result->plans.size()
+            << " plans in " << format_seconds(seconds) << "\n";
   if (!args.out.empty()) {
     const std::string text = result_json(*scene, args, *result, open_loop->loss, seconds).dump(2) + "\n";
     if (Status s = write_file_atomically(args.out, text); !s) {
@@ -112,7 +115,8 @@ void add_mpc_command(CLI::App& app, int& exit_code) {
   cmd->add_option("scene", args->scene, "Scene file (JSON) whose controls or joint_control are optimised")->required();
   cmd->add_option("--horizon", args->settings.horizon, "Steps planned each time (default 60)")
       ->check(CLI::Range(1, 100000000));
-  cmd->add_option("--every", args->settings.replan_every, "Steps executed between plans, at most the horizon (default 10)")
+  cmd->add_option("--every", args->settings.replan_every,
+                  "Steps executed between plans, at most the horizon (default 10)")
       ->check(CLI::Range(1, 100000000));
   cmd->add_option("--iterations", args->settings.iterations, "Optimiser iterations per plan (default 10)")
       ->check(CLI::Range(1, 100000000));

@@ -67,7 +67,6 @@ std::string result_json(const Scene& scene, const ParameterSet& params, const Op
   return j.dump(2) + "\n";
 }
 
-
 int run_optimize(const OptimizeArgs& args) {
   std::optional<Scene> scene = load_scene_or_report(args.scene);
   if (!scene) return kExitBadInput;
@@ -104,7 +103,8 @@ int run_optimize(const OptimizeArgs& args) {
   std::cout << "loss " << format_number(result->loss_history.front()) << " -> " << format_number(result->loss)
             << " after " << result->iterations << " iterations (" << stop_reason_name(result->reason) << ", "
             << format_seconds(seconds) << ")\n";
-  if (!result->message.empty()) std::cout << "stopped early, keeping the last good parameters: " << result->message << "\n";
+  if (!result->message.empty())
+    std::cout << "stopped early, keeping the last good parameters: " << result->message << "\n";
 
   const std::string device = sim->device_name();
   if (!args.out.empty()) {
@@ -115,7 +115,8 @@ int run_optimize(const OptimizeArgs& args) {
     std::cout << "wrote " << args.out << "\n";
   }
   if (!args.log.empty()) {
-    if (Status s = write_file_atomically(args.log, loss_history_csv(result->loss_history, result->grad_norm_history)); !s) {
+    if (Status s = write_file_atomically(args.log, loss_history_csv(result->loss_history, result->grad_norm_history));
+        !s) {
       print_error(s.error().message);
       return kExitBadInput;
     }
@@ -143,8 +144,7 @@ void add_optimize_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 100000000));
   cmd->add_option("--optimizer", args->optimizer, "adam, gd, lbfgs or cmaes (default: the scene's)")
       ->check(CLI::IsMember({"adam", "gd", "lbfgs", "cmaes"}));
-  cmd->add_option("--lr", args->learning_rate, "Learning rate (default: the scene's)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--lr", args->learning_rate, "Learning rate (default: the scene's)")->check(CLI::PositiveNumber);
   cmd->add_option("--population", args->population,
                   "cmaes: samples per generation, >= 2 (default: the scene's; 0 there: 4 + 3 ln n)")
       ->check(CLI::Range(2, 100000000));

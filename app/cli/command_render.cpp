@@ -82,7 +82,8 @@ int run_render(const RenderArgs& args) {
     return kExitFailure;
   }
 
-  const view::SceneDrawOptions options = view::scene_draw_options(*scene, &*traj, float(args.width) / float(args.height));
+  const view::SceneDrawOptions options =
+      view::scene_draw_options(*scene, &*traj, float(args.width) / float(args.height));
   auto render_step = [&](int step, const std::string& path) -> bool {
     render::Expected<render::Image> image = target->render(view::scene_draw_list(*scene, &*traj, step, options));
     if (!image) {

@@ -26,9 +26,9 @@ std::string trajectory_csv(const Trajectory& traj) {
   for (int t = 0; t <= traj.steps; ++t)
     for (int i = 0; i < traj.particles; ++i) {
       const size_t at = (size_t(t) * traj.particles + i) * 3;
-      const int len = std::snprintf(row, sizeof row, "%d,%.9g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", t, t * traj.dt,
-                                    i, traj.x[at], traj.x[at + 1], traj.x[at + 2], traj.v[at], traj.v[at + 1],
-                                    traj.v[at + 2]);
+      const int len =
+          std::snprintf(row, sizeof row, "%d,%.9g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", t, t * traj.dt, i,
+                        traj.x[at], traj.x[at + 1], traj.x[at + 2], traj.v[at], traj.v[at + 1], traj.v[at + 2]);
       csv.append(row, size_t(len));
     }
   return csv;
@@ -73,7 +73,8 @@ int run_simulate(const SimulateArgs& args) {
             << " s) on " << sim->device_name() << "\n";
   std::cout << "loss " << eval->loss << "\n";
   for (size_t i = 0; i < eval->term_loss.size(); ++i)
-    std::cout << "  term " << i << " (" << objective_type_name(scene->objectives[i].type) << "): " << eval->term_loss[i] << "\n";
+    std::cout << "  term " << i << " (" << objective_type_name(scene->objectives[i].type) << "): " << eval->term_loss[i]
+              << "\n";
   warn_of_unstable_steps(args.scene, *scene, *traj);
   if (!args.out.empty())
     if (int code = write_csv(args.out, trajectory_csv(*traj)); code != kExitOk) return code;

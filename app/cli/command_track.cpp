@@ -20,7 +20,7 @@ struct TrackArgs {
   std::string scene, out;
   std::vector<std::string> add;  // NAME FRAME U V, repeated
   std::vector<int> tracks;
-  int first = -1, last = -1;     // -1: the video's first and last frames
+  int first = -1, last = -1;  // -1: the video's first and last frames
 };
 
 // "48 of 50 frames, mean confidence 0.93, lost on 20-23, 31"
@@ -29,7 +29,8 @@ std::string summary(const Track& track, int first, int last) {
   int run_start = -1, previous = -2;
   const auto close_run = [&] {
     if (run_start < 0) return;
-    lost += (lost.empty() ? "" : ", ") + std::to_string(run_start) + (previous > run_start ? "-" + std::to_string(previous) : "");
+    lost += (lost.empty() ? "" : ", ") + std::to_string(run_start) +
+            (previous > run_start ? "-" + std::to_string(previous) : "");
     run_start = -1;
   };
   size_t next = 0;
@@ -41,8 +42,8 @@ std::string summary(const Track& track, int first, int last) {
     if (!seen) previous = frame;
   }
   close_run();
-  return std::to_string(track.samples.size()) + " of " + std::to_string(last - first + 1) + " frames, mean confidence " +
-         format_number(track.mean_confidence()) +
+  return std::to_string(track.samples.size()) + " of " + std::to_string(last - first + 1) +
+         " frames, mean confidence " + format_number(track.mean_confidence()) +
          (lost.empty() ? "" : ", lost on " + lost);
 }
 
@@ -56,8 +57,9 @@ int run_track(const TrackArgs& args) {
   }
   const int first = args.first < 0 ? 0 : args.first, last = args.last < 0 ? video->frame_count() - 1 : args.last;
   if (first > last || last >= video->frame_count()) {
-    print_error("track: frames " + std::to_string(first) + " to " + std::to_string(last) + " are not within the video's " +
-                std::to_string(video->frame_count()) + " frames (0 to " + std::to_string(video->frame_count() - 1) + ")");
+    print_error("track: frames " + std::to_string(first) + " to " + std::to_string(last) +
+                " are not within the video's " + std::to_string(video->frame_count()) + " frames (0 to " +
+                std::to_string(video->frame_count() - 1) + ")");
     return kExitBadInput;
   }
 
@@ -72,14 +74,14 @@ int run_track(const TrackArgs& args) {
       key.uv[0] = std::stod(args.add[k + 2]);
       key.uv[1] = std::stod(args.add[k + 3]);
     } catch (const std::exception&) {
-      print_error("track: --add " + args.add[k] + " " + args.add[k + 1] + " " + args.add[k + 2] + " " + args.add[k + 3] +
-                  ": expected NAME FRAME U V with a whole frame number and pixel coordinates");
+      print_error("track: --add " + args.add[k] + " " + args.add[k + 1] + " " + args.add[k + 2] + " " +
+                  args.add[k + 3] + ": expected NAME FRAME U V with a whole frame number and pixel coordinates");
       return kExitBadInput;
     }
     key.key = true;
     if (key.frame < first || key.frame > last) {
-      print_error("track: --add " + track.name + ": frame " + std::to_string(key.frame) + " is not among the frames tracked (" +
-                  std::to_string(first) + " to " + std::to_string(last) + ")");
+      print_error("track: --add " + track.name + ": frame " + std::to_string(key.frame) +
+                  " is not among the frames tracked (" + std::to_string(first) + " to " + std::to_string(last) + ")");
       return kExitBadInput;
     }
     track.samples = {key};
@@ -89,7 +91,8 @@ int run_track(const TrackArgs& args) {
   if (ids.empty())
     for (const Track& t : scene->footage.tracks) ids.push_back(t.id);
   if (ids.empty()) {
-    print_error("track: " + args.scene + " has no tracks; add one with --add NAME FRAME U V (a feature's place on a frame)");
+    print_error("track: " + args.scene +
+                " has no tracks; add one with --add NAME FRAME U V (a feature's place on a frame)");
     return kExitBadInput;
   }
 
@@ -106,7 +109,8 @@ int run_track(const TrackArgs& args) {
       return kExitFailure;
     }
     *it = std::move(*track);
-    std::cout << "track " << id << (it->name.empty() ? "" : " (" + it->name + ")") << ": " << summary(*it, first, last) << "\n";
+    std::cout << "track " << id << (it->name.empty() ? "" : " (" + it->name + ")") << ": " << summary(*it, first, last)
+              << "\n";
   }
   scene->footage = std::move(tracked);
   const std::string out = args.out.empty() ? args.scene : args.out;
@@ -129,7 +133,8 @@ void add_track_command(CLI::App& app, int& exit_code) {
       ->allow_extra_args(false);
   cmd->add_option("--track", args->tracks, "Re-track only this track id; repeatable (default: every track)");
   cmd->add_option("--first", args->first, "First frame tracked (default 0)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--last", args->last, "Last frame tracked (default: the video's last)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--last", args->last, "Last frame tracked (default: the video's last)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--out", args->out, "Write the scene here instead of over SCENE");
   cmd->callback([args, &exit_code] { exit_code = run_track(*args); });
 }

@@ -18,16 +18,14 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       exit_code = kExitBadInput;
       return;
     }
-    std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count()
-              << " springs, " << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, "
-              << scene->tet_count() << " tets, "
-              << scene->body_count() << " bodies, " << scene->joint_count() << " joints, "
-              << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
+    std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count() << " springs, "
+              << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, "
+              << scene->tet_count() << " tets, " << scene->body_count() << " bodies, " << scene->joint_count()
+              << " joints, " << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
               << scene->settings.dt << " s ("
               << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
               << scene->channels << " control channels, " << scene->actuator_count() << " actuators, "
-              << scene->objectives.size()
-              << " objective terms\n";
+              << scene->objectives.size() << " objective terms\n";
     std::cout << "optimised parameters:";
     int optimised = 0;
     for (const Parameter& p : scene->params.items)
@@ -35,7 +33,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
         int entries = 0;
         for (int k = 0; k < p.size(); ++k) entries += p.optimized_entry(k);
         std::cout << " " << param_name(p.id) << " (" << entries;
-        if (!p.optimize_rows.empty()) std::cout << " of " << p.size() << ", rows " << p.optimize_rows.size() << " of " << p.rows;
+        if (!p.optimize_rows.empty())
+          std::cout << " of " << p.size() << ", rows " << p.optimize_rows.size() << " of " << p.rows;
         std::cout << ")";
         ++optimised;
       }

@@ -27,7 +27,8 @@ void print_error(const std::string& message) { std::cerr << "nudge: error: " << 
 void print_warning(const std::string& message) { std::cerr << "nudge: warning: " << message << "\n"; }
 
 void warn_of_unstable_steps(const std::string& scene_name, const Scene& scene, const Trajectory& traj) {
-  for (const StepStabilityIssue& issue : step_stability_issues(scene, traj)) print_warning(scene_name + ": " + issue.message());
+  for (const StepStabilityIssue& issue : step_stability_issues(scene, traj))
+    print_warning(scene_name + ": " + issue.message());
 }
 
 std::optional<Scene> load_scene_or_report(const std::string& path) {

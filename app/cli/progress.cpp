@@ -10,8 +10,10 @@ ProgressLine::ProgressLine(int total)
 
 std::string format_seconds(double seconds) {
   char text[64];
-  if (seconds < 60) std::snprintf(text, sizeof text, "%.1f s", seconds);
-  else std::snprintf(text, sizeof text, "%d min %02d s", int(seconds) / 60, int(seconds) % 60);
+  if (seconds < 60)
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  else
+    std::snprintf(text, sizeof text, "%d min %02d s", int(seconds) / 60, int(seconds) % 60);
   return text;
 }
 
@@ -19,8 +21,8 @@ void ProgressLine::update(int done, const std::string& message) {
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double left = done > 0 ? elapsed / done * (total_ - done) : 0.0;
-  const std::string line = "[" + std::to_string(done) + "/" + std::to_string(total_) + "] " + message +
-                           "  " + format_seconds(left) + " left";
+  const std::string line = "[" + std::to_string(done) + "/" + std::to_string(total_) + "] " + message + "  " +
+                           format_seconds(left) + " left";
   if (terminal_) {
     // Redraw at most 20 times a second; always draw the last update.
     if (done < total_ && now - last_draw_ < std::chrono::milliseconds(50)) return;

@@ -24,8 +24,8 @@ cv::Mat intrinsics(double focal, double cx, double cy) {
   return (cv::Mat_<double>(3, 3) << focal, 0, cx, 0, focal, cy, 0, 0, 1);
 }
 
-Pose pose_for_focal(const std::vector<cv::Point3d>& world, const std::vector<cv::Point2d>& image, double focal, double cx,
-                    double cy) {
+Pose pose_for_focal(const std::vector<cv::Point3d>& world, const std::vector<cv::Point2d>& image, double focal,
+                    double cx, double cy) {
   Pose pose;
   const cv::Mat k = intrinsics(focal, cx, cy);
   try {
@@ -72,8 +72,9 @@ Result<CameraFit> fit_camera(const std::vector<CameraCorrespondence>& points, in
     return Error{"fit camera: found a " + std::to_string(width) + " x " + std::to_string(height) +
                  " image; expected a width and height of at least 1 px"};
   if (points.size() < 4)
-    return Error{"fit camera: found " + std::to_string(points.size()) +
-                 " correspondences; expected at least 4 points whose place in the world and in the image are both known"};
+    return Error{
+        "fit camera: found " + std::to_string(points.size()) +
+        " correspondences; expected at least 4 points whose place in the world and in the image are both known"};
   if (focal && !(*focal > 0 && std::isfinite(*focal)))
     return Error{"fit camera: found a focal length of " + std::to_string(*focal) + " px; expected a number > 0"};
   std::vector<cv::Point3d> world;
@@ -100,8 +101,9 @@ Result<CameraFit> fit_camera(const std::vector<CameraCorrespondence>& points, in
   cv::Mat singular;
   cv::SVD::compute(centred, singular, cv::SVD::NO_UV);
   if (!(singular.at<double>(1) > 1e-6 * singular.at<double>(0)))
-    return Error{"fit camera: the correspondences' world points lie on one line; expected points spanning a plane or "
-                 "more (ground corners, not only the ends of one rod)"};
+    return Error{
+        "fit camera: the correspondences' world points lie on one line; expected points spanning a plane or "
+        "more (ground corners, not only the ends of one rod)"};
 
   const double cx = 0.5 * (width - 1), cy = 0.5 * (height - 1);
   double best_focal = focal.value_or(0);
@@ -127,15 +129,18 @@ Result<CameraFit> fit_camera(const std::vector<CameraCorrespondence>& points, in
     double c = b - golden * (b - a), d = a + golden * (b - a);
     double fc = rms_at(c), fd = rms_at(d);
     for (int i = 0; i < 80 && b - a > 1e-10; ++i) {
-      if (fc < fd) b = d, d = c, fd = fc, c = b - golden * (b - a), fc = rms_at(c);
-      else a = c, c = d, fc = fd, d = a + golden * (b - a), fd = rms_at(d);
+      if (fc < fd)
+        b = d, d = c, fd = fc, c = b - golden * (b - a), fc = rms_at(c);
+      else
+        a = c, c = d, fc = fd, d = a + golden * (b - a), fd = rms_at(d);
     }
     best_focal = std::exp(0.5 * (a + b));
     best = pose_for_focal(world, image, best_focal, cx, cy);
   }
   if (!std::isfinite(best.rms))
-    return Error{"fit camera: no camera pose fits these correspondences; check that each world point is paired with "
-                 "where it shows in the image"};
+    return Error{
+        "fit camera: no camera pose fits these correspondences; check that each world point is paired with "
+        "where it shows in the image"};
 
   CameraFit fit;
   fit.camera = camera_of(best, best_focal, width, height);

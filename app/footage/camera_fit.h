@@ -14,9 +14,9 @@ namespace nudge::footage {
 
 struct CameraFit {
   PinholeCamera camera;
-  double rms_error = 0.0;        // px, over the correspondences
-  double max_error = 0.0;        // px
-  std::vector<double> errors;    // px, one per correspondence, in their order
+  double rms_error = 0.0;      // px, over the correspondences
+  double max_error = 0.0;      // px
+  std::vector<double> errors;  // px, one per correspondence, in their order
 };
 
 // At least 4 correspondences, not all on one line, all in front of the fitted camera.

@@ -87,16 +87,20 @@ Status write_motion_csv(const std::filesystem::path& path, const Scene& scene, c
     for (int k = 0; k < 3; ++k) out += "," + number(x[k]);
     if (camera) {
       double uv[2];
-      if (project_point(*camera, x, uv) >= kMinProjectionDepth) out += "," + number(uv[0]) + "," + number(uv[1]);
-      else out += ",,";
+      if (project_point(*camera, x, uv) >= kMinProjectionDepth)
+        out += "," + number(uv[0]) + "," + number(uv[1]);
+      else
+        out += ",,";
     }
     out += "\n";
   };
   const std::vector<int> steps = sample_steps(traj, sampling);
   for (size_t s = 0; s < steps.size(); ++s) {
     const int t = steps[s], frame = sampling.first_frame + int(s);
-    for (int p = 0; p < traj.particles; ++p) row(frame, t * traj.dt, "particle", p, &traj.x[(size_t(t) * traj.particles + p) * 3]);
-    for (int b = 0; b < traj.bodies; ++b) row(frame, t * traj.dt, "body", b, &traj.body_x[(size_t(t) * traj.bodies + b) * 3]);
+    for (int p = 0; p < traj.particles; ++p)
+      row(frame, t * traj.dt, "particle", p, &traj.x[(size_t(t) * traj.particles + p) * 3]);
+    for (int b = 0; b < traj.bodies; ++b)
+      row(frame, t * traj.dt, "body", b, &traj.body_x[(size_t(t) * traj.bodies + b) * 3]);
   }
   return write_file_atomically(path, out);
 }
@@ -143,7 +147,8 @@ Status write_motion_gltf(const std::filesystem::path& path, const Scene& scene, 
   for (int b = 0; b < traj.bodies; ++b) {
     const std::string& name = scene.bodies[size_t(b)].name;
     const int node = add_node(name.empty() ? "body " + std::to_string(b) : name);
-    const std::vector<float> xyz = track_of(traj.body_x, traj.bodies, b, 3), q = track_of(traj.body_q, traj.bodies, b, 4);
+    const std::vector<float> xyz = track_of(traj.body_x, traj.bodies, b, 3),
+                             q = track_of(traj.body_q, traj.bodies, b, 4);
     model.nodes[node].translation = {xyz[0], xyz[1], xyz[2]};
     model.nodes[node].rotation = {q[0], q[1], q[2], q[3]};
     add_channel(animation, node, input, add_accessor(model, xyz, 3, false), "translation");

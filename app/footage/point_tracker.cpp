@@ -27,13 +27,16 @@ public:
       if (!image) return image.error();
       // A malformed image would be read past its end; frames of two sizes cannot be compared.
       const std::string size = std::to_string(image->width) + " x " + std::to_string(image->height);
-      if (image->width <= 0 || image->height <= 0 || image->rgb.size() != size_t(image->width) * size_t(image->height) * 3)
+      if (image->width <= 0 || image->height <= 0 ||
+          image->rgb.size() != size_t(image->width) * size_t(image->height) * 3)
         return Error{"frame " + std::to_string(frame) + ": the image is " + size + " with " +
                      std::to_string(image->rgb.size()) + " bytes; expected 3 bytes per pixel"};
-      if (!frames_.empty() && (frames_.begin()->second.cols != image->width || frames_.begin()->second.rows != image->height))
+      if (!frames_.empty() &&
+          (frames_.begin()->second.cols != image->width || frames_.begin()->second.rows != image->height))
         return Error{"frame " + std::to_string(frame) + ": the image is " + size + ", frame " +
-                     std::to_string(frames_.begin()->first) + " " + std::to_string(frames_.begin()->second.cols) + " x " +
-                     std::to_string(frames_.begin()->second.rows) + "; the frames of a shot must all be the same size"};
+                     std::to_string(frames_.begin()->first) + " " + std::to_string(frames_.begin()->second.cols) +
+                     " x " + std::to_string(frames_.begin()->second.rows) +
+                     "; the frames of a shot must all be the same size"};
       std::vector<unsigned char> gray = to_gray(*image);
       it = frames_.emplace(frame, cv::Mat(image->height, image->width, CV_8U, gray.data()).clone()).first;
     }
@@ -56,7 +59,8 @@ struct Tracker {
 
   bool inside(const cv::Mat& image, cv::Point2f p) const {
     const float margin = float(settings.template_radius);
-    return p.x >= margin && p.y >= margin && p.x <= float(image.cols - 1) - margin && p.y <= float(image.rows - 1) - margin;
+    return p.x >= margin && p.y >= margin && p.x <= float(image.cols - 1) - margin &&
+           p.y <= float(image.rows - 1) - margin;
   }
 
   // How well the patch at p matches the clicked one: normalised cross-correlation.
@@ -84,9 +88,9 @@ struct Tracker {
   // to a fraction of a pixel by a parabola through its neighbours.
   std::optional<cv::Point2f> search(const cv::Mat& image, cv::Point2f centre) const {
     const int r = settings.template_radius, reach = settings.search_radius + r;
-    const cv::Rect area = cv::Rect(int(std::lround(centre.x)) - reach, int(std::lround(centre.y)) - reach, 2 * reach + 1,
-                                   2 * reach + 1) &
-                          cv::Rect(0, 0, image.cols, image.rows);
+    const cv::Rect area =
+        cv::Rect(int(std::lround(centre.x)) - reach, int(std::lround(centre.y)) - reach, 2 * reach + 1, 2 * reach + 1) &
+        cv::Rect(0, 0, image.cols, image.rows);
     if (area.width <= 2 * r + 2 || area.height <= 2 * r + 2) return std::nullopt;
     cv::Mat region, score;
     image(area).convertTo(region, CV_32F);
@@ -101,9 +105,11 @@ struct Tracker {
     };
     float dx = 0, dy = 0;
     if (peak.x > 0 && peak.x < score.cols - 1)
-      dx = offset(score.at<float>(peak.y, peak.x - 1), score.at<float>(peak.y, peak.x), score.at<float>(peak.y, peak.x + 1));
+      dx = offset(score.at<float>(peak.y, peak.x - 1), score.at<float>(peak.y, peak.x),
+                  score.at<float>(peak.y, peak.x + 1));
     if (peak.y > 0 && peak.y < score.rows - 1)
-      dy = offset(score.at<float>(peak.y - 1, peak.x), score.at<float>(peak.y, peak.x), score.at<float>(peak.y + 1, peak.x));
+      dy = offset(score.at<float>(peak.y - 1, peak.x), score.at<float>(peak.y, peak.x),
+                  score.at<float>(peak.y + 1, peak.x));
     return cv::Point2f(float(area.x + peak.x + r) + dx, float(area.y + peak.y + r) + dy);
   }
 
@@ -158,8 +164,8 @@ struct Tracker {
 
 }  // namespace
 
-Result<std::vector<TrackPoint>> track_point(const FrameSource& frames, std::vector<TrackPoint> keys, int first, int last,
-                                            const TrackerSettings& settings) {
+Result<std::vector<TrackPoint>> track_point(const FrameSource& frames, std::vector<TrackPoint> keys, int first,
+                                            int last, const TrackerSettings& settings) {
   if (keys.empty()) return Error{"tracking needs at least one key point"};
   std::sort(keys.begin(), keys.end(), [](const TrackPoint& a, const TrackPoint& b) { return a.frame < b.frame; });
   for (size_t k = 0; k < keys.size(); ++k) {
@@ -183,8 +189,8 @@ Result<std::vector<TrackPoint>> track_point(const FrameSource& frames, std::vect
       const cv::Mat& m = **image;
       if (key.u < 0 || key.v < 0 || key.u > m.cols - 1 || key.v > m.rows - 1)
         return Error{"the key point on frame " + std::to_string(key.frame) + " at (" + std::to_string(key.u) + ", " +
-                     std::to_string(key.v) + ") lies outside the " + std::to_string(m.cols) + " x " + std::to_string(m.rows) +
-                     " image"};
+                     std::to_string(key.v) + ") lies outside the " + std::to_string(m.cols) + " x " +
+                     std::to_string(m.rows) + " image"};
       out.push_back(key);
       Tracker tracker{gray, settings, {}, {}, {}};
       if (k == 0)

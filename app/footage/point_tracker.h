@@ -21,11 +21,11 @@ struct TrackPoint {
 };
 
 struct TrackerSettings {
-  int window = 21;             // Lucas-Kanade window, px (odd)
-  int pyramid_levels = 3;      // image pyramid levels above the full-size image
-  int template_radius = 10;    // half-size of the patch that is matched, px
-  double min_confidence = 0.6; // below it the feature counts as lost on that frame
-  int search_radius = 40;      // px around the prediction searched after a loss
+  int window = 21;              // Lucas-Kanade window, px (odd)
+  int pyramid_levels = 3;       // image pyramid levels above the full-size image
+  int template_radius = 10;     // half-size of the patch that is matched, px
+  double min_confidence = 0.6;  // below it the feature counts as lost on that frame
+  int search_radius = 40;       // px around the prediction searched after a loss
 };
 
 // Frames come from a callback, so the tracker works on a VideoReader or images in memory.
@@ -35,7 +35,7 @@ using FrameSource = std::function<Result<Image>(int frame)>;
 // forward from each key to the next key (or to `last`), and backward from the first key
 // to `first`. Keys are returned as given (confidence 1); frames where the feature is
 // lost get no point. Points come in frame order.
-Result<std::vector<TrackPoint>> track_point(const FrameSource& frames, std::vector<TrackPoint> keys, int first, int last,
-                                            const TrackerSettings& settings = {});
+Result<std::vector<TrackPoint>> track_point(const FrameSource& frames, std::vector<TrackPoint> keys, int first,
+                                            int last, const TrackerSettings& settings = {});
 
 }  // namespace nudge::footage

@@ -21,7 +21,8 @@ Result<VideoReader> open_scene_video(const Scene& scene);
 // The track followed through frames [first, last] of the video from its key samples:
 // they are kept, and every other sample is the tracker's (frames where it lost the
 // feature have none). An error when the track has no key.
-Result<Track> retrack(VideoReader& video, const Track& track, int first, int last, const TrackerSettings& settings = {});
+Result<Track> retrack(VideoReader& video, const Track& track, int first, int last,
+                      const TrackerSettings& settings = {});
 
 // The particle the scene's first tracks objective binding track `id` compares it with
 // (-1: none).

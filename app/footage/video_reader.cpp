@@ -150,7 +150,8 @@ Result<std::vector<fs::path>> sequence_files(const fs::path& path) {
   int first = -1;
   for (int i = 0; i <= 1 && first < 0; ++i)
     if (fs::exists(name_of(i), error)) first = i;
-  if (first < 0) return Error{pattern + ": no file of this image sequence exists (looked for " + name_of(0).string() + ")"};
+  if (first < 0)
+    return Error{pattern + ": no file of this image sequence exists (looked for " + name_of(0).string() + ")"};
   for (int i = first; i < first + kMaxSequenceFrames && fs::exists(name_of(i), error); ++i) files.push_back(name_of(i));
   return files;
 }
@@ -177,10 +178,10 @@ struct VideoReader::State {
   std::vector<fs::path> files;
   // A video file:
   Stream stream;
-  std::vector<int64_t> pts;       // presentation time of each frame, ascending
-  std::vector<int64_t> key_pts;   // of the keyframes, ascending
-  int next = -1;                  // the frame that decoding on yields next, -1 if unknown
-  bool drained = false;           // the decoder was sent the end of the stream
+  std::vector<int64_t> pts;      // presentation time of each frame, ascending
+  std::vector<int64_t> key_pts;  // of the keyframes, ascending
+  int next = -1;                 // the frame that decoding on yields next, -1 if unknown
+  bool drained = false;          // the decoder was sent the end of the stream
   PacketPtr packet{av_packet_alloc()};
   FramePtr decoded{av_frame_alloc()};
 
@@ -267,9 +268,9 @@ Result<VideoReader> VideoReader::open(const std::filesystem::path& path, double 
     return Error{path.string() + ": no such file or folder (expected a video file or an image sequence)"};
 
   if (folder || is_pattern(path.string()) || is_image_file(path)) {
-    Result<std::vector<fs::path>> files =
-        is_image_file(path) && !folder && !is_pattern(path.string()) ? Result<std::vector<fs::path>>(std::vector{path})
-                                                                      : sequence_files(path);
+    Result<std::vector<fs::path>> files = is_image_file(path) && !folder && !is_pattern(path.string())
+                                              ? Result<std::vector<fs::path>>(std::vector{path})
+                                              : sequence_files(path);
     if (!files) return files.error();
     state->files = std::move(*files);
     Result<Image> first = decode_image(state->files.front(), state->sws);
@@ -324,9 +325,9 @@ Result<Image> VideoReader::frame(int index) {
     image = decode_image(s.files[size_t(index)], s.sws);
     if (!image) return Error{s.where(index) + ": " + image.error().message};
     if (image->width != s.width || image->height != s.height)
-      return Error{s.where(index) + ": " + s.files[size_t(index)].string() + " is " + std::to_string(image->width) + " x " +
-                   std::to_string(image->height) + ", the sequence's first image " + std::to_string(s.width) + " x " +
-                   std::to_string(s.height)};
+      return Error{s.where(index) + ": " + s.files[size_t(index)].string() + " is " + std::to_string(image->width) +
+                   " x " + std::to_string(image->height) + ", the sequence's first image " + std::to_string(s.width) +
+                   " x " + std::to_string(s.height)};
   } else {
     if (s.next != index) s.seek_before(index);
     image = s.decode_until(index);

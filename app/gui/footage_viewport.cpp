@@ -22,7 +22,9 @@ const ImU32 kResidualColor = IM_COL32(255, 90, 70, 230);
 const ImU32 kParticleColor = IM_COL32(255, 150, 40, 255);
 const ImU32 kPointColor = IM_COL32(255, 240, 120, 255);
 
-int play_head_frame(const StudioState& state) { return studio::shot_frame_at_step(state.scene(), state.playback.frame()); }
+int play_head_frame(const StudioState& state) {
+  return studio::shot_frame_at_step(state.scene(), state.playback.frame());
+}
 
 // The track's sample on `frame`, if it has one.
 const TrackSample* sample_at(const Track& track, int frame) {
@@ -30,7 +32,6 @@ const TrackSample* sample_at(const Track& track, int frame) {
     if (s.frame == frame) return &s;
   return nullptr;
 }
-
 
 }  // namespace
 
@@ -44,7 +45,8 @@ std::optional<PinholeCamera> shot_view_camera(const StudioState& state) {
   camera.width = video->width(), camera.height = video->height();
   camera.focal = 0.5 * camera.height / std::tan(0.5 * double(orbit.fov_y_degrees) * M_PI / 180.0);
   camera.principal[0] = 0.5 * (camera.width - 1), camera.principal[1] = 0.5 * (camera.height - 1);
-  const double eye[3] = {orbit.eye.x, orbit.eye.y, orbit.eye.z}, target[3] = {orbit.target.x, orbit.target.y, orbit.target.z};
+  const double eye[3] = {orbit.eye.x, orbit.eye.y, orbit.eye.z},
+               target[3] = {orbit.target.x, orbit.target.y, orbit.target.z};
   std::copy(eye, eye + 3, camera.position);
   look_at_orientation(eye, target, camera.orientation);
   return camera;
@@ -67,11 +69,11 @@ void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool in
     } else {  // released: the key goes where the point was dropped
       const StudioState::TrackDrag drag = *state.track_drag;
       state.track_drag.reset();
-      state.queue(command::EditScene("move track " + std::to_string(drag.track) + "'s key on frame " +
-                                         std::to_string(drag.frame),
-                                     [drag](const Scene& sc) {
-                                       return studio::edits::set_track_key(sc, drag.track, drag.frame, drag.u, drag.v);
-                                     }));
+      state.queue(command::EditScene(
+          "move track " + std::to_string(drag.track) + "'s key on frame " + std::to_string(drag.frame),
+          [drag](const Scene& sc) {
+            return studio::edits::set_track_key(sc, drag.track, drag.frame, drag.u, drag.v);
+          }));
     }
     return;
   }
@@ -88,7 +90,8 @@ void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool in
     std::copy(tool.world, tool.world + 3, c.world);
     c.image[0] = at.x, c.image[1] = at.y;
     c.frame = std::max(frame, 0);
-    state.queue(command::EditScene("add correspondence", [c](const Scene& sc) { return studio::edits::add_correspondence(sc, c); }));
+    state.queue(command::EditScene("add correspondence",
+                                   [c](const Scene& sc) { return studio::edits::add_correspondence(sc, c); }));
     tool.mode = Mode::None;
   } else {  // grab the nearest track point at the play head
     float best = kGrabRadius;
@@ -125,7 +128,8 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
       const TrackSample &a = track.samples[k - 1], &b = track.samples[k];
       if (b.frame - a.frame != 1 || std::abs(b.frame - frame) > kPathFrames) continue;
       const float fade = 1.0f - float(std::abs(b.frame - frame)) / float(kPathFrames + 1);
-      draw->AddLine(screen(a.uv[0], a.uv[1]), screen(b.uv[0], b.uv[1]), (color & 0x00FFFFFF) | (ImU32(200 * fade) << 24), 1.5f);
+      draw->AddLine(screen(a.uv[0], a.uv[1]), screen(b.uv[0], b.uv[1]),
+                    (color & 0x00FFFFFF) | (ImU32(200 * fade) << 24), 1.5f);
     }
     const TrackSample* s = sample_at(track, frame);
     const bool dragged = state.track_drag && state.track_drag->track == track.id;
@@ -144,8 +148,10 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
         draw->AddCircleFilled(q, 3.5f, kParticleColor);
       }
     }
-    if (s->key) draw->AddRect(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), color, 0, 0, 2);
-    else draw->AddCircle(p, 6, (color & 0x00FFFFFF) | (ImU32(80 + 175 * s->confidence) << 24), 16, 2);
+    if (s->key)
+      draw->AddRect(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), color, 0, 0, 2);
+    else
+      draw->AddCircle(p, 6, (color & 0x00FFFFFF) | (ImU32(80 + 175 * s->confidence) << 24), 16, 2);
     const std::string label = track.name.empty() ? "track " + std::to_string(track.id) : track.name;
     draw->AddText(ImVec2(p.x + 9, p.y - 16), color, label.c_str());
   }
@@ -157,14 +163,16 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
     draw->AddLine(ImVec2(p.x - 6, p.y), ImVec2(p.x + 6, p.y), kPointColor, 1.5f);
     draw->AddLine(ImVec2(p.x, p.y - 6), ImVec2(p.x, p.y + 6), kPointColor, 1.5f);
     double uv[2];
-    if (fitted && project_point(camera, c.world, uv) >= kMinProjectionDepth) draw->AddCircle(screen(uv[0], uv[1]), 4, kPointColor, 12, 1);
+    if (fitted && project_point(camera, c.world, uv) >= kMinProjectionDepth)
+      draw->AddCircle(screen(uv[0], uv[1]), 4, kPointColor, 12, 1);
   }
 
   // What the frame is, and what a click will do.
   using Mode = StudioState::FootageTool::Mode;
   std::string hint = "frame " + std::to_string(frame);
   if (const footage::VideoReader* video = state.footage.video()) hint += " of " + std::to_string(video->frame_count());
-  if (!state.footage_frame) hint += state.footage.error().empty() ? "  (no footage frame here)" : "  (" + state.footage.error() + ")";
+  if (!state.footage_frame)
+    hint += state.footage.error().empty() ? "  (no footage frame here)" : "  (" + state.footage.error() + ")";
   if (state.footage_tool.mode == Mode::AddTrack) hint += "  |  click the feature to track (Esc: cancel)";
   if (state.footage_tool.mode == Mode::PlacePoint) hint += "  |  click where the point shows (Esc: cancel)";
   draw->AddText(ImVec2(viewport.x + 10, viewport.bottom() - 24), IM_COL32(255, 255, 255, 230), hint.c_str());

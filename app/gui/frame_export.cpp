@@ -30,13 +30,16 @@ FrameExport::FrameExport(Scene scene, Trajectory trajectory, view::FrameSequence
         Result<int> written = Error{""};
         if (over_shot) {
           Result<footage::VideoReader> video = footage::open_scene_video(scene_);  // a reader of its own
-          written = video ? footage::write_composited_frames(*gpu, scene_, trajectory_, *video, sequence_.folder, progress)
-                          : Result<int>(video.error());
+          written =
+              video ? footage::write_composited_frames(*gpu, scene_, trajectory_, *video, sequence_.folder, progress)
+                    : Result<int>(video.error());
         } else {
           written = view::write_frame_sequence(*gpu, sequence_, progress);
         }
-        if (written) frames = *written;
-        else error = written.error().message;
+        if (written)
+          frames = *written;
+        else
+          error = written.error().message;
       }
     } catch (const std::exception& e) {  // must not escape the worker thread
       error = std::string("the frame export failed: ") + e.what();

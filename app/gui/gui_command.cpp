@@ -17,7 +17,8 @@ namespace {
 std::vector<std::string> overlay_parameter_names() {
   std::vector<std::string> names;
   for (view::GradientOverlay overlay : view::gradient_overlays())
-    if (overlay != view::GradientOverlay::None) names.emplace_back(param_name(view::gradient_overlay_parameter(overlay)));
+    if (overlay != view::GradientOverlay::None)
+      names.emplace_back(param_name(view::gradient_overlay_parameter(overlay)));
   return names;
 }
 
@@ -38,8 +39,9 @@ DefaultCommand window_command() {
     app.add_option("--gradient-overlay", options->gradient_overlay,
                    "Draw this parameter's gradient over the scene (View > Gradient Overlay)")
         ->check(CLI::IsMember(overlay_parameter_names()));
-    app.add_option("--timeline", options->timeline_tracks,
-                   "Show these tracks under the timeline: controls (dL/du), controller (its outputs), adjoint (|dL/dx|)")
+    app.add_option(
+           "--timeline", options->timeline_tracks,
+           "Show these tracks under the timeline: controls (dL/du), controller (its outputs), adjoint (|dL/dx|)")
         ->check(CLI::IsMember({"controls", "controller", "adjoint"}));
     app.add_flag("--through-shot", options->through_shot,
                  "Look through the footage's camera with the shot behind the scene (the Footage tab)");
@@ -55,8 +57,7 @@ DefaultCommand window_command() {
 
     // `nudge bench render` needs the window, so it is added here, beside `bench cloth`.
     CLI::App* bench_command = nullptr;
-    for (CLI::App* sub : app.get_subcommands([](CLI::App* c) { return c->get_name() == "bench"; }))
-      bench_command = sub;
+    for (CLI::App* sub : app.get_subcommands([](CLI::App* c) { return c->get_name() == "bench"; })) bench_command = sub;
     if (bench_command) {
       CLI::App* render = bench_command->add_subcommand(
           "render", "Frame time of the studio window playing back the n x n cloth (needs a display)");

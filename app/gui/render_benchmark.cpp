@@ -43,8 +43,9 @@ int run_render_benchmark(const RenderBenchOptions& options) {
   render::Expected<std::unique_ptr<Window>> created = Window::create(window_options, &no_display);
   if (!created) {
     std::cerr << "nudge: error: " << created.error().message << "\n";
-    if (no_display) std::cerr << "nudge: bench render opens the studio's window; run it on a display, e.g. "
-                                 "under Xvfb: xvfb-run -a nudge bench render\n";
+    if (no_display)
+      std::cerr << "nudge: bench render opens the studio's window; run it on a display, e.g. "
+                   "under Xvfb: xvfb-run -a nudge bench render\n";
     return no_display ? 2 : 1;
   }
   Window& window = **created;
@@ -88,7 +89,8 @@ int run_render_benchmark(const RenderBenchOptions& options) {
     return 1;
   }
   if (window.validation_message_count() > 0) {
-    for (const std::string& m : window.validation_messages()) std::cerr << "nudge: error: Vulkan validation: " << m << "\n";
+    for (const std::string& m : window.validation_messages())
+      std::cerr << "nudge: error: Vulkan validation: " << m << "\n";
     return 1;
   }
 
@@ -100,13 +102,14 @@ int run_render_benchmark(const RenderBenchOptions& options) {
                options.n, options.n, options.n * options.n, int(frame_ms.size()), window.framebuffer_width(),
                window.framebuffer_height(), window.samples(), window.device_name().c_str(), median, mean(frame_ms),
                percentile(frame_ms, 0.95), 1000.0 / median, mean(ui_ms), mean(list_ms), mean(render_ms));
-  std::printf("{\"benchmark\": \"render\", \"scene\": \"cloth\", \"n\": %d, \"particles\": %d, \"frames\": %d, "
-              "\"width\": %d, \"height\": %d, \"samples\": %d, \"device\": \"%s\", \"frame_ms_median\": %.3f, "
-              "\"frame_ms_mean\": %.3f, \"frame_ms_p95\": %.3f, \"fps\": %.1f, \"ui_ms\": %.3f, "
-              "\"draw_list_ms\": %.3f, \"render_ms\": %.3f}\n",
-              options.n, options.n * options.n, int(frame_ms.size()), window.framebuffer_width(),
-              window.framebuffer_height(), window.samples(), window.device_name().c_str(), median, mean(frame_ms),
-              percentile(frame_ms, 0.95), 1000.0 / median, mean(ui_ms), mean(list_ms), mean(render_ms));
+  std::printf(
+      "{\"benchmark\": \"render\", \"scene\": \"cloth\", \"n\": %d, \"particles\": %d, \"frames\": %d, "
+      "\"width\": %d, \"height\": %d, \"samples\": %d, \"device\": \"%s\", \"frame_ms_median\": %.3f, "
+      "\"frame_ms_mean\": %.3f, \"frame_ms_p95\": %.3f, \"fps\": %.1f, \"ui_ms\": %.3f, "
+      "\"draw_list_ms\": %.3f, \"render_ms\": %.3f}\n",
+      options.n, options.n * options.n, int(frame_ms.size()), window.framebuffer_width(), window.framebuffer_height(),
+      window.samples(), window.device_name().c_str(), median, mean(frame_ms), percentile(frame_ms, 0.95),
+      1000.0 / median, mean(ui_ms), mean(list_ms), mean(render_ms));
   return 0;
 }
 

@@ -8,12 +8,12 @@
 namespace nudge::gui {
 
 struct RenderBenchOptions {
-  int n = 64;         // the cloth is n x n particles
-  int steps = 500;    // of its motion
-  int frames = 300;   // measured frames
-  int warmup = 30;    // frames drawn first and not measured
+  int n = 64;        // the cloth is n x n particles
+  int steps = 500;   // of its motion
+  int frames = 300;  // measured frames
+  int warmup = 30;   // frames drawn first and not measured
   int width = 1280, height = 720;
-  int samples = 0;    // as the window's: 0 picks for the device
+  int samples = 0;  // as the window's: 0 picks for the device
 };
 
 // Prints a summary on stderr and the JSON line on stdout; returns an exit code

@@ -25,7 +25,7 @@ namespace {
 constexpr render::Rgba kHighlight{1.0f, 0.85f, 0.25f, 1};
 constexpr render::Rgba kInitialGhost{0.75f, 0.78f, 0.85f, 0.35f};
 constexpr render::Rgba kPreviousGhost{0.45f, 0.7f, 1.0f, 0.5f};
-constexpr render::Rgba kPlannedGhost{0.98f, 0.55f, 0.2f, 0.6f};  // MPC's planned horizon: the actuators' orange
+constexpr render::Rgba kPlannedGhost{0.98f, 0.55f, 0.2f, 0.6f};    // MPC's planned horizon: the actuators' orange
 constexpr render::Rgba kExecutedGhost{0.98f, 0.75f, 0.5f, 0.45f};  // and the motion it has executed
 constexpr int kMaxPlannedParticles = 300;
 // Ghosts are thin lines only; past these counts they would cost more than they show.
@@ -41,7 +41,7 @@ void add_ghost(render::DrawList& list, const studio::OptimizationSnapshot* ghost
   if (!ghost || ghost->trajectory.steps == 0) return;
   const Scene& scene = ghost->scene;
   const Trajectory& traj = ghost->trajectory;
-    render::LineBatch lines;
+  render::LineBatch lines;
   lines.colors = {color};
   lines.width_pixels = 1.5f;
   if (scene.spring_count() <= kMaxGhostSprings)
@@ -163,8 +163,9 @@ void Studio::offer_recovery() {
     return;
   }
   const studio::RecoveredScene& r = **found;
-  state_.log.info("found unsaved changes of " + (r.original.empty() ? std::string("a new scene") : r.original.string()) +
-                  " from " + r.written_at + " in " + recovery_.scene_file().string() + ": Recover or Discard");
+  state_.log.info("found unsaved changes of " +
+                  (r.original.empty() ? std::string("a new scene") : r.original.string()) + " from " + r.written_at +
+                  " in " + recovery_.scene_file().string() + ": Recover or Discard");
   state_.popups.recovery = std::move(**found);
 }
 
@@ -205,9 +206,7 @@ void Studio::adopt_opened(studio::Document document) {
   state_.log.info("opened " + path.string());
 }
 
-void Studio::show_scene(Scene scene) {
-  set_document(studio::Document(std::move(scene)));
-}
+void Studio::show_scene(Scene scene) { set_document(studio::Document(std::move(scene))); }
 
 void Studio::remember_recent(const std::filesystem::path& path) {
   state_.recent.add(path);
@@ -243,8 +242,7 @@ void Studio::adopt_newest_motion() {
   frame_motion(newest->scene, traj);
   char line[200];
   std::snprintf(line, sizeof line, "%s: %d steps simulated in %.0f ms, loss %.6g",
-                state_.document.display_name().c_str(), traj.steps, newest->seconds * 1000,
-                newest->evaluation.loss);
+                state_.document.display_name().c_str(), traj.steps, newest->seconds * 1000, newest->evaluation.loss);
   state_.log.info(line);
   for (const StepStabilityIssue& issue : newest->unstable)
     state_.log.warning(state_.document.display_name() + ": " + issue.message());
@@ -300,8 +298,8 @@ void Studio::update_state_adjoints() {
   if (!state_.view.adjoint_arrows && !state_.view.adjoint_track) return;
   const Trajectory* traj = state_.trajectory();
   if (!traj || state_.adjoint_run) return;  // one at a time: the newest motion is asked for next
-  const bool current = state_.adjoints && state_.adjoints->key == state_.motion_serial &&
-                       state_.adjoints->horizon == state_.horizon;
+  const bool current =
+      state_.adjoints && state_.adjoints->key == state_.motion_serial && state_.adjoints->horizon == state_.horizon;
   if (current) return;
   state_.adjoint_run = std::make_unique<studio::StateAdjointRun>(state_.scene(), state_.horizon, state_.motion_serial,
                                                                  [] { Window::wake(); });
@@ -309,7 +307,8 @@ void Studio::update_state_adjoints() {
 
 studio::OptimizationSession& Studio::optimization_session() {
   if (!state_.optimization) {
-    state_.optimization = std::make_unique<studio::OptimizationSession>(state_.document.scene(), [] { Window::wake(); });
+    state_.optimization =
+        std::make_unique<studio::OptimizationSession>(state_.document.scene(), [] { Window::wake(); });
     state_.optimization->set_settings(state_.optimizer_settings);
     state_.optimization->set_horizon(state_.horizon);
   }
@@ -317,7 +316,8 @@ studio::OptimizationSession& Studio::optimization_session() {
 }
 
 bool Studio::animating() const {
-  const bool optimizing = state_.optimization && (!state_.iterate || state_.optimization->state() == studio::RunState::Running);
+  const bool optimizing =
+      state_.optimization && (!state_.iterate || state_.optimization->state() == studio::RunState::Running);
   return optimizing || state_.playback.playing() ||
          state_.motion_request != (state_.motion ? state_.motion->generation : 0);
 }
@@ -360,7 +360,8 @@ void Studio::handle_keys() {
   if (key_pressed(GLFW_KEY_F1)) state_.popups.keys = true;
   if (key_pressed(GLFW_KEY_ESCAPE) && state_.footage_tool.mode != StudioState::FootageTool::Mode::None)
     state_.footage_tool.mode = StudioState::FootageTool::Mode::None;
-  else if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_)) state_.selection = {Selection::Kind::Settings, 0, {}};
+  else if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_))
+    state_.selection = {Selection::Kind::Settings, 0, {}};
   if (key_pressed(GLFW_KEY_DELETE))
     if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
   if (key_pressed(GLFW_KEY_P))
@@ -368,16 +369,16 @@ void Studio::handle_keys() {
 }
 
 view::ViewportProjector Studio::viewport_projector(const studio::Rect& viewport) const {
-  return view::ViewportProjector(state_.camera.camera(),
-                                 view::PixelRect{viewport.x, viewport.y, std::max(viewport.width, 1.0f),
-                                                 std::max(viewport.height, 1.0f)});
+  return view::ViewportProjector(
+      state_.camera.camera(),
+      view::PixelRect{viewport.x, viewport.y, std::max(viewport.width, 1.0f), std::max(viewport.height, 1.0f)});
 }
 
 void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   const ImGuiIO& io = ImGui::GetIO();
   const ImVec2 mouse = io.MousePos;
-  const bool inside = mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y &&
-                      mouse.y < viewport.bottom();
+  const bool inside =
+      mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y && mouse.y < viewport.bottom();
   // Looking through the shot's camera, the left button works on the footage (tracks,
   // correspondences) and the camera stays where the shot was filmed from.
   if (state_.view.through_shot && shot_view_camera(state_)) {
@@ -387,7 +388,8 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
     if (!state_.scene().footage.camera) {
       if (!io.MouseDown[1]) dragging_ = false;
       if (inside && !io.WantCaptureMouse && ImGui::IsMouseClicked(1)) dragging_ = true;
-      if (dragging_ && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) state_.camera.rotate(io.MouseDelta.x, io.MouseDelta.y);
+      if (dragging_ && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0))
+        state_.camera.rotate(io.MouseDelta.x, io.MouseDelta.y);
       if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) state_.camera.zoom(io.MouseWheel);
     }
     return;
@@ -463,14 +465,16 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
       add_ghost(list, state_.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
   }
 
-  if (state_.view.ghosts && state_.mpc) add_planned_horizon(list, scene, *state_.mpc->latest(), frame, options.particle_radius);
+  if (state_.view.ghosts && state_.mpc)
+    add_planned_horizon(list, scene, *state_.mpc->latest(), frame, options.particle_radius);
 
   // The selected elements, drawn over the scene in the highlight colour.
   const Selection& sel = state_.selection;
   const std::vector<int> members = selection_exists(scene, sel) ? sel.members() : std::vector<int>{};
   const size_t first_body = options.colliders ? scene.colliders.size() : 0;
   // A corner element's edges as highlighted lines between its particles.
-  const auto outline = [&](const std::vector<int>& corners, int per, int e, std::initializer_list<std::pair<int, int>> edges) {
+  const auto outline = [&](const std::vector<int>& corners, int per, int e,
+                           std::initializer_list<std::pair<int, int>> edges) {
     render::LineBatch line;
     for (const auto& [a, b] : edges) {
       line.points.push_back(view::particle_position(scene, traj, frame, corners[size_t(e) * size_t(per) + size_t(a)]));
@@ -483,7 +487,8 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   for (const int i : members) {
     switch (sel.kind) {
       case Selection::Kind::Particle:
-        list.spheres.push_back({view::particle_position(scene, traj, frame, i), options.particle_radius * 1.6f, kHighlight});
+        list.spheres.push_back(
+            {view::particle_position(scene, traj, frame, i), options.particle_radius * 1.6f, kHighlight});
         break;
       case Selection::Kind::Spring: {
         render::LineBatch line;
@@ -506,7 +511,9 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
         break;
       // Larger over its usual drawing (shown even with the layer off, as a particle is).
       case Selection::Kind::Joint: view::add_joint(list, scene, traj, frame, i, options, kHighlight, 1.4f); break;
-      case Selection::Kind::Attachment: view::add_attachment(list, scene, traj, frame, i, options, kHighlight, 1.4f); break;
+      case Selection::Kind::Attachment:
+        view::add_attachment(list, scene, traj, frame, i, options, kHighlight, 1.4f);
+        break;
       case Selection::Kind::Triangle: outline(scene.triangles, 3, i, {{0, 1}, {1, 2}, {2, 0}}); break;
       case Selection::Kind::BendingEdge: outline(scene.bending, 4, i, {{2, 3}, {0, 2}, {0, 3}, {1, 2}, {1, 3}}); break;
       case Selection::Kind::Tet: outline(scene.tets, 4, i, {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}}); break;
@@ -653,10 +660,12 @@ void Studio::edit_parameter(const command::EditParameter& edit) {
     p.value[size_t(edit.first) + k] = v;
   }
   // The engine's own checks (finite, positive masses...), so nothing it rejects gets in.
-  if (Status ok = check_scene(edited); !ok) return show_error("edit of " + name + ": " + ok.error().message + "; nothing changed");
+  if (Status ok = check_scene(edited); !ok)
+    return show_error("edit of " + name + ": " + ok.error().message + "; nothing changed");
   if (state_.optimization) {
     state_.optimization->edit(edited.params);
-    state_.log.info("edited " + name + ": the optimiser stopped at its iterate and moved to the edit; Start runs from it");
+    state_.log.info("edited " + name +
+                    ": the optimiser stopped at its iterate and moved to the edit; Start runs from it");
     return;
   }
   state_.document.replace_scene(std::move(edited), "edit " + name);
@@ -739,8 +748,8 @@ bool Studio::frame(double wall_seconds) {
   const int tracks = (state_.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
                      (state_.view.controller_outputs && state_.scene().controller.enabled() ? 1 : 0) +
                      (state_.view.adjoint_track ? 1 : 0);
-  const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline,
-                                  state_.view.log, tracks};
+  const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline, state_.view.log,
+                                  tracks};
   const studio::PanelLayout layout =
       studio::compute_panel_layout(io.DisplaySize.x, io.DisplaySize.y, top, ImGui::GetFrameHeight(), shown);
   if (!layout.outliner.empty()) draw_outliner(state_, layout.outliner);
@@ -761,8 +770,7 @@ bool Studio::frame(double wall_seconds) {
   // ImGui works in window units; the framebuffer may have more pixels (HiDPI).
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
   const PixelRect pixels{int(std::lround(layout.viewport.x * sx)), int(std::lround(layout.viewport.y * sy)),
-                         int(std::lround(layout.viewport.width * sx)),
-                         int(std::lround(layout.viewport.height * sy))};
+                         int(std::lround(layout.viewport.width * sx)), int(std::lround(layout.viewport.height * sy))};
   const Clock::time_point render_start = Clock::now();
   const render::Status rendered = window_.render(&list, pixels);
   timings_.render = since(render_start);
@@ -779,14 +787,16 @@ void Studio::update_footage() {
   const Scene& scene = state_.scene();
   state_.footage.follow(scene);
   const bool shot = state_.view.through_shot && shot_view_camera(state_);
-  state_.footage_frame = shot ? state_.footage.frame(studio::shot_frame_at_step(scene, state_.playback.frame())) : nullptr;
+  state_.footage_frame =
+      shot ? state_.footage.frame(studio::shot_frame_at_step(scene, state_.playback.frame())) : nullptr;
   // A finished tracking run's track goes into the document once, as one step of history.
   if (!state_.tracking || state_.tracking_applied || !state_.tracking->job().finished()) return;
   state_.tracking_applied = true;
   const int id = state_.tracking->track_id();
   std::optional<Result<Track>> result = state_.tracking->result();
   if (!result || !*result) {
-    state_.log.error("track " + std::to_string(id) + ": " + (result ? result->error().message : std::string("cancelled")));
+    state_.log.error("track " + std::to_string(id) + ": " +
+                     (result ? result->error().message : std::string("cancelled")));
     return;
   }
   const std::vector<TrackSample> samples = (*result)->samples;
@@ -798,9 +808,10 @@ void Studio::update_footage() {
 
 void Studio::start_tracking(int track) {
   const Scene& scene = state_.document.scene();
-  if (!state_.footage.video()) return show_error("track: " + (state_.footage.error().empty()
-                                                                  ? std::string("the scene has no video; set one in the Footage tab")
-                                                                  : state_.footage.error()));
+  if (!state_.footage.video())
+    return show_error("track: " + (state_.footage.error().empty()
+                                       ? std::string("the scene has no video; set one in the Footage tab")
+                                       : state_.footage.error()));
   disposer_.dispose(std::move(state_.tracking));
   state_.tracking = std::make_unique<studio::TrackingRun>(scene, track, 0, state_.footage.video()->frame_count() - 1,
                                                           [] { Window::wake(); });

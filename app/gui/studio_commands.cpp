@@ -141,8 +141,8 @@ void Studio::handle(command::ComputeLandscape& c) {
 
 void Studio::handle(const command::CompareMethods& c) {
   disposer_.dispose(std::move(state_.comparison));
-  state_.comparison = std::make_unique<studio::MethodComparison>(state_.document.scene(), c.methods, c.budget,
-                                                                 [] { Window::wake(); });
+  state_.comparison =
+      std::make_unique<studio::MethodComparison>(state_.document.scene(), c.methods, c.budget, [] { Window::wake(); });
 }
 
 void Studio::handle(const command::CheckGradients& c) {

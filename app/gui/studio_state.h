@@ -41,8 +41,19 @@ namespace nudge::gui {
 // `others` the rest of a box selection or Shift+click, of the same kind.
 struct Selection {
   enum class Kind {
-    None, Settings, Particle, Spring, Body, Collider, Joint, Attachment, Objective, Parameter,
-    Triangle, BendingEdge, Tet
+    None,
+    Settings,
+    Particle,
+    Spring,
+    Body,
+    Collider,
+    Joint,
+    Attachment,
+    Objective,
+    Parameter,
+    Triangle,
+    BendingEdge,
+    Tet
   };
   Selection(Kind k = Kind::None, int i = -1, std::vector<int> rest = {}) : kind(k), index(i), others(std::move(rest)) {}
   Kind kind = Kind::None;
@@ -173,14 +184,13 @@ struct TrackFeature {
 };
 }  // namespace command
 
-using Command = std::variant<command::NewScene, command::Open, command::Save, command::SaveAs,
-                             command::Quit, command::FrameAll, command::ResetCamera,
-                             command::ClearRecent, command::OptimizeStart, command::OptimizePause,
-                             command::OptimizeStep, command::OptimizeReset, command::ApplyIterate,
-                             command::Export, command::ComputeLandscape, command::CheckGradients,
-                             command::EditParameter, command::CompareMethods, command::Undo, command::Redo,
-                             command::GoToHistory, command::EditScene, command::Recover, command::RunMpc,
-                             command::ApplyMpc, command::TrackFeature>;
+using Command =
+    std::variant<command::NewScene, command::Open, command::Save, command::SaveAs, command::Quit, command::FrameAll,
+                 command::ResetCamera, command::ClearRecent, command::OptimizeStart, command::OptimizePause,
+                 command::OptimizeStep, command::OptimizeReset, command::ApplyIterate, command::Export,
+                 command::ComputeLandscape, command::CheckGradients, command::EditParameter, command::CompareMethods,
+                 command::Undo, command::Redo, command::GoToHistory, command::EditScene, command::Recover,
+                 command::RunMpc, command::ApplyMpc, command::TrackFeature>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -205,10 +215,10 @@ struct ViewFlags {
   // The cloth's triangles and the soft bodies' tets coloured per element, by stress at
   // the frame shown or by a per-element gradient (evaluated as the overlays' are).
   view::ElementColoring element_colors;
-  bool control_gradients = false;  // dL/du per step and channel, a heat strip under the timeline
+  bool control_gradients = false;   // dL/du per step and channel, a heat strip under the timeline
   bool controller_outputs = false;  // what the controller adds to each channel per step, a heat strip
-  bool adjoint_arrows = false;     // dL/dx_t at the play head, arrows on the particles
-  bool adjoint_track = false;      // |dL/dx_t| against t, a curve under the timeline
+  bool adjoint_arrows = false;      // dL/dx_t at the play head, arrows on the particles
+  bool adjoint_track = false;       // |dL/dx_t| against t, a curve under the timeline
   // Look through the footage's camera with the shot's frame behind the scene, and its
   // tracks and correspondences drawn over it (when the scene has a camera).
   bool through_shot = false;
@@ -217,12 +227,12 @@ struct ViewFlags {
 // Dialogs and windows a menu item or key asks for. The file dialogs open on the next
 // frame (the flag is then cleared); the Help windows stay while their flag is set.
 struct Popups {
-  bool open_file = false;  // the Open dialog
-  bool save_as = false;    // the Save As dialog
-  bool keys = false;       // Help > Keys and Mouse
-  bool about = false;      // Help > About
+  bool open_file = false;                          // the Open dialog
+  bool save_as = false;                            // the Save As dialog
+  bool keys = false;                               // Help > Keys and Mouse
+  bool about = false;                              // Help > About
   std::optional<command::ExportKind> export_file;  // the Export dialog, for this kind
-  bool marker_csv = false;  // Edit > Load Marker CSV: its file dialog
+  bool marker_csv = false;                         // Edit > Load Marker CSV: its file dialog
   // Edit > Add's generator dialogs: the one to open on the next frame (the request is
   // then cleared; the dialog remembers its values between openings).
   enum class Generator { None, Chain, Cloth, SoftBlock, Walker, SoftBox, SoftBall, ImportTetMesh };
@@ -240,13 +250,13 @@ struct StudioState {
   studio::AppLog& log;
   studio::Document document;
   studio::RecentFiles recent;
-  std::filesystem::path recent_file;  // where `recent` is kept; empty: not kept
+  std::filesystem::path recent_file;            // where `recent` is kept; empty: not kept
   std::vector<std::filesystem::path> examples;  // File > Examples, listed once at start
 
   // The motion shown: the newest rollout of the current document (null until it comes).
   std::shared_ptr<const studio::RolloutResult> motion;
-  std::uint64_t motion_serial = 0;  // bumped whenever `motion` is replaced
-  std::uint64_t motion_request = 0;  // generation asked for the current document
+  std::uint64_t motion_serial = 0;      // bumped whenever `motion` is replaced
+  std::uint64_t motion_request = 0;     // generation asked for the current document
   view::SceneDrawOptions draw_options;  // bounds and sizes of `motion`
 
   // Optimising the document: the session (null until the first Start or Step), the
@@ -354,8 +364,7 @@ struct StudioState {
     return motion && motion->generation == motion_request ? motion->scene : document.scene();
   }
   const Trajectory* trajectory() const {
-    return motion && motion->generation == motion_request && motion->ok() ? &motion->trajectory
-                                                                          : nullptr;
+    return motion && motion->generation == motion_request && motion->ok() ? &motion->trajectory : nullptr;
   }
 };
 

@@ -102,7 +102,8 @@ std::optional<command::EditScene> move_selection(const Scene& scene, const Selec
                                 {}};
     case Selection::Kind::Body:
       return command::EditScene{"move " + counted(members.size(), "a body", "bodies") + by,
-                                [members, delta](const Scene& s) { return edits::move_bodies(s, members, delta); }, {}};
+                                [members, delta](const Scene& s) { return edits::move_bodies(s, members, delta); },
+                                {}};
     case Selection::Kind::Collider:
       return command::EditScene{"move " + counted(members.size(), "a collider", "colliders") + by,
                                 [members, delta](const Scene& s) { return edits::move_colliders(s, members, delta); },
@@ -110,9 +111,10 @@ std::optional<command::EditScene> move_selection(const Scene& scene, const Selec
     case Selection::Kind::Objective: {
       const int objective = sel.index;
       const edits::Vec3 to = vec3(*origin + offset);
-      return command::EditScene{"move the target of objective " + std::to_string(objective) + by,
-                                [objective, to](const Scene& s) { return edits::set_objective_target(s, objective, 0, to); },
-                                {}};
+      return command::EditScene{
+          "move the target of objective " + std::to_string(objective) + by,
+          [objective, to](const Scene& s) { return edits::set_objective_target(s, objective, 0, to); },
+          {}};
     }
     default: return std::nullopt;
   }
@@ -202,7 +204,8 @@ void ViewportEditor::click(StudioState& state, const view::ViewportProjector& pr
     state.binding_marker.reset();
     state.queue(command::EditScene{
         "bind marker " + std::to_string(b.marker) + " to particle " + std::to_string(particle),
-        [b, particle](const Scene& s) { return edits::bind_marker(s, b.objective, b.marker, particle); }, {}});
+        [b, particle](const Scene& s) { return edits::bind_marker(s, b.objective, b.marker, particle); },
+        {}});
     return;
   }
 
@@ -257,8 +260,8 @@ void ViewportEditor::add_to_draw_list(render::DrawList& list, const StudioState&
   const render::Rgba moved{1.0f, 0.85f, 0.3f, 0.9f};
   if (state.selection.kind == Selection::Kind::Particle) {
     for (const int i : state.selection.members())
-      list.spheres.push_back({glm::vec3(row3(scene.params[ParamId::InitialPosition].value, i) + offset),
-                              particle_radius * 1.3f, moved});
+      list.spheres.push_back(
+          {glm::vec3(row3(scene.params[ParamId::InitialPosition].value, i) + offset), particle_radius * 1.3f, moved});
   } else {
     list.spheres.push_back({glm::vec3(*origin + offset), particle_radius * 1.3f, moved});
   }
@@ -298,9 +301,9 @@ void ViewportEditor::draw_overlay(const StudioState& state, const view::Viewport
     }
   }
   if (state.binding_marker)
-    draw->AddText(ImVec2(float(v.x) + 12, float(v.y + v.height) - 24), IM_COL32(255, 220, 120, 255),
-                  ("click a particle to bind marker " + std::to_string(state.binding_marker->marker) + " (Esc cancels)")
-                      .c_str());
+    draw->AddText(
+        ImVec2(float(v.x) + 12, float(v.y + v.height) - 24), IM_COL32(255, 220, 120, 255),
+        ("click a particle to bind marker " + std::to_string(state.binding_marker->marker) + " (Esc cancels)").c_str());
   draw->PopClipRect();
 }
 

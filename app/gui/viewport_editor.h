@@ -36,8 +36,8 @@ public:
   // Reads the mouse over the viewport and acts: selects, binds a marker waiting in
   // state.binding_marker to a clicked particle, or queues a move. Returns whether the
   // left button now drags the camera round (Orbit).
-  bool handle_mouse(StudioState& state, const view::ViewportProjector& projector,
-                    const view::SceneDrawOptions& options, bool mouse_in_viewport);
+  bool handle_mouse(StudioState& state, const view::ViewportProjector& projector, const view::SceneDrawOptions& options,
+                    bool mouse_in_viewport);
   // Escape: drops a drag in progress (nothing is moved) and a marker waiting to be bound.
   // Returns whether there was one.
   bool cancel(StudioState& state);

@@ -156,8 +156,7 @@ render::Status Window::State::init_imgui(const WindowOptions& options) {
 Window::Window() = default;
 Window::~Window() = default;
 
-render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& options,
-                                                         bool* no_display) {
+render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& options, bool* no_display) {
   if (no_display) *no_display = false;
   std::unique_ptr<Window> result(new Window());
   result->state_ = std::make_unique<State>();
@@ -179,8 +178,7 @@ render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& op
   context.validation = options.validation;
   context.instance_extensions.assign(names, names + count);
   context.swapchain = true;
-  context.presentation_support = [](VkInstance instance, VkPhysicalDevice device,
-                                    std::uint32_t family) {
+  context.presentation_support = [](VkInstance instance, VkPhysicalDevice device, std::uint32_t family) {
     return glfwGetPhysicalDevicePresentationSupport(instance, device, family) == GLFW_TRUE;
   };
   render::Expected<render::GpuContext> gpu = render::GpuContext::create(context);
@@ -221,8 +219,7 @@ render::Expected<std::unique_ptr<Window>> Window::create(const WindowOptions& op
       s.refresh_seconds = 1.0 / mode->refreshRate;
   chain_options.vsync = options.vsync;
   render::Expected<render::Swapchain> chain = render::Swapchain::create(
-      *s.gpu, s.surface, {static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)},
-      chain_options);
+      *s.gpu, s.surface, {static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height)}, chain_options);
   if (!chain) return chain.error();
   s.swapchain.emplace(std::move(*chain));
 
@@ -277,8 +274,7 @@ render::Status Window::render(const render::DrawList* scene, PixelRect viewport)
   ImDrawData* ui = ImGui::GetDrawData();
   const VkExtent2D size{static_cast<std::uint32_t>(framebuffer_width()),
                         static_cast<std::uint32_t>(framebuffer_height())};
-  render::Expected<std::optional<render::SwapchainFrame>> begun =
-      s.swapchain->begin_frame(size, s.background);
+  render::Expected<std::optional<render::SwapchainFrame>> begun = s.swapchain->begin_frame(size, s.background);
   if (!begun) return begun.error();
   if (!*begun) return render::Ok{};  // minimised or re-created: nothing to draw into now
   const render::SwapchainFrame& frame = **begun;
@@ -291,8 +287,7 @@ render::Status Window::render(const render::DrawList* scene, PixelRect viewport)
   const int x1 = std::clamp(viewport.x + viewport.width, x0, static_cast<int>(frame.extent.width));
   const int y1 = std::clamp(viewport.y + viewport.height, y0, static_cast<int>(frame.extent.height));
   if (scene && x1 > x0 && y1 > y0) {
-    const VkRect2D area{{x0, y0},
-                        {static_cast<std::uint32_t>(x1 - x0), static_cast<std::uint32_t>(y1 - y0)}};
+    const VkRect2D area{{x0, y0}, {static_cast<std::uint32_t>(x1 - x0), static_cast<std::uint32_t>(y1 - y0)}};
     drawn = s.scene_renderer->record(frame.commands, *scene, area, frame.slot);
   }
   if (ui) ImGui_ImplVulkan_RenderDrawData(ui, frame.commands);
@@ -321,13 +316,9 @@ const std::vector<std::string>& Window::notes() const { return state_->notes; }
 
 std::string Window::device_name() const { return state_->gpu->device_name(); }
 
-std::size_t Window::validation_message_count() const {
-  return state_->gpu->validation_message_count();
-}
+std::size_t Window::validation_message_count() const { return state_->gpu->validation_message_count(); }
 
-std::vector<std::string> Window::validation_messages() const {
-  return state_->gpu->validation_messages();
-}
+std::vector<std::string> Window::validation_messages() const { return state_->gpu->validation_messages(); }
 
 int Window::samples() const { return static_cast<int>(state_->swapchain->samples()); }
 

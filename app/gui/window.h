@@ -24,9 +24,9 @@ struct WindowOptions {
   // display such as Xvfb has no vertical blank to wait for). false: as fast as frames are
   // made (benchmarks).
   bool vsync = true;
-  bool validation = false;   // Vulkan validation layer; messages are counted and logged
-  std::string font_path;     // TTF for the panels; empty or unreadable: ImGui's own font
-  float font_size = 16.0f;   // in pixels at a content scale of 1
+  bool validation = false;  // Vulkan validation layer; messages are counted and logged
+  std::string font_path;    // TTF for the panels; empty or unreadable: ImGui's own font
+  float font_size = 16.0f;  // in pixels at a content scale of 1
 };
 
 // A rectangle of the window in framebuffer pixels.
@@ -38,8 +38,7 @@ class Window {
 public:
   // Fails with a message that says why: no display, no Vulkan device that can present...
   // `no_display` is set when the failure is that there is no display at all.
-  static render::Expected<std::unique_ptr<Window>> create(const WindowOptions& options,
-                                                          bool* no_display = nullptr);
+  static render::Expected<std::unique_ptr<Window>> create(const WindowOptions& options, bool* no_display = nullptr);
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;

@@ -12,8 +12,9 @@ namespace fs = std::filesystem;
 Scene make_new_scene() {
   Scene scene;
   scene.name = "untitled";
-  scene.description = "A 1 kg particle dropped from 1 m onto the ground. Optimising its launch velocity "
-                      "makes it land on the target at (0.5, 0, 0) after 1 s.";
+  scene.description =
+      "A 1 kg particle dropped from 1 m onto the ground. Optimising its launch velocity "
+      "makes it land on the target at (0.5, 0, 0) after 1 s.";
   scene.settings.dt = 1e-3;
   scene.settings.steps = 1000;
   scene.settings.ground.enabled = true;

@@ -14,7 +14,8 @@ int shot_frame_at_step(const Scene& scene, int step) {
 }
 
 void FootageView::follow(const Scene& scene) {
-  const std::filesystem::path path = scene.footage.video.empty() ? std::filesystem::path() : footage::scene_video_path(scene);
+  const std::filesystem::path path =
+      scene.footage.video.empty() ? std::filesystem::path() : footage::scene_video_path(scene);
   if (path == path_ && (video_ || !error_.empty() || path.empty())) return;
   path_ = path;
   video_.reset();

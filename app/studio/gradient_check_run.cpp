@@ -22,8 +22,10 @@ GradientCheckRun::GradientCheckRun(Scene scene, std::vector<ParamId> parameters,
     GradientCheckOutcome outcome;
     try {
       Result<GradCheckReport> report = gradient_check(scene, options);
-      if (report) outcome.report = std::move(*report);
-      else outcome.error = report.error().message;
+      if (report)
+        outcome.report = std::move(*report);
+      else
+        outcome.error = report.error().message;
     } catch (const std::exception& e) {  // must not escape the worker thread
       outcome.error = std::string("the gradient check failed: ") + e.what();
     }

@@ -66,8 +66,8 @@ void move_along(const LandscapeAxis& axis, const std::vector<std::vector<double>
     Parameter& param = point.items[size_t(p)];
     for (int i = 0; i < param.size(); ++i)
       if (descent[size_t(p)][size_t(i)] != 0)
-        param.value[size_t(i)] = std::clamp(param.value[size_t(i)] + offset * descent[size_t(p)][size_t(i)], param.lower,
-                                            param.upper);
+        param.value[size_t(i)] =
+            std::clamp(param.value[size_t(i)] + offset * descent[size_t(p)][size_t(i)], param.lower, param.upper);
   }
 }
 
@@ -77,12 +77,13 @@ double slope_along(const LandscapeAxis& axis, const ParameterSet& centre,
   if (axis.kind == LandscapeAxis::Kind::Parameter) return centre[axis.entry.id].grad.at(size_t(axis.entry.index));
   double slope = 0;
   for (int p = 0; p < kParamCount; ++p)
-    for (size_t i = 0; i < descent[size_t(p)].size(); ++i) slope += centre.items[size_t(p)].grad[i] * descent[size_t(p)][i];
+    for (size_t i = 0; i < descent[size_t(p)].size(); ++i)
+      slope += centre.items[size_t(p)].grad[i] * descent[size_t(p)][i];
   return slope;
 }
 
-ParameterSet point_at(const LandscapeRequest& request, const std::vector<std::vector<double>>& descent,
-                      double offset_a, double offset_b) {
+ParameterSet point_at(const LandscapeRequest& request, const std::vector<std::vector<double>>& descent, double offset_a,
+                      double offset_b) {
   ParameterSet point = request.scene.params;
   move_along(request.a, descent, offset_a, point);
   if (request.b) move_along(*request.b, descent, offset_b, point);
@@ -146,8 +147,10 @@ void LossLandscape::compute(BackgroundJob::Control& control, LandscapeRequest re
         const double b = result.request.b ? result.request.b->offset(row) : 0.0;
         const ParameterSet point = point_at(result.request, descent, result.request.a.offset(column), b);
         Result<Evaluation> eval = (*sim)->evaluate(point);
-        if (eval) result.loss[size_t(row) * size_t(columns) + size_t(column)] = eval->loss;
-        else ++result.failed;  // a blow-up: drawn as a gap
+        if (eval)
+          result.loss[size_t(row) * size_t(columns) + size_t(column)] = eval->loss;
+        else
+          ++result.failed;  // a blow-up: drawn as a gap
         ++result.computed;
         publish(result);
         control.set_done(result.computed + 1);

@@ -16,16 +16,16 @@
 namespace nudge::studio {
 
 struct ComparisonPoint {
-  int simulations = 0;  // rollouts so far: a loss (CMA-ES) or a loss and its gradient (GD)
+  int simulations = 0;   // rollouts so far: a loss (CMA-ES) or a loss and its gradient (GD)
   double best_loss = 0;  // the lowest loss reached so far
   double seconds = 0;    // wall-clock time so far
 };
 
 struct ComparisonCurve {
-  std::string label;               // "gradient descent", "CMA-ES"
+  std::string label;  // "gradient descent", "CMA-ES"
   OptimizerSettings settings;
   std::vector<ComparisonPoint> points;  // the start (1 simulation) and after each iteration
-  std::string message;             // why it stopped
+  std::string message;                  // why it stopped
   bool done = false;
 };
 

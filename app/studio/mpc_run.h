@@ -23,9 +23,9 @@ struct MpcSnapshot {
   std::vector<MpcPlan> plans;  // so far
   Trajectory planned;          // the newest plan's motion: steps 0 .. plans.back().start + steps
   bool finished = false;
-  std::string error;           // the loop failed (or was cancelled)
-  ParameterSet executed;       // finished without error: the scene's parameters with the executed controls
-  double executed_loss = 0;    // the scene's loss of the executed motion
+  std::string error;         // the loop failed (or was cancelled)
+  ParameterSet executed;     // finished without error: the scene's parameters with the executed controls
+  double executed_loss = 0;  // the scene's loss of the executed motion
 };
 
 class MpcRun {

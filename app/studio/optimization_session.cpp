@@ -391,8 +391,8 @@ void OptimizationSession::run_optimizer() {
     message = "the optimiser could not start: " + result.error().message;
     failed = true;
   } else {
-    message = "finished after " + std::to_string(iterations_done_) + " iterations (stop: " +
-              std::string(stop_reason_name(result->reason)) + "); the best iterate is shown";
+    message = "finished after " + std::to_string(iterations_done_) +
+              " iterations (stop: " + std::string(stop_reason_name(result->reason)) + "); the best iterate is shown";
     if (!result->message.empty()) message += " (" + result->message + ")";
     // Keep the best point found, as the command line does.
     current_.scatter_optimized(result->x);

@@ -24,7 +24,7 @@
 namespace nudge::studio {
 
 enum class RunState {
-  Ready,     // at an iterate, not running: the start, or after a reset
+  Ready,  // at an iterate, not running: the start, or after a reset
   Running,
   Paused,    // inside a run, waiting to be resumed or stepped
   Finished,  // the run ended: iterations done, converged, or failed (see message)
@@ -34,11 +34,11 @@ std::string_view run_state_name(RunState state);
 struct OptimizationSnapshot {
   std::uint64_t version = 0;  // increases with every snapshot published
   RunState state = RunState::Ready;
-  int iteration = 0;          // iterations done since the start (0: the start)
-  int evaluations = 0;        // evaluations since the start (cmaes: forward simulations)
+  int iteration = 0;    // iterations done since the start (0: the start)
+  int evaluations = 0;  // evaluations since the start (cmaes: forward simulations)
   double loss = 0;
-  std::vector<double> term_loss;  // per objective term, in the scene's order
-  double grad_norm = 0;       // of the projected gradient; NaN for cmaes, which has none
+  std::vector<double> term_loss;          // per objective term, in the scene's order
+  double grad_norm = 0;                   // of the projected gradient; NaN for cmaes, which has none
   std::vector<double> loss_history;       // iteration 0 .. iteration
   std::vector<double> grad_norm_history;  // iteration 0 .. iteration
   Scene scene;            // the scene with this iterate's parameters (and their gradients; zero for cmaes)
@@ -47,8 +47,8 @@ struct OptimizationSnapshot {
   // from this iterate's gradient, or on a GPU (where it costs a download per step) at the
   // start, after edits and at the end only; nullopt when it does not, or was not measured.
   std::optional<GradientGrowth> growth;
-  std::string message;    // why the run finished, what failed, or that an edit moved the iterate
-  bool failed = false;    // the message is an error
+  std::string message;  // why the run finished, what failed, or that an edit moved the iterate
+  bool failed = false;  // the message is an error
 };
 
 class OptimizationSession {
@@ -103,9 +103,9 @@ private:
 
   const Scene start_scene_;
   std::function<void()> on_publish_;
-  std::unique_ptr<Simulator> sim_;  // used by the worker only (and the constructor)
+  std::unique_ptr<Simulator> sim_;       // used by the worker only (and the constructor)
   bool measure_every_gradient_ = false;  // the growth at every gradient: on the CPU, where it costs little
-  ParameterSet current_;            // the worker's current iterate
+  ParameterSet current_;                 // the worker's current iterate
   std::vector<double> loss_history_, grad_norm_history_;
   int iterations_done_ = 0, evaluations_done_ = 0;
 
@@ -114,12 +114,12 @@ private:
   OptimizerSettings settings_;
   int horizon_ = 0;
   RunState state_ = RunState::Ready;
-  bool run_requested_ = false;    // start a run (start or step from Ready or Finished)
-  bool reset_requested_ = false;  // end the run and go back to the start
+  bool run_requested_ = false;        // start a run (start or step from Ready or Finished)
+  bool reset_requested_ = false;      // end the run and go back to the start
   std::optional<ParameterSet> edit_;  // end the run and move to these values
   bool quit_ = false;
   bool unusable_ = false;  // the start did not evaluate
-  int step_budget_ = 0;  // iterations left before pausing; 0: no limit
+  int step_budget_ = 0;    // iterations left before pausing; 0: no limit
   std::uint64_t next_version_ = 1;
   std::shared_ptr<const OptimizationSnapshot> latest_;
   std::shared_ptr<const OptimizationSnapshot> initial_;

@@ -30,8 +30,8 @@ OrbitCamera::OrbitCamera(const render::Camera& camera) {
   if (length > 0 && std::isfinite(length)) {
     const glm::vec3 d = offset / length;
     pose_.yaw = glm::degrees(std::atan2(d.x, d.z));
-    pose_.pitch = std::clamp(glm::degrees(std::asin(std::clamp(d.y, -1.0f, 1.0f))), -kMaxPitchDegrees,
-                             kMaxPitchDegrees);
+    pose_.pitch =
+        std::clamp(glm::degrees(std::asin(std::clamp(d.y, -1.0f, 1.0f))), -kMaxPitchDegrees, kMaxPitchDegrees);
   }
   pose_.fov_y = std::clamp(camera.fov_y_degrees, 1.0f, 179.0f);
   pose_.far_floor = camera.far_plane;

@@ -12,11 +12,11 @@ namespace nudge::studio {
 
 class OrbitCamera {
 public:
-  static constexpr float kDegreesPerPixel = 0.3f;  // rotate
-  static constexpr float kZoomPerStep = 1.15f;     // zoom: distance factor per wheel step
+  static constexpr float kDegreesPerPixel = 0.3f;   // rotate
+  static constexpr float kZoomPerStep = 1.15f;      // zoom: distance factor per wheel step
   static constexpr float kMaxPitchDegrees = 89.0f;  // keeps the view off the poles, where up is undefined
-  static constexpr float kMinDistance = 1e-3f;     // m
-  static constexpr float kMaxDistance = 1e5f;      // m
+  static constexpr float kMinDistance = 1e-3f;      // m
+  static constexpr float kMaxDistance = 1e5f;       // m
 
   OrbitCamera() : OrbitCamera(render::Camera{}) {}
   // Takes the camera's target, distance, direction and field of view (its `up` is

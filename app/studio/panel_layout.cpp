@@ -14,8 +14,7 @@ float panel_size(float window, float share, float lo, float hi, float room) {
 
 }  // namespace
 
-PanelLayout compute_panel_layout(float width, float height, float top, float line,
-                                 const PanelsShown& shown) {
+PanelLayout compute_panel_layout(float width, float height, float top, float line, const PanelsShown& shown) {
   PanelLayout layout;
   width = std::max(width, 0.0f);
   height = std::max(height, top);

@@ -28,7 +28,6 @@ struct PanelLayout {
 
 // `top` is the height of the menu bar; `line` the height of one line of text with its
 // padding (the timeline and status bar are sized in lines). All in window units.
-PanelLayout compute_panel_layout(float width, float height, float top, float line,
-                                 const PanelsShown& shown);
+PanelLayout compute_panel_layout(float width, float height, float top, float line, const PanelsShown& shown);
 
 }  // namespace nudge::studio

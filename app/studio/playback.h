@@ -42,9 +42,9 @@ public:
   // end it wraps around when looping, else stops at the last frame and pauses.
   void advance(double wall_seconds);
 
-  int frame() const;           // the state shown, in [0, frame_count - 1]
+  int frame() const;                         // the state shown, in [0, frame_count - 1]
   double sim_time() const { return time_; }  // seconds, in [0, duration]
-  double fraction() const;     // sim_time / duration, in [0, 1]; 0 for a single frame
+  double fraction() const;                   // sim_time / duration, in [0, 1]; 0 for a single frame
 
 private:
   int last_frame() const { return frames_ - 1; }

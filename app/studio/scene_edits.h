@@ -140,11 +140,11 @@ inline constexpr long long kMaxGeneratedParticles = 100'000;
 // generated shapes (the engine takes them from the initial positions).
 
 struct MembraneMaterial {
-  double particle_mass = 0.01;     // kg, each particle
-  double stiffness = 200;          // N/m, each triangle's shear stiffness (triangle_stiffness)
-  double area_stiffness = 200;     // N/m, each triangle's area stiffness (triangle_area_stiffness)
-  double damping = 0.5;            // N s/m, each triangle's (triangle_damping)
-  double bending_stiffness = 0.05; // N m/rad per unit edge length, each interior edge's
+  double particle_mass = 0.01;      // kg, each particle
+  double stiffness = 200;           // N/m, each triangle's shear stiffness (triangle_stiffness)
+  double area_stiffness = 200;      // N/m, each triangle's area stiffness (triangle_area_stiffness)
+  double damping = 0.5;             // N s/m, each triangle's (triangle_damping)
+  double bending_stiffness = 0.05;  // N m/rad per unit edge length, each interior edge's
 };
 // The sheet add_cloth makes (the same particles, in the same order, and the same pins),
 // held by membrane triangles instead of springs: two per cell, split along the diagonal

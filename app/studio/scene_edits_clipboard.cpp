@@ -153,8 +153,8 @@ Result<Scene> merge_as(std::string_view action, const Scene& into, const Scene& 
     const auto id = static_cast<ParamId>(i);
     const ParamElement element = param_facts(id).element;
     if (element != ParamElement::Particle && element != ParamElement::Spring && element != ParamElement::Body &&
-        element != ParamElement::Joint && element != ParamElement::Triangle &&
-        element != ParamElement::BendingEdge && element != ParamElement::Tet)
+        element != ParamElement::Joint && element != ParamElement::Triangle && element != ParamElement::BendingEdge &&
+        element != ParamElement::Tet)
       continue;
     const std::vector<double>& pasted = fragment.params[id].value;
     edited.params[id].value.insert(edited.params[id].value.end(), pasted.begin(), pasted.end());

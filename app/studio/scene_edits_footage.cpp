@@ -23,12 +23,14 @@ std::optional<Error> check_track(std::string_view action, const Scene& scene, in
 std::optional<Error> check_image_point(std::string_view action, int frame, double u, double v) {
   if (frame < 0) return fail(action, "found frame " + std::to_string(frame) + "; expected a frame >= 0");
   if (!std::isfinite(u) || !std::isfinite(v))
-    return fail(action, "found the image position (" + number_text(u) + ", " + number_text(v) + "); expected finite px");
+    return fail(action,
+                "found the image position (" + number_text(u) + ", " + number_text(v) + "); expected finite px");
   return std::nullopt;
 }
 
 Track& track_of(Scene& scene, int id) {
-  return *std::find_if(scene.footage.tracks.begin(), scene.footage.tracks.end(), [&](const Track& t) { return t.id == id; });
+  return *std::find_if(scene.footage.tracks.begin(), scene.footage.tracks.end(),
+                       [&](const Track& t) { return t.id == id; });
 }
 
 }  // namespace
@@ -64,7 +66,8 @@ Result<Scene> add_correspondence(const Scene& scene, const CameraCorrespondence&
 Result<Scene> delete_correspondence(const Scene& scene, int index) {
   constexpr std::string_view action = "delete correspondence";
   if (auto error = check_input(scene, action)) return *error;
-  if (auto error = check_indices(action, "correspondence", {index}, int(scene.footage.correspondences.size()))) return *error;
+  if (auto error = check_indices(action, "correspondence", {index}, int(scene.footage.correspondences.size())))
+    return *error;
   Scene edited = scene;
   edited.footage.correspondences.erase(edited.footage.correspondences.begin() + index);
   return finish(std::move(edited), action);
@@ -90,11 +93,13 @@ Result<Scene> set_track_key(const Scene& scene, int id, int frame, double u, dou
   if (auto error = check_image_point(action, frame, u, v)) return *error;
   Scene edited = scene;
   std::vector<TrackSample>& samples = track_of(edited, id).samples;
-  const auto at = std::lower_bound(samples.begin(), samples.end(), frame,
-                                   [](const TrackSample& s, int f) { return s.frame < f; });
+  const auto at =
+      std::lower_bound(samples.begin(), samples.end(), frame, [](const TrackSample& s, int f) { return s.frame < f; });
   const TrackSample key{frame, {u, v}, 1.0, true};
-  if (at != samples.end() && at->frame == frame) *at = key;
-  else samples.insert(at, key);
+  if (at != samples.end() && at->frame == frame)
+    *at = key;
+  else
+    samples.insert(at, key);
   return finish(std::move(edited), action);
 }
 
@@ -146,9 +151,12 @@ Result<Scene> bind_track(const Scene& scene, int id, int particle) {
     objective = edited.objectives.end() - 1;
   }
   std::erase_if(objective->bind_bodies, [&](const auto& pair) { return pair.first == id; });
-  const auto bound = std::find_if(objective->bind.begin(), objective->bind.end(), [&](const auto& pair) { return pair.first == id; });
-  if (bound != objective->bind.end()) bound->second = particle;
-  else objective->bind.emplace_back(id, particle);
+  const auto bound =
+      std::find_if(objective->bind.begin(), objective->bind.end(), [&](const auto& pair) { return pair.first == id; });
+  if (bound != objective->bind.end())
+    bound->second = particle;
+  else
+    objective->bind.emplace_back(id, particle);
   return finish(std::move(edited), action);
 }
 

@@ -199,8 +199,8 @@ Result<Scene> add_walker(const Scene& scene, const Vec3& corner, const WalkerSha
   // Leg i stands under body column leg_col[i] (its left side) and leg_col[i] + 1.
   std::vector<int> leg_col(static_cast<size_t>(legs));
   for (int leg = 0; leg < legs; ++leg)
-    leg_col[size_t(leg)] = legs == 1 ? (cols - 1) / 2
-                                     : static_cast<int>((2LL * leg * (cols - 1) + (legs - 1)) / (2LL * (legs - 1)));
+    leg_col[size_t(leg)] =
+        legs == 1 ? (cols - 1) / 2 : static_cast<int>((2LL * leg * (cols - 1) + (legs - 1)) / (2LL * (legs - 1)));
   // The points in rows from the bottom, each left to right, as scenes/walker.json's: the
   // leg rows hold two points per leg, the body rows all cols + 1.
   const int leg_points = 2 * legs * leg_rows;
@@ -221,7 +221,7 @@ Result<Scene> add_walker(const Scene& scene, const Vec3& corner, const WalkerSha
   // the body's cells row by row from the bottom, each left to right; a cell's bottom,
   // top, left and right edges (those not already there) and its two diagonals.
   std::vector<std::pair<int, int>> springs;
-  std::vector<std::pair<int, int>> muscles;  // (index into springs, its channel - scene.channels)
+  std::vector<std::pair<int, int>> muscles;                 // (index into springs, its channel - scene.channels)
   std::vector<char> leg_top(static_cast<size_t>(cols), 0);  // body columns whose bottom edge is a leg's top
   for (int leg = 0; leg < legs; ++leg) {
     leg_top[size_t(leg_col[size_t(leg)])] = 1;

@@ -101,8 +101,8 @@ Result<Scene> add_membrane_cloth(const Scene& scene, const Vec3& corner, double 
   std::vector<int> triangles;
   for (int row = 0; row + 1 < nv; ++row)
     for (int col = 0; col + 1 < nu; ++col)
-      triangles.insert(triangles.end(), {index(row, col), index(row, col + 1), index(row + 1, col + 1),
-                                         index(row, col), index(row + 1, col + 1), index(row + 1, col)});
+      triangles.insert(triangles.end(), {index(row, col), index(row, col + 1), index(row + 1, col + 1), index(row, col),
+                                         index(row + 1, col + 1), index(row + 1, col)});
   const std::vector<int> bending = bending_edges_of_triangles(triangles);
   const size_t old_triangles = size_t(scene.triangle_count()), old_bending = size_t(scene.bending_count());
   edited.triangles.insert(edited.triangles.end(), triangles.begin(), triangles.end());
@@ -135,8 +135,8 @@ Result<Scene> add_soft_box(const Scene& scene, const Vec3& corner, const Vec3& s
     if (cells[k] < 1)
       return fail(action, "found " + std::to_string(cells[k]) + " cells along " + kAxes[k] + "; expected at least 1");
     if (!(std::isfinite(size[k]) && size[k] > 0))
-      return fail(action, "found size " + std::string(kAxes[k]) + " " + number_text(size[k]) +
-                              "; expected a length > 0 (m)");
+      return fail(action,
+                  "found size " + std::string(kAxes[k]) + " " + number_text(size[k]) + "; expected a length > 0 (m)");
     vertices *= std::min<long long>(cells[k], kMaxGeneratedParticles) + 1;  // capped: no overflow
   }
   if (auto error = check_vertices(action, vertices,
@@ -144,8 +144,8 @@ Result<Scene> add_soft_box(const Scene& scene, const Vec3& corner, const Vec3& s
                                       " + 1) x (" + std::to_string(cells[2]) + " + 1)"))
     return *error;
   if (!finite(corner)) return fail(action, "found corner " + vec3_text(corner) + "; expected a finite point (m)");
-  Result<TetMesh> mesh = tet_box(corner, {corner[0] + size[0], corner[1] + size[1], corner[2] + size[2]}, cells[0],
-                                 cells[1], cells[2]);
+  Result<TetMesh> mesh =
+      tet_box(corner, {corner[0] + size[0], corner[1] + size[1], corner[2] + size[2]}, cells[0], cells[1], cells[2]);
   if (!mesh) return fail(action, mesh.error().message);
   return generate_tets(scene, action, *mesh, material);
 }

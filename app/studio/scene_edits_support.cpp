@@ -305,7 +305,8 @@ void remove_joints(Scene& scene, const IndexMap& joints) {
 
 void renumber_actuators(Scene& scene, const IndexMap& particles, const IndexMap& bodies) {
   const auto gone = [](const IndexMap& map, int i) { return i >= 0 && !map.empty() && map[size_t(i)] < 0; };
-  std::erase_if(scene.actuators, [&](const Actuator& a) { return gone(particles, a.particle) || gone(bodies, a.body); });
+  std::erase_if(scene.actuators,
+                [&](const Actuator& a) { return gone(particles, a.particle) || gone(bodies, a.body); });
   for (Actuator& a : scene.actuators) {
     if (a.particle >= 0 && !particles.empty()) a.particle = particles[size_t(a.particle)];
     if (a.body >= 0 && !bodies.empty()) a.body = bodies[size_t(a.body)];

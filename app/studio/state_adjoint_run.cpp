@@ -40,8 +40,10 @@ StateAdjointRun::StateAdjointRun(Scene scene, int horizon, std::uint64_t key, st
         options.horizon = horizon_;
         options.record_state_adjoints = true;
         Result<Evaluation> eval = (*sim)->gradient(params, options, &result->adjoints);
-        if (!eval) result->error = eval.error().message;
-        else state_adjoint_norms(result->adjoints, result->x_norm, result->v_norm);
+        if (!eval)
+          result->error = eval.error().message;
+        else
+          state_adjoint_norms(result->adjoints, result->x_norm, result->v_norm);
       }
     } catch (const std::exception& e) {  // must not escape the worker thread (bad_alloc for a huge scene)
       result->adjoints = {};

@@ -21,7 +21,7 @@ struct StateAdjointResult {
   int horizon = 0;        // 0: the whole rollout
   StateAdjoints adjoints;
   std::vector<double> x_norm, v_norm;  // |dL/dx_t|, |dL/dv_t| over all particles, t = 0..steps
-  std::string error;      // empty on success
+  std::string error;                   // empty on success
 };
 
 // |dL/dx_t| and |dL/dv_t| (2-norms over every particle) for each step.

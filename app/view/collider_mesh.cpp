@@ -10,7 +10,9 @@ namespace nudge::view {
 
 namespace {
 
-glm::vec3 vec(const double* v) { return {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])}; }
+glm::vec3 vec(const double* v) {
+  return {static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
+}
 
 // Appends a quad (corners in counter-clockwise order seen from outside) with its own
 // flat normal.
@@ -98,7 +100,7 @@ render::Mesh body_mesh(const RigidBody& body, const ShapeSize& size, const doubl
                        render::Rgba color) {
   if (body.shape == BodyShape::Mesh) return hull_mesh(body.mesh->hull, position, orientation, color);
   ColliderShape shape;  // the same shapes, placed by the body's pose
-  shape.type = body.shape == BodyShape::Box ? ColliderType::Box
+  shape.type = body.shape == BodyShape::Box       ? ColliderType::Box
                : body.shape == BodyShape::Capsule ? ColliderType::Capsule
                                                   : ColliderType::Sphere;
   std::copy(size.begin(), size.end(), shape.half_extents);

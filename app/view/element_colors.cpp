@@ -54,7 +54,8 @@ void color_cloth(render::DrawList& list, int place, const std::vector<render::Rg
 }
 
 // The soft bodies' mesh coloured by the tet of each surface face.
-void color_tets(render::DrawList& list, int place, const TetSurface& surface, const std::vector<render::Rgba>& per_tet) {
+void color_tets(render::DrawList& list, int place, const TetSurface& surface,
+                const std::vector<render::Rgba>& per_tet) {
   if (place < 0 || size_t(place) >= list.meshes.size()) return;
   std::vector<render::Rgba> per_face;
   per_face.reserve(surface.face_tet.size());
@@ -102,8 +103,8 @@ bool element_coloring_applies(ElementColoring coloring, const Scene& scene) {
 }
 
 render::Mesh mesh_with_face_colors(const render::Mesh& shared, const std::vector<render::Rgba>& face_colors) {
-  const std::vector<glm::vec3> normals = shared.normals.size() == shared.positions.size() ? shared.normals
-                                                                                           : smooth_normals(shared);
+  const std::vector<glm::vec3> normals =
+      shared.normals.size() == shared.positions.size() ? shared.normals : smooth_normals(shared);
   render::Mesh mesh;
   const size_t faces = shared.indices.size() / 3;
   mesh.positions.reserve(3 * faces);

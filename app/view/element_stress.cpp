@@ -15,8 +15,9 @@ Mat33<double> columns(Vec3<double> a, Vec3<double> b, Vec3<double> c) {
 
 // Particle i at `step` of traj, or at its initial position.
 Vec3<double> at(const Scene& scene, const Trajectory* traj, int step, int i) {
-  const double* x = traj ? &traj->x[(size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) + size_t(i)) * 3]
-                         : &scene.params[ParamId::InitialPosition].value[3 * size_t(i)];
+  const double* x = traj
+                        ? &traj->x[(size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) + size_t(i)) * 3]
+                        : &scene.params[ParamId::InitialPosition].value[3 * size_t(i)];
   return {x[0], x[1], x[2]};
 }
 
@@ -28,8 +29,8 @@ double row(const Scene& scene, ParamId id, size_t e, double fallback) {
 
 }  // namespace
 
-double tet_energy_density(const std::array<Vec3<double>, 4>& rest, const std::array<Vec3<double>, 4>& now,
-                          double k_mu, double k_lambda) {
+double tet_energy_density(const std::array<Vec3<double>, 4>& rest, const std::array<Vec3<double>, 4>& now, double k_mu,
+                          double k_lambda) {
   const Mat33<double> Dm = columns(rest[1] - rest[0], rest[2] - rest[0], rest[3] - rest[0]);
   const double rest_det = determinant(Dm);
   if (!(std::fabs(rest_det) > 0)) return 0;

@@ -26,8 +26,8 @@
 
 namespace nudge::view {
 
-double tet_energy_density(const std::array<Vec3<double>, 4>& rest, const std::array<Vec3<double>, 4>& now,
-                          double k_mu, double k_lambda);
+double tet_energy_density(const std::array<Vec3<double>, 4>& rest, const std::array<Vec3<double>, 4>& now, double k_mu,
+                          double k_lambda);
 double triangle_energy_density(const std::array<Vec3<double>, 3>& rest, const std::array<Vec3<double>, 3>& now,
                                double ke, double ka);
 

@@ -30,7 +30,8 @@ render::TexturedQuad footage_plate(const PinholeCamera& camera, int width, int h
   const glm::vec3 right = axis(camera, {1, 0, 0}), up = axis(camera, {0, 1, 0}), forward = axis(camera, {0, 0, -1});
   // The image's outer edges lie half a pixel beyond the corner pixels' centres.
   const auto corner = [&](double u, double v) {
-    const float x = float((u - camera.principal[0]) / camera.focal), y = float((camera.principal[1] - v) / camera.focal);
+    const float x = float((u - camera.principal[0]) / camera.focal),
+                y = float((camera.principal[1] - v) / camera.focal);
     return eye + depth * (forward + x * right + y * up);
   };
   const double w = camera.width, h = camera.height;

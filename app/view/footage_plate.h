@@ -32,7 +32,9 @@ struct PlateFraming {
   glm::vec2 to_viewport(double u, double v) const {
     return {left + float(u + 0.5) * scale, top + float(v + 0.5) * scale};
   }
-  glm::dvec2 to_image(float x, float y) const { return {double((x - left) / scale) - 0.5, double((y - top) / scale) - 0.5}; }
+  glm::dvec2 to_image(float x, float y) const {
+    return {double((x - left) / scale) - 0.5, double((y - top) / scale) - 0.5};
+  }
 };
 PlateFraming plate_framing(const PinholeCamera& camera, float viewport_width, float viewport_height);
 

@@ -18,14 +18,16 @@ std::vector<int> sequence_steps(int steps, double dt, double fps) {
   return out;
 }
 
-Result<int> write_frame_sequence(render::GpuContext& gpu, const FrameSequence& sequence, const FrameProgress& progress) {
+Result<int> write_frame_sequence(render::GpuContext& gpu, const FrameSequence& sequence,
+                                 const FrameProgress& progress) {
   const Scene& scene = *sequence.scene;
   const Trajectory& traj = *sequence.trajectory;
   std::error_code error;
   std::filesystem::create_directories(sequence.folder, error);
   if (error || !std::filesystem::is_directory(sequence.folder))
     return Error{"cannot make the folder " + sequence.folder.string() + (error ? ": " + error.message() : "")};
-  render::Expected<render::OffscreenTarget> target = render::OffscreenTarget::create(gpu, sequence.width, sequence.height);
+  render::Expected<render::OffscreenTarget> target =
+      render::OffscreenTarget::create(gpu, sequence.width, sequence.height);
   if (!target) return Error{target.error().message};
   const std::vector<int> steps = sequence_steps(traj.steps, traj.dt, sequence.fps);
   const int total = static_cast<int>(steps.size());

@@ -27,9 +27,9 @@ struct FrameSequence {
   std::filesystem::path folder;  // made if missing
   int width = 1280, height = 720;
   double fps = 30;
-  SceneDrawOptions options;  // camera and layers
+  SceneDrawOptions options;                         // camera and layers
   GradientOverlay overlay = GradientOverlay::None;  // drawn over each frame, as in the viewport
-  ElementColoring element_colors;  // cloth and tets coloured per element (gradients: the scene's)
+  ElementColoring element_colors;                   // cloth and tets coloured per element (gradients: the scene's)
 };
 
 // Called before the first frame and after each with (frames written, frames in all);

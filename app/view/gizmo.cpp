@@ -7,8 +7,8 @@ namespace nudge::view {
 
 namespace {
 
-constexpr double kMinAxisSine = 0.05;     // about 3 degrees between the axis and the ray: no movement
-constexpr double kMaxDragLengths = 100;   // gizmo lengths: the most one drag moves along an axis
+constexpr double kMinAxisSine = 0.05;    // about 3 degrees between the axis and the ray: no movement
+constexpr double kMaxDragLengths = 100;  // gizmo lengths: the most one drag moves along an axis
 
 // Pixels from p to the segment a-b.
 double segment_distance(glm::dvec2 p, glm::dvec2 a, glm::dvec2 b) {
@@ -54,7 +54,8 @@ double gizmo_world_length(const ViewportProjector& projector, glm::dvec3 origin,
   return style.arrow_pixels * projector.pixel_size(projector.depth(origin));
 }
 
-std::optional<GizmoScreen> gizmo_screen(const ViewportProjector& projector, glm::dvec3 origin, const GizmoStyle& style) {
+std::optional<GizmoScreen> gizmo_screen(const ViewportProjector& projector, glm::dvec3 origin,
+                                        const GizmoStyle& style) {
   const std::optional<glm::dvec2> at = projector.to_pixel(origin);
   if (!at) return std::nullopt;
   GizmoScreen screen;

@@ -20,9 +20,9 @@ enum class GizmoHandle { None, X, Y, Z, ViewPlane };
 
 // Its size on screen, in pixels.
 struct GizmoStyle {
-  double arrow_pixels = 90;        // from the origin to each arrow's tip
-  double square_half_pixels = 8;   // the centre square's half side
-  double grab_pixels = 6;          // how near the cursor must come to an arrow or the square
+  double arrow_pixels = 90;       // from the origin to each arrow's tip
+  double square_half_pixels = 8;  // the centre square's half side
+  double grab_pixels = 6;         // how near the cursor must come to an arrow or the square
 };
 
 // The unit world axis of an arrow handle (zero for None and ViewPlane).
@@ -35,7 +35,7 @@ glm::dvec3 gizmo_axis(GizmoHandle handle);
 struct GizmoScreen {
   glm::dvec2 origin{0, 0};
   std::array<std::optional<glm::dvec2>, 3> tips;  // empty when a tip is not in front of the eye
-  double square_half = 0;                          // pixels
+  double square_half = 0;                         // pixels
 };
 std::optional<GizmoScreen> gizmo_screen(const ViewportProjector& projector, glm::dvec3 origin,
                                         const GizmoStyle& style = {});

@@ -65,7 +65,8 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::Spring: return scene.spring_count() > 0;
     case ParamElement::Body: {  // and some body has the value (a capsule's half length)
       const Parameter& p = scene.params[overlay.param];
-      return scene.body_count() > 0 && (p.unused.empty() || std::find(p.unused.begin(), p.unused.end(), false) != p.unused.end());
+      return scene.body_count() > 0 &&
+             (p.unused.empty() || std::find(p.unused.begin(), p.unused.end(), false) != p.unused.end());
     }
     case ParamElement::Joint: return scene.joint_count() > 0;
     case ParamElement::Scene:
@@ -155,7 +156,8 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
   lines.points.reserve(2 * std::size_t(springs));
   lines.colors.reserve(2 * std::size_t(springs));
   for (int s = 0; s < springs; ++s) {
-    const render::Rgba c = render::map_value(render::ColorMap::Diverging, float(param.grad[std::size_t(s)]), -range, range);
+    const render::Rgba c =
+        render::map_value(render::ColorMap::Diverging, float(param.grad[std::size_t(s)]), -range, range);
     lines.points.push_back(particle_position(scene, traj, step, scene.spring_a[std::size_t(s)]));
     lines.points.push_back(particle_position(scene, traj, step, scene.spring_b[std::size_t(s)]));
     lines.colors.insert(lines.colors.end(), {c, c});

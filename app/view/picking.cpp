@@ -93,8 +93,10 @@ std::optional<double> ray_convex(const Ray& ray, const std::vector<ConvexPlane>&
       continue;
     }
     const double t = -outside / rate;
-    if (rate < 0) entry = std::max(entry, t);
-    else exit = std::min(exit, t);
+    if (rate < 0)
+      entry = std::max(entry, t);
+    else
+      exit = std::min(exit, t);
   }
   return first_crossing(entry, exit);
 }
@@ -151,7 +153,7 @@ std::optional<double> ray_collider(const Ray& ray, const ColliderShape& shape, c
 
 // The best pick so far, by the rule pick() describes.
 class Chooser {
- public:
+public:
   Chooser(const ViewportProjector& projector, const Ray& ray, double tolerance_pixels)
       : projector_(projector), ray_(ray), tolerance_(tolerance_pixels) {}
 
@@ -193,15 +195,15 @@ class Chooser {
     if (exact_ && exact_small_) return exact_;
     const NearMiss* best = nullptr;
     for (const NearMiss& n : near_)
-      if (n.pick.distance < exact_t_ && (!best || n.miss < best->miss ||
-                                         (n.miss == best->miss && n.pick.distance < best->pick.distance)))
+      if (n.pick.distance < exact_t_ &&
+          (!best || n.miss < best->miss || (n.miss == best->miss && n.pick.distance < best->pick.distance)))
         best = &n;
     if (best) return best->pick;
     if (exact_) return exact_;
     return last_;
   }
 
- private:
+private:
   struct NearMiss {
     Pick pick;
     double miss;  // pixels
@@ -259,7 +261,9 @@ Ray ViewportProjector::ray(glm::dvec2 pixel) const {
   return {eye_, glm::normalize(d)};
 }
 
-double ViewportProjector::pixel_size(double depth) const { return 2 * std::fabs(depth) * tan_half_y_ / viewport_.height; }
+double ViewportProjector::pixel_size(double depth) const {
+  return 2 * std::fabs(depth) * tan_half_y_ / viewport_.height;
+}
 
 bool ViewportProjector::contains(glm::dvec2 pixel) const {
   return pixel.x >= viewport_.x && pixel.y >= viewport_.y && pixel.x < viewport_.x + viewport_.width &&
@@ -296,8 +300,8 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
 
   if (options.particles)
     for (int i = 0; i < scene.particle_count(); ++i) {
-      const double r = size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0 ? contact_radius[size_t(i)]
-                                                                                            : radius;
+      const double r =
+          size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0 ? contact_radius[size_t(i)] : radius;
       chooser.small(Pick::Kind::Particle, i, particle(i), r);
     }
 
@@ -309,8 +313,10 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
     for (int c = 0; c < static_cast<int>(scene.colliders.size()); ++c) {
       const ColliderShape& shape = scene.colliders[size_t(c)];
       const std::optional<double> t = ray_collider(ray, shape, options.bounds);
-      if (shape.type == ColliderType::Plane) chooser.last(Pick::Kind::Collider, c, t);
-      else chooser.exact(Pick::Kind::Collider, c, t);
+      if (shape.type == ColliderType::Plane)
+        chooser.last(Pick::Kind::Collider, c, t);
+      else
+        chooser.exact(Pick::Kind::Collider, c, t);
     }
 
   if (options.joints)
@@ -349,8 +355,7 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
         case ObjectiveType::Smoothness:
         case ObjectiveType::Tracks:
         case ObjectiveType::Travel:
-        case ObjectiveType::Orientation:
-          break;
+        case ObjectiveType::Orientation: break;
       }
     }
   }

@@ -32,7 +32,7 @@ struct Ray {
 // pixel coordinates (continuous: the centre of the viewport's top-left pixel is
 // (x + 0.5, y + 0.5)), so to_pixel(p) - (x, y) is render::project_to_pixel(p, width, height).
 class ViewportProjector {
- public:
+public:
   ViewportProjector(const render::Camera& camera, PixelRect viewport);
 
   const render::Camera& camera() const { return camera_; }
@@ -55,7 +55,7 @@ class ViewportProjector {
   double pixel_size(double depth) const;
   bool contains(glm::dvec2 pixel) const;
 
- private:
+private:
   render::Camera camera_;
   PixelRect viewport_;
   glm::dvec3 eye_, forward_, right_, up_;

@@ -59,8 +59,7 @@ void add_marker_tracks(render::DrawList& list, const Objective& o, const Traject
       reference.points.push_back(where);
       const int step = frame * std::max(o.steps_per_frame, 1);
       if (traj && step <= traj->steps)
-        simulated.points.push_back(
-            position(traj->x, size_t(step) * size_t(traj->particles) * 3, particle));
+        simulated.points.push_back(position(traj->x, size_t(step) * size_t(traj->particles) * 3, particle));
     }
     list.lines.push_back(std::move(reference));
     if (simulated.points.size() >= 2) list.lines.push_back(std::move(simulated));
@@ -172,7 +171,8 @@ AttachmentPlace attachment_place(const Scene& scene, const Trajectory* traj, int
   place.particle = {x0[0], x0[1], x0[2]};
   if (traj && traj->particles == scene.particle_count()) {
     const double* x =
-        &traj->x[(size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) + size_t(attachment.particle)) * 3];
+        &traj->x[(size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) + size_t(attachment.particle)) *
+                 3];
     place.particle = {x[0], x[1], x[2]};
   }
   return place;
@@ -195,8 +195,8 @@ double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds) {
 }
 
 SoftMeshPlaces soft_mesh_places(const Scene& scene, const SceneDrawOptions& options) {
-  int next = (options.colliders ? static_cast<int>(scene.colliders.size()) : 0) +
-             (options.bodies ? scene.body_count() : 0);
+  int next =
+      (options.colliders ? static_cast<int>(scene.colliders.size()) : 0) + (options.bodies ? scene.body_count() : 0);
   SoftMeshPlaces places;
   if (options.triangles && scene.triangle_count() > 0) places.cloth = next++;
   if (options.tets && scene.tet_count() > 0) places.tets = next++;
@@ -251,8 +251,8 @@ float largest_body_reach(const Scene& scene) {
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
   // Bodies' centres too, with their own reach around them.
-  const std::vector<double>& body_x = traj && traj->bodies == scene.body_count() ? traj->body_x
-                                                                                  : scene.params[ParamId::BodyPosition].value;
+  const std::vector<double>& body_x =
+      traj && traj->bodies == scene.body_count() ? traj->body_x : scene.params[ParamId::BodyPosition].value;
   const float reach = largest_body_reach(scene);
   Bounds b;
   if (xyz.size() + body_x.size() < 3) return b;
@@ -269,7 +269,7 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   include(xyz, 0);
   include(body_x, reach);
   include(scene.params[ParamId::JointAnchor].value, 0);  // a pivot in the world may be off every body
-  if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);  // nothing finite
+  if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);       // nothing finite
   return b;
 }
 
@@ -346,14 +346,15 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
 
   // The grid on the ground, or just under the lowest point when there is no ground.
   list.grid.visible = options.grid;
-  list.grid.height = scene.settings.ground.enabled ? static_cast<float>(scene.settings.ground.height)
-                                                   : bounds.lo.y - radius;
+  list.grid.height =
+      scene.settings.ground.enabled ? static_cast<float>(scene.settings.ground.height) : bounds.lo.y - radius;
   list.grid.spacing = nice_step(bounds.radius() / 4);
   list.grid.half_lines = std::clamp(static_cast<int>(std::ceil(3 * bounds.radius() / list.grid.spacing)), 8, 60);
 
   // What each channel carries at this step (the controls, plus a controller's outputs):
   // the muscles' colours and the actuators' arrows; one evaluation of the network.
-  const bool shows_channels = (options.springs && scene.spring_count() > 0) || (options.actuators && !scene.actuators.empty());
+  const bool shows_channels =
+      (options.springs && scene.spring_count() > 0) || (options.actuators && !scene.actuators.empty());
   const std::vector<double> carried = shows_channels ? channel_values_at(scene, traj, step) : std::vector<double>{};
 
   if (options.springs && scene.spring_count() > 0) {
@@ -396,7 +397,8 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     for (int b = 0; b < scene.body_count(); ++b) {
       const BodyPose pose = body_pose(scene, traj, step, b);  // x and (x, y, z, w) laid out as arrays
       const RigidBody& body = scene.bodies[size_t(b)];
-      list.meshes.push_back(body_mesh(body, body_shape_size(body, scene.params, b), &pose.x.x, &pose.q.x, colors::kBody));
+      list.meshes.push_back(
+          body_mesh(body, body_shape_size(body, scene.params, b), &pose.x.x, &pose.q.x, colors::kBody));
     }
 
   // Cloth: every triangle over its particles' positions, lit on both sides (after the
@@ -437,7 +439,7 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
     for (int i = 0; i < n; ++i) {
       const float r = size_t(i) < contact_radius.size() && contact_radius[i] > 0 ? static_cast<float>(contact_radius[i])
                       : on_cloth[size_t(i)]                                      ? 0.3f * radius
-                                                                                  : radius;
+                                                                                 : radius;
       list.spheres.push_back({position(xyz, offset, i), r, scene.pinned[i] ? colors::kPinned : colors::kParticle});
     }
   }

@@ -73,8 +73,7 @@ SceneDrawOptions scene_draw_options(const Scene& scene, const Trajectory* traj, 
 // positions when traj is null. Its first meshes are the colliders, in the scene's order,
 // then the bodies, then the cloth (all the triangles, one mesh), then the soft bodies
 // (the boundary faces of all the tets, one mesh); soft_mesh_places says where.
-render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step,
-                                 const SceneDrawOptions& options);
+render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int step, const SceneDrawOptions& options);
 
 // Where scene_draw_list put the cloth's and the tets' meshes in its list (-1: not drawn).
 struct SoftMeshPlaces {
@@ -88,7 +87,7 @@ SoftMeshPlaces soft_mesh_places(const Scene& scene, const SceneDrawOptions& opti
 struct JointPlace {
   Vec3<double> parent_anchor{0, 0, 0}, child_anchor{0, 0, 0};  // world; apart when the joint gives
   Vec3<double> parent_center{0, 0, 0}, child_center{0, 0, 0};  // the bodies' centres (the world's: its anchor)
-  Vec3<double> axis{0, 0, 1};                                   // unit, as the parent carries it
+  Vec3<double> axis{0, 0, 1};                                  // unit, as the parent carries it
   double gap() const { return length(child_anchor - parent_anchor); }
 };
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j);
@@ -139,7 +138,7 @@ inline constexpr render::Rgba kSpring{0.42f, 0.55f, 0.72f, 1};
 inline constexpr render::Rgba kTarget{0.35f, 0.9f, 0.45f, 1};
 inline constexpr render::Rgba kError{0.35f, 0.9f, 0.45f, 0.7f};
 inline constexpr render::Rgba kReferenceTrack{0.35f, 0.9f, 0.45f, 0.45f};  // a marker's whole track
-inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};  // its particle's path
+inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};   // its particle's path
 inline constexpr render::Rgba kCollider{0.55f, 0.52f, 0.48f, 1};
 inline constexpr render::Rgba kBody{0.78f, 0.62f, 0.42f, 1};
 inline constexpr render::Rgba kJoint{0.82f, 0.4f, 0.95f, 1};  // violet: no body, target or muscle has it

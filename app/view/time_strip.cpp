@@ -15,8 +15,7 @@ HeatStrip control_gradient_strip(const Parameter& controls, int columns) {
 
 HeatStrip step_strip(const std::vector<double>& values, int steps, int channels, int columns) {
   HeatStrip strip;
-  if (steps <= 0 || channels <= 0 || columns <= 0 || values.size() != size_t(steps) * size_t(channels))
-    return strip;
+  if (steps <= 0 || channels <= 0 || columns <= 0 || values.size() != size_t(steps) * size_t(channels)) return strip;
   columns = std::min(columns, steps);  // never more columns than steps
   strip.rows = channels;
   strip.columns = columns;

@@ -20,39 +20,35 @@ Rgba color_of(const std::vector<Rgba>& colors, std::size_t i, Rgba fallback) {
 constexpr Rgba kWhite{1, 1, 1, 1};
 constexpr Rgba kMeshGrey{0.78f, 0.78f, 0.80f, 1};
 
-void pack_lines(const std::vector<LineBatch>& batches, std::vector<gpu::LineSegment>& out,
-                std::vector<LineRun>& runs) {
+void pack_lines(const std::vector<LineBatch>& batches, std::vector<gpu::LineSegment>& out, std::vector<LineRun>& runs) {
   for (const LineBatch& batch : batches) {
     const std::size_t n = batch.points.size();
     const std::size_t first = out.size();
     const auto add = [&](std::size_t a, std::size_t b) {
       out.push_back({gpu::vec4(batch.points[a], batch.width_pixels), gpu::vec4(batch.points[b], 0),
-                     to_vec4(color_of(batch.colors, a, kWhite)),
-                     to_vec4(color_of(batch.colors, b, kWhite))});
+                     to_vec4(color_of(batch.colors, a, kWhite)), to_vec4(color_of(batch.colors, b, kWhite))});
     };
     if (batch.strip) {
       for (std::size_t i = 0; i + 1 < n; ++i) add(i, i + 1);
     } else {
       for (std::size_t i = 0; i + 1 < n; i += 2) add(i, i + 1);
     }
-    const bool opaque =
-        std::all_of(batch.colors.begin(), batch.colors.end(), [](Rgba c) { return c.a >= 1; });
+    const bool opaque = std::all_of(batch.colors.begin(), batch.colors.end(), [](Rgba c) { return c.a >= 1; });
     if (out.size() > first)
-      runs.push_back({static_cast<std::uint32_t>(first),
-                      static_cast<std::uint32_t>(out.size() - first), batch.width_pixels, opaque});
+      runs.push_back({static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(out.size() - first),
+                      batch.width_pixels, opaque});
   }
 }
 
 void pack_meshes(const std::vector<Mesh>& meshes, FramePacket& packet) {
   for (const Mesh& mesh : meshes) {
     const auto base = static_cast<std::uint32_t>(packet.mesh_vertices.size());
-    const std::vector<glm::vec3> computed = mesh.normals.empty()
-                                                ? smooth_normals(mesh.positions, mesh.indices)
-                                                : std::vector<glm::vec3>{};
+    const std::vector<glm::vec3> computed =
+        mesh.normals.empty() ? smooth_normals(mesh.positions, mesh.indices) : std::vector<glm::vec3>{};
     const std::vector<glm::vec3>& normals = mesh.normals.empty() ? computed : mesh.normals;
     for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
-      packet.mesh_vertices.push_back({gpu::vec4(mesh.positions[i], 1), gpu::vec4(normals[i], 0),
-                                      to_vec4(color_of(mesh.colors, i, kMeshGrey))});
+      packet.mesh_vertices.push_back(
+          {gpu::vec4(mesh.positions[i], 1), gpu::vec4(normals[i], 0), to_vec4(color_of(mesh.colors, i, kMeshGrey))});
     }
     for (std::uint32_t index : mesh.indices) packet.mesh_indices.push_back(base + index);
   }
@@ -85,8 +81,7 @@ glm::vec3 arrow_tip(const ArrowBatch& batch, std::size_t i) {
   return batch.origins[i] + v * (drawn / magnitude);
 }
 
-void pack_frame(const DrawList& list, int width, int height, FramePacket& packet,
-                glm::ivec2 origin) {
+void pack_frame(const DrawList& list, int width, int height, FramePacket& packet, glm::ivec2 origin) {
   const Camera& camera = list.camera;
   const float w = static_cast<float>(width);
   const float h = static_cast<float>(height);
@@ -94,8 +89,7 @@ void pack_frame(const DrawList& list, int width, int height, FramePacket& packet
   frame.view_projection = projection_matrix(camera, w / h) * view_matrix(camera);
   frame.eye = gpu::vec4(camera.eye, 1);
   const float light_length = glm::length(list.light_direction);
-  const glm::vec3 light =
-      light_length > 0 ? list.light_direction / light_length : glm::vec3(0, 1, 0);
+  const glm::vec3 light = light_length > 0 ? list.light_direction / light_length : glm::vec3(0, 1, 0);
   frame.light_direction = gpu::vec4(light, 0);
   frame.viewport = {w, h, 1.0f / w, 1.0f / h};
   frame.grid = {list.grid.height, list.grid.spacing, static_cast<float>(list.grid.half_lines),
@@ -119,8 +113,7 @@ void pack_frame(const DrawList& list, int width, int height, FramePacket& packet
 
   // Small spheres first, then the others (two passes: no allocation).
   const glm::mat4 view = view_matrix(camera);
-  const float pixels_per_unit_at_unit_depth =
-      0.5f * h / std::tan(0.5f * glm::radians(camera.fov_y_degrees));
+  const float pixels_per_unit_at_unit_depth = 0.5f * h / std::tan(0.5f * glm::radians(camera.fov_y_degrees));
   const auto is_small = [&](const Sphere& s) {
     const float nearest_depth = -(view * glm::vec4(s.center, 1.0f)).z - s.radius;
     return s.radius > 0 && nearest_depth > camera.near_plane &&
@@ -156,9 +149,8 @@ void pack_frame(const DrawList& list, int width, int height, FramePacket& packet
   for (const TexturedQuad& quad : list.quads) {
     gpu::QuadInstance instance{};
     for (std::size_t k = 0; k < 4; ++k) instance.corners[k] = gpu::vec4(quad.corners[k], 1);
-    instance.texels = {
-        static_cast<std::uint32_t>(packet.texel_count), static_cast<std::uint32_t>(quad.width),
-        static_cast<std::uint32_t>(quad.height), quad.filter == TextureFilter::Linear ? 1u : 0u};
+    instance.texels = {static_cast<std::uint32_t>(packet.texel_count), static_cast<std::uint32_t>(quad.width),
+                       static_cast<std::uint32_t>(quad.height), quad.filter == TextureFilter::Linear ? 1u : 0u};
     packet.quads.push_back(instance);
     packet.texel_count += quad.rgba.size() / 4;
   }

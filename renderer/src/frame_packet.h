@@ -41,8 +41,7 @@ constexpr float kPointSpherePixels = 8.0f;
 // Fills `packet` (its vectors keep their capacity from frame to frame). `list` must pass
 // validate(); width and height are the size in pixels of the area drawn into, and
 // `origin` its top-left corner in the framebuffer (for the eye rays of gl_FragCoord).
-void pack_frame(const DrawList& list, int width, int height, FramePacket& packet,
-                glm::ivec2 origin = {0, 0});
+void pack_frame(const DrawList& list, int width, int height, FramePacket& packet, glm::ivec2 origin = {0, 0});
 
 // Unit normals for a mesh that has none: the area-weighted average of the normals of the
 // triangles around each vertex (vertices on no triangle get +Y).

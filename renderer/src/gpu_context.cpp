@@ -14,12 +14,12 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
-VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
-    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
-    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user_data) {
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                     void* user_data) {
   auto* log = static_cast<ValidationLog*>(user_data);
-  std::string text =
-      (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error: " : "warning: ";
+  std::string text = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error: " : "warning: ";
   text += (data && data->pMessage) ? data->pMessage : "(no message)";
   log->add(std::move(text));
   return VK_FALSE;  // never abort the call that produced the message
@@ -28,10 +28,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(
 VkDebugUtilsMessengerCreateInfoEXT messenger_info(ValidationLog* log) {
   VkDebugUtilsMessengerCreateInfoEXT info{};
   info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+  info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   info.pfnUserCallback = on_validation_message;
   info.pUserData = log;
@@ -43,9 +42,8 @@ bool has_layer(const char* name) {
   if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS) return false;
   std::vector<VkLayerProperties> layers(count);
   if (vkEnumerateInstanceLayerProperties(&count, layers.data()) != VK_SUCCESS) return false;
-  return std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) {
-    return std::strcmp(l.layerName, name) == 0;
-  });
+  return std::any_of(layers.begin(), layers.end(),
+                     [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
 std::vector<std::string> instance_extensions(const char* layer) {
@@ -53,22 +51,18 @@ std::vector<std::string> instance_extensions(const char* layer) {
   std::vector<std::string> names;
   if (vkEnumerateInstanceExtensionProperties(layer, &count, nullptr) != VK_SUCCESS) return names;
   std::vector<VkExtensionProperties> found(count);
-  if (vkEnumerateInstanceExtensionProperties(layer, &count, found.data()) != VK_SUCCESS)
-    return names;
+  if (vkEnumerateInstanceExtensionProperties(layer, &count, found.data()) != VK_SUCCESS) return names;
   for (const VkExtensionProperties& e : found) names.emplace_back(e.extensionName);
   return names;
 }
 
 bool has_device_extension(VkPhysicalDevice device, const char* name) {
   std::uint32_t count = 0;
-  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS)
-    return false;
+  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) return false;
   std::vector<VkExtensionProperties> found(count);
-  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, found.data()) != VK_SUCCESS)
-    return false;
-  return std::any_of(found.begin(), found.end(), [&](const VkExtensionProperties& e) {
-    return std::strcmp(e.extensionName, name) == 0;
-  });
+  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, found.data()) != VK_SUCCESS) return false;
+  return std::any_of(found.begin(), found.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 // Lower is better: discrete GPUs first, CPU implementations (lavapipe) last.
@@ -91,8 +85,7 @@ std::optional<std::uint32_t> graphics_family(VkInstance instance, VkPhysicalDevi
   vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
   for (std::uint32_t i = 0; i < count; ++i) {
     if (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) || families[i].queueCount == 0) continue;
-    if (options.swapchain && options.presentation_support &&
-        !options.presentation_support(instance, device, i))
+    if (options.swapchain && options.presentation_support && !options.presentation_support(instance, device, i))
       continue;
     return i;
   }
@@ -100,12 +93,11 @@ std::optional<std::uint32_t> graphics_family(VkInstance instance, VkPhysicalDevi
 }
 
 VkFormat find_depth_format(VkPhysicalDevice device) {
-  for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT_S8_UINT,
-                          VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D16_UNORM}) {
+  for (VkFormat format :
+       {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D16_UNORM}) {
     VkFormatProperties properties;
     vkGetPhysicalDeviceFormatProperties(device, format, &properties);
-    if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
-      return format;
+    if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
   }
   return VK_FORMAT_UNDEFINED;
 }
@@ -132,10 +124,8 @@ void ValidationLog::add(std::string message) {
 GpuContext::GpuContext() = default;
 
 GpuContext::GpuContext(GpuContext&& other) noexcept
-    : device_(std::exchange(other.device_, {})),
-      messenger_(std::exchange(other.messenger_, VK_NULL_HANDLE)),
-      log_(std::move(other.log_)),
-      notes_(std::move(other.notes_)) {}
+    : device_(std::exchange(other.device_, {})), messenger_(std::exchange(other.messenger_, VK_NULL_HANDLE)),
+      log_(std::move(other.log_)), notes_(std::move(other.notes_)) {}
 
 GpuContext& GpuContext::operator=(GpuContext&& other) noexcept {
   if (this != &other) {
@@ -194,8 +184,7 @@ Expected<GpuContext> GpuContext::create(const ContextOptions& options) {
     } else {
       const std::vector<std::string> layer_extensions = instance_extensions(kValidationLayer);
       const auto has_debug_utils = [](const std::vector<std::string>& names) {
-        return std::find(names.begin(), names.end(), VK_EXT_DEBUG_UTILS_EXTENSION_NAME) !=
-               names.end();
+        return std::find(names.begin(), names.end(), VK_EXT_DEBUG_UTILS_EXTENSION_NAME) != names.end();
       };
       if (!has_debug_utils(available) && !has_debug_utils(layer_extensions)) {
         context.notes_.push_back(std::string(VK_EXT_DEBUG_UTILS_EXTENSION_NAME) +
@@ -258,8 +247,7 @@ Expected<GpuContext> GpuContext::create(const ContextOptions& options) {
     else if (find_depth_format(candidate) == VK_FORMAT_UNDEFINED)
       why_not = "no depth format";
     if (why_not) {
-      rejected +=
-          std::string(rejected.empty() ? "" : "; ") + properties.deviceName + ": " + why_not;
+      rejected += std::string(rejected.empty() ? "" : "; ") + properties.deviceName + ": " + why_not;
       continue;
     }
     const int rank = type_rank(properties.deviceType);

@@ -6,21 +6,19 @@
 
 namespace nudge::render {
 
-Expected<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory,
-                                         std::uint32_t type_bits, VkMemoryPropertyFlags required,
-                                         VkMemoryPropertyFlags preferred) {
+Expected<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, std::uint32_t type_bits,
+                                         VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
   for (VkMemoryPropertyFlags wanted : {required | preferred, required}) {
     for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-      if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
-        return i;
+      if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
     }
   }
-  return Error{"no Vulkan memory type with properties " + std::to_string(required) +
-               " for memory type bits " + std::to_string(type_bits)};
+  return Error{"no Vulkan memory type with properties " + std::to_string(required) + " for memory type bits " +
+               std::to_string(type_bits)};
 }
 
-Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size,
-                                        VkBufferUsageFlags usage, VkMemoryPropertyFlags preferred) {
+Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size, VkBufferUsageFlags usage,
+                                        VkMemoryPropertyFlags preferred) {
   HostBuffer result;
   result.size = size;
   // Frees what was made so far when a later step fails.
@@ -40,10 +38,8 @@ Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size,
   NUDGE_VK_TRY(vkCreateBuffer(gpu.device, &info, nullptr, &result.buffer));
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(gpu.device, result.buffer, &requirements);
-  const VkMemoryPropertyFlags required =
-      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  Expected<std::uint32_t> type =
-      find_memory_type(gpu.memory, requirements.memoryTypeBits, required, preferred);
+  const VkMemoryPropertyFlags required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  Expected<std::uint32_t> type = find_memory_type(gpu.memory, requirements.memoryTypeBits, required, preferred);
   if (!type) return type.error();
   VkMemoryAllocateInfo allocate{};
   allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
@@ -53,8 +49,7 @@ Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size,
   if (allocated != VK_SUCCESS && preferred != 0) {
     // The preferred heap can be small (device-local host-visible memory without
     // resizable BAR is 256 MiB): fall back to plain host memory.
-    allocate.memoryTypeIndex =
-        *find_memory_type(gpu.memory, requirements.memoryTypeBits, required, 0);
+    allocate.memoryTypeIndex = *find_memory_type(gpu.memory, requirements.memoryTypeBits, required, 0);
     allocated = vkAllocateMemory(gpu.device, &allocate, nullptr, &result.memory);
   }
   NUDGE_VK_TRY(allocated);
@@ -96,8 +91,8 @@ Expected<DeviceImage> create_device_image(const GpuDevice& gpu, const DeviceImag
   NUDGE_VK_TRY(vkCreateImage(gpu.device, &info, nullptr, &result.image));
   VkMemoryRequirements requirements;
   vkGetImageMemoryRequirements(gpu.device, result.image, &requirements);
-  Expected<std::uint32_t> type = find_memory_type(gpu.memory, requirements.memoryTypeBits,
-                                                  VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+  Expected<std::uint32_t> type =
+      find_memory_type(gpu.memory, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
   if (!type) return type.error();
   VkMemoryAllocateInfo allocate{};
   allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;

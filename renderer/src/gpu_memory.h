@@ -13,9 +13,8 @@ namespace nudge::render {
 
 // A memory type allowed by `type_bits` with all of `required`, preferring those that also
 // have `preferred`. Empty when there is none.
-Expected<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory,
-                                         std::uint32_t type_bits, VkMemoryPropertyFlags required,
-                                         VkMemoryPropertyFlags preferred);
+Expected<std::uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, std::uint32_t type_bits,
+                                         VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred);
 
 // A buffer in host-visible, coherent memory, mapped for its whole life.
 struct HostBuffer {
@@ -27,8 +26,8 @@ struct HostBuffer {
 
 // `preferred` adds memory properties to try first (e.g. DEVICE_LOCAL for data the GPU
 // reads every frame, HOST_CACHED for read-back); plain host-visible memory otherwise.
-Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size,
-                                        VkBufferUsageFlags usage, VkMemoryPropertyFlags preferred);
+Expected<HostBuffer> create_host_buffer(const GpuDevice& gpu, VkDeviceSize size, VkBufferUsageFlags usage,
+                                        VkMemoryPropertyFlags preferred);
 void destroy_host_buffer(VkDevice device, HostBuffer& buffer);
 
 // A 2D image in device-local memory with one view of all of it.

@@ -14,9 +14,8 @@
 namespace nudge::render {
 
 std::array<std::uint8_t, 4> pixel_at(const Image& image, int x, int y) {
-  const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) +
-                         static_cast<std::size_t>(x)) *
-                        4;
+  const std::size_t i =
+      (static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + static_cast<std::size_t>(x)) * 4;
   return {image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
 }
 
@@ -41,8 +40,7 @@ Status write_png(const std::string& path, const Image& image) {
 
   // Encode in memory first: an encoding failure then touches no file at all.
   std::vector<unsigned char> png;
-  if (!stbi_write_png_to_func(append_bytes, &png, image.width, image.height, 4, image.rgba.data(),
-                              image.width * 4))
+  if (!stbi_write_png_to_func(append_bytes, &png, image.width, image.height, 4, image.rgba.data(), image.width * 4))
     return Error{path + ": cannot write PNG: encoding failed"};
 
   const fs::path temp = path + ".tmp-" + std::to_string(::getpid());

@@ -53,8 +53,7 @@ LegendTexts texts_of(const Legend& legend) {
           format_value(legend.min)};
 }
 
-void add_rect(std::vector<gpu::OverlayVertex>& out, float x0, float y0, float x1, float y1,
-              const gpu::vec4& color) {
+void add_rect(std::vector<gpu::OverlayVertex>& out, float x0, float y0, float x1, float y1, const gpu::vec4& color) {
   const gpu::vec4 corners[6] = {{x0, y0, 0, 1}, {x1, y0, 0, 1}, {x1, y1, 0, 1},
                                 {x0, y0, 0, 1}, {x1, y1, 0, 1}, {x0, y1, 0, 1}};
   for (const gpu::vec4& p : corners) out.push_back({p, color});
@@ -66,8 +65,8 @@ void add_rect(std::vector<gpu::OverlayVertex>& out, const PixelRect& r, const gp
 }
 
 // Text with its top-left at (x, y), `scale` pixels per font unit.
-void add_text(std::vector<gpu::OverlayVertex>& out, const std::string& text, int x, int y,
-              int scale, const gpu::vec4& color) {
+void add_text(std::vector<gpu::OverlayVertex>& out, const std::string& text, int x, int y, int scale,
+              const gpu::vec4& color) {
   struct FontVertex {
     float x, y, z;
     unsigned char rgba[4];
@@ -89,18 +88,15 @@ void add_text(std::vector<gpu::OverlayVertex>& out, const std::string& text, int
 
 }  // namespace
 
-std::vector<LegendLayout> layout_legends(const std::vector<Legend>& legends, int width,
-                                         int height) {
+std::vector<LegendLayout> layout_legends(const std::vector<Legend>& legends, int width, int height) {
   const Metrics m = metrics_for(height);
   std::vector<LegendLayout> layouts;
   int right = width - m.margin;
   for (const Legend& legend : legends) {
     const LegendTexts texts = texts_of(legend);
     const int values_width =
-        std::max({text_width(texts.max, m.scale), text_width(texts.mid, m.scale),
-                  text_width(texts.min, m.scale)});
-    const int content_width =
-        std::max(m.bar_width + m.tick + m.gap + values_width, text_width(texts.label, m.scale));
+        std::max({text_width(texts.max, m.scale), text_width(texts.mid, m.scale), text_width(texts.min, m.scale)});
+    const int content_width = std::max(m.bar_width + m.tick + m.gap + values_width, text_width(texts.label, m.scale));
     LegendLayout layout;
     layout.text_scale = m.scale;
     layout.panel.width = m.pad + content_width + m.pad;
@@ -110,8 +106,7 @@ std::vector<LegendLayout> layout_legends(const std::vector<Legend>& legends, int
     // Below the label, with room for the max value centred on the bar's top row.
     layout.bar.y = layout.panel.y + m.pad + m.cap + m.gap + m.cap / 2 + m.scale;
     layout.bar.width = m.bar_width;
-    layout.bar.height =
-        std::clamp(static_cast<int>(0.28f * static_cast<float>(height)), 4 * m.cap, 240 * m.scale);
+    layout.bar.height = std::clamp(static_cast<int>(0.28f * static_cast<float>(height)), 4 * m.cap, 240 * m.scale);
     layout.panel.height = layout.bar.y + layout.bar.height + m.cap / 2 + m.pad - layout.panel.y;
     layouts.push_back(layout);
     right = layout.panel.x - m.margin / 2;
@@ -120,8 +115,8 @@ std::vector<LegendLayout> layout_legends(const std::vector<Legend>& legends, int
 }
 
 float legend_bar_t(const PixelRect& bar, int y) {
-  const float t = (static_cast<float>(bar.y + bar.height) - (static_cast<float>(y) + 0.5f)) /
-                  static_cast<float>(bar.height);
+  const float t =
+      (static_cast<float>(bar.y + bar.height) - (static_cast<float>(y) + 0.5f)) / static_cast<float>(bar.height);
   return std::clamp(t, 0.0f, 1.0f);
 }
 

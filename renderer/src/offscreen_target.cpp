@@ -35,9 +35,8 @@ void destroy_surfaces(VkDevice device, Surfaces& s) {
   s = {};
 }
 
-Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pass,
-                                   VkFormat color_format, VkSampleCountFlagBits samples, int width,
-                                   int height) {
+Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pass, VkFormat color_format,
+                                   VkSampleCountFlagBits samples, int width, int height) {
   const std::uint32_t max_side = gpu.properties.limits.maxImageDimension2D;
   if (width <= 0 || height <= 0 || static_cast<std::uint32_t>(width) > max_side ||
       static_cast<std::uint32_t>(height) > max_side)
@@ -60,9 +59,8 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
   spec.height = static_cast<std::uint32_t>(height);
   spec.format = color_format;
   spec.samples = samples;
-  spec.usage =
-      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-      (multisampled ? VkImageUsageFlags{0} : VkImageUsageFlags{VK_IMAGE_USAGE_TRANSFER_SRC_BIT});
+  spec.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+               (multisampled ? VkImageUsageFlags{0} : VkImageUsageFlags{VK_IMAGE_USAGE_TRANSFER_SRC_BIT});
   Expected<DeviceImage> color = create_device_image(gpu, spec);
   if (!color) return color.error();
   s.color = *color;
@@ -91,9 +89,9 @@ Expected<Surfaces> create_surfaces(const GpuDevice& gpu, VkRenderPass render_pas
   s.framebuffer = *framebuffer;
 
   // Read back through cached memory where there is some: the CPU reads every byte.
-  Expected<HostBuffer> readback = create_host_buffer(
-      gpu, static_cast<VkDeviceSize>(width) * static_cast<VkDeviceSize>(height) * 4,
-      VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  Expected<HostBuffer> readback =
+      create_host_buffer(gpu, static_cast<VkDeviceSize>(width) * static_cast<VkDeviceSize>(height) * 4,
+                         VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
   if (!readback) return readback.error();
   s.readback = *readback;
   guard.surfaces = nullptr;
@@ -136,8 +134,8 @@ int OffscreenTarget::width() const { return state_ ? state_->surfaces.width : 0;
 int OffscreenTarget::height() const { return state_ ? state_->surfaces.height : 0; }
 int OffscreenTarget::samples() const { return state_ ? static_cast<int>(state_->samples) : 0; }
 
-Expected<OffscreenTarget> OffscreenTarget::create(const GpuContext& gpu, int width, int height,
-                                                  int samples, VkFormat color_format) {
+Expected<OffscreenTarget> OffscreenTarget::create(const GpuContext& gpu, int width, int height, int samples,
+                                                  VkFormat color_format) {
   // UNORM, not _SRGB, by default: the draw list's sRGB-encoded colours go in as given.
   if (color_format != VK_FORMAT_R8G8B8A8_UNORM && color_format != VK_FORMAT_R8G8B8A8_SRGB)
     return Error{"OffscreenTarget: colour format " + std::to_string(color_format) +
@@ -158,8 +156,7 @@ Expected<OffscreenTarget> OffscreenTarget::create(const GpuContext& gpu, int wid
   if (!render_pass) return render_pass.error();
   s.render_pass = *render_pass;
 
-  Expected<Surfaces> surfaces =
-      create_surfaces(s.gpu, s.render_pass, s.color_format, s.samples, width, height);
+  Expected<Surfaces> surfaces = create_surfaces(s.gpu, s.render_pass, s.color_format, s.samples, width, height);
   if (!surfaces) return surfaces.error();
   s.surfaces = *surfaces;
 
@@ -188,8 +185,7 @@ Status OffscreenTarget::resize(int width, int height) {
   if (!state_) return Error{"OffscreenTarget::resize on a moved-from target"};
   State& s = *state_;
   if (width == s.surfaces.width && height == s.surfaces.height) return Ok{};
-  Expected<Surfaces> fresh =
-      create_surfaces(s.gpu, s.render_pass, s.color_format, s.samples, width, height);
+  Expected<Surfaces> fresh = create_surfaces(s.gpu, s.render_pass, s.color_format, s.samples, width, height);
   if (!fresh) return fresh.error();
   destroy_surfaces(s.gpu.device, s.surfaces);  // no work in flight: render() waits
   s.surfaces = *fresh;
@@ -203,8 +199,7 @@ Status OffscreenTarget::State::record(const DrawList& list) {
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   NUDGE_VK_TRY(vkBeginCommandBuffer(commands, &begin));
 
-  const VkExtent2D extent{static_cast<std::uint32_t>(surfaces.width),
-                          static_cast<std::uint32_t>(surfaces.height)};
+  const VkExtent2D extent{static_cast<std::uint32_t>(surfaces.width), static_cast<std::uint32_t>(surfaces.height)};
   const SceneClearValues clear = scene_clear_values(list.background, color_format);
   VkRenderPassBeginInfo pass{};
   pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
@@ -225,10 +220,8 @@ Status OffscreenTarget::State::record(const DrawList& list) {
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {extent.width, extent.height, 1};
-  const VkImage source =
-      samples != VK_SAMPLE_COUNT_1_BIT ? surfaces.resolve.image : surfaces.color.image;
-  vkCmdCopyImageToBuffer(commands, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                         surfaces.readback.buffer, 1, &region);
+  const VkImage source = samples != VK_SAMPLE_COUNT_1_BIT ? surfaces.resolve.image : surfaces.color.image;
+  vkCmdCopyImageToBuffer(commands, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, surfaces.readback.buffer, 1, &region);
   VkBufferMemoryBarrier to_host{};
   to_host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
   to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -237,8 +230,8 @@ Status OffscreenTarget::State::record(const DrawList& list) {
   to_host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   to_host.buffer = surfaces.readback.buffer;
   to_host.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
-                       nullptr, 1, &to_host, 0, nullptr);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &to_host,
+                       0, nullptr);
   NUDGE_VK_TRY(vkEndCommandBuffer(commands));
   return Ok{};
 }
@@ -259,8 +252,7 @@ Expected<Image> OffscreenTarget::render(const DrawList& list) {
   Image image;
   image.width = s.surfaces.width;
   image.height = s.surfaces.height;
-  image.rgba.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) *
-                    4);
+  image.rgba.resize(static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height) * 4);
   std::memcpy(image.rgba.data(), s.surfaces.readback.mapped, image.rgba.size());
   return image;
 }

@@ -62,8 +62,7 @@ Expected<VkRenderPass> create_scene_render_pass(VkDevice device, const RenderPas
   dependencies[0].srcStageMask = attachment_stages;
   dependencies[0].dstStageMask = attachment_stages;
   dependencies[0].srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-  dependencies[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
-                                  VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+  dependencies[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
                                   VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
   dependencies[1].srcSubpass = 0;
   dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL;
@@ -104,14 +103,11 @@ bool is_srgb_format(VkFormat format) {
 }
 
 namespace {
-float srgb_to_linear(float c) {
-  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
+float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 }  // namespace
 
 Expected<VkFramebuffer> create_scene_framebuffer(VkDevice device, VkRenderPass render_pass,
-                                                 const VkImageView (&views)[3], bool multisampled,
-                                                 VkExtent2D extent) {
+                                                 const VkImageView (&views)[3], bool multisampled, VkExtent2D extent) {
   VkFramebufferCreateInfo framebuffer{};
   framebuffer.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
   framebuffer.renderPass = render_pass;
@@ -139,13 +135,11 @@ SceneClearValues scene_clear_values(Rgba background, VkFormat color_format) {
   return clear;
 }
 
-VkSampleCountFlagBits supported_sample_count(const VkPhysicalDeviceProperties& properties,
-                                             int requested) {
-  const VkSampleCountFlags supported = properties.limits.framebufferColorSampleCounts &
-                                       properties.limits.framebufferDepthSampleCounts;
-  for (VkSampleCountFlagBits count :
-       {VK_SAMPLE_COUNT_64_BIT, VK_SAMPLE_COUNT_32_BIT, VK_SAMPLE_COUNT_16_BIT,
-        VK_SAMPLE_COUNT_8_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_2_BIT}) {
+VkSampleCountFlagBits supported_sample_count(const VkPhysicalDeviceProperties& properties, int requested) {
+  const VkSampleCountFlags supported =
+      properties.limits.framebufferColorSampleCounts & properties.limits.framebufferDepthSampleCounts;
+  for (VkSampleCountFlagBits count : {VK_SAMPLE_COUNT_64_BIT, VK_SAMPLE_COUNT_32_BIT, VK_SAMPLE_COUNT_16_BIT,
+                                      VK_SAMPLE_COUNT_8_BIT, VK_SAMPLE_COUNT_4_BIT, VK_SAMPLE_COUNT_2_BIT}) {
     if (static_cast<int>(count) <= requested && (supported & count)) return count;
   }
   return VK_SAMPLE_COUNT_1_BIT;

@@ -31,8 +31,8 @@ Expected<VkShaderModule> create_module(VkDevice device, Shader shader) {
   return module;
 }
 
-Expected<VkPipeline> create_pipeline(VkDevice device, VkPipelineLayout layout,
-                                     const PipelineTarget& target, const PipelineDesc& desc) {
+Expected<VkPipeline> create_pipeline(VkDevice device, VkPipelineLayout layout, const PipelineTarget& target,
+                                     const PipelineDesc& desc) {
   // Shader modules are only needed while the pipeline is created.
   struct Modules {
     VkDevice device;
@@ -96,8 +96,8 @@ Expected<VkPipeline> create_pipeline(VkDevice device, VkPipelineLayout layout,
   depth.depthWriteEnable = desc.depth_write ? VK_TRUE : VK_FALSE;
   depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
   VkPipelineColorBlendAttachmentState blend{};
-  blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                         VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+  blend.colorWriteMask =
+      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   if (desc.blend) {
     blend.blendEnable = VK_TRUE;
     blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
@@ -158,20 +158,18 @@ Expected<ScenePipelines> create_scene_pipelines(VkDevice device, VkPipelineLayou
   } passes[] = {
       {&pipelines.meshes, {Shader::MeshVert, Shader::MeshFrag}},
       {&pipelines.spheres,
-       {Shader::SphereVert, per_sample ? Shader::SphereFragPerSample : Shader::SphereFrag, true,
-        true, false, false, per_sample}},
+       {Shader::SphereVert, per_sample ? Shader::SphereFragPerSample : Shader::SphereFrag, true, true, false, false,
+        per_sample}},
       {&pipelines.point_spheres,
        {Shader::SpherePointVert, Shader::SpherePointFrag, true, true, false, false, per_sample,
         VK_PRIMITIVE_TOPOLOGY_POINT_LIST}},
       {&pipelines.quads, {Shader::QuadVert, Shader::QuadFrag, true, true, true}},
       {&pipelines.lines, {Shader::LineVert, Shader::FlatColorFrag, true, true, true}},
       {&pipelines.thin_lines,
-       {Shader::ThinLineVert, Shader::FlatColorFrag, true, true, true, false, false,
-        VK_PRIMITIVE_TOPOLOGY_LINE_LIST}},
+       {Shader::ThinLineVert, Shader::FlatColorFrag, true, true, true, false, false, VK_PRIMITIVE_TOPOLOGY_LINE_LIST}},
       // Blending costs CPU rasterisers a read of every pixel; most lines are opaque.
       {&pipelines.thin_opaque_lines,
-       {Shader::ThinLineVert, Shader::FlatColorFrag, true, true, false, false, false,
-        VK_PRIMITIVE_TOPOLOGY_LINE_LIST}},
+       {Shader::ThinLineVert, Shader::FlatColorFrag, true, true, false, false, false, VK_PRIMITIVE_TOPOLOGY_LINE_LIST}},
       {&pipelines.arrows, {Shader::ArrowVert, Shader::FlatColorFrag, true, true, true}},
       // Translucent and drawn after the solids: it must not hide what lies below it.
       {&pipelines.grid, {Shader::GridVert, Shader::GridFrag, true, false, true, true}},
@@ -188,9 +186,8 @@ Expected<ScenePipelines> create_scene_pipelines(VkDevice device, VkPipelineLayou
 
 void destroy_scene_pipelines(VkDevice device, ScenePipelines& pipelines) {
   for (VkPipeline pipeline :
-       {pipelines.meshes, pipelines.spheres, pipelines.point_spheres, pipelines.quads,
-        pipelines.lines, pipelines.thin_lines, pipelines.thin_opaque_lines, pipelines.arrows,
-        pipelines.grid, pipelines.overlay}) {
+       {pipelines.meshes, pipelines.spheres, pipelines.point_spheres, pipelines.quads, pipelines.lines,
+        pipelines.thin_lines, pipelines.thin_opaque_lines, pipelines.arrows, pipelines.grid, pipelines.overlay}) {
     if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
   }
   pipelines = {};

@@ -24,15 +24,14 @@ struct ScenePipelines {
   VkPipeline point_spheres = VK_NULL_HANDLE;  // small spheres as point sprites
   VkPipeline quads = VK_NULL_HANDLE;
   VkPipeline lines = VK_NULL_HANDLE;
-  VkPipeline thin_lines = VK_NULL_HANDLE;  // line primitives; the width is dynamic state
+  VkPipeline thin_lines = VK_NULL_HANDLE;         // line primitives; the width is dynamic state
   VkPipeline thin_opaque_lines = VK_NULL_HANDLE;  // the same without blending
   VkPipeline arrows = VK_NULL_HANDLE;
   VkPipeline grid = VK_NULL_HANDLE;
   VkPipeline overlay = VK_NULL_HANDLE;
 };
 
-Expected<ScenePipelines> create_scene_pipelines(VkDevice device, VkPipelineLayout layout,
-                                                const PipelineTarget& target);
+Expected<ScenePipelines> create_scene_pipelines(VkDevice device, VkPipelineLayout layout, const PipelineTarget& target);
 void destroy_scene_pipelines(VkDevice device, ScenePipelines& pipelines);
 
 }  // namespace nudge::render

@@ -82,7 +82,7 @@ struct SceneRenderer::State {
   ScenePipelines pipelines;
   std::vector<FrameSlot> slots;
   HostBuffer quad_indices;  // kQuadsPerDraw quads, written once
-  FramePacket packet;  // reused so that steady frames allocate nothing
+  FramePacket packet;       // reused so that steady frames allocate nothing
   VkDeviceSize alignment = 256;
 
   ~State() {
@@ -110,8 +110,7 @@ std::uint32_t SceneRenderer::frames_in_flight() const {
   return state_ ? static_cast<std::uint32_t>(state_->slots.size()) : 0;
 }
 
-Expected<SceneRenderer> SceneRenderer::create(const GpuContext& gpu,
-                                              const SceneRendererConfig& config) {
+Expected<SceneRenderer> SceneRenderer::create(const GpuContext& gpu, const SceneRendererConfig& config) {
   if (config.render_pass == VK_NULL_HANDLE) return Error{"SceneRenderer: no render pass given"};
   if (config.frames_in_flight == 0) return Error{"SceneRenderer: frames_in_flight must be >= 1"};
   SceneRenderer renderer;
@@ -121,14 +120,14 @@ Expected<SceneRenderer> SceneRenderer::create(const GpuContext& gpu,
   s.config = config;
   const VkDevice device = s.gpu.device;
   const VkPhysicalDeviceLimits& limits = s.gpu.properties.limits;
-  s.alignment = std::max<VkDeviceSize>(
-      {limits.minUniformBufferOffsetAlignment, limits.minStorageBufferOffsetAlignment, 16});
+  s.alignment =
+      std::max<VkDeviceSize>({limits.minUniformBufferOffsetAlignment, limits.minStorageBufferOffsetAlignment, 16});
 
   VkDescriptorSetLayoutBinding bindings[NUDGE_BINDING_COUNT]{};
   for (std::uint32_t b = 0; b < NUDGE_BINDING_COUNT; ++b) {
     bindings[b].binding = b;
-    bindings[b].descriptorType = b == NUDGE_BINDING_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                          : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[b].descriptorType =
+        b == NUDGE_BINDING_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     bindings[b].descriptorCount = 1;
     bindings[b].stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   }
@@ -174,8 +173,7 @@ Expected<SceneRenderer> SceneRenderer::create(const GpuContext& gpu,
   for (std::uint32_t q = 0; q < kQuadsPerDraw; ++q) {
     // Corners 0-1-2 and 2-1-3: the two triangles of the strip 0, 1, 2, 3.
     const std::uint32_t first = 4 * q;
-    for (std::uint32_t corner : {0u, 1u, 2u, 2u, 1u, 3u})
-      *indices++ = static_cast<std::uint16_t>(first + corner);
+    for (std::uint32_t corner : {0u, 1u, 2u, 2u, 1u, 3u}) *indices++ = static_cast<std::uint16_t>(first + corner);
   }
 
   PipelineTarget target;
@@ -194,13 +192,11 @@ Status SceneRenderer::State::ensure_capacity(FrameSlot& slot, VkDeviceSize neede
   if (slot.buffer.buffer && slot.buffer.size >= needed) return Ok{};
   // Grow by half again at least, so that a scene that grows a little each frame does not
   // re-create the buffer every frame.
-  const VkDeviceSize capacity =
-      std::max<VkDeviceSize>({needed, slot.buffer.size + slot.buffer.size / 2, 256 * 1024});
-  Expected<HostBuffer> buffer =
-      create_host_buffer(gpu, capacity,
-                         VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                             VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  const VkDeviceSize capacity = std::max<VkDeviceSize>({needed, slot.buffer.size + slot.buffer.size / 2, 256 * 1024});
+  Expected<HostBuffer> buffer = create_host_buffer(
+      gpu, capacity,
+      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (!buffer)
     return Error{"SceneRenderer: cannot grow the frame buffer to " + std::to_string(capacity) +
                  " bytes: " + buffer.error().message};
@@ -210,8 +206,7 @@ Status SceneRenderer::State::ensure_capacity(FrameSlot& slot, VkDeviceSize neede
   return Ok{};
 }
 
-void SceneRenderer::State::write_packet(FrameSlot& slot, const FrameLayout& layout,
-                                        const DrawList& list) {
+void SceneRenderer::State::write_packet(FrameSlot& slot, const FrameLayout& layout, const DrawList& list) {
   auto* base = static_cast<unsigned char*>(slot.buffer.mapped);
   const auto copy = [&](const FrameLayout::Range& range, const void* data, std::size_t bytes) {
     if (bytes > 0) std::memcpy(base + range.offset, data, bytes);
@@ -249,8 +244,8 @@ void SceneRenderer::State::update_descriptors(const FrameSlot& slot, const Frame
     writes[b].dstSet = slot.descriptors;
     writes[b].dstBinding = b;
     writes[b].descriptorCount = 1;
-    writes[b].descriptorType = b == NUDGE_BINDING_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                        : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[b].descriptorType =
+        b == NUDGE_BINDING_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[b].pBufferInfo = &infos[b];
   }
   vkUpdateDescriptorSets(gpu.device, NUDGE_BINDING_COUNT, writes, 0, nullptr);
@@ -261,14 +256,13 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkE
   return record(commands, list, VkRect2D{{0, 0}, extent}, frame_slot);
 }
 
-Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkRect2D area,
-                             std::uint32_t frame_slot) {
+Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkRect2D area, std::uint32_t frame_slot) {
   const VkExtent2D extent = area.extent;
   if (!state_) return Error{"SceneRenderer::record on a moved-from renderer"};
   State& s = *state_;
   if (frame_slot >= s.slots.size())
-    return Error{"SceneRenderer::record: frame slot " + std::to_string(frame_slot) +
-                 " but the renderer has " + std::to_string(s.slots.size())};
+    return Error{"SceneRenderer::record: frame slot " + std::to_string(frame_slot) + " but the renderer has " +
+                 std::to_string(s.slots.size())};
   if (extent.width == 0 || extent.height == 0) return Ok{};  // e.g. a minimised window
   if (Status valid = validate(list); !valid) return valid.error();
 
@@ -276,9 +270,8 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
              {area.offset.x, area.offset.y});
   const FrameLayout layout = layout_frame(s.packet, s.alignment);
   const VkDeviceSize max_range = s.gpu.properties.limits.maxStorageBufferRange;
-  for (const FrameLayout::Range* range :
-       {&layout.spheres, &layout.segments, &layout.arrows, &layout.mesh_vertices, &layout.quads,
-        &layout.texels, &layout.overlay}) {
+  for (const FrameLayout::Range* range : {&layout.spheres, &layout.segments, &layout.arrows, &layout.mesh_vertices,
+                                          &layout.quads, &layout.texels, &layout.overlay}) {
     if (range->size > max_range)
       return Error{"SceneRenderer: " + std::to_string(range->size) +
                    " bytes of one kind of record in one frame, more than this device's "
@@ -299,16 +292,15 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
   const VkRect2D scissor = area;
   vkCmdSetViewport(commands, 0, 1, &viewport);
   vkCmdSetScissor(commands, 0, 1, &scissor);
-  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipeline_layout, 0, 1,
-                          &slot.descriptors, 0, nullptr);
+  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipeline_layout, 0, 1, &slot.descriptors, 0,
+                          nullptr);
   const FramePacket& p = s.packet;
   const auto count = [](std::size_t n) { return static_cast<std::uint32_t>(n); };
   // Solids first, then what blends over them, the grid after everything it may lie under,
   // the overlay last.
   if (!p.mesh_indices.empty()) {
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipelines.meshes);
-    vkCmdBindIndexBuffer(commands, slot.buffer.buffer, layout.mesh_indices.offset,
-                         VK_INDEX_TYPE_UINT32);
+    vkCmdBindIndexBuffer(commands, slot.buffer.buffer, layout.mesh_indices.offset, VK_INDEX_TYPE_UINT32);
     vkCmdDrawIndexed(commands, count(p.mesh_indices.size()), 1, 0, 0, 0);
   }
   const auto draw = [&](VkPipeline pipeline, std::uint32_t vertices, std::size_t instances) {
@@ -323,14 +315,13 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
     vkCmdBindIndexBuffer(commands, s.quad_indices.buffer, 0, VK_INDEX_TYPE_UINT16);
     for (std::size_t done = 0; done < n; done += kQuadsPerDraw) {
       const std::size_t chunk = std::min<std::size_t>(n - done, kQuadsPerDraw);
-      vkCmdDrawIndexed(commands, count(chunk * kIndicesPerQuad), 1, 0,
-                       static_cast<std::int32_t>(4 * (first + done)), 0);
+      vkCmdDrawIndexed(commands, count(chunk * kIndicesPerQuad), 1, 0, static_cast<std::int32_t>(4 * (first + done)),
+                       0);
     }
   };
   // Point sprites need largePoints, and room for the sprites of spheres up to
   // kPointSpherePixels (pack_frame) stretched off axis: twice that radius and more.
-  const bool point_sprites =
-      s.gpu.large_points && s.gpu.properties.limits.pointSizeRange[1] >= 4 * kPointSpherePixels;
+  const bool point_sprites = s.gpu.large_points && s.gpu.properties.limits.pointSizeRange[1] >= 4 * kPointSpherePixels;
   const std::size_t point_spheres = point_sprites ? p.point_spheres : 0;
   if (point_spheres > 0) {
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipelines.point_spheres);
@@ -340,9 +331,8 @@ Status SceneRenderer::record(VkCommandBuffer commands, const DrawList& list, VkR
   draw(s.pipelines.quads, 6, p.quads.size());
   const float* line_widths = s.gpu.properties.limits.lineWidthRange;
   for (const LineRun& run : p.line_runs) {
-    const bool thin = run.width_pixels <= kMaxThinLineWidth &&
-                      run.width_pixels >= line_widths[0] && run.width_pixels <= line_widths[1] &&
-                      (s.gpu.wide_lines || run.width_pixels == 1.0f);
+    const bool thin = run.width_pixels <= kMaxThinLineWidth && run.width_pixels >= line_widths[0] &&
+                      run.width_pixels <= line_widths[1] && (s.gpu.wide_lines || run.width_pixels == 1.0f);
     if (!thin) {
       draw_quads(s.pipelines.lines, run.first, run.count);
       continue;

@@ -124,8 +124,7 @@ Status Swapchain::State::recreate(VkExtent2D wanted) {
   VkExtent2D size = caps.currentExtent;
   if (size.width == std::numeric_limits<std::uint32_t>::max()) {  // the application chooses
     size.width = std::clamp(wanted.width, caps.minImageExtent.width, caps.maxImageExtent.width);
-    size.height =
-        std::clamp(wanted.height, caps.minImageExtent.height, caps.maxImageExtent.height);
+    size.height = std::clamp(wanted.height, caps.minImageExtent.height, caps.maxImageExtent.height);
   }
   destroy_sized();
   extent = {0, 0};
@@ -164,8 +163,7 @@ Status Swapchain::State::recreate(VkExtent2D wanted) {
   const VkResult created = vkCreateSwapchainKHR(gpu.device, &info, nullptr, &fresh);
   if (swapchain) vkDestroySwapchainKHR(gpu.device, swapchain, nullptr);
   swapchain = VK_NULL_HANDLE;
-  if (created != VK_SUCCESS)
-    return vk_error("vkCreateSwapchainKHR", created, __FILE__, __LINE__);
+  if (created != VK_SUCCESS) return vk_error("vkCreateSwapchainKHR", created, __FILE__, __LINE__);
   swapchain = fresh;
   extent = size;
   if (Status sized = create_sized(); !sized) {
@@ -233,8 +231,7 @@ Swapchain::Swapchain(Swapchain&&) noexcept = default;
 Swapchain& Swapchain::operator=(Swapchain&&) noexcept = default;
 Swapchain::~Swapchain() = default;
 
-Expected<Swapchain> Swapchain::create(const GpuContext& gpu, VkSurfaceKHR surface,
-                                      VkExtent2D framebuffer_extent,
+Expected<Swapchain> Swapchain::create(const GpuContext& gpu, VkSurfaceKHR surface, VkExtent2D framebuffer_extent,
                                       const SwapchainOptions& options) {
   Swapchain chain;
   chain.state_ = std::make_unique<State>();
@@ -244,26 +241,20 @@ Expected<Swapchain> Swapchain::create(const GpuContext& gpu, VkSurfaceKHR surfac
   s.options = options;
 
   VkBool32 presentable = VK_FALSE;
-  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfaceSupportKHR(s.gpu.physical_device, s.gpu.queue_family,
-                                                    surface, &presentable));
+  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfaceSupportKHR(s.gpu.physical_device, s.gpu.queue_family, surface, &presentable));
   if (!presentable)
-    return Error{"Swapchain: the graphics queue of " + gpu.device_name() +
-                 " cannot present to this window"};
+    return Error{"Swapchain: the graphics queue of " + gpu.device_name() + " cannot present to this window"};
 
   std::uint32_t count = 0;
-  NUDGE_VK_TRY(
-      vkGetPhysicalDeviceSurfaceFormatsKHR(s.gpu.physical_device, surface, &count, nullptr));
+  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfaceFormatsKHR(s.gpu.physical_device, surface, &count, nullptr));
   if (count == 0) return Error{"Swapchain: the window's surface offers no pixel format"};
   std::vector<VkSurfaceFormatKHR> formats(count);
-  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfaceFormatsKHR(s.gpu.physical_device, surface, &count,
-                                                    formats.data()));
+  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfaceFormatsKHR(s.gpu.physical_device, surface, &count, formats.data()));
   s.format = choose_surface_format(formats);
 
-  NUDGE_VK_TRY(
-      vkGetPhysicalDeviceSurfacePresentModesKHR(s.gpu.physical_device, surface, &count, nullptr));
+  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfacePresentModesKHR(s.gpu.physical_device, surface, &count, nullptr));
   std::vector<VkPresentModeKHR> modes(count);
-  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfacePresentModesKHR(s.gpu.physical_device, surface, &count,
-                                                         modes.data()));
+  NUDGE_VK_TRY(vkGetPhysicalDeviceSurfacePresentModesKHR(s.gpu.physical_device, surface, &count, modes.data()));
   s.present_mode = choose_present_mode(modes, options.vsync);
   s.samples = supported_sample_count(s.gpu.properties, options.samples);
 
@@ -281,8 +272,7 @@ Expected<Swapchain> Swapchain::create(const GpuContext& gpu, VkSurfaceKHR surfac
   return chain;
 }
 
-Expected<std::optional<SwapchainFrame>> Swapchain::begin_frame(VkExtent2D framebuffer_extent,
-                                                               Rgba background) {
+Expected<std::optional<SwapchainFrame>> Swapchain::begin_frame(VkExtent2D framebuffer_extent, Rgba background) {
   if (!state_) return Error{"Swapchain::begin_frame on a moved-from swapchain"};
   State& s = *state_;
   if (s.frame_open) return Error{"Swapchain::begin_frame: the previous frame was not ended"};
@@ -295,9 +285,8 @@ Expected<std::optional<SwapchainFrame>> Swapchain::begin_frame(VkExtent2D frameb
   }
 
   NUDGE_VK_TRY(vkWaitForFences(s.gpu.device, 1, &s.done[s.slot], VK_TRUE, kWaitTimeoutNs));
-  const VkResult acquired = vkAcquireNextImageKHR(s.gpu.device, s.swapchain, kWaitTimeoutNs,
-                                                  s.image_acquired[s.slot], VK_NULL_HANDLE,
-                                                  &s.image_index);
+  const VkResult acquired = vkAcquireNextImageKHR(s.gpu.device, s.swapchain, kWaitTimeoutNs, s.image_acquired[s.slot],
+                                                  VK_NULL_HANDLE, &s.image_index);
   if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
     s.stale = true;
     return std::optional<SwapchainFrame>{};
@@ -364,25 +353,16 @@ Status Swapchain::end_frame() {
     s.stale = true;
     return Ok{};
   }
-  if (presented != VK_SUCCESS)
-    return vk_error("vkQueuePresentKHR", presented, __FILE__, __LINE__);
+  if (presented != VK_SUCCESS) return vk_error("vkQueuePresentKHR", presented, __FILE__, __LINE__);
   return Ok{};
 }
 
 VkRenderPass Swapchain::render_pass() const { return state_ ? state_->render_pass : VK_NULL_HANDLE; }
-VkFormat Swapchain::color_format() const {
-  return state_ ? state_->format.format : VK_FORMAT_UNDEFINED;
-}
-VkSampleCountFlagBits Swapchain::samples() const {
-  return state_ ? state_->samples : VK_SAMPLE_COUNT_1_BIT;
-}
-std::uint32_t Swapchain::image_count() const {
-  return state_ ? static_cast<std::uint32_t>(state_->images.size()) : 0;
-}
+VkFormat Swapchain::color_format() const { return state_ ? state_->format.format : VK_FORMAT_UNDEFINED; }
+VkSampleCountFlagBits Swapchain::samples() const { return state_ ? state_->samples : VK_SAMPLE_COUNT_1_BIT; }
+std::uint32_t Swapchain::image_count() const { return state_ ? static_cast<std::uint32_t>(state_->images.size()) : 0; }
 std::uint32_t Swapchain::min_image_count() const { return state_ ? state_->min_image_count : 0; }
 VkExtent2D Swapchain::extent() const { return state_ ? state_->extent : VkExtent2D{}; }
-VkPresentModeKHR Swapchain::present_mode() const {
-  return state_ ? state_->present_mode : VK_PRESENT_MODE_FIFO_KHR;
-}
+VkPresentModeKHR Swapchain::present_mode() const { return state_ ? state_->present_mode : VK_PRESENT_MODE_FIFO_KHR; }
 
 }  // namespace nudge::render

@@ -20,9 +20,8 @@ Error vk_error(std::string_view call, VkResult result, const char* file, int lin
 
 // Evaluates a call that returns VkResult; on anything but VK_SUCCESS returns an Error
 // (which converts to any Expected<T>) from the enclosing function.
-#define NUDGE_VK_TRY(call)                                                           \
-  do {                                                                               \
-    const VkResult nudge_vk_result_ = (call);                                        \
-    if (nudge_vk_result_ != VK_SUCCESS)                                              \
-      return ::nudge::render::vk_error(#call, nudge_vk_result_, __FILE__, __LINE__); \
+#define NUDGE_VK_TRY(call)                                                                                             \
+  do {                                                                                                                 \
+    const VkResult nudge_vk_result_ = (call);                                                                          \
+    if (nudge_vk_result_ != VK_SUCCESS) return ::nudge::render::vk_error(#call, nudge_vk_result_, __FILE__, __LINE__); \
   } while (false)

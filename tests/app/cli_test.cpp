@@ -53,7 +53,8 @@ std::string read_file(const fs::path& path) {
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() / ("nudge_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(std::rand()));
+    path = fs::temp_directory_path() /
+           ("nudge_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(std::rand()));
     fs::create_directories(path);
   }
   ~TempDir() { fs::remove_all(path); }
@@ -88,8 +89,8 @@ TEST_CASE("cli: bad input exits 2 with a message naming the file") {
   const fs::path bad = dir.path / "bad.json";
   std::ofstream(bad) << R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 0},
                           "particles": {"position": [[0, 0, 0]]}})";
-  for (const std::string& command : {"validate " + bad.string(), "simulate " + bad.string(),
-                                     "optimize " + bad.string(), "gradcheck " + bad.string()}) {
+  for (const std::string& command : {"validate " + bad.string(), "simulate " + bad.string(), "optimize " + bad.string(),
+                                     "gradcheck " + bad.string()}) {
     const Run run = nudge(command);
     INFO(command << "\n" << run.output);
     CHECK(run.exit_code == 2);
@@ -163,8 +164,10 @@ TEST_CASE("cli: optimize writes the result, the loss log and the optimised scene
 TEST_CASE("cli: optimize with cmaes counts its simulations and writes no gradient norms") {
   TempDir dir;
   const fs::path result = dir.path / "result.json", log = dir.path / "loss.csv";
-  const Run run = nudge("optimize scenes/projectile.json --optimizer cmaes --iterations 20 --population 6 --sigma 0.2 "
-                        "--seed 3 --out " + result.string() + " --log " + log.string());
+  const Run run = nudge(
+      "optimize scenes/projectile.json --optimizer cmaes --iterations 20 --population 6 --sigma 0.2 "
+      "--seed 3 --out " +
+      result.string() + " --log " + log.string());
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(read_file(result));  // valid JSON: no NaN in it
@@ -269,8 +272,8 @@ TEST_CASE("cli: bench cloth prints the spec's JSON on its last line") {
   while (!last.empty() && last.back() == '\n') last.pop_back();
   last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
   const nlohmann::json j = nlohmann::json::parse(last);
-  for (const char* field : {"impl", "bench", "n", "steps", "dtype", "loss", "grad_v0_norm", "grad_k_norm",
-                            "forward_s", "gradient_s", "runs", "threads"})
+  for (const char* field : {"impl", "bench", "n", "steps", "dtype", "loss", "grad_v0_norm", "grad_k_norm", "forward_s",
+                            "gradient_s", "runs", "threads"})
     CHECK_MESSAGE(j.contains(field), field);
   CHECK(j["bench"] == "cloth");
   CHECK(j["n"] == 8);
@@ -284,8 +287,8 @@ TEST_CASE("cli: bench cloth_throw prints the spec's JSON on its last line; bad o
   while (!last.empty() && last.back() == '\n') last.pop_back();
   last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
   const nlohmann::json j = nlohmann::json::parse(last);
-  for (const char* field : {"impl", "bench", "n", "steps", "dtype", "loss", "grad_v0_norm", "grad_k_norm",
-                            "forward_s", "gradient_s", "runs", "threads"})
+  for (const char* field : {"impl", "bench", "n", "steps", "dtype", "loss", "grad_v0_norm", "grad_k_norm", "forward_s",
+                            "gradient_s", "runs", "threads"})
     CHECK_MESSAGE(j.contains(field), field);
   CHECK(j["bench"] == "cloth_throw");
   CHECK(j["n"] == 17);
@@ -345,14 +348,16 @@ std::pair<int, int> png_size(const fs::path& path) {
 TEST_CASE("cli: render writes a PNG of one frame, and a sequence of the whole motion") {
   TempDir dir;
   const fs::path shot = dir.path / "shot.png";
-  const Run one = nudge("render scenes/projectile.json --out '" + shot.string() + "' --width 200 --height 120 --validate");
+  const Run one =
+      nudge("render scenes/projectile.json --out '" + shot.string() + "' --width 200 --height 120 --validate");
   INFO(one.output);
   CHECK(one.exit_code == 0);
   CHECK(png_size(shot) == std::pair<int, int>{200, 120});
 
   // 500 steps of 2 ms at 20 fps: a frame every 25 steps, 0 to 475, and the last step.
   const fs::path frames = dir.path / "frames";
-  const Run seq = nudge("render scenes/projectile.json --frames '" + frames.string() + "' --fps 20 --width 64 --height 48");
+  const Run seq =
+      nudge("render scenes/projectile.json --frames '" + frames.string() + "' --fps 20 --width 64 --height 48");
   INFO(seq.output);
   CHECK(seq.exit_code == 0);
   size_t count = 0;

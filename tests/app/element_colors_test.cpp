@@ -37,8 +37,9 @@ Scene soft_box() {
   REQUIRE(mesh.ok());
   Scene scene;
   scene.settings.steps = 3;
-  for (const auto& v : mesh->vertices) scene.params[ParamId::InitialPosition].value.insert(
-      scene.params[ParamId::InitialPosition].value.end(), v.begin(), v.end());
+  for (const auto& v : mesh->vertices)
+    scene.params[ParamId::InitialPosition].value.insert(scene.params[ParamId::InitialPosition].value.end(), v.begin(),
+                                                        v.end());
   scene.pinned.assign(mesh->vertices.size(), 0);
   scene.tets = mesh->tets;
   scene.tet_channel.assign(size_t(mesh->tet_count()), -1);

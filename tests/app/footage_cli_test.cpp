@@ -40,7 +40,6 @@ Run nudge_run(const std::string& args) {
   return run;
 }
 
-
 }  // namespace
 
 TEST_CASE("footage: fit-camera, track, optimize and export on the example shot") {

@@ -21,7 +21,6 @@ using namespace nudge;
 
 namespace {
 
-
 std::vector<std::string> lines_of(const std::filesystem::path& path) {
   std::ifstream in(path);
   std::vector<std::string> lines;
@@ -73,7 +72,8 @@ TEST_CASE("footage: the motion exported as CSV and as glTF, read back") {
     REQUIRE(model.nodes.size() == 3);  // two particles and the camera
     CHECK(model.nodes[1].name == "particle 1");
     REQUIRE(model.cameras.size() == 1);
-    CHECK(model.cameras[0].perspective.yfov == doctest::Approx(vertical_fov_degrees(*scene.footage.camera) * M_PI / 180));
+    CHECK(model.cameras[0].perspective.yfov ==
+          doctest::Approx(vertical_fov_degrees(*scene.footage.camera) * M_PI / 180));
     CHECK(model.nodes[2].rotation[3] == doctest::Approx(scene.footage.camera->orientation[3]));
     REQUIRE(model.animations.size() == 1);
     const tinygltf::AnimationChannel& channel = model.animations[0].channels[1];  // particle 1's translation

@@ -30,7 +30,6 @@ namespace {
 constexpr int kFrames = 100;
 constexpr int kHiddenFrom = 50, kHiddenTo = 52;  // the grey card's frames
 
-
 // Where particle p is in the image at a frame: the truth the tracker is held to.
 void true_image_position(const Scene& scene, const Trajectory& traj, int p, int frame, double uv[2]) {
   const int spf = *steps_per_frame(scene.footage.fps, scene.settings.dt);
@@ -59,7 +58,8 @@ void render_shot(const Scene& scene, const Trajectory& traj, const std::filesyst
     true_image_position(scene, traj, 1, frame, uv);
     for (int y = 0; y < image->height; ++y)
       for (int x = 0; x < image->width; ++x) {
-        const bool hidden = frame >= kHiddenFrom && frame <= kHiddenTo && std::abs(x - uv[0]) < 25 && std::abs(y - uv[1]) < 25;
+        const bool hidden =
+            frame >= kHiddenFrom && frame <= kHiddenTo && std::abs(x - uv[0]) < 25 && std::abs(y - uv[1]) < 25;
         for (int c = 0; c < 3; ++c) {
           std::uint8_t& value = image->rgba[(size_t(y) * image->width + x) * 4 + c];
           const double shaded = hidden ? 128.0 : value + noise(random);
@@ -117,7 +117,8 @@ TEST_CASE("footage: a shot rendered by Nudge, tracked, its camera and the spring
 
   // The camera from six points of known place, clicked to 0.3 px: four ground corners,
   // the anchor, and the top of a 0.5 m post.
-  const double places[][3] = {{-0.5, 0, -0.5}, {0.5, 0, -0.5}, {0.5, 0, 0.5}, {-0.5, 0, 0.5}, {0, 1, 0}, {0.5, 0.5, -0.5}};
+  const double places[][3] = {{-0.5, 0, -0.5}, {0.5, 0, -0.5}, {0.5, 0, 0.5},
+                              {-0.5, 0, 0.5},  {0, 1, 0},      {0.5, 0.5, -0.5}};
   std::mt19937 random(11);
   std::normal_distribution<double> click_noise(0.0, 0.3);
   for (const auto& place : places) {
@@ -130,8 +131,9 @@ TEST_CASE("footage: a shot rendered by Nudge, tracked, its camera and the spring
   Result<footage::CameraFit> fit = footage::fit_camera(scene.footage.correspondences, video->width(), video->height());
   REQUIRE_MESSAGE(fit.ok(), (fit.ok() ? "" : fit.error().message));
   const PinholeCamera& known = *truth.footage.camera;
-  const double moved = std::hypot(fit->camera.position[0] - known.position[0], fit->camera.position[1] - known.position[1],
-                                  fit->camera.position[2] - known.position[2]);
+  const double moved =
+      std::hypot(fit->camera.position[0] - known.position[0], fit->camera.position[1] - known.position[1],
+                 fit->camera.position[2] - known.position[2]);
   MESSAGE("camera: focal " << fit->camera.focal << " px (" << known.focal << "), " << moved * 100
                            << " cm from the true position, rms " << fit->rms_error << " px");
   CHECK(fit->camera.focal == doctest::Approx(known.focal).epsilon(0.01));
@@ -160,7 +162,8 @@ TEST_CASE("footage: a shot rendered by Nudge, tracked, its camera and the spring
   Result<OptimizeResult> result = optimize_parameters(**sim, params, scene.optimizer);
   REQUIRE(result.ok());
   const double k = params[ParamId::Stiffness].value[0], c = params[ParamId::Damping].value[0];
-  MESSAGE("physics: stiffness " << k << " N/m (60), damping " << c << " N s/m (0.25), loss " << result->loss << " px^2");
+  MESSAGE("physics: stiffness " << k << " N/m (60), damping " << c << " N s/m (0.25), loss " << result->loss
+                                << " px^2");
   CHECK(k == doctest::Approx(60.0).epsilon(0.02));
   CHECK(c == doctest::Approx(0.25).epsilon(0.02));
 }

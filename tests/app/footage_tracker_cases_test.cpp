@@ -73,7 +73,8 @@ double bilinear(const std::vector<double>& texels, double x, double y) {
   const int x0 = std::min(int(x), kTexels - 2), y0 = std::min(int(y), kTexels - 2);
   const double fx = x - x0, fy = y - y0;
   const auto at = [&](int px, int py) { return texels[size_t(py) * kTexels + px]; };
-  return (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) + fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
+  return (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) +
+         fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
 }
 
 // Every frame of the shot, rendered once.
@@ -144,7 +145,8 @@ std::vector<double> check_track(const std::vector<TrackPoint>& track, int first,
     CHECK(error < 1.0);
     errors.push_back(error);
   }
-  CHECK(std::is_sorted(track.begin(), track.end(), [](const TrackPoint& a, const TrackPoint& b) { return a.frame < b.frame; }));
+  CHECK(std::is_sorted(track.begin(), track.end(),
+                       [](const TrackPoint& a, const TrackPoint& b) { return a.frame < b.frame; }));
   return errors;
 }
 
@@ -152,7 +154,8 @@ void report(const char* what, const std::vector<double>& errors) {
   double sum = 0, worst = 0;
   for (double e : errors) sum += e, worst = std::max(worst, e);
   const double mean = errors.empty() ? 0 : sum / double(errors.size());
-  MESSAGE(std::string(what) << ": " << errors.size() << " frames, error max " << worst << " px, mean " << mean << " px");
+  MESSAGE(std::string(what) << ": " << errors.size() << " frames, error max " << worst << " px, mean " << mean
+                            << " px");
   CHECK(mean < 0.3);
 }
 

@@ -43,7 +43,8 @@ footage::Image make_frame(int f) {
         }
       if (hidden(f) && std::abs(x - truth_u(f)) < 16 && std::abs(y - truth_v(f)) < 16) value = 128;
       value += noise(random);
-      for (int c = 0; c < 3; ++c) image.rgb[(size_t(y) * kW + x) * 3 + size_t(c)] = (unsigned char)std::clamp(std::lround(value), 0L, 255L);
+      for (int c = 0; c < 3; ++c)
+        image.rgb[(size_t(y) * kW + x) * 3 + size_t(c)] = (unsigned char)std::clamp(std::lround(value), 0L, 255L);
     }
   return image;
 }
@@ -83,7 +84,8 @@ TEST_CASE("footage: the tracker follows a target within a pixel, through four hi
   CHECK(std::is_sorted(both->begin(), both->end(), [](const auto& a, const auto& b) { return a.frame < b.frame; }));
 
   CHECK_FALSE(footage::track_point(frames, {}, 0, 10).ok());
-  CHECK(footage::track_point(frames, {{60, 10, 10, 1, true}}, 0, 50).error().message.find("outside") != std::string::npos);
+  CHECK(footage::track_point(frames, {{60, 10, 10, 1, true}}, 0, 50).error().message.find("outside") !=
+        std::string::npos);
   CHECK(footage::track_point(frames, {{5, -3, 10, 1, true}}, 0, 50).error().message.find("outside the 200 x 150") !=
         std::string::npos);
 }

@@ -105,15 +105,19 @@ TEST_CASE("footage: an image sequence reads as a folder and as a printf pattern"
 
 // A missing ffmpeg fails the case: a skip here used to count as a pass.
 TEST_CASE("footage: an H.264 clip with B-frames gives the same frames in any order") {
-  REQUIRE_MESSAGE(has_ffmpeg(), "the ffmpeg command is needed to encode the test clip (scripts/setup installs "
-                                "Debian's ffmpeg package)");
+  REQUIRE_MESSAGE(has_ffmpeg(),
+                  "the ffmpeg command is needed to encode the test clip (scripts/setup installs "
+                  "Debian's ffmpeg package)");
   test::TempDir dir("footage-video");
   write_sequence(dir.path / "shot");
   const std::filesystem::path clip = dir.path / "clip.mp4";
-  const std::string command = "ffmpeg -v error -y -framerate 24 -i '" + (dir.path / "shot" / "frame_%04d.png").string() +
+  const std::string command = "ffmpeg -v error -y -framerate 24 -i '" +
+                              (dir.path / "shot" / "frame_%04d.png").string() +
                               "' -c:v libx264 -g 10 -bf 2 -pix_fmt yuv420p -crf 12 '" + clip.string() + "'";
-  REQUIRE_MESSAGE(std::system(command.c_str()) == 0, "ffmpeg could not encode H.264 (it needs libx264, which Debian's "
-                                                     "ffmpeg package has; scripts/setup installs it): " << command);
+  REQUIRE_MESSAGE(std::system(command.c_str()) == 0,
+                  "ffmpeg could not encode H.264 (it needs libx264, which Debian's "
+                  "ffmpeg package has; scripts/setup installs it): "
+                      << command);
 
   Result<VideoReader> in_order = VideoReader::open(clip);
   REQUIRE_MESSAGE(in_order.ok(), (in_order.ok() ? "" : in_order.error().message));
@@ -148,7 +152,8 @@ TEST_CASE("footage: an H.264 clip with B-frames gives the same frames in any ord
   // Cut without re-encoding from 0.5 s (frame 12): the clip starts at the keyframe on
   // frame 10, and an edit list hides the two frames before the cut. They are no frames.
   const std::filesystem::path cut = dir.path / "cut.mp4";
-  const std::string cut_command = "ffmpeg -v error -y -ss 0.5 -i '" + clip.string() + "' -c copy '" + cut.string() + "'";
+  const std::string cut_command =
+      "ffmpeg -v error -y -ss 0.5 -i '" + clip.string() + "' -c copy '" + cut.string() + "'";
   REQUIRE_MESSAGE(std::system(cut_command.c_str()) == 0, "ffmpeg could not cut the clip: " << cut_command);
   Result<VideoReader> trimmed = VideoReader::open(cut);
   REQUIRE_MESSAGE(trimmed.ok(), (trimmed.ok() ? "" : trimmed.error().message));

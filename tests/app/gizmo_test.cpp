@@ -74,7 +74,8 @@ TEST_CASE("gizmo: a constant size on screen, its handles hit where they are draw
       CHECK(view::gizmo_handle_at(projector, kOrigin, along + 4.0 * across) == handle);
       CHECK(view::gizmo_handle_at(projector, kOrigin, tip) == handle);
       CHECK(view::gizmo_handle_at(projector, kOrigin, along + 20.0 * across) != handle);
-      CHECK(view::gizmo_handle_at(projector, kOrigin, screen->origin + 1.5 * (tip - screen->origin)) == GizmoHandle::None);
+      CHECK(view::gizmo_handle_at(projector, kOrigin, screen->origin + 1.5 * (tip - screen->origin)) ==
+            GizmoHandle::None);
     }
     CHECK(view::gizmo_handle_at(projector, kOrigin, screen->origin + glm::dvec2(200, 200)) == GizmoHandle::None);
   }
@@ -120,9 +121,9 @@ TEST_CASE("gizmo: dragging the centre square moves in the plane facing the camer
     const glm::dvec3 right = projector.right() * length, up = projector.up() * length;
     for (const glm::dvec3 grab : {glm::dvec3(0, 0, 0), 0.1 * right - 0.05 * up}) {
       for (const glm::dvec3 move : {0.5 * right, -0.7 * up + 0.2 * right, 3.0 * right + 2.0 * up}) {
-        const glm::dvec3 offset = view::drag_offset(projector, kOrigin, GizmoHandle::ViewPlane,
-                                                    pixel_of(projector, kOrigin + grab),
-                                                    pixel_of(projector, kOrigin + grab + move));
+        const glm::dvec3 offset =
+            view::drag_offset(projector, kOrigin, GizmoHandle::ViewPlane, pixel_of(projector, kOrigin + grab),
+                              pixel_of(projector, kOrigin + grab + move));
         CHECK(near(offset, move, 1e-8 * length));
         CHECK(std::fabs(glm::dot(offset, projector.forward())) < 1e-9 * length);
       }
@@ -139,8 +140,8 @@ TEST_CASE("gizmo: an axis pointing at the eye does not blow up") {
     const double length = view::gizmo_world_length(projector, origin);
     const glm::dvec2 center = pixel_of(projector, origin);
     for (const glm::dvec2 press : {center, center + glm::dvec2(3, 1), center + glm::dvec2(-40, 25)})
-      for (const glm::dvec2 now : {center + glm::dvec2(5, 0), center + glm::dvec2(-300, 200), center + glm::dvec2(0.01, 0),
-                                   glm::dvec2(10, 20)}) {
+      for (const glm::dvec2 now : {center + glm::dvec2(5, 0), center + glm::dvec2(-300, 200),
+                                   center + glm::dvec2(0.01, 0), glm::dvec2(10, 20)}) {
         const glm::dvec3 offset = view::drag_offset(projector, origin, GizmoHandle::Z, press, now);
         CAPTURE(eye.x);
         CHECK(std::isfinite(offset.x));
@@ -172,7 +173,7 @@ TEST_CASE("gizmo: snapping and the default grid step") {
     bounds.hi = glm::vec3(half_size);
     return view::default_snap_step(bounds);
   };
-  CHECK(step_for(0.5f) == doctest::Approx(0.1));   // a 1 m cube, radius 0.87 m
+  CHECK(step_for(0.5f) == doctest::Approx(0.1));  // a 1 m cube, radius 0.87 m
   CHECK(step_for(1.5f) == doctest::Approx(0.1));
   CHECK(step_for(5) == doctest::Approx(1));
   CHECK(step_for(0.05f) == doctest::Approx(0.01));

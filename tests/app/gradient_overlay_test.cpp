@@ -197,7 +197,8 @@ TEST_CASE("gradient overlay: every parameter the facts table draws has an overla
   scene.bodies.push_back(capsule);
   shape_parameters(scene);
   for (Parameter& p : scene.params.items)
-    for (std::size_t k = 0; k < p.grad.size(); ++k) p.grad[k] = (p.unused.size() > k && p.unused[k]) ? 0.0 : 1.0 + double(k);
+    for (std::size_t k = 0; k < p.grad.size(); ++k)
+      p.grad[k] = (p.unused.size() > k && p.unused[k]) ? 0.0 : 1.0 + double(k);
   view::SceneDrawOptions options;
   options.bounds.hi = {1, 1, 1};
   const render::DrawList plain = view::scene_draw_list(scene, nullptr, 0, options);
@@ -259,8 +260,10 @@ TEST_CASE("gradient overlay: springs take the diverging colour of their gradient
   CHECK(list.legends[0].max == doctest::Approx(3));
   const render::Image image = draw(gpu, list);
   // +3 of [-3, 3]: the red end. -1.5: a quarter of the way, light blue.
-  CHECK(near(pixel_at_world(image, list.camera, {-0.75f, -0.5f, 0}), render::map_color(render::ColorMap::Diverging, 1.0f)));
-  CHECK(near(pixel_at_world(image, list.camera, {0.75f, -0.5f, 0}), render::map_color(render::ColorMap::Diverging, 0.25f)));
+  CHECK(near(pixel_at_world(image, list.camera, {-0.75f, -0.5f, 0}),
+             render::map_color(render::ColorMap::Diverging, 1.0f)));
+  CHECK(near(pixel_at_world(image, list.camera, {0.75f, -0.5f, 0}),
+             render::map_color(render::ColorMap::Diverging, 0.25f)));
 }
 
 TEST_CASE("gradient overlay: bodies take the diverging colour of their density's or size's gradient") {

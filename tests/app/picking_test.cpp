@@ -139,7 +139,11 @@ struct Picker {
   }
 };
 
-#define check_pick(...) do { INFO("checked at line ", __LINE__); check_pick_at(__VA_ARGS__); } while (false)
+#define check_pick(...)                 \
+  do {                                  \
+    INFO("checked at line ", __LINE__); \
+    check_pick_at(__VA_ARGS__);         \
+  } while (false)
 void check_pick_at(const std::optional<Pick>& got, Pick::Kind kind, int index, int row = -1) {
   REQUIRE(got);
   CHECK(int(got->kind) == int(kind));
@@ -150,9 +154,8 @@ void check_pick_at(const std::optional<Pick>& got, Pick::Kind kind, int index, i
 }  // namespace
 
 TEST_CASE("picking: world to window pixels agrees with the renderer's projection") {
-  for (const render::Camera& camera :
-       {camera_at({0, 0, 6}), camera_at({3, 2, 3}, {0, 0.5f, 0}), camera_at({-4, 1, -2}, {0.2f, 0, 0.1f}),
-        camera_at({0.3f, 5, 0.4f})}) {
+  for (const render::Camera& camera : {camera_at({0, 0, 6}), camera_at({3, 2, 3}, {0, 0.5f, 0}),
+                                       camera_at({-4, 1, -2}, {0.2f, 0, 0.1f}), camera_at({0.3f, 5, 0.4f})}) {
     const view::ViewportProjector projector(camera, kViewport);
     CHECK(projector.aspect() == doctest::Approx(400.0 / 300.0));
     for (const glm::vec3 p : {glm::vec3(0, 0, 0), glm::vec3(0.5f, 0.3f, -0.2f), glm::vec3(-0.7f, -0.4f, 0.6f),
@@ -201,8 +204,8 @@ TEST_CASE("picking: the ray under a pixel passes through the world point that la
 
 TEST_CASE("picking: particles in front of a body, behind it, and by their contact radius") {
   const Picker picker;
-  check_pick(picker.at_world({0, 0, 1}), Pick::Kind::Particle, 0);   // in front of the box
-  check_pick(picker.at_world({0.2, -0.1, -1.5}), Pick::Kind::Body, 0);    // behind it: the box
+  check_pick(picker.at_world({0, 0, 1}), Pick::Kind::Particle, 0);      // in front of the box
+  check_pick(picker.at_world({0.2, -0.1, -1.5}), Pick::Kind::Body, 0);  // behind it: the box
   const std::optional<Pick> particle = picker.at_world({0, 0, 1});
   REQUIRE(particle);
   CHECK(particle->distance == doctest::Approx(5 - 0.05).epsilon(1e-6));
@@ -292,7 +295,7 @@ TEST_CASE("picking: colliders, with planes only where nothing else is") {
   check_pick(picker.at_world({-2, -1.5, 0}), Pick::Kind::Collider, 1);
   check_pick(picker.at_world({2.25, -1.35, 0}), Pick::Kind::Collider, 2);
   check_pick(picker.at_world({2.5, -1.5, 0}), Pick::Kind::Collider, 0);  // past the box: the ground behind it
-  check_pick(picker.at_world({0, -3, -2}), Pick::Kind::Collider, 0);  // the ground
+  check_pick(picker.at_world({0, -3, -2}), Pick::Kind::Collider, 0);     // the ground
   const std::optional<Pick> ground = picker.at_world({0, -3, -2});
   REQUIRE(ground);
   CHECK(glm::length(ground->point - glm::dvec3(0, -3, -2)) < 1e-6);
@@ -319,12 +322,14 @@ TEST_CASE("picking: objective targets and joints where they are drawn") {
 TEST_CASE("picking: box selection holds the particles and bodies whose centres land inside") {
   const Picker picker;
   const glm::dvec2 a = pixel_of(picker.projector, {-0.6, -0.6, 0}), b = pixel_of(picker.projector, {0.6, 0.6, 0});
-  for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}, std::pair{glm::dvec2(a.x, b.y), glm::dvec2(b.x, a.y)}}) {
+  for (const auto& [from, to] :
+       {std::pair{a, b}, std::pair{b, a}, std::pair{glm::dvec2(a.x, b.y), glm::dvec2(b.x, a.y)}}) {
     const view::BoxSelection got = view::box_select(picker.scene, nullptr, 0, picker.projector, from, to);
     CHECK(got.particles == std::vector<int>{0, 1});
     CHECK(got.bodies == std::vector<int>{0});
   }
-  const glm::dvec2 wide_a = pixel_of(picker.projector, {-2.2, -1.5, 0}), wide_b = pixel_of(picker.projector, {2.2, 2.2, 0});
+  const glm::dvec2 wide_a = pixel_of(picker.projector, {-2.2, -1.5, 0}),
+                   wide_b = pixel_of(picker.projector, {2.2, 2.2, 0});
   const view::BoxSelection wide = view::box_select(picker.scene, nullptr, 0, picker.projector, wide_a, wide_b);
   CHECK(wide.particles == std::vector<int>{0, 1, 2, 3});
   CHECK(wide.bodies == std::vector<int>{0, 1, 2, 3});

@@ -80,7 +80,7 @@ TEST_CASE("scene edits: a copy carries its elements' actuators, and a paste gain
   chain.actuators = {on_particle(1, 0), on_particle(3, 1)};
   const Scene copy = ok(edits::extract(chain, {2, 3}, {}));
   REQUIRE(copy.actuators.size() == 1);
-  CHECK(copy.actuators[0].particle == 1);  // particle 3 is the copy's second
+  CHECK(copy.actuators[0].particle == 1);      // particle 3 is the copy's second
   const Scene bodies = body_scene(temp.path);  // no channels
   const Scene pasted = ok(edits::merge(bodies, copy, {0, 0, 1}));
   CHECK(pasted.channels == 2);

@@ -397,7 +397,9 @@ TEST_CASE("scene edits: a duplicated chain, cloth, walker or pendulum moves as t
   }
 }
 
-TEST_CASE("scene edits: triangles and bending edges follow their particles when particles are deleted, copied and duplicated") {
+TEST_CASE(
+    "scene edits: triangles and bending edges follow their particles when particles are deleted, copied and "
+    "duplicated") {
   // A strip of three triangles over five particles: 0-1-2, 1-3-2, 2-3-4, with bending
   // on its two interior edges (1-2 between 0 and 3, 2-3 between 1 and 4).
   Scene scene;

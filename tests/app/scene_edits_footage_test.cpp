@@ -30,12 +30,14 @@ TEST_CASE("scene edits: tracks, keys, bindings, correspondences and the camera")
   CHECK(edited.footage.tracks[0].samples[1].uv[0] == 121);
 
   // The tracker's samples taken in; ones out of order are refused.
-  edited = ok(edits::set_track_samples(edited, 0, {{1, {118, 79}, 1.0, true}, {2, {119, 80}, 0.9, false}, {3, {121, 81}, 1.0, true}}));
+  edited = ok(edits::set_track_samples(
+      edited, 0, {{1, {118, 79}, 1.0, true}, {2, {119, 80}, 0.9, false}, {3, {121, 81}, 1.0, true}}));
   CHECK(edited.footage.tracks[0].samples.size() == 3);
   CHECK_FALSE(edits::set_track_samples(edited, 0, {{2, {1, 1}, 1, false}, {1, {1, 1}, 1, false}}).ok());
 
   // Binding needs the camera; with one, the first binding makes a tracks objective.
-  check_error(edits::bind_track(edited, 0, 1), "bind track: the footage has no camera to compare through; fit one from correspondences first");
+  check_error(edits::bind_track(edited, 0, 1),
+              "bind track: the footage has no camera to compare through; fit one from correspondences first");
   edited = ok(edits::set_footage_camera(edited, test::make_shot_camera()));
   edited = ok(edits::bind_track(edited, 0, 1));
   edited = ok(edits::bind_track(edited, 1, 0));

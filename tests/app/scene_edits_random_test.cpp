@@ -258,7 +258,7 @@ TEST_CASE("scene edits: thousands of random edits keep a scene valid and stable 
     return listed;
   };
   edits::WalkerShape walker;  // the last add_walker's shape, for its checks
-  int named = 0;  // bodies and joints are named apart: the oracle knows them by name
+  int named = 0;              // bodies and joints are named apart: the oracle knows them by name
   const auto point = [&] { return Vec3{uniform(-1, 1), uniform(0, 2), uniform(-1, 1)}; };
   const std::vector<BodyShape> shapes = {BodyShape::Sphere, BodyShape::Box, BodyShape::Capsule, BodyShape::Mesh};
 

@@ -17,9 +17,7 @@ namespace edits = nudge::studio::edits;
 
 namespace {
 
-double sum_from(const std::vector<double>& v, int first) {
-  return std::accumulate(v.begin() + first, v.end(), 0.0);
-}
+double sum_from(const std::vector<double>& v, int first) { return std::accumulate(v.begin() + first, v.end(), 0.0); }
 
 }  // namespace
 
@@ -43,7 +41,9 @@ TEST_CASE("scene edits: a membrane cloth is add_cloth's sheet held by triangles 
   CHECK(values(cloth, ParamId::BendingStiffness) == std::vector<double>(13, 0.02));
   // Counter-clockwise seen from +z: the first triangle's normal points along +z.
   const std::vector<double>& x = values(cloth, ParamId::InitialPosition);
-  const auto p = [&](int i) { return nudge::Vec3<double>{x[3 * size_t(i)], x[3 * size_t(i) + 1], x[3 * size_t(i) + 2]}; };
+  const auto p = [&](int i) {
+    return nudge::Vec3<double>{x[3 * size_t(i)], x[3 * size_t(i) + 1], x[3 * size_t(i) + 2]};
+  };
   CHECK(cross(p(cloth.triangles[1]) - p(cloth.triangles[0]), p(cloth.triangles[2]) - p(cloth.triangles[0])).z > 0);
   check_stable(cloth, temp.path);
 

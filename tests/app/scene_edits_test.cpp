@@ -300,13 +300,13 @@ TEST_CASE("scene edits: add_walker builds a legged soft robot with a muscle chan
       std::vector<int> leg_columns;  // where each leg stands, as documented
     };
     const std::vector<Case> cases = {
-        {{}, {0, 2}},                               // the defaults: 3 x 1 body on 2 legs of 2 (walker.json's)
-        {{3, 2, 2, 2, 0.1, 0.25}, {0, 2}},          // two body rows
-        {{5, 1, 3, 1, 0.2, 0.3}, {0, 2, 4}},        // evenly spread
-        {{6, 1, 3, 1, 0.1, 0.25}, {0, 3, 5}},       // 2.5 rounds up
-        {{1, 1, 1, 3, 0.05, -0.5}, {0}},            // one leg under a one-cell body
-        {{4, 2, 1, 2, 0.1, 0.25}, {1}},             // one leg: the middle column, left of the middle
-        {{7, 3, 4, 2, 0.1, 0.25}, {0, 2, 4, 6}},    // the most legs: every other column
+        {{}, {0, 2}},                             // the defaults: 3 x 1 body on 2 legs of 2 (walker.json's)
+        {{3, 2, 2, 2, 0.1, 0.25}, {0, 2}},        // two body rows
+        {{5, 1, 3, 1, 0.2, 0.3}, {0, 2, 4}},      // evenly spread
+        {{6, 1, 3, 1, 0.1, 0.25}, {0, 3, 5}},     // 2.5 rounds up
+        {{1, 1, 1, 3, 0.05, -0.5}, {0}},          // one leg under a one-cell body
+        {{4, 2, 1, 2, 0.1, 0.25}, {1}},           // one leg: the middle column, left of the middle
+        {{7, 3, 4, 2, 0.1, 0.25}, {0, 2, 4, 6}},  // the most legs: every other column
     };
     for (const Case& c : cases) {
       const edits::WalkerShape& w = c.shape;
@@ -450,8 +450,9 @@ TEST_CASE("scene edits: add_walker builds a legged soft robot with a muscle chan
     const Scene crowded = ok(edits::set_channels(scene, kMaxChannels - 1));
     check_error(edits::add_walker(crowded, o, W{1, 1, 1, 1}, material),
                 "add walker: found 4095 channels + 2 new (two per leg); expected at most 4096 channels");
-    CHECK(ok(edits::add_walker(ok(edits::set_channels(scene, kMaxChannels - 2)), o, W{1, 1, 1, 1}, material))
-              .channels == kMaxChannels);
+    CHECK(
+        ok(edits::add_walker(ok(edits::set_channels(scene, kMaxChannels - 2)), o, W{1, 1, 1, 1}, material)).channels ==
+        kMaxChannels);
     const Scene passive = ok(edits::set_channels(ok(edits::set_spring_actuation(scene, {1, 2}, -1, 0)), 0));
     const Scene long_run = ok(edits::set_time(passive, 1e-4, 10'000'000));  // no channels: no control values
     // At most 10 channels of 10^7 steps: 6 legs would fit with a channel each, not with two.
@@ -529,13 +530,16 @@ TEST_CASE("scene edits: the default add_walker with walker.json's material is sc
     CHECK(both.spring_channel[36 + s] == (channel >= 0 ? channel + 4 : -1));
     CHECK(both.actuation[36 + s] == walker.actuation[s]);
   }
-  const std::vector<double>&old_controls = values(walker, ParamId::Controls), &both_controls = values(both, ParamId::Controls);
+  const std::vector<double>&old_controls = values(walker, ParamId::Controls),
+        &both_controls = values(both, ParamId::Controls);
   for (size_t t = 0; t < size_t(walker.settings.steps); ++t)
     for (size_t ch = 0; ch < 8; ++ch) CHECK(both_controls[8 * t + ch] == (ch < 4 ? old_controls[4 * t + ch] : 0.0));
   check_stable(both, temp.path);
 }
 
-TEST_CASE("scene edits: a generated walker stands on the ground, its legs stretch and bend, and it rocks on without falling") {
+TEST_CASE(
+    "scene edits: a generated walker stands on the ground, its legs stretch and bend, and it rocks on without "
+    "falling") {
   // The default walker (walker.json's robot: a 3 x 1 body on two legs of two cells, 16
   // particles) with walker.json's settings and ground, its feet on the ground, alone in the scene.
   TempDir temp;
@@ -604,13 +608,13 @@ TEST_CASE("scene edits: a generated walker stands on the ground, its legs stretc
   for (size_t i = 0; i < size_t(n); ++i)
     drift += (rocking.x[(size_t(steps) * size_t(n) + i) * 3] - rocking.x[i * 3]) / n;
   MESSAGE("rocking walker: lowest point " << lowest << " m, body bottom in [" << body_lowest << ", " << body_highest
-                                          << "] m, body rows at least " << thinnest << " m apart, drift "
-                                          << drift << " m");
-  CHECK(lowest > -0.005);       // the ground holds the feet (penalty 2e4 N/m)
-  CHECK(body_lowest > 0.12);    // the legs (0.2 m) hold the body up
-  CHECK(body_highest < 0.25);   // and do not throw it
+                                          << "] m, body rows at least " << thinnest << " m apart, drift " << drift
+                                          << " m");
+  CHECK(lowest > -0.005);                    // the ground holds the feet (penalty 2e4 N/m)
+  CHECK(body_lowest > 0.12);                 // the legs (0.2 m) hold the body up
+  CHECK(body_highest < 0.25);                // and do not throw it
   CHECK(body_highest - body_lowest > 0.01);  // the muscles move it
-  CHECK(thinnest > 0.075);      // the body stays upright and whole
+  CHECK(thinnest > 0.075);                   // the body stays upright and whole
   CHECK(std::isfinite(drift));
 }
 
@@ -634,9 +638,9 @@ TEST_CASE("scene edits: deleting triangles, bending edges and tets keeps their p
   CHECK(unbent.bending_count() == edges - 1);
   CHECK(values(unbent, ParamId::BendingStiffness).size() == size_t(edges - 1));
   check_stable(unbent, temp.path);
-  check_error(edits::delete_triangles(scene, {tri}),
-              "delete triangles: triangle " + std::to_string(tri) + " does not exist; expected an index in [0, " +
-                  std::to_string(tri) + ")");
+  check_error(edits::delete_triangles(scene, {tri}), "delete triangles: triangle " + std::to_string(tri) +
+                                                         " does not exist; expected an index in [0, " +
+                                                         std::to_string(tri) + ")");
 
   const Scene soft = nudge::studio_test::load_example("softbody_bounce");
   const int tets = soft.tet_count();
@@ -1175,7 +1179,8 @@ TEST_CASE("scene edits: an invalid scene to start from is an error, not a crash"
 
 // ---- Every example scene -----------------------------------------------------------
 
-TEST_CASE("scene edits: every edit that applies to an example scene gives a valid scene that saves and loads the same") {
+TEST_CASE(
+    "scene edits: every edit that applies to an example scene gives a valid scene that saves and loads the same") {
   TempDir temp;
   std::vector<std::string> names;  // every scene in scenes/, so that a new example is covered too
   for (const fs::directory_entry& entry : fs::directory_iterator(source_dir() / "scenes"))

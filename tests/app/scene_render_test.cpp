@@ -90,7 +90,8 @@ TEST_CASE("scene render: every example scene shows its particles and its backgro
     // free particle, orange for a pinned one), never the background.
     int checked = 0;
     for (int i : {0, r.scene.particle_count() / 2, r.scene.particle_count() - 1}) {
-      const std::optional<glm::vec2> px = render::project_to_pixel(r.options.camera, final_position(r, i), kWidth, kHeight);
+      const std::optional<glm::vec2> px =
+          render::project_to_pixel(r.options.camera, final_position(r, i), kWidth, kHeight);
       if (!px) continue;
       const auto c = render::pixel_at(r.image, int(px->x), int(px->y));
       CAPTURE(i);
@@ -101,7 +102,7 @@ TEST_CASE("scene render: every example scene shows its particles and its backgro
       if (r.scene.pinned[i]) {
         CHECK(c[0] > c[2] + 60);  // orange: red well above blue
       } else {
-        CHECK(std::min({c[0], c[1], c[2]}) > 90);  // bright
+        CHECK(std::min({c[0], c[1], c[2]}) > 90);     // bright
         CHECK(std::abs(int(c[0]) - int(c[2])) < 60);  // grey, not a hue
       }
       ++checked;
@@ -193,7 +194,8 @@ TEST_CASE("scene draw: a marker objective draws its whole reference track and th
   CHECK(simulated->points.size() == size_t(frames));
   // The first sample is where the marker starts; the path starts at the bound particle.
   const int particle = markers.bind.begin()->second;
-  CHECK(simulated->points[0].y == doctest::Approx(scene->params[ParamId::InitialPosition].value[size_t(3 * particle + 1)]));
+  CHECK(simulated->points[0].y ==
+        doctest::Approx(scene->params[ParamId::InitialPosition].value[size_t(3 * particle + 1)]));
   // Without objectives drawn, no tracks.
   view::SceneDrawOptions bare = options;
   bare.objectives = false;
@@ -308,12 +310,14 @@ TEST_CASE("scene render: joints are drawn in their colour where the bodies carry
     for (int y = 0; y < kHeight; ++y)
       for (int x = 0; x < kWidth; ++x) joint_pixels += near(render::pixel_at(*image, x, y), view::colors::kJoint, 4);
     MESSAGE("pixels of the joint colour: " << joint_pixels);
-    if (shown) CHECK(joint_pixels > 20);
-    else CHECK(joint_pixels == 0);
+    if (shown)
+      CHECK(joint_pixels > 20);
+    else
+      CHECK(joint_pixels == 0);
     const view::JointPlace elbow = view::joint_place(scene, &*traj, step, 1);
     const std::optional<glm::vec2> px = render::project_to_pixel(
-        options.camera, {float(elbow.child_anchor.x), float(elbow.child_anchor.y), float(elbow.child_anchor.z)},
-        kWidth, kHeight);
+        options.camera, {float(elbow.child_anchor.x), float(elbow.child_anchor.y), float(elbow.child_anchor.z)}, kWidth,
+        kHeight);
     REQUIRE(px.has_value());
     const auto c = render::pixel_at(*image, int(px->x), int(px->y));
     CAPTURE(int(c[0]));
@@ -421,17 +425,19 @@ TEST_CASE("scene render: attachments are drawn in the joints' colour at the body
       render::Expected<render::Image> image = target->render(list);
       REQUIRE(image.ok());
       if (std::getenv("NUDGE_KEEP_RENDERS"))
-        (void)render::write_png(std::string("/tmp/scene_render_attachment_") + (shown ? "on" : "off") +
-                                    (pulled ? "_pulled" : "") + ".png",
-                                *image);
+        (void)render::write_png(
+            std::string("/tmp/scene_render_attachment_") + (shown ? "on" : "off") + (pulled ? "_pulled" : "") + ".png",
+            *image);
       // The marker: a lit violet sphere at the ball's point, over the particle.
       const view::AttachmentPlace place = view::attachment_place(scene, motion, step, 0);
       const std::optional<glm::vec2> px = render::project_to_pixel(options.camera, vec(place.point), kWidth, kHeight);
       REQUIRE(px.has_value());
       const int violet = violet_pixels_near(*image, *px, 4);
       MESSAGE("violet pixels by the point: " << violet);
-      if (shown) CHECK(violet >= 20);
-      else CHECK(violet == 0);
+      if (shown)
+        CHECK(violet >= 20);
+      else
+        CHECK(violet == 0);
       // The line is unlit, exactly the joint colour; it shows where the particle is off
       // its point (while the spring holds, the marker hides it).
       int line_pixels = 0;
@@ -441,8 +447,8 @@ TEST_CASE("scene render: attachments are drawn in the joints' colour at the body
       if (shown && pulled) {
         CHECK(line_pixels > 20);
         // Halfway along, between the point and the particle pulled off it.
-        const std::optional<glm::vec2> mid = render::project_to_pixel(
-            options.camera, vec(0.5 * (place.point + place.particle)), kWidth, kHeight);
+        const std::optional<glm::vec2> mid =
+            render::project_to_pixel(options.camera, vec(0.5 * (place.point + place.particle)), kWidth, kHeight);
         REQUIRE(mid.has_value());
         CHECK(violet_pixels_near(*image, *mid, 2) > 0);
       }
@@ -451,7 +457,8 @@ TEST_CASE("scene render: attachments are drawn in the joints' colour at the body
   CHECK(gpu->validation_message_count() == 0);
 }
 
-TEST_CASE("scene draw: a cloth is one lit mesh over its particles, after the colliders and bodies, its particles small") {
+TEST_CASE(
+    "scene draw: a cloth is one lit mesh over its particles, after the colliders and bodies, its particles small") {
   // Two triangles of a 0.2 m square and a particle off the cloth.
   Scene scene;
   scene.settings.steps = 5;

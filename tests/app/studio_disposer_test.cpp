@@ -66,7 +66,8 @@ TEST_CASE("a running optimisation handed to the disposer stops without the calle
   using namespace nudge;
   auto session = std::make_unique<studio::OptimizationSession>(studio_test::load_example("projectile"));
   session->start();
-  REQUIRE(session->wait_for([](const studio::OptimizationSnapshot& s) { return s.iteration >= 1; }, studio_test::kTimeoutSeconds));
+  REQUIRE(session->wait_for([](const studio::OptimizationSnapshot& s) { return s.iteration >= 1; },
+                            studio_test::kTimeoutSeconds));
   studio::Disposer disposer;
   disposer.dispose(std::move(session));
   CHECK(session == nullptr);

@@ -32,8 +32,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     static int count = 0;
-    path = fs::temp_directory_path() /
-           ("nudge_studio_test_" + std::to_string(::getpid()) + "_" + std::to_string(count++));
+    path =
+        fs::temp_directory_path() / ("nudge_studio_test_" + std::to_string(::getpid()) + "_" + std::to_string(count++));
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -195,8 +195,7 @@ TEST_CASE("document: save as, edits, save, and the dirty mark in the title") {
   REQUIRE_MESSAGE(saved.ok(), (saved.ok() ? "" : saved.error().message));
   CHECK_FALSE(document.dirty());
   CHECK(document.title() == "Nudge - drop.json");
-  CHECK(open_or_fail(first).scene().params[ParamId::InitialVelocity].value ==
-        std::vector<double>{1.5, 0.0, -0.5});
+  CHECK(open_or_fail(first).scene().params[ParamId::InitialVelocity].value == std::vector<double>{1.5, 0.0, -0.5});
   // Nothing left beside it: the write went through a temporary that was renamed.
   int files = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(temp.path)) ++files;
@@ -245,7 +244,7 @@ TEST_CASE("document: a save that fails midway leaves the old file whole and says
   CHECK(read_all(file) == before);  // the old file, whole
   int files = 0;
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(temp.path)) ++files;
-  CHECK(files == 1);  // no temporary left behind
+  CHECK(files == 1);        // no temporary left behind
   CHECK(document.dirty());  // the changes are still unsaved, and still there
   CHECK(document.scene().description.size() == 100000);
 
@@ -357,8 +356,7 @@ TEST_CASE("document: the history keeps its last steps, and random undo, redo and
   CHECK(document.history().size() == Document::kMaxHistory);
   CHECK(document.scene().params[ParamId::InitialVelocity].value[0] == double(Document::kMaxHistory + 24));
   CHECK(document.history().front().label == "edit 25");  // the new scene and edits 0 to 24 are forgotten
-  CHECK(document.dirty());  // edited, and the pristine first step is gone
-
+  CHECK(document.dirty());                               // edited, and the pristine first step is gone
 
   // A model of the history (the velocity of each step) against the document.
   Document random;

@@ -96,8 +96,9 @@ TEST_CASE("optimization session: start, pause, step, reset on the projectile") {
 
   session.step();
   const int k = paused->iteration;
-  REQUIRE(session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == k + 1 && s.state == RunState::Paused; },
-                           kTimeoutSeconds));
+  REQUIRE(session.wait_for(
+      [&](const OptimizationSnapshot& s) { return s.iteration == k + 1 && s.state == RunState::Paused; },
+      kTimeoutSeconds));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(session.latest()->iteration == k + 1);  // one step, then paused again
   check_consistent(*session.latest());
@@ -120,7 +121,8 @@ TEST_CASE("optimization session: pausing does not change the iterates; a run fin
   session.set_settings(settings);
 
   session.start();
-  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  REQUIRE(
+      session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> straight = session.latest();
   CHECK(straight->iteration == 12);
   CHECK(straight->message.find("iterations") != std::string::npos);
@@ -130,11 +132,13 @@ TEST_CASE("optimization session: pausing does not change the iterates; a run fin
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Ready; }, kTimeoutSeconds));
   for (int i = 1; i <= 3; ++i) {
     session.step();
-    REQUIRE(session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == i && s.state == RunState::Paused; },
-                             kTimeoutSeconds));
+    REQUIRE(
+        session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == i && s.state == RunState::Paused; },
+                         kTimeoutSeconds));
   }
   session.start();
-  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  REQUIRE(
+      session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> stepped = session.latest();
   CHECK(stepped->loss_history == straight->loss_history);
   CHECK(same_values(stepped->scene.params, straight->scene.params));
@@ -149,7 +153,8 @@ TEST_CASE("optimization session: the walker travels further after a few iteratio
   session.start();  // before the start is evaluated: it runs once it is
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration == 0; }, kTimeoutSeconds));
   const double start_loss = session.latest()->loss;
-  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  REQUIRE(
+      session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> done = session.latest();
   CHECK(done->iteration == 6);
   CHECK(done->loss < start_loss);
@@ -169,8 +174,8 @@ TEST_CASE("optimization session: CMA-ES counts its simulations; its iterates are
   const double start_loss = session.latest()->loss;
 
   session.step();
-  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration == 1 && s.state == RunState::Paused; },
-                           kTimeoutSeconds));
+  REQUIRE(session.wait_for(
+      [](const OptimizationSnapshot& s) { return s.iteration == 1 && s.state == RunState::Paused; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> first = session.latest();
   CHECK(first->evaluations == 1 + population);
   CHECK(std::isnan(first->grad_norm));
@@ -183,10 +188,12 @@ TEST_CASE("optimization session: CMA-ES counts its simulations; its iterates are
   REQUIRE(evaluation.ok());
   CHECK(evaluation->loss == first->loss);
   CHECK(evaluation->term_loss == first->term_loss);
-  for (int p = 0; p < kParamCount; ++p) CHECK(params.items[size_t(p)].grad == first->scene.params.items[size_t(p)].grad);
+  for (int p = 0; p < kParamCount; ++p)
+    CHECK(params.items[size_t(p)].grad == first->scene.params.items[size_t(p)].grad);
 
   session.start();
-  REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
+  REQUIRE(
+      session.wait_for([](const OptimizationSnapshot& s) { return s.state == RunState::Finished; }, kTimeoutSeconds));
   const std::shared_ptr<const OptimizationSnapshot> done = session.latest();
   CHECK(done->iteration == 15);
   CHECK(done->evaluations == 1 + 15 * population);
@@ -219,7 +226,7 @@ TEST_CASE("optimization session: an edit while running stops the run, moves the 
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.iteration >= 3; }, kTimeoutSeconds));
 
   ParameterSet edited = session.latest()->scene.params;
-  edited[ParamId::InitialVelocity].value[0] += 0.5;  // by hand, mid-run
+  edited[ParamId::InitialVelocity].value[0] += 0.5;   // by hand, mid-run
   edited[ParamId::InitialVelocity].optimize = false;  // flags and bounds are not the edit's to change
   session.edit(edited);
   REQUIRE(session.wait_for([](const OptimizationSnapshot& s) { return s.message.find("edited") != std::string::npos; },
@@ -247,8 +254,9 @@ TEST_CASE("optimization session: an edit while running stops the run, moves the 
   // Start resumes from the edited point: the next iterate is one optimiser step from it.
   const int k = after->iteration;
   session.step();
-  REQUIRE(session.wait_for([&](const OptimizationSnapshot& s) { return s.iteration == k + 1 && s.state == RunState::Paused; },
-                           kTimeoutSeconds));
+  REQUIRE(session.wait_for(
+      [&](const OptimizationSnapshot& s) { return s.iteration == k + 1 && s.state == RunState::Paused; },
+      kTimeoutSeconds));
   const auto next = session.latest();
   double moved = 0;
   for (int i = 0; i < 3; ++i)

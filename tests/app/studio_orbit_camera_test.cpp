@@ -34,8 +34,7 @@ void check_close(glm::vec3 a, glm::vec3 b, float tolerance = 1e-4f) {
 
 std::array<glm::vec3, 8> corners(const view::Bounds& b) {
   std::array<glm::vec3, 8> c;
-  for (int i = 0; i < 8; ++i)
-    c[i] = {(i & 1) ? b.hi.x : b.lo.x, (i & 2) ? b.hi.y : b.lo.y, (i & 4) ? b.hi.z : b.lo.z};
+  for (int i = 0; i < 8; ++i) c[i] = {(i & 1) ? b.hi.x : b.lo.x, (i & 2) ? b.hi.y : b.lo.y, (i & 4) ? b.hi.z : b.lo.z};
   return c;
 }
 

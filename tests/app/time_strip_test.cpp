@@ -36,7 +36,7 @@ TEST_CASE("time strip: columns cover every step once") {
 TEST_CASE("time strip: a spike keeps its sign and full strength; the scale is max |g|") {
   Parameter p = controls(1000, 3);
   for (size_t i = 0; i < p.grad.size(); ++i) p.grad[i] = 1e-3 * std::sin(double(i));  // small background
-  p.grad[size_t(517) * 3 + 1] = -0.25;  // one step of channel 1
+  p.grad[size_t(517) * 3 + 1] = -0.25;                                                // one step of channel 1
   p.grad[size_t(20) * 3 + 2] = 0.125;
   const HeatStrip strip = control_gradient_strip(p, 100);
   REQUIRE(strip.rows == 3);

@@ -134,13 +134,13 @@ TEST_CASE("actuators: the same bits on 1 and 4 threads, with and without checkpo
 
 TEST_CASE("actuators: particle forces driven by a controller and by controls, against central differences") {
   test::check_against_central_differences(test::make_forced_particles(), {ParamId::Controls, ParamId::ControllerWeights,
-                                                                    ParamId::InitialVelocity, ParamId::Mass});
+                                                                          ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("actuators: body thrusters and torques, and joint motors on channels, against central differences") {
-  test::check_against_central_differences(test::make_actuated_bodies(), {ParamId::Controls, ParamId::JointControl,
-                                                                   ParamId::BodyOrientation, ParamId::BodyPosition,
-                                                                   ParamId::BodyAngularVelocity, ParamId::JointAnchor},
+  test::check_against_central_differences(test::make_actuated_bodies(),
+                                          {ParamId::Controls, ParamId::JointControl, ParamId::BodyOrientation,
+                                           ParamId::BodyPosition, ParamId::BodyAngularVelocity, ParamId::JointAnchor},
                                           60);
 }
 
@@ -167,7 +167,8 @@ TEST_CASE("smoothness: the mean squared change per step of the controls and join
     const Parameter& p = scene.params[id];
     double sum = 0;
     for (int t = 0; t + 1 < 40; ++t)
-      for (int c = 0; c < p.cols; ++c) sum += std::pow(p.value[size_t(t + 1) * p.cols + c] - p.value[size_t(t) * p.cols + c], 2);
+      for (int c = 0; c < p.cols; ++c)
+        sum += std::pow(p.value[size_t(t + 1) * p.cols + c] - p.value[size_t(t) * p.cols + c], 2);
     expected += 2.0 * sum / (39.0 * p.cols);
   }
   CHECK(eval->loss == doctest::Approx(expected).epsilon(1e-12));
@@ -210,9 +211,12 @@ TEST_CASE("actuators: the scene file reads, writes and checks them") {
     REQUIRE_FALSE(bad.ok());
     return bad.error().message;
   };
-  CHECK(error_of(R"([{"particle": 3, "channel": 0, "force": [1, 0, 0]}])").find("actuators[0].particle") != std::string::npos);
-  CHECK(error_of(R"([{"particle": 0, "channel": 2, "force": [1, 0, 0]}])").find("actuators[0].channel") != std::string::npos);
-  CHECK(error_of(R"([{"particle": 0, "body": 0, "channel": 0, "force": [1, 0, 0]}])").find("both") != std::string::npos);
+  CHECK(error_of(R"([{"particle": 3, "channel": 0, "force": [1, 0, 0]}])").find("actuators[0].particle") !=
+        std::string::npos);
+  CHECK(error_of(R"([{"particle": 0, "channel": 2, "force": [1, 0, 0]}])").find("actuators[0].channel") !=
+        std::string::npos);
+  CHECK(error_of(R"([{"particle": 0, "body": 0, "channel": 0, "force": [1, 0, 0]}])").find("both") !=
+        std::string::npos);
   CHECK(error_of(R"([{"particle": 0, "channel": 0, "torque": [1, 0, 0]}])").find("torque") != std::string::npos);
   CHECK(error_of(R"([{"body": 0, "channel": 0, "torque": [1, 0, 0], "point": [0, 0, 0]}])").find("point") !=
         std::string::npos);

@@ -21,7 +21,7 @@ inline Actuator particle_force(int particle, int channel, double x, double y, do
 }
 
 inline Actuator body_actuator(int body, int channel, ActuatorType type, ActuatorFrame frame, Vec3<double> direction,
-                       Vec3<double> point = {0, 0, 0}) {
+                              Vec3<double> point = {0, 0, 0}) {
   Actuator a;
   a.body = body;
   a.channel = channel;
@@ -55,11 +55,10 @@ inline Scene make_actuated_bodies(int steps = 120) {
   scene.joints[1].gain = 0.05;
   scene.joints[3].channel = 0;
   scene.joints[3].gain = -0.2;
-  scene.actuators = {
-      body_actuator(4, 0, ActuatorType::Force, ActuatorFrame::Body, {0.2, 1.0, 0.1}, {0.04, 0.01, 0.02}),
-      body_actuator(2, 1, ActuatorType::Torque, ActuatorFrame::World, {0, 0.01, 0.02}),
-      body_actuator(3, 2, ActuatorType::Torque, ActuatorFrame::Body, {0.01, 0, 0.01}),
-      body_actuator(0, 1, ActuatorType::Force, ActuatorFrame::World, {0.3, 0, -0.2}, {0, 0.1, 0})};
+  scene.actuators = {body_actuator(4, 0, ActuatorType::Force, ActuatorFrame::Body, {0.2, 1.0, 0.1}, {0.04, 0.01, 0.02}),
+                     body_actuator(2, 1, ActuatorType::Torque, ActuatorFrame::World, {0, 0.01, 0.02}),
+                     body_actuator(3, 2, ActuatorType::Torque, ActuatorFrame::Body, {0.01, 0, 0.01}),
+                     body_actuator(0, 1, ActuatorType::Force, ActuatorFrame::World, {0.3, 0, -0.2}, {0, 0.1, 0})};
   shape_parameters(scene);
   std::vector<double>& u = scene.params[ParamId::Controls].value;
   for (int t = 0; t < steps; ++t) {

@@ -74,9 +74,9 @@ std::vector<double> reference_positions(const Scene& scene) {
     std::vector<Vec3<double>> f(n, Vec3<double>{0, 0, 0});
     for (int t = 0; t < tri; ++t) {
       const int* c = &scene.triangles[3 * t];
-      const TriangleMaterial<double> mat{p[ParamId::TriangleStiffness].value[t], p[ParamId::TriangleAreaStiffness].value[t],
-                                         p[ParamId::TriangleDamping].value[t], p[ParamId::TriangleDrag].value[t],
-                                         p[ParamId::TriangleLift].value[t]};
+      const TriangleMaterial<double> mat{
+          p[ParamId::TriangleStiffness].value[t], p[ParamId::TriangleAreaStiffness].value[t],
+          p[ParamId::TriangleDamping].value[t], p[ParamId::TriangleDrag].value[t], p[ParamId::TriangleLift].value[t]};
       const TriangleForces<double> tf =
           triangle_forces(x[c[0]], x[c[1]], x[c[2]], v[c[0]], v[c[1]], v[c[2]], rest[t], mat, wind);
       for (int k = 0; k < 3; ++k) f[c[k]] += tf.f[k];
@@ -84,8 +84,8 @@ std::vector<double> reference_positions(const Scene& scene) {
     for (int e = 0; e < edges; ++e) {
       const int* c = &scene.bending[4 * e];
       const Vec3<double> xe[4] = {x[c[0]], x[c[1]], x[c[2]], x[c[3]]}, ve[4] = {v[c[0]], v[c[1]], v[c[2]], v[c[3]]};
-      const BendingForces<double> bf = dihedral_bending_force(xe, ve, rest_angle[e], p[ParamId::BendingStiffness].value[e],
-                                                              p[ParamId::BendingDamping].value[e]);
+      const BendingForces<double> bf = dihedral_bending_force(
+          xe, ve, rest_angle[e], p[ParamId::BendingStiffness].value[e], p[ParamId::BendingDamping].value[e]);
       for (int k = 0; k < 4; ++k) f[c[k]] += bf.f[k];
     }
     for (int i = 0; i < n; ++i) {
@@ -141,9 +141,9 @@ TEST_CASE("bending family: the same bits on 1 and 4 threads and with checkpoints
 }
 
 TEST_CASE("bending family: scene gradients against central differences") {
-  test::check_against_central_differences(make_bending_sheet(),
-                                          {ParamId::BendingStiffness, ParamId::BendingDamping, ParamId::TriangleStiffness,
-                                           ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass});
+  test::check_against_central_differences(
+      make_bending_sheet(), {ParamId::BendingStiffness, ParamId::BendingDamping, ParamId::TriangleStiffness,
+                             ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("bending family: float32 agrees with float64") {
@@ -157,7 +157,8 @@ std::string scene_text(const std::string& bending) {
   return R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.001, "steps": 2},
   "particles": {"position": [[0,0,0],[1,0,0],[0,1,0],[1,1,0.2],[2,1,0]]},
   "triangles": {"indices": [[0,1,2],[1,3,2],[1,4,3]]},
-  "bending": )" + bending + "}";
+  "bending": )" +
+         bending + "}";
 }
 
 Result<Scene> load_text(const test::TempDir& dir, const std::string& text) {
@@ -168,7 +169,8 @@ Result<Scene> load_text(const test::TempDir& dir, const std::string& text) {
 
 TEST_CASE("bending family: the scene file's section, written back as read") {
   test::TempDir dir("bending");
-  Result<Scene> scene = load_text(dir, scene_text(R"({"edges": "triangles", "stiffness": [0.5, 0.25], "damping": 0.01})"));
+  Result<Scene> scene =
+      load_text(dir, scene_text(R"({"edges": "triangles", "stiffness": [0.5, 0.25], "damping": 0.01})"));
   REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
   // Two interior edges: 1-2 (opposite 0 and 3), then 1-3 (opposite 2 and 4).
   CHECK(scene->bending == std::vector<int>{0, 3, 1, 2, 2, 4, 1, 3});
@@ -200,10 +202,14 @@ TEST_CASE("bending family: scene-file errors name the place") {
     REQUIRE_FALSE(scene.ok());
     return scene.error().message;
   };
-  CHECK(error_of(R"({"edges": [[0, 3, 2, 2]]})").find("bending.edges[0]: found particles 0, 3, 2, 2; expected four different particles") != std::string::npos);
+  CHECK(error_of(R"({"edges": [[0, 3, 2, 2]]})")
+            .find("bending.edges[0]: found particles 0, 3, 2, 2; expected four different particles") !=
+        std::string::npos);
   CHECK(error_of(R"({"edges": [[0, 3, 2, 9]]})").find("bending.edges[0][3]") != std::string::npos);
-  CHECK(error_of(R"({"edges": [[0, 3, 2]]})").find("expected [o0, o1, v0, v1]: four particle indices") != std::string::npos);
-  CHECK(error_of(R"({"edges": "quads"})").find("bending.edges: found \"quads\"; expected \"triangles\"") != std::string::npos);
+  CHECK(error_of(R"({"edges": [[0, 3, 2]]})").find("expected [o0, o1, v0, v1]: four particle indices") !=
+        std::string::npos);
+  CHECK(error_of(R"({"edges": "quads"})").find("bending.edges: found \"quads\"; expected \"triangles\"") !=
+        std::string::npos);
   CHECK(error_of(R"({"edges": "triangles", "stiffness": -1})").find("bending.stiffness") != std::string::npos);
   CHECK(error_of(R"({"edges": "triangles", "stiffness": [1, 2, 3]})").find("bending.stiffness") != std::string::npos);
   CHECK(error_of(R"({"stiffness": 1})").find("missing key 'edges'") != std::string::npos);

@@ -15,8 +15,8 @@
 #include "test_scenes.h"
 
 using namespace nudge;
-using nudge::test::check_same_bits;
 using nudge::test::check_every_entry;
+using nudge::test::check_same_bits;
 using nudge::test::cpu_simulator;
 
 // With a sharp switch, corners and ends that touch and part within a step make the loss
@@ -25,12 +25,12 @@ using nudge::test::cpu_simulator;
 TEST_CASE("body contact: colliding bodies' gradients match finite differences, smooth and sharp contact") {
   for (double smoothing : {0.004, 0.0}) {
     CAPTURE(smoothing);
-    check_every_entry(test::make_body_collision_scene(smoothing, 120, smoothing == 0.0),
-                      {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
-                       ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::ContactStiffness,
-                       ParamId::ContactDamping, ParamId::ContactFriction, ParamId::BodyRadius,
-                       ParamId::BodyHalfExtents, ParamId::BodyHalfLength},
-                      smoothing == 0.0 ? 12 : 40);
+    check_every_entry(
+        test::make_body_collision_scene(smoothing, 120, smoothing == 0.0),
+        {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity, ParamId::BodyAngularVelocity,
+         ParamId::BodyDensity, ParamId::ContactStiffness, ParamId::ContactDamping, ParamId::ContactFriction,
+         ParamId::BodyRadius, ParamId::BodyHalfExtents, ParamId::BodyHalfLength},
+        smoothing == 0.0 ? 12 : 40);
   }
 }
 
@@ -45,7 +45,9 @@ TEST_CASE("body contact: collisions keep the momentum, and they happen") {
   const int nb = scene.body_count();
   std::vector<double> mass(static_cast<size_t>(nb));
   for (int b = 0; b < nb; ++b)
-    mass[size_t(b)] = scene.params[ParamId::BodyDensity].value[size_t(b)] * unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b)).volume;
+    mass[size_t(b)] =
+        scene.params[ParamId::BodyDensity].value[size_t(b)] *
+        unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b)).volume;
   // The momentum is sum m (x_{t+1} - x_t) / dt; positions are what the trajectory keeps.
   const auto momentum = [&](int t) {
     Vec3<double> p{0, 0, 0};
@@ -174,7 +176,8 @@ TEST_CASE("joints: an undamped double pendulum keeps its energy") {
     for (int b = 0; b < 2; ++b) {
       const auto [x, q] = pose(b, t);
       const auto [x_prev, q_prev] = pose(b, t - 1);
-      const UnitMassProperties unit = unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b));
+      const UnitMassProperties unit =
+          unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b));
       const double density = scene.params[ParamId::BodyDensity].value[size_t(b)];
       const V v = (1.0 / dt) * (x - x_prev);
       const Q p = q * conjugate(q_prev);
@@ -188,7 +191,8 @@ TEST_CASE("joints: an undamped double pendulum keeps its energy") {
       const V anchor{a[0], a[1], a[2]}, axis{0, 0, 1};
       const V gap = carried(joint.child, anchor, false, t) - carried(joint.parent, anchor, false, t);
       const double aligned = dot(carried(joint.child, axis, true, t), carried(joint.parent, axis, true, t));
-      e += 0.5 * scene.joint_settings.stiffness * dot(gap, gap) + scene.joint_settings.angular_stiffness * (1 - aligned);
+      e +=
+          0.5 * scene.joint_settings.stiffness * dot(gap, gap) + scene.joint_settings.angular_stiffness * (1 - aligned);
     }
     return e;
   };
@@ -237,18 +241,23 @@ TEST_CASE("particles and bodies: contact and attachment keep the momentum") {
       for (int k = 0; k < 3; ++k)
         (&p.x)[k] += scene.params[ParamId::Mass].value[size_t(i)] * traj->v[(size_t(t) * traj->particles + i) * 3 + k];
     for (int b = 0; b < traj->bodies; ++b) {
-      const double mass = scene.params[ParamId::BodyDensity].value[size_t(b)] *
-                          unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b)).volume;
+      const double mass =
+          scene.params[ParamId::BodyDensity].value[size_t(b)] *
+          unit_mass_properties(scene.bodies[size_t(b)], body_shape_size(scene.bodies[size_t(b)], scene.params, b))
+              .volume;
       for (int k = 0; k < 3; ++k)
-        (&p.x)[k] += mass * (traj->body_x[(size_t(t) * traj->bodies + b) * 3 + k] -
-                             traj->body_x[(size_t(t - 1) * traj->bodies + b) * 3 + k]) / dt;
+        (&p.x)[k] += mass *
+                     (traj->body_x[(size_t(t) * traj->bodies + b) * 3 + k] -
+                      traj->body_x[(size_t(t - 1) * traj->bodies + b) * 3 + k]) /
+                     dt;
     }
     return p;
   };
   const Vec3<double> before = momentum(1), after = momentum(traj->steps);
   CHECK(length(after - before) < 1e-9 * length(before));
   // The ball met the rope: it lost speed along x to it.
-  const double ball_vx = (traj->body_x[(size_t(traj->steps) * 2 + 1) * 3] - traj->body_x[(size_t(traj->steps - 1) * 2 + 1) * 3]) / dt;
+  const double ball_vx =
+      (traj->body_x[(size_t(traj->steps) * 2 + 1) * 3] - traj->body_x[(size_t(traj->steps - 1) * 2 + 1) * 3]) / dt;
   CHECK(ball_vx < 2.45);
 }
 

@@ -25,10 +25,10 @@ TEST_CASE("bodies: whole rollouts' gradients match finite differences, smooth an
     REQUIRE(check_scene(scene).ok());
     GradCheckOptions options;
     options.samples_per_parameter = 100;
-    options.parameters = {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
-                          ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::ContactStiffness,
-                          ParamId::ContactDamping, ParamId::ContactFriction, ParamId::Gravity,
-                          ParamId::InitialVelocity, ParamId::BodyRadius, ParamId::BodyHalfExtents,
+    options.parameters = {ParamId::BodyPosition,        ParamId::BodyOrientation, ParamId::BodyVelocity,
+                          ParamId::BodyAngularVelocity, ParamId::BodyDensity,     ParamId::ContactStiffness,
+                          ParamId::ContactDamping,      ParamId::ContactFriction, ParamId::Gravity,
+                          ParamId::InitialVelocity,     ParamId::BodyRadius,      ParamId::BodyHalfExtents,
                           ParamId::BodyHalfLength};
     Result<GradCheckReport> report = gradient_check(scene, options);
     REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));

@@ -16,7 +16,9 @@ using namespace nudge::test;
 
 namespace {
 
-double weigh(const PairWrench<double>& w, const PairWrench<double>& f) { return test::weigh(w.a, f.a) + test::weigh(w.b, f.b); }
+double weigh(const PairWrench<double>& w, const PairWrench<double>& f) {
+  return test::weigh(w.a, f.a) + test::weigh(w.b, f.b);
+}
 
 PairWrench<double> random_pair_wrench() { return {{random_vec(), random_vec()}, {random_vec(), random_vec()}}; }
 
@@ -32,8 +34,9 @@ Collider<double> body_shape(ShapeType type, double s0, double s1, double s2) {
 }  // namespace
 
 TEST_CASE("body pairs: a point against another body's shape: adjoint matches finite differences") {
-  for (const Collider<double>& shape : {body_shape(ShapeType::Box, 0.6, 0.35, 0.5), body_shape(ShapeType::Sphere, 0.55, 0, 0),
-                                        body_shape(ShapeType::Capsule, 0.3, 0.4, 0)})
+  for (const Collider<double>& shape :
+       {body_shape(ShapeType::Box, 0.6, 0.35, 0.5), body_shape(ShapeType::Sphere, 0.55, 0, 0),
+        body_shape(ShapeType::Capsule, 0.3, 0.4, 0)})
     for (double radius : {0.0, 0.05})
       for (double smoothing : {0.0, 0.02}) {
         CAPTURE(static_cast<int>(shape.type));
@@ -66,7 +69,8 @@ TEST_CASE("body pairs: a point against another body's shape: adjoint matches fin
           check_close("body a", k, entry(adj_a, k), central_difference(entry(sa, k), phi));
           check_close("body b", k, entry(adj_b, k), central_difference(entry(sb, k), phi));
         }
-        for (int k = 0; k < 3; ++k) check_close("offset", k, (&adj_offset.x)[k], central_difference((&offset.x)[k], phi));
+        for (int k = 0; k < 3; ++k)
+          check_close("offset", k, (&adj_offset.x)[k], central_difference((&offset.x)[k], phi));
         check_close("radius", 0, g_radius, central_difference(radius, phi));
         check_close("stiffness", 0, g_k, central_difference(ke, phi));
         check_close("damping", 0, g_d, central_difference(kd, phi));
@@ -106,12 +110,9 @@ TEST_CASE("joints: every kind's adjoint matches finite differences, free and at 
         const Q qc_world = normalize(Q{0.02, -0.03, 0.01, 1.0}) * turn;
         sc.q = qc_world;
         sc.x = anchor + V{0.01, -0.02, 0.015} - rotate(sc.q, V{0.1, -0.4, 0.2});
-        JointFrame<double> f{inverse_rotate(sp.q, anchor - sp.x),
-                             {0.1, -0.4, 0.2},
-                             inverse_rotate(sp.q, axis),
-                             inverse_rotate(sc.q, rotate(turn, axis)),
-                             inverse_rotate(sp.q, ref),
-                             inverse_rotate(sc.q, rotate(turn, ref))};
+        JointFrame<double> f{inverse_rotate(sp.q, anchor - sp.x), {0.1, -0.4, 0.2},
+                             inverse_rotate(sp.q, axis),          inverse_rotate(sc.q, rotate(turn, axis)),
+                             inverse_rotate(sp.q, ref),           inverse_rotate(sc.q, rotate(turn, ref))};
         JointLaw<double> law{kind, 800, 6, 300, 2, 0.7, 1.3, at_limit, 0, 0, 500};
         if (at_limit) law.lower = 0.5, law.upper = 0.9;  // the 0.4 rad turn (or the slide) lies below it
         if (at_limit && kind == JointKind::Prismatic) law.lower = 0.05, law.upper = 0.2;
@@ -152,8 +153,9 @@ TEST_CASE("joints: the pair's forces are equal and opposite; their moment is the
   for (JointKind kind : {JointKind::Ball, JointKind::Hinge, JointKind::Prismatic, JointKind::Fixed}) {
     CAPTURE(static_cast<int>(kind));
     const State sp = random_state(), sc = random_state();
-    const JointFrame<double> f{random_vec(), random_vec(), normalize(random_vec()), normalize(random_vec()),
-                               normalize(random_vec()), normalize(random_vec())};
+    const JointFrame<double> f{
+        random_vec(),           random_vec(), normalize(random_vec()), normalize(random_vec()), normalize(random_vec()),
+        normalize(random_vec())};
     const JointLaw<double> law{kind, 800, 6, 300, 2, 0.7, 1.3, true, -0.2, 0.2, 500};
     const PairWrench<double> w = joint_wrench(law, f, sp, sc);
     CHECK(length(w.a.force + w.b.force) == 0.0);
@@ -203,14 +205,12 @@ TEST_CASE("restitution: a contact's damping from e, k and the masses; adjoints m
     State sa = random_state(), sb = random_state();
     sa.x = sb.x + V{0.3, 0.6, -0.2};  // a 0.3 sphere overlapping the 0.5 one
     const PairWrench<double> w{{random_vec(), random_vec()}, {random_vec(), random_vec()}};
-    auto phi = [&] {
-      return weigh(w, body_pair_contact(model(), sphere, sa, sb, V{0, 0, 0}, 0.3, mass_a, mass_b));
-    };
+    auto phi = [&] { return weigh(w, body_pair_contact(model(), sphere, sa, sb, V{0, 0, 0}, 0.3, mass_a, mass_b)); };
     State adj_a = zero_body_state<double>(), adj_b = zero_body_state<double>();
     V adj_offset{0, 0, 0};
     double g_radius = 0, g_k = 0, g_e = 0, g_mu = 0, g_ma = 0, g_mb = 0;
-    adj_body_pair_contact(model(), sphere, sa, sb, V{0, 0, 0}, 0.3, w, adj_a, adj_b, adj_offset, g_radius, g_k, g_e, g_mu,
-                          mass_a, mass_b, &g_ma, &g_mb);
+    adj_body_pair_contact(model(), sphere, sa, sb, V{0, 0, 0}, 0.3, w, adj_a, adj_b, adj_offset, g_radius, g_k, g_e,
+                          g_mu, mass_a, mass_b, &g_ma, &g_mb);
     REQUIRE(g_e != 0.0);
     check_close("restitution", 0, g_e, central_difference(e, phi), 1e-8);
     check_close("stiffness", 0, g_k, central_difference(ke, phi), 1e-8);

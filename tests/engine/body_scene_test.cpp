@@ -15,7 +15,8 @@ namespace {
 std::string scene_with_bodies(std::string_view bodies, std::string_view objectives = "[]") {
   return std::string(R"({"format": "nudge-scene", "version": 1,
  "simulation": {"dt": 0.01, "steps": 10},
- "bodies": )") + std::string(bodies) + ",\n \"objectives\": " + std::string(objectives) + "}";
+ "bodies": )") +
+         std::string(bodies) + ",\n \"objectives\": " + std::string(objectives) + "}";
 }
 
 constexpr std::string_view kBodies = R"([
@@ -41,7 +42,8 @@ std::string file_text(const std::filesystem::path& p) {
 }  // namespace
 
 TEST_CASE("body scenes: shapes, values and defaults load; no particles are needed") {
-  Result<Scene> scene = parse_scene(scene_with_bodies(kBodies, R"([{"type": "target", "bodies": [0, 2], "target": [1, 0, 0]}])"), "b.json");
+  Result<Scene> scene = parse_scene(
+      scene_with_bodies(kBodies, R"([{"type": "target", "bodies": [0, 2], "target": [1, 0, 0]}])"), "b.json");
   REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
   CHECK(scene->particle_count() == 0);
   REQUIRE(scene->body_count() == 3);
@@ -49,7 +51,8 @@ TEST_CASE("body scenes: shapes, values and defaults load; no particles are neede
   CHECK(scene->bodies[1].shape == BodyShape::Box);
   CHECK(scene->params[ParamId::BodyHalfExtents].value[5] == 0.3);
   CHECK(scene->params[ParamId::BodyHalfLength].value[2] == 0.2);
-  CHECK(scene->params[ParamId::BodyRadius].value == std::vector<double>{scene->params[ParamId::BodyRadius].value[0], 0, 0.05});
+  CHECK(scene->params[ParamId::BodyRadius].value ==
+        std::vector<double>{scene->params[ParamId::BodyRadius].value[0], 0, 0.05});
   const ParameterSet& p = scene->params;
   CHECK(p[ParamId::BodyDensity].value == std::vector<double>{700, 1000, 1000});
   CHECK(p[ParamId::BodyOrientation].value == std::vector<double>{0, 0, 0, 1, 0, 0, 0.6, 0.8, 0, 0, 0, 1});
@@ -59,7 +62,8 @@ TEST_CASE("body scenes: shapes, values and defaults load; no particles are neede
 }
 
 TEST_CASE("body scenes: save and load give the same scene, and the same file again") {
-  Result<Scene> scene = parse_scene(scene_with_bodies(kBodies, R"([{"type": "velocity", "bodies": [1], "target": [0, 0, 0]}])"), "b.json");
+  Result<Scene> scene = parse_scene(
+      scene_with_bodies(kBodies, R"([{"type": "velocity", "bodies": [1], "target": [0, 0, 0]}])"), "b.json");
   REQUIRE(scene.ok());
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "nudge-body-scene-test";
   std::filesystem::create_directories(dir);

@@ -45,7 +45,8 @@ TEST_CASE("bodies: the integrator's adjoint matches finite differences for every
     check_close("mass", 0, adj_inertia.mass, central_difference(inertia.mass, phi));
     for (int k = 0; k < 9; ++k) {
       check_close("inertia", k, adj_inertia.inertia.m[k], central_difference(inertia.inertia.m[k], phi));
-      check_close("inverse inertia", k, adj_inertia.inv_inertia.m[k], central_difference(inertia.inv_inertia.m[k], phi));
+      check_close("inverse inertia", k, adj_inertia.inv_inertia.m[k],
+                  central_difference(inertia.inv_inertia.m[k], phi));
     }
     for (int k = 0; k < 3; ++k) {
       check_close("force", k, (&adj_f.force.x)[k], central_difference((&f.force.x)[k], phi));
@@ -88,9 +89,7 @@ TEST_CASE("bodies: a contact point's adjoint matches finite differences against 
         return cm;
       };
       const Wrench<double> w{random_vec(), random_vec()};
-      auto phi = [&] {
-        return weigh(w, body_point_contact(model(), c, s, offset, radius));
-      };
+      auto phi = [&] { return weigh(w, body_point_contact(model(), c, s, offset, radius)); };
       REQUIRE(length(body_point_contact(model(), c, s, offset, radius).force) > 0);  // in contact
       State adj_s = zero_body_state<double>();
       V adj_offset{0, 0, 0};
@@ -119,7 +118,7 @@ TEST_CASE("bodies: a free body keeps its momentum, its spin about a principal ax
   spin.w = 5.0 * rotate(spin.q, V{0, 1, 0});
   State s = spin;
   for (int t = 0; t < 1000; ++t) s = body_integrate(s, inertia, none, dt);
-  CHECK(length(s.v - spin.v) == 0.0);                 // no force: the velocity is exact
+  CHECK(length(s.v - spin.v) == 0.0);                    // no force: the velocity is exact
   CHECK(length(s.x - (spin.x + 1.0 * spin.v)) < 1e-12);  // 1000 steps of 1 ms
   CHECK(length(s.w - spin.w) < 1e-9);
   CHECK(std::fabs(length(s.q) - 1) < 1e-14);

@@ -27,9 +27,7 @@ inline double& entry(State& s, int k) {
   if (k < 10) return (&s.v.x)[k - 7];
   return (&s.w.x)[k - 10];
 }
-inline double weigh(const State& w, State s) {
-  return dot(w.x, s.x) + dot(w.q, s.q) + dot(w.v, s.v) + dot(w.w, s.w);
-}
+inline double weigh(const State& w, State s) { return dot(w.x, s.x) + dot(w.q, s.q) + dot(w.v, s.v) + dot(w.w, s.w); }
 inline double weigh(const Wrench<double>& w, const Wrench<double>& f) {
   return dot(w.force, f.force) + dot(w.torque, f.torque);
 }

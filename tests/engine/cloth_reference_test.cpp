@@ -16,7 +16,9 @@ TEST_CASE("cloth: B1 float64 at n = 32 matches the spec's reference to 1e-8") {
   options.runs = 1;
   Result<ClothBenchResult> result = run_cloth_benchmark(options);
   REQUIRE(result.ok());
-  const auto relative = [](double value, double reference) { return std::fabs(value - reference) / std::fabs(reference); };
+  const auto relative = [](double value, double reference) {
+    return std::fabs(value - reference) / std::fabs(reference);
+  };
   CHECK(relative(result->loss, 0.2113456034441) < 1e-8);
   CHECK(relative(result->grad_v0_norm, 0.009792640134616) < 1e-8);
   CHECK(relative(result->grad_k_norm, 7.356807197671e-05) < 1e-8);

@@ -133,8 +133,8 @@ TEST_CASE("cmaes: its name round trips and it is the one method without a gradie
 
 TEST_CASE("cmaes: minimises a 10-D ellipsoid of condition 1e4") {
   const size_t n = 10;
-  Result<OptimizeResult> r = minimize(loss_only(ellipsoid), std::vector<double>(n, 1.0), unbounded_below(n),
-                                      unbounded_above(n), cmaes(3000));
+  Result<OptimizeResult> r =
+      minimize(loss_only(ellipsoid), std::vector<double>(n, 1.0), unbounded_below(n), unbounded_above(n), cmaes(3000));
   REQUIRE(r.ok());
   INFO("iterations ", r->iterations, ", evaluations ", r->evaluations, ", loss ", r->loss);
   CHECK(r->loss < 1e-8);
@@ -316,9 +316,8 @@ TEST_CASE("cmaes: a generation that fails entirely stops the run, keeping the st
 }
 
 TEST_CASE("cmaes: a failed first evaluation is returned as the error") {
-  ObjectiveFunctions broken = loss_only([](const std::vector<double>&) -> Result<double> {
-    return Error{"scene has no particles"};
-  });
+  ObjectiveFunctions broken =
+      loss_only([](const std::vector<double>&) -> Result<double> { return Error{"scene has no particles"}; });
   Result<OptimizeResult> r = minimize(broken, {0.0, 0.0}, unbounded_below(2), unbounded_above(2), cmaes(10));
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().message == "scene has no particles");
@@ -358,8 +357,8 @@ TEST_CASE("cmaes: tunes the projectile scene with forward rollouts alone") {
   ParameterSet params = scene.params;
   Result<OptimizeResult> r = optimize_parameters(sim, params, settings);
   REQUIRE(r.ok());
-  INFO("loss ", r->loss_history.front(), " -> ", r->loss, " after ", r->iterations, " generations, ",
-       r->evaluations, " evaluations");
+  INFO("loss ", r->loss_history.front(), " -> ", r->loss, " after ", r->iterations, " generations, ", r->evaluations,
+       " evaluations");
   CHECK(r->loss < 1e-4 * r->loss_history.front());
   CHECK(sim.gradients == 0);
   CHECK(sim.evaluations == r->evaluations);

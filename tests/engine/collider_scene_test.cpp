@@ -115,8 +115,9 @@ TEST_CASE("collider scenes: bad values say what and where") {
         "collider) or \"both\"");
   CHECK(error_of(scene_with(R"("contact": {"smoothing": -0.1})")) ==
         "bad.json: $.contact.smoothing: found -0.1; expected a width >= 0 (m; 0: contact switches on at the surface)");
-  CHECK(error_of(scene_with(R"("contact": {"stifness": 1})")).starts_with(
-      "bad.json: $.contact.stifness: unknown key 'stifness' in contact (did you mean 'stiffness'?)"));
+  CHECK(
+      error_of(scene_with(R"("contact": {"stifness": 1})"))
+          .starts_with("bad.json: $.contact.stifness: unknown key 'stifness' in contact (did you mean 'stiffness'?)"));
   CHECK(error_of(scene_with(R"("objectives": [])", R"(, "radius": [0.1])")) ==
         "bad.json: $.particles.radius: found an array of 1 value; expected a number or an array of 2 numbers (one "
         "per particle)");
@@ -130,7 +131,8 @@ TEST_CASE("collider scenes: check_scene catches what code built wrong") {
   CHECK(check_scene(bad).error().message == "colliders[1].half_extents[2]: found -1; expected a half extent > 0 (m)");
   bad = *scene;
   bad.colliders[0].normal[0] = 1;  // (1, 1, 0): not unit
-  CHECK(check_scene(bad).error().message == "colliders[0].normal: not of unit length; expected a unit normal [x, y, z]");
+  CHECK(check_scene(bad).error().message ==
+        "colliders[0].normal: not of unit length; expected a unit normal [x, y, z]");
   bad = *scene;
   bad.params[ParamId::ParticleRadius].value[1] = -0.5;
   CHECK(check_scene(bad).error().message == "particles.radius[1]: found -0.5; expected a radius >= 0 (m)");

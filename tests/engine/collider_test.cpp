@@ -55,7 +55,8 @@ std::vector<Case> cases() {
       {shape(ShapeType::Plane, 0, 0, 0), {{0.1, 0.03, -0.2}, {-0.3, -0.02, 0.4}}},
       {shape(ShapeType::Sphere, 0.5, 0, 0), {{0.3, 0.35, 0.2}, {0.1, -0.2, 0.25}}},
       {shape(ShapeType::Capsule, 0.3, 0.6, 0), {{0.2, 0.1, 0.25}, {0.15, 0.8, -0.1}, {0.1, -0.3, 0.12}}},
-      {shape(ShapeType::Box, 0.4, 0.3, 0.5), {{0.45, 0.1, 0.2}, {0.5, 0.35, -0.1}, {0.55, 0.36, 0.58}, {0.1, 0.25, 0.05}}},
+      {shape(ShapeType::Box, 0.4, 0.3, 0.5),
+       {{0.45, 0.1, 0.2}, {0.5, 0.35, -0.1}, {0.55, 0.36, 0.58}, {0.1, 0.25, 0.05}}},
   };
 }
 
@@ -134,8 +135,8 @@ TEST_CASE("colliders: the signed distance's adjoint to the shape's size matches 
 // by a slanted face across its (+x, +y) edge.
 TEST_CASE("colliders: a convex hull's distance is its farthest face plane's, exact inside and on faces") {
   const double s = 1 / std::sqrt(2.0);
-  const double planes[] = {1, 0, 0, 0.4, -1, 0, 0, 0.4, 0, 1, 0, 0.3, 0, -1, 0, 0.3,
-                           0, 0, 1, 0.5, 0, 0, -1, 0.5, s, s, 0, 0.5 * s};
+  const double planes[] = {1, 0,   0, 0.4, -1, 0,   0, 0.4, 0,  1,   0, 0.3, 0, -1,
+                           0, 0.3, 0, 0,   1,  0.5, 0, 0,   -1, 0.5, s, s,   0, 0.5 * s};
   Collider<double> hull = shape(ShapeType::Convex, 0, 0, 0);
   hull.planes = planes, hull.plane_count = 7;
   SdfSample<double> d = collider_sdf(hull, world(hull, {0.0, 0.0, 0.45}));  // inside, nearest +z
@@ -199,8 +200,8 @@ TEST_CASE("colliders: the contact force's adjoint matches finite differences") {
           };
           Vec3<double> ax{0, 0, 0}, av{0, 0, 0};
           double gk = 0, gd = 0, gmu = 0, gr = 0;
-          collider_contact_adjoint(model(), k.c, Vec3<double>{x[0], x[1], x[2]}, Vec3<double>{v[0], v[1], v[2]},
-                                   radius, w, ax, av, gk, gd, gmu, gr);
+          collider_contact_adjoint(model(), k.c, Vec3<double>{x[0], x[1], x[2]}, Vec3<double>{v[0], v[1], v[2]}, radius,
+                                   w, ax, av, gk, gd, gmu, gr);
           const double adj_x[3] = {ax.x, ax.y, ax.z}, adj_v[3] = {av.x, av.y, av.z};
           for (int j = 0; j < 3; ++j) {
             check_close("x", j, adj_x[j], central_difference(x[j], phi));
@@ -240,7 +241,8 @@ Scene make_bounce_scene(double smoothing, int steps = 240) {
   wall.type = ColliderType::Box;
   wall.position[0] = 2.0, wall.position[1] = 1.0;
   wall.half_extents[0] = 0.25, wall.half_extents[1] = 1.0, wall.half_extents[2] = 1.0;
-  wall.orientation[0] = 0, wall.orientation[1] = std::sin(0.1), wall.orientation[2] = 0, wall.orientation[3] = std::cos(0.1);
+  wall.orientation[0] = 0, wall.orientation[1] = std::sin(0.1), wall.orientation[2] = 0,
+  wall.orientation[3] = std::cos(0.1);
   ColliderShape ball;
   ball.type = ColliderType::Sphere;
   ball.position[0] = 0.6, ball.position[1] = 0.1, ball.position[2] = -0.9;
@@ -302,7 +304,7 @@ TEST_CASE("colliders: the particle hits every shape, and rests on the ground whe
   REQUIRE(traj.ok());
   double max_x = -1e9;
   for (int t = 0; t <= traj->steps; ++t) max_x = std::max(max_x, traj->x[size_t(t) * 6]);
-  CHECK(max_x < 2.0 - 0.25 + 0.05);            // stopped by the wall's face (x = 1.75), radius 0.1
+  CHECK(max_x < 2.0 - 0.25 + 0.05);             // stopped by the wall's face (x = 1.75), radius 0.1
   CHECK(traj->v[size_t(traj->steps) * 6] < 0);  // and sent back
 
   // At rest on a flat plane a particle sinks by m g / k below its radius.
@@ -340,8 +342,10 @@ TEST_CASE("colliders: the particle hits every shape, and rests on the ground whe
     const double x_end = traj->x[size_t(slope.settings.steps) * 3];
     CAPTURE(mu);
     CAPTURE(x_end);
-    if (mu < std::tan(angle)) CHECK(x_end < -1.0);  // slid downhill (-x): a ~ g (sin - mu cos) ~ 2 m/s^2 for 3 s
-    else CHECK(std::fabs(x_end) < 0.01);
+    if (mu < std::tan(angle))
+      CHECK(x_end < -1.0);  // slid downhill (-x): a ~ g (sin - mu cos) ~ 2 m/s^2 for 3 s
+    else
+      CHECK(std::fabs(x_end) < 0.01);
   }
 }
 

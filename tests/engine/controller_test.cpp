@@ -105,8 +105,8 @@ TEST_CASE("controller: its outputs, added to the controls, are the network's at 
   }
   CHECK(largest_output > 0.1);
   // The engine's host evaluation (the studio's timeline) gives the same outputs.
-  const std::vector<double> host = controller_outputs(scene.controller, scene.settings.dt,
-                                                      scene.params[ParamId::ControllerWeights].value, closed);
+  const std::vector<double> host =
+      controller_outputs(scene.controller, scene.settings.dt, scene.params[ParamId::ControllerWeights].value, closed);
   REQUIRE(host.size() == size_t(scene.settings.steps) * 2);
   for (int t = 0; t < scene.settings.steps; t += 7) {
     const std::vector<double> x(closed.x.begin() + t * values, closed.x.begin() + (t + 1) * values);
@@ -141,12 +141,13 @@ TEST_CASE("controller: the same bits on 1 and 4 threads, with and without checkp
   test::check_has_gradient(out, {ParamId::ControllerWeights, ParamId::Controls, ParamId::InitialPosition});
 }
 
-TEST_CASE("controller: every weight's gradient, and those of the controls, initial state and springs, against "
-          "central differences in double") {
+TEST_CASE(
+    "controller: every weight's gradient, and those of the controls, initial state and springs, against "
+    "central differences in double") {
   const Scene scene = test::make_controlled_scene();
-  test::check_against_central_differences(scene, {ParamId::ControllerWeights, ParamId::Controls,
-                                                  ParamId::InitialPosition, ParamId::InitialVelocity,
-                                                  ParamId::Stiffness, ParamId::Mass});
+  test::check_against_central_differences(
+      scene, {ParamId::ControllerWeights, ParamId::Controls, ParamId::InitialPosition, ParamId::InitialVelocity,
+              ParamId::Stiffness, ParamId::Mass});
 }
 
 TEST_CASE("controller: a network on some particles and two axes; a truncated horizon keeps the window's gradient") {
@@ -218,9 +219,11 @@ TEST_CASE("controller: the scene file reads, writes and checks every input, cont
       "controls": {"channels": 1},
       "controller": {"axes": "xy", "layers": [{"size": 3}, {"size": 1, "activation": "linear"}], "channels": [0],
         "inputs": [{"type": "sine", "count": 2, "omega": 5}, {"type": "state"}, {"type": "target", "point": [1, 0, 0]},
-                   )") + contact + "]}}";
+                   )") +
+           contact + "]}}";
   };
-  const Result<Scene> scene = parse_scene(scene_text(R"({"type": "contact", "height": 0.01, "width": 0.002})"), "c.json");
+  const Result<Scene> scene =
+      parse_scene(scene_text(R"({"type": "contact", "height": 0.01, "width": 0.002})"), "c.json");
   REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
   const ControllerInput& contact = scene->controller.inputs[3];
   CHECK(contact.type == ControllerInputType::Contact);

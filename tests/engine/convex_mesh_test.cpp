@@ -16,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-
 #include "temp_dir.h"
 #include "io/obj_file.h"
 #include "nudge/convex_mesh.h"
@@ -93,8 +92,8 @@ void check_hull(const ConvexMesh& mesh, const std::vector<Point>& points) {
   for (const Point& vertex : mesh.vertices) {
     bool on_a_plane = false;
     for (const ConvexPlane& plane : mesh.planes)
-      on_a_plane = on_a_plane ||
-                   std::abs(dot({plane.normal[0], plane.normal[1], plane.normal[2]}, vertex) - plane.offset) <= tolerance;
+      on_a_plane = on_a_plane || std::abs(dot({plane.normal[0], plane.normal[1], plane.normal[2]}, vertex) -
+                                          plane.offset) <= tolerance;
     off_every_plane += !on_a_plane;
     bool is_input = false;
     for (const Point& p : points) is_input = is_input || p == vertex;
@@ -145,8 +144,8 @@ std::vector<Point> sphere_points(int n, double radius, const Point& centre) {
     const double y = 1 - 2 * (i + 0.5) / n;
     const double r = std::sqrt(1 - y * y);
     const double phi = golden_angle * i;
-    points.push_back({centre[0] + radius * r * std::cos(phi), centre[1] + radius * y,
-                      centre[2] + radius * r * std::sin(phi)});
+    points.push_back(
+        {centre[0] + radius * r * std::cos(phi), centre[1] + radius * y, centre[2] + radius * r * std::sin(phi)});
   }
   return points;
 }
@@ -154,9 +153,8 @@ std::vector<Point> sphere_points(int n, double radius, const Point& centre) {
 // A rotation about the unit axis (ax, ay, az) by angle, row-major.
 std::array<double, 9> rotation(double ax, double ay, double az, double angle) {
   const double c = std::cos(angle), s = std::sin(angle), t = 1 - c;
-  return {t * ax * ax + c,      t * ax * ay - s * az, t * ax * az + s * ay,
-          t * ax * ay + s * az, t * ay * ay + c,      t * ay * az - s * ax,
-          t * ax * az - s * ay, t * ay * az + s * ax, t * az * az + c};
+  return {t * ax * ax + c,      t * ax * ay - s * az, t * ax * az + s * ay, t * ax * ay + s * az, t * ay * ay + c,
+          t * ay * az - s * ax, t * ax * az - s * ay, t * ay * az + s * ax, t * az * az + c};
 }
 
 MeshMassProperties mass_of_hull(const std::vector<Point>& points) {
@@ -178,16 +176,16 @@ void check_inertia(const MeshMassProperties& m, const double (&expected)[9], dou
 TEST_CASE("convex hull: a cube's corners with points inside, on faces and edges, and repeated") {
   std::vector<Point> points = box_corners({-0.5, 1, 2}, {0.5, 2, 3});
   for (const Point& centre : std::vector<Point>{{0, 1.5, 2.5}, {0.1, 1.2, 2.9}, {-0.4, 1.9, 2.1}})
-    points.push_back(centre);                                                  // inside
+    points.push_back(centre);  // inside
   for (int axis = 0; axis < 3; ++axis)
     for (double side : {-0.5, 0.5}) {
       Point face_centre = {0, 1.5, 2.5};
       face_centre[axis] += side;
-      points.push_back(face_centre);                                          // face centres
+      points.push_back(face_centre);  // face centres
     }
-  points.push_back({0, 1, 2});                                                 // edge midpoints
+  points.push_back({0, 1, 2});  // edge midpoints
   points.push_back({0.5, 2, 2.5});
-  points.push_back(points[0]);                                                 // repeats
+  points.push_back(points[0]);  // repeats
   points.push_back(points[7]);
   points.push_back(points[7]);
 
@@ -484,7 +482,7 @@ TEST_CASE("OBJ files: vertex lines are read; faces, normals, texture coordinates
                                   "vp 0.1 0.2\r\n"
                                   "\r\n"
                                   "\tv   -1   0\t2   1.0\r\n"  // with w
-                                  "v 0.25 0.5 0.75 1 0 0\r\n"   // with a colour
+                                  "v 0.25 0.5 0.75 1 0 0\r\n"  // with a colour
                                   "v 4 5 6 # a trailing comment\r\n"
                                   "g side\r\n"
                                   "usemtl stone\r\n"

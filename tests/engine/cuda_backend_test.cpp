@@ -57,8 +57,8 @@ Scene tetrahedron_scene(int steps) {
   scene.actuation = {0.2, 0, 0, 0.15, 0, 0.1, 0};
   scene.channels = 2;
 
-  scene.params[ParamId::InitialPosition].value = {0.0, 0.03, 0.0,  0.3, 0.04, 0.0, 0.15, 0.02, 0.26,
-                                                  0.15, 0.28, 0.09, 0.2, 0.9, 0.1};
+  scene.params[ParamId::InitialPosition].value = {0.0,  0.03, 0.0,  0.3,  0.04, 0.0, 0.15, 0.02,
+                                                  0.26, 0.15, 0.28, 0.09, 0.2,  0.9, 0.1};
   shape_parameters(scene);  // rest lengths from the positions above, defaults elsewhere
 
   const auto set = [&](ParamId id, std::vector<double> value) { scene.params[id].value = std::move(value); };
@@ -268,8 +268,9 @@ TEST_CASE("cuda: a controller, on the penalty and the time-of-impact ground, mat
   compare_with_cpu(scene, Precision::Float64, kFloat64);
 }
 
-TEST_CASE("cuda: actuators (particle forces with a controller; body thrusters, torques and joint motors on "
-          "channels) match the CPU") {
+TEST_CASE(
+    "cuda: actuators (particle forces with a controller; body thrusters, torques and joint motors on "
+    "channels) match the CPU") {
   if (!gpu_or_skip()) return;
   for (const Scene& scene : {test::make_forced_particles(120), test::make_actuated_bodies(200)}) {
     compare_with_cpu(scene, Precision::Float64, kFloat64);

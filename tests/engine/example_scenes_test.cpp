@@ -109,10 +109,27 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
   std::set<std::string> found;
   for (const fs::directory_entry& entry : fs::directory_iterator(folder))
     if (entry.is_regular_file() && entry.path().extension() == ".json") found.insert(entry.path().stem().string());
-  for (const char* expected : {"projectile", "spring_sysid", "pendulum_length", "walker", "cloth", "bounce", "slide",
-                               "billiards", "double_pendulum_sysid", "arm_reach", "throw", "tether", "balance",
-                               "rock_throw", "cloth_throw", "softbody_properties", "softbody_bounce",
-                               "stiff_cloth_implicit", "drape", "soft_walker", "mass_spring_robot2",
+  for (const char* expected : {"projectile",
+                               "spring_sysid",
+                               "pendulum_length",
+                               "walker",
+                               "cloth",
+                               "bounce",
+                               "slide",
+                               "billiards",
+                               "double_pendulum_sysid",
+                               "arm_reach",
+                               "throw",
+                               "tether",
+                               "balance",
+                               "rock_throw",
+                               "cloth_throw",
+                               "softbody_properties",
+                               "softbody_bounce",
+                               "stiff_cloth_implicit",
+                               "drape",
+                               "soft_walker",
+                               "mass_spring_robot2",
                                "mass_spring_robot3"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
@@ -156,7 +173,8 @@ TEST_CASE("example: projectile's launch velocity lands it on the target") {
   }
 }
 
-TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid near (8, 0, 0)" * doctest::skip(test::kSanitized)) {
+TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid near (8, 0, 0)" *
+          doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("cloth_throw");
   REQUIRE(scene.particle_count() == 17 * 17);
   REQUIRE(scene.triangle_count() == 2 * 16 * 16);
@@ -167,7 +185,7 @@ TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid n
   const Trajectory thrown = rollout(scene, scene.params);
   const std::vector<double> start = centroid(thrown, thrown.steps);
   const double miss0 = std::hypot(start[0] - target[0], start[1] - target[1], start[2] - target[2]);
-  CHECK(miss0 > 15.0);  // as thrown it falls some 15 m short and below
+  CHECK(miss0 > 15.0);                    // as thrown it falls some 15 m short and below
   REQUIRE(scene.bending_count() == 736);  // the grid's interior edges
   // As thrown, the motion and gradient of Warp's example with its bending edges
   // (tests/engine/warp_reference/cloth_throw.py bending, warp-lang 1.9.1 in float32), to
@@ -196,7 +214,8 @@ TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid n
   Result<GradCheckReport> report = gradient_check(scene, check);
   REQUIRE(report.ok());
   for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference " << e.finite_difference);
+    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
+                             << e.finite_difference);
     CHECK(e.passed);
   }
 
@@ -210,7 +229,8 @@ TEST_CASE("example: cloth_throw's initial velocities land the cloth's centroid n
   CHECK(miss < 1.0);
 }
 
-TEST_CASE("example: softbody_properties fits every tet's k_mu and k_lambda to the cube's marker track" * doctest::skip(test::kSanitized)) {
+TEST_CASE("example: softbody_properties fits every tet's k_mu and k_lambda to the cube's marker track" *
+          doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("softbody_properties");
   const Scene truth = load(source_dir() / "assets" / "tracks" / "softbody_truth.json");
   REQUIRE(scene.particle_count() == 64);
@@ -246,7 +266,8 @@ TEST_CASE("example: softbody_properties fits every tet's k_mu and k_lambda to th
   }
 }
 
-TEST_CASE("example: stiff_cloth_implicit's wind, found through implicit steps, puts the cloth's edge on target" * doctest::skip(test::kSanitized)) {
+TEST_CASE("example: stiff_cloth_implicit's wind, found through implicit steps, puts the cloth's edge on target" *
+          doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("stiff_cloth_implicit");
   REQUIRE(scene.settings.integrator == Integrator::ImplicitEuler);
   REQUIRE(scene.objectives.size() == 1);
@@ -255,7 +276,8 @@ TEST_CASE("example: stiff_cloth_implicit's wind, found through implicit steps, p
   const auto edge_centre = [&](const Trajectory& traj) {
     std::vector<double> c(3, 0.0);
     for (int i : edge)
-      for (int k = 0; k < 3; ++k) c[size_t(k)] += traj.x[(size_t(traj.steps) * traj.particles + size_t(i)) * 3 + size_t(k)] / double(edge.size());
+      for (int k = 0; k < 3; ++k)
+        c[size_t(k)] += traj.x[(size_t(traj.steps) * traj.particles + size_t(i)) * 3 + size_t(k)] / double(edge.size());
     return c;
   };
   // The semi-implicit step diverges at this dt.
@@ -293,7 +315,8 @@ void check_gradients(const Scene& scene, std::vector<ParamId> parameters, int sa
   REQUIRE_MESSAGE(report.ok(), (report.ok() ? std::string() : report.error().message));
   CHECK(report->entries.size() == check.parameters.size() * size_t(samples));
   for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference " << e.finite_difference);
+    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
+                             << e.finite_difference);
     CHECK(e.passed);
   }
 }
@@ -313,7 +336,8 @@ double mean(const std::vector<double>& values) {
 
 }  // namespace
 
-TEST_CASE("example: drape fits the cloth's triangle and bending stiffness to its marker track" * doctest::skip(test::kSanitized)) {
+TEST_CASE("example: drape fits the cloth's triangle and bending stiffness to its marker track" *
+          doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("drape");
   const Scene truth = load(source_dir() / "assets" / "tracks" / "drape_truth.json");
   constexpr int n = 9;  // particles per side
@@ -332,7 +356,8 @@ TEST_CASE("example: drape fits the cloth's triangle and bending stiffness to its
   // The truth reproduces its track; the guess does not.
   std::unique_ptr<Simulator> sim = cpu_simulator(scene);
   ParameterSet truth_params = scene.params;
-  for (ParamId id : {ParamId::TriangleStiffness, ParamId::BendingStiffness}) truth_params[id].value = truth.params[id].value;
+  for (ParamId id : {ParamId::TriangleStiffness, ParamId::BendingStiffness})
+    truth_params[id].value = truth.params[id].value;
   CHECK(evaluate_loss(*sim, truth_params) < 1e-20);
   CHECK(evaluate_loss(*sim, scene.params) > 1e-4);
   // Each of the two shows in the track on its own: the truth with either one guessed
@@ -455,7 +480,8 @@ TEST_CASE("example: the marker tracks are what their truth scenes produce") {
     const char* example;
     const char* truth;
   };
-  for (const Case& c : {Case{"spring_sysid", "spring_sysid_truth.json"}, Case{"pendulum_length", "pendulum_truth.json"}}) {
+  for (const Case& c :
+       {Case{"spring_sysid", "spring_sysid_truth.json"}, Case{"pendulum_length", "pendulum_truth.json"}}) {
     CAPTURE(c.example);
     Scene scene = load_example(c.example);
     const Scene truth = load(source_dir() / "assets" / "tracks" / c.truth);
@@ -483,10 +509,10 @@ TEST_CASE("example: walker stands with its initial controls") {
     max_speed = std::max(max_speed, std::hypot(traj.v[i], traj.v[i + 1], traj.v[i + 2]));
   }
   INFO("lowest ", lowest, " m, highest ", highest, " m, fastest ", max_speed, " m/s");
-  CHECK(max_z == 0.0);      // a planar robot stays in z = 0
-  CHECK(lowest > -0.005);   // feet do not sink through the ground
-  CHECK(highest < 0.4);     // nor does the robot jump (it is 0.3 m tall)
-  CHECK(max_speed < 2.0);   // no blow-up
+  CHECK(max_z == 0.0);     // a planar robot stays in z = 0
+  CHECK(lowest > -0.005);  // feet do not sink through the ground
+  CHECK(highest < 0.4);    // nor does the robot jump (it is 0.3 m tall)
+  CHECK(max_speed < 2.0);  // no blow-up
   const std::vector<double> start = centroid(traj, 0), end = centroid(traj, traj.steps);
   CHECK(std::fabs(end[0] - start[0]) < 0.03);  // it rocks in place
   CHECK(std::fabs(end[1] - start[1]) < 0.03);
@@ -530,12 +556,13 @@ TEST_CASE("example: the mass_spring robots' first rollout is DiffTaichi's") {
       lowest = std::min(lowest, traj.x[i + 1]);
       max_z = std::max(max_z, std::fabs(traj.x[i + 2]));
     }
-    CHECK(max_z == 0.0);             // a planar robot stays in z = 0
-    CHECK(lowest > 0.1 - 1e-4);      // on the plane: only particles slower than 1e-4 m/s sink, as in DiffTaichi
+    CHECK(max_z == 0.0);         // a planar robot stays in z = 0
+    CHECK(lowest > 0.1 - 1e-4);  // on the plane: only particles slower than 1e-4 m/s sink, as in DiffTaichi
   }
 }
 
-TEST_CASE("example: the mass_spring robots learn to walk with DiffTaichi's update rule" * doctest::skip(test::kSanitized)) {
+TEST_CASE("example: the mass_spring robots learn to walk with DiffTaichi's update rule" *
+          doctest::skip(test::kSanitized)) {
   for (const char* name : {"mass_spring_robot2", "mass_spring_robot3"}) {
     CAPTURE(name);
     const Scene scene = load_example(name);
@@ -572,7 +599,8 @@ TEST_CASE("example: bounce reproduces Warp's example_bounce") {
   CHECK(opt.result.loss == doctest::Approx(2.5754e-5).epsilon(1e-3));
 }
 
-TEST_CASE("example: softbody_bounce is Warp's example_softbody_properties: its motion, and a correct gradient" * doctest::skip(test::kSanitized)) {
+TEST_CASE("example: softbody_bounce is Warp's example_softbody_properties: its motion, and a correct gradient" *
+          doctest::skip(test::kSanitized)) {
   // Warp 1.9.1's own example on this machine's CPU in float32
   // (tests/engine/warp_reference/softbody_properties.py): after the 960 steps the centroid is
   // (-0.665055513, 0.376809686, -4.7e-9) and the loss 1.37374425. The same model in double
@@ -626,7 +654,8 @@ TEST_CASE("example: softbody_bounce is Warp's example_softbody_properties: its m
   REQUIRE(report.ok());
   REQUIRE(report->entries.size() == 6);
   for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference " << e.finite_difference);
+    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
+                             << e.finite_difference);
     CHECK(e.passed);
   }
 
@@ -691,10 +720,12 @@ TEST_CASE("example: double_pendulum_sysid recovers both link lengths and the mas
   CHECK(opt.result.loss_history.front() > 1e-3);
   const std::vector<double>& x = opt.params[ParamId::BodyPosition].value;
   const std::vector<double>& anchor = opt.params[ParamId::JointAnchor].value;
-  const auto distance = [](const double* a, const double* b) { return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); };
+  const auto distance = [](const double* a, const double* b) {
+    return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  };
   CHECK(relative_error(distance(&x[0], &anchor[0]), 0.5) < 1e-3);   // pivot to the upper bob
   CHECK(relative_error(distance(&x[3], &anchor[3]), 0.35) < 1e-3);  // elbow to the lower bob
-  CHECK(distance(&anchor[3], &x[0]) < 1e-3);                         // the elbow at the upper bob
+  CHECK(distance(&anchor[3], &x[0]) < 1e-3);                        // the elbow at the upper bob
   CHECK(relative_error(opt.params[ParamId::BodyDensity].value[1], 3000.0) < 1e-3);
 }
 

@@ -66,7 +66,8 @@ TEST_CASE("gradient growth: the recorded norms are those of the full adjoint") {
   CHECK(norms.norm == full.norm);
   for (int t = 0; t <= 60; ++t) {
     double squares = 0;
-    for (int k = 0; k < 12; ++k) squares += std::pow(full.x[size_t(t) * 12 + k], 2) + std::pow(full.v[size_t(t) * 12 + k], 2);
+    for (int k = 0; k < 12; ++k)
+      squares += std::pow(full.x[size_t(t) * 12 + k], 2) + std::pow(full.v[size_t(t) * 12 + k], 2);
     CHECK(full.norm[size_t(t)] == doctest::Approx(std::sqrt(squares)).epsilon(1e-12));
   }
 }

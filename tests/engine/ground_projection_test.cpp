@@ -21,12 +21,12 @@ namespace {
 constexpr double kHeight = 0.1;
 
 // Each test case runs once per projection ground (doctest's subcases).
-#define GENERATE_CONTACT() \
-  [] { \
-    GroundContact chosen = GroundContact::Projection; \
-    SUBCASE("without time of impact") {} \
+#define GENERATE_CONTACT()                                                   \
+  [] {                                                                       \
+    GroundContact chosen = GroundContact::Projection;                        \
+    SUBCASE("without time of impact") {}                                     \
     SUBCASE("with time of impact") { chosen = GroundContact::TimeOfImpact; } \
-    return chosen; \
+    return chosen;                                                           \
   }()
 
 Scene projection_scene(int particles, int steps, double dt, GroundContact contact = GroundContact::Projection) {
@@ -94,7 +94,8 @@ TEST_CASE("projection grounds: a dropped spring pair moves as the rule says, and
     for (int i = 0; i < 2; ++i) {
       const double m = p[ParamId::Mass].value[i], sign = i == 0 ? 1.0 : -1.0;
       for (int c = 0; c < 3; ++c) {
-        const double f = sign * k * (length - rest) * d[c] / length + m * p[ParamId::Gravity].value[c] - drag * v[3 * i + c];
+        const double f =
+            sign * k * (length - rest) * d[c] / length + m * p[ParamId::Gravity].value[c] - drag * v[3 * i + c];
         vn[3 * i + c] = v[3 * i + c] + dt * f / m;
       }
       double step_time = dt;
@@ -127,13 +128,14 @@ TEST_CASE("projection grounds: one step's gradients against central differences,
     bool stopped;
   };
   const GroundContact no_toi = GroundContact::Projection, toi = GroundContact::TimeOfImpact;
-  for (const Case c : {Case{"below and falling: stopped", no_toi, kHeight - 0.01, -0.5, true},
-                       Case{"below and rising: free", no_toi, kHeight - 0.01, 0.5, false},
-                       Case{"above and falling: free", no_toi, kHeight + 0.01, -0.5, false},
-                       Case{"time of impact: lands within the step", toi, kHeight + 2e-4, -0.5, true},
-                       Case{"time of impact: below and falling, lifted onto the plane", toi, kHeight - 0.01, -0.5, true},
-                       Case{"time of impact: above and falling, not reaching it", toi, kHeight + 0.01, -0.5, false},
-                       Case{"time of impact: below and rising: free", toi, kHeight - 0.01, 0.5, false}}) {
+  for (const Case c :
+       {Case{"below and falling: stopped", no_toi, kHeight - 0.01, -0.5, true},
+        Case{"below and rising: free", no_toi, kHeight - 0.01, 0.5, false},
+        Case{"above and falling: free", no_toi, kHeight + 0.01, -0.5, false},
+        Case{"time of impact: lands within the step", toi, kHeight + 2e-4, -0.5, true},
+        Case{"time of impact: below and falling, lifted onto the plane", toi, kHeight - 0.01, -0.5, true},
+        Case{"time of impact: above and falling, not reaching it", toi, kHeight + 0.01, -0.5, false},
+        Case{"time of impact: below and rising: free", toi, kHeight - 0.01, 0.5, false}}) {
     INFO(std::string(c.what));
     Scene scene = projection_scene(1, 1, 1e-3, c.contact);
     scene.params[ParamId::InitialPosition].value = {0.2, c.y, -0.1};
@@ -150,7 +152,8 @@ TEST_CASE("projection grounds: one step's gradients against central differences,
     test::check_against_central_differences(scene, {ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass,
                                                     ParamId::ExternalForce, ParamId::Gravity, ParamId::Drag});
     const test::Outcome out = test::run_cpu_gradient(scene, 1);
-    if (c.contact == no_toi) CHECK((out.params[ParamId::InitialVelocity].grad[0] == 0.0) == c.stopped);  // nothing flows through a stop
+    if (c.contact == no_toi)
+      CHECK((out.params[ParamId::InitialVelocity].grad[0] == 0.0) == c.stopped);  // nothing flows through a stop
     // What the objectives see at step 1 is the landing point on the plane.
     const Result<Trajectory> traj = Simulator::create(scene, SimulatorOptions{}).value()->trajectory(scene.params);
     REQUIRE(traj.ok());
@@ -168,7 +171,7 @@ TEST_CASE("projection grounds: a small actuated robot standing on each; its grad
   scene.actuation = {0.2, 0.2, 0, 0, 0, 0};
   scene.channels = 2;
   scene.params[ParamId::InitialPosition].value = {0.0, kHeight - 1e-3, 0.0, 0.1, kHeight - 1e-3, 0.0,
-                                                  0.0, kHeight + 0.1, 0.0, 0.1, kHeight + 0.1, 0.0};
+                                                  0.0, kHeight + 0.1,  0.0, 0.1, kHeight + 0.1,  0.0};
   shape_parameters(scene);
   scene.params[ParamId::Mass].value = {1.0, 1.0, 1.0, 1.0};
   scene.params[ParamId::Stiffness].value = std::vector<double>(6, 2000.0);
@@ -182,9 +185,8 @@ TEST_CASE("projection grounds: a small actuated robot standing on each; its grad
   }
   scene.objectives = {positions_at(-1, {2, 3}, {0.1, 0.3, 0.0, 0.2, 0.25, 0.0})};
   REQUIRE(check_scene(scene).ok());
-  test::check_against_central_differences(scene, {ParamId::Controls, ParamId::Stiffness, ParamId::RestLength,
-                                                  ParamId::Drag},
-                                          40);
+  test::check_against_central_differences(
+      scene, {ParamId::Controls, ParamId::Stiffness, ParamId::RestLength, ParamId::Drag}, 40);
   test::require_same_bits_for_threads_and_checkpoints(scene);
 }
 
@@ -201,7 +203,8 @@ TEST_CASE("projection grounds: the scene file's model key, saved back, and refus
   CHECK(bad.error().message.find(
             "$.simulation.ground.model: found \"sticky\"; expected one of: penalty, projection, time_of_impact") !=
         std::string::npos);
-  Result<Scene> toi = parse_scene(std::string(text).replace(text.find("\"projection\""), 12, "\"time_of_impact\""), "toi.json");
+  Result<Scene> toi =
+      parse_scene(std::string(text).replace(text.find("\"projection\""), 12, "\"time_of_impact\""), "toi.json");
   REQUIRE(toi.ok());
   CHECK(toi->settings.ground.contact == GroundContact::TimeOfImpact);
 

@@ -114,12 +114,12 @@ TEST_CASE("implicit euler: scene gradients against central differences" * doctes
   GradCheckOptions options;
   options.samples_per_parameter = 1000;  // every entry
   options.tolerance = 1e-6;
-  options.parameters = {ParamId::Stiffness,         ParamId::Damping,           ParamId::RestLength,
-                        ParamId::InitialPosition,   ParamId::InitialVelocity,   ParamId::Mass,
-                        ParamId::Controls,          ParamId::ExternalForce,     ParamId::Gravity,
-                        ParamId::Drag,              ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness,
-                        ParamId::TriangleDamping,   ParamId::TriangleDrag,      ParamId::TriangleLift,
-                        ParamId::Wind, ParamId::GroundStiffness, ParamId::Friction};
+  options.parameters = {
+      ParamId::Stiffness,       ParamId::Damping,      ParamId::RestLength,        ParamId::InitialPosition,
+      ParamId::InitialVelocity, ParamId::Mass,         ParamId::Controls,          ParamId::ExternalForce,
+      ParamId::Gravity,         ParamId::Drag,         ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness,
+      ParamId::TriangleDamping, ParamId::TriangleDrag, ParamId::TriangleLift,      ParamId::Wind,
+      ParamId::GroundStiffness, ParamId::Friction};
   Result<GradCheckReport> report = gradient_check(scene, options);
   REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
   int checked[kParamCount] = {};
@@ -138,7 +138,8 @@ TEST_CASE("implicit euler: scene gradients against central differences" * doctes
     scale[static_cast<int>(e.param)] = std::max(scale[static_cast<int>(e.param)], std::fabs(e.adjoint));
   for (const GradCheckEntry& e : report->entries)
     if (scale[static_cast<int>(e.param)] > 0)
-      worst_scaled = std::max(worst_scaled, std::fabs(e.adjoint - e.finite_difference) / scale[static_cast<int>(e.param)]);
+      worst_scaled =
+          std::max(worst_scaled, std::fabs(e.adjoint - e.finite_difference) / scale[static_cast<int>(e.param)]);
   MESSAGE("implicit sheet: " << report->entries.size() << " entries; worst relative error " << worst
                              << ", worst error against the parameter's gradient scale " << worst_scaled);
   CHECK(worst_scaled < 1e-6);
@@ -176,12 +177,12 @@ TEST_CASE("implicit euler: what the solve costs per step" * doctest::skip(test::
   const auto end = std::chrono::steady_clock::now();
   const ImplicitStats& s = *rollout.implicit_stats();
   const double steps = double(s.steps);
-  MESSAGE("stiff chain, 200 steps: per step " << double(s.newton_iterations) / steps << " Newton iterations, "
-                                              << double(s.residuals) / steps << " force passes, " << double(s.forward_products) / steps
-                                              << " products forward, " << double(s.adjoint_products) / double(s.adjoint_solves)
-                                              << " backward; " << std::chrono::duration<double, std::micro>(mid - start).count() / steps
-                                              << " us forward, " << std::chrono::duration<double, std::micro>(end - mid).count() / steps
-                                              << " us backward per step");
+  MESSAGE("stiff chain, 200 steps: per step "
+          << double(s.newton_iterations) / steps << " Newton iterations, " << double(s.residuals) / steps
+          << " force passes, " << double(s.forward_products) / steps << " products forward, "
+          << double(s.adjoint_products) / double(s.adjoint_solves) << " backward; "
+          << std::chrono::duration<double, std::micro>(mid - start).count() / steps << " us forward, "
+          << std::chrono::duration<double, std::micro>(end - mid).count() / steps << " us backward per step");
   CHECK(s.steps == 200);
   CHECK(s.unconverged == 0);
   CHECK(s.adjoint_solves == 200);

@@ -66,21 +66,22 @@ TEST_CASE("implicit scene file: the integrator and its solver settings") {
           "s.json: $.simulation.integrator: found \"rk4\"; expected \"semi_implicit_euler\" or \"implicit_euler\"");
     CHECK(error_of(parse_scene(chain_file(R"(, "integrator": 1)"), "s.json")).find("$.simulation.integrator") !=
           std::string::npos);
-    CHECK(error_of(parse_scene(chain_file(R"(, "implicit": {"newton_iterations": 5})"), "s.json")).find(
-              "$.simulation.implicit: found an object; expected no \"implicit\" settings unless \"integrator\" is "
-              "\"implicit_euler\"") != std::string::npos);
+    CHECK(
+        error_of(parse_scene(chain_file(R"(, "implicit": {"newton_iterations": 5})"), "s.json"))
+            .find("$.simulation.implicit: found an object; expected no \"implicit\" settings unless \"integrator\" is "
+                  "\"implicit_euler\"") != std::string::npos);
     const std::string implicit = R"(, "integrator": "implicit_euler", "implicit": )";
     CHECK(error_of(parse_scene(chain_file(implicit + R"({"newton_iterations": 0})"), "s.json")) ==
           "s.json: $.simulation.implicit.newton_iterations: found 0; expected a count of Newton iterations per step "
           "in [1, 100000]");
     CHECK(error_of(parse_scene(chain_file(implicit + R"({"newton_tolerance": -1e-6})"), "s.json")) ==
           "s.json: $.simulation.implicit.newton_tolerance: found -1e-06; expected a velocity tolerance > 0 (m/s)");
-    CHECK(error_of(parse_scene(chain_file(implicit + R"({"linear_iterations": 2.5})"), "s.json")).find(
-              "$.simulation.implicit.linear_iterations") != std::string::npos);
+    CHECK(error_of(parse_scene(chain_file(implicit + R"({"linear_iterations": 2.5})"), "s.json"))
+              .find("$.simulation.implicit.linear_iterations") != std::string::npos);
     CHECK(error_of(parse_scene(chain_file(implicit + R"({"linear_tolerance": 1})"), "s.json")) ==
           "s.json: $.simulation.implicit.linear_tolerance: found 1; expected a relative tolerance in (0, 1)");
-    CHECK(error_of(parse_scene(chain_file(implicit + R"({"newton_steps": 3})"), "s.json")).find(
-              "$.simulation.implicit.newton_steps") != std::string::npos);
+    CHECK(error_of(parse_scene(chain_file(implicit + R"({"newton_steps": 3})"), "s.json"))
+              .find("$.simulation.implicit.newton_steps") != std::string::npos);
   }
   SUBCASE("check_scene rejects bad settings built in code") {
     Scene scene = test::make_stiff_chain(4, 1e4, 1e-3, 10, Integrator::ImplicitEuler);
@@ -94,7 +95,8 @@ TEST_CASE("implicit scene file: the integrator and its solver settings") {
   SUBCASE("save, load and save again give the same bytes; the default writes neither key") {
     test::TempDir dir("implicit-test");
     Result<Scene> first = parse_scene(
-        chain_file(R"(, "integrator": "implicit_euler", "implicit": {"newton_iterations": 7, "newton_tolerance": 3e-9})"),
+        chain_file(
+            R"(, "integrator": "implicit_euler", "implicit": {"newton_iterations": 7, "newton_tolerance": 3e-9})"),
         dir.path / "a.json");
     REQUIRE_MESSAGE(first.ok(), (first.ok() ? "" : first.error().message));
     REQUIRE(save_scene(*first, dir.path / "b.json").ok());

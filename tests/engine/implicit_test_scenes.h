@@ -61,7 +61,8 @@ inline Scene make_implicit_sheet(int steps = 30) {
   scene.pinned[0] = 1;
   std::vector<double> x;
   for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) x.insert(x.end(), {0.1 * c + 0.01 * r * r, 0.5 + 0.01 * c * (r % 2), 0.1 * r + 0.005 * c});
+    for (int c = 0; c < cols; ++c)
+      x.insert(x.end(), {0.1 * c + 0.01 * r * r, 0.5 + 0.01 * c * (r % 2), 0.1 * r + 0.005 * c});
   scene.params[ParamId::InitialPosition].value = x;
   for (int r = 0; r + 1 < rows; ++r)
     for (int c = 0; c + 1 < cols; ++c) {

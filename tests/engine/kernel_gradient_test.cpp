@@ -61,7 +61,7 @@ struct TinyModel {
 TEST_CASE("kernel: spring_force adjoint matches finite differences (with and without a length offset)") {
   TinyModel tiny;
   std::vector<double> x{0.1, 0.9, 0.2, 0.5, -0.1, 0.3}, v{0.3, -0.4, -0.2, 0.6, 0.1, 0.2};  // 3 x n
-  const Vec3<double> w{0.7, -1.1, 0.4};  // weights on the force
+  const Vec3<double> w{0.7, -1.1, 0.4};                                                     // weights on the force
   for (int variant = 0; variant < 4; ++variant) {
     const int passive = variant % 2;
     tiny.channel[0] = passive ? -1 : 0;
@@ -141,7 +141,8 @@ TEST_CASE("kernel: particle_step adjoint matches finite differences") {
     };
     ModelView<double> m = view();
     std::vector<double> x1(6), v1(6), ax = wx, av = wv, af(6);
-    for (int i = 0; i < 2; ++i) ParticleStepKernel<double>{m, {x.data(), v.data()}, fs.data(), {x1.data(), v1.data()}}(i);
+    for (int i = 0; i < 2; ++i)
+      ParticleStepKernel<double>{m, {x.data(), v.data()}, fs.data(), {x1.data(), v1.data()}}(i);
     std::vector<double> g_mass(2), g_ext(6), g_drag(2), g_kc(2), g_mu(2);
     GradView<double> grad;
     grad.particles = {g_mass.data(), g_ext.data(), g_drag.data()};

@@ -26,7 +26,6 @@
 #include <utility>
 #include <vector>
 
-
 #include "body_test_support.h"
 #include "temp_dir.h"
 #include "io/obj_file.h"
@@ -104,7 +103,9 @@ double largest_difference(const std::vector<double>& a, const std::vector<double
 }
 
 // a and b agree to `relative` of the larger.
-bool near(double a, double b, double relative) { return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b)); }
+bool near(double a, double b, double relative) {
+  return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
 
 double largest_magnitude(const std::vector<double>& a) {
   double m = 0;
@@ -329,7 +330,7 @@ TEST_CASE("mesh bodies: a hull off the file's origin is moved to its centre of m
         if (i != j) largest_product = std::max(largest_product, std::fabs(unit.inertia[3 * i + j]));
       }
     INFO("rock inertia per unit density: diagonal " << unit.inertia[0] << ", " << unit.inertia[4] << ", "
-                                                       << unit.inertia[8] << "; largest product " << largest_product);
+                                                    << unit.inertia[8] << "; largest product " << largest_product);
     CHECK(largest_product > 1e-3 * unit.inertia[0]);
   }
 }
@@ -449,14 +450,16 @@ template <class Distance>
 double deepest_entry(const Trajectory& traj, int a, const std::vector<Vec3<double>>& points, int b, Distance distance) {
   double deepest = 1e9;
   for (int t = 0; t <= traj.steps; ++t)
-    for (const Vec3<double>& p : points) deepest = std::min(deepest, distance(to_body(traj, b, t, to_world(traj, a, t, p))));
+    for (const Vec3<double>& p : points)
+      deepest = std::min(deepest, distance(to_body(traj, b, t, to_world(traj, a, t, p))));
   return deepest;
 }
 
 // Signed distances, exact inside: a hull's farthest face plane, a box's farthest side.
 double hull_distance(const ConvexMesh& hull, const Vec3<double>& q) {
   double d = -1e9;
-  for (const ConvexPlane& f : hull.planes) d = std::max(d, f.normal[0] * q.x + f.normal[1] * q.y + f.normal[2] * q.z - f.offset);
+  for (const ConvexPlane& f : hull.planes)
+    d = std::max(d, f.normal[0] * q.x + f.normal[1] * q.y + f.normal[2] * q.z - f.offset);
   return d;
 }
 double box_distance(const ShapeSize& half, const Vec3<double>& q) {
@@ -477,8 +480,8 @@ TEST_CASE("mesh bodies: gradients match central differences for a rock hit by a 
   const Trajectory traj = trajectory_of(scene);
   const int steps = scene.settings.steps;
   // Both bounce back off the rock.
-  CHECK(body_velocity(traj, 1, steps).x < 0.5);   // the sphere came at 1.5 m/s
-  CHECK(body_velocity(traj, 2, steps).x > 0.1);   // the box at -1.2 m/s
+  CHECK(body_velocity(traj, 1, steps).x < 0.5);  // the sphere came at 1.5 m/s
+  CHECK(body_velocity(traj, 2, steps).x > 0.1);  // the box at -1.2 m/s
   // Contact both ways: a box corner inside the rock's planes, a rock vertex inside the box,
   // and the sphere's centre within its radius of the rock.
   const ConvexMesh& rock = scene.bodies[0].mesh->hull;
@@ -491,7 +494,7 @@ TEST_CASE("mesh bodies: gradients match central differences for a rock hit by a 
   const double vertex_depth = deepest_entry(traj, 0, rock_vertices, 2, inside_box);
   const double sphere_gap = deepest_entry(traj, 1, sphere_centre, 0, inside_rock) - 0.05;
   INFO("deepest box corner in the rock " << corner_depth << " m, rock vertex in the box " << vertex_depth
-                                            << " m, sphere " << sphere_gap << " m");
+                                         << " m, sphere " << sphere_gap << " m");
   CHECK(corner_depth < 0);
   CHECK(vertex_depth < 0);
   CHECK(sphere_gap < 0);
@@ -505,8 +508,8 @@ TEST_CASE("mesh bodies: gradients match central differences for particles fallin
   // there; falling through it they would be on the floor.
   for (int i = 0; i < 4; ++i) CHECK(traj.x[(size_t(traj.steps) * 4 + size_t(i)) * 3 + 1] > 0.08);
   check_every_entry(scene,
-                    joined(joined(kBodyMotion, kContact),
-                           {ParamId::InitialPosition, ParamId::InitialVelocity, ParamId::Mass, ParamId::ParticleRadius}),
+                    joined(joined(kBodyMotion, kContact), {ParamId::InitialPosition, ParamId::InitialVelocity,
+                                                           ParamId::Mass, ParamId::ParticleRadius}),
                     45);
 }
 
@@ -559,7 +562,8 @@ Point extents(const ConvexMesh& hull) {
 
 }  // namespace
 
-TEST_CASE("mesh scenes: the OBJ beside the scene loads; saved in another folder, its path is rebased and loads the same") {
+TEST_CASE(
+    "mesh scenes: the OBJ beside the scene loads; saved in another folder, its path is rebased and loads the same") {
   TempDir dir;
   const fs::path obj = dir.write("scenes/block.obj", obj_text(lopsided_block()));
   const Scene scene = loaded(dir.write("scenes/drop.json", mesh_scene_text(R"("mesh": "block.obj")")));
@@ -594,9 +598,11 @@ TEST_CASE("mesh scenes: \"scale\" stretches the file along its axes, and saves a
   TempDir dir;
   dir.write("block.obj", obj_text(lopsided_block()));
   const BodyMesh plain = *loaded(dir.write("plain.json", mesh_scene_text(R"("mesh": "block.obj")"))).bodies[0].mesh;
-  const Scene stretched_scene = loaded(dir.write("stretched.json", mesh_scene_text(R"("mesh": "block.obj", "scale": [2, 1, 1])")));
+  const Scene stretched_scene =
+      loaded(dir.write("stretched.json", mesh_scene_text(R"("mesh": "block.obj", "scale": [2, 1, 1])")));
   const BodyMesh& stretched = *stretched_scene.bodies[0].mesh;
-  const BodyMesh doubled = *loaded(dir.write("doubled.json", mesh_scene_text(R"("mesh": "block.obj", "scale": 2)"))).bodies[0].mesh;
+  const BodyMesh doubled =
+      *loaded(dir.write("doubled.json", mesh_scene_text(R"("mesh": "block.obj", "scale": 2)"))).bodies[0].mesh;
 
   CHECK(std::vector<double>(stretched.scale, stretched.scale + 3) == std::vector<double>{2, 1, 1});
   CHECK(std::vector<double>(doubled.scale, doubled.scale + 3) == std::vector<double>{2, 2, 2});
@@ -630,7 +636,8 @@ TEST_CASE("mesh scenes: bad meshes and scales say which file, which line or key,
     return scene.error().message;
   };
   const std::string at = scene_file.string() + ": $.bodies[0]";
-  CHECK(error_of(R"("mesh": "nowhere.obj")") == at + ".mesh: " + (dir.path / "nowhere.obj").string() + ": no such file");
+  CHECK(error_of(R"("mesh": "nowhere.obj")") ==
+        at + ".mesh: " + (dir.path / "nowhere.obj").string() + ": no such file");
   CHECK(error_of(R"("mesh": "bad.obj")") ==
         at + ".mesh: " + bad.string() + ":5: found 'v 0 1 abc'; expected 'v x y z' with three finite numbers");
   CHECK(error_of(R"("mesh": "flat.obj")") ==
@@ -638,7 +645,8 @@ TEST_CASE("mesh scenes: bad meshes and scales say which file, which line or key,
             ": all 5 points lie in one plane (within 1e-5 x their bounding box's diagonal); a convex body needs "
             "points that span a volume");
   CHECK(error_of(R"("mesh": "block.obj", "scale": 0)") == at + ".scale: found 0; expected a scale factor > 0");
-  CHECK(error_of(R"("mesh": "block.obj", "scale": [1, 0, 1])") == at + ".scale[1]: found 0; expected a scale factor > 0");
+  CHECK(error_of(R"("mesh": "block.obj", "scale": [1, 0, 1])") ==
+        at + ".scale[1]: found 0; expected a scale factor > 0");
   CHECK(error_of(R"("mesh": "block.obj", "scale": [1, 2])") ==
         at + ".scale: found an array of 2 values; expected a number or an array of 3 numbers (one per axis)");
   CHECK(error_of(R"("mesh": "block.obj", "radius": 0.1)") ==
@@ -652,8 +660,9 @@ TEST_CASE("mesh scenes: bad meshes and scales say which file, which line or key,
   const std::string block = (dir.path / "block.obj").string();
   CHECK(error_of(R"("mesh": "block.obj", "scale": [1e-9, 1, 1])")
             .starts_with(at + ".mesh: " + block + " (after scaling by [1e-09, 1, 1]): all 8 points lie in one plane"));
-  CHECK(error_of(R"("mesh": "block.obj", "scale": 1e-60)")
-            .starts_with(at + ".mesh: " + block + " (after scaling by [1e-60, 1e-60, 1e-60]): found a hull of volume "));
+  CHECK(
+      error_of(R"("mesh": "block.obj", "scale": 1e-60)")
+          .starts_with(at + ".mesh: " + block + " (after scaling by [1e-60, 1e-60, 1e-60]): found a hull of volume "));
   CHECK(error_of(R"("mesh": "block.obj", "scale": 1e307)").find("; expected coordinates within 1e15 m") !=
         std::string::npos);
 }

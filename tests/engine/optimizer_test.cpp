@@ -73,8 +73,10 @@ struct Recorder {
     return [this](const std::vector<double>& x, std::vector<double>& grad) -> Result<double> {
       evaluated.push_back(x);
       Result<double> loss = f(x, grad);
-      if (loss && std::isfinite(*loss)) accepted.push_back(x);
-      else ++failures;
+      if (loss && std::isfinite(*loss))
+        accepted.push_back(x);
+      else
+        ++failures;
       return loss;
     };
   }
@@ -242,7 +244,8 @@ TEST_CASE("optimizer: clipping limits the length of the first step") {
     settings.learning_rate = 1e-2;
     settings.momentum = 0.0;
     settings.clip = clip;
-    Result<OptimizeResult> r = minimize(recorder.wrapped(), {0.0, 0.0}, unbounded_below(2), unbounded_above(2), settings);
+    Result<OptimizeResult> r =
+        minimize(recorder.wrapped(), {0.0, 0.0}, unbounded_below(2), unbounded_above(2), settings);
     REQUIRE(r.ok());
     REQUIRE(recorder.evaluated.size() >= 2);
     return distance(recorder.evaluated[0], recorder.evaluated[1]);
@@ -362,8 +365,8 @@ TEST_CASE("optimizer: the callback sees every iteration and can cancel") {
     OptimizerSettings settings;
     settings.method = method;
     settings.iterations = 100;
-    Result<OptimizeResult> r = minimize(rosenbrock, {-1.2, 1.0}, unbounded_below(2), unbounded_above(2), settings,
-                                        cancel_after_three);
+    Result<OptimizeResult> r =
+        minimize(rosenbrock, {-1.2, 1.0}, unbounded_below(2), unbounded_above(2), settings, cancel_after_three);
     REQUIRE(r.ok());
     CHECK(r->reason == StopReason::Cancelled);
     CHECK(r->iterations == 3);
@@ -409,7 +412,8 @@ TEST_CASE("optimizer: histories and counters") {
     settings.method = method;
     settings.iterations = 7;
     settings.learning_rate = 1e-3;
-    Result<OptimizeResult> r = minimize(recorder.wrapped(), {-1.2, 1.0}, unbounded_below(2), unbounded_above(2), settings);
+    Result<OptimizeResult> r =
+        minimize(recorder.wrapped(), {-1.2, 1.0}, unbounded_below(2), unbounded_above(2), settings);
     REQUIRE(r.ok());
     CHECK(r->reason == StopReason::Iterations);
     CHECK(r->iterations == 7);
@@ -446,8 +450,8 @@ TEST_CASE("optimizer: a stationary start stops before the first iteration") {
     CAPTURE(method_name(method));
     OptimizerSettings settings;
     settings.method = method;
-    Result<OptimizeResult> r = minimize(quadratic({1.0, 2.0}, {0.5, 0.5}), {0.5, 0.5}, unbounded_below(2),
-                                        unbounded_above(2), settings);
+    Result<OptimizeResult> r =
+        minimize(quadratic({1.0, 2.0}, {0.5, 0.5}), {0.5, 0.5}, unbounded_below(2), unbounded_above(2), settings);
     REQUIRE(r.ok());
     CHECK(r->reason == StopReason::Tolerance);
     CHECK(r->iterations == 0);
@@ -464,9 +468,7 @@ TEST_CASE("optimizer: runs are deterministic") {
     settings.iterations = 300;
     settings.learning_rate = 1e-3;
     settings.clip = 50.0;
-    auto run = [&] {
-      return minimize(rosenbrock, {-1.2, 1.0}, {-2.0, -0.5}, {2.0, 0.9}, settings).value();
-    };
+    auto run = [&] { return minimize(rosenbrock, {-1.2, 1.0}, {-2.0, -0.5}, {2.0, 0.9}, settings).value(); };
     const OptimizeResult a = run();
     const OptimizeResult b = run();
     CHECK(a.x == b.x);

@@ -57,7 +57,6 @@ Scene falling_particle(double c, double mass, double seconds, double dt = 1e-3) 
   return scene;
 }
 
-
 }  // namespace
 
 TEST_CASE("quadratic drag kernel: the adjoint against central differences in double") {
@@ -70,10 +69,8 @@ TEST_CASE("quadratic drag kernel: the adjoint against central differences in dou
     const auto loss = [&] { return dot(w, quadratic_drag_force(c, v, wind)); };
     const QuadraticDragAdjoint<double> g = quadratic_drag_adjoint(c, v, wind, w);
     for (int k = 0; k < 3; ++k) {
-      CHECK(gradient_relative_error(component(g.v, k), central_difference(component(v, k), loss), 1e-9) <=
-            1e-7);
-      CHECK(gradient_relative_error(-component(g.v, k), central_difference(component(wind, k), loss),
-                                    1e-9) <= 1e-7);
+      CHECK(gradient_relative_error(component(g.v, k), central_difference(component(v, k), loss), 1e-9) <= 1e-7);
+      CHECK(gradient_relative_error(-component(g.v, k), central_difference(component(wind, k), loss), 1e-9) <= 1e-7);
     }
     CHECK(gradient_relative_error(g.c, central_difference(c, loss), 1e-9) <= 1e-7);
   }
@@ -105,7 +102,8 @@ TEST_CASE("quadratic drag: the wind is a change of frame, and carries a particle
   windy.params[ParamId::InitialVelocity].value = {1, 0, 0};
   windy.params[ParamId::Wind].value = {3, 0, 0};
   const Trajectory a = test::simulate_on_cpu(still), b = test::simulate_on_cpu(windy);
-  for (int t = 0; t <= a.steps; ++t) CHECK(b.v[3 * size_t(t)] - 3 == doctest::Approx(a.v[3 * size_t(t)]).epsilon(1e-12));
+  for (int t = 0; t <= a.steps; ++t)
+    CHECK(b.v[3 * size_t(t)] - 3 == doctest::Approx(a.v[3 * size_t(t)]).epsilon(1e-12));
   // A particle at rest in a wind is pushed along it.
   Scene rest = still;
   rest.params[ParamId::InitialVelocity].value = {0, 0, 0};
@@ -121,9 +119,9 @@ TEST_CASE("quadratic drag family: the same bits on 1 and 4 threads and with chec
 }
 
 TEST_CASE("quadratic drag family: scene gradients against central differences") {
-  test::check_against_central_differences(feature_scene_with_drag(),
-                                          {ParamId::QuadraticDrag, ParamId::Wind, ParamId::InitialVelocity,
-                                           ParamId::Mass, ParamId::Stiffness});
+  test::check_against_central_differences(
+      feature_scene_with_drag(),
+      {ParamId::QuadraticDrag, ParamId::Wind, ParamId::InitialVelocity, ParamId::Mass, ParamId::Stiffness});
   // With the triangles in the same wind, dL/dwind sums both families' shares.
   Scene sheet = test::make_triangle_sheet(4, 4, 50, /*ground=*/false);
   std::vector<double>& c = sheet.params[ParamId::QuadraticDrag].value;
@@ -169,7 +167,8 @@ TEST_CASE("quadratic drag family: a scene without it pays nothing and says so wh
 }
 
 TEST_CASE("quadratic drag: its column in scene files reads, checks and saves from the facts table") {
-  const std::string head = R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 10, "wind": [1, 0, 0]},
+  const std::string head =
+      R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 10, "wind": [1, 0, 0]},
     "particles": {"position": [[0, 1, 0], [1, 1, 0]], "quadratic_drag": )";
   Result<Scene> one = parse_scene(head + "0.2}}", "");
   REQUIRE_MESSAGE(one.ok(), (one.ok() ? "" : one.error().message));

@@ -94,7 +94,7 @@ TEST_CASE("rollout: float32 and float64 agree on a well-conditioned scene") {
 
 TEST_CASE("rollout: a blow-up stops with the step and particle named") {
   Scene scene = test::make_feature_scene(60);
-  scene.objectives.clear();  // so that a shorter rollout stays a valid scene
+  scene.objectives.clear();                         // so that a shorter rollout stays a valid scene
   scene.params[ParamId::Stiffness].value[2] = 1e9;  // far too stiff for dt = 2 ms
   for (int k : {0, 8}) {
     CAPTURE(k);

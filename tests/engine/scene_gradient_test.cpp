@@ -93,8 +93,9 @@ TEST_CASE("scene gradient: every example scene through gradcheck") {
     if (test::kSanitized && (implicit || work > 50'000)) continue;
     // Switches a finite difference can straddle: hard contact with colliders, and the
     // projection grounds, where a changed landing step moves a particle by a jump.
-    const bool hard_contact = (!scene->colliders.empty() && scene->contact.smoothing == 0) ||
-                              (scene->settings.ground.enabled && scene->settings.ground.contact != GroundContact::Penalty);
+    const bool hard_contact =
+        (!scene->colliders.empty() && scene->contact.smoothing == 0) ||
+        (scene->settings.ground.enabled && scene->settings.ground.contact != GroundContact::Penalty);
     require_gradients_match(*scene, 4, implicit ? 1e-4 : 1e-6, implicit ? 1e-6 : kGradCheckNoise, implicit ? 1e-11 : 0,
                             hard_contact);
     ++checked;

@@ -14,7 +14,6 @@
 #include "io/marker_csv.h"
 #include "nudge/scene.h"
 
-
 namespace fs = std::filesystem;
 using namespace nudge;
 
@@ -205,6 +204,8 @@ struct BadInput {
 
 std::vector<BadInput> bad_inputs() {
   const std::string springs4 = R"("springs": {"pairs": [[0, 1], [1, 2]]})";
+  // One bad input per entry: its name, text and expected words together.
+  // clang-format off
   return {
       // Not JSON at all
       {"empty file", "", {"the file is empty"}},
@@ -567,6 +568,7 @@ std::vector<BadInput> bad_inputs() {
       {"fractional seed", scene_with(R"("optimizer": {"seed": 2.5})"),
        {"$.optimizer.seed: found 2.5; expected an integer in [0, 2^64 - 1]"}},
   };
+  // clang-format on
 }
 
 }  // namespace
@@ -600,7 +602,8 @@ TEST_CASE("scene: malformed input gives an error naming the file, the JSON path 
 
 TEST_CASE("scene: a section's column parameters read from the facts table, as one value for all or one row each") {
   // A vector column: one [x, y, z] for every particle, or a row per particle.
-  Result<Scene> all = parse_scene(scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "velocity": [1, 2, 3]})"), "");
+  Result<Scene> all =
+      parse_scene(scene_from(kSimulation, R"({"position": [[0,0,0],[1,0,0]], "velocity": [1, 2, 3]})"), "");
   REQUIRE(all.ok());
   CHECK(all.value().params[ParamId::InitialVelocity].value == std::vector<double>{1, 2, 3, 1, 2, 3});
   Result<Scene> each =
@@ -625,9 +628,7 @@ TEST_CASE("scene: a section's column parameters read from the facts table, as on
   CHECK(saved_text().find("\"radius\"") != std::string::npos);
 }
 
-TEST_CASE("scene: a UTF-8 byte order mark is accepted") {
-  CHECK(parse_scene("\xEF\xBB\xBF" + scene_with(), "").ok());
-}
+TEST_CASE("scene: a UTF-8 byte order mark is accepted") { CHECK(parse_scene("\xEF\xBB\xBF" + scene_with(), "").ok()); }
 
 TEST_CASE("scene: text without a source path is called <scene> in errors") {
   const std::string message = error_of(parse_scene("{", ""));
@@ -777,10 +778,9 @@ TEST_CASE("scene: defaults apply to everything left out") {
   CHECK(s.optimizer.method == OptimizerMethod::Adam);
   CHECK(s.optimizer.iterations == 100);
 
-  Result<Scene> ground = parse_scene(
-      scene_from(R"({"dt": 0.01, "steps": 10, "ground": {}})", kParticles,
-                 R"("springs": {"pairs": [[0, 1]]}, "controls": {"channels": 3})"),
-      "");
+  Result<Scene> ground = parse_scene(scene_from(R"({"dt": 0.01, "steps": 10, "ground": {}})", kParticles,
+                                                R"("springs": {"pairs": [[0, 1]]}, "controls": {"channels": 3})"),
+                                     "");
   REQUIRE(ground.ok());
   CHECK(ground->name == "untitled");
   CHECK(ground->settings.ground.enabled);
@@ -796,8 +796,8 @@ TEST_CASE("scene: defaults apply to everything left out") {
 }
 
 TEST_CASE("scene: CMA-ES settings parse, and default when left out") {
-  const std::string text = scene_with(
-      R"("optimizer": {"method": "cmaes", "population": 16, "sigma": 0.05, "seed": 18446744073709551615})");
+  const std::string text =
+      scene_with(R"("optimizer": {"method": "cmaes", "population": 16, "sigma": 0.05, "seed": 18446744073709551615})");
   Result<Scene> parsed = parse_scene(text, "cmaes.json");
   REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
   CHECK(parsed->optimizer.method == OptimizerMethod::CMAES);
@@ -813,20 +813,18 @@ TEST_CASE("scene: CMA-ES settings parse, and default when left out") {
 }
 
 TEST_CASE("scene: rest lengths default to the initial distances") {
-  Result<Scene> parsed =
-      parse_scene(scene_from(kSimulation, R"({"position": [[0, 0, 0], [3, 4, 0], [3, 4, 12]]})",
-                             R"("springs": {"pairs": [[0, 1], [1, 2], [2, 0]], "stiffness": 50})"),
-                  "");
+  Result<Scene> parsed = parse_scene(scene_from(kSimulation, R"({"position": [[0, 0, 0], [3, 4, 0], [3, 4, 12]]})",
+                                                R"("springs": {"pairs": [[0, 1], [1, 2], [2, 0]], "stiffness": 50})"),
+                                     "");
   REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
   CHECK(parsed->params[ParamId::RestLength].value == std::vector<double>{5, 12, 13});
   CHECK(parsed->params[ParamId::Stiffness].value == std::vector<double>{50, 50, 50});
 }
 
 TEST_CASE("scene: a positions offset expands to one target per particle, all particles by default") {
-  Result<Scene> parsed = parse_scene(
-      scene_with(R"("objectives": [{"type": "positions", "offset": [1, 2, 3]},
+  Result<Scene> parsed = parse_scene(scene_with(R"("objectives": [{"type": "positions", "offset": [1, 2, 3]},
                                    {"type": "positions", "particles": [3, 1], "targets": [[7, 8, 9], [4, 5, 6]]}])"),
-      "");
+                                     "");
   REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
   const Objective& all = parsed->objectives[0];
   CHECK(all.particles == std::vector<int>{0, 1, 2, 3});
@@ -840,15 +838,14 @@ TEST_CASE("scene: marker tracks load relative to the scene file, with errors nam
   TempDir dir;
   const auto scene_using = [&](std::string_view csv, std::string_view objective_extra = "") {
     dir.write("tracks/track.csv", csv);
-    return dir.write("scene.json",
-                     scene_with(R"("objectives": [{"type": "markers", "file": "tracks/track.csv",
+    return dir.write("scene.json", scene_with(R"("objectives": [{"type": "markers", "file": "tracks/track.csv",
                                    "bind": [[0, 2], [1, 3]], "steps_per_frame": 2)" +
-                                std::string(objective_extra) + "}]"));
+                                              std::string(objective_extra) + "}]"));
   };
 
   SUBCASE("valid, with CRLF line ends, spaces and blank lines at the end") {
-    Result<Scene> loaded =
-        load_scene(scene_using("frame,marker,x,y,z \r\n0,0,1,2,3\r\n0, 1, 4, 5, 6\r\n5,1,+7,-8e-1,9\r\n2,5,0,0,0\r\n\r\n\n"));
+    Result<Scene> loaded = load_scene(
+        scene_using("frame,marker,x,y,z \r\n0,0,1,2,3\r\n0, 1, 4, 5, 6\r\n5,1,+7,-8e-1,9\r\n2,5,0,0,0\r\n\r\n\n"));
     REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
     const Objective& o = loaded->objectives.at(0);
     CHECK(o.marker_file == fs::path("tracks/track.csv"));
@@ -898,7 +895,8 @@ TEST_CASE("scene: marker tracks load relative to the scene file, with errors nam
   }
   SUBCASE("a bound marker missing from the file") {
     const std::string message = error_of(load_scene(scene_using("frame,marker,x,y,z\n0,0,1,2,3\n")));
-    CHECK(message.find("$.objectives[0].bind[1][0]: found 1; expected a marker id that occurs in") != std::string::npos);
+    CHECK(message.find("$.objectives[0].bind[1][0]: found 1; expected a marker id that occurs in") !=
+          std::string::npos);
   }
   SUBCASE("the marker path is a directory") {
     fs::create_directories(dir.path / "tracks" / "track.csv");
@@ -910,7 +908,10 @@ TEST_CASE("scene: marker tracks load relative to the scene file, with errors nam
 }
 
 TEST_CASE("scene: marker CSV rows parse on their own") {
-  const Result<MarkerTrack> track = parse_marker_csv("\xEF\xBB\xBF" "frame,marker,x,y,z\n3,-1,0.5,1e2,-2\n", "m.csv");
+  const Result<MarkerTrack> track = parse_marker_csv(
+      "\xEF\xBB\xBF"
+      "frame,marker,x,y,z\n3,-1,0.5,1e2,-2\n",
+      "m.csv");
   REQUIRE(track.ok());
   REQUIRE(track->samples.size() == 1);
   CHECK(track->samples[0].frame == 3);
@@ -966,13 +967,14 @@ TEST_CASE("scene: load, save and load again gives the same scene") {
   check_same(tricky, *third);
 
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir.path / "scenes")) names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(dir.path / "scenes"))
+    names.push_back(entry.path().filename().string());
   CHECK(names.size() == 2);  // complete.json and saved.json, no temporary files
 }
 
 TEST_CASE("scene: joints, joint settings and joint controls parse as given, with defaults for the rest") {
-  Result<Scene> parsed = parse_scene(
-      joints_scene(R"({"name": "hip", "type": "hinge", "parent": -1, "child": 0, "anchor": [0, 1.2, 0],
+  Result<Scene> parsed =
+      parse_scene(joints_scene(R"({"name": "hip", "type": "hinge", "parent": -1, "child": 0, "anchor": [0, 1.2, 0],
                        "axis": [0, 0, 2], "limits": [-1.5, 1], "damping": 0.25, "collide": true},
                       {"type": "ball", "child": 1, "anchor": [0, 0.8, 0]},
                       {"type": "prismatic", "parent": 0, "child": 1, "anchor": [0, 0.7, 0], "axis": [3, 4, 0],
@@ -980,11 +982,11 @@ TEST_CASE("scene: joints, joint settings and joint controls parse as given, with
                       {"type": "fixed", "parent": 1, "child": 0, "anchor": [0, 0.75, 0]},
                       {"type": "hinge", "child": 1, "anchor": [0, 0.5, 0], "axis": [1, 0, 0],
                        "limits": [-3.141592653589793, 3.141592653589793]})",
-                   R"("joint_settings": {"stiffness": 2e4, "angular_damping": 0.5}, "joint_controls": 1.5,
+                               R"("joint_settings": {"stiffness": 2e4, "angular_damping": 0.5}, "joint_controls": 1.5,
                       "objectives": [{"type": "orientation", "bodies": [1, 0], "axis": [2, 0, 0], "weight": 3},
                                      {"type": "orientation", "bodies": [0]}],
                       "parameters": {"joint_anchor": {"optimize": true, "rows": [4, 1]}})"),
-      "");
+                  "");
   REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
   const Scene& s = *parsed;
   const ParameterSet& p = s.params;
@@ -1026,8 +1028,7 @@ TEST_CASE("scene: joints, joint settings and joint controls parse as given, with
 
   CHECK(p[ParamId::JointAnchor].rows == 5);
   CHECK(p[ParamId::JointAnchor].cols == 3);
-  CHECK(p[ParamId::JointAnchor].value ==
-        std::vector<double>{0, 1.2, 0, 0, 0.8, 0, 0, 0.7, 0, 0, 0.75, 0, 0, 0.5, 0});
+  CHECK(p[ParamId::JointAnchor].value == std::vector<double>{0, 1.2, 0, 0, 0.8, 0, 0, 0.7, 0, 0, 0.75, 0, 0, 0.5, 0});
   CHECK(p[ParamId::JointDamping].value == std::vector<double>{0.25, 0, 0, 0, 0});
   CHECK(p[ParamId::JointControl].rows == 10);
   CHECK(p[ParamId::JointControl].cols == 5);
@@ -1085,7 +1086,8 @@ TEST_CASE("scene: joints, joint controls, body contact, orientation, bind_bodies
              {"type": "ball", "parent": 0, "child": 1, "anchor": [0.1, 0.75, 0.2], "damping": 0.3333333333333333})",
           R"("joint_settings": {"stiffness": 30000, "damping": 7, "angular_stiffness": 40, "angular_damping": 0.02,
                                 "limit_stiffness": 0},
-             "joint_controls": )" + controls + R"(,
+             "joint_controls": )" +
+              controls + R"(,
              "contact": {"bodies": false, "stiffness": 5000, "friction": 0.25},
              "parameters": {"body_position": {"optimize": true, "rows": [1]},
                             "joint_anchor": {"optimize": true, "rows": [3, 0], "lower": -2, "upper": 3},
@@ -1119,8 +1121,9 @@ TEST_CASE("scene: joints, joint controls, body contact, orientation, bind_bodies
   };
   const std::string text = text_of(saved);
   CHECK(text_of(again) == text);  // byte for byte
-  for (const char* written : {"\"joints\": [", "\"joint_settings\": {", "\"joint_controls\": [", "\"bodies\": false",
-                              "\"type\": \"orientation\"", "\"bind_bodies\": [", "\"rows\": [0, 3]", "\"rows\": [2, 9]"}) {
+  for (const char* written :
+       {"\"joints\": [", "\"joint_settings\": {", "\"joint_controls\": [", "\"bodies\": false",
+        "\"type\": \"orientation\"", "\"bind_bodies\": [", "\"rows\": [0, 3]", "\"rows\": [2, 9]"}) {
     CAPTURE(written);
     CHECK(text.find(written) != std::string::npos);
   }
@@ -1148,7 +1151,8 @@ TEST_CASE("scene: check_scene names the broken invariant of joints built in code
   };
   CHECK(message_after([](Scene& s) { s.joints[0].child = 0; }) ==
         "joints[0].child: found 0; expected a body other than the parent");
-  CHECK(message_after([](Scene& s) { s.joints[0].child = 2; }) == "joints[0].child: found 2; expected a body index in [0, 2)");
+  CHECK(message_after([](Scene& s) { s.joints[0].child = 2; }) ==
+        "joints[0].child: found 2; expected a body index in [0, 2)");
   CHECK(message_after([](Scene& s) { s.joints[0].parent = -2; }) ==
         "joints[0].parent: found -2; expected -1 (the world) or a body index in [0, 2)");
   CHECK(message_after([](Scene& s) { s.joints[0].axis[2] = 2; }) ==
@@ -1357,8 +1361,9 @@ TEST_CASE("scene: check_scene names the broken invariant of a scene built in cod
         "simulation.ground.friction: found -0.1; expected a friction coefficient >= 0");
   CHECK(message_after([](Scene& s) { s.settings.steps = 0; }).starts_with("simulation.steps: found 0"));
   CHECK(message_after([](Scene& s) { s.settings.dt = 0; }).starts_with("simulation.dt: found 0"));
-  CHECK(message_after([](Scene& s) { s.params[ParamId::Stiffness].value.pop_back(); })
-            .starts_with("springs.stiffness: found 4 x 1 with 3 values"));
+  CHECK(message_after([](Scene& s) {
+          s.params[ParamId::Stiffness].value.pop_back();
+        }).starts_with("springs.stiffness: found 4 x 1 with 3 values"));
   CHECK(message_after([](Scene& s) { s.spring_channel[0] = 0; }) ==
         "springs.channel[0]: found 0; expected -1 (passive) or a channel in [0, 0)");
   CHECK(message_after([](Scene& s) { s.params[ParamId::Mass].lower = 2, s.params[ParamId::Mass].upper = 1; }) ==

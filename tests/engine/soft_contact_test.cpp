@@ -70,7 +70,8 @@ Scene make_cloth_over_sphere() {
   ball.radius = 0.12;
   scene.colliders = {ball};
   shape_parameters(scene);
-  for (int e = 0; e < scene.bending_count(); ++e) scene.params[ParamId::BendingStiffness].value[e] = 0.3 + 0.02 * (e % 3);
+  for (int e = 0; e < scene.bending_count(); ++e)
+    scene.params[ParamId::BendingStiffness].value[e] = 0.3 + 0.02 * (e % 3);
   set_particle_contact(scene, 0.01);
   return scene;
 }
@@ -93,23 +94,26 @@ double largest_contact_jolt(const Scene& scene) {
 
 }  // namespace
 
-TEST_CASE("soft contact: a tet block on a collider box, struck by a rigid sphere: gradients against central differences") {
+TEST_CASE(
+    "soft contact: a tet block on a collider box, struck by a rigid sphere: gradients against central differences") {
   const Scene scene = make_block_on_box_struck_by_sphere();
   // Gravity alone lowers v_y by g dt = 0.01 m/s a step; contact pushes it up.
   CHECK(largest_contact_jolt(scene) > 0.05);
-  test::check_against_central_differences(scene,
-                  {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::ContactStiffness,
-                   ParamId::ContactFriction, ParamId::BodyVelocity, ParamId::BodyDensity, ParamId::InitialVelocity},
-                  4, 1e-5);
+  test::check_against_central_differences(
+      scene,
+      {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::ContactStiffness, ParamId::ContactFriction,
+       ParamId::BodyVelocity, ParamId::BodyDensity, ParamId::InitialVelocity},
+      4, 1e-5);
 }
 
 TEST_CASE("soft contact: a cloth with bending over a collider sphere: gradients against central differences") {
   const Scene scene = make_cloth_over_sphere();
   CHECK(largest_contact_jolt(scene) > 0.02);
-  test::check_against_central_differences(scene,
-                  {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::BendingStiffness,
-                   ParamId::BendingDamping, ParamId::ContactStiffness, ParamId::ContactDamping, ParamId::InitialPosition},
-                  4, 1e-5);
+  test::check_against_central_differences(
+      scene,
+      {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::BendingStiffness, ParamId::BendingDamping,
+       ParamId::ContactStiffness, ParamId::ContactDamping, ParamId::InitialPosition},
+      4, 1e-5);
 }
 
 TEST_CASE("soft contact: the sphere reaches the block") {

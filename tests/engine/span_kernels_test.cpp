@@ -43,7 +43,7 @@ Scene make_run_lengths_scene(int steps) {
   }
   // (offset, first a, count, actuated)
   const int runs[][4] = {{1, 0, 79, 0}, {3, 0, 17, 1}, {2, 20, 16, 0}, {5, 20, 15, 0},
-                         {7, 40, 9, 0},  {4, 50, 8, 0}, {6, 60, 7, 0},  {9, 30, 3, 0}};
+                         {7, 40, 9, 0}, {4, 50, 8, 0}, {6, 60, 7, 0},  {9, 30, 3, 0}};
   for (const auto& r : runs)
     for (int t = 0; t < r[2]; ++t) {
       scene.spring_a.push_back(r[1] + t);

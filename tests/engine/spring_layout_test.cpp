@@ -60,8 +60,10 @@ TEST_CASE("spring layout: runs, spans and segments describe every spring exactly
       CHECK(layout.a[k] == a[layout.order[k]]);
       CHECK(layout.b[k] == b[layout.order[k]]);
     }
-    if (min_run > s) CHECK(layout.run_springs == 0);
-    else CHECK(layout.run_springs > s / 2);  // the grid's families form long runs
+    if (min_run > s)
+      CHECK(layout.run_springs == 0);
+    else
+      CHECK(layout.run_springs > s / 2);  // the grid's families form long runs
 
     // Spans cover [0, s) once; a run span's ends advance by one per spring.
     std::vector<int> covered(s, 0);

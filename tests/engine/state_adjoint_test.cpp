@@ -146,8 +146,8 @@ Scene tail_scene(const Scene& scene, const Trajectory& traj, int t) {
   tail.objectives.clear();
   for (Objective o : scene.objectives) {
     // Travel reads the initial state, which a tail scene replaces.
-    REQUIRE((o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity ||
-             o.type == ObjectiveType::Positions));
+    REQUIRE(
+        (o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity || o.type == ObjectiveType::Positions));
     if (o.step >= 0 && o.step < t) continue;
     if (o.step >= 0) o.step -= t;
     tail.objectives.push_back(o);
@@ -302,10 +302,12 @@ TEST_CASE("truncated gradient: controls inside the window are exact, everything 
     }
     // Recorded adjoints: the full ones inside the window, zeros before it.
     const size_t state = size_t(n) * 3;
-    CHECK(bits_differing(std::vector<double>(cut.adjoints.x.begin() + ptrdiff_t(first * state), cut.adjoints.x.end()),
-                         std::vector<double>(full.adjoints.x.begin() + ptrdiff_t(first * state), full.adjoints.x.end())) == 0);
-    CHECK(bits_differing(std::vector<double>(cut.adjoints.v.begin() + ptrdiff_t(first * state), cut.adjoints.v.end()),
-                         std::vector<double>(full.adjoints.v.begin() + ptrdiff_t(first * state), full.adjoints.v.end())) == 0);
+    CHECK(bits_differing(
+              std::vector<double>(cut.adjoints.x.begin() + ptrdiff_t(first * state), cut.adjoints.x.end()),
+              std::vector<double>(full.adjoints.x.begin() + ptrdiff_t(first * state), full.adjoints.x.end())) == 0);
+    CHECK(bits_differing(
+              std::vector<double>(cut.adjoints.v.begin() + ptrdiff_t(first * state), cut.adjoints.v.end()),
+              std::vector<double>(full.adjoints.v.begin() + ptrdiff_t(first * state), full.adjoints.v.end())) == 0);
     CHECK(std::all_of(cut.adjoints.x.begin(), cut.adjoints.x.begin() + ptrdiff_t(first * state),
                       [](double a) { return a == 0.0; }));
     CHECK(std::all_of(cut.adjoints.v.begin(), cut.adjoints.v.begin() + ptrdiff_t(first * state),

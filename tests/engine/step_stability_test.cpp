@@ -169,7 +169,7 @@ TEST_CASE("step stability: bending edges damped too hard for the step (the drape
   REQUIRE(loaded.ok());
   Scene scene = *loaded;
   scene.settings.steps = 20;  // it blows up at step 25
-  scene.objectives.clear();    // its marker track runs longer
+  scene.objectives.clear();   // its marker track runs longer
   shape_parameters(scene);
   scene.params[ParamId::BendingDamping].value.assign(size_t(scene.bending_count()), 0.002);
   const std::vector<StepStabilityIssue> issues = step_stability_issues(scene, motion_of(scene));

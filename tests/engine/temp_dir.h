@@ -26,8 +26,8 @@ public:
   // prefix names the test in the folder's name: "nudge-<prefix>-<pid>-<n>".
   explicit TempDir(std::string_view prefix) {
     static int counter = 0;
-    path = std::filesystem::temp_directory_path() / ("nudge-" + std::string(prefix) + "-" +
-                                                     std::to_string(NUDGE_TEST_PID) + "-" + std::to_string(counter++));
+    path = std::filesystem::temp_directory_path() /
+           ("nudge-" + std::string(prefix) + "-" + std::to_string(NUDGE_TEST_PID) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
@@ -49,7 +49,8 @@ public:
   // The names of what is in the folder.
   std::vector<std::string> entries() const {
     std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path)) names.push_back(entry.path().filename().string());
+    for (const auto& entry : std::filesystem::directory_iterator(path))
+      names.push_back(entry.path().filename().string());
     return names;
   }
 };

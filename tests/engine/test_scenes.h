@@ -295,9 +295,9 @@ inline Scene make_body_collision_scene(double smoothing, int steps = 120, bool s
   scene.objectives = {target, speed, turn};
   if (spheres_only) {
     scene.bodies.resize(2);
-    for (ParamId id : {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity,
-                       ParamId::BodyAngularVelocity, ParamId::BodyDensity, ParamId::BodyRadius,
-                       ParamId::BodyHalfExtents, ParamId::BodyHalfLength})
+    for (ParamId id :
+         {ParamId::BodyPosition, ParamId::BodyOrientation, ParamId::BodyVelocity, ParamId::BodyAngularVelocity,
+          ParamId::BodyDensity, ParamId::BodyRadius, ParamId::BodyHalfExtents, ParamId::BodyHalfLength})
       scene.params[id].value.resize(2 * size_t(scene.params[id].cols));
     shape_parameters(scene);
     target.bodies = {1};
@@ -333,10 +333,10 @@ inline Scene make_joint_scene(int steps = 300) {
   const ShapeSize link_size{0.03, 0.12, 0}, weight_size{0.04, 0.04, 0.04};
   set_sizes(scene, {link_size, link_size, link_size, link_size, weight_size});
   // Links hang along -y from anchors at their upper ends; the first is tilted a little.
-  scene.params[ParamId::BodyPosition].value = {0.0,  -0.12, 0.0, 0.0,  -0.36, 0.0, 0.0,  -0.6, 0.0,
-                                               0.5, 0.0,  0.0, 0.06, -0.36, 0.0};
-  scene.params[ParamId::JointAnchor].value = {0.0, 0.0, 0.0, 0.0, -0.24, 0.0, 0.0, -0.48, 0.0,
-                                              0.5, 0.0, 0.0, 0.03, -0.36, 0.0};
+  scene.params[ParamId::BodyPosition].value = {0.0, -0.12, 0.0, 0.0, -0.36, 0.0,   0.0, -0.6,
+                                               0.0, 0.5,   0.0, 0.0, 0.06,  -0.36, 0.0};
+  scene.params[ParamId::JointAnchor].value = {0.0, 0.0, 0.0, 0.0, -0.24, 0.0,   0.0, -0.48,
+                                              0.0, 0.5, 0.0, 0.0, 0.03,  -0.36, 0.0};
   scene.params[ParamId::BodyVelocity].value[0] = 0.3;
   scene.params[ParamId::BodyAngularVelocity].value = {0, 0, 1.0, 0, 0, -0.5, 0.4, 0, 0, 0, 0, 0, 0, 0, 0};
   scene.params[ParamId::BodyDensity].value = {1000, 1000, 1000, 1000, 2000};

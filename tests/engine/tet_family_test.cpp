@@ -64,8 +64,12 @@ std::vector<double> reference_positions(const Scene& scene) {
       const int channel = scene.tet_channel[e];
       const double activation =
           channel < 0 ? 0.0 : scene.tet_actuation[e] * p[ParamId::Controls].value[size_t(step) * channels + channel];
-      const TetParams<double> params{rest[e].rest_inverse, rest[e].volume, p[ParamId::TetMu].value[e],
-                                     p[ParamId::TetLambda].value[e], p[ParamId::TetDamping].value[e], activation};
+      const TetParams<double> params{rest[e].rest_inverse,
+                                     rest[e].volume,
+                                     p[ParamId::TetMu].value[e],
+                                     p[ParamId::TetLambda].value[e],
+                                     p[ParamId::TetDamping].value[e],
+                                     activation};
       const Vec3<double> xe[4] = {x[c[0]], x[c[1]], x[c[2]], x[c[3]]}, ve[4] = {v[c[0]], v[c[1]], v[c[2]], v[c[3]]};
       const TetForces<double> tf = tet_neohookean_forces(xe, ve, params);
       for (int k = 0; k < 4; ++k) f[c[k]] += tf.f[k];
@@ -107,9 +111,9 @@ TEST_CASE("tet family: an actuated block falling on the ground matches a plain r
     worst = std::max(worst, std::fabs(traj->x[k] - reference[k]));
     moved = std::max(moved, std::fabs(reference[k] - reference[k % (3 * size_t(scene.particle_count()))]));
   }
-  CHECK(moved > 0.02);                 // the block moves
-  CHECK(lowest(reference) < 0.005);    // and lands (within the contact's smoothing of 5 mm)
-  CHECK(worst < 1e-12);                // the same integrator, summed in another order at most
+  CHECK(moved > 0.02);               // the block moves
+  CHECK(lowest(reference) < 0.005);  // and lands (within the contact's smoothing of 5 mm)
+  CHECK(worst < 1e-12);              // the same integrator, summed in another order at most
   // Without the tets' forces the block would not hold together: the test can tell.
   Scene loose = scene;
   loose.tets.clear();
@@ -142,9 +146,9 @@ TEST_CASE("tet family: scene gradients against central differences") {
   scene.actuation = {0.1, 0.15};
   shape_parameters(scene);
   scene.params[ParamId::Stiffness].value = {300, 200};
-  test::check_against_central_differences(scene, {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping,
-                                                  ParamId::Controls, ParamId::InitialPosition,
-                                                  ParamId::InitialVelocity, ParamId::Mass});
+  test::check_against_central_differences(
+      scene, {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls, ParamId::InitialPosition,
+              ParamId::InitialVelocity, ParamId::Mass});
 }
 
 TEST_CASE("tet family: dL/dcontrols holds the tets' share") {
@@ -162,7 +166,7 @@ TEST_CASE("tet family: dL/dcontrols holds the tets' share") {
 }
 
 TEST_CASE("tet family: float32 agrees with float64") {
-  test::check_float32_matches_float64(test::make_tet_block(3, 2, 1, 120),
-                                      {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls,
-                                       ParamId::InitialVelocity});
+  test::check_float32_matches_float64(
+      test::make_tet_block(3, 2, 1, 120),
+      {ParamId::TetMu, ParamId::TetLambda, ParamId::TetDamping, ParamId::Controls, ParamId::InitialVelocity});
 }

@@ -30,7 +30,8 @@ namespace {
 double det_volume(const Point& a, const Point& b, const Point& c, const Point& d) {
   const Point u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c[0] - a[0], c[1] - a[1], c[2] - a[2]},
       w{d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-  return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0])) /
+  return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
+          u[2] * (v[0] * w[1] - v[1] * w[0])) /
          6.0;
 }
 double volume_of(const TetMesh& m, int t) {
@@ -216,8 +217,10 @@ TEST_CASE("tet_sphere: positive, conforming, on the sphere, volume converging to
     for (int v = 0; v < m.vertex_count(); ++v) {
       const Point& p = m.vertices[static_cast<std::size_t>(v)];
       const double d = std::hypot(p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]);
-      if (on_surface.count(v)) CHECK(d == doctest::Approx(r).epsilon(1e-12));
-      else CHECK(d < r * (1 - 0.5 / resolution));  // interior vertices stay a layer inside
+      if (on_surface.count(v))
+        CHECK(d == doctest::Approx(r).epsilon(1e-12));
+      else
+        CHECK(d < r * (1 - 0.5 / resolution));  // interior vertices stay a layer inside
     }
     CHECK(min_quality(m) > 0.45);
     CHECK(check_tet_mesh(m).empty());
@@ -227,7 +230,9 @@ TEST_CASE("tet_sphere: positive, conforming, on the sphere, volume converging to
     previous_deficit = deficit;
   }
   // Second order: halving the cell size divides the missing volume by about 4.
-  const auto deficit = [&](int resolution) { return 1 - sum_of_volumes(tet_sphere(centre, r, resolution).value()) / ball; };
+  const auto deficit = [&](int resolution) {
+    return 1 - sum_of_volumes(tet_sphere(centre, r, resolution).value()) / ball;
+  };
   CHECK(deficit(4) < 0.065);
   CHECK(deficit(8) < 0.017);
   CHECK(deficit(16) < 0.0042);
@@ -239,7 +244,8 @@ TEST_CASE("tet_sphere: positive, conforming, on the sphere, volume converging to
 TEST_CASE("tet generators refuse bad sizes") {
   CHECK(tet_box({0, 0, 0}, {1, 1, 1}, 0, 1, 1).error().message ==
         "tet_box: the cell count is 0; expected at least 1 (nx, ny, nz = 0, 1, 1)");
-  CHECK(tet_box({0, 0, 0}, {1, 1, 1}, 1, -2, 1).error().message.find("is -2; expected at least 1") != std::string::npos);
+  CHECK(tet_box({0, 0, 0}, {1, 1, 1}, 1, -2, 1).error().message.find("is -2; expected at least 1") !=
+        std::string::npos);
   CHECK(tet_box({0, 0, 0}, {1, 1, 1}, 1000, 1000, 1000).error().message.find("more than 50000000 tets") !=
         std::string::npos);
   CHECK(tet_box({0, 0, 0}, {1, 0, 1}, 1, 1, 1).error().message.find("must exceed the lower") != std::string::npos);
@@ -279,17 +285,16 @@ TEST_CASE("lumped masses: a quarter of density x volume per corner") {
 TEST_CASE("check_tet_mesh names each problem; orient_tets fixes inverted tets") {
   TetMesh m;
   m.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 0, -1}, {0.2, 0.2, 0}, {5, 5, 5}};
-  m.tets = {0, 1, 2, 3,    // fine
-            0, 2, 1, 5,    // fine: below the first, sharing its face (0, 1, 2)
-            1, 2, 4, 3,    // inverted; across the first's face (1, 2, 3)
-            0, 1, 2, 6,    // flat: 6 is in the plane z = 0
-            0, 1, 1, 3,    // repeated
-            0, 1, 2, 8};   // out of range; 7 is in no tet
+  m.tets = {0, 1, 2, 3,   // fine
+            0, 2, 1, 5,   // fine: below the first, sharing its face (0, 1, 2)
+            1, 2, 4, 3,   // inverted; across the first's face (1, 2, 3)
+            0, 1, 2, 6,   // flat: 6 is in the plane z = 0
+            0, 1, 1, 3,   // repeated
+            0, 1, 2, 8};  // out of range; 7 is in no tet
   const auto problems = check_tet_mesh(m);
   REQUIRE(problems.size() == 5);
-  CHECK(kinds(problems) ==
-        std::vector<Kind>{Kind::inverted, Kind::degenerate, Kind::repeated_vertex, Kind::index_out_of_range,
-                          Kind::unused_vertex});
+  CHECK(kinds(problems) == std::vector<Kind>{Kind::inverted, Kind::degenerate, Kind::repeated_vertex,
+                                             Kind::index_out_of_range, Kind::unused_vertex});
   CHECK(problems[0].index == 2);
   CHECK(problems[0].message == "tet 2: is inverted (volume -0.166667); swap two corners, or call orient_tets");
   CHECK(problems[1].index == 3);
@@ -326,8 +331,7 @@ TEST_CASE("check_tet_mesh names each problem; orient_tets fixes inverted tets") 
   const auto bad = check_tet_mesh(partial);
   CHECK(kinds(bad) == std::vector<Kind>{Kind::non_finite_vertex, Kind::index_out_of_range});
   CHECK(bad[0].message == "vertex 3: a coordinate is not a finite number");
-  CHECK(bad[1].message ==
-        "tet 1: has only 2 of its 4 corners (the tet list's length, 6, is not a multiple of 4)");
+  CHECK(bad[1].message == "tet 1: has only 2 of its 4 corners (the tet list's length, 6, is not a multiple of 4)");
   CHECK(validate_tet_mesh(TetMesh{}, "empty").error().message == "empty: has no tets");
 
   // A sliver that tet_rest would refuse is degenerate here too; loosening the tolerance accepts it.
@@ -377,7 +381,8 @@ TEST_CASE("TetGen .node/.ele: round trips, 0- and 1-based, inverted tets oriente
     CHECK(a == b);
   }
   // Short headers take TetGen's defaults (3 dimensions, no attributes, no markers, 4 nodes).
-  const TetMesh plain = parse_tetgen_mesh("4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n", "p.node", "1\n1 1 2 3 4", "p.ele").value();
+  const TetMesh plain =
+      parse_tetgen_mesh("4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n", "p.node", "1\n1 1 2 3 4", "p.ele").value();
   CHECK(plain.tets == std::vector<int>{0, 1, 2, 3});
 }
 
@@ -397,38 +402,51 @@ TEST_CASE("TetGen errors name the file, the line and what is wrong") {
   test::TempDir dir("tetgen-errors");
   dir.write("only.node", node);
   CHECK(read_tetgen_mesh(dir.path / "only").error().message == (dir.path / "only.ele").string() + ": no such file");
-  CHECK(read_tetgen_mesh(dir.path / "none.ele").error().message == (dir.path / "none.node").string() + ": no such file");
+  CHECK(read_tetgen_mesh(dir.path / "none.ele").error().message ==
+        (dir.path / "none.node").string() + ": no such file");
 
   CHECK(tetgen_error(first_lines(node, 5), ele) ==
         "cube.node:6: the file ends after 3 of the 8 points its first line declares");
-  CHECK(tetgen_error(node, first_lines(ele, 4)) == "cube.ele:5: the file ends after 2 of the 5 tets its first line declares");
-  CHECK(tetgen_error("", ele) == "cube.node:1: the file is empty; expected '<points> 3 <attributes> <boundary markers>'");
-  CHECK(tetgen_error("# nothing\n", ele) == "cube.node:2: the file is empty; expected '<points> 3 <attributes> <boundary markers>'");
+  CHECK(tetgen_error(node, first_lines(ele, 4)) ==
+        "cube.ele:5: the file ends after 2 of the 5 tets its first line declares");
+  CHECK(tetgen_error("", ele) ==
+        "cube.node:1: the file is empty; expected '<points> 3 <attributes> <boundary markers>'");
+  CHECK(tetgen_error("# nothing\n", ele) ==
+        "cube.node:2: the file is empty; expected '<points> 3 <attributes> <boundary markers>'");
   CHECK(tetgen_error(replace(node, "3 0 1 0 0.5", "3 0 1e999 0 0.5"), ele) ==
-        "cube.node:5: found '3 0 1e999 0 0.5 0  # point'; expected '<number> x y z' and 2 more numbers with finite coordinates");
+        "cube.node:5: found '3 0 1e999 0 0.5 0  # point'; expected '<number> x y z' and 2 more numbers with finite "
+        "coordinates");
   CHECK(tetgen_error(replace(node, "3 0 1 0 0.5 0", "3 0 1 0 0.5"), ele) ==
-        "cube.node:5: found '3 0 1 0 0.5  # point'; expected '<number> x y z' and 2 more numbers (as the first line declares)");
-  CHECK(tetgen_error(replace(node, "8  3  1  1", "8 2 0 0"), ele).starts_with(
-        "cube.node:2: found '8 2 0 0'; expected '<points> 3 <attributes> <boundary markers 0|1>'"));
-  CHECK(tetgen_error(replace(node, "\n1 0 0 0", "\n2 0 0 0"), ele) == "cube.node:3: the first point is numbered 2; expected 0 or 1");
+        "cube.node:5: found '3 0 1 0 0.5  # point'; expected '<number> x y z' and 2 more numbers (as the first line "
+        "declares)");
+  CHECK(tetgen_error(replace(node, "8  3  1  1", "8 2 0 0"), ele)
+            .starts_with("cube.node:2: found '8 2 0 0'; expected '<points> 3 <attributes> <boundary markers 0|1>'"));
+  CHECK(tetgen_error(replace(node, "\n1 0 0 0", "\n2 0 0 0"), ele) ==
+        "cube.node:3: the first point is numbered 2; expected 0 or 1");
   CHECK(tetgen_error(replace(node, "\n4 1 1 0", "\n5 1 1 0"), ele) ==
         "cube.node:6: point number 5 follows 3; expected the numbers to run on consecutively (4)");
-  CHECK(tetgen_error(node + "9 1 1 1 0 0\n", ele) == "cube.node:11: found more than the 8 points the first line declares");
+  CHECK(tetgen_error(node + "9 1 1 1 0 0\n", ele) ==
+        "cube.node:11: found more than the 8 points the first line declares");
 
   CHECK(tetgen_error(node, replace(ele, "5 4 1", "5 10 0")) ==
         "cube.ele:1: the tets have 10 nodes (quadratic, tetgen -o2); only 4-node tets are supported");
-  CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 9")) == "cube.ele:3: found point 9; cube.node has points 1 to 8");
-  CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 0")) == "cube.ele:3: found point 0; cube.node has points 1 to 8");
+  CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 9")) ==
+        "cube.ele:3: found point 9; cube.node has points 1 to 8");
+  CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 0")) ==
+        "cube.ele:3: found point 0; cube.node has points 1 to 8");
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 x")) ==
-        "cube.ele:3: found '1\\x091 2 3 x -1'; expected '<number> a b c d' and a region attribute with integer point numbers");
+        "cube.ele:3: found '1\\x091 2 3 x -1'; expected '<number> a b c d' and a region attribute with integer point "
+        "numbers");
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 3")) == "cube.ele:3: the tet names point 3 twice");
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 4")) ==
         "cube.ele:3: the tet is flat: points 1, 2, 3 and 4 lie in one plane (or nearly), so it has no volume");
   CHECK(tetgen_error("6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n5 0 0 -1\n6 0.1 0.1 2\n",
                      "3\n1 1 2 3 4\n2 1 3 2 5\n3 1 2 3 6\n") ==
-        "cube.ele:4: a face of this tet is in 3 or more tets; expected a conforming mesh, where a face is shared by at most 2");
+        "cube.ele:4: a face of this tet is in 3 or more tets; expected a conforming mesh, where a face is shared by at "
+        "most 2");
   CHECK(tetgen_error(node, replace(ele, "\t1 2 3 5", "\t1 2 3 5 7 8")) ==
-        "cube.ele:3: found '1\\x091 2 3 5 7 8 -1'; expected '<number> a b c d' and a region attribute (as the first line declares)");
+        "cube.ele:3: found '1\\x091 2 3 5 7 8 -1'; expected '<number> a b c d' and a region attribute (as the first "
+        "line declares)");
 }
 
 TEST_CASE("TetGen and Gmsh readers survive garbage and truncation") {
@@ -504,12 +522,14 @@ TEST_CASE("Gmsh errors name the file, the line and what is wrong") {
         "part.msh:2: the file is binary; expected an ASCII .msh (gmsh -format msh22 without -bin)");
   CHECK(gmsh_error(replace("4 4 2 7 1 10 20 30 50", "4 11 2 7 1 10 20 30 50 1 2 3 4 5 6")) ==
         "part.msh:25: found a 10-node tet (type 11, second order); only 4-node tets (type 4) are supported");
-  CHECK(gmsh_error(replace("1 10 20 30 50", "1 10 20 30 55")) == "part.msh:25: the tet names node 55, which $Nodes does not define");
+  CHECK(gmsh_error(replace("1 10 20 30 50", "1 10 20 30 55")) ==
+        "part.msh:25: the tet names node 55, which $Nodes does not define");
   CHECK(gmsh_error(replace("1 10 20 30 50", "1 10 20 30 10")) == "part.msh:25: the tet names point 10 twice");
   CHECK(gmsh_error(replace("1 10 20 30 50", "1 10 20 30 40")) ==
         "part.msh:25: the tet is flat: points 10, 20, 30 and 40 lie in one plane (or nearly), so it has no volume");
   CHECK(gmsh_error(replace("30 0 1 0", "30 0 one 0")) ==
-        "part.msh:12: found '30 0 one 0'; expected '<node number> x y z' with a positive node number and finite coordinates");
+        "part.msh:12: found '30 0 one 0'; expected '<node number> x y z' with a positive node number and finite "
+        "coordinates");
   CHECK(gmsh_error(replace("70 0 1 1", "10 0 1 1")) == "part.msh:16: node 10 is defined twice");
   CHECK(gmsh_error(replace("$Nodes\n9", "$Nodes\n12")) ==
         "part.msh:19: found 9 of the 12 nodes $Nodes declares (the file is truncated or the count is wrong)");

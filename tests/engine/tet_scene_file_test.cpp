@@ -21,8 +21,7 @@ namespace {
 
 // Six particles: a unit corner tet 0-1-2-3, a second tet 1-2-3-4 beside it, and particle 5
 // on the plane of 0, 1, 2.
-std::string block_file(std::string_view tets, std::string_view particles_extra = "",
-                       std::string_view extra = "") {
+std::string block_file(std::string_view tets, std::string_view particles_extra = "", std::string_view extra = "") {
   return std::string(R"({"format": "nudge-scene", "version": 1,
  "simulation": {"dt": 0.01, "steps": 3},
  "particles": {"position": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1], [2, 2, 0]])") +
@@ -43,9 +42,8 @@ std::string read_text(const std::filesystem::path& path) {
 
 TEST_CASE("tet scene file: the scene file's tets") {
   SUBCASE("scalars apply to every tet, arrays per tet, defaults otherwise") {
-    Result<Scene> scene =
-        parse_scene(block_file(R"({"indices": [[0, 1, 2, 3], [1, 4, 2, 3]], "k_mu": 500, "k_lambda": [100, 200]})"),
-                    "s.json");
+    Result<Scene> scene = parse_scene(
+        block_file(R"({"indices": [[0, 1, 2, 3], [1, 4, 2, 3]], "k_mu": 500, "k_lambda": [100, 200]})"), "s.json");
     REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
     CHECK(scene->tets == std::vector<int>{0, 1, 2, 3, 1, 4, 2, 3});
     CHECK(scene->params[ParamId::TetMu].value == std::vector<double>{500, 500});
@@ -87,10 +85,10 @@ TEST_CASE("tet scene file: the scene file's tets") {
     REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
     CHECK(scene->tet_channel == std::vector<int>{1, -1});
     CHECK(scene->tet_actuation == std::vector<double>{0.5, 2});
-    Result<Scene> all = parse_scene(
-        block_file(R"({"indices": [[0, 1, 2, 3], [1, 4, 2, 3]], "channel": 0, "actuation": 1})", "",
-                   R"(, "controls": {"channels": 1})"),
-        "s.json");
+    Result<Scene> all =
+        parse_scene(block_file(R"({"indices": [[0, 1, 2, 3], [1, 4, 2, 3]], "channel": 0, "actuation": 1})", "",
+                               R"(, "controls": {"channels": 1})"),
+                    "s.json");
     REQUIRE_MESSAGE(all.ok(), (all.ok() ? "" : all.error().message));
     CHECK(all->tet_channel == std::vector<int>{0, 0});
   }
@@ -115,18 +113,18 @@ TEST_CASE("tet scene file: the scene file's tets") {
           "s.json: $.tets.k_mu: found an array of 2 values; expected a number or an array of 1 numbers (one per tet)");
     CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "k_damp": -1})"), "s.json")) ==
           "s.json: $.tets.k_damp: found -1; expected a k_damp >= 0 (Pa s)");
-    CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "young": 1e5, "poisson": 0.5})"),
-                               "s.json")) == "s.json: $.tets.poisson: found 0.5; expected a Poisson's ratio in (-1, 0.5)");
-    CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "young": 0, "poisson": 0.3})"),
-                               "s.json")) == "s.json: $.tets.young: found 0; expected a Young's modulus > 0 (Pa)");
+    CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "young": 1e5, "poisson": 0.5})"), "s.json")) ==
+          "s.json: $.tets.poisson: found 0.5; expected a Poisson's ratio in (-1, 0.5)");
+    CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "young": 0, "poisson": 0.3})"), "s.json")) ==
+          "s.json: $.tets.young: found 0; expected a Young's modulus > 0 (Pa)");
     CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "young": 1e5})"), "s.json")) ==
           "s.json: $.tets.young: found \"young\" without \"poisson\"; expected both (Young's modulus and Poisson's "
           "ratio)");
     CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "young": 1e5, "poisson": 0.3, "k_mu": 5})"),
                                "s.json")) ==
           "s.json: $.tets.k_mu: found both \"k_mu\" and \"young\"; expected k_mu and k_lambda, or young and poisson");
-    CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "density": 600})", R"(, "mass": 2)"),
-                               "s.json")) ==
+    CHECK(error_of(
+              parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "density": 600})", R"(, "mass": 2)"), "s.json")) ==
           "s.json: $.tets.density: found a density while particles.mass is also given; expected one of them (the "
           "density sets the masses of the tets' particles, and the file saved back holds those masses)");
     CHECK(error_of(parse_scene(block_file(R"({"indices": [[0, 1, 2, 3]], "density": -1})"), "s.json")) ==
@@ -144,7 +142,8 @@ TEST_CASE("tet scene file: the scene file's tets") {
     CHECK(check_scene(scene).error().message == "tets.indices[0][3]: found 9; expected a particle index in [0, 6)");
     scene = *loaded;
     scene.tet_channel[0] = 0;
-    CHECK(check_scene(scene).error().message == "tets.channel[0]: found 0; expected -1 (passive) or a channel in [0, 0)");
+    CHECK(check_scene(scene).error().message ==
+          "tets.channel[0]: found 0; expected -1 (passive) or a channel in [0, 0)");
     scene = *loaded;
     scene.params[ParamId::TetLambda].value[0] = 0;
     CHECK(check_scene(scene).error().message == "tets.k_lambda: found 0; expected a k_lambda > 0 (Pa)");

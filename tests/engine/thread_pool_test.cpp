@@ -21,9 +21,12 @@ TEST_CASE("thread pool: each index runs exactly once, across jobs of different c
       const int n = job % 3 == 0 ? 3 : (job % 3 == 1 ? 4096 : 700);
       const int min_chunk = job % 3 == 0 ? 1 : 16;
       std::fill(counts.begin(), counts.begin() + n, 0);
-      pool.parallel_for(n, [&](int begin, int end) {
-        for (int i = begin; i < end; ++i) ++counts[size_t(i)];
-      }, 1, min_chunk);
+      pool.parallel_for(
+          n,
+          [&](int begin, int end) {
+            for (int i = begin; i < end; ++i) ++counts[size_t(i)];
+          },
+          1, min_chunk);
       for (int i = 0; i < n; ++i) mismatches += counts[size_t(i)] != 1;
     }
     CHECK(mismatches == 0);

@@ -21,9 +21,7 @@ using namespace nudge;
 
 namespace {
 
-
 double loss_of(const Scene& scene) { return test::run_cpu_gradient(scene, 1).loss; }
-
 
 }  // namespace
 
@@ -118,8 +116,9 @@ TEST_CASE("tracks: gradients through the projection against central differences,
   }
   scene.footage.tracks = {track};
   scene.objectives = {test::tracks_objective({{0, 1}})};
-  test::check_against_central_differences(scene, {ParamId::Stiffness, ParamId::Damping, ParamId::Mass,
-                                                  ParamId::InitialVelocity, ParamId::InitialPosition, ParamId::Gravity});
+  test::check_against_central_differences(
+      scene, {ParamId::Stiffness, ParamId::Damping, ParamId::Mass, ParamId::InitialVelocity, ParamId::InitialPosition,
+              ParamId::Gravity});
 
   // A body's centre of mass through bind_bodies, in free flight (no colliders: their
   // contacts' kinks are another test's business).
@@ -130,7 +129,8 @@ TEST_CASE("tracks: gradients through the projection against central differences,
   bodies.footage.camera = test::make_shot_camera();
   Track body_track;
   body_track.id = 3;
-  for (int frame = 0; frame <= 5; ++frame) body_track.samples.push_back({frame, {300.0 + 10 * frame, 200.0 + 3 * frame}, 0.8, false});
+  for (int frame = 0; frame <= 5; ++frame)
+    body_track.samples.push_back({frame, {300.0 + 10 * frame, 200.0 + 3 * frame}, 0.8, false});
   bodies.footage.tracks = {body_track};
   Objective o = test::tracks_objective({});
   o.bind_bodies = {{3, 0}};
@@ -168,7 +168,8 @@ TEST_CASE("tracks: the footage section reads, writes and checks") {
     "simulation": {"dt": 0.001, "steps": 100},
     "particles": {"position": [[0, 1, 0], [0.2, 0.5, 0]], "pinned": [0]},
     "springs": {"pairs": [[0, 1]], "stiffness": 50},)";
-  const std::string camera = R"("camera": {"width": 640, "height": 480, "focal": 700, "position": [0.4, 0.9, 2.6], "target": [0, 0.55, 0]})";
+  const std::string camera =
+      R"("camera": {"width": 640, "height": 480, "focal": 700, "position": [0.4, 0.9, 2.6], "target": [0, 0.55, 0]})";
   const std::string tracks = R"("tracks": [{"id": 2, "name": "weight", "weight": 1.5,
       "points": [[0, 320.5, 240.25, 1, 1], [1, 322, 241, 0.9, 0], [3, 330, 250, 0.7, 0], [40, 1, 1, 1, 0]]}])";
   const std::filesystem::path source = std::filesystem::temp_directory_path() / "shot.json";
@@ -176,9 +177,10 @@ TEST_CASE("tracks: the footage section reads, writes and checks") {
     return parse_scene(base + "\"footage\": {" + footage + "}, \"objectives\": " + objectives + "}", source);
   };
   const std::string objective = R"([{"type": "tracks", "bind": [[2, 1]], "weight": 0.5}])";
-  Result<Scene> scene = parse(R"("video": "shot.mp4", "fps": 50, "first_frame": 0, )" + camera +
-                                  R"(, "correspondences": [{"world": [0, 0, 0], "image": [100, 400], "frame": 0}], )" + tracks,
-                              objective);
+  Result<Scene> scene =
+      parse(R"("video": "shot.mp4", "fps": 50, "first_frame": 0, )" + camera +
+                R"(, "correspondences": [{"world": [0, 0, 0], "image": [100, 400], "frame": 0}], )" + tracks,
+            objective);
   REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
   const Footage& f = scene->footage;
   CHECK(f.video == "shot.mp4");
@@ -219,14 +221,19 @@ TEST_CASE("tracks: the footage section reads, writes and checks") {
   contains(error_of(R"("fps": 50, "first_frame": 200, )" + camera + ", " + tracks, objective), "no sample within");
   contains(error_of(R"("fps": 50, )" + camera + R"(, "tracks": [{"id": 1, "points": [[0, 1, 1, 1.5, 0]]}])", "[]"),
            "$.footage.tracks[0].points[0][3]");
-  contains(error_of(R"("fps": 50, )" + camera + R"(, "tracks": [{"id": 1, "points": [[3, 1, 1, 1, 0], [2, 1, 1, 1, 0]]}])", "[]"),
-           "$.footage.tracks[0].points[1][0]");
+  contains(
+      error_of(R"("fps": 50, )" + camera + R"(, "tracks": [{"id": 1, "points": [[3, 1, 1, 1, 0], [2, 1, 1, 1, 0]]}])",
+               "[]"),
+      "$.footage.tracks[0].points[1][0]");
   contains(error_of(R"("fps": 50, "tracks": [{"id": 1, "points": []}, {"id": 1, "points": []}])", "[]"),
            "$.footage.tracks[1].id");
   contains(error_of(R"("fps": 50, "camera": {"width": 640, "height": 480, "focal": 700, "position": [0, 0, 1]})", "[]"),
            "neither");
-  contains(error_of(R"("fps": 50, "camera": {"width": 640, "height": 480, "focal": 700, "position": [0, 0, 1], "orientation": [0, 0, 0, 2]})", "[]"),
-           "length 1");
+  contains(
+      error_of(
+          R"("fps": 50, "camera": {"width": 640, "height": 480, "focal": 700, "position": [0, 0, 1], "orientation": [0, 0, 0, 2]})",
+          "[]"),
+      "length 1");
   contains(error_of(R"("fps": 0)", "[]"), "$.footage.fps");
   contains(error_of(R"("fps": 50, "colour": 1)", "[]"), "colour");
 

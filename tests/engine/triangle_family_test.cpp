@@ -51,9 +51,9 @@ std::vector<double> reference_positions(const Scene& scene) {
     std::vector<Vec3<double>> f(n, Vec3<double>{0, 0, 0});
     for (int t = 0; t < tri; ++t) {
       const int* c = &scene.triangles[3 * t];
-      const TriangleMaterial<double> mat{p[ParamId::TriangleStiffness].value[t], p[ParamId::TriangleAreaStiffness].value[t],
-                                         p[ParamId::TriangleDamping].value[t], p[ParamId::TriangleDrag].value[t],
-                                         p[ParamId::TriangleLift].value[t]};
+      const TriangleMaterial<double> mat{
+          p[ParamId::TriangleStiffness].value[t], p[ParamId::TriangleAreaStiffness].value[t],
+          p[ParamId::TriangleDamping].value[t], p[ParamId::TriangleDrag].value[t], p[ParamId::TriangleLift].value[t]};
       const TriangleForces<double> tf =
           triangle_forces(x[c[0]], x[c[1]], x[c[2]], v[c[0]], v[c[1]], v[c[2]], rest[t], mat, wind);
       for (int k = 0; k < 3; ++k) f[c[k]] += tf.f[k];
@@ -90,8 +90,8 @@ TEST_CASE("triangle family: a falling sheet in a wind matches a plain reference 
     worst = std::max(worst, std::fabs(traj->x[k] - reference[k]));
     moved = std::max(moved, std::fabs(reference[k] - reference[k % (3 * size_t(scene.particle_count()))]));
   }
-  CHECK(moved > 0.05);      // the sheet moves and deforms
-  CHECK(worst < 1e-12);     // the same integrator, summed in another order at most
+  CHECK(moved > 0.05);   // the sheet moves and deforms
+  CHECK(worst < 1e-12);  // the same integrator, summed in another order at most
 }
 
 TEST_CASE("triangle family: the same bits on 1 and 4 threads and with checkpoints") {
@@ -110,8 +110,8 @@ TEST_CASE("triangle family: scene gradients against central differences") {
 }
 
 TEST_CASE("triangle family: float32 agrees with float64") {
-  test::check_float32_matches_float64(test::make_triangle_sheet(6, 7, 120),
-                                      {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness,
-                                       ParamId::TriangleDamping, ParamId::TriangleDrag, ParamId::TriangleLift,
-                                       ParamId::Wind, ParamId::InitialVelocity});
+  test::check_float32_matches_float64(
+      test::make_triangle_sheet(6, 7, 120),
+      {ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping, ParamId::TriangleDrag,
+       ParamId::TriangleLift, ParamId::Wind, ParamId::InitialVelocity});
 }

@@ -22,7 +22,8 @@ std::string sheet_file(std::string_view triangles, std::string_view simulation_e
  "simulation": {"dt": 0.01, "steps": 10)") +
          std::string(simulation_extra) + R"(},
  "particles": {"position": [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1], [2, 0, 0]]},
- "triangles": )" + std::string(triangles) + "}";
+ "triangles": )" +
+         std::string(triangles) + "}";
 }
 
 std::string error_of(const Result<Scene>& result) {
@@ -39,11 +40,11 @@ std::string read_text(const std::filesystem::path& path) {
 
 TEST_CASE("triangle scene file: the scene file's triangles and wind") {
   SUBCASE("scalars apply to every triangle, arrays per triangle, defaults otherwise") {
-    Result<Scene> scene = parse_scene(
-        sheet_file(R"({"indices": [[0, 1, 3], [0, 3, 2]], "stiffness": 500, "area_stiffness": [100, 200],
+    Result<Scene> scene =
+        parse_scene(sheet_file(R"({"indices": [[0, 1, 3], [0, 3, 2]], "stiffness": 500, "area_stiffness": [100, 200],
                       "lift": 3})",
-                   R"(, "wind": [1, 0, -2])"),
-        "s.json");
+                               R"(, "wind": [1, 0, -2])"),
+                    "s.json");
     REQUIRE_MESSAGE(scene.ok(), (scene.ok() ? "" : scene.error().message));
     CHECK(scene->triangles == std::vector<int>{0, 1, 3, 0, 3, 2});
     CHECK(scene->params[ParamId::TriangleStiffness].value == std::vector<double>{500, 500});
@@ -58,8 +59,9 @@ TEST_CASE("triangle scene file: the scene file's triangles and wind") {
   SUBCASE("errors name the JSON path") {
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 5]]})"), "s.json")) ==
           "s.json: $.triangles.indices[0][2]: found 5; expected a particle index in [0, 5)");
-    CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1]]})"), "s.json")) ==
-          "s.json: $.triangles.indices[0]: found an array of 2 values; expected a triple [a, b, c] of particle indices");
+    CHECK(
+        error_of(parse_scene(sheet_file(R"({"indices": [[0, 1]]})"), "s.json")) ==
+        "s.json: $.triangles.indices[0]: found an array of 2 values; expected a triple [a, b, c] of particle indices");
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3], [2, 2, 3]]})"), "s.json")) ==
           "s.json: $.triangles.indices[1]: found particles 2, 2, 3; expected three different particles");
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 4]]})"), "s.json")) ==
@@ -68,19 +70,20 @@ TEST_CASE("triangle scene file: the scene file's triangles and wind") {
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]], "damping": -1})"), "s.json")) ==
           "s.json: $.triangles.damping: found -1; expected a damping >= 0 (N s/m)");
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]], "drag": [1, 2]})"), "s.json")) ==
-          "s.json: $.triangles.drag: found an array of 2 values; expected a number or an array of 1 numbers (one per triangle)");
-    CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]], "stretch": 1})"), "s.json")).find(
-              "$.triangles.stretch") != std::string::npos);
+          "s.json: $.triangles.drag: found an array of 2 values; expected a number or an array of 1 numbers (one per "
+          "triangle)");
+    CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]], "stretch": 1})"), "s.json"))
+              .find("$.triangles.stretch") != std::string::npos);
     CHECK(error_of(parse_scene(sheet_file(R"({"indices": [[0, 1, 3]]})", R"(, "wind": [1, 0])"), "s.json")) ==
           "s.json: $.simulation.wind: found an array of 2 values; expected [x, y, z]: a finite velocity (m/s)");
   }
   SUBCASE("save, load and save again give the same bytes") {
     test::TempDir dir("triangle-test");
-    Result<Scene> first = parse_scene(
-        sheet_file(R"({"indices": [[0, 1, 3], [0, 3, 2]], "stiffness": [500, 0.1], "area_stiffness": 700,
+    Result<Scene> first =
+        parse_scene(sheet_file(R"({"indices": [[0, 1, 3], [0, 3, 2]], "stiffness": [500, 0.1], "area_stiffness": 700,
                       "damping": [1.5, 2], "drag": 0.25, "lift": [3, 1e-7]})",
-                   R"(, "wind": [1, 0.1, -2])"),
-        dir.path / "a.json");
+                               R"(, "wind": [1, 0.1, -2])"),
+                    dir.path / "a.json");
     REQUIRE_MESSAGE(first.ok(), (first.ok() ? "" : first.error().message));
     REQUIRE(save_scene(*first, dir.path / "b.json").ok());
     Result<Scene> second = load_scene(dir.path / "b.json");

@@ -10,8 +10,8 @@ using namespace nudge::render;
 namespace {
 
 bool same(Rgba a, Rgba b, float tolerance = 1e-6f) {
-  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance &&
-         std::abs(a.b - b.b) <= tolerance && std::abs(a.a - b.a) <= tolerance;
+  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance && std::abs(a.b - b.b) <= tolerance &&
+         std::abs(a.a - b.a) <= tolerance;
 }
 
 float luminance(Rgba c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; }
@@ -47,12 +47,9 @@ TEST_CASE("map_color: diverging is blue, exactly white at 0.5, red") {
 
 TEST_CASE("map_value: normalises, clamps, and survives an empty range") {
   CHECK(same(map_value(ColorMap::Diverging, 0.0f, -3.0f, 3.0f), Rgba{1, 1, 1, 1}));
-  CHECK(same(map_value(ColorMap::Sequential, 5.0f, 0.0f, 10.0f),
-             map_color(ColorMap::Sequential, 0.5f)));
-  CHECK(same(map_value(ColorMap::Sequential, -7.0f, 0.0f, 1.0f),
-             map_color(ColorMap::Sequential, 0.0f)));
-  CHECK(same(map_value(ColorMap::Sequential, 9.0f, 0.0f, 1.0f),
-             map_color(ColorMap::Sequential, 1.0f)));
+  CHECK(same(map_value(ColorMap::Sequential, 5.0f, 0.0f, 10.0f), map_color(ColorMap::Sequential, 0.5f)));
+  CHECK(same(map_value(ColorMap::Sequential, -7.0f, 0.0f, 1.0f), map_color(ColorMap::Sequential, 0.0f)));
+  CHECK(same(map_value(ColorMap::Sequential, 9.0f, 0.0f, 1.0f), map_color(ColorMap::Sequential, 1.0f)));
   CHECK(same(map_value(ColorMap::Diverging, 4.0f, 2.0f, 2.0f), Rgba{1, 1, 1, 1}));
   CHECK(same(map_color(ColorMap::Sequential, NAN), map_color(ColorMap::Sequential, 0.0f)));
 }

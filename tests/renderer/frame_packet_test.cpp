@@ -13,9 +13,7 @@ using namespace nudge::render;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -75,7 +73,7 @@ TEST_CASE("pack_frame: segments pair points, strips chain them, colours per poin
 TEST_CASE("pack_frame: spheres small on screen come first, counted for point sprites") {
   DrawList list;  // the default camera: eye (3, 2, 3), looking at the origin, near 0.01
   const glm::vec3 forward = glm::normalize(list.camera.target - list.camera.eye);
-  list.spheres = {{{0, 0, 0}, 0.5f, {1, 0, 0, 1}},      // large
+  list.spheres = {{{0, 0, 0}, 0.5f, {1, 0, 0, 1}},       // large
                   {{0, 0.2f, 0}, 0.005f, {0, 1, 0, 1}},  // a pixel or so
                   // A few pixels, but cut by the near plane: a point sprite would vanish.
                   {list.camera.eye + 0.01f * forward, 0.0002f, {0, 0, 1, 1}},
@@ -104,8 +102,8 @@ TEST_CASE("pack_frame: eye rays pass through what projects to each framebuffer p
     const std::optional<glm::vec2> pixel = project_to_pixel(list.camera, world, width, height);
     REQUIRE(pixel);
     const glm::vec2 at = *pixel + glm::vec2(origin);
-    const glm::vec3 ray = glm::vec3(frame.eye_ray) + at.x * glm::vec3(frame.eye_ray_dx) +
-                          at.y * glm::vec3(frame.eye_ray_dy);
+    const glm::vec3 ray =
+        glm::vec3(frame.eye_ray) + at.x * glm::vec3(frame.eye_ray_dx) + at.y * glm::vec3(frame.eye_ray_dy);
     const glm::vec3 expected = glm::normalize(world - list.camera.eye);
     CHECK(glm::dot(glm::normalize(ray), expected) == doctest::Approx(1.0).epsilon(1e-6));
   }
@@ -135,8 +133,7 @@ TEST_CASE("smooth_normals: unit, area weighted, facing the winding's side") {
 }
 
 TEST_CASE("layout_legends: top-right, side by side, inside the image") {
-  std::vector<Legend> legends = {{ColorMap::Diverging, -1, 1, "force"},
-                                 {ColorMap::Sequential, 0, 250, "speed (m/s)"}};
+  std::vector<Legend> legends = {{ColorMap::Diverging, -1, 1, "force"}, {ColorMap::Sequential, 0, 250, "speed (m/s)"}};
   for (auto [width, height] : {std::pair{256, 256}, std::pair{1280, 720}, std::pair{1920, 1080}}) {
     CAPTURE(width);
     const std::vector<LegendLayout> layouts = layout_legends(legends, width, height);

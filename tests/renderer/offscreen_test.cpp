@@ -135,8 +135,7 @@ glm::ivec2 pixel_of(const DrawList& list, glm::vec3 world, int width = kSize, in
 
 void check_pixel(const Image& image, glm::ivec2 p, Bytes expected, int tolerance) {
   const Bytes got = pixel_at(image, p.x, p.y);
-  INFO("pixel (", p.x, ", ", p.y, ") is ", show(got), ", expected ", show(expected), " +- ",
-       tolerance);
+  INFO("pixel (", p.x, ", ", p.y, ") is ", show(got), ", expected ", show(expected), " +- ", tolerance);
   CHECK(rgb_difference(got, expected) <= tolerance);
 }
 
@@ -149,10 +148,8 @@ struct Ray {
 
 // The ray through the centre of pixel p, as the rasteriser samples it.
 Ray pixel_ray(const Camera& camera, glm::ivec2 p, int width = kSize, int height = kSize) {
-  const glm::mat4 inverse =
-      glm::inverse(projection_matrix(camera, float(width) / float(height)) * view_matrix(camera));
-  const glm::vec2 ndc{(float(p.x) + 0.5f) / float(width) * 2 - 1,
-                      (float(p.y) + 0.5f) / float(height) * 2 - 1};
+  const glm::mat4 inverse = glm::inverse(projection_matrix(camera, float(width) / float(height)) * view_matrix(camera));
+  const glm::vec2 ndc{(float(p.x) + 0.5f) / float(width) * 2 - 1, (float(p.y) + 0.5f) / float(height) * 2 - 1};
   glm::vec4 a = inverse * glm::vec4(ndc, 0, 1);
   glm::vec4 b = inverse * glm::vec4(ndc, 1, 1);
   return {camera.eye, glm::normalize(glm::vec3(b) / b.w - glm::vec3(a) / a.w)};
@@ -166,20 +163,17 @@ Bytes expected_sphere_pixel(const DrawList& list, const Sphere& s, glm::ivec2 p)
   const glm::vec3 miss = to_center - along * ray.direction;
   const float t = along - std::sqrt(s.radius * s.radius - glm::dot(miss, miss));
   const glm::vec3 normal = glm::normalize(ray.origin + t * ray.direction - s.center);
-  return bytes_of(gpu::shade_surface(rgb_of(s.color), normal, glm::normalize(list.light_direction),
-                                     -ray.direction));
+  return bytes_of(gpu::shade_surface(rgb_of(s.color), normal, glm::normalize(list.light_direction), -ray.direction));
 }
 
 // The colour a lit plane (point, normal) of colour c must show at pixel p: two-sided.
-Bytes expected_plane_pixel(const DrawList& list, glm::vec3 point, glm::vec3 normal, Rgba c,
-                           glm::ivec2 p) {
+Bytes expected_plane_pixel(const DrawList& list, glm::vec3 point, glm::vec3 normal, Rgba c, glm::ivec2 p) {
   const Ray ray = pixel_ray(list.camera, p);
   const float t = glm::dot(point - ray.origin, normal) / glm::dot(ray.direction, normal);
   const glm::vec3 hit = ray.origin + t * ray.direction;
   const glm::vec3 to_eye = glm::normalize(list.camera.eye - hit);
   const glm::vec3 facing = glm::dot(normal, to_eye) < 0 ? -normal : normal;
-  return bytes_of(gpu::shade_surface(rgb_of(c), glm::normalize(facing),
-                                     glm::normalize(list.light_direction), to_eye));
+  return bytes_of(gpu::shade_surface(rgb_of(c), glm::normalize(facing), glm::normalize(list.light_direction), to_eye));
 }
 
 Mesh square(float z, float half, Rgba color) {
@@ -235,12 +229,10 @@ TEST_CASE("offscreen: a sphere appears where project_to_pixel says, lit, and now
   const glm::ivec2 centre = pixel_of(list, sphere.center);
   check_pixel(image, centre, expected_sphere_pixel(list, sphere, centre), 3);
   // Off-centre pixels are shaded with their own normals.
-  const glm::vec3 right =
-      glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
+  const glm::vec3 right = glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
   const glm::vec2 centre_px = *project_to_pixel(list.camera, sphere.center, kSize, kSize);
-  const float radius_px = glm::length(
-      *project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) -
-      centre_px);
+  const float radius_px =
+      glm::length(*project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) - centre_px);
   REQUIRE(radius_px > 20);
   for (glm::vec2 offset : {glm::vec2(0.6f, 0), glm::vec2(-0.5f, 0.4f), glm::vec2(0, -0.7f)}) {
     const glm::ivec2 p = glm::ivec2(glm::floor(centre_px + offset * radius_px));
@@ -269,9 +261,9 @@ TEST_CASE("offscreen: small spheres (point sprites) are lit, placed and outlined
   const Rgba colors[] = {{0.85f, 0.35f, 0.2f, 1}, {0.3f, 0.8f, 0.4f, 1}, {0.4f, 0.5f, 0.9f, 1}};
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 5; ++j)
-      list.spheres.push_back(
-          {{-1.1f + 0.55f * float(i), -0.9f + 0.45f * float(j), 0.25f * float(i - j)},
-           0.045f + 0.006f * float(i + j), colors[(i + j) % 3]});
+      list.spheres.push_back({{-1.1f + 0.55f * float(i), -0.9f + 0.45f * float(j), 0.25f * float(i - j)},
+                              0.045f + 0.006f * float(i + j),
+                              colors[(i + j) % 3]});
   // One sample per pixel shows each pixel's own ray; four show the outline's coverage.
   Expected<OffscreenTarget> single = OffscreenTarget::create(shared_gpu().context, kSize, kSize, 1);
   REQUIRE(single.ok());
@@ -279,16 +271,13 @@ TEST_CASE("offscreen: small spheres (point sprites) are lit, placed and outlined
   REQUIRE(one_sample.ok());
   const Image four_samples = render(list);
 
-  const glm::vec3 right =
-      glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
+  const glm::vec3 right = glm::normalize(glm::cross(list.camera.target - list.camera.eye, list.camera.up));
   const Bytes background = to_bytes(list.background);
   for (const Sphere& sphere : list.spheres) {
-    const std::optional<glm::vec2> centre_px =
-        project_to_pixel(list.camera, sphere.center, kSize, kSize);
+    const std::optional<glm::vec2> centre_px = project_to_pixel(list.camera, sphere.center, kSize, kSize);
     REQUIRE(centre_px);
-    const float radius_px = glm::length(
-        *project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) -
-        *centre_px);
+    const float radius_px =
+        glm::length(*project_to_pixel(list.camera, sphere.center + right * sphere.radius, kSize, kSize) - *centre_px);
     INFO("sphere at (", centre_px->x, ", ", centre_px->y, "), radius ", radius_px, " px");
     REQUIRE(radius_px > 3.0f);
     REQUIRE(radius_px < 8.0f);
@@ -300,8 +289,7 @@ TEST_CASE("offscreen: small spheres (point sprites) are lit, placed and outlined
       for (int x = centre.x - reach; x <= centre.x + reach; ++x) {
         const float d = glm::length(glm::vec2(float(x) + 0.5f, float(y) + 0.5f) - *centre_px);
         if (d < radius_px - 1.0f &&
-            rgb_difference(pixel_at(*one_sample, x, y),
-                           expected_sphere_pixel(list, sphere, {x, y})) > 3)
+            rgb_difference(pixel_at(*one_sample, x, y), expected_sphere_pixel(list, sphere, {x, y})) > 3)
           ++unlit;
         // The outline of a sphere off the axis is an ellipse a little larger than radius_px.
         const bool is_background = pixel_at(four_samples, x, y) == background;
@@ -326,10 +314,8 @@ TEST_CASE("offscreen: sphere depth is exact: a plane through a sphere cuts its o
   // The cap in front of z = 0.4 has radius sqrt(0.6^2 - 0.4^2) = 0.447 around the axis.
   const glm::ivec2 centre = pixel_of(list, {0, 0, 0});
   check_pixel(image, centre, expected_sphere_pixel(list, sphere, centre), 3);
-  const glm::ivec2 on_plane =
-      pixel_of(list, {0.52f, 0, 0.4f});  // beyond the cap, inside the outline
-  check_pixel(image, on_plane,
-              expected_plane_pixel(list, {0, 0, 0.4f}, {0, 0, 1}, plane_color, on_plane), 3);
+  const glm::ivec2 on_plane = pixel_of(list, {0.52f, 0, 0.4f});  // beyond the cap, inside the outline
+  check_pixel(image, on_plane, expected_plane_pixel(list, {0, 0, 0.4f}, {0, 0, 1}, plane_color, on_plane), 3);
 }
 
 TEST_CASE("offscreen: lines of known colour cross known pixels, segments and strips") {
@@ -353,7 +339,7 @@ TEST_CASE("offscreen: lines of known colour cross known pixels, segments and str
   check_pixel(image, pixel_of(list, {0, 0.5f, 0}), to_bytes(orange), 0);
   check_pixel(image, pixel_of(list, {0.7f, 0.5f, 0}), to_bytes(orange), 0);
   check_pixel(image, pixel_of(list, {0, 0.5f, 0}) + glm::ivec2(0, 6), background, 0);  // 5 px wide
-  check_pixel(image, pixel_of(list, {0.5f, -0.75f, 0}), to_bytes(green), 0);  // 2nd strip segment
+  check_pixel(image, pixel_of(list, {0.5f, -0.75f, 0}), to_bytes(green), 0);           // 2nd strip segment
   check_pixel(image, pixel_of(list, {-0.5f, -0.75f, 0}), to_bytes(green), 0);
   // Per-point colours are interpolated: half way from red to blue.
   check_pixel(image, pixel_of(list, {0, 0.9f, 0}), to_bytes(Rgba{0.5f, 0, 0.5f, 1}), 3);
@@ -389,8 +375,7 @@ TEST_CASE("offscreen: thin lines (line primitives) show their colour, width, ble
   check_pixel(image, pixel_of(list, {-0.3f, 0.3f, 0}) - glm::ivec2(0, 3), background, 0);
   check_pixel(image, pixel_of(list, {0.5f, -0.75f, 0}), to_bytes(green), 1);
   check_pixel(image, pixel_of(list, {-0.5f, -0.75f, 0}), to_bytes(green), 1);
-  const Rgba blended{0.5f * see_through.r + 0.5f * list.background.r,
-                     0.5f * see_through.g + 0.5f * list.background.g,
+  const Rgba blended{0.5f * see_through.r + 0.5f * list.background.r, 0.5f * see_through.g + 0.5f * list.background.g,
                      0.5f * see_through.b + 0.5f * list.background.b, 1};
   check_pixel(image, pixel_of(list, {0.2f, -0.2f, 0}), to_bytes(blended), 2);
   const glm::ivec2 behind = pixel_of(list, sphere.center);
@@ -454,24 +439,21 @@ TEST_CASE("offscreen: a mesh triangle covers its centroid with its lit colour, f
 TEST_CASE("offscreen: a textured quad shows its texels at the right places") {
   DrawList list = empty_front_view();
   TexturedQuad quad;
-  quad.corners = {glm::vec3(-1, 1, 0), glm::vec3(1, 1, 0), glm::vec3(1, -1, 0),
-                  glm::vec3(-1, -1, 0)};
+  quad.corners = {glm::vec3(-1, 1, 0), glm::vec3(1, 1, 0), glm::vec3(1, -1, 0), glm::vec3(-1, -1, 0)};
   quad.width = 2;
   quad.height = 2;
   quad.rgba = {255, 0, 0,   255, 0,   255, 0, 255,   // top row: red, green
                0,   0, 255, 255, 255, 255, 0, 255};  // bottom row: blue, yellow
   list.quads.push_back(quad);
   TexturedQuad smooth;  // black to white, filtered
-  smooth.corners = {glm::vec3(-1, -1.1f, 0), glm::vec3(1, -1.1f, 0), glm::vec3(1, -1.4f, 0),
-                    glm::vec3(-1, -1.4f, 0)};
+  smooth.corners = {glm::vec3(-1, -1.1f, 0), glm::vec3(1, -1.1f, 0), glm::vec3(1, -1.4f, 0), glm::vec3(-1, -1.4f, 0)};
   smooth.width = 2;
   smooth.height = 1;
   smooth.rgba = {0, 0, 0, 255, 255, 255, 255, 255};
   smooth.filter = TextureFilter::Linear;
   list.quads.push_back(smooth);
   TexturedQuad holes;  // alpha 0 texels are not drawn
-  holes.corners = {glm::vec3(-1, 1.4f, 0), glm::vec3(1, 1.4f, 0), glm::vec3(1, 1.1f, 0),
-                   glm::vec3(-1, 1.1f, 0)};
+  holes.corners = {glm::vec3(-1, 1.4f, 0), glm::vec3(1, 1.4f, 0), glm::vec3(1, 1.1f, 0), glm::vec3(-1, 1.1f, 0)};
   holes.width = 2;
   holes.height = 1;
   holes.rgba = {255, 255, 255, 0, 200, 100, 50, 255};
@@ -483,7 +465,7 @@ TEST_CASE("offscreen: a textured quad shows its texels at the right places") {
   check_pixel(image, pixel_of(list, {-0.5f, -0.5f, 0}), {0, 0, 255, 255}, 0);
   check_pixel(image, pixel_of(list, {0.5f, -0.5f, 0}), {255, 255, 0, 255}, 0);
   check_pixel(image, pixel_of(list, {-0.01f, -1.25f, 0}), {127, 127, 127, 255}, 4);  // midway
-  check_pixel(image, pixel_of(list, {-0.9f, -1.25f, 0}), {0, 0, 0, 255}, 2);  // clamped to edge
+  check_pixel(image, pixel_of(list, {-0.9f, -1.25f, 0}), {0, 0, 0, 255}, 2);         // clamped to edge
   check_pixel(image, pixel_of(list, {-0.5f, 1.25f, 0}), to_bytes(list.background), 0);
   check_pixel(image, pixel_of(list, {0.5f, 1.25f, 0}), {200, 100, 50, 255}, 0);
 }
@@ -491,10 +473,8 @@ TEST_CASE("offscreen: a textured quad shows its texels at the right places") {
 TEST_CASE("offscreen: the grid draws the X axis red and the Z axis blue") {
   DrawList list;  // the default camera, grid on
   const Image image = render(list);
-  const Bytes x_axis =
-      pixel_at(image, pixel_of(list, {1.5f, 0, 0}).x, pixel_of(list, {1.5f, 0, 0}).y);
-  const Bytes z_axis =
-      pixel_at(image, pixel_of(list, {0, 0, 1.5f}).x, pixel_of(list, {0, 0, 1.5f}).y);
+  const Bytes x_axis = pixel_at(image, pixel_of(list, {1.5f, 0, 0}).x, pixel_of(list, {1.5f, 0, 0}).y);
+  const Bytes z_axis = pixel_at(image, pixel_of(list, {0, 0, 1.5f}).x, pixel_of(list, {0, 0, 1.5f}).y);
   INFO("x axis ", show(x_axis), ", z axis ", show(z_axis));
   CHECK(x_axis[0] > x_axis[1] + 80);
   CHECK(x_axis[0] > x_axis[2] + 80);
@@ -507,8 +487,7 @@ TEST_CASE("offscreen: the grid draws the X axis red and the Z axis blue") {
 
 TEST_CASE("offscreen: a legend's bar shows map_value colours row by row") {
   DrawList list = empty_front_view();
-  list.legends = {{ColorMap::Diverging, -2.0f, 2.0f, "force"},
-                  {ColorMap::Sequential, 0.0f, 10.0f, "speed"}};
+  list.legends = {{ColorMap::Diverging, -2.0f, 2.0f, "force"}, {ColorMap::Sequential, 0.0f, 10.0f, "speed"}};
   const Image image = render(list);
   const std::vector<LegendLayout> layouts = layout_legends(list.legends, kSize, kSize);
   REQUIRE(layouts.size() == 2);
@@ -518,8 +497,7 @@ TEST_CASE("offscreen: a legend's bar shows map_value colours row by row") {
     CAPTURE(i);
     for (int y : {bar.y, bar.y + bar.height / 4, bar.y + bar.height / 2, bar.y + bar.height - 1}) {
       const float value = legend.min + legend_bar_t(bar, y) * (legend.max - legend.min);
-      check_pixel(image, {bar.x + bar.width / 2, y},
-                  to_bytes(map_value(legend.map, value, legend.min, legend.max)), 1);
+      check_pixel(image, {bar.x + bar.width / 2, y}, to_bytes(map_value(legend.map, value, legend.min, legend.max)), 1);
     }
   }
   // The middle of the diverging bar is (nearly) white; its top is red, its bottom blue.
@@ -532,8 +510,7 @@ TEST_CASE("offscreen: a legend's bar shows map_value colours row by row") {
   int bright = 0;
   const PixelRect& panel = layouts[0].panel;
   for (int y = panel.y; y < panel.y + panel.height; ++y)
-    for (int x = bar.x + bar.width + 2; x < panel.x + panel.width; ++x)
-      bright += pixel_at(image, x, y)[1] > 200;
+    for (int x = bar.x + bar.width + 2; x < panel.x + panel.width; ++x) bright += pixel_at(image, x, y)[1] > 200;
   CHECK(bright > 20);
 }
 
@@ -562,8 +539,7 @@ TEST_CASE("offscreen: resizing and re-creating targets works and leaks nothing")
   CHECK_FALSE(shared_gpu().target.resize(0, 10).ok());
   CHECK(shared_gpu().target.width() == kSize);  // a failed resize keeps the old size
   for (int i = 0; i < 3; ++i) {
-    Expected<OffscreenTarget> target =
-        OffscreenTarget::create(shared_gpu().context, 32, 32, i == 1 ? 1 : 4);
+    Expected<OffscreenTarget> target = OffscreenTarget::create(shared_gpu().context, 32, 32, i == 1 ? 1 : 4);
     REQUIRE(target.ok());
     Expected<Image> image = target->render(list);
     REQUIRE(image.ok());
@@ -575,8 +551,7 @@ TEST_CASE("offscreen: resizing and re-creating targets works and leaks nothing")
   shape.depth_format = shared_gpu().context.device().depth_format;
   shape.samples = VK_SAMPLE_COUNT_4_BIT;
   shape.final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-  Expected<VkRenderPass> pass =
-      create_scene_render_pass(shared_gpu().context.device().device, shape);
+  Expected<VkRenderPass> pass = create_scene_render_pass(shared_gpu().context.device().device, shape);
   REQUIRE(pass.ok());
   {
     SceneRendererConfig config{*pass, 0, shape.color_format, shape.samples, 2};
@@ -595,8 +570,7 @@ TEST_CASE("offscreen: an sRGB target shows the same colours (the path of sRGB sw
   list.spheres.push_back(sphere);
   list.lines.push_back(LineBatch{{{-1, -0.5f, 0}, {1, -0.5f, 0}}, {{0.62f, 0.12f, 0.72f, 1}}, 5});
   TexturedQuad quad;
-  quad.corners = {glm::vec3(0.2f, 0.8f, 0), glm::vec3(1, 0.8f, 0), glm::vec3(1, 0, 0),
-                  glm::vec3(0.2f, 0, 0)};
+  quad.corners = {glm::vec3(0.2f, 0.8f, 0), glm::vec3(1, 0.8f, 0), glm::vec3(1, 0, 0), glm::vec3(0.2f, 0, 0)};
   quad.width = 1;
   quad.height = 1;
   quad.rgba = {40, 180, 90, 255};
@@ -608,13 +582,12 @@ TEST_CASE("offscreen: an sRGB target shows the same colours (the path of sRGB sw
   Expected<Image> srgb = srgb_target->render(list);
   REQUIRE(srgb.ok());
   check_no_validation_messages();
-  for (glm::vec3 world : {glm::vec3(0, 0.9f, 0), glm::vec3(-0.6f, 0.4f, 0),
-                          glm::vec3(0.6f, 0.4f, 0), glm::vec3(0, -0.5f, 0)}) {
+  for (glm::vec3 world :
+       {glm::vec3(0, 0.9f, 0), glm::vec3(-0.6f, 0.4f, 0), glm::vec3(0.6f, 0.4f, 0), glm::vec3(0, -0.5f, 0)}) {
     const glm::ivec2 p = pixel_of(list, world);
     check_pixel(*srgb, p, pixel_at(unorm, p.x, p.y), 1);
   }
-  CHECK_FALSE(
-      OffscreenTarget::create(shared_gpu().context, 8, 8, 1, VK_FORMAT_B8G8R8A8_UNORM).ok());
+  CHECK_FALSE(OffscreenTarget::create(shared_gpu().context, 8, 8, 1, VK_FORMAT_B8G8R8A8_UNORM).ok());
 }
 
 TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
@@ -634,9 +607,8 @@ TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
       const glm::vec3 p{-1.85f + 1.15f * u, 1.45f - 1.05f * v + 0.06f * v * v * std::sin(3.0f * u),
                         -0.75f + fold + 0.32f * v * v};
       cloth.positions.push_back(p);
-      cloth.colors.push_back(map_value(ColorMap::Sequential,
-                                       glm::length(glm::vec2(fold, 0.32f * v * v)) + 0.02f * v,
-                                       0.0f, 0.36f));
+      cloth.colors.push_back(
+          map_value(ColorMap::Sequential, glm::length(glm::vec2(fold, 0.32f * v * v)) + 0.02f * v, 0.0f, 0.36f));
     }
   }
   for (int j = 0; j < n; ++j) {
@@ -654,8 +626,7 @@ TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
   for (int k = 0; k < 2; ++k)
     for (int j = 0; j < 3; ++j)
       for (int i = 0; i < 4; ++i) {
-        const glm::vec3 r{-0.45f + 0.3f * float(i), 0.12f + 0.28f * float(j),
-                          -0.1f + 0.34f * float(k)};
+        const glm::vec3 r{-0.45f + 0.3f * float(i), 0.12f + 0.28f * float(j), -0.1f + 0.34f * float(k)};
         const float bulge = 0.05f * std::sin(2.4f * float(i)) * float(j) / 2.0f;
         rest.push_back(r);
         nodes.push_back(r + glm::vec3(0.0f, 0.03f * float(i) * float(j) / 3.0f, bulge));
@@ -715,8 +686,7 @@ TEST_CASE("offscreen: the demo scene (written to the build tree to look at)") {
   // Something of everything is on screen.
   int non_background = 0;
   for (int y = 0; y < image.height; y += 4)
-    for (int x = 0; x < image.width; x += 4)
-      non_background += pixel_at(image, x, y) != to_bytes(list.background);
+    for (int x = 0; x < image.width; x += 4) non_background += pixel_at(image, x, y) != to_bytes(list.background);
   CHECK(non_background > 2000);
 }
 

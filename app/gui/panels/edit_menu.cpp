@@ -119,7 +119,9 @@ void add_items(StudioState& state) {
     queue_edit(
         state, std::string("add a ") + name,
         [b, size, at](const Scene& s) { return edits::add_body(s, b, size, at, 1000); },
-        [](const Scene& before, const Scene& after) { return appended(K::Body, before.body_count(), after.body_count()); });
+        [](const Scene& before, const Scene& after) {
+          return appended(K::Body, before.body_count(), after.body_count());
+        });
   };
   body("Sphere (body)", "sphere", BodyShape::Sphere, {0.1, 0, 0});
   body("Box (body)", "box", BodyShape::Box, {0.1, 0.1, 0.1});
@@ -130,7 +132,8 @@ void add_items(StudioState& state) {
   };
   if (ImGui::MenuItem("Ground plane (collider)"))
     queue_edit(
-        state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); }, new_collider);
+        state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); },
+        new_collider);
   if (ImGui::MenuItem("Box obstacle (collider)"))
     queue_edit(
         state, "add a box obstacle",
@@ -200,7 +203,8 @@ void edit_menu(StudioState& state) {
   builder_item(state, "Pin or Free Particles", "P", toggle_pin_selection(state), "select particles");
   ImGui::Separator();
   ImGui::MenuItem("Snap to Grid", nullptr, &state.snap);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
   // The Optimise tab's "Apply to the scene", here too: it is a step of the history.
   ImGui::Separator();
   const bool moved = state.iterate && state.iterate->iteration > 0 && state.iterate->trajectory.steps > 0;

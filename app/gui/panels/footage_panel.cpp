@@ -125,9 +125,8 @@ void camera_section(StudioState& state, const Scene& scene) {
   if (ImGui::Button("Camera from the View")) {
     if (const std::optional<PinholeCamera> camera = shot_view_camera(state)) {
       const PinholeCamera taken = *camera;
-      state.queue(command::EditScene("camera from the view", [taken](const Scene& sc) {
-        return studio::edits::set_footage_camera(sc, taken);
-      }));
+      state.queue(command::EditScene(
+          "camera from the view", [taken](const Scene& sc) { return studio::edits::set_footage_camera(sc, taken); }));
     }
   }
   ImGui::EndDisabled();
@@ -147,9 +146,8 @@ void camera_section(StudioState& state, const Scene& scene) {
       state.log.info("fitted the shot's camera: focal " + number(fit->camera.focal) + " px, reprojection error rms " +
                      number(fit->rms_error) + " px, max " + number(fit->max_error) + " px");
       const PinholeCamera camera = fit->camera;
-      state.queue(command::EditScene("fit camera", [camera](const Scene& sc) {
-        return studio::edits::set_footage_camera(sc, camera);
-      }));
+      state.queue(command::EditScene(
+          "fit camera", [camera](const Scene& sc) { return studio::edits::set_footage_camera(sc, camera); }));
     }
   }
   ImGui::EndDisabled();
@@ -169,8 +167,10 @@ void tracks_section(StudioState& state, const Scene& scene) {
       ImGui::TableNextColumn();
       ImGui::Text("conf %.2f", t.mean_confidence());
       ImGui::TableNextColumn();
-      if (const int bound = footage::bound_particle(scene, t.id); bound >= 0) ImGui::Text("particle %d", bound);
-      else ImGui::TextDisabled("unbound");
+      if (const int bound = footage::bound_particle(scene, t.id); bound >= 0)
+        ImGui::Text("particle %d", bound);
+      else
+        ImGui::TextDisabled("unbound");
     }
     ImGui::EndTable();
   }
@@ -207,9 +207,8 @@ void tracks_section(StudioState& state, const Scene& scene) {
     ImGui::SetTooltip("A tracks objective then compares the particle, seen through the camera, with this track");
   ImGui::SameLine();
   if (ImGui::Button("Delete Track")) {
-    state.queue(command::EditScene("delete track " + std::to_string(id), [id](const Scene& sc) {
-      return studio::edits::delete_track(sc, id);
-    }));
+    state.queue(command::EditScene("delete track " + std::to_string(id),
+                                   [id](const Scene& sc) { return studio::edits::delete_track(sc, id); }));
     state.selected_track = -1;
   }
   ImGui::TextDisabled("Drag its point in the view to correct it on a frame; tracking again keeps the corrections.");

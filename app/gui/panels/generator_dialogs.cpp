@@ -217,7 +217,8 @@ Build chain_dialog() {
   ChainValues& v = g_chain;
   if (begin_fields()) {
     field("start", v.start.data(), 3, "m", "the first particle");
-    field("span", v.span.data(), 3, "m", "from the first particle to the last: (1, 0, 0) lies along +x, (0, -1, 0) hangs");
+    field("span", v.span.data(), 3, "m",
+          "from the first particle to the last: (1, 0, 0) lies along +x, (0, -1, 0) hangs");
     field("links", &v.links, 1, "", "springs in the chain; it has one particle more");
     material_fields(v.material);
     check_row("pin the first particle", &v.pin_first);
@@ -234,10 +235,14 @@ Build chain_dialog() {
                    c.pin_last ? std::vector<int>{c.links} : std::vector<int>{});
   };
   const double length = std::sqrt(c.span[0] * c.span[0] + c.span[1] * c.span[1] + c.span[2] * c.span[2]);
-  if (c.links < 1) b.problem = "a chain needs 1 link at least";
-  else if (!finite(c.start) || !finite(c.span)) b.problem = "the start and span must be finite";
-  else if (!(length > 0)) b.problem = "the span must not be zero";
-  else if (b.problem = material_problem(c.material); b.problem.empty()) b.problem = too_many(c.links + 1LL);
+  if (c.links < 1)
+    b.problem = "a chain needs 1 link at least";
+  else if (!finite(c.start) || !finite(c.span))
+    b.problem = "the start and span must be finite";
+  else if (!(length > 0))
+    b.problem = "the span must not be zero";
+  else if (b.problem = material_problem(c.material); b.problem.empty())
+    b.problem = too_many(c.links + 1LL);
   return b;
 }
 
@@ -252,14 +257,17 @@ Build cloth_dialog() {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("held by");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("membrane: triangles with a bending edge on each interior edge; springs: along the rows, "
-                        "columns and cell diagonals");
+      ImGui::SetTooltip(
+          "membrane: triangles with a bending edge on each interior edge; springs: along the rows, "
+          "columns and cell diagonals");
     ImGui::TableNextColumn();
     ImGui::RadioButton("membrane + bending", &v.kind, 0);
     ImGui::SameLine();
     ImGui::RadioButton("springs", &v.kind, 1);
-    if (v.kind == 0) membrane_fields(v.membrane);
-    else material_fields(v.material);
+    if (v.kind == 0)
+      membrane_fields(v.membrane);
+    else
+      material_fields(v.material);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::AlignTextToFramePadding();
@@ -280,14 +288,16 @@ Build cloth_dialog() {
     const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2]};
     const int first = s.particle_count();
     // The top row is the last: particles (nv - 1) nu to nv nu - 1.
-    Result<Scene> made = c.kind == 0
-                             ? edits::add_membrane_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.membrane, c.pins == 1)
-                             : edits::add_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.material, c.pins == 1);
+    Result<Scene> made =
+        c.kind == 0 ? edits::add_membrane_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.membrane, c.pins == 1)
+                    : edits::add_cloth(s, corner, c.size[0], c.size[1], nu, nv, c.material, c.pins == 1);
     return pin_new(std::move(made), first,
                    c.pins == 2 ? std::vector<int>{(nv - 1) * nu, nv * nu - 1} : std::vector<int>{});
   };
-  if (nu < 2 || nv < 2) b.problem = "a cloth needs 2 x 2 particles at least";
-  else if (!finite(c.centre)) b.problem = "the centre must be finite";
+  if (nu < 2 || nv < 2)
+    b.problem = "a cloth needs 2 x 2 particles at least";
+  else if (!finite(c.centre))
+    b.problem = "the centre must be finite";
   else if (!(c.size[0] > 0 && c.size[1] > 0 && std::isfinite(c.size[0]) && std::isfinite(c.size[1])))
     b.problem = "the width and height must be > 0";
   else if (b.problem = c.kind == 0 ? membrane_problem(c.membrane) : material_problem(c.material); b.problem.empty())
@@ -318,10 +328,14 @@ Build block_dialog() {
         for (int x = 0; x < nx; ++x) bottom.push_back(x + nx * ny * z);
     return pin_new(edits::add_lattice(s, corner, c.size, nx, ny, nz, c.material), first, bottom);
   };
-  if (nx < 2 || ny < 2 || nz < 2) b.problem = "a block needs 2 x 2 x 2 particles at least";
-  else if (!finite(c.centre)) b.problem = "the centre must be finite";
-  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] > 0)) b.problem = "the size must be > 0";
-  else if (b.problem = material_problem(c.material); b.problem.empty()) b.problem = too_many(1LL * nx * ny * nz);
+  if (nx < 2 || ny < 2 || nz < 2)
+    b.problem = "a block needs 2 x 2 x 2 particles at least";
+  else if (!finite(c.centre))
+    b.problem = "the centre must be finite";
+  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] > 0))
+    b.problem = "the size must be > 0";
+  else if (b.problem = material_problem(c.material); b.problem.empty())
+    b.problem = too_many(1LL * nx * ny * nz);
   return b;
 }
 
@@ -345,13 +359,19 @@ Build walker_dialog() {
   b.label = "add a walker robot (" + std::to_string(w.body_cols) + " x " + std::to_string(w.body_rows) + " cells, " +
             std::to_string(w.legs) + (w.legs == 1 ? " leg)" : " legs)");
   b.apply = [c](const Scene& s) { return edits::add_walker(s, c.corner, c.shape, c.material); };
-  if (w.body_cols < 1 || w.body_rows < 1 || w.leg_rows < 1) b.problem = "the body and legs need 1 cell at least";
-  else if (w.legs < 1) b.problem = "a walker needs 1 leg at least";
+  if (w.body_cols < 1 || w.body_rows < 1 || w.leg_rows < 1)
+    b.problem = "the body and legs need 1 cell at least";
+  else if (w.legs < 1)
+    b.problem = "a walker needs 1 leg at least";
   else if (w.legs > (w.body_cols + 1) / 2)
-    b.problem = "a body " + std::to_string(w.body_cols) + " cells wide holds " + std::to_string((w.body_cols + 1) / 2) + " legs at most";
-  else if (!(std::isfinite(w.cell_size) && w.cell_size > 0)) b.problem = "the cell size must be > 0";
-  else if (!std::isfinite(w.actuation)) b.problem = "the actuation must be finite";
-  else if (!finite(c.corner)) b.problem = "the corner must be finite";
+    b.problem = "a body " + std::to_string(w.body_cols) + " cells wide holds " + std::to_string((w.body_cols + 1) / 2) +
+                " legs at most";
+  else if (!(std::isfinite(w.cell_size) && w.cell_size > 0))
+    b.problem = "the cell size must be > 0";
+  else if (!std::isfinite(w.actuation))
+    b.problem = "the actuation must be finite";
+  else if (!finite(c.corner))
+    b.problem = "the corner must be finite";
   else if (b.problem = material_problem(c.material); b.problem.empty())
     b.problem = too_many((w.body_cols + 1LL) * (w.body_rows + 1LL) + 2LL * w.legs * w.leg_rows);
   return b;
@@ -374,9 +394,12 @@ Build soft_box_dialog() {
     const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2] - c.size[2] / 2};
     return edits::add_soft_box(s, corner, c.size, {c.cells[0], c.cells[1], c.cells[2]}, c.material);
   };
-  if (c.cells[0] < 1 || c.cells[1] < 1 || c.cells[2] < 1) b.problem = "a box needs 1 cell along each axis at least";
-  else if (!finite(c.centre)) b.problem = "the centre must be finite";
-  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] > 0)) b.problem = "the size must be > 0";
+  if (c.cells[0] < 1 || c.cells[1] < 1 || c.cells[2] < 1)
+    b.problem = "a box needs 1 cell along each axis at least";
+  else if (!finite(c.centre))
+    b.problem = "the centre must be finite";
+  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] > 0))
+    b.problem = "the size must be > 0";
   else if (b.problem = soft_problem(c.material); b.problem.empty())
     b.problem = too_many((std::min(c.cells[0], 100000) + 1LL) * (std::min(c.cells[1], 100000) + 1LL) *
                          (std::min(c.cells[2], 100000) + 1LL));
@@ -397,10 +420,14 @@ Build soft_ball_dialog() {
   b.label = "add a soft ball";
   b.apply = [c](const Scene& s) { return edits::add_soft_ball(s, c.centre, c.radius, c.resolution, c.material); };
   const long long side = std::min(c.resolution, 100000) + 1LL;
-  if (c.resolution < 1) b.problem = "a ball needs 1 cell across at least";
-  else if (!finite(c.centre)) b.problem = "the centre must be finite";
-  else if (!(std::isfinite(c.radius) && c.radius > 0)) b.problem = "the radius must be > 0";
-  else if (b.problem = soft_problem(c.material); b.problem.empty()) b.problem = too_many(side * side * side);
+  if (c.resolution < 1)
+    b.problem = "a ball needs 1 cell across at least";
+  else if (!finite(c.centre))
+    b.problem = "the centre must be finite";
+  else if (!(std::isfinite(c.radius) && c.radius > 0))
+    b.problem = "the radius must be > 0";
+  else if (b.problem = soft_problem(c.material); b.problem.empty())
+    b.problem = too_many(side * side * side);
   return b;
 }
 
@@ -427,10 +454,14 @@ Build import_dialog() {
   b.label = "import " + path.filename().string();
   b.apply = [c, path](const Scene& s) { return edits::import_tet_mesh(s, path, c.scale, c.offset, c.material); };
   b.try_first = true;
-  if (std::strlen(c.path) == 0) b.problem = "name a .node, .ele or .msh file";
-  else if (!(std::isfinite(c.scale) && c.scale > 0)) b.problem = "the scale must be > 0";
-  else if (!finite(c.offset)) b.problem = "the offset must be finite";
-  else b.problem = soft_problem(c.material);
+  if (std::strlen(c.path) == 0)
+    b.problem = "name a .node, .ele or .msh file";
+  else if (!(std::isfinite(c.scale) && c.scale > 0))
+    b.problem = "the scale must be > 0";
+  else if (!finite(c.offset))
+    b.problem = "the offset must be finite";
+  else
+    b.problem = soft_problem(c.material);
   return b;
 }
 

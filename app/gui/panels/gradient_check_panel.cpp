@@ -62,10 +62,14 @@ void report_table(const GradCheckReport& report) {
     if (e.noise) {
       ImGui::TextColored(kPass, "noise");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("adjoint and difference differ by more than the tolerance allows, but by less than\n"
-                          "the rounding noise of the parameter's gradient (%.1e of its largest entry)", kGradCheckNoise);
-    } else if (e.passed) ImGui::TextColored(kPass, "ok");
-    else ImGui::TextColored(theme::kErrorText, e.verifiable ? "FAIL" : "unverifiable");
+        ImGui::SetTooltip(
+            "adjoint and difference differ by more than the tolerance allows, but by less than\n"
+            "the rounding noise of the parameter's gradient (%.1e of its largest entry)",
+            kGradCheckNoise);
+    } else if (e.passed)
+      ImGui::TextColored(kPass, "ok");
+    else
+      ImGui::TextColored(theme::kErrorText, e.verifiable ? "FAIL" : "unverifiable");
   }
   ImGui::EndTable();
 }
@@ -78,7 +82,8 @@ void draw_gradient_check_contents(StudioState& state) {
   if (!f.initialised) {  // the optimised parameters, or everything when none is
     const bool any = scene.params.optimized_size() > 0;
     for (int p = 0; p < kParamCount; ++p)
-      f.chosen[size_t(p)] = scene.params.items[size_t(p)].size() > 0 && (!any || scene.params.items[size_t(p)].optimize);
+      f.chosen[size_t(p)] =
+          scene.params.items[size_t(p)].size() > 0 && (!any || scene.params.items[size_t(p)].optimize);
     f.initialised = true;
   }
   ImGui::TextWrapped("Adjoint gradients against central finite differences (float64, CPU) at %s.",

@@ -24,7 +24,8 @@ void ground_row(StudioState& state, const Ground& ground) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextDisabled("ground");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("the plane y = height that particles and bodies stand on; Enter applies");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the plane y = height that particles and bodies stand on; Enter applies");
   ImGui::TableNextColumn();
   bool enabled = ground.enabled;
   double height = ground.height;
@@ -39,8 +40,10 @@ void ground_row(StudioState& state, const Ground& ground) {
   ImGui::SameLine();
   ImGui::TextDisabled("m");
   if (changed)
-    queue_edit(state, enabled ? (ground.enabled ? "set the ground's height" : "switch the ground on") : "switch the ground off",
-               [enabled, height](const Scene& sc) { return studio::edits::set_ground(sc, enabled, height); });
+    queue_edit(
+        state,
+        enabled ? (ground.enabled ? "set the ground's height" : "switch the ground on") : "switch the ground off",
+        [enabled, height](const Scene& sc) { return studio::edits::set_ground(sc, enabled, height); });
 }
 
 void settings(StudioState& state, const Scene& scene) {
@@ -52,7 +55,8 @@ void settings(StudioState& state, const Scene& scene) {
   if (number_row("steps, dt", time, 2, "s", "the number of steps and the time step (s)")) {
     const int steps = std::isfinite(time[0]) && std::fabs(time[0]) < 1e9 ? int(std::lround(time[0])) : -1;
     const double dt = time[1];
-    queue_edit(state, "set steps and dt", [steps, dt](const Scene& sc) { return studio::edits::set_time(sc, dt, steps); });
+    queue_edit(state, "set steps and dt",
+               [steps, dt](const Scene& sc) { return studio::edits::set_time(sc, dt, steps); });
   }
   row("duration", number(s.steps * s.dt) + " s");
   row("particles", std::to_string(scene.particle_count()));
@@ -192,21 +196,23 @@ void muscle_rows(StudioState& state, const Scene& scene, int j) {
   if (number_row("actuation", &value, 1, "",
                  "the rest length scales by 1 + actuation x control (dimensionless)" +
                      std::string(springs.size() > 1 ? "; sets every selected driven spring" : "")))
-    queue_edit(state, "set the actuation of " + springs_text(springs), [springs, value](const Scene& sc) -> Result<Scene> {
-      // Each keeps its own channel; passive ones among them stay passive.
-      Scene edited = sc;
-      std::map<int, std::vector<int>> by_channel;
-      for (int s : springs)
-        if (s >= 0 && s < sc.spring_count() && sc.spring_channel[size_t(s)] >= 0)
-          by_channel[sc.spring_channel[size_t(s)]].push_back(s);
-      if (by_channel.empty()) return Error{"set spring actuation: the springs are passive; choose a channel first"};
-      for (const auto& [c, members] : by_channel) {
-        Result<Scene> next = studio::edits::set_spring_actuation(edited, members, c, value);
-        if (!next) return next;
-        edited = std::move(*next);
-      }
-      return edited;
-    });
+    queue_edit(state, "set the actuation of " + springs_text(springs),
+               [springs, value](const Scene& sc) -> Result<Scene> {
+                 // Each keeps its own channel; passive ones among them stay passive.
+                 Scene edited = sc;
+                 std::map<int, std::vector<int>> by_channel;
+                 for (int s : springs)
+                   if (s >= 0 && s < sc.spring_count() && sc.spring_channel[size_t(s)] >= 0)
+                     by_channel[sc.spring_channel[size_t(s)]].push_back(s);
+                 if (by_channel.empty())
+                   return Error{"set spring actuation: the springs are passive; choose a channel first"};
+                 for (const auto& [c, members] : by_channel) {
+                   Result<Scene> next = studio::edits::set_spring_actuation(edited, members, c, value);
+                   if (!next) return next;
+                   edited = std::move(*next);
+                 }
+                 return edited;
+               });
 }
 
 void spring(StudioState& state, const Scene& scene, int j) {
@@ -292,7 +298,8 @@ void collider(StudioState& state, const Scene& scene, int k) {
       queue_edit(state, "move collider " + std::to_string(k), [k, position](const Scene& sc) -> Result<Scene> {
         if (size_t(k) >= sc.colliders.size()) return Error{"move collider: collider " + std::to_string(k) + " is gone"};
         const double* now = sc.colliders[size_t(k)].position;
-        return studio::edits::move_colliders(sc, {k}, {position[0] - now[0], position[1] - now[1], position[2] - now[2]});
+        return studio::edits::move_colliders(sc, {k},
+                                             {position[0] - now[0], position[1] - now[1], position[2] - now[2]});
       });
     if (c.type != ColliderType::Sphere)
       row("orientation", vec3(c.orientation) + ", " + number(c.orientation[3]) + " (x, y, z, w)");
@@ -302,8 +309,8 @@ void collider(StudioState& state, const Scene& scene, int k) {
   if (c.type == ColliderType::Capsule) row("half length", number(c.half_length) + " m");
   edit_section_rows(state, "contact");  // stiffness, damping, friction
   row("damping", scene.contact.damp_approach_only ? "on approach only" : "both ways");
-  row("switch", scene.contact.smoothing > 0 ? "softplus over " + number(scene.contact.smoothing) + " m"
-                                            : "at the surface");
+  row("switch",
+      scene.contact.smoothing > 0 ? "softplus over " + number(scene.contact.smoothing) + " m" : "at the surface");
 }
 
 // A body by index and name, or the world (-1).
@@ -379,9 +386,10 @@ void parameter(StudioState& state, const Scene& scene, int id) {
   ImGui::TableNextColumn();
   const double lower = p.lower, upper = p.upper;
   if (ImGui::Checkbox("##optimise", &optimize))
-    queue_edit(state, (optimize ? "optimise " : "stop optimising ") + name, [pid, optimize, lower, upper](const Scene& sc) {
-      return studio::edits::set_optimized(sc, pid, optimize, lower, upper);
-    });
+    queue_edit(state, (optimize ? "optimise " : "stop optimising ") + name,
+               [pid, optimize, lower, upper](const Scene& sc) {
+                 return studio::edits::set_optimized(sc, pid, optimize, lower, upper);
+               });
   if (!p.optimize_rows.empty()) row("rows", std::to_string(p.optimize_rows.size()) + " of " + std::to_string(p.rows));
   double range[2] = {p.lower, p.upper};
   if (number_row("bounds", range, 2, "", "lower and upper bound while optimising (inf: none)"))
@@ -401,7 +409,8 @@ void parameter(StudioState& state, const Scene& scene, int id) {
 void corner_element(StudioState& state, const Scene& scene, Selection::Kind kind, int e) {
   const auto corners_row = [&](const char* label, const std::vector<int>& corners, int per) {
     std::string text;
-    for (int c = 0; c < per; ++c) text += (c ? ", " : "") + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
+    for (int c = 0; c < per; ++c)
+      text += (c ? ", " : "") + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
     row(label, text);
   };
   row("index", std::to_string(e));
@@ -419,8 +428,9 @@ void corner_element(StudioState& state, const Scene& scene, Selection::Kind kind
       corners_row("particles", scene.tets, 4);
       edit_element_rows(state, ParamElement::Tet, e, none);
       const int channel = scene.tet_channel[size_t(e)];
-      row("channel", channel < 0 ? "passive" : std::to_string(channel) + " (actuation " +
-                                                   number(scene.tet_actuation[size_t(e)]) + ")");
+      row("channel", channel < 0
+                         ? "passive"
+                         : std::to_string(channel) + " (actuation " + number(scene.tet_actuation[size_t(e)]) + ")");
       break;
     }
     default: break;
@@ -474,7 +484,8 @@ void inspector_contents(StudioState& state) {
   const Selection sel = state.selection;
   if (state.binding_marker) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme::kAccent);
-    ImGui::TextWrapped("Click a particle in the viewport to bind marker %d (Esc cancels).", state.binding_marker->marker);
+    ImGui::TextWrapped("Click a particle in the viewport to bind marker %d (Esc cancels).",
+                       state.binding_marker->marker);
     ImGui::PopStyleColor();
     if (ImGui::SmallButton("Cancel binding")) state.binding_marker.reset();
     ImGui::Separator();
@@ -486,7 +497,8 @@ void inspector_contents(StudioState& state) {
   if (const std::vector<int> members = sel.members(); members.size() > 1) {
     ImGui::Text("%zu %s selected", members.size(), kind_plural(sel.kind));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("The rows below are %s %d's. Shift+click adds or takes away.", kind_singular(sel.kind), sel.index);
+    ImGui::TextWrapped("The rows below are %s %d's. Shift+click adds or takes away.", kind_singular(sel.kind),
+                       sel.index);
     ImGui::PopStyleColor();
     ImGui::Separator();
   }

@@ -30,8 +30,6 @@ std::string vec3(const double* v) {
   return text;
 }
 
-
-
 // A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
 // applies them.
 bool number_row(const char* label, double* values, int count, const char* unit, const std::string& tooltip) {
@@ -60,7 +58,8 @@ void edit_param_row(StudioState& state, ParamId id, int row, const char* unit) {
   if (size_t(first + count) > p.value.size()) return;
   double values[3] = {0, 0, 0};
   for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
-  if (number_row(label.c_str(), values, count, unit_text.c_str(), std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
+  if (number_row(label.c_str(), values, count, unit_text.c_str(),
+                 std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
     state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
 }
 

@@ -12,7 +12,7 @@ namespace nudge::gui::inspector {
 
 // A label and a value (wrapped).
 void row(const char* label, const std::string& value);
-std::string number(double v);     // "%.6g"
+std::string number(double v);       // "%.6g"
 std::string vec3(const double* v);  // three numbers, "%.4g" each
 // A row of `count` numbers typed in (at most 3); true, with the new values, when Enter
 // applies them.

@@ -56,10 +56,10 @@ void keep_range_current(AxisForm& axis, const Scene& scene) {
   if (axis.parameter < 0) {
     if (!axis.range_set || axis.shown.index != -1) {
       const double scale = std::max(1.0, std::sqrt([&] {
-        double sum = 0;
-        for (double v : scene.params.gather_optimized()) sum += v * v;
-        return sum;
-      }()));
+                                      double sum = 0;
+                                      for (double v : scene.params.gather_optimized()) sum += v * v;
+                                      return sum;
+                                    }()));
       axis.from = float(-0.5 * scale);
       axis.to = float(0.5 * scale);
       axis.shown = {ParamId::InitialPosition, -1};
@@ -79,7 +79,8 @@ void keep_range_current(AxisForm& axis, const Scene& scene) {
 // Picks an axis: a parameter (with entries) and an entry, or the descent direction.
 void axis_editor(const char* id, AxisForm& axis, const Scene& scene) {
   ImGui::PushID(id);
-  std::string current_name = axis.parameter < 0 ? std::string("descent direction (-gradient)") : std::string(param_name(static_cast<ParamId>(axis.parameter)));
+  std::string current_name = axis.parameter < 0 ? std::string("descent direction (-gradient)")
+                                                : std::string(param_name(static_cast<ParamId>(axis.parameter)));
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   if (ImGui::BeginCombo(id, current_name.c_str())) {
     if (ImGui::Selectable("descent direction (-gradient)", axis.parameter < 0)) axis.parameter = -1;
@@ -172,8 +173,12 @@ void draw_line_plot(const LandscapeResult& r, bool log_scale) {
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float pad = 6;
-  const auto px = [&](double offset) { return p0.x + pad + float((offset - a.from) / (a.to - a.from)) * (size.x - 2 * pad); };
-  const auto py = [&](double yv) { return p0.y + size.y - pad - float((yv - y.lo) / (y.hi - y.lo)) * (size.y - 2 * pad); };
+  const auto px = [&](double offset) {
+    return p0.x + pad + float((offset - a.from) / (a.to - a.from)) * (size.x - 2 * pad);
+  };
+  const auto py = [&](double yv) {
+    return p0.y + size.y - pad - float((yv - y.lo) / (y.hi - y.lo)) * (size.y - 2 * pad);
+  };
   dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), kFrame);
   dl->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
   // The curve, broken where a rollout failed or a point is not computed yet.
@@ -236,7 +241,8 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
       const ImVec2 lo(p0.x + float(column) * cw, p0.y + side - float(row + 1) * ch);  // b grows upwards
       ImU32 colour = kGap;
       if (std::isfinite(l)) {
-        const render::Rgba c = render::map_value(render::ColorMap::Sequential, float(v_of(l)), float(v.lo), float(v.hi));
+        const render::Rgba c =
+            render::map_value(render::ColorMap::Sequential, float(v_of(l)), float(v.lo), float(v.hi));
         colour = ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1));
       } else if (row * columns + column >= r.computed) {
         colour = IM_COL32(30, 32, 36, 255);  // not computed yet
@@ -279,11 +285,13 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
   ImGui::TextDisabled("across: %s %.4g .. %.4g", a.label().c_str(), axis_value(r, a, a.from), axis_value(r, a, a.to));
   ImGui::TextDisabled("up: %s %.4g .. %.4g", b.label().c_str(), axis_value(r, b, b.from), axis_value(r, b, b.to));
   if (!v.empty())
-    ImGui::TextDisabled(log_scale ? "colour: loss 1e%.2f (dark) .. 1e%.2f (yellow)" : "colour: loss %.4g (dark) .. %.4g (yellow)",
-                        v.lo, v.hi);
+    ImGui::TextDisabled(
+        log_scale ? "colour: loss 1e%.2f (dark) .. 1e%.2f (yellow)" : "colour: loss %.4g (dark) .. %.4g (yellow)", v.lo,
+        v.hi);
   ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
-  ImGui::TextWrapped("white dot: the point. Blue arrow: steepest descent as plotted (across the contours). "
-                     "Grey arrow: where a gradient-descent step moves the parameters (-gradient in their units).");
+  ImGui::TextWrapped(
+      "white dot: the point. Blue arrow: steepest descent as plotted (across the contours). "
+      "Grey arrow: where a gradient-descent step moves the parameters (-gradient in their units).");
   ImGui::PopStyleColor();
 }
 
@@ -328,16 +336,18 @@ void draw_landscape_contents(StudioState& state) {
     return;
   }
   if (result->computed == 0 && !busy) return;
-  const bool positive = std::all_of(result->loss.begin(), result->loss.end(),
-                                    [](double l) { return !(l <= 0); }) && result->centre_loss > 0;
+  const bool positive = std::all_of(result->loss.begin(), result->loss.end(), [](double l) { return !(l <= 0); }) &&
+                        result->centre_loss > 0;
   const bool log_scale = f.log_scale && positive;
   ImGui::Text("loss at the point %.6g", result->centre_loss);
   if (result->failed > 0) {
     ImGui::SameLine();
     ImGui::TextColored(theme::kWarningText, "(%d rollouts blew up: gaps)", result->failed);
   }
-  if (result->request.b) draw_grid_plot(*result, log_scale);
-  else draw_line_plot(*result, log_scale);
+  if (result->request.b)
+    draw_grid_plot(*result, log_scale);
+  else
+    draw_line_plot(*result, log_scale);
   if (result->error == "cancelled") ImGui::TextDisabled("cancelled after %d points", result->computed);
 }
 

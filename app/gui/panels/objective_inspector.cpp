@@ -65,12 +65,12 @@ void markers(StudioState& state, const Scene& scene, int k) {
   row("marker file", o.marker_file.string());
   double spf = o.steps_per_frame;
   if (number_row("steps per frame", &spf, 1, "steps", "simulation steps between two frames of the file"))
-    queue_edit(state, "set objective " + std::to_string(k) + "'s steps per frame",
-               [k, spf](const Scene& sc) -> Result<Scene> {
-                 if (!(spf >= 1 && spf <= 1e9 && spf == std::floor(spf)))
-                   return Error{"set steps per frame: found " + number(spf) + "; expected an integer >= 1"};
-                 return with_objective(sc, k, "set steps per frame", [&](Objective& e) { e.steps_per_frame = int(spf); });
-               });
+    queue_edit(
+        state, "set objective " + std::to_string(k) + "'s steps per frame", [k, spf](const Scene& sc) -> Result<Scene> {
+          if (!(spf >= 1 && spf <= 1e9 && spf == std::floor(spf)))
+            return Error{"set steps per frame: found " + number(spf) + "; expected an integer >= 1"};
+          return with_objective(sc, k, "set steps per frame", [&](Objective& e) { e.steps_per_frame = int(spf); });
+        });
   row("samples", std::to_string(o.samples.size()) + " (of the bound markers)");
   std::set<int> bound;
   const auto unbind_row = [&](int marker, const std::string& to) {
@@ -84,9 +84,8 @@ void markers(StudioState& state, const Scene& scene, int k) {
   };
   for (const auto& [marker, particle] : o.bind) unbind_row(marker, "particle " + std::to_string(particle));
   for (const auto& [marker, body] : o.bind_bodies) unbind_row(marker, body_label(scene, body));
-  const std::filesystem::path resolved = o.marker_file.is_absolute() || scene.source.empty()
-                                             ? o.marker_file
-                                             : scene.source.parent_path() / o.marker_file;
+  const std::filesystem::path resolved =
+      o.marker_file.is_absolute() || scene.source.empty() ? o.marker_file : scene.source.parent_path() / o.marker_file;
   const MarkerIds& file = marker_ids(resolved);
   if (!file.error.empty()) row("file", file.error);
   for (int marker : file.ids) {
@@ -115,12 +114,13 @@ void objective(StudioState& state, const Scene& scene, int k) {
     if (number_row("step", &step, 1, "-1: final", "the step it is evaluated at: -1 for the final one, else 0 to steps"))
       queue_edit(state, "set objective " + std::to_string(k) + "'s step", [k, step](const Scene& sc) -> Result<Scene> {
         if (!(step >= -1 && step <= sc.settings.steps && step == std::floor(step)))
-          return Error{"set objective step: found " + number(step) + "; expected -1 (the final step) or a step in [0, " +
-                       std::to_string(sc.settings.steps) + "]"};
+          return Error{"set objective step: found " + number(step) +
+                       "; expected -1 (the final step) or a step in [0, " + std::to_string(sc.settings.steps) + "]"};
         return with_objective(sc, k, "set objective step", [&](Objective& e) { e.step = int(step); });
       });
-    row("evaluated at", (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
-                            " (t = " + number((o.step < 0 ? scene.settings.steps : o.step) * scene.settings.dt) + " s)");
+    row("evaluated at",
+        (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
+            " (t = " + number((o.step < 0 ? scene.settings.steps : o.step) * scene.settings.dt) + " s)");
   }
   if (!o.particles.empty()) {
     std::string list;
@@ -142,8 +142,7 @@ void objective(StudioState& state, const Scene& scene, int k) {
         return studio::edits::set_objective_target(sc, k, r, {t[0], t[1], t[2]});
       });
   };
-  if (o.type == ObjectiveType::Target && o.target.size() == 3)
-    target_row("target", 0, "where the centroid should be");
+  if (o.type == ObjectiveType::Target && o.target.size() == 3) target_row("target", 0, "where the centroid should be");
   if (o.type == ObjectiveType::Positions) {
     constexpr size_t kShown = 64;
     for (size_t r = 0; r < o.particles.size() && r < kShown && 3 * r + 2 < o.target.size(); ++r) {

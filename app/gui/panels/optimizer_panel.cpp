@@ -77,8 +77,7 @@ bool settings_editor(OptimizerSettings& s, bool running) {
 std::vector<float> plotted(const std::vector<double>& history, bool log_scale) {
   std::vector<float> values;
   values.reserve(history.size());
-  for (double v : history)
-    values.push_back(log_scale ? float(std::log10(std::max(v, 1e-300))) : float(v));
+  for (double v : history) values.push_back(log_scale ? float(std::log10(std::max(v, 1e-300))) : float(v));
   return values;
 }
 
@@ -110,7 +109,8 @@ void controller_layer_rows(const Scene& start, const Scene& now) {
   const Controller& c = now.controller;
   const int n = now.particle_count();
   const Parameter& w = now.params[ParamId::ControllerWeights];
-  const std::vector<double> values = controller_layer_norms(c, n, w.value), grads = controller_layer_norms(c, n, w.grad);
+  const std::vector<double> values = controller_layer_norms(c, n, w.value),
+                            grads = controller_layer_norms(c, n, w.grad);
   std::vector<double> change(w.value.size());
   const std::vector<double>& w0 = start.params[ParamId::ControllerWeights].value;
   for (size_t k = 0; k < change.size() && k < w0.size(); ++k) change[k] = w.value[k] - w0[k];
@@ -130,8 +130,7 @@ void controller_layer_rows(const Scene& start, const Scene& now) {
 }
 
 void parameter_table(const Scene& start, const Scene& now) {
-  if (!ImGui::BeginTable("optimised parameters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
-    return;
+  if (!ImGui::BeginTable("optimised parameters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
   ImGui::TableSetupColumn("parameter");
   ImGui::TableSetupColumn("|value|");
   ImGui::TableSetupColumn("|gradient|");
@@ -150,7 +149,8 @@ void parameter_table(const Scene& start, const Scene& now) {
         ImGui::Text("bounds [%.4g, %.4g]", param.lower, param.upper);
       if (param.size() <= 6)
         for (int i = 0; i < param.size(); ++i)
-          ImGui::Text("%d: %.6g  (dL/dp %.4g)", i, param.value[size_t(i)], param.grad.empty() ? 0.0 : param.grad[size_t(i)]);
+          ImGui::Text("%d: %.6g  (dL/dp %.4g)", i, param.value[size_t(i)],
+                      param.grad.empty() ? 0.0 : param.grad[size_t(i)]);
       ImGui::EndTooltip();
     }
     ImGui::TableNextColumn();
@@ -168,10 +168,11 @@ void parameter_table(const Scene& start, const Scene& now) {
 // starts, how fast, and the truncated horizon that stays clear of it.
 void growth_warning(const GradientGrowth& growth, int steps) {
   ImGui::PushStyleColor(ImGuiCol_Text, theme::kWarningText);
-  ImGui::TextWrapped("The gradient grows exponentially with the horizon: going back from step %d, |dL/dstate| grows "
-                     "%.3gx per 100 steps, %.3gx by step 0. The first steps dominate it; a horizon of %d steps or "
-                     "fewer (Settings) backpropagates only where it has not grown.",
-                     growth.onset, std::pow(growth.per_step, 100.0), growth.factor, steps - growth.onset);
+  ImGui::TextWrapped(
+      "The gradient grows exponentially with the horizon: going back from step %d, |dL/dstate| grows "
+      "%.3gx per 100 steps, %.3gx by step 0. The first steps dominate it; a horizon of %d steps or "
+      "fewer (Settings) backpropagates only where it has not grown.",
+      growth.onset, std::pow(growth.per_step, 100.0), growth.factor, steps - growth.onset);
   ImGui::PopStyleColor();
 }
 
@@ -180,9 +181,10 @@ void growth_warning(const GradientGrowth& growth, int steps) {
 // executed controls can be taken into the scene when it has finished.
 void mpc_section(StudioState& state) {
   MpcSettings& settings = state.mpc_settings;
-  ImGui::TextWrapped("Re-plans the next horizon's controls every few steps from where the motion has got to, "
-                     "with the optimiser's settings for a few iterations, and executes the first steps of each plan. "
-                     "The newest plan's window is drawn in orange.");
+  ImGui::TextWrapped(
+      "Re-plans the next horizon's controls every few steps from where the motion has got to, "
+      "with the optimiser's settings for a few iterations, and executes the first steps of each plan. "
+      "The newest plan's window is drawn in orange.");
   const float width = -ImGui::GetFontSize() * 9;
   ImGui::SetNextItemWidth(width);
   ImGui::InputInt("horizon (steps)", &settings.horizon, 10, 100);
@@ -222,8 +224,9 @@ void comparison_section(StudioState& state) {
   static int method = 0;  // of kGradientMethods
   static int budget = 200;
   static const char* const kGradientMethods[] = {"Gradient descent", "Adam", "L-BFGS"};
-  ImGui::TextWrapped("The best loss each method reaches against the simulations it runs, from the scene's start. "
-                     "A gradient costs one forward and one backward pass; CMA-ES runs forward passes only.");
+  ImGui::TextWrapped(
+      "The best loss each method reaches against the simulations it runs, from the scene's start. "
+      "A gradient costs one forward and one backward pass; CMA-ES runs forward passes only.");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   ImGui::Combo("against CMA-ES", &method, kGradientMethods, IM_ARRAYSIZE(kGradientMethods));
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
@@ -258,7 +261,8 @@ void comparison_section(StudioState& state) {
     }
   const auto y_of = [&](double loss) { return positive ? std::log10(loss) : loss; };
   for (const auto& curve : result->curves)
-    for (const auto& p : curve.points) y_lo = std::min(y_lo, y_of(p.best_loss)), y_hi = std::max(y_hi, y_of(p.best_loss));
+    for (const auto& p : curve.points)
+      y_lo = std::min(y_lo, y_of(p.best_loss)), y_hi = std::max(y_hi, y_of(p.best_loss));
   if (!(y_lo <= y_hi)) return;
   if (y_hi - y_lo < 1e-12) y_hi = y_lo + 1;
   const ImVec2 size(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 9);
@@ -302,8 +306,9 @@ void comparison_section(StudioState& state) {
 void draw_optimizer_contents(StudioState& state) {
   const Scene& start = state.document.scene();
   if (start.params.optimized_size() == 0) {
-    ImGui::TextWrapped("Nothing in this scene is marked to optimise (\"optimize\": true on a parameter in the "
-                       "scene file).");
+    ImGui::TextWrapped(
+        "Nothing in this scene is marked to optimise (\"optimize\": true on a parameter in the "
+        "scene file).");
     return;
   }
   const RunState run = state.optimization ? state.optimization->state() : RunState::Ready;
@@ -357,16 +362,18 @@ void draw_optimizer_contents(StudioState& state) {
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("Backpropagate through the last N steps only (0: all %d). A truncated gradient is not the\n"
-                        "loss's gradient: see View > Adjoint |dL/dx| on the Timeline for what is cut off.",
-                        start.settings.steps);
+      ImGui::SetTooltip(
+          "Backpropagate through the last N steps only (0: all %d). A truncated gradient is not the\n"
+          "loss's gradient: see View > Adjoint |dL/dx| on the Timeline for what is cut off.",
+          start.settings.steps);
     ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
     ImGui::TextWrapped("Settings apply to the next run (after Reset, or Start when finished).");
     ImGui::PopStyleColor();
   }
 
   if (snap && ImGui::CollapsingHeader("Curves", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const bool positive = std::all_of(snap->loss_history.begin(), snap->loss_history.end(), [](double v) { return v > 0; });
+    const bool positive =
+        std::all_of(snap->loss_history.begin(), snap->loss_history.end(), [](double v) { return v > 0; });
     ImGui::Checkbox("log scale", &state.loss_log_scale);
     if (state.loss_log_scale && !positive) {
       ImGui::SameLine();
@@ -405,7 +412,8 @@ void draw_optimizer_contents(StudioState& state) {
   }
 
   if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(state);
-  if (state.mpc && !state.mpc->job().finished()) ImGui::SetNextItemOpen(true);  // a run started from the command line shows
+  if (state.mpc && !state.mpc->job().finished())
+    ImGui::SetNextItemOpen(true);  // a run started from the command line shows
   if (ImGui::CollapsingHeader("Model Predictive Control")) mpc_section(state);
 
   if (snap && ImGui::CollapsingHeader("Export")) {

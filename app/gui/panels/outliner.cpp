@@ -25,7 +25,8 @@ bool multiple(Selection::Kind kind) {
 // the member added last).
 bool selectable(StudioState& state, Selection item, const char* label) {
   Selection& sel = state.selection;
-  const bool selected = sel.kind == item.kind && (multiple(item.kind) ? sel.contains(item.index) : sel.index == item.index);
+  const bool selected =
+      sel.kind == item.kind && (multiple(item.kind) ? sel.contains(item.index) : sel.index == item.index);
   if (!ImGui::Selectable(label, selected)) return false;
   // A marker waiting to be bound (the inspector's Bind...) takes the particle clicked here
   // as it would one clicked in the viewport; the objective stays selected.
@@ -111,8 +112,8 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
   const int s = scene.spring_count();
   if (ImGui::TreeNodeEx("springs", ImGuiTreeNodeFlags_None, "Springs (%d)", s)) {
     element_list(state, Selection::Kind::Spring, s, [&](int j) {
-      std::string label = "spring " + std::to_string(j) + ": " + std::to_string(scene.spring_a[size_t(j)]) +
-                          " - " + std::to_string(scene.spring_b[size_t(j)]);
+      std::string label = "spring " + std::to_string(j) + ": " + std::to_string(scene.spring_a[size_t(j)]) + " - " +
+                          std::to_string(scene.spring_b[size_t(j)]);
       if (scene.spring_channel[size_t(j)] >= 0)
         label += "  (muscle " + std::to_string(scene.spring_channel[size_t(j)]) + ")";
       return label;
@@ -138,7 +139,8 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
   if (b > 0 && ImGui::TreeNodeEx("bodies", ImGuiTreeNodeFlags_DefaultOpen, "Bodies (%d)", b)) {
     element_list(state, Selection::Kind::Body, b, [&](int i) {
       const RigidBody& body = scene.bodies[size_t(i)];
-      return std::to_string(i) + ": " + (body.name.empty() ? "" : body.name + ", ") + std::string(body_shape_name(body.shape));
+      return std::to_string(i) + ": " + (body.name.empty() ? "" : body.name + ", ") +
+             std::string(body_shape_name(body.shape));
     });
     ImGui::TreePop();
   }
@@ -174,18 +176,19 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
   if (ImGui::TreeNodeEx("objectives", ImGuiTreeNodeFlags_DefaultOpen, "Objectives (%d)", k)) {
     for (int i = 0; i < k; ++i) {
       ImGui::PushID(i);
-      const std::string label = std::to_string(i) + ": " +
-                                std::string(objective_type_name(scene.objectives[size_t(i)].type));
+      const std::string label =
+          std::to_string(i) + ": " + std::string(objective_type_name(scene.objectives[size_t(i)].type));
       selectable(state, {Selection::Kind::Objective, i}, label.c_str());
       ImGui::PopID();
     }
     ImGui::TreePop();
   }
-  if (const Controller& ctl = scene.controller; ctl.enabled() && ImGui::TreeNodeEx("controller", ImGuiTreeNodeFlags_None,
-                                                                                    "Controller (%d weights)",
-                                                                                    ctl.weight_count(n))) {
+  if (const Controller& ctl = scene.controller;
+      ctl.enabled() &&
+      ImGui::TreeNodeEx("controller", ImGuiTreeNodeFlags_None, "Controller (%d weights)", ctl.weight_count(n))) {
     std::string inputs;
-    for (const ControllerInput& in : ctl.inputs) inputs += (inputs.empty() ? "" : ", ") + std::string(controller_input_name(in.type));
+    for (const ControllerInput& in : ctl.inputs)
+      inputs += (inputs.empty() ? "" : ", ") + std::string(controller_input_name(in.type));
     ImGui::TextDisabled("inputs: %s (%d values)", inputs.c_str(), ctl.input_count(n));
     for (size_t l = 0; l < ctl.layers.size(); ++l)
       ImGui::TextDisabled("layer %zu: %d %s units", l + 1, ctl.layers[l].size,
@@ -212,8 +215,8 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
       const Parameter& param = scene.params.items[size_t(p)];
       if (param.size() == 0) continue;
       ImGui::PushID(p);
-      const std::string label = std::string(param_name(param.id)) + "  " + std::to_string(param.rows) +
-                                " x " + std::to_string(param.cols) + (param.optimize ? "  (optimised)" : "");
+      const std::string label = std::string(param_name(param.id)) + "  " + std::to_string(param.rows) + " x " +
+                                std::to_string(param.cols) + (param.optimize ? "  (optimised)" : "");
       selectable(state, {Selection::Kind::Parameter, p}, label.c_str());
       ImGui::PopID();
     }

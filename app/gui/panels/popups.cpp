@@ -33,8 +33,8 @@ struct FileDialog {
 std::vector<fs::directory_entry> read_folder(const fs::path& folder) {
   std::error_code ec;
   std::vector<fs::directory_entry> entries;
-  for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
-       !ec && it != end; it.increment(ec))
+  for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+       it.increment(ec))
     entries.push_back(*it);
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
     std::error_code e1, e2;
@@ -137,8 +137,9 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
 }
 
 void keys_window(bool* open) {
-  if (!ImGui::Begin("Keys and Mouse", open,
-                    ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize)) {
+  if (!ImGui::Begin(
+          "Keys and Mouse", open,
+          ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
   }
@@ -190,8 +191,9 @@ void about_window(const StudioState& state, bool* open) {
     return;
   }
   ImGui::TextUnformatted("Nudge: inverse design on a differentiable physics engine.");
-  ImGui::TextWrapped("Open a scene, watch its motion, and (from the command line for now) optimise "
-                     "its controls and materials: nudge optimize, gradcheck, render, bench.");
+  ImGui::TextWrapped(
+      "Open a scene, watch its motion, and (from the command line for now) optimise "
+      "its controls and materials: nudge optimize, gradcheck, render, bench.");
   ImGui::Separator();
   ImGui::TextDisabled("Vulkan device: %s", state.device_name.c_str());
   ImGui::TextDisabled("Dear ImGui %s", IMGUI_VERSION);
@@ -207,10 +209,12 @@ void unsaved_changes_popup(StudioState& state) {
   if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   // After a save the action asks again if the save failed (the document is still unsaved).
   const auto go_on = [&](bool confirmed) {
-    std::visit([&](auto action) {
-      action.confirmed = confirmed;
-      state.queue(action);
-    }, *state.popups.unsaved);
+    std::visit(
+        [&](auto action) {
+          action.confirmed = confirmed;
+          state.queue(action);
+        },
+        *state.popups.unsaved);
     state.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   };
@@ -273,9 +277,9 @@ void marker_csv_dialog(StudioState& state) {
   }
   const Selection sel = state.selection;
   const bool particle = sel.kind == Selection::Kind::Particle && selection_exists(state.point_scene(), sel);
-  const std::string heading = particle ? "Its first marker will follow particle " + std::to_string(sel.index) +
-                                             " (rows frame,marker,x,y,z)."
-                                       : "Select a particle first.";
+  const std::string heading =
+      particle ? "Its first marker will follow particle " + std::to_string(sel.index) + " (rows frame,marker,x,y,z)."
+               : "Select a particle first.";
   const fs::path path = file_dialog(kTitle, "Load", heading.c_str(), ".csv");
   if (path.empty()) return;
   if (!particle) {

@@ -83,8 +83,10 @@ std::optional<command::EditScene> delete_selection(const StudioState& state) {
   const Selection sel = state.selection;
   if (!selection_exists(edited_scene(state), sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
-  const auto edit = [&](const char* one, const char* many, Result<Scene> (*apply)(const Scene&, const std::vector<int>&)) {
-    return command::EditScene{"delete " + counted(all, one, many), [all, apply](const Scene& s) { return apply(s, all); }, {}};
+  const auto edit = [&](const char* one, const char* many,
+                        Result<Scene> (*apply)(const Scene&, const std::vector<int>&)) {
+    return command::EditScene{
+        "delete " + counted(all, one, many), [all, apply](const Scene& s) { return apply(s, all); }, {}};
   };
   switch (sel.kind) {
     case K::Particle: return edit("particle", "particles", edits::delete_particles);
@@ -112,7 +114,8 @@ std::optional<command::EditScene> toggle_pin_selection(const StudioState& state)
   // Pin them all unless all are pinned already: one press leaves them alike.
   const bool pin = std::any_of(all.begin(), all.end(), [&](int i) { return !scene.pinned[size_t(i)]; });
   return command::EditScene{(pin ? "pin " : "free ") + counted(all, "particle", "particles"),
-                            [all, pin](const Scene& s) { return edits::set_pinned(s, all, pin); }, {}};
+                            [all, pin](const Scene& s) { return edits::set_pinned(s, all, pin); },
+                            {}};
 }
 
 bool copy_selection(StudioState& state) {
@@ -121,7 +124,8 @@ bool copy_selection(StudioState& state) {
   if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return false;
   const std::vector<int> all = sel.members();
   const bool particles = sel.kind == K::Particle;
-  Result<Scene> fragment = edits::extract(scene, particles ? all : std::vector<int>{}, particles ? std::vector<int>{} : all);
+  Result<Scene> fragment =
+      edits::extract(scene, particles ? all : std::vector<int>{}, particles ? std::vector<int>{} : all);
   if (!fragment) {
     state.banner = fragment.error().message;
     state.log.error(state.banner);
@@ -146,14 +150,14 @@ std::optional<command::EditScene> paste_clipboard(const StudioState& state) {
   const Vec3 offset = beside(state, width_along_x(*fragment, particles, bodies));
   std::string what = particles.empty() ? "" : std::to_string(particles.size()) + " particles";
   if (!bodies.empty()) what += (what.empty() ? "" : " and ") + std::to_string(bodies.size()) + " bodies";
-  return command::EditScene{
-      "paste " + what, [fragment, offset](const Scene& s) { return edits::merge(s, *fragment, offset); },
-      [](const Scene& before, const Scene& after) {
-        // One kind is selected: the particles when there are any, else the bodies.
-        return after.particle_count() > before.particle_count()
-                   ? appended(K::Particle, before.particle_count(), after.particle_count())
-                   : appended(K::Body, before.body_count(), after.body_count());
-      }};
+  return command::EditScene{"paste " + what,
+                            [fragment, offset](const Scene& s) { return edits::merge(s, *fragment, offset); },
+                            [](const Scene& before, const Scene& after) {
+                              // One kind is selected: the particles when there are any, else the bodies.
+                              return after.particle_count() > before.particle_count()
+                                         ? appended(K::Particle, before.particle_count(), after.particle_count())
+                                         : appended(K::Body, before.body_count(), after.body_count());
+                            }};
 }
 
 std::optional<command::EditScene> duplicate_selection(const StudioState& state) {
@@ -206,7 +210,7 @@ Vec3 final_position(const StudioState& state, const Scene& scene, K kind, int i)
   const bool particles = kind == K::Particle;
   const bool moved = traj && traj->steps == scene.settings.steps &&
                      (particles ? traj->particles == scene.particle_count() : traj->bodies == scene.body_count());
-  const double* x = !moved     ? initial_position(scene, kind, i)
+  const double* x = !moved      ? initial_position(scene, kind, i)
                     : particles ? &traj->x[(size_t(traj->steps) * size_t(traj->particles) + size_t(i)) * 3]
                                 : &traj->body_x[(size_t(traj->steps) * size_t(traj->bodies) + size_t(i)) * 3];
   return {x[0], x[1], x[2]};
@@ -215,7 +219,8 @@ Vec3 final_position(const StudioState& state, const Scene& scene, K kind, int i)
 std::optional<command::EditScene> add_objective_step(const std::string& label, const Objective& objective) {
   return command::EditScene{label, [objective](const Scene& s) { return edits::add_objective(s, objective); },
                             [](const Scene& before, const Scene& after) {
-                              return appended(K::Objective, int(before.objectives.size()), int(after.objectives.size()));
+                              return appended(K::Objective, int(before.objectives.size()),
+                                              int(after.objectives.size()));
                             }};
 }
 
@@ -259,8 +264,8 @@ std::optional<command::EditScene> add_objective_for_selection(const StudioState&
       if (!particles && !bodies) return std::nullopt;
       (particles ? o.particles : o.bodies) = all;
       o.target = {0, 0, 0};
-      return add_objective_step("add a come-to-rest term for " + counted(all, particles ? "particle" : "body",
-                                                                          particles ? "particles" : "bodies"),
+      return add_objective_step("add a come-to-rest term for " +
+                                    counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies"),
                                 o);
     case ObjectiveType::Travel:  // as far along +x as it goes
       if (!particles) return std::nullopt;
@@ -340,7 +345,8 @@ std::optional<command::EditScene> attach_to_nearest_body(const StudioState& stat
           double best = std::numeric_limits<double>::infinity();
           for (int b = 0; b < s.body_count(); ++b) {
             const double* c = initial_position(s, K::Body, b);
-            const double d2 = (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
+            const double d2 =
+                (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
             if (nearest < 0 || d2 < best) nearest = b, best = d2;
           }
           Result<Scene> next = edits::add_attachment(edited, i, nearest < 0 ? 0 : nearest);

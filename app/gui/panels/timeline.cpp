@@ -62,8 +62,7 @@ void control_gradient_track(StudioState& state, float left, float right) {
   const int steps = track.steps;
   const studio::OptimizationSnapshot* snap = state.iterate.get();
   const Parameter* controls = snap ? &snap->scene.params[ParamId::Controls] : nullptr;
-  const view::HeatStrip strip =
-      controls ? view::control_gradient_strip(*controls, int(width)) : view::HeatStrip{};
+  const view::HeatStrip strip = controls ? view::control_gradient_strip(*controls, int(width)) : view::HeatStrip{};
   if (strip.rows == 0) {
     track.show_message("evaluating the gradient...");
     return;
@@ -138,8 +137,9 @@ void controller_output_track(StudioState& state, float left, float right) {
   if (ImGui::IsItemHovered()) {
     const int row = std::clamp(int((ImGui::GetIO().MousePos.y - p0.y) / row_height), 0, strip.rows - 1);
     const int step = std::clamp(track.step_at(ImGui::GetIO().MousePos.x), 0, snap->trajectory.steps - 1);
-    ImGui::SetTooltip("output %d -> channel %d, step %d\nadds %.4g to the control", row, controller.channels[size_t(row)],
-                      step, cache.values[size_t(step) * size_t(outputs) + size_t(row)]);
+    ImGui::SetTooltip("output %d -> channel %d, step %d\nadds %.4g to the control", row,
+                      controller.channels[size_t(row)], step,
+                      cache.values[size_t(step) * size_t(outputs) + size_t(row)]);
   }
   char text[64];
   std::snprintf(text, sizeof text, "+-%.3g", strip.scale);
@@ -159,9 +159,12 @@ void adjoint_track(StudioState& state, float left, float right) {
   const int steps = track.steps;
   const auto& result = state.adjoints;
   const char* waiting = nullptr;
-  if (!result) waiting = "computing the adjoint...";
-  else if (!result->error.empty()) waiting = result->error.c_str();
-  else if (int(result->x_norm.size()) != steps + 1) waiting = "computing the adjoint...";
+  if (!result)
+    waiting = "computing the adjoint...";
+  else if (!result->error.empty())
+    waiting = result->error.c_str();
+  else if (int(result->x_norm.size()) != steps + 1)
+    waiting = "computing the adjoint...";
   if (waiting) {
     track.show_message(waiting);
     return;
@@ -242,13 +245,14 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   ImGui::SameLine();
   float speed = static_cast<float>(play.speed());
   ImGui::SetNextItemWidth(4.5f * ImGui::GetFrameHeight());
-  if (ImGui::DragFloat("speed", &speed, 0.01f, float(studio::Playback::kMinSpeed),
-                       float(studio::Playback::kMaxSpeed), "%.2fx", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::DragFloat("speed", &speed, 0.01f, float(studio::Playback::kMinSpeed), float(studio::Playback::kMaxSpeed),
+                       "%.2fx", ImGuiSliderFlags_Logarithmic))
     play.set_speed(speed);
   ImGui::SameLine();
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
-  if (state.view.control_gradients && state.scene().channels > 0) control_gradient_track(state, track_left, track_right);
+  if (state.view.control_gradients && state.scene().channels > 0)
+    control_gradient_track(state, track_left, track_right);
   if (state.view.controller_outputs && state.scene().controller.enabled())
     controller_output_track(state, track_left, track_right);
   if (state.view.adjoint_track) adjoint_track(state, track_left, track_right);

@@ -33,21 +33,21 @@ namespace nudge {
 
 #if NUDGE_CHECKS
 #if defined(__CUDA_ARCH__)
-#define NUDGE_VALIDATE(condition)                                                          \
-  do {                                                                                     \
-    if (!(condition)) {                                                                    \
-      printf("%s:%d: Nudge contract violated: %s\n", __FILE__, __LINE__, #condition);     \
-      __trap();                                                                            \
-    }                                                                                      \
+#define NUDGE_VALIDATE(condition)                                                     \
+  do {                                                                                \
+    if (!(condition)) {                                                               \
+      printf("%s:%d: Nudge contract violated: %s\n", __FILE__, __LINE__, #condition); \
+      __trap();                                                                       \
+    }                                                                                 \
   } while (0)
 #else
-#define NUDGE_VALIDATE(condition) \
-  do {                            \
+#define NUDGE_VALIDATE(condition)                                               \
+  do {                                                                          \
     if (!(condition)) ::nudge::contract_failed(__FILE__, __LINE__, #condition); \
   } while (0)
 #endif
-#define NUDGE_ASSERT(condition) \
-  do {                          \
+#define NUDGE_ASSERT(condition)                                                 \
+  do {                                                                          \
     if (!(condition)) ::nudge::contract_failed(__FILE__, __LINE__, #condition); \
   } while (0)
 #else

@@ -46,9 +46,9 @@ struct UnitMassProperties {
 
 // A mesh body's shape: where it came from and its hull in the body's frame.
 struct BodyMesh {
-  std::filesystem::path file;  // as the scene file gives it (relative to the scene's folder)
-  double scale[3] = {1, 1, 1};  // applied to the file's coordinates, along its axes
-  ConvexMesh hull;              // in the body's frame: centre of mass at the origin
+  std::filesystem::path file;    // as the scene file gives it (relative to the scene's folder)
+  double scale[3] = {1, 1, 1};   // applied to the file's coordinates, along its axes
+  ConvexMesh hull;               // in the body's frame: centre of mass at the origin
   double centre[3] = {0, 0, 0};  // the centre of mass in the (scaled) file's frame, m
   UnitMassProperties unit;       // of the hull, about its centre: computed once, at load
 };
@@ -56,7 +56,7 @@ struct BodyMesh {
 // Reads an OBJ file and makes the body shape: the hull of its vertices times scale,
 // moved to its centre of mass. Errors say which file, line and what was wrong.
 Result<std::shared_ptr<const BodyMesh>> load_body_mesh(const std::filesystem::path& file,
-                                                        const std::filesystem::path& resolved, const double scale[3]);
+                                                       const std::filesystem::path& resolved, const double scale[3]);
 
 // A particle held to a point of a body: the point where the particle starts, in the
 // body's starting frame, moves with the body, and a stiff spring (the joints' positional

@@ -36,8 +36,8 @@ struct ColliderShape {
 };
 
 struct ContactSettings {
-  bool damp_approach_only = true;  // damping acts only on a particle moving into a collider
-  double smoothing = 0.0;          // m: softplus width of the switch; 0 switches on at contact
+  bool damp_approach_only = true;    // damping acts only on a particle moving into a collider
+  double smoothing = 0.0;            // m: softplus width of the switch; 0 switches on at contact
   double friction_smoothing = 1e-2;  // m/s: slip speed below which friction is viscous
   // Rigid bodies collide with each other (not two bodies a joint joins, unless it says
   // so) and with particles (at each particle's radius).

@@ -52,7 +52,7 @@ struct ControllerLayer {
 };
 
 struct Controller {
-  std::vector<int> particles;  // observed particles, distinct; empty: every particle
+  std::vector<int> particles;         // observed particles, distinct; empty: every particle
   bool axes[3] = {true, true, true};  // which components of positions and velocities are read
   std::vector<ControllerInput> inputs;
   std::vector<ControllerLayer> layers;  // empty: no controller

@@ -31,11 +31,11 @@ struct GradCheckOptions {
   // Largest step h = relative_step * p for a parameter that must be positive, else
   // relative_step * max(|p|, 1); three more, each 10x smaller.
   double relative_step = 1e-3;
-  double tolerance = 1e-6;        // largest relative error of a resolved entry
+  double tolerance = 1e-6;  // largest relative error of a resolved entry
   // Rounding noise next to the gradient's scale: adjoint and difference may also differ
   // by noise times the largest |entry| of the parameter's gradient (its noise floor).
   double noise = kGradCheckNoise;
-  uint64_t seed = 1;              // which entries are sampled
+  uint64_t seed = 1;  // which entries are sampled
   int threads = 1;
   std::vector<ParamId> parameters;  // the parameters to check; empty: all
   // Called before the first entry and after each one with (entries done, entries in all);
@@ -45,9 +45,9 @@ struct GradCheckOptions {
 
 struct GradCheckEntry {
   ParamId param{};
-  int index = 0;            // flat index into the parameter's values
+  int index = 0;  // flat index into the parameter's values
   double value = 0.0;
-  double adjoint = 0.0;     // from the backward pass
+  double adjoint = 0.0;  // from the backward pass
   double finite_difference = 0.0;
   double relative_error = 0.0;  // |adjoint - fd| / max(|adjoint|, |fd|)
   double uncertainty = 0.0;     // how far the finite difference itself can be trusted
@@ -69,8 +69,8 @@ struct GradCheckReport {
   double loss = 0.0;
   std::vector<GradCheckEntry> entries;
   std::vector<GradCheckCoverage> coverage;  // every parameter considered that has entries, in ParamId order
-  int unchecked() const;  // entries of those parameters left out of the sample
-  double max_relative_error() const;  // over all entries
+  int unchecked() const;                    // entries of those parameters left out of the sample
+  double max_relative_error() const;        // over all entries
   int failed() const;
   int rounding_noise() const;  // entries that passed as rounding noise
 };

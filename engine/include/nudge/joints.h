@@ -37,7 +37,7 @@ struct Joint {
   // channel (>= 0), added to its own per-step control: so springs, actuators, motors and
   // a controller's outputs can share channels.
   int channel = -1;
-  double gain = 1.0;                // N m (hinge) or N (prismatic) per unit of control
+  double gain = 1.0;  // N m (hinge) or N (prismatic) per unit of control
 };
 
 // The penalty springs that hold joints together. Stiffer holds better but needs a

@@ -7,6 +7,8 @@
 
 namespace nudge {
 
+// The operations and their adjoints read best one per line, as a table.
+// clang-format off
 template <class T>
 struct Mat33 {
   T m[9];  // row-major: m[3 * row + column]
@@ -108,5 +110,7 @@ template <class T> NUDGE_HD void adj_inverse(const Mat33<T>& a, const Mat33<T>& 
   const Mat33<T> inv_t = transpose(inverse(a));
   adj_a += T(-1) * (inv_t * adj_ret * inv_t);
 }
+
+// clang-format on
 
 }  // namespace nudge

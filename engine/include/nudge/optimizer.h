@@ -32,24 +32,24 @@ constexpr std::size_t kCmaesMaxFullCovarianceSize = 100;
 
 struct OptimizerSettings {
   OptimizerMethod method = OptimizerMethod::Adam;
-  int iterations = 100;          // upper bound on iterations
-  double learning_rate = 1e-2;   // step size (gd, adam); initial step scale of lbfgs is 1
-  double momentum = 0.9;         // gd: heavy-ball momentum, 0 for plain gradient descent
+  int iterations = 100;                               // upper bound on iterations
+  double learning_rate = 1e-2;                        // step size (gd, adam); initial step scale of lbfgs is 1
+  double momentum = 0.9;                              // gd: heavy-ball momentum, 0 for plain gradient descent
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // adam
-  int history = 10;              // lbfgs: number of correction pairs kept
-  double clip = 0.0;             // > 0: rescale the gradient so its 2-norm is at most this (not cmaes)
-  bool normalize = false;        // gd: step along g / (|g| + epsilon), a fixed step length
-                                 // (DiffTaichi's mass_spring update), after clipping
-  double tolerance = 0.0;        // stop when the projected gradient's norm <= tolerance (not cmaes,
-                                 // which stops when its step size has collapsed)
-  double loss_tolerance = 0.0;   // stop when |loss change| <= loss_tolerance * max(1, |loss|)
-                                 // (cmaes: the best loss's change over a window of generations)
-  int population = 0;            // cmaes: samples per generation (lambda) >= 2; 0: 4 + floor(3 ln n)
+  int history = 10;                                   // lbfgs: number of correction pairs kept
+  double clip = 0.0;            // > 0: rescale the gradient so its 2-norm is at most this (not cmaes)
+  bool normalize = false;       // gd: step along g / (|g| + epsilon), a fixed step length
+                                // (DiffTaichi's mass_spring update), after clipping
+  double tolerance = 0.0;       // stop when the projected gradient's norm <= tolerance (not cmaes,
+                                // which stops when its step size has collapsed)
+  double loss_tolerance = 0.0;  // stop when |loss change| <= loss_tolerance * max(1, |loss|)
+                                // (cmaes: the best loss's change over a window of generations)
+  int population = 0;           // cmaes: samples per generation (lambda) >= 2; 0: 4 + floor(3 ln n)
   // cmaes: initial step size relative to each parameter's scale: its bound width where both
   // bounds are finite, else max(|x0_i|, 1). 0.3 of the width is Hansen's advice for a box:
   // the first generation spreads over the box without piling up on its faces.
   double sigma = 0.3;
-  std::uint64_t seed = 1;        // cmaes: random seed; the same seed and build give the same run
+  std::uint64_t seed = 1;  // cmaes: random seed; the same seed and build give the same run
 };
 
 // Evaluates the loss at x and writes dL/dx into grad (same size). An Error means
@@ -71,10 +71,10 @@ struct ObjectiveFunctions {
 // so far, so its loss never rises. A gradient-free method knows no gradient: grad_norm is
 // NaN and grad is null.
 struct IterationInfo {
-  int iteration = 0;        // 1-based count of completed iterations
-  double loss = 0.0;        // loss at the current (accepted) x
-  double grad_norm = 0.0;   // 2-norm of the projected gradient at x; NaN for cmaes
-  int evaluations = 0;      // function evaluations so far (for cmaes: simulations run)
+  int iteration = 0;       // 1-based count of completed iterations
+  double loss = 0.0;       // loss at the current (accepted) x
+  double grad_norm = 0.0;  // 2-norm of the projected gradient at x; NaN for cmaes
+  int evaluations = 0;     // function evaluations so far (for cmaes: simulations run)
   // The current point and its gradient (null for cmaes); valid only during the callback
   // (a viewer copies what it shows: the iterate's parameters, its motion).
   const std::vector<double>* x = nullptr;
@@ -85,14 +85,14 @@ enum class StopReason { Iterations, Tolerance, LossTolerance, EvaluationFailed, 
 std::string_view stop_reason_name(StopReason r);
 
 struct OptimizeResult {
-  std::vector<double> x;              // the best accepted point (always finite)
-  double loss = 0.0;                  // loss at x
-  std::vector<double> loss_history;   // loss at the start and after each iteration
+  std::vector<double> x;                  // the best accepted point (always finite)
+  double loss = 0.0;                      // loss at x
+  std::vector<double> loss_history;       // loss at the start and after each iteration
   std::vector<double> grad_norm_history;  // NaN throughout for cmaes (JSON writers: null)
   int iterations = 0;
-  int evaluations = 0;                // for cmaes: 1 + population * generations run
+  int evaluations = 0;  // for cmaes: 1 + population * generations run
   StopReason reason = StopReason::Iterations;
-  std::string message;                // for EvaluationFailed: the evaluation's error
+  std::string message;  // for EvaluationFailed: the evaluation's error
 };
 
 // Called after every iteration; return false to stop (reason Cancelled).
@@ -106,13 +106,13 @@ std::vector<double> projected_gradient(const std::vector<double>& x, std::vector
 // Minimises from x0 within [lower, upper] (same sizes; +-inf for unbounded). Fails if the
 // very first evaluation fails, if the method needs a function that `f` lacks, or if a
 // cmaes setting is out of range (population 1 or negative, sigma not > 0).
-Result<OptimizeResult> minimize(const ObjectiveFunctions& f, std::vector<double> x0,
-                                const std::vector<double>& lower, const std::vector<double>& upper,
-                                const OptimizerSettings& settings, const IterationCallback& on_iteration = {});
+Result<OptimizeResult> minimize(const ObjectiveFunctions& f, std::vector<double> x0, const std::vector<double>& lower,
+                                const std::vector<double>& upper, const OptimizerSettings& settings,
+                                const IterationCallback& on_iteration = {});
 
 // The same with a gradient function only: for the gradient methods.
-Result<OptimizeResult> minimize(const LossAndGradient& f, std::vector<double> x0,
-                                const std::vector<double>& lower, const std::vector<double>& upper,
-                                const OptimizerSettings& settings, const IterationCallback& on_iteration = {});
+Result<OptimizeResult> minimize(const LossAndGradient& f, std::vector<double> x0, const std::vector<double>& lower,
+                                const std::vector<double>& upper, const OptimizerSettings& settings,
+                                const IterationCallback& on_iteration = {});
 
 }  // namespace nudge

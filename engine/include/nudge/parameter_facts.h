@@ -13,16 +13,16 @@ namespace nudge {
 
 // What one row of a parameter belongs to; the row count follows from the scene.
 enum class ParamElement {
-  Particle,   // N rows
-  Spring,     // S rows
-  Scene,      // 1 row: a global value
-  StepChannel,  // T x C: a control per step and actuation channel
-  Body,       // B rows
-  Joint,      // J rows
-  StepJoint,  // T x J: a motor control per step and joint
-  Triangle,   // Tri rows
-  BendingEdge,  // E rows
-  Tet,        // Tet rows
+  Particle,          // N rows
+  Spring,            // S rows
+  Scene,             // 1 row: a global value
+  StepChannel,       // T x C: a control per step and actuation channel
+  Body,              // B rows
+  Joint,             // J rows
+  StepJoint,         // T x J: a motor control per step and joint
+  Triangle,          // Tri rows
+  BendingEdge,       // E rows
+  Tet,               // Tet rows
   ControllerWeight,  // P rows: the controller's weights (Controller::weight_count)
 };
 
@@ -44,11 +44,11 @@ enum class ParamFile { Custom, Column, ColumnWhenSet };
 
 struct ParamFacts {
   ParamId id;
-  std::string_view name;   // in scene files, results and on the command line
+  std::string_view name;  // in scene files, results and on the command line
   ParamElement element;
-  int cols;                // values per row (C or J for per-step controls)
-  std::string_view unit;   // "m", "kg", "N/m", ...; empty for a pure number
-  double fill;             // the default of every value (see default_parameter_value for exceptions)
+  int cols;               // values per row (C or J for per-step controls)
+  std::string_view unit;  // "m", "kg", "N/m", ...; empty for a pure number
+  double fill;            // the default of every value (see default_parameter_value for exceptions)
   ParamRange range;
   std::string_view where;     // where it lives in a scene file: "particles.mass"
   std::string_view expected;  // what a value must be, for messages: "a mass > 0 (kg)"

@@ -12,31 +12,31 @@
 namespace nudge {
 
 enum class ParamId : int {
-  InitialPosition,  // N x 3, metres
-  InitialVelocity,  // N x 3, m/s
-  Mass,             // N x 1, kg
-  ExternalForce,    // N x 3, N, constant over the rollout
-  Stiffness,        // S x 1, N/m
-  Damping,          // S x 1, N s/m
-  RestLength,       // S x 1, m
-  Gravity,          // 1 x 3, m/s^2
-  Drag,             // 1 x 1, N s/m per particle (force -drag * v)
-  GroundStiffness,  // 1 x 1, N/m of penetration
-  Friction,         // 1 x 1, Coulomb coefficient
-  Controls,         // T x C, one value per step and actuation channel
-  ParticleRadius,   // N x 1, m, the distance at which a particle meets a collider
-  ContactStiffness, // 1 x 1, N/m of penetration, particles against colliders
-  ContactDamping,   // 1 x 1, N s/m on the normal velocity in contact
-  ContactFriction,  // 1 x 1, Coulomb coefficient against colliders
-  BodyPosition,     // B x 3, m, each rigid body's initial centre of mass
-  BodyOrientation,  // B x 4, initial orientation, a quaternion (x, y, z, w), normalised when used
-  BodyVelocity,     // B x 3, m/s, initial linear velocity
+  InitialPosition,      // N x 3, metres
+  InitialVelocity,      // N x 3, m/s
+  Mass,                 // N x 1, kg
+  ExternalForce,        // N x 3, N, constant over the rollout
+  Stiffness,            // S x 1, N/m
+  Damping,              // S x 1, N s/m
+  RestLength,           // S x 1, m
+  Gravity,              // 1 x 3, m/s^2
+  Drag,                 // 1 x 1, N s/m per particle (force -drag * v)
+  GroundStiffness,      // 1 x 1, N/m of penetration
+  Friction,             // 1 x 1, Coulomb coefficient
+  Controls,             // T x C, one value per step and actuation channel
+  ParticleRadius,       // N x 1, m, the distance at which a particle meets a collider
+  ContactStiffness,     // 1 x 1, N/m of penetration, particles against colliders
+  ContactDamping,       // 1 x 1, N s/m on the normal velocity in contact
+  ContactFriction,      // 1 x 1, Coulomb coefficient against colliders
+  BodyPosition,         // B x 3, m, each rigid body's initial centre of mass
+  BodyOrientation,      // B x 4, initial orientation, a quaternion (x, y, z, w), normalised when used
+  BodyVelocity,         // B x 3, m/s, initial linear velocity
   BodyAngularVelocity,  // B x 3, rad/s, initial angular velocity (world frame)
-  BodyDensity,      // B x 1, kg/m^3; mass and inertia follow from it and the shape
-  JointAnchor,      // J x 3, m, each joint's anchor in the world at the start
-  JointDamping,     // J x 1, damping of the free turn (N m s/rad) or slide (N s/m)
-  JointControl,     // T x J, the motor's torque (hinge, N m) or force (prismatic, N) per step
-  ContactRestitution,  // 1 x 1, in (0, 1]: sets each contact's damping when the scene asks (contact.restitution)
+  BodyDensity,          // B x 1, kg/m^3; mass and inertia follow from it and the shape
+  JointAnchor,          // J x 3, m, each joint's anchor in the world at the start
+  JointDamping,         // J x 1, damping of the free turn (N m s/rad) or slide (N s/m)
+  JointControl,         // T x J, the motor's torque (hinge, N m) or force (prismatic, N) per step
+  ContactRestitution,   // 1 x 1, in (0, 1]: sets each contact's damping when the scene asks (contact.restitution)
   // A body's sizes, m; each shape uses its own (the others are unused, 0): a sphere's and
   // a capsule's radius, a box's half extents, a capsule's half length. A mesh's are fixed.
   BodyRadius,       // B x 1
@@ -51,8 +51,8 @@ enum class ParamId : int {
   TriangleLift,           // Tri x 1, lift of the air, kg/m^3
   Wind,                   // 1 x 3, m/s, the air's velocity, which drag and lift act against
   // Bending edges between two triangles (kernels/dihedral_bending.h): Warp's edge_ke, edge_kd.
-  BendingStiffness,       // E x 1, N m/rad per unit edge length
-  BendingDamping,         // E x 1, N m s/rad per unit edge length
+  BendingStiffness,  // E x 1, N m/rad per unit edge length
+  BendingDamping,    // E x 1, N m s/rad per unit edge length
   // Tetrahedra (stable Neo-Hookean solids, kernels/tet_neohookean.h): Warp's k_mu,
   // k_lambda, k_damp, energy densities per unit rest volume.
   TetMu,       // Tet x 1, k_mu, the shear (deviatoric) stiffness, Pa
@@ -71,9 +71,9 @@ std::optional<ParamId> param_from_name(std::string_view name);
 
 struct Parameter {
   ParamId id{};
-  int rows = 0, cols = 0;    // shape; value.size() == rows * cols
+  int rows = 0, cols = 0;  // shape; value.size() == rows * cols
   std::vector<double> value;
-  std::vector<double> grad;  // dL/dvalue, same shape, written by a gradient evaluation
+  std::vector<double> grad;                                 // dL/dvalue, same shape, written by a gradient evaluation
   double lower = -std::numeric_limits<double>::infinity();  // bounds, applied by projection
   double upper = std::numeric_limits<double>::infinity();
   bool optimize = false;

@@ -10,10 +10,10 @@
 namespace nudge {
 
 struct PinholeCamera {
-  int width = 0, height = 0;            // image size, px
-  double focal = 0.0;                   // focal length, px (square pixels)
-  double principal[2] = {0.0, 0.0};     // principal point (u, v), px
-  double position[3] = {0.0, 0.0, 0.0};  // centre of projection, m
+  int width = 0, height = 0;                     // image size, px
+  double focal = 0.0;                            // focal length, px (square pixels)
+  double principal[2] = {0.0, 0.0};              // principal point (u, v), px
+  double position[3] = {0.0, 0.0, 0.0};          // centre of projection, m
   double orientation[4] = {0.0, 0.0, 0.0, 1.0};  // unit quaternion {x, y, z, w}, camera to world
 
   bool operator==(const PinholeCamera&) const = default;

@@ -10,6 +10,8 @@
 
 namespace nudge {
 
+// The operations and their adjoints read best one per line, as a table.
+// clang-format off
 template <class T>
 struct Quat {
   T x, y, z, w;
@@ -141,5 +143,7 @@ NUDGE_HD void adj_integrate(Quat<T> q, Vec3<T> omega, T dt, Quat<T> adj_ret, Qua
   adj_mul(w, q, (dt / 2) * adj_sum, adj_w, adj_q);
   adj_omega += adj_w.vec();
 }
+
+// clang-format on
 
 }  // namespace nudge

@@ -23,8 +23,8 @@ namespace nudge {
 
 // How particles meet the ground.
 enum class GroundContact {
-  Penalty,     // a smooth penalty force with regularised Coulomb friction (the default)
-  Projection,  // DiffTaichi's advance_no_toi: a particle below the plane moving down stops (v = 0) that step
+  Penalty,       // a smooth penalty force with regularised Coulomb friction (the default)
+  Projection,    // DiffTaichi's advance_no_toi: a particle below the plane moving down stops (v = 0) that step
   TimeOfImpact,  // DiffTaichi's advance_toi: a particle that would cross the plane moving down stops on it
 };
 
@@ -35,9 +35,9 @@ std::optional<GroundContact> ground_contact_from_name(std::string_view name);
 struct Ground {
   bool enabled = false;
   GroundContact contact = GroundContact::Penalty;
-  double height = 0.0;             // plane y = height, normal +y
-  double damping = 0.0;            // N s/m, normal velocity damping while in contact
-  double contact_smoothing = 1e-3;  // m: width over which the penalty switches on (softplus)
+  double height = 0.0;               // plane y = height, normal +y
+  double damping = 0.0;              // N s/m, normal velocity damping while in contact
+  double contact_smoothing = 1e-3;   // m: width over which the penalty switches on (softplus)
   double friction_smoothing = 1e-2;  // m/s: slip speed below which friction is viscous
   // Stiffness and friction coefficient are parameters (ParamId::GroundStiffness, Friction).
 };
@@ -54,17 +54,17 @@ std::optional<Integrator> integrator_from_name(std::string_view name);
 
 // The implicit step's solver (Integrator::ImplicitEuler).
 struct ImplicitSettings {
-  int newton_iterations = 20;      // at most, per step
-  double newton_tolerance = 1e-6;  // m/s: the largest velocity residual |v' - v - dt F(v') / m| accepted
-  int linear_iterations = 200;     // at most, per Krylov solve (GMRES)
-  double linear_tolerance = 1e-10; // the adjoint's solve: residual relative to its right-hand side
+  int newton_iterations = 20;       // at most, per step
+  double newton_tolerance = 1e-6;   // m/s: the largest velocity residual |v' - v - dt F(v') / m| accepted
+  int linear_iterations = 200;      // at most, per Krylov solve (GMRES)
+  double linear_tolerance = 1e-10;  // the adjoint's solve: residual relative to its right-hand side
   bool operator==(const ImplicitSettings&) const = default;
 };
 
 struct Settings {
-  double dt = 1e-3;           // s
-  int steps = 100;            // T, number of steps; states x_0 .. x_T
-  int checkpoint_every = 0;   // 0: store every state; K > 0: store every K-th and recompute
+  double dt = 1e-3;          // s
+  int steps = 100;           // T, number of steps; states x_0 .. x_T
+  int checkpoint_every = 0;  // 0: store every state; K > 0: store every K-th and recompute
   Ground ground;
   Integrator integrator = Integrator::SemiImplicitEuler;
   ImplicitSettings implicit;  // read and written only with Integrator::ImplicitEuler
@@ -78,12 +78,12 @@ struct MarkerSample {
 };
 
 enum class ObjectiveType {
-  Target,     // w * |c_t - target|^2, c the centroid of `particles` and `bodies` at step t
-  Positions,  // w / |P| * sum_i |x_t,i - target_i|^2, per-particle targets
-  Markers,    // w / #samples * sum |x_{frame*steps_per_frame, particle or body(marker)} - sample|^2
-  Velocity,   // w * |centroid velocity at step t - target|^2 (particles and bodies)
-  Effort,     // w * (mean squared spring control + mean squared joint control)
-  Travel,     // -w * dot(c_t - c_0, direction): maximise distance travelled
+  Target,       // w * |c_t - target|^2, c the centroid of `particles` and `bodies` at step t
+  Positions,    // w / |P| * sum_i |x_t,i - target_i|^2, per-particle targets
+  Markers,      // w / #samples * sum |x_{frame*steps_per_frame, particle or body(marker)} - sample|^2
+  Velocity,     // w * |centroid velocity at step t - target|^2 (particles and bodies)
+  Effort,       // w * (mean squared spring control + mean squared joint control)
+  Travel,       // -w * dot(c_t - c_0, direction): maximise distance travelled
   Orientation,  // w / |B| * sum_b |R_b,t axis - direction|^2: bodies' axes pointing a way
   Smoothness,   // w * (mean squared change per step of the spring controls + of the joint controls)
   Tracks,       // w * sum c |project(x_step(frame)) - uv|^2 / sum c: 2D tracks of the footage, c = weight x confidence
@@ -96,18 +96,18 @@ std::optional<ObjectiveType> objective_type_from_name(std::string_view name);
 struct Objective {
   ObjectiveType type = ObjectiveType::Target;
   double weight = 1.0;
-  int step = -1;                          // -1: the final step T
-  std::vector<int> particles;             // Target, Positions, Velocity, Travel
-  std::vector<int> bodies;                // Target, Velocity: bodies' centres of mass in the centroid; Orientation
-  std::vector<double> target;             // 3 values (Target, Velocity) or |P| x 3 (Positions)
-  double direction[3] = {1, 0, 0};        // Travel, Orientation (world), unit length
-  double axis[3] = {0, 1, 0};             // Orientation: the axis in each body's frame, unit length
+  int step = -1;                    // -1: the final step T
+  std::vector<int> particles;       // Target, Positions, Velocity, Travel
+  std::vector<int> bodies;          // Target, Velocity: bodies' centres of mass in the centroid; Orientation
+  std::vector<double> target;       // 3 values (Target, Velocity) or |P| x 3 (Positions)
+  double direction[3] = {1, 0, 0};  // Travel, Orientation (world), unit length
+  double axis[3] = {0, 1, 0};       // Orientation: the axis in each body's frame, unit length
   // Markers (and Tracks: bind and bind_bodies pair footage track ids with particles and bodies)
-  std::filesystem::path marker_file;      // as written in the scene, resolved against its folder
+  std::filesystem::path marker_file;  // as written in the scene, resolved against its folder
   int steps_per_frame = 1;
-  std::vector<std::pair<int, int>> bind;  // (marker id, particle index)
+  std::vector<std::pair<int, int>> bind;         // (marker id, particle index)
   std::vector<std::pair<int, int>> bind_bodies;  // (marker id, body index): the body's centre of mass
-  std::vector<MarkerSample> samples;      // loaded and validated with the scene
+  std::vector<MarkerSample> samples;             // loaded and validated with the scene
 };
 
 // Where a viewer looks from when it first shows the scene (the renderer frames the scene
@@ -136,14 +136,14 @@ struct Scene {
   // m, >= 0: added to every spring's length |x_b - x_a| before its force is computed
   // (DiffTaichi's mass_spring springs take |d| + 1e-4); 0 for a plain spring.
   double spring_length_offset = 0.0;
-  int channels = 0;                   // C
+  int channels = 0;  // C
   // Tri triangles (cloth membranes), 3 particle indices each; their rest shape is their
   // shape in the initial positions, taken when a rollout is built.
-  std::vector<int> triangles;         // 3 Tri
+  std::vector<int> triangles;  // 3 Tri
   // E bending edges between two triangles, 4 particle indices each (o0, o1, v0, v1: the
   // vertices opposite the shared edge v0-v1; kernels/dihedral_bending.h). Their rest
   // angle is their angle in the initial positions, taken when a rollout is built.
-  std::vector<int> bending;           // 4 E
+  std::vector<int> bending;  // 4 E
   // Tet tetrahedra (stable Neo-Hookean solids), 4 particle indices each; their rest shape
   // is their shape in the initial positions, taken when a rollout is built, and must be
   // positively oriented there. A tet on a channel is actuated: its activation at step t

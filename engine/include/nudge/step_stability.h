@@ -26,15 +26,15 @@
 
 namespace nudge {
 
-inline constexpr double kUnstableGain = 2.0;      // the explicit step's limit
-inline constexpr double kReportedGrowth = 1e6;    // growth over a run of steps worth a warning
+inline constexpr double kUnstableGain = 2.0;    // the explicit step's limit
+inline constexpr double kReportedGrowth = 1e6;  // growth over a run of steps worth a warning
 
 struct StepStabilityIssue {
-  std::string force;   // "ground friction", "spring stiffness", ...
-  std::string where;   // "particle 3, steps 212 to 230 (t = 0.212 to 0.23 s)", "spring 7"
-  double gain = 0;     // the largest over that run
-  double growth = 0;   // how much a small change grows over that run (the linearised step's)
-  std::string advice;  // what brings the gain under kUnstableGain
+  std::string force;            // "ground friction", "spring stiffness", ...
+  std::string where;            // "particle 3, steps 212 to 230 (t = 0.212 to 0.23 s)", "spring 7"
+  double gain = 0;              // the largest over that run
+  double growth = 0;            // how much a small change grows over that run (the linearised step's)
+  std::string advice;           // what brings the gain under kUnstableGain
   std::string message() const;  // one line: force, where, gain, growth, advice
 };
 

@@ -9,6 +9,8 @@
 
 namespace nudge {
 
+// The operations and their adjoints read best one per line, as a table.
+// clang-format off
 template <class T>
 struct Vec3 {
   T x, y, z;
@@ -75,5 +77,7 @@ template <class T> NUDGE_HD void add3(T* p, int i, int stride, Vec3<T> v) {
   p[stride + i] += v.y;
   p[2 * stride + i] += v.z;
 }
+
+// clang-format on
 
 }  // namespace nudge

@@ -21,18 +21,47 @@ struct CpuExec {
   template <class U>
   using Array = std::vector<U>;
 
-  template <class U> U* data(std::vector<U>& a) const { return a.data(); }
-  template <class U> const U* data(const std::vector<U>& a) const { return a.data(); }
-  template <class U> void resize(std::vector<U>& a, size_t n) const { a.resize(n); }
-  template <class U> void zero(std::vector<U>& a) const { std::fill(a.begin(), a.end(), U(0)); }
-  template <class U> void upload(std::vector<U>& a, const std::vector<U>& host) const { a = host; }
-  template <class U> void upload_to(U* dst, const std::vector<U>& host) const { std::copy(host.begin(), host.end(), dst); }
-  template <class U> void download(const U* src, size_t n, U* host) const { std::copy_n(src, n, host); }
-  template <class U> void copy(U* dst, const U* src, size_t n) const { std::copy_n(src, n, dst); }
+  template <class U>
+  U* data(std::vector<U>& a) const {
+    return a.data();
+  }
+  template <class U>
+  const U* data(const std::vector<U>& a) const {
+    return a.data();
+  }
+  template <class U>
+  void resize(std::vector<U>& a, size_t n) const {
+    a.resize(n);
+  }
+  template <class U>
+  void zero(std::vector<U>& a) const {
+    std::fill(a.begin(), a.end(), U(0));
+  }
+  template <class U>
+  void upload(std::vector<U>& a, const std::vector<U>& host) const {
+    a = host;
+  }
+  template <class U>
+  void upload_to(U* dst, const std::vector<U>& host) const {
+    std::copy(host.begin(), host.end(), dst);
+  }
+  template <class U>
+  void download(const U* src, size_t n, U* host) const {
+    std::copy_n(src, n, host);
+  }
+  template <class U>
+  void copy(U* dst, const U* src, size_t n) const {
+    std::copy_n(src, n, dst);
+  }
   // Host memory already: no copies.
-  template <class U> const U* host_view(const U* p, size_t, std::vector<U>&) const { return p; }
+  template <class U>
+  const U* host_view(const U* p, size_t, std::vector<U>&) const {
+    return p;
+  }
   template <class U, class F>
-  void host_modify(U* a, size_t, std::vector<U>&, const F& f) const { f(a); }
+  void host_modify(U* a, size_t, std::vector<U>&, const F& f) const {
+    f(a);
+  }
 
   template <class U>
   long first_non_finite(const U* p, size_t n) const {

@@ -19,7 +19,7 @@ constexpr int kSpinIterations = 20000;  // about 10-50 us of spinning before sle
 // but hand elements to the other core at random; on the 2-core test machine B1's
 // gradient took 2.2x as long with 8 chunks per thread, and 8 % longer with 2.
 constexpr int kChunksPerThread = 1;
-constexpr int kMaxChunks = 32;          // chunks are claimed as bits of one word
+constexpr int kMaxChunks = 32;  // chunks are claimed as bits of one word
 
 // The job's fields are ordered against the claim word by a pair of fences (run() and
 // work() say why). ThreadSanitizer does not model fences, so under it the operations the
@@ -91,8 +91,10 @@ void ThreadPool::run(int n, int min_chunk, const void* ctx, Call call) {
   generation_.notify_all();
   work(generation, 0);
   for (int spin = 0; done_.load(std::memory_order_acquire) != chunks; ++spin) {
-    if (spin < kSpinIterations) NUDGE_PAUSE();
-    else std::this_thread::yield();
+    if (spin < kSpinIterations)
+      NUDGE_PAUSE();
+    else
+      std::this_thread::yield();
   }
 }
 

@@ -24,8 +24,8 @@ struct CudaError : std::runtime_error {
 inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
   if (status == cudaSuccess) return;
   cudaGetLastError();  // clear a non-sticky error so that later launch checks do not report it again
-  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                  cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+  throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                  " failed: " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
 }
 
 #define NUDGE_CUDA_CHECK(call) ::nudge::cuda_check((call), #call, __FILE__, __LINE__)
@@ -135,8 +135,14 @@ public:
 
   CudaExec() : first_bad_(1) {}
 
-  template <class U> U* data(DeviceArray<U>& a) const { return a.data(); }
-  template <class U> const U* data(const DeviceArray<U>& a) const { return a.data(); }
+  template <class U>
+  U* data(DeviceArray<U>& a) const {
+    return a.data();
+  }
+  template <class U>
+  const U* data(const DeviceArray<U>& a) const {
+    return a.data();
+  }
 
   // Contents do not survive a change of size.
   template <class U>
@@ -212,7 +218,8 @@ public:
   template <class F>
   void launch(int n, const F& kernel) const {
     if (n <= 0) return;
-    const unsigned blocks = static_cast<unsigned>((static_cast<long long>(n) + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    const unsigned blocks =
+        static_cast<unsigned>((static_cast<long long>(n) + kThreadsPerBlock - 1) / kThreadsPerBlock);
     for_each_kernel<F><<<blocks, kThreadsPerBlock, 0, stream()>>>(kernel, n);
     NUDGE_CUDA_CHECK(cudaGetLastError());  // launch errors; faults inside the kernel surface at the next wait
   }

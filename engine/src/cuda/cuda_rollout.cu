@@ -41,9 +41,7 @@ public:
     });
   }
 
-  std::string device_name() const override {
-    return "cuda, " + gpu_ + (sizeof(T) == 4 ? ", float32" : ", float64");
-  }
+  std::string device_name() const override { return "cuda, " + gpu_ + (sizeof(T) == 4 ? ", float32" : ", float64"); }
 
 protected:
   Result<Evaluation> run_gradient(ParameterSet& params, const GradientOptions& options,
@@ -93,8 +91,8 @@ bool cuda_device_present(std::string* why) {
     cudaGetLastError();
     int device = 0;
     cudaDeviceProp properties{};
-    const bool named = cudaGetDevice(&device) == cudaSuccess &&
-                       cudaGetDeviceProperties(&properties, device) == cudaSuccess;
+    const bool named =
+        cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&properties, device) == cudaSuccess;
     cudaGetLastError();
     const std::string gpu = named ? std::string(properties.name) + " (compute capability " +
                                         std::to_string(properties.major) + "." + std::to_string(properties.minor) + ")"

@@ -117,10 +117,10 @@ int orientation(const Point& a, const Point& b, const Point& c, const Point& p) 
 // ---- Quickhull ---------------------------------------------------------------------
 
 struct Face {
-  int v[3];       // point indices, counter-clockwise seen from outside
-  int adj[3];     // adj[i]: the face across the edge v[i] -> v[(i + 1) % 3]
-  Point normal;   // unit and outward, or zero for a face too thin to have one in doubles
-  double offset;  // dot(normal, x) for x on the face
+  int v[3];                  // point indices, counter-clockwise seen from outside
+  int adj[3];                // adj[i]: the face across the edge v[i] -> v[(i + 1) % 3]
+  Point normal;              // unit and outward, or zero for a face too thin to have one in doubles
+  double offset;             // dot(normal, x) for x on the face
   std::vector<int> outside;  // points strictly above this face, not yet hull vertices
   bool alive = true;
   int stamp = 0;         // the last visibility search that looked at this face
@@ -152,9 +152,8 @@ public:
       pending.pop_back();
       if (!faces_[f].alive || faces_[f].outside.empty()) continue;
       const std::vector<int>& outside = faces_[f].outside;
-      const int eye = *std::max_element(outside.begin(), outside.end(), [&](int a, int b) {
-        return distance(faces_[f], a) < distance(faces_[f], b);
-      });
+      const int eye = *std::max_element(outside.begin(), outside.end(),
+                                        [&](int a, int b) { return distance(faces_[f], a) < distance(faces_[f], b); });
       if (!add_point(eye, f, pending)) {
         // Exact signs always give a disc of visible faces; this only guards against
         // overflow or underflow in the products. Leave the point out.
@@ -169,9 +168,7 @@ public:
 
 private:
   double distance(const Face& f, int point) const { return dot(f.normal, p_[point]) - f.offset; }
-  bool above(const Face& f, int point) const {
-    return orientation(p_[f.v[0]], p_[f.v[1]], p_[f.v[2]], p_[point]) > 0;
-  }
+  bool above(const Face& f, int point) const { return orientation(p_[f.v[0]], p_[f.v[1]], p_[f.v[2]], p_[point]) > 0; }
 
   int make_face(int a, int b, int c) {
     Face f;
@@ -637,9 +634,9 @@ MeshMassProperties mesh_mass_properties(const std::vector<Point>& vertices,
   const double xy = integral[7] - volume * cx * cy;
   const double yz = integral[8] - volume * cy * cz;
   const double zx = integral[9] - volume * cz * cx;
-  const double inertia[9] = {yy + zz, -xy, -zx,  //
-                             -xy, xx + zz, -yz,  //
-                             -zx, -yz, xx + yy};
+  const double inertia[9] = {yy + zz, -xy,     -zx,  //
+                             -xy,     xx + zz, -yz,  //
+                             -zx,     -yz,     xx + yy};
   std::copy(inertia, inertia + 9, m.inertia);
   return m;
 }

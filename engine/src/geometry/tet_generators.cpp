@@ -78,8 +78,10 @@ TetMesh lattice_tets(std::array<double, 3> lo, std::array<double, 3> hi, int nx,
           int centre[4], m = 0;
           for (int c = 0; c < 8; ++c) {
             const bool odd = ((i + j + k + (c & 1) + (c >> 1 & 1) + (c >> 2 & 1)) & 1) == 1;
-            if (odd) centre[m++] = c;
-            else add(c, c ^ 1, c ^ 2, c ^ 4);
+            if (odd)
+              centre[m++] = c;
+            else
+              add(c, c ^ 1, c ^ 2, c ^ 4);
           }
           add(centre[0], centre[1], centre[2], centre[3]);
         } else {
@@ -116,7 +118,8 @@ std::string count_error(const char* what, const long long counts[3], long long t
 Result<TetMesh> tet_box(std::array<double, 3> lo, std::array<double, 3> hi, int nx, int ny, int nz) {
   const long long counts[3] = {nx, ny, nz};
   if (std::string e = count_error("tet_box: the cell count", counts, 5); !e.empty())
-    return Error{e + " (nx, ny, nz = " + std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) + ")"};
+    return Error{e + " (nx, ny, nz = " + std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) +
+                 ")"};
   if (!finite3(lo) || !finite3(hi))
     return Error{"tet_box: the corners " + triple(lo) + " and " + triple(hi) + " must be finite"};
   for (int a = 0; a < 3; ++a)

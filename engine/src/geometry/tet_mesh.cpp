@@ -102,8 +102,8 @@ std::vector<std::array<int, 3>> surface_triangles(const TetMesh& mesh) {
   std::vector<std::array<int, 3>> triangles;
   triangles.reserve(boundary.size());
   for (const auto& [t, f] : boundary)
-    triangles.push_back(
-        {mesh.tets[4 * t + kFaceCorners[f][0]], mesh.tets[4 * t + kFaceCorners[f][1]], mesh.tets[4 * t + kFaceCorners[f][2]]});
+    triangles.push_back({mesh.tets[4 * t + kFaceCorners[f][0]], mesh.tets[4 * t + kFaceCorners[f][1]],
+                         mesh.tets[4 * t + kFaceCorners[f][2]]});
   return triangles;
 }
 
@@ -112,7 +112,8 @@ std::vector<double> lumped_masses(const TetMesh& mesh, const std::vector<double>
   std::vector<double> masses(mesh.vertices.size(), 0.0);
   for (int t = 0; t < mesh.tet_count(); ++t) {
     // |V|: an inverted tet still has mass; the kernel's quarter share of rho V.
-    const double share = tet_vertex_mass(tet_density[static_cast<std::size_t>(t)], std::abs(tet_signed_volume(mesh, t)));
+    const double share =
+        tet_vertex_mass(tet_density[static_cast<std::size_t>(t)], std::abs(tet_signed_volume(mesh, t)));
     for (int k = 0; k < 4; ++k) masses[static_cast<std::size_t>(mesh.tets[4 * t + k])] += share;
   }
   return masses;
@@ -127,7 +128,8 @@ std::vector<TetMeshProblem> check_tet_mesh(const TetMesh& mesh, double flat_tole
   std::vector<TetMeshProblem> problems;
   const auto report = [&](Kind kind, int index, std::string what) {
     const bool is_vertex = kind == Kind::non_finite_vertex || kind == Kind::unused_vertex;
-    problems.push_back({kind, index, (is_vertex ? "vertex " : "tet ") + std::to_string(index) + ": " + std::move(what)});
+    problems.push_back(
+        {kind, index, (is_vertex ? "vertex " : "tet ") + std::to_string(index) + ": " + std::move(what)});
   };
   const int vertex_count = mesh.vertex_count();
   std::vector<unsigned char> finite(mesh.vertices.size(), 1), used(mesh.vertices.size(), 0);
@@ -173,8 +175,8 @@ std::vector<TetMeshProblem> check_tet_mesh(const TetMesh& mesh, double flat_tole
     if (status == TetRestStatus::degenerate)
       report(Kind::degenerate, t, "is flat (volume " + number(tet_signed_volume(mesh, t)) + ")");
     else if (status == TetRestStatus::inverted)
-      report(Kind::inverted, t, "is inverted (volume " + number(tet_signed_volume(mesh, t)) +
-                                    "); swap two corners, or call orient_tets");
+      report(Kind::inverted, t,
+             "is inverted (volume " + number(tet_signed_volume(mesh, t)) + "); swap two corners, or call orient_tets");
   }
   if (mesh.tets.size() % 4 != 0) {
     indices_valid = false;

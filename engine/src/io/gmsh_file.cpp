@@ -13,7 +13,7 @@ namespace nudge {
 
 namespace {
 
-constexpr long long kTet4 = 4;    // Gmsh's element type numbers
+constexpr long long kTet4 = 4;  // Gmsh's element type numbers
 constexpr long long kTet10 = 11;
 
 // Reads the count line that opens $Nodes or $Elements.
@@ -50,9 +50,11 @@ Result<TetMesh> parse_gmsh_mesh(std::string_view text, std::string_view label) {
       // <version> <file type: 0 ASCII, 1 binary> <data size>
       if (!lines.next() || lines.size() != 3) return lines.expected("'2.2 0 8' (version, file type, data size)");
       if (!lines[0].starts_with("2."))
-        return lines.error("the file is .msh version " + std::string(lines[0]) +
-                           "; expected version 2.2 (write it with gmsh -format msh22, or File > Export, Version 2 ASCII)");
-      if (lines[1] != "0") return lines.error("the file is binary; expected an ASCII .msh (gmsh -format msh22 without -bin)");
+        return lines.error(
+            "the file is .msh version " + std::string(lines[0]) +
+            "; expected version 2.2 (write it with gmsh -format msh22, or File > Export, Version 2 ASCII)");
+      if (lines[1] != "0")
+        return lines.error("the file is binary; expected an ASCII .msh (gmsh -format msh22 without -bin)");
       if (!lines.next() || lines[0] != "$EndMeshFormat") return lines.expected("'$EndMeshFormat'");
       have_format = true;
     } else if (section == "$Nodes") {
@@ -116,7 +118,8 @@ Result<TetMesh> parse_gmsh_mesh(std::string_view text, std::string_view label) {
       have_elements = true;
     } else {
       // $PhysicalNames, $NodeData, $Comments, ...: not geometry.
-      if (Status skipped = skip_section(lines, "$End" + std::string(section.substr(1))); !skipped) return skipped.error();
+      if (Status skipped = skip_section(lines, "$End" + std::string(section.substr(1))); !skipped)
+        return skipped.error();
     }
   }
   if (!have_format) return lines.error("the file is empty; expected a Gmsh .msh file ($MeshFormat)");

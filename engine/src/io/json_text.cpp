@@ -62,8 +62,8 @@ bool overflows_double(std::string_view token) {
   const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
   const std::size_t first = mantissa.find_first_of("123456789");
   if (first == std::string_view::npos) return false;  // zero never overflows
-  const long long magnitude = first < point ? static_cast<long long>(point - first) - 1
-                                            : -static_cast<long long>(first - point);
+  const long long magnitude =
+      first < point ? static_cast<long long>(point - first) - 1 : -static_cast<long long>(first - point);
   return magnitude + exponent > 0;
 }
 
@@ -137,11 +137,10 @@ std::optional<RawTextProblem> scan_raw_text(std::string_view text) {
 // ---- Pass 2: the parser ------------------------------------------------------------
 
 std::string member_path(const std::string& path, std::string_view key) {
-  const bool identifier = !key.empty() && !(key.front() >= '0' && key.front() <= '9') &&
-                          std::all_of(key.begin(), key.end(), [](char c) {
-                            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                                   c == '_';
-                          });
+  const bool identifier =
+      !key.empty() && !(key.front() >= '0' && key.front() <= '9') && std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      });
   if (identifier) return path + "." + std::string(key);
   return path + "[\"" + printable_excerpt(key) + "\"]";
 }

@@ -44,8 +44,7 @@ std::optional<double> parse_finite(std::string_view field) {
   const std::string_view s = numeric_text(field);
   double value = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(value))
-    return std::nullopt;
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 
@@ -53,10 +52,14 @@ std::optional<double> parse_finite(std::string_view field) {
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto byte = static_cast<unsigned char>(s[i]);
   std::size_t length = 0;
-  if (byte >= 0xC2 && byte <= 0xDF) length = 2;
-  else if (byte >= 0xE0 && byte <= 0xEF) length = 3;
-  else if (byte >= 0xF0 && byte <= 0xF4) length = 4;
-  else return 0;
+  if (byte >= 0xC2 && byte <= 0xDF)
+    length = 2;
+  else if (byte >= 0xE0 && byte <= 0xEF)
+    length = 3;
+  else if (byte >= 0xF0 && byte <= 0xF4)
+    length = 4;
+  else
+    return 0;
   if (i + length > s.size()) return 0;
   for (std::size_t k = 1; k < length; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
@@ -87,16 +90,14 @@ std::string printable_excerpt(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
-Result<std::string> read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes,
-                                   std::string_view kind) {
+Result<std::string> read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view kind) {
   namespace fs = std::filesystem;
   const std::string name = path.string();
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (status.type() == fs::file_type::not_found) return Error{name + ": no such file"};
   if (ec) return Error{name + ": cannot access: " + ec.message()};
-  if (status.type() == fs::file_type::directory)
-    return Error{name + ": is a directory; expected " + std::string(kind)};
+  if (status.type() == fs::file_type::directory) return Error{name + ": is a directory; expected " + std::string(kind)};
   if (status.type() != fs::file_type::regular)
     return Error{name + ": is not a regular file; expected " + std::string(kind)};
 
@@ -127,7 +128,7 @@ Result<MarkerTrack> parse_marker_csv(std::string_view text, std::string_view fil
 
   MarkerTrack track;
   std::map<std::pair<int, int>, int> line_of_row;  // (frame, marker) -> line, to find duplicates
-  int first_blank_line = 0;                         // a blank line seen after the header, or 0
+  int first_blank_line = 0;                        // a blank line seen after the header, or 0
   int line_number = 0;
   std::size_t position = 0;
   bool seen_header = false;
@@ -141,8 +142,8 @@ Result<MarkerTrack> parse_marker_csv(std::string_view text, std::string_view fil
     if (!seen_header) {
       if (line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // a UTF-8 byte order mark
       if (trim(line) != kHeader)
-        return error_at(line_number, "found the header " + quoted(trim(line)) + "; expected exactly '" +
-                                         std::string(kHeader) + "'");
+        return error_at(line_number,
+                        "found the header " + quoted(trim(line)) + "; expected exactly '" + std::string(kHeader) + "'");
       seen_header = true;
       continue;
     }
@@ -152,8 +153,9 @@ Result<MarkerTrack> parse_marker_csv(std::string_view text, std::string_view fil
       continue;
     }
     if (first_blank_line != 0)
-      return error_at(first_blank_line, "found a blank line followed by more rows; expected blank lines only at "
-                                        "the end of the file");
+      return error_at(first_blank_line,
+                      "found a blank line followed by more rows; expected blank lines only at "
+                      "the end of the file");
 
     std::string_view fields[5];
     int field_count = 0;
@@ -189,14 +191,12 @@ Result<MarkerTrack> parse_marker_csv(std::string_view text, std::string_view fil
     if (!inserted)
       return error_at(line_number, "found frame " + std::to_string(sample.frame) + " marker " +
                                        std::to_string(sample.marker) + " again (first on line " +
-                                       std::to_string(previous->second) +
-                                       "); expected one row per frame and marker");
+                                       std::to_string(previous->second) + "); expected one row per frame and marker");
     track.samples.push_back(sample);
     track.lines.push_back(line_number);
   }
 
-  if (!seen_header)
-    return error_at(1, "found an empty file; expected the header '" + std::string(kHeader) + "'");
+  if (!seen_header) return error_at(1, "found an empty file; expected the header '" + std::string(kHeader) + "'");
   return track;
 }
 

@@ -18,8 +18,7 @@ namespace nudge {
 // Reads a whole regular file, refusing directories, devices and files larger than
 // max_bytes before reading. Errors start with the path; `kind` names what was
 // expected ("a scene file").
-Result<std::string> read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes,
-                                   std::string_view kind);
+Result<std::string> read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes, std::string_view kind);
 
 // Text from a file made safe to show in a message: control bytes and invalid UTF-8
 // become \xNN, and anything past max_chars characters becomes "...".

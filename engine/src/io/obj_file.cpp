@@ -54,7 +54,7 @@ Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view t
     ++line_number;
 
     std::string_view rest = line.substr(0, line.find('#'));  // some exporters end lines with a comment
-    if (next_token(rest) != "v") continue;  // vn, vt, vp, f, g, o, #, ... are not positions
+    if (next_token(rest) != "v") continue;                   // vn, vt, vp, f, g, o, #, ... are not positions
 
     // x y z, then w, or r g b (MeshLab, ZBrush), or w r g b: 3 to 7 numbers in all.
     double numbers[7] = {};

@@ -18,8 +18,15 @@ namespace nudge {
 namespace scene_io {
 
 Counts counts_of(const Scene& scene) {
-  return {scene.particle_count(), scene.spring_count(), std::max(scene.settings.steps, 0), std::max(scene.channels, 0),
-          scene.body_count(), scene.joint_count(), scene.triangle_count(), scene.bending_count(), scene.tet_count(),
+  return {scene.particle_count(),
+          scene.spring_count(),
+          std::max(scene.settings.steps, 0),
+          std::max(scene.channels, 0),
+          scene.body_count(),
+          scene.joint_count(),
+          scene.triangle_count(),
+          scene.bending_count(),
+          scene.tet_count(),
           scene.controller.weight_count(scene.particle_count())};
 }
 
@@ -139,9 +146,9 @@ void shape_parameters(Scene& scene) {
 Status check_scene(const Scene& scene) {
   // Topology first: parameter and objective checks index with it.
   for (const auto check :
-       {check_settings, check_topology, check_tets, check_controller, check_actuators, check_parameters, check_triangles, check_bending, check_bodies, check_joints,
-        check_attachments, check_colliders, check_footage, check_objectives,
-        check_optimizer, check_camera})
+       {check_settings, check_topology, check_tets, check_controller, check_actuators, check_parameters,
+        check_triangles, check_bending, check_bodies, check_joints, check_attachments, check_colliders, check_footage,
+        check_objectives, check_optimizer, check_camera})
     if (Problem problem = check(scene)) return Error{*problem};
   return Ok{};
 }

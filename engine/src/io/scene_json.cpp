@@ -50,9 +50,11 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   if (version.json.is_number() && version.json.get<double>() > kVersion)
     fail_found(version, "1 (this file was written by a newer version of Nudge)");
   integer(version, kVersion, kVersion, "1");
-  expect_object(top, {"format", "version", "name", "description", "simulation", "particles", "springs", "triangles", "bending", "tets", "controls",
-                      "bodies", "joints", "joint_settings", "joint_controls", "attachments", "colliders", "contact", "controller", "actuators",
-                      "parameters", "footage", "objectives", "optimizer", "camera"});
+  expect_object(
+      top, {"format",         "version",     "name",      "description", "simulation", "particles", "springs",
+            "triangles",      "bending",     "tets",      "controls",    "bodies",     "joints",    "joint_settings",
+            "joint_controls", "attachments", "colliders", "contact",     "controller", "actuators", "parameters",
+            "footage",        "objectives",  "optimizer", "camera"});
 
   const std::string stem = source.stem().string();
   scene.name = stem.empty() ? "untitled" : stem;
@@ -64,7 +66,8 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   // Bodies before particles: a scene of bodies alone needs no particles.
   std::vector<BodyValues> body_values;
   if (auto bodies = optional(top, "bodies")) body_values = read_bodies(*bodies, scene);
-  if (auto particles = optional(top, "particles")) read_particles(*particles, scene);
+  if (auto particles = optional(top, "particles"))
+    read_particles(*particles, scene);
   else if (scene.bodies.empty())
     required(top, "particles", "an object with the particles' \"position\" (or a \"bodies\" array)");
   read_controls(optional(top, "controls"), scene);
@@ -175,8 +178,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       } catch (const Json::parse_error& e) {
         if (std::string_view(e.what()).find("unexpected end of input") == std::string_view::npos)
           return Error{file + ": " + describe_parse_error(e, json_text)};
-      } catch (const std::exception&) {
-      }
+      } catch (const std::exception&) {}
       return Error{file + ": " + problem->message};
     }
 

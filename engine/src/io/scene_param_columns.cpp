@@ -34,9 +34,12 @@ void write_param_columns(OrderedJson& json, const Scene& scene, std::string_view
         std::all_of(value.begin(), value.end(), [&](double x) { return x == facts.fill; }))
       return;
     const std::string key(param_key(facts));
-    if (facts.element == ParamElement::Scene) json[key] = facts.cols == 1 ? OrderedJson(value.at(0)) : OrderedJson(value);
-    else if (facts.cols == 1) json[key] = value;
-    else json[key] = rows(value, facts.cols);
+    if (facts.element == ParamElement::Scene)
+      json[key] = facts.cols == 1 ? OrderedJson(value.at(0)) : OrderedJson(value);
+    else if (facts.cols == 1)
+      json[key] = value;
+    else
+      json[key] = rows(value, facts.cols);
   });
 }
 

@@ -196,22 +196,25 @@ protected:
     const std::optional<Node> node = optional(section, param_key(facts));
     if (!node) return false;
     const ParamRange range = facts.range;
-    scene.params[id].value = per_item(*node, count, param_element_name(facts.element), facts.expected,
-                                      [range](double x) { return in_param_range(range, x); }, allow_single);
+    scene.params[id].value = per_item(
+        *node, count, param_element_name(facts.element), facts.expected,
+        [range](double x) { return in_param_range(range, x); }, allow_single);
     return true;
   }
 
   // Every column parameter of `section` (ParamFile::Column, ColumnWhenSet: "particles.mass")
   // whose key is there, for `count` elements: one number (or [x, y, z]) for all, or one
   // row per element. Messages and ranges come from the facts table.
-  void read_param_columns(const Node& section, Scene& scene, std::string_view section_name,
-                          std::size_t count) const {
+  void read_param_columns(const Node& section, Scene& scene, std::string_view section_name, std::size_t count) const {
     for (int i = 0; i < kParamCount; ++i) {
       const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
       if (facts.file == ParamFile::Custom || param_section(facts) != section_name) continue;
-      if (facts.element == ParamElement::Scene) read_scene_param(section, scene, facts.id);
-      else if (facts.cols == 1) read_param_rows(section, scene, facts.id, count);
-      else read_param_vector_rows(section, scene, facts.id, count);
+      if (facts.element == ParamElement::Scene)
+        read_scene_param(section, scene, facts.id);
+      else if (facts.cols == 1)
+        read_param_rows(section, scene, facts.id, count);
+      else
+        read_param_vector_rows(section, scene, facts.id, count);
     }
   }
 
@@ -248,8 +251,8 @@ protected:
       for (std::size_t k = 0; k < count; ++k) values.insert(values.end(), v.begin(), v.end());
     } else {
       values = rows_of_3(*node, count, row_expected,
-                         "one [x, y, z] for all or an array of " + std::to_string(count) + " rows (one per " +
-                             element + ") of [x, y, z]: " + std::string(facts.expected));
+                         "one [x, y, z] for all or an array of " + std::to_string(count) + " rows (one per " + element +
+                             ") of [x, y, z]: " + std::string(facts.expected));
     }
     const ParamRange range = facts.range;
     for (std::size_t k = 0; k < values.size(); ++k)
@@ -260,8 +263,8 @@ protected:
   }
 
   int particle_index(const Node& node) const {
-    return static_cast<int>(integer(node, 0, particle_count_ - 1,
-                                    "a particle index in [0, " + std::to_string(particle_count_) + ")"));
+    return static_cast<int>(
+        integer(node, 0, particle_count_ - 1, "a particle index in [0, " + std::to_string(particle_count_) + ")"));
   }
 
   // A non-empty list of distinct body indices.
@@ -271,7 +274,8 @@ protected:
     std::vector<int> list;
     for (std::size_t k = 0; k < node.size(); ++k) {
       const Node element = node.element(k);
-      const int b = static_cast<int>(integer(element, 0, count - 1, "a body index in [0, " + std::to_string(count) + ")"));
+      const int b =
+          static_cast<int>(integer(element, 0, count - 1, "a body index in [0, " + std::to_string(count) + ")"));
       if (std::find(list.begin(), list.end(), b) != list.end()) fail_found(element, "each body once");
       list.push_back(b);
     }
@@ -287,8 +291,8 @@ protected:
       const Node element = node.element(k);
       const int i = particle_index(element);
       if (const auto [it, inserted] = first_at.emplace(i, k); !inserted)
-        fail_found(element, "each particle once (" + std::to_string(i) + " is already at [" +
-                                std::to_string(it->second) + "])");
+        fail_found(element,
+                   "each particle once (" + std::to_string(i) + " is already at [" + std::to_string(it->second) + "])");
       list.push_back(i);
     }
     return list;

@@ -30,28 +30,32 @@ void SceneReader::read_actuators(const Node& node, Scene& scene) const {
     Actuator a;
     const std::optional<Node> particle = optional(item, "particle"), body = optional(item, "body");
     if (particle.has_value() == body.has_value())
-      fail(item.path, std::string(particle ? "found both \"particle\" and \"body\"" : "found neither \"particle\" nor \"body\"") +
-                          "; expected one of them, the element the actuator pushes");
+      fail(item.path,
+           std::string(particle ? "found both \"particle\" and \"body\"" : "found neither \"particle\" nor \"body\"") +
+               "; expected one of them, the element the actuator pushes");
     if (particle) {
       expect_object(item, {"particle", "channel", "force"}, context_of(item) + " (a particle's actuator)");
       if (n == 0) fail(particle->path, "found a particle actuator in a scene with no particles");
       a.particle = int_in(*particle, 0, n - 1, "a particle index");
     } else {
-      expect_object(item, {"body", "channel", "force", "torque", "point", "frame"}, context_of(item) + " (a body's actuator)");
+      expect_object(item, {"body", "channel", "force", "torque", "point", "frame"},
+                    context_of(item) + " (a body's actuator)");
       if (b == 0) fail(body->path, "found a body actuator in a scene with no bodies");
       a.body = int_in(*body, 0, b - 1, "a body index");
     }
     const Node channel = required(item, "channel", "the control channel that drives it");
-    if (scene.channels == 0) fail(channel.path, "found a channel but the scene has no control channels (controls.channels)");
+    if (scene.channels == 0)
+      fail(channel.path, "found a channel but the scene has no control channels (controls.channels)");
     a.channel = int_in(channel, 0, scene.channels - 1, "a control channel");
     const std::optional<Node> force = optional(item, "force"), torque = optional(item, "torque");
     if (force.has_value() == torque.has_value())
-      fail(item.path, std::string(force ? "found both \"force\" and \"torque\"" : "found neither \"force\" nor \"torque\"") +
-                          "; expected one: the force (N) or torque (N m) per unit of control, [x, y, z]");
+      fail(item.path,
+           std::string(force ? "found both \"force\" and \"torque\"" : "found neither \"force\" nor \"torque\"") +
+               "; expected one: the force (N) or torque (N m) per unit of control, [x, y, z]");
     a.type = force ? ActuatorType::Force : ActuatorType::Torque;
     const std::array<double, 3> d =
-        vec3(force ? *force : *torque, force ? "a force per unit of control [x, y, z] (N)"
-                                             : "a torque per unit of control [x, y, z] (N m)");
+        vec3(force ? *force : *torque,
+             force ? "a force per unit of control [x, y, z] (N)" : "a torque per unit of control [x, y, z] (N m)");
     std::copy(d.begin(), d.end(), a.direction);
     if (auto point = optional(item, "point")) {
       if (!force) fail(point->path, "a torque has no point; expected \"point\" only with a \"force\"");
@@ -73,8 +77,10 @@ OrderedJson actuators_json(const Scene& scene) {
   OrderedJson out = OrderedJson::array();
   for (const Actuator& a : scene.actuators) {
     OrderedJson j;
-    if (a.particle >= 0) j["particle"] = a.particle;
-    else j["body"] = a.body;
+    if (a.particle >= 0)
+      j["particle"] = a.particle;
+    else
+      j["body"] = a.body;
     j["channel"] = a.channel;
     j[std::string(actuator_type_name(a.type))] = vec3_json(a.direction);
     if (a.body >= 0 && a.type == ActuatorType::Force) j["point"] = vec3_json(a.point);
@@ -94,11 +100,13 @@ Problem check_actuators(const Scene& scene) {
     if ((a.particle >= 0) == (a.body >= 0))
       return at + ": found " + (a.particle >= 0 ? "both a particle and a body" : "neither a particle nor a body") +
              "; expected one of them";
-    if (a.particle >= n) return found(at + ".particle", a.particle, "a particle index in [0, " + std::to_string(n) + ")");
+    if (a.particle >= n)
+      return found(at + ".particle", a.particle, "a particle index in [0, " + std::to_string(n) + ")");
     if (a.body >= b) return found(at + ".body", a.body, "a body index in [0, " + std::to_string(b) + ")");
     if (a.channel < 0 || a.channel >= scene.channels)
       return found(at + ".channel", a.channel, "a control channel in [0, " + std::to_string(scene.channels) + ")");
-    if (!all_finite(a.direction)) return at + "." + std::string(actuator_type_name(a.type)) + ": found a non-finite value";
+    if (!all_finite(a.direction))
+      return at + "." + std::string(actuator_type_name(a.type)) + ": found a non-finite value";
     if (!all_finite(a.point)) return at + ".point: found a non-finite value";
     if (a.particle >= 0 && a.type == ActuatorType::Torque)
       return at + ": found a torque on a particle; expected a force (a particle does not turn)";

@@ -97,7 +97,8 @@ Problem check_bending(const Scene& scene) {
       if (q[c] < 0 || q[c] >= n) return found(index_path(quad, c), q[c], particle_range);
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b)
-        if (q[a] == q[b]) return quad + ": found particles " + quadruple_text(q) + "; expected four different particles";
+        if (q[a] == q[b])
+          return quad + ": found particles " + quadruple_text(q) + "; expected four different particles";
   }
   return std::nullopt;
 }

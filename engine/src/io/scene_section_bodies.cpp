@@ -37,11 +37,16 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
     BodyValues v;
     switch (*shape) {
       case BodyShape::Sphere:
-        expect_object(item, {"name", "shape", "radius", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        expect_object(item,
+                      {"name", "shape", "radius", "density", "position", "orientation", "velocity", "angular_velocity"},
+                      context);
         v.size[0] = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
         break;
       case BodyShape::Box: {
-        expect_object(item, {"name", "shape", "half_extents", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        expect_object(
+            item,
+            {"name", "shape", "half_extents", "density", "position", "orientation", "velocity", "angular_velocity"},
+            context);
         const Node half = required(item, "half_extents", "the box's half extents [x, y, z] (m)");
         const std::array<double, 3> e = vec3(half, "the box's half extents [x, y, z] (m)");
         for (int i = 0; i < 3; ++i) {
@@ -51,19 +56,28 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
         break;
       }
       case BodyShape::Capsule:
-        expect_object(item, {"name", "shape", "radius", "half_length", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        expect_object(item,
+                      {"name", "shape", "radius", "half_length", "density", "position", "orientation", "velocity",
+                       "angular_velocity"},
+                      context);
         v.size[0] = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
-        v.size[1] = number(required(item, "half_length", "half the axis' length > 0 (m)"), "half the axis' length > 0 (m)", positive);
+        v.size[1] = number(required(item, "half_length", "half the axis' length > 0 (m)"),
+                           "half the axis' length > 0 (m)", positive);
         break;
       case BodyShape::Mesh:
-        expect_object(item, {"name", "shape", "mesh", "scale", "density", "position", "orientation", "velocity", "angular_velocity"}, context);
+        expect_object(
+            item,
+            {"name", "shape", "mesh", "scale", "density", "position", "orientation", "velocity", "angular_velocity"},
+            context);
         body.mesh = read_body_mesh(item);
         break;
     }
     if (auto name = optional(item, "name")) body.name = string(*name, "a body name");
-    v.position = vec3(required(item, "position", "the centre of mass [x, y, z] (m)"), "the centre of mass [x, y, z] (m)");
+    v.position =
+        vec3(required(item, "position", "the centre of mass [x, y, z] (m)"), "the centre of mass [x, y, z] (m)");
     if (auto velocity = optional(item, "velocity")) v.velocity = vec3(*velocity, "a velocity [x, y, z] (m/s)");
-    if (auto spin = optional(item, "angular_velocity")) v.angular_velocity = vec3(*spin, "an angular velocity [x, y, z] (rad/s)");
+    if (auto spin = optional(item, "angular_velocity"))
+      v.angular_velocity = vec3(*spin, "an angular velocity [x, y, z] (rad/s)");
     if (auto density = optional(item, "density")) v.density = number(*density, "a density > 0 (kg/m^3)", positive);
     if (auto orientation = optional(item, "orientation")) {
       constexpr std::string_view expected = "a quaternion [x, y, z, w] of non-zero length";
@@ -107,7 +121,8 @@ void SceneReader::store_body_values(const std::vector<SceneReader::BodyValues>& 
     std::copy(v.position.begin(), v.position.end(), p[ParamId::BodyPosition].value.begin() + 3 * b);
     std::copy(v.orientation.begin(), v.orientation.end(), p[ParamId::BodyOrientation].value.begin() + 4 * b);
     std::copy(v.velocity.begin(), v.velocity.end(), p[ParamId::BodyVelocity].value.begin() + 3 * b);
-    std::copy(v.angular_velocity.begin(), v.angular_velocity.end(), p[ParamId::BodyAngularVelocity].value.begin() + 3 * b);
+    std::copy(v.angular_velocity.begin(), v.angular_velocity.end(),
+              p[ParamId::BodyAngularVelocity].value.begin() + 3 * b);
     p[ParamId::BodyDensity].value[b] = v.density;
     set_body_shape_size(p, scene.bodies[b], static_cast<int>(b), v.size);
   }
@@ -133,8 +148,10 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     const bool free_direction = *type == JointType::Hinge || *type == JointType::Prismatic;
     const std::string context = context_of(item) + " (a " + std::string(joint_type_name(*type)) + " joint)";
     if (free_direction || *type == JointType::Fixed)
-      expect_object(item, {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide", "channel", "gain"},
-                    context);
+      expect_object(
+          item,
+          {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide", "channel", "gain"},
+          context);
     else
       expect_object(item, {"name", "type", "parent", "child", "anchor", "damping", "collide"}, context);
     if (b == 0) fail(item.path, "a joint needs bodies; expected a \"bodies\" array before joints can join them");
@@ -150,8 +167,10 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     JointValues v;
     v.anchor = vec3(required(item, "anchor", "the joint's anchor [x, y, z] in the world at the start (m)"),
                     "the joint's anchor [x, y, z] in the world at the start (m)");
-    if (auto axis = optional(item, "axis")) unit_vector(*axis, vec3(*axis, "the joint's axis [x, y, z]"), joint.axis);
-    else if (free_direction) required(item, "axis", "the joint's axis [x, y, z] in the world at the start");
+    if (auto axis = optional(item, "axis"))
+      unit_vector(*axis, vec3(*axis, "the joint's axis [x, y, z]"), joint.axis);
+    else if (free_direction)
+      required(item, "axis", "the joint's axis [x, y, z] in the world at the start");
     if (auto limits = optional(item, "limits")) {
       const std::string expected = *type == JointType::Hinge ? "[lower, upper] turns about the axis in [-pi, pi] (rad)"
                                                              : "[lower, upper] slides along the axis (m)";
@@ -167,8 +186,10 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     if (auto damping = optional(item, "damping")) v.damping = number(*damping, "a damping >= 0", non_negative);
     if (auto collide = optional(item, "collide")) joint.collide = boolean(*collide);
     if (auto channel = optional(item, "channel")) {
-      if (!free_direction) fail(channel->path, "a fixed joint has no motor to drive; expected a hinge or prismatic joint");
-      if (scene.channels == 0) fail(channel->path, "found a channel but the scene has no control channels (controls.channels)");
+      if (!free_direction)
+        fail(channel->path, "a fixed joint has no motor to drive; expected a hinge or prismatic joint");
+      if (scene.channels == 0)
+        fail(channel->path, "found a channel but the scene has no control channels (controls.channels)");
       joint.channel = int_in(*channel, 0, scene.channels - 1, "a control channel");
     }
     if (auto gain = optional(item, "gain")) {
@@ -234,7 +255,8 @@ void SceneReader::read_attachments(const Node& node, Scene& scene) const {
     const Node pair = node.element(k);
     if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [particle, body]");
     const int particle = particle_index(pair.element(0));
-    const int body = static_cast<int>(integer(pair.element(1), 0, b - 1, "a body index in [0, " + std::to_string(b) + ")"));
+    const int body =
+        static_cast<int>(integer(pair.element(1), 0, b - 1, "a body index in [0, " + std::to_string(b) + ")"));
     if (attached_to[size_t(particle)] >= 0)
       fail_found(pair.element(0), "each particle attached once (it is already held to body " +
                                       std::to_string(attached_to[size_t(particle)]) + ")");
@@ -350,12 +372,14 @@ Problem check_body_sizes(const Scene& scene, int b) {
     const ParamFacts& facts = param_facts(id);
     for (int col = 0; col < p.cols; ++col) {
       const double value = p.value[size_t(b) * size_t(p.cols) + size_t(col)];
-      const bool uses = std::any_of(used.begin(), used.end(), [&](const ShapeSizeEntry& e) { return e.param == id && e.col == col; });
+      const bool uses =
+          std::any_of(used.begin(), used.end(), [&](const ShapeSizeEntry& e) { return e.param == id && e.col == col; });
       std::string where = index_path("bodies", b) + "." + std::string(facts.where.substr(facts.where.find('.') + 1));
       if (p.cols > 1) where = index_path(where, col);
       if (uses && !positive(value)) return found(where, value, facts.expected);
       if (!uses && value != 0)
-        return found(where, value, "0: a " + std::string(body_shape_name(shape)) + " body has no " + std::string(facts.label));
+        return found(where, value,
+                     "0: a " + std::string(body_shape_name(shape)) + " body has no " + std::string(facts.label));
     }
   }
   return std::nullopt;
@@ -390,11 +414,13 @@ Problem check_joints(const Scene& scene) {
   for (int j = 0; j < scene.joint_count(); ++j) {
     const Joint& joint = scene.joints[size_t(j)];
     const std::string at = index_path("joints", j);
-    if (joint.parent < -1 || joint.parent >= b) return found(at + ".parent", joint.parent, "-1 (the world) or " + body_range);
+    if (joint.parent < -1 || joint.parent >= b)
+      return found(at + ".parent", joint.parent, "-1 (the world) or " + body_range);
     if (joint.child < 0 || joint.child >= b) return found(at + ".child", joint.child, body_range);
     if (joint.parent == joint.child) return found(at + ".child", joint.child, "a body other than the parent");
     const double length = std::hypot(joint.axis[0], joint.axis[1], joint.axis[2]);
-    if (!finite(length) || std::abs(length - 1.0) > 1e-6) return found(at + ".axis", length, "a unit vector (length 1)");
+    if (!finite(length) || std::abs(length - 1.0) > 1e-6)
+      return found(at + ".axis", length, "a unit vector (length 1)");
     if (joint.channel >= scene.channels || joint.channel < -1)
       return found(at + ".channel", joint.channel, "a control channel in [0, " + std::to_string(scene.channels) + ")");
     if (joint.channel >= 0 && joint.type != JointType::Hinge && joint.type != JointType::Prismatic)
@@ -432,10 +458,12 @@ Problem check_attachments(const Scene& scene) {
     const std::string at = index_path("attachments", static_cast<long long>(k));
     if (a.particle < 0 || a.particle >= n)
       return found(index_path(at, 0), a.particle, "a particle index in [0, " + std::to_string(n) + ")");
-    if (a.body < 0 || a.body >= b) return found(index_path(at, 1), a.body, "a body index in [0, " + std::to_string(b) + ")");
+    if (a.body < 0 || a.body >= b)
+      return found(index_path(at, 1), a.body, "a body index in [0, " + std::to_string(b) + ")");
     if (!attached.insert(a.particle).second) return found(index_path(at, 0), a.particle, "each particle attached once");
     if (scene.pinned[size_t(a.particle)])
-      return found(index_path(at, 0), a.particle, "a particle that is not pinned (a pinned particle cannot follow a body)");
+      return found(index_path(at, 0), a.particle,
+                   "a particle that is not pinned (a pinned particle cannot follow a body)");
   }
   return std::nullopt;
 }

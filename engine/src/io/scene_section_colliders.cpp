@@ -77,12 +77,14 @@ void SceneReader::read_placement(const Node& node, ColliderShape& c) const {
   double q[4];
   for (std::size_t k = 0; k < 4; ++k) q[k] = number(orientation->element(k), "a finite number");
   const double length = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  if (std::abs(length - 1) > 1e-6) fail_found(*orientation, "a unit quaternion [x, y, z, w] (its length is " + number_text(length) + ")");
+  if (std::abs(length - 1) > 1e-6)
+    fail_found(*orientation, "a unit quaternion [x, y, z, w] (its length is " + number_text(length) + ")");
   std::copy(q, q + 4, c.orientation);
 }
 
 void SceneReader::read_contact(const Node& node, Scene& scene) const {
-  expect_object(node, section_keys("contact", {"restitution", "damping_mode", "smoothing", "friction_smoothing", "bodies"}));
+  expect_object(node,
+                section_keys("contact", {"restitution", "damping_mode", "smoothing", "friction_smoothing", "bodies"}));
   ContactSettings& c = scene.contact;
   if (auto bodies = optional(node, "bodies")) c.bodies = boolean(*bodies);
   read_param_columns(node, scene, "contact", 1);
@@ -186,7 +188,8 @@ Problem check_colliders(const Scene& scene) {
     }
     if (Problem p = vector_problem("position", c.position, 3)) return p;
     if (Problem p = vector_problem("orientation", c.orientation, 4)) return p;
-    if (!unit(c.orientation, 4)) return at + ".orientation: not of unit length; expected a unit quaternion [x, y, z, w]";
+    if (!unit(c.orientation, 4))
+      return at + ".orientation: not of unit length; expected a unit quaternion [x, y, z, w]";
     if (c.type == ColliderType::Box)
       for (int k = 0; k < 3; ++k)
         if (!positive(c.half_extents[k]))
@@ -201,8 +204,9 @@ Problem check_colliders(const Scene& scene) {
   if (!positive(scene.contact.friction_smoothing))
     return found("contact.friction_smoothing", scene.contact.friction_smoothing, "a speed > 0 (m/s)");
   if (scene.contact.restitution && scene.contact.damp_approach_only)
-    return std::string("contact.damping_mode: found \"approach\" with a restitution; expected \"both\" (a "
-                       "restitution's damping acts both ways)");
+    return std::string(
+        "contact.damping_mode: found \"approach\" with a restitution; expected \"both\" (a "
+        "restitution's damping acts both ways)");
   return std::nullopt;
 }
 

@@ -48,12 +48,14 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
   }
 
   const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target, contact)");
-  if (!inputs.json.is_array() || inputs.json.empty()) fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact)");
+  if (!inputs.json.is_array() || inputs.json.empty())
+    fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact)");
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Node item = inputs.element(k);
     if (!item.json.is_object()) fail_found(item, "an input object with a \"type\" (sine, state, target, contact)");
     const Node type_node = required(item, "type", "the input's type: sine, state, target or contact");
-    const std::optional<ControllerInputType> type = controller_input_from_name(string(type_node, "sine, state, target or contact"));
+    const std::optional<ControllerInputType> type =
+        controller_input_from_name(string(type_node, "sine, state, target or contact"));
     if (!type) fail_found(type_node, "one of: sine, state, target, contact");
     ControllerInput in;
     in.type = *type;
@@ -86,12 +88,15 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
 
   const Node channels = required(node, "channels", "an array of the control channels the outputs drive");
   if (!channels.json.is_array() || channels.json.empty())
-    fail_found(channels, "a non-empty array of control channels (controls.channels has " + std::to_string(scene.channels) + ")");
+    fail_found(channels,
+               "a non-empty array of control channels (controls.channels has " + std::to_string(scene.channels) + ")");
   for (std::size_t k = 0; k < channels.size(); ++k) {
     const Node element = channels.element(k);
-    if (scene.channels == 0) fail(element.path, "found a channel but the scene has no control channels (controls.channels)");
+    if (scene.channels == 0)
+      fail(element.path, "found a channel but the scene has no control channels (controls.channels)");
     const int ch = int_in(element, 0, scene.channels - 1, "a control channel");
-    if (std::find(c.channels.begin(), c.channels.end(), ch) != c.channels.end()) fail_found(element, "each channel once");
+    if (std::find(c.channels.begin(), c.channels.end(), ch) != c.channels.end())
+      fail_found(element, "each channel once");
     c.channels.push_back(ch);
   }
 
@@ -128,8 +133,8 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
     weights += (in + 1) * c.layers[l].size;
   }
   if (weights > kMaxControllerWeights)
-    fail(node.path, "found " + std::to_string(weights) + " weights; expected at most " +
-                        std::to_string(kMaxControllerWeights));
+    fail(node.path,
+         "found " + std::to_string(weights) + " weights; expected at most " + std::to_string(kMaxControllerWeights));
   scene.controller = c;
 
   const auto values = optional(node, "weights");
@@ -194,7 +199,8 @@ Problem check_controller(const Scene& scene) {
   for (std::size_t k = 0; k < c.particles.size(); ++k) {
     const int i = c.particles[k];
     if (i < 0 || i >= n)
-      return found(index_path("controller.particles", long(k)), i, "a particle index in [0, " + std::to_string(n) + ")");
+      return found(index_path("controller.particles", long(k)), i,
+                   "a particle index in [0, " + std::to_string(n) + ")");
     if (std::find(c.particles.begin(), c.particles.begin() + long(k), i) != c.particles.begin() + long(k))
       return found(index_path("controller.particles", long(k)), i, "each particle once");
   }
@@ -217,7 +223,8 @@ Problem check_controller(const Scene& scene) {
              " input in a scene with no particles; expected particles to observe";
   }
   if (int(c.layers.size()) > kMaxControllerLayers)
-    return found("controller.layers", int(c.layers.size()), "at most " + std::to_string(kMaxControllerLayers) + " layers");
+    return found("controller.layers", int(c.layers.size()),
+                 "at most " + std::to_string(kMaxControllerLayers) + " layers");
   for (std::size_t l = 0; l < c.layers.size(); ++l)
     if (c.layers[l].size < 1 || c.layers[l].size > kMaxLayerSize)
       return found(index_path("controller.layers", long(l)) + ".size", c.layers[l].size,

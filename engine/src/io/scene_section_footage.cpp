@@ -29,7 +29,8 @@ void SceneReader::read_footage(const Node& node, Scene& scene) const {
   expect_object(node, {"video", "fps", "first_frame", "camera", "correspondences", "tracks"});
   Footage& f = scene.footage;
   if (auto video = optional(node, "video")) {
-    const std::string written = string(*video, "the path of the shot's video or image sequence, relative to the scene's folder");
+    const std::string written =
+        string(*video, "the path of the shot's video or image sequence, relative to the scene's folder");
     if (written.empty()) fail_found(*video, "the path of a video or an image sequence");
     f.video = fs::path(written);
   }
@@ -86,8 +87,9 @@ PinholeCamera SceneReader::read_pinhole_camera(const Node& node) const {
     const double d[3] = {t[0] - position[0], t[1] - position[1], t[2] - position[2]};
     const double horizontal = std::hypot(d[0], d[2]);
     if (!(horizontal > 1e-9 * std::hypot(horizontal, d[1])))
-      fail_found(*target, "a point looked at that is not straight above or below the camera (the view's roll is "
-                          "set by world +y; give an \"orientation\" instead)");
+      fail_found(*target,
+                 "a point looked at that is not straight above or below the camera (the view's roll is "
+                 "set by world +y; give an \"orientation\" instead)");
     look_at_orientation(c.position, t.data(), c.orientation);
   } else {
     constexpr std::string_view expected = "a quaternion [x, y, z, w] of length 1 (camera to world)";
@@ -107,7 +109,8 @@ Track SceneReader::read_track(const Node& node, std::set<int>& ids) const {
   if (auto name = optional(node, "name")) t.name = string(*name, "a track name");
   if (auto weight = optional(node, "weight")) t.weight = number(*weight, "a weight >= 0", non_negative);
   const Node points = required(node, "points", "an array of [frame, u, v, confidence, key] samples");
-  constexpr std::string_view expected = "a sample [frame, u, v, confidence, key]: key 1 where the user placed it, else 0";
+  constexpr std::string_view expected =
+      "a sample [frame, u, v, confidence, key]: key 1 where the user placed it, else 0";
   expect_array(points, "an array of [frame, u, v, confidence, key] samples");
   if (points.size() > kMaxTrackSamples) fail_found(points, "at most " + std::to_string(kMaxTrackSamples) + " samples");
   for (std::size_t k = 0; k < points.size(); ++k) {
@@ -116,7 +119,8 @@ Track SceneReader::read_track(const Node& node, std::set<int>& ids) const {
     TrackSample s;
     s.frame = int_in(item.element(0), 0, kMaxFrame, "a frame");
     if (!t.samples.empty() && s.frame <= t.samples.back().frame)
-      fail_found(item.element(0), "a frame after the previous sample's (" + std::to_string(t.samples.back().frame) + ")");
+      fail_found(item.element(0),
+                 "a frame after the previous sample's (" + std::to_string(t.samples.back().frame) + ")");
     s.uv[0] = number(item.element(1), "an image position u (px)");
     s.uv[1] = number(item.element(2), "an image position v (px)");
     s.confidence = number(item.element(3), "a confidence in [0, 1]", [](double x) { return x >= 0 && x <= 1; });
@@ -176,7 +180,8 @@ Problem check_footage(const Scene& scene) {
     if (c.width < 1 || c.height < 1)
       return "footage.camera: found a " + std::to_string(c.width) + " x " + std::to_string(c.height) +
              " image; expected a width and height >= 1 (px)";
-    if (!(c.focal > 0) || !std::isfinite(c.focal)) return found("footage.camera.focal", c.focal, "a focal length > 0 (px)");
+    if (!(c.focal > 0) || !std::isfinite(c.focal))
+      return found("footage.camera.focal", c.focal, "a focal length > 0 (px)");
     for (int k = 0; k < 3; ++k)
       if (!std::isfinite(c.position[k])) return found("footage.camera.position", c.position[k], "a finite number (m)");
     for (double p : c.principal)
@@ -205,7 +210,8 @@ Problem check_footage(const Scene& scene) {
       if (s.frame < 0 || (i > 0 && s.frame <= t.samples[i - 1].frame))
         return found(point + "[0]", s.frame, "a frame >= 0 after the previous sample's");
       if (!std::isfinite(s.uv[0]) || !std::isfinite(s.uv[1])) return point + ": expected a finite image position (px)";
-      if (!(s.confidence >= 0 && s.confidence <= 1)) return found(point + "[3]", s.confidence, "a confidence in [0, 1]");
+      if (!(s.confidence >= 0 && s.confidence <= 1))
+        return found(point + "[3]", s.confidence, "a confidence in [0, 1]");
     }
   }
   return std::nullopt;

@@ -59,11 +59,12 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
     case ObjectiveType::Velocity: {
       expect_object(node, {"type", "particles", "bodies", "target", "step", "weight"}, context);
       if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
-      if (auto particles = optional(node, "particles")) o.particles = particle_list(*particles);
+      if (auto particles = optional(node, "particles"))
+        o.particles = particle_list(*particles);
       else if (o.bodies.empty())
         required(node, "particles", "a non-empty array of particle indices (or \"bodies\")");
-      const std::string_view expected = *type == ObjectiveType::Target ? "a target position [x, y, z] (m)"
-                                                                       : "a target velocity [x, y, z] (m/s)";
+      const std::string_view expected =
+          *type == ObjectiveType::Target ? "a target position [x, y, z] (m)" : "a target velocity [x, y, z] (m/s)";
       const std::array<double, 3> target = vec3(required(node, "target", expected), expected);
       o.target.assign(target.begin(), target.end());
       break;
@@ -91,7 +92,8 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       expect_object(node, {"type", "bodies", "axis", "direction", "step", "weight"}, context);
       o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
       o.direction[0] = 0, o.direction[1] = 1, o.direction[2] = 0;  // by default: the axis points up
-      if (auto axis = optional(node, "axis")) unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
+      if (auto axis = optional(node, "axis"))
+        unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
       if (auto direction = optional(node, "direction")) read_direction(*direction, o);
       break;
     case ObjectiveType::Travel:
@@ -112,9 +114,9 @@ void SceneReader::read_position_targets(const Node& node, const Scene& scene, Ob
     fail(node.path, std::string(targets ? "found both" : "found neither") +
                         " \"targets\" and \"offset\"; expected exactly one of them");
   if (targets) {
-    o.target = rows_of_3(*targets, o.particles.size(), "a target position [x, y, z] (m)",
-                         "an array of " + std::to_string(o.particles.size()) +
-                             " [x, y, z] targets (one per listed particle)");
+    o.target =
+        rows_of_3(*targets, o.particles.size(), "a target position [x, y, z] (m)",
+                  "an array of " + std::to_string(o.particles.size()) + " [x, y, z] targets (one per listed particle)");
     return;
   }
   const std::array<double, 3> d = vec3(*offset, "an offset [dx, dy, dz] (m)");
@@ -148,25 +150,29 @@ std::map<int, std::string> SceneReader::read_bindings(const Node& node, const Sc
     if (!list.json.is_array() || list.json.empty()) fail_found(list, expected);
     for (std::size_t k = 0; k < list.size(); ++k) {
       const Node pair = list.element(k);
-      if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [" + id_name + ", " + std::string(element) + "]");
+      if (!pair.json.is_array() || pair.size() != 2)
+        fail_found(pair, "a pair [" + id_name + ", " + std::string(element) + "]");
       const Node id_node = pair.element(0);
       const int id = int_in(id_node, std::numeric_limits<int>::min(), kIntMax, "a " + id_name + " id, an integer");
       if (const auto [it, inserted] = bound.emplace(id, pair.path); !inserted)
-        fail_found(id_node, "each " + id_name + " bound once (" + id_name + " " + std::to_string(id) + " is already at " +
-                                it->second + ")");
+        fail_found(id_node, "each " + id_name + " bound once (" + id_name + " " + std::to_string(id) +
+                                " is already at " + it->second + ")");
       out.emplace_back(id, index_of(pair.element(1)));
     }
   };
-  if (bind) read_bind(*bind, "particle", [&](const Node& n) { return particle_index(n); }, o.bind);
+  if (bind)
+    read_bind(
+        *bind, "particle", [&](const Node& n) { return particle_index(n); }, o.bind);
   if (bind_bodies) {
     const int bodies = scene.body_count();
     const std::string body_range = "a body index in [0, " + std::to_string(bodies) + ")";
-    read_bind(*bind_bodies, "body",
-              [&](const Node& n) {
-                if (bodies == 0) fail_found(n, "a body index (the scene has no bodies)");
-                return static_cast<int>(integer(n, 0, bodies - 1, body_range));
-              },
-              o.bind_bodies);
+    read_bind(
+        *bind_bodies, "body",
+        [&](const Node& n) {
+          if (bodies == 0) fail_found(n, "a body index (the scene has no bodies)");
+          return static_cast<int>(integer(n, 0, bodies - 1, body_range));
+        },
+        o.bind_bodies);
   }
   return bound;
 }
@@ -176,11 +182,13 @@ std::map<int, std::string> SceneReader::read_bindings(const Node& node, const Sc
 void SceneReader::read_tracks_objective(const Node& node, const Scene& scene, Objective& o) const {
   const Footage& footage = scene.footage;
   if (!footage.camera)
-    fail(node.path, "found a tracks objective in a scene whose footage has no camera; expected a \"footage\" "
-                    "section with a \"camera\" (fit one from correspondences with nudge fit-camera)");
+    fail(node.path,
+         "found a tracks objective in a scene whose footage has no camera; expected a \"footage\" "
+         "section with a \"camera\" (fit one from correspondences with nudge fit-camera)");
   if (!steps_per_frame(footage.fps, scene.settings.dt))
     fail(node.path, "found footage at " + number_text(footage.fps) + " frames per second and simulation.dt " +
-                        number_text(scene.settings.dt) + " s, which give " + number_text(1.0 / (footage.fps * scene.settings.dt)) +
+                        number_text(scene.settings.dt) + " s, which give " +
+                        number_text(1.0 / (footage.fps * scene.settings.dt)) +
                         " steps per frame; expected a whole number (set dt to 1 / (fps x steps per frame))");
   const std::map<int, std::string> bound = read_bindings(node, scene, "track", o);
   const int spf = *steps_per_frame(footage.fps, scene.settings.dt);
@@ -233,7 +241,8 @@ void SceneReader::read_markers(const Node& node, const Scene& scene, Objective& 
   }
   for (const auto& [marker, where] : bound)
     if (!observed.contains(marker))
-      fail(where + "[0]", "found " + std::to_string(marker) + "; expected a marker id that occurs in " + resolved.string());
+      fail(where + "[0]",
+           "found " + std::to_string(marker) + "; expected a marker id that occurs in " + resolved.string());
 }
 
 // ---- Writing ----------------------------------------------------------------------
@@ -322,10 +331,10 @@ Problem check_particle_list(const std::string& where, const std::vector<int>& pa
 }
 
 Problem check_markers(const std::string& where, const Objective& o, int n, int bodies, int steps) {
-  if (o.steps_per_frame < 1)
-    return found(where + ".steps_per_frame", o.steps_per_frame, "an integer >= 1");
+  if (o.steps_per_frame < 1) return found(where + ".steps_per_frame", o.steps_per_frame, "an integer >= 1");
   if (o.bind.empty() && o.bind_bodies.empty())
-    return where + ".bind: found no markers; expected at least one [marker, particle] (or bind_bodies [marker, body]) pair";
+    return where +
+           ".bind: found no markers; expected at least one [marker, particle] (or bind_bodies [marker, body]) pair";
   std::set<int> bound;
   for (std::size_t k = 0; k < o.bind_bodies.size(); ++k) {
     const std::string pair = index_path(where + ".bind_bodies", static_cast<long long>(k));
@@ -371,10 +380,11 @@ Problem check_markers(const std::string& where, const Objective& o, int n, int b
 Problem check_tracks_objective(const std::string& where, const Objective& o, const Scene& scene) {
   if (!scene.footage.camera) return where + ": a tracks objective needs footage.camera; found none";
   if (!steps_per_frame(scene.footage.fps, scene.settings.dt))
-    return where + ": footage.fps " + number_text(scene.footage.fps) + " and simulation.dt " + number_text(scene.settings.dt) +
-           " give no whole number of steps per frame";
+    return where + ": footage.fps " + number_text(scene.footage.fps) + " and simulation.dt " +
+           number_text(scene.settings.dt) + " give no whole number of steps per frame";
   if (o.bind.empty() && o.bind_bodies.empty())
-    return where + ".bind: found no tracks; expected at least one [track, particle] (or bind_bodies [track, body]) pair";
+    return where +
+           ".bind: found no tracks; expected at least one [track, particle] (or bind_bodies [track, body]) pair";
   std::set<int> bound;
   const auto check_list = [&](const std::vector<std::pair<int, int>>& pairs, const std::string& key, int count,
                               std::string_view element) -> Problem {
@@ -439,7 +449,8 @@ Problem check_objectives(const Scene& scene) {
     }
     if (orientation) {
       const double length = std::hypot(o.axis[0], o.axis[1], o.axis[2]);
-      if (!finite(length) || std::abs(length - 1.0) > 1e-9) return found(where + ".axis", length, "a unit vector (length 1)");
+      if (!finite(length) || std::abs(length - 1.0) > 1e-9)
+        return found(where + ".axis", length, "a unit vector (length 1)");
     }
     if (o.type == ObjectiveType::Markers)
       if (Problem p = check_markers(where, o, n, scene.body_count(), steps)) return p;

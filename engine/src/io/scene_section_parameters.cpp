@@ -47,8 +47,8 @@ void SceneReader::read_parameters(const Node& node, Scene& scene) const {
     if (auto lower = optional(entry, "lower")) p.lower = number(*lower, "a finite lower bound");
     if (auto upper = optional(entry, "upper")) p.upper = number(*upper, "a finite upper bound");
     if (p.lower > p.upper)
-      fail(entry.path, "found lower " + number_text(p.lower) + " > upper " + number_text(p.upper) +
-                           "; expected lower <= upper");
+      fail(entry.path,
+           "found lower " + number_text(p.lower) + " > upper " + number_text(p.upper) + "; expected lower <= upper");
   }
 }
 
@@ -102,19 +102,19 @@ OrderedJson parameters_json(const ParameterSet& p) {
 
 OrderedJson optimizer_json(const OptimizerSettings& o) {
   OrderedJson j = {{"method", method_name(o.method)},
-          {"iterations", o.iterations},
-          {"learning_rate", o.learning_rate},
-          {"momentum", o.momentum},
-          {"beta1", o.beta1},
-          {"beta2", o.beta2},
-          {"epsilon", o.epsilon},
-          {"history", o.history},
-          {"clip", o.clip},
-          {"tolerance", o.tolerance},
-          {"loss_tolerance", o.loss_tolerance},
-          {"population", o.population},
-          {"sigma", o.sigma},
-          {"seed", o.seed}};
+                   {"iterations", o.iterations},
+                   {"learning_rate", o.learning_rate},
+                   {"momentum", o.momentum},
+                   {"beta1", o.beta1},
+                   {"beta2", o.beta2},
+                   {"epsilon", o.epsilon},
+                   {"history", o.history},
+                   {"clip", o.clip},
+                   {"tolerance", o.tolerance},
+                   {"loss_tolerance", o.loss_tolerance},
+                   {"population", o.population},
+                   {"sigma", o.sigma},
+                   {"seed", o.seed}};
   // Only when set, so that scenes written before it existed save unchanged.
   if (o.normalize) j["normalize"] = true;
   return j;
@@ -129,7 +129,8 @@ std::string element_path(std::string_view where, const Parameter& p, int flat_in
   // A body's or joint's values sit in its own object: "bodies[2].position[1]".
   for (std::string_view list : {"bodies", "joints"})
     if (where.starts_with(list) && where.size() > list.size() && where[list.size()] == '.') {
-      const std::string element = index_path(std::string(list), flat_index / p.cols) + std::string(where.substr(list.size()));
+      const std::string element =
+          index_path(std::string(list), flat_index / p.cols) + std::string(where.substr(list.size()));
       return p.cols == 1 ? element : index_path(element, flat_index % p.cols);
     }
   std::string path(where);
@@ -147,22 +148,22 @@ Problem check_parameters(const Scene& scene) {
     const ParamFacts& facts = param_facts(id);
     const std::string where(facts.where);
     if (p.id != id)
-      return "params[" + std::to_string(i) + "]: found id " + std::to_string(static_cast<int>(p.id)) +
-             "; expected " + std::to_string(i) + " ('" + std::string(param_name(id)) + "'; call shape_parameters)";
+      return "params[" + std::to_string(i) + "]: found id " + std::to_string(static_cast<int>(p.id)) + "; expected " +
+             std::to_string(i) + " ('" + std::string(param_name(id)) + "'; call shape_parameters)";
     const Shape shape = shape_of(id, counts_of(scene));
     if (p.rows != shape.rows || p.cols != shape.cols ||
         p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) ||
         p.grad.size() != p.value.size())
       return where + ": found " + std::to_string(p.rows) + " x " + std::to_string(p.cols) + " with " +
-             std::to_string(p.value.size()) + " values and " + std::to_string(p.grad.size()) +
-             " gradients; expected " + std::to_string(shape.rows) + " x " + std::to_string(shape.cols) +
-             " (call shape_parameters)";
+             std::to_string(p.value.size()) + " values and " + std::to_string(p.grad.size()) + " gradients; expected " +
+             std::to_string(shape.rows) + " x " + std::to_string(shape.cols) + " (call shape_parameters)";
     for (int k = 0; k < p.size(); ++k)  // unused entries: check_bodies
       if (!(size_t(k) < p.unused.size() && p.unused[size_t(k)]) && !in_param_range(facts.range, p.value[k]))
         return found(element_path(facts.where, p, k), p.value[k], facts.expected);
     const std::string bounds = "parameters." + std::string(param_name(id));
     for (size_t k = 0; k < p.optimize_rows.size(); ++k)
-      if (p.optimize_rows[k] < 0 || p.optimize_rows[k] >= p.rows || (k > 0 && p.optimize_rows[k] <= p.optimize_rows[k - 1]))
+      if (p.optimize_rows[k] < 0 || p.optimize_rows[k] >= p.rows ||
+          (k > 0 && p.optimize_rows[k] <= p.optimize_rows[k - 1]))
         return found(index_path(bounds + ".rows", static_cast<long long>(k)), p.optimize_rows[k],
                      "ascending distinct row indices in [0, " + std::to_string(p.rows) + ")");
     if (std::isnan(p.lower) || std::isnan(p.upper) || p.lower > p.upper)
@@ -186,8 +187,7 @@ Problem check_optimizer(const Scene& scene) {
   if (o.history < 1 || o.history > 1000) return found("optimizer.history", o.history, "an integer in [1, 1000]");
   if (!non_negative(o.clip)) return found("optimizer.clip", o.clip, "a number >= 0 (0: no clipping)");
   if (!non_negative(o.tolerance)) return found("optimizer.tolerance", o.tolerance, "a number >= 0");
-  if (!non_negative(o.loss_tolerance))
-    return found("optimizer.loss_tolerance", o.loss_tolerance, "a number >= 0");
+  if (!non_negative(o.loss_tolerance)) return found("optimizer.loss_tolerance", o.loss_tolerance, "a number >= 0");
   if (o.population < 0 || o.population == 1)
     return found("optimizer.population", o.population, "0 (the default) or an integer >= 2");
   if (!positive(o.sigma)) return found("optimizer.sigma", o.sigma, "a number > 0");

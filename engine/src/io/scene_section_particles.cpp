@@ -78,8 +78,8 @@ bool SceneReader::read_springs(const std::optional<Node>& node, Scene& scene) co
     if (!pair.json.is_array() || pair.size() != 2) fail_found(pair, "a pair [a, b] of particle indices");
     const int a = particle_index(pair.element(0)), b = particle_index(pair.element(1));
     if (a == b)
-      fail(pair.path, "found a spring from particle " + std::to_string(a) +
-                          " to itself; expected two different particles");
+      fail(pair.path,
+           "found a spring from particle " + std::to_string(a) + " to itself; expected two different particles");
     scene.spring_a.push_back(a);
     scene.spring_b.push_back(b);
   }

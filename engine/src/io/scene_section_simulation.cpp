@@ -13,7 +13,8 @@ namespace nudge::scene_io {
 // ---- Reading ----------------------------------------------------------------------
 
 void SceneReader::read_simulation(const Node& node, Scene& scene) const {
-  expect_object(node, section_keys("simulation", {"dt", "steps", "checkpoint_every", "integrator", "implicit", "ground"}));
+  expect_object(node,
+                section_keys("simulation", {"dt", "steps", "checkpoint_every", "integrator", "implicit", "ground"}));
   Settings& s = scene.settings;
   s.dt = number(required(node, "dt", "a time step in (0, 1] (s)"), "a time step in (0, 1] (s)", time_step);
   s.steps = int_in(required(node, "steps", "a step count, an integer in " + range_text(1, kMaxSteps)), 1, kMaxSteps,
@@ -49,11 +50,13 @@ void SceneReader::read_implicit(const Node& node, ImplicitSettings& implicit) co
 }
 
 void SceneReader::read_ground(const Node& node, Scene& scene) const {
-  expect_object(node, section_keys("simulation.ground", {"model", "height", "damping", "contact_smoothing", "friction_smoothing"}));
+  expect_object(node, section_keys("simulation.ground",
+                                   {"model", "height", "damping", "contact_smoothing", "friction_smoothing"}));
   Ground& g = scene.settings.ground;
   g.enabled = true;
   if (auto model = optional(node, "model")) {
-    const std::optional<GroundContact> contact = ground_contact_from_name(string(*model, "penalty, projection or time_of_impact"));
+    const std::optional<GroundContact> contact =
+        ground_contact_from_name(string(*model, "penalty, projection or time_of_impact"));
     if (!contact) fail_found(*model, "one of: penalty, projection, time_of_impact");
     g.contact = *contact;
   }
@@ -68,14 +71,14 @@ void SceneReader::read_ground(const Node& node, Scene& scene) const {
 
 void SceneReader::read_camera(const Node& node, SceneCamera& camera) const {
   expect_object(node, {"eye", "target", "fov_degrees"});
-  const std::array<double, 3> eye = vec3(required(node, "eye", "the camera position [x, y, z] (m)"),
-                                         "the camera position [x, y, z] (m)");
+  const std::array<double, 3> eye =
+      vec3(required(node, "eye", "the camera position [x, y, z] (m)"), "the camera position [x, y, z] (m)");
   const Node target_node = required(node, "target", "the point looked at [x, y, z] (m)");
   const std::array<double, 3> target = vec3(target_node, "the point looked at [x, y, z] (m)");
   if (eye == target) fail_found(target_node, "a point other than the camera position");
   if (auto fov = optional(node, "fov_degrees"))
-    camera.fov_degrees = number(*fov, "a vertical field of view in degrees, in (0, 180)",
-                                [](double v) { return v > 0 && v < 180; });
+    camera.fov_degrees =
+        number(*fov, "a vertical field of view in degrees, in (0, 180)", [](double v) { return v > 0 && v < 180; });
   std::copy(eye.begin(), eye.end(), camera.eye);
   std::copy(target.begin(), target.end(), camera.target);
   camera.set = true;
@@ -113,17 +116,14 @@ OrderedJson simulation_json(const Scene& scene) {
 }
 
 OrderedJson camera_json(const SceneCamera& camera) {
-  return {{"eye", vec3_json(camera.eye)},
-          {"target", vec3_json(camera.target)},
-          {"fov_degrees", camera.fov_degrees}};
+  return {{"eye", vec3_json(camera.eye)}, {"target", vec3_json(camera.target)}, {"fov_degrees", camera.fov_degrees}};
 }
 
 // ---- Checking ---------------------------------------------------------------------
 
 Problem check_settings(const Scene& scene) {
   const Settings& s = scene.settings;
-  if (!(finite(s.dt) && s.dt > 0 && s.dt <= 1))
-    return found("simulation.dt", s.dt, "a time step in (0, 1] (s)");
+  if (!(finite(s.dt) && s.dt > 0 && s.dt <= 1)) return found("simulation.dt", s.dt, "a time step in (0, 1] (s)");
   if (s.steps < 1 || s.steps > kMaxSteps)
     return found("simulation.steps", s.steps, "a step count in [1, " + std::to_string(kMaxSteps) + "]");
   if (s.checkpoint_every < 0)

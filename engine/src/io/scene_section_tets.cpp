@@ -44,7 +44,8 @@ TetRest<double> rest_of(const Scene& scene, int tet) {
 
 std::optional<double> SceneReader::read_tets(const std::optional<Node>& node, Scene& scene) const {
   if (!node) return std::nullopt;
-  expect_object(*node, section_keys("tets", {"indices", "k_mu", "k_lambda", "young", "poisson", "channel", "actuation", "density"}));
+  expect_object(*node, section_keys("tets", {"indices", "k_mu", "k_lambda", "young", "poisson", "channel", "actuation",
+                                             "density"}));
   const Node indices = required(*node, "indices", "an array of [a, b, c, d] particle index quadruples");
   expect_array(indices, "an array of [a, b, c, d] particle index quadruples");
   const std::size_t count = indices.size();
@@ -68,8 +69,8 @@ std::optional<double> SceneReader::read_tets(const std::optional<Node>& node, Sc
         fail(lame->path, "found both \"" + std::string(key) + "\" and \"" + (young ? "young" : "poisson") +
                              "\"; expected k_mu and k_lambda, or young and poisson");
     if (!young || !poisson)
-      fail((young ? *young : *poisson).path, std::string("found \"") + (young ? "young" : "poisson") +
-                                                 "\" without \"" + (young ? "poisson" : "young") +
+      fail((young ? *young : *poisson).path, std::string("found \"") + (young ? "young" : "poisson") + "\" without \"" +
+                                                 (young ? "poisson" : "young") +
                                                  "\"; expected both (Young's modulus and Poisson's ratio)");
     const std::vector<double> e = per_item(*young, count, "tet", "a Young's modulus > 0 (Pa)", positive);
     const std::vector<double> nu = per_item(*poisson, count, "tet", "a Poisson's ratio in (-1, 0.5)", poisson_ratio);
@@ -174,7 +175,8 @@ Problem check_tets(const Scene& scene) {
           return quad + ": found particles " + corners_text(abcd) + "; expected four different particles";
     const int channel = scene.tet_channel[size_t(t)];
     if (channel < -1 || channel >= c)
-      return found(index_path("tets.channel", t), channel, "-1 (passive) or a channel in [0, " + std::to_string(c) + ")");
+      return found(index_path("tets.channel", t), channel,
+                   "-1 (passive) or a channel in [0, " + std::to_string(c) + ")");
     if (!finite(scene.tet_actuation[size_t(t)]))
       return found(index_path("tets.actuation", t), scene.tet_actuation[size_t(t)], "a finite actuation");
     if (!positions) continue;  // check_parameters reports the shape

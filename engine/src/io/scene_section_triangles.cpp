@@ -38,8 +38,8 @@ OrderedJson triangles_json(const Scene& scene) {
   OrderedJson triangles;
   OrderedJson indices = OrderedJson::array();
   for (int t = 0; t < scene.triangle_count(); ++t)
-    indices.push_back({scene.triangles[3 * size_t(t)], scene.triangles[3 * size_t(t) + 1],
-                       scene.triangles[3 * size_t(t) + 2]});
+    indices.push_back(
+        {scene.triangles[3 * size_t(t)], scene.triangles[3 * size_t(t) + 1], scene.triangles[3 * size_t(t) + 2]});
   triangles["indices"] = indices;
   write_param_columns(triangles, scene, "triangles");
   return triangles;
@@ -49,8 +49,7 @@ OrderedJson triangles_json(const Scene& scene) {
 
 Problem check_triangles(const Scene& scene) {
   if (scene.triangles.size() % 3 != 0)
-    return "triangles.indices: found " + std::to_string(scene.triangles.size()) +
-           " indices; expected 3 per triangle";
+    return "triangles.indices: found " + std::to_string(scene.triangles.size()) + " indices; expected 3 per triangle";
   const int n = scene.particle_count();
   const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
   const std::string particle_range = "a particle index in [0, " + std::to_string(n) + ")";

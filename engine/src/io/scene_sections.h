@@ -101,7 +101,8 @@ private:
   void read_position_targets(const Node& node, const Scene& scene, Objective& o) const;
   void read_direction(const Node& node, Objective& o) const;
   void read_markers(const Node& node, const Scene& scene, Objective& o) const;
-  std::map<int, std::string> read_bindings(const Node& node, const Scene& scene, std::string_view what, Objective& o) const;
+  std::map<int, std::string> read_bindings(const Node& node, const Scene& scene, std::string_view what,
+                                           Objective& o) const;
   void read_tracks_objective(const Node& node, const Scene& scene, Objective& o) const;
 
   // scene_section_parameters.cpp

@@ -16,7 +16,9 @@ Status finish_read_tet_mesh(TetMesh& mesh, const std::string& tets_label, const 
   const auto id = [&](int vertex) { return std::to_string(vertex_ids[static_cast<std::size_t>(vertex)]); };
   if (mesh.tet_count() == 0) return Error{tets_label + ": has no tets"};
   for (const TetMeshProblem& problem : check_tet_mesh(mesh)) {
-    const auto corner = [&](int k) { return mesh.tets[4 * static_cast<std::size_t>(problem.index) + static_cast<std::size_t>(k)]; };
+    const auto corner = [&](int k) {
+      return mesh.tets[4 * static_cast<std::size_t>(problem.index) + static_cast<std::size_t>(k)];
+    };
     switch (problem.kind) {
       case Kind::repeated_vertex:
         for (int a = 0; a < 4; ++a)
@@ -28,14 +30,13 @@ Status finish_read_tet_mesh(TetMesh& mesh, const std::string& tets_label, const 
                                          id(corner(2)) + " and " + id(corner(3)) +
                                          " lie in one plane (or nearly), so it has no volume");
       case Kind::overshared_face:
-        return at_tet(problem.index, "a face of this tet is in 3 or more tets; expected a conforming mesh, where a "
-                                     "face is shared by at most 2");
+        return at_tet(problem.index,
+                      "a face of this tet is in 3 or more tets; expected a conforming mesh, where a "
+                      "face is shared by at most 2");
       case Kind::index_out_of_range:
-      case Kind::non_finite_vertex:
-        return Error{tets_label + ": " + problem.message};  // the parsers rule these out
+      case Kind::non_finite_vertex: return Error{tets_label + ": " + problem.message};  // the parsers rule these out
       case Kind::inverted:
-      case Kind::unused_vertex:
-        break;  // fixed below; kept
+      case Kind::unused_vertex: break;  // fixed below; kept
     }
   }
   orient_tets(mesh);

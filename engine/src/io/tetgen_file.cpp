@@ -41,7 +41,8 @@ Result<TetMesh> parse_tetgen_mesh(std::string_view node_text, std::string_view n
                           std::to_string(kMaxTetMeshVertices) + " points in 3 dimensions");
   const std::size_t node_tokens = static_cast<std::size_t>(4 + *attributes + *markers);
   const std::string node_line_form =
-      "'<number> x y z'" + (node_tokens > 4 ? " and " + std::to_string(node_tokens - 4) + " more numbers" : std::string());
+      "'<number> x y z'" +
+      (node_tokens > 4 ? " and " + std::to_string(node_tokens - 4) + " more numbers" : std::string());
 
   long long base = 0;  // the first point's number: 0 or 1, what both files count from
   std::vector<long long> ids;
@@ -54,7 +55,8 @@ Result<TetMesh> parse_tetgen_mesh(std::string_view node_text, std::string_view n
     const std::optional<long long> number = TokenLines::integer(nodes[0]);
     if (nodes.size() != node_tokens || !number) return nodes.expected(node_line_form + " (as the first line declares)");
     if (i == 0) {
-      if (*number != 0 && *number != 1) return nodes.error("the first point is numbered " + std::to_string(*number) + "; expected 0 or 1");
+      if (*number != 0 && *number != 1)
+        return nodes.error("the first point is numbered " + std::to_string(*number) + "; expected 0 or 1");
       base = *number;
     } else if (*number != base + i) {
       return nodes.error("point number " + std::to_string(*number) + " follows " + std::to_string(base + i - 1) +
@@ -108,9 +110,11 @@ Result<TetMesh> parse_tetgen_mesh(std::string_view node_text, std::string_view n
     if (*region && !TokenLines::finite(eles[5])) return eles.expected(ele_line_form + ", all numbers");
     tet_lines.push_back(eles.line());
   }
-  if (eles.next()) return eles.error("found more than the " + count_of(*tet_count, "tets") + " the first line declares");
+  if (eles.next())
+    return eles.error("found more than the " + count_of(*tet_count, "tets") + " the first line declares");
 
-  if (Status status = finish_read_tet_mesh(mesh, std::string(ele_label), tet_lines, ids); !status) return status.error();
+  if (Status status = finish_read_tet_mesh(mesh, std::string(ele_label), tet_lines, ids); !status)
+    return status.error();
   return mesh;
 }
 

@@ -35,7 +35,8 @@ public:
       std::string_view rest = line_;
       if (comment_ != '\0') rest = rest.substr(0, rest.find(comment_));
       tokens_.clear();
-      for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) tokens_.push_back(token);
+      for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest))
+        tokens_.push_back(token);
       if (!tokens_.empty()) return true;
     }
     line_ = {};
@@ -51,7 +52,9 @@ public:
   int line() const { return line_number_; }
 
   // "file:line: what" at the current line (after the end: the line past the last).
-  Error error(const std::string& what) const { return Error{label_ + ":" + std::to_string(line_number_) + ": " + what}; }
+  Error error(const std::string& what) const {
+    return Error{label_ + ":" + std::to_string(line_number_) + ": " + what};
+  }
   // "file:line: found '<the line>'; expected <expected>".
   Error expected(const std::string& expected) const {
     return error("found '" + printable_excerpt(trimmed(line_), 60) + "'; expected " + expected);

@@ -19,9 +19,9 @@ struct BodyContactModel {
 // Per-item shares of the contact parameters' gradients, summed in item order.
 template <class T>
 struct BodyContactGrad {
-  T* stiffness = nullptr;  // I
-  T* damping = nullptr;    // I
-  T* friction = nullptr;   // I
+  T* stiffness = nullptr;   // I
+  T* damping = nullptr;     // I
+  T* friction = nullptr;    // I
   T* mass_point = nullptr;  // I: the point body's mass's share, through a restitution's damping
   T* mass_shape = nullptr;  // I: the shape body's
   T* size_point = nullptr;  // 3 x I: dL/d(shape size) of the point body, through its points

@@ -15,8 +15,8 @@ namespace nudge {
 
 template <class T>
 struct BodyCouplingView {
-  int slots = 0;                     // S = 2 x interactions
-  const int* body_start = nullptr;   // B + 1: body b's slots are body_slots[body_start[b] .. body_start[b + 1])
+  int slots = 0;                    // S = 2 x interactions
+  const int* body_start = nullptr;  // B + 1: body b's slots are body_slots[body_start[b] .. body_start[b + 1])
   const int* body_slots = nullptr;
   T* wrench = nullptr;      // 6 x S: force, then torque, per slot
   T* adj_state = nullptr;   // 13 x S: dL/d(x, q, v, w) of the slot's body, from the interaction

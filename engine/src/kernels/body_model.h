@@ -20,7 +20,7 @@ struct BodyModel {
   // offset = base + sign * s componentwise, radius = s[0] where sized_radius is 1.
   const T* point_sign = nullptr;          // 3 x P
   const T* point_sized_radius = nullptr;  // P: 1 or 0
-  int points = 0;                    // P
+  int points = 0;                         // P
   // Each body's shape in its own frame (at the origin, unturned), which other bodies'
   // points meet, and the radius of a sphere about its centre that holds it.
   const Collider<T>* shape = nullptr;  // B

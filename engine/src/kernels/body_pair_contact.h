@@ -24,16 +24,17 @@ struct PairWrench {
 
 // mass_a, mass_b: the two bodies' masses (for a restitution, of their reduced mass).
 template <class T>
-NUDGE_HD PairWrench<T> body_pair_contact(const ColliderModel<T>& cm, const Collider<T>& shape_b,
-                                         const BodyState<T>& sa, const BodyState<T>& sb, Vec3<T> offset, T radius,
-                                         T mass_a = T(1), T mass_b = T(1)) {
+NUDGE_HD PairWrench<T> body_pair_contact(const ColliderModel<T>& cm, const Collider<T>& shape_b, const BodyState<T>& sa,
+                                         const BodyState<T>& sb, Vec3<T> offset, T radius, T mass_a = T(1),
+                                         T mass_b = T(1)) {
   const Vec3<T> ra = rotate(sa.q, offset);
   const Vec3<T> d = sa.x + ra - sb.x;
   const SdfSample<T> sd = collider_sdf(shape_b, inverse_rotate(sb.q, d));
   const Vec3<T> n = rotate(sb.q, sd.normal);
   const Vec3<T> r_a = ra - radius * n, r_b = d - radius * n;
   const Vec3<T> v_rel = (sa.v + cross(sa.w, r_a)) - (sb.v + cross(sb.w, r_b));
-  const Vec3<T> f = contact_law_force(contact_model_for(cm, reduced_mass(mass_a, mass_b)), sd.distance, n, v_rel, radius);
+  const Vec3<T> f =
+      contact_law_force(contact_model_for(cm, reduced_mass(mass_a, mass_b)), sd.distance, n, v_rel, radius);
   return {{f, cross(r_a, f)}, {-f, -cross(r_b, f)}};
 }
 
@@ -44,9 +45,8 @@ template <class T>
 NUDGE_HD void adj_body_pair_contact(const ColliderModel<T>& cm, const Collider<T>& shape_b, const BodyState<T>& sa,
                                     const BodyState<T>& sb, Vec3<T> offset, T radius, const PairWrench<T>& adj_ret,
                                     BodyState<T>& adj_sa, BodyState<T>& adj_sb, Vec3<T>& adj_offset, T& adj_radius,
-                                    T& adj_stiffness, T& adj_damping, T& adj_friction, T mass_a = T(1),
-                                    T mass_b = T(1), T* adj_mass_a = nullptr, T* adj_mass_b = nullptr,
-                                    T* adj_shape_size = nullptr) {
+                                    T& adj_stiffness, T& adj_damping, T& adj_friction, T mass_a = T(1), T mass_b = T(1),
+                                    T* adj_mass_a = nullptr, T* adj_mass_b = nullptr, T* adj_shape_size = nullptr) {
   const Vec3<T> ra = rotate(sa.q, offset);
   const Vec3<T> d = sa.x + ra - sb.x;
   const Vec3<T> q = inverse_rotate(sb.q, d);

@@ -132,8 +132,8 @@ struct BodyPairContactKernel {  // over body-contact items
     if (!bodies_apart(m, sa, sb, a, b))
       for (int j = bm.point_start[a]; j < bm.point_start[a + 1]; ++j) {
         const PairWrench<T> w =
-            body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points), bm.point_radius[j],
-                              bm.mass[a], bm.mass[b]);
+            body_pair_contact(m.colliders, bm.shape[b], sa, sb, load3(bm.point_offset, j, bm.points),
+                              bm.point_radius[j], bm.mass[a], bm.mass[b]);
         sum.a += w.a, sum.b += w.b;
       }
     store_pair_wrench(m.coupling, first + i, sum);

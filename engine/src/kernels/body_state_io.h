@@ -11,7 +11,8 @@ template <class T>
 NUDGE_HD BodyState<T> load_body(StateView<const T> s, int b, int count) {
   return {load3(s.body_x, b, count),
           {s.body_q[b], s.body_q[count + b], s.body_q[2 * count + b], s.body_q[3 * count + b]},
-          load3(s.body_v, b, count), load3(s.body_w, b, count)};
+          load3(s.body_v, b, count),
+          load3(s.body_w, b, count)};
 }
 
 template <class T>

@@ -125,7 +125,8 @@ NUDGE_HD Wrench<T> body_point_contact(const ColliderModel<T>& cm, const Collider
   const Vec3<T> r = rotate(s.q, offset);
   const SdfSample<T> sd = collider_sdf(c, s.x + r);
   const Vec3<T> rc = r - radius * sd.normal;
-  const Vec3<T> f = contact_law_force(contact_model_for(cm, mass), sd.distance, sd.normal, s.v + cross(s.w, rc), radius);
+  const Vec3<T> f =
+      contact_law_force(contact_model_for(cm, mass), sd.distance, sd.normal, s.v + cross(s.w, rc), radius);
   return {f, cross(rc, f)};
 }
 

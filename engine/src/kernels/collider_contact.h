@@ -109,10 +109,9 @@ NUDGE_HD Vec3<T> collider_contact_force(const ColliderModel<T>& cm, const Collid
 // adj_v, the particle's shares of the contact parameters' gradients and (with a
 // restitution) its mass's.
 template <class T>
-NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v,
-                                       T radius, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v, T& adj_stiffness,
-                                       T& adj_damping, T& adj_friction, T& adj_radius, T mass = T(1),
-                                       T* adj_mass = nullptr) {
+NUDGE_HD void collider_contact_adjoint(const ColliderModel<T>& cm, const Collider<T>& c, Vec3<T> x, Vec3<T> v, T radius,
+                                       Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v, T& adj_stiffness, T& adj_damping,
+                                       T& adj_friction, T& adj_radius, T mass = T(1), T* adj_mass = nullptr) {
   const SdfSample<T> sd = collider_sdf(c, x);
   if (radius - sd.distance <= T(0) && cm.smoothing <= T(0)) return;  // no contact, no gradient
   T adj_phi = 0, adj_c = 0;

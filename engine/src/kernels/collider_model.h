@@ -30,12 +30,12 @@ struct ColliderModel {
   int count = 0;
   const Collider<T>* shapes = nullptr;  // count
   const T* radius = nullptr;            // n: each particle's radius
-  T stiffness = 0;  // N/m of penetration
-  T damping = 0;    // N s/m on the normal velocity
-  T friction = 0;   // Coulomb coefficient
-  T smoothing = 0;  // m: width of the softplus switch; 0 switches on at contact exactly
-  T friction_smoothing = 1;      // m/s: slip speed below which friction is viscous
-  bool damp_approach_only = true;  // damp only a particle moving into the collider (Warp's model)
+  T stiffness = 0;                      // N/m of penetration
+  T damping = 0;                        // N s/m on the normal velocity
+  T friction = 0;                       // Coulomb coefficient
+  T smoothing = 0;                      // m: width of the softplus switch; 0 switches on at contact exactly
+  T friction_smoothing = 1;             // m/s: slip speed below which friction is viscous
+  bool damp_approach_only = true;       // damp only a particle moving into the collider (Warp's model)
   // With use_restitution, each contact's damping follows from this coefficient of
   // restitution and the contact's mass (kernels/contact_restitution.h), not `damping`.
   bool use_restitution = false;

@@ -23,8 +23,8 @@ namespace nudge {
 
 template <class T>
 struct SdfSample {
-  T distance;       // phi: > 0 outside
-  Vec3<T> normal;   // world, unit
+  T distance;      // phi: > 0 outside
+  Vec3<T> normal;  // world, unit
 };
 
 namespace sdf_detail {
@@ -64,9 +64,7 @@ NUDGE_HD Local<T> local(const Collider<T>& c, Vec3<T> x) {
   l.q = to_local(c, x - Vec3<T>{c.position[0], c.position[1], c.position[2]});
   const Vec3<T> q = l.q;
   switch (c.type) {
-    case ShapeType::Plane:
-      l.flat = true, l.face_normal = {0, 1, 0}, l.face_distance = q.y;
-      break;
+    case ShapeType::Plane: l.flat = true, l.face_normal = {0, 1, 0}, l.face_distance = q.y; break;
     case ShapeType::Convex: {
       // The first face of the largest distance, so ties break the same way every time.
       int best = 0;
@@ -80,9 +78,7 @@ NUDGE_HD Local<T> local(const Collider<T>& c, Vec3<T> x) {
       l.flat = true, l.face_normal = {p[0], p[1], p[2]}, l.face_distance = best_distance;
       break;
     }
-    case ShapeType::Sphere:
-      l.u = q, l.mask = {1, 1, 1}, l.rest = c.size[0];
-      break;
+    case ShapeType::Sphere: l.u = q, l.mask = {1, 1, 1}, l.rest = c.size[0]; break;
     case ShapeType::Capsule: {
       const T h = c.size[1];
       const T cy = clamp(q.y, -h, h);

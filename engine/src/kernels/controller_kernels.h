@@ -188,7 +188,8 @@ struct ControllerCentroidAdjointKernel {  // one thread
       const T* param = m.block_param + 5 * k;
       for (int f = m.block_first[k]; f < m.block_first[k + 1]; ++f) {
         const int r = f - m.block_first[k];
-        if (m.block_kind[k] == kBlockState && r % (2 * na) < na) dc[m.axis[r % (2 * na)]] -= param[0] * scratch.feature_adj[f];
+        if (m.block_kind[k] == kBlockState && r % (2 * na) < na)
+          dc[m.axis[r % (2 * na)]] -= param[0] * scratch.feature_adj[f];
         if (m.block_kind[k] == kBlockTarget) dc[m.axis[r]] -= scratch.feature_adj[f];
       }
     }

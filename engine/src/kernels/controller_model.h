@@ -10,18 +10,18 @@ enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget =
 
 template <class T>
 struct ControllerModel {
-  int features = 0;  // F, the input vector's length
-  int blocks = 0;    // input blocks (Controller::inputs)
+  int features = 0;                  // F, the input vector's length
+  int blocks = 0;                    // input blocks (Controller::inputs)
   const int* block_kind = nullptr;   // blocks
   const int* block_first = nullptr;  // blocks + 1: block k is features [first[k], first[k + 1])
   // blocks x 5: sine (omega, count), state (position, velocity scale), target (point),
   // contact (height, width)
   const T* block_param = nullptr;
 
-  int observed = 0;                  // particles observed; their centroid is the state's origin
+  int observed = 0;                        // particles observed; their centroid is the state's origin
   const int* observed_particle = nullptr;  // observed
   int axis_count = 0;
-  int axis[3] = {0, 0, 0};           // the components read, ascending
+  int axis[3] = {0, 0, 0};  // the components read, ascending
 
   int layers = 0;
   const int* layer_size = nullptr;        // layers
@@ -32,20 +32,20 @@ struct ControllerModel {
   const T* weights = nullptr;             // P
 
   // Outputs: unit k of the last layer adds to controls[t][channel[k]].
-  int channels = 0;                  // C, the controls table's width
+  int channels = 0;  // C, the controls table's width
   const int* output_channel = nullptr;
-  const T* base = nullptr;           // steps x C: the controls parameter
-  T* controls = nullptr;             // steps x C: base plus the network's outputs, what actuators read
+  const T* base = nullptr;  // steps x C: the controls parameter
+  T* controls = nullptr;    // steps x C: base plus the network's outputs, what actuators read
 };
 
 // One step's values, recomputed by the adjoint from the state (no per-step storage).
 template <class T>
 struct ControllerScratch {
-  T* centroid = nullptr;   // 3
-  T* features = nullptr;   // F
-  T* units = nullptr;      // every layer's activations, at layer_units[l]
-  T* unit_adj = nullptr;   // dL/dz per unit (before the activation), same layout
-  T* feature_adj = nullptr;  // dL/dfeature, F
+  T* centroid = nullptr;      // 3
+  T* features = nullptr;      // F
+  T* units = nullptr;         // every layer's activations, at layer_units[l]
+  T* unit_adj = nullptr;      // dL/dz per unit (before the activation), same layout
+  T* feature_adj = nullptr;   // dL/dfeature, F
   T* centroid_adj = nullptr;  // 3
 };
 

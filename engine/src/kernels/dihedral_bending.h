@@ -56,15 +56,15 @@ struct BendingAdjoint {
 // The geometry of an element that the forward and the adjoint share.
 template <class T>
 struct BendingGeometry {
-  bool valid;           // false for a degenerate element (no force)
-  Vec3<T> n1, n2;       // the triangles' unnormalised normals
-  T len1, len2;         // |n1|, |n2|
-  Vec3<T> m1, m2;       // n1 / |n1|^2, n2 / |n2|^2
-  Vec3<T> e_hat;        // the unit edge x3 - x2
-  T e_len;              // |x3 - x2|
-  T a2, b2, a3, b3;     // (x0 - x3).ê, (x1 - x3).ê, (x2 - x0).ê, (x2 - x1).ê
-  T angle;              // theta
-  Vec3<T> d[4];         // dtheta/dx_i
+  bool valid;        // false for a degenerate element (no force)
+  Vec3<T> n1, n2;    // the triangles' unnormalised normals
+  T len1, len2;      // |n1|, |n2|
+  Vec3<T> m1, m2;    // n1 / |n1|^2, n2 / |n2|^2
+  Vec3<T> e_hat;     // the unit edge x3 - x2
+  T e_len;           // |x3 - x2|
+  T a2, b2, a3, b3;  // (x0 - x3).ê, (x1 - x3).ê, (x2 - x0).ê, (x2 - x1).ê
+  T angle;           // theta
+  Vec3<T> d[4];      // dtheta/dx_i
 };
 
 template <class T>
@@ -159,8 +159,8 @@ NUDGE_HD BendingAdjoint<T> dihedral_bending_force_adjoint(const Vec3<T> x[4], co
   const T adj_a2 = dot(adj_d[2], g.m1), adj_b2 = dot(adj_d[2], g.m2);
   const T adj_a3 = dot(adj_d[3], g.m1), adj_b3 = dot(adj_d[3], g.m2);
   // a2 = (x0 - x3).ê, b2 = (x1 - x3).ê, a3 = (x2 - x0).ê, b3 = (x2 - x1).ê
-  const Vec3<T> adj_e_hat = adj_a2 * (x[0] - x[3]) + adj_b2 * (x[1] - x[3]) + adj_a3 * (x[2] - x[0]) +
-                            adj_b3 * (x[2] - x[1]);
+  const Vec3<T> adj_e_hat =
+      adj_a2 * (x[0] - x[3]) + adj_b2 * (x[1] - x[3]) + adj_a3 * (x[2] - x[0]) + adj_b3 * (x[2] - x[1]);
   r.x[0] += (adj_a2 - adj_a3) * g.e_hat;
   r.x[1] += (adj_b2 - adj_b3) * g.e_hat;
   r.x[2] += (adj_a3 + adj_b3) * g.e_hat;

@@ -27,10 +27,10 @@ struct JointModel {
 
 template <class T>
 struct JointGrad {
-  T* frame = nullptr;    // 18 x J, summed over steps
-  T* damping = nullptr;  // J
-  T* control = nullptr;  // T x J: dL/dmotor, which the joints on channels also pass on to
-  T* controls = nullptr; // steps x channels (ControlChannels)
+  T* frame = nullptr;     // 18 x J, summed over steps
+  T* damping = nullptr;   // J
+  T* control = nullptr;   // T x J: dL/dmotor, which the joints on channels also pass on to
+  T* controls = nullptr;  // steps x channels (ControlChannels)
 };
 
 }  // namespace nudge

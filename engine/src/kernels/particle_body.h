@@ -46,7 +46,8 @@ NUDGE_HD JointFrame<T> attachment_frame(const ParticleBodyModel<T>& pb, int i, i
 
 // The force of every body on particle i.
 template <class T>
-NUDGE_HD_NOINLINE Vec3<T> particle_body_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v, StateView<const T> s) {
+NUDGE_HD_NOINLINE Vec3<T> particle_body_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T> v,
+                                              StateView<const T> s) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;
   const BodyState<T> sp = particle_as_body(x, v);
@@ -94,8 +95,9 @@ NUDGE_HD Wrench<T> body_particle_wrench(const ModelView<T>& m, int b, const Body
 // body's dL/dwrench (in the coupling's adj_wrench): both the forces on the particle and
 // the reactions on the bodies depend on the particle. Adds to adj_x and adj_v.
 template <class T>
-NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const GradView<T>& grad, int i, Vec3<T> x, Vec3<T> v,
-                                      StateView<const T> s, Vec3<T> adj_f, Vec3<T>& adj_x, Vec3<T>& adj_v) {
+NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const GradView<T>& grad, int i, Vec3<T> x,
+                                               Vec3<T> v, StateView<const T> s, Vec3<T> adj_f, Vec3<T>& adj_x,
+                                               Vec3<T>& adj_v) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;
   const BodyState<T> sp = particle_as_body(x, v);
@@ -110,8 +112,8 @@ NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const Grad
       adj_body_pair_contact(m.colliders, m.bodies.shape[b], sp, sb, Vec3<T>{0, 0, 0}, m.colliders.radius[i],
                             {on_particle, load_wrench(m.coupling.adj_wrench, b, nb)}, adj_sp, unused_b, unused_offset,
                             grad.colliders.radius[i], grad.colliders.stiffness[i], grad.colliders.damping[i],
-                            grad.colliders.friction[i], m.particles.mass[i], m.bodies.mass[b],
-                            &grad.particles.mass[i], static_cast<T*>(nullptr));
+                            grad.colliders.friction[i], m.particles.mass[i], m.bodies.mass[b], &grad.particles.mass[i],
+                            static_cast<T*>(nullptr));
     }
   if (pb.attachments && pb.attach_body[i] >= 0) {
     const int b = pb.attach_body[i];
@@ -133,8 +135,7 @@ NUDGE_HD_NOINLINE void adj_particle_body_force(const ModelView<T>& m, const Grad
 // other parameters' shares were taken on the particles' side.
 template <class T>
 NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, const BodyState<T>& sb,
-                                               StateView<const T> s, const T* adj_f, T& adj_body_mass,
-                                               T* adj_size) {
+                                               StateView<const T> s, const T* adj_f, T& adj_body_mass, T* adj_size) {
   const ParticleBodyModel<T>& pb = m.particle_bodies;
   const int nb = m.bodies.count, n = m.particles.n;
   const Wrench<T> on_body = load_wrench(m.coupling.adj_wrench, b, nb);
@@ -146,11 +147,10 @@ NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, con
       if (particle_apart(m, i, x, sb, b)) continue;
       BodyState<T> unused_p = zero_body_state<T>();
       Vec3<T> unused_offset{0, 0, 0};
-      adj_body_pair_contact(m.colliders, m.bodies.shape[b], particle_as_body(x, load3(s.v, i, n)), sb,
-                            Vec3<T>{0, 0, 0}, m.colliders.radius[i],
-                            {{load3(adj_f, i, n), {0, 0, 0}}, on_body}, unused_p, adj_sb, unused_offset,
-                            unused_radius, unused_k, unused_c, unused_mu, m.particles.mass[i], m.bodies.mass[b],
-                            static_cast<T*>(nullptr), &adj_body_mass, adj_size);
+      adj_body_pair_contact(m.colliders, m.bodies.shape[b], particle_as_body(x, load3(s.v, i, n)), sb, Vec3<T>{0, 0, 0},
+                            m.colliders.radius[i], {{load3(adj_f, i, n), {0, 0, 0}}, on_body}, unused_p, adj_sb,
+                            unused_offset, unused_radius, unused_k, unused_c, unused_mu, m.particles.mass[i],
+                            m.bodies.mass[b], static_cast<T*>(nullptr), &adj_body_mass, adj_size);
     }
   if (pb.attachments)
     for (int k = pb.attached_start[b]; k < pb.attached_start[b + 1]; ++k) {
@@ -158,9 +158,8 @@ NUDGE_HD BodyState<T> adj_body_particle_wrench(const ModelView<T>& m, int b, con
       BodyState<T> unused_p = zero_body_state<T>();
       JointFrame<T> unused_frame = zero_joint_frame<T>();
       adj_joint_wrench(attachment_law(pb), attachment_frame(pb, i, n), sb,
-                       particle_as_body(load3(s.x, i, n), load3(s.v, i, n)),
-                       {on_body, {load3(adj_f, i, n), {0, 0, 0}}}, adj_sb, unused_p, unused_frame, unused_damping,
-                       unused_control);
+                       particle_as_body(load3(s.x, i, n), load3(s.v, i, n)), {on_body, {load3(adj_f, i, n), {0, 0, 0}}},
+                       adj_sb, unused_p, unused_frame, unused_damping, unused_control);
     }
   return adj_sb;
 }

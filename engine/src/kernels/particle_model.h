@@ -10,7 +10,7 @@ struct ParticleModel {
   const T* free = nullptr;       // n: 0 for a pinned particle, 1 otherwise
   const T* ext_force = nullptr;  // 3 x n
   T gravity[3] = {0, 0, 0};
-  T drag = 0;                    // force -drag * v on every particle
+  T drag = 0;  // force -drag * v on every particle
 };
 
 // One slot per particle, so that no two threads ever add to the same address; the

@@ -84,7 +84,8 @@ NUDGE_HD void particle_velocity_adjoint(const ModelView<T>& m, int i, StateView<
   if constexpr (kContact) {
     if (ground_penalty(m.ground))
       contact_force_adjoint(m.ground, xi, vi, af, ax, av, grad.ground.stiffness[i], grad.ground.friction[i]);
-    if (m.colliders.count > 0) colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, mass, af, ax, av, grad.particles.mass[i]);
+    if (m.colliders.count > 0)
+      colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, mass, af, ax, av, grad.particles.mass[i]);
     if (particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
   }
   store3(adj.x, i, p.n, ax);

@@ -17,7 +17,9 @@ namespace nudge {
 // element (CUDA). A trait, not part of the Backend concept: a backend need not know the
 // springs exist.
 template <class Exec>
-inline constexpr bool kRunsSpringSpans = requires { requires Exec::kSpringRuns; };
+inline constexpr bool kRunsSpringSpans = requires {
+  requires Exec::kSpringRuns;
+};
 
 // Calls body(t, live) for every t in [0, count), count >= W, in whole chunks of W lanes.
 // A loop whose trip count is not a multiple of the vector width ends in a scalar tail,
@@ -49,8 +51,7 @@ struct ChunkSums {
 
   // Sets the sums to the block's segments: sign * values[spring] per covered lane
   // (values: 3 x springs).
-  void add_segments(const int* block_start, const IncidenceSegment* segments, int block, const T* values,
-                    int springs) {
+  void add_segments(const int* block_start, const IncidenceSegment* segments, int block, const T* values, int springs) {
     const int p0 = block * W;
     const typename Lanes::Index iota = Lanes::iota();
     typename Lanes::Value sum[3] = {};
@@ -141,13 +142,16 @@ struct ParticleStepBlockKernel {  // over particle blocks of kChunkLanes<T>
     if (m.corners.slots > 0) {  // then the element families' corners, through their incidence list
       for (int i = p0; i < p1; ++i) {
         const Vec3<T> sum = add_corners(m.corners, i, m.corners.force, f[i - p0]);
-        if (has_local_contact(m)) integrate_particle<true>(m, i, state, sum, next);
-        else integrate_particle<false>(m, i, state, sum, next);
+        if (has_local_contact(m))
+          integrate_particle<true>(m, i, state, sum, next);
+        else
+          integrate_particle<false>(m, i, state, sum, next);
       }
     } else if (has_local_contact(m)) {
       for (int i = p0; i < p1; ++i) integrate_particle<true>(m, i, state, f[i - p0], next);
     } else {
-      for_block_particles<W>(p0, n, [&](int i, int t) NUDGE_LANE_INLINE { integrate_particle<false>(m, i, state, f[t], next); });
+      for_block_particles<W>(
+          p0, n, [&](int i, int t) NUDGE_LANE_INLINE { integrate_particle<false>(m, i, state, f[t], next); });
     }
   }
 };

@@ -29,8 +29,7 @@ NUDGE_HD T spring_rest_length(const SpringModel<T>& sp, int s, int step) {
 // Force on end a of spring s, which joins particles ia and ib, in the state `state`. The ends are arguments so that a loop over a run of springs
 // can compute them (ia = a0 + t) instead of loading them.
 template <bool kActuated = true, class T>
-NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int ia, int ib, int step,
-                                StateView<const T> state) {
+NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int ia, int ib, int step, StateView<const T> state) {
   const int n = m.particles.n;
   const Vec3<T> d = load3(state.x, ib, n) - load3(state.x, ia, n);
   const Vec3<T> dv = load3(state.v, ib, n) - load3(state.v, ia, n);
@@ -50,8 +49,8 @@ NUDGE_HD Vec3<T> spring_force(const ModelView<T>& m, int s, int step, StateView<
 // adj_dv; the caller adds the parameter terms to its accumulators.
 template <class T>
 struct SpringAdjoint {
-  Vec3<T> adj_d;   // dL/d(x_b - x_a)
-  Vec3<T> adj_dv;  // dL/d(v_b - v_a)
+  Vec3<T> adj_d;               // dL/d(x_b - x_a)
+  Vec3<T> adj_dv;              // dL/d(v_b - v_a)
   T stiffness, damping, rest;  // this step's dL/dk, dL/dc, dL/dL0
   T rest_eff;                  // dL/dL (the effective rest length), for the control gradients
 };
@@ -102,7 +101,8 @@ NUDGE_HD SpringAdjoint<T> spring_force_adjoint(const ModelView<T>& m, int s, int
 // values: one 3-vector per spring (3 x s, structure of arrays).
 template <class T>
 NUDGE_HD Vec3<T> add_incident(const SpringModel<T>& sp, int i, const T* values, Vec3<T> sum) {
-  for (int j = sp.inc_start[i]; j < sp.inc_start[i + 1]; ++j) sum += sp.inc_sign[j] * load3(values, sp.inc_spring[j], sp.s);
+  for (int j = sp.inc_start[i]; j < sp.inc_start[i + 1]; ++j)
+    sum += sp.inc_sign[j] * load3(values, sp.inc_spring[j], sp.s);
   return sum;
 }
 

@@ -18,8 +18,8 @@ struct IncidenceSegment {
 
 template <class T>
 struct SpringModel {
-  int s = 0;         // springs
-  int channels = 0;  // actuation channels C
+  int s = 0;                     // springs
+  int channels = 0;              // actuation channels C
   const int* a = nullptr;        // s: first end
   const int* b = nullptr;        // s: second end
   const int* channel = nullptr;  // s, -1 for passive

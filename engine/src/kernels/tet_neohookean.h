@@ -39,7 +39,7 @@ struct TetParams {
   Mat33<T> rest_inverse;  // B = Dm^-1, row-major
   T rest_volume;          // V
   T k_mu, k_lambda, k_damp;
-  T activation;           // added to J - alpha: a > 0 pulls the volume down
+  T activation;  // added to J - alpha: a > 0 pulls the volume down
 };
 
 template <class T>
@@ -55,19 +55,25 @@ struct TetAdjoint {
 };
 
 // Matrix with the given columns.
-template <class T> NUDGE_HD Mat33<T> from_columns(Vec3<T> c0, Vec3<T> c1, Vec3<T> c2) {
+template <class T>
+NUDGE_HD Mat33<T> from_columns(Vec3<T> c0, Vec3<T> c1, Vec3<T> c2) {
   return {{c0.x, c1.x, c2.x, c0.y, c1.y, c2.y, c0.z, c1.z, c2.z}};
 }
-template <class T> NUDGE_HD Vec3<T> column(const Mat33<T>& a, int j) { return {a(0, j), a(1, j), a(2, j)}; }
+template <class T>
+NUDGE_HD Vec3<T> column(const Mat33<T>& a, int j) {
+  return {a(0, j), a(1, j), a(2, j)};
+}
 // Frobenius inner product <A, B> = tr(A^T B).
-template <class T> NUDGE_HD T frobenius_dot(const Mat33<T>& a, const Mat33<T>& b) {
+template <class T>
+NUDGE_HD T frobenius_dot(const Mat33<T>& a, const Mat33<T>& b) {
   T s = 0;
   for (int k = 0; k < 9; ++k) s += a.m[k] * b.m[k];
   return s;
 }
 // d det(A) / dA, defined for singular A too (rows r_i: the cofactor rows are r1 x r2,
 // r2 x r0, r0 x r1).
-template <class T> NUDGE_HD Mat33<T> cofactor(const Mat33<T>& a) {
+template <class T>
+NUDGE_HD Mat33<T> cofactor(const Mat33<T>& a) {
   const Vec3<T> r0{a.m[0], a.m[1], a.m[2]}, r1{a.m[3], a.m[4], a.m[5]}, r2{a.m[6], a.m[7], a.m[8]};
   const Vec3<T> c0 = cross(r1, r2), c1 = cross(r2, r0), c2 = cross(r0, r1);
   return {{c0.x, c0.y, c0.z, c1.x, c1.y, c1.z, c2.x, c2.y, c2.z}};
@@ -75,7 +81,8 @@ template <class T> NUDGE_HD Mat33<T> cofactor(const Mat33<T>& a) {
 
 // Warp's alpha: 1 + mu/lambda - mu/(4 lambda), written as Warp writes it so the float
 // rounding follows the same order.
-template <class T> NUDGE_HD T tet_alpha(T k_mu, T k_lambda) {
+template <class T>
+NUDGE_HD T tet_alpha(T k_mu, T k_lambda) {
   return T(1) + k_mu / k_lambda - k_mu / (T(4) * k_lambda);
 }
 
@@ -222,14 +229,20 @@ TetRest<T> tet_rest(Vec3<T> X0, Vec3<T> X1, Vec3<T> X2, Vec3<T> X3, T flat_toler
   const T det = determinant(Dm);
   const T scale = length(e1) * length(e2) * length(e3);
   TetRest<T> r{TetRestStatus::ok, zero33<T>(), det / T(6)};
-  if (!(std::fabs(det) > flat_tolerance * scale)) r.status = TetRestStatus::degenerate;  // NaN lands here too
-  else if (det < T(0)) r.status = TetRestStatus::inverted;
-  else r.rest_inverse = inverse(Dm);
+  if (!(std::fabs(det) > flat_tolerance * scale))
+    r.status = TetRestStatus::degenerate;  // NaN lands here too
+  else if (det < T(0))
+    r.status = TetRestStatus::inverted;
+  else
+    r.rest_inverse = inverse(Dm);
   return r;
 }
 
 // The mass a density gives each vertex of a tet: a quarter of rho V (lumped mass).
-template <class T> NUDGE_HD T tet_vertex_mass(T density, T rest_volume) { return T(0.25) * density * rest_volume; }
+template <class T>
+NUDGE_HD T tet_vertex_mass(T density, T rest_volume) {
+  return T(0.25) * density * rest_volume;
+}
 
 // Lame parameters from Young's modulus E and Poisson's ratio nu (-1 < nu < 1/2):
 //   mu = E / (2 (1 + nu)),  lambda = E nu / ((1 + nu) (1 - 2 nu)).
@@ -237,7 +250,8 @@ template <class T>
 struct Lame {
   T mu, lambda;
 };
-template <class T> NUDGE_HD Lame<T> lame_from_young_poisson(T young, T poisson) {
+template <class T>
+NUDGE_HD Lame<T> lame_from_young_poisson(T young, T poisson) {
   return {young / (T(2) * (T(1) + poisson)), young * poisson / ((T(1) + poisson) * (T(1) - T(2) * poisson))};
 }
 
@@ -245,7 +259,8 @@ template <class T> NUDGE_HD Lame<T> lame_from_young_poisson(T young, T poisson) 
 // Neo-Hookean is a linear material with mu_lin = (3/4) k_mu and lambda_lin = k_lambda -
 // (5/8) k_mu (Smith et al. 2018, section 3.4). To get the small-strain behaviour of given
 // Lame parameters, use k_mu = (4/3) mu and k_lambda = lambda + (5/6) mu.
-template <class T> NUDGE_HD Lame<T> stable_neohookean_from_lame(Lame<T> lame) {
+template <class T>
+NUDGE_HD Lame<T> stable_neohookean_from_lame(Lame<T> lame) {
   return {T(4) / T(3) * lame.mu, lame.lambda + T(5) / T(6) * lame.mu};
 }
 

@@ -35,8 +35,9 @@ struct TriangleForceKernel {  // over triangles
       x[c] = load3(state.x, i, n);
       v[c] = load3(state.v, i, n);
     }
-    const TriangleForces<T> f = triangle_forces(x[0], x[1], x[2], v[0], v[1], v[2], triangle_rest_at(tm, t),
-                                                triangle_material_at(tm, t), Vec3<T>{tm.wind[0], tm.wind[1], tm.wind[2]});
+    const TriangleForces<T> f =
+        triangle_forces(x[0], x[1], x[2], v[0], v[1], v[2], triangle_rest_at(tm, t), triangle_material_at(tm, t),
+                        Vec3<T>{tm.wind[0], tm.wind[1], tm.wind[2]});
     for (int c = 0; c < 3; ++c) force.store(c, tri, t, f.f[c]);
   }
 };
@@ -62,8 +63,8 @@ struct TriangleAdjointKernel {  // over triangles
       af.f[c] = load3(adj_f, i, n);
     }
     const TriangleAdjoint<T> g =
-        triangle_forces_adjoint(x[0], x[1], x[2], v[0], v[1], v[2], triangle_rest_at(tm, t), triangle_material_at(tm, t),
-                                Vec3<T>{tm.wind[0], tm.wind[1], tm.wind[2]}, T(0), af);
+        triangle_forces_adjoint(x[0], x[1], x[2], v[0], v[1], v[2], triangle_rest_at(tm, t),
+                                triangle_material_at(tm, t), Vec3<T>{tm.wind[0], tm.wind[1], tm.wind[2]}, T(0), af);
     for (int c = 0; c < 3; ++c) {
       adj_x.store(c, tri, t, g.x[c]);
       adj_v.store(c, tri, t, g.v[c]);

@@ -10,15 +10,15 @@ namespace nudge {
 
 template <class T>
 struct TriangleModel {
-  int count = 0;                 // triangles, Tri
-  const int* corner = nullptr;   // 3 x Tri: corner c of triangle t at corner[c * Tri + t]
-  const T* pose = nullptr;       // 4 x Tri: the inverse rest pose (D00, D01, D10, D11)
-  const T* area = nullptr;       // Tri: the rest area
-  const T* ke = nullptr;         // Tri
-  const T* ka = nullptr;         // Tri
-  const T* kd = nullptr;         // Tri
-  const T* drag = nullptr;       // Tri
-  const T* lift = nullptr;       // Tri
+  int count = 0;                // triangles, Tri
+  const int* corner = nullptr;  // 3 x Tri: corner c of triangle t at corner[c * Tri + t]
+  const T* pose = nullptr;      // 4 x Tri: the inverse rest pose (D00, D01, D10, D11)
+  const T* area = nullptr;      // Tri: the rest area
+  const T* ke = nullptr;        // Tri
+  const T* ka = nullptr;        // Tri
+  const T* kd = nullptr;        // Tri
+  const T* drag = nullptr;      // Tri
+  const T* lift = nullptr;      // Tri
   T wind[3] = {0, 0, 0};
 };
 

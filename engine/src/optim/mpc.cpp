@@ -61,7 +61,8 @@ std::optional<Objective> window_objective(const Objective& o, int steps, int sta
 }  // namespace
 
 Status check_mpc(const Scene& scene, const MpcSettings& settings) {
-  if (settings.horizon < 1) return Error{"the MPC horizon is " + std::to_string(settings.horizon) + " steps; expected >= 1"};
+  if (settings.horizon < 1)
+    return Error{"the MPC horizon is " + std::to_string(settings.horizon) + " steps; expected >= 1"};
   if (settings.replan_every < 1 || settings.replan_every > settings.horizon)
     return Error{"MPC re-plans every " + std::to_string(settings.replan_every) + " steps; expected 1 to the horizon (" +
                  std::to_string(settings.horizon) + ")"};
@@ -70,8 +71,9 @@ Status check_mpc(const Scene& scene, const MpcSettings& settings) {
   bool planned = false;
   for (ParamId id : kStepControls) planned = planned || (scene.params[id].optimize && scene.params[id].size() > 0);
   if (!planned)
-    return Error{"MPC plans per-step controls, and this scene optimises none; set \"optimize\": true for controls or "
-                 "joint_control under \"parameters\""};
+    return Error{
+        "MPC plans per-step controls, and this scene optimises none; set \"optimize\": true for controls or "
+        "joint_control under \"parameters\""};
   return Ok{};
 }
 
@@ -121,7 +123,8 @@ Result<MpcResult> run_mpc(const Scene& scene, const MpcSettings& settings, const
     gradient.horizon = end - start;
     Result<OptimizeResult> optimized = optimize_parameters(**sim, params, optimizer, {}, gradient);
     if (!optimized)
-      return Error{"MPC's plan from step " + std::to_string(start) + " does not evaluate: " + optimized.error().message};
+      return Error{"MPC's plan from step " + std::to_string(start) +
+                   " does not evaluate: " + optimized.error().message};
     // The window's rows become the plan; the next plan re-plans from its rows on.
     for (ParamId id : kStepControls) {
       const Parameter& planned = params[id];

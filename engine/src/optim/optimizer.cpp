@@ -131,8 +131,9 @@ std::optional<Error> unusable(const ObjectiveFunctions& f, const OptimizerSettin
     return Error{"the optimizer " + name + " follows the gradient, but no loss-and-gradient function was given"};
   if (settings.method != OptimizerMethod::CMAES) return std::nullopt;
   if (!f.loss)
-    return Error{"the optimizer cmaes is gradient-free and needs a loss-only function (ObjectiveFunctions::loss); "
-                 "none was given"};
+    return Error{
+        "the optimizer cmaes is gradient-free and needs a loss-only function (ObjectiveFunctions::loss); "
+        "none was given"};
   if (settings.population < 0 || settings.population == 1)
     return Error{"optimizer.population: found " + std::to_string(settings.population) +
                  "; expected 0 (the default) or an integer >= 2"};
@@ -215,9 +216,9 @@ Result<OptimizeResult> minimize(const ObjectiveFunctions& f, std::vector<double>
       result.loss = current.loss;
     }
 
-    const bool go_on = !on_iteration || on_iteration(IterationInfo{iteration, current.loss, grad_norm,
-                                                                   problem.evaluations(), &current.x,
-                                                                   gradient_based ? &current.grad : nullptr});
+    const bool go_on =
+        !on_iteration || on_iteration(IterationInfo{iteration, current.loss, grad_norm, problem.evaluations(),
+                                                    &current.x, gradient_based ? &current.grad : nullptr});
     const std::optional<StopReason> verdict = stepper->converged();
     if (grad_norm <= settings.tolerance || verdict == StopReason::Tolerance) return finish(StopReason::Tolerance);
     if (verdict == StopReason::LossTolerance ||

@@ -153,8 +153,8 @@ public:
 class FullCovariance final : public Covariance {
 public:
   FullCovariance(const VectorXd& scale, int gap)
-      : c_(scale.array().square().matrix().asDiagonal()), b_(MatrixXd::Identity(scale.size(), scale.size())),
-        d_(scale), gap_(gap) {}
+      : c_(scale.array().square().matrix().asDiagonal()), b_(MatrixXd::Identity(scale.size(), scale.size())), d_(scale),
+        gap_(gap) {}
 
   VectorXd shape(const VectorXd& z) const override { return b_ * d_.cwiseProduct(z); }
   VectorXd whiten(const VectorXd& y) const override { return b_ * (b_.transpose() * y).cwiseQuotient(d_); }
@@ -237,8 +237,7 @@ struct Sample {
 class BoundPenalty {
 public:
   BoundPenalty(size_t size, const Strategy& s)
-      : gamma_(VectorXd::Ones(static_cast<Index>(size))),
-        history_limit_(20 + 3 * size / static_cast<size_t>(s.lambda)),
+      : gamma_(VectorXd::Ones(static_cast<Index>(size))), history_limit_(20 + 3 * size / static_cast<size_t>(s.lambda)),
         rate_(std::min(1.0, s.mu_eff / (10.0 * static_cast<double>(size)))),
         stray_(3.0 * std::max(1.0, std::sqrt(static_cast<double>(size)) / s.mu_eff)) {}
 
@@ -276,8 +275,8 @@ private:
   VectorXd gamma_;              // weight per coordinate (n)
   std::deque<double> spreads_;  // interquartile range / mean variance per generation, newest first
   size_t history_limit_;
-  double rate_;                 // how fast the weights change: min(1, mu_eff / (10 n))
-  double stray_;                // how far out, in standard deviations, the mean may go unchecked
+  double rate_;   // how fast the weights change: min(1, mu_eff / (10 n))
+  double stray_;  // how far out, in standard deviations, the mean may go unchecked
   bool initialised_ = false;
 };
 
@@ -286,8 +285,7 @@ public:
   Cmaes(const OptimizerSettings& settings, const Problem& problem, const Point& start)
       : strategy_(strategy(start.x.size(), settings.population, start.x.size() > kCmaesMaxFullCovarianceSize)),
         penalty_(start.x.size(), strategy_), loss_tolerance_(settings.loss_tolerance), normal_(settings.seed),
-        sigma_(settings.sigma),
-        mean_(Eigen::Map<const VectorXd>(start.x.data(), static_cast<Index>(start.x.size()))),
+        sigma_(settings.sigma), mean_(Eigen::Map<const VectorXd>(start.x.data(), static_cast<Index>(start.x.size()))),
         p_sigma_(VectorXd::Zero(mean_.size())), p_c_(VectorXd::Zero(mean_.size())) {
     const VectorXd scale = coordinate_scales(problem, start.x);
     initial_step_ = settings.sigma * scale;
@@ -348,8 +346,10 @@ private:
       s.outside.resize(n);
       for (Index i = 0; i < n; ++i) s.outside[i] = x[static_cast<size_t>(i)] - projected[static_cast<size_t>(i)];
       Result<Point> evaluated = problem.evaluate_loss(std::move(projected));
-      if (evaluated) s.point = std::move(evaluated).value();
-      else last_error_ = evaluated.error().message;
+      if (evaluated)
+        s.point = std::move(evaluated).value();
+      else
+        last_error_ = evaluated.error().message;
     }
     ++generation_;
     return samples;
@@ -406,8 +406,8 @@ private:
     }
     mean_ += sigma_ * y_w;
 
-    p_sigma_ = (1.0 - s.c_sigma) * p_sigma_ +
-               std::sqrt(s.c_sigma * (2.0 - s.c_sigma) * s.mu_eff) * covariance_->whiten(y_w);
+    p_sigma_ =
+        (1.0 - s.c_sigma) * p_sigma_ + std::sqrt(s.c_sigma * (2.0 - s.c_sigma) * s.mu_eff) * covariance_->whiten(y_w);
     // h_sigma stalls the rank-one path while the step size is growing fast (p_sigma long),
     // so that C does not grow along with sigma.
     const double path_length = p_sigma_.norm() / std::sqrt(1.0 - std::pow(1.0 - s.c_sigma, 2.0 * generation_));
@@ -424,15 +424,15 @@ private:
   BoundPenalty penalty_;
   double loss_tolerance_;
   NormalSampler normal_;
-  double sigma_;                            // overall step size
-  VectorXd mean_;                           // m (n)
-  VectorXd p_sigma_;                        // step-size evolution path (n)
-  VectorXd p_c_;                            // rank-one evolution path (n)
-  VectorXd initial_step_;                   // sigma_0 * scale_i (n), the unit of the collapse test
+  double sigma_;           // overall step size
+  VectorXd mean_;          // m (n)
+  VectorXd p_sigma_;       // step-size evolution path (n)
+  VectorXd p_c_;           // rank-one evolution path (n)
+  VectorXd initial_step_;  // sigma_0 * scale_i (n), the unit of the collapse test
   std::unique_ptr<Covariance> covariance_;
-  int generation_ = 0;                      // generations sampled
-  std::deque<double> best_history_;         // best loss at the start and after each generation, newest last
-  std::string last_error_;                  // of the last failed sample in the current generation
+  int generation_ = 0;               // generations sampled
+  std::deque<double> best_history_;  // best loss at the start and after each generation, newest last
+  std::string last_error_;           // of the last failed sample in the current generation
 };
 
 }  // namespace

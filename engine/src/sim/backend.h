@@ -27,12 +27,12 @@ concept Backend = requires(E exec, const E cexec, typename E::template Array<flo
   { cexec.data(carray) } -> std::same_as<const float*>;
   cexec.resize(array, n);  // contents need not survive
   cexec.zero(array);
-  cexec.upload(array, host);     // resizes to host.size()
+  cexec.upload(array, host);  // resizes to host.size()
   cexec.upload_to(p, host);
-  cexec.download(cp, n, p);      // to host memory
-  cexec.copy(p, cp, n);          // within the backend's memory
+  cexec.download(cp, n, p);                                        // to host memory
+  cexec.copy(p, cp, n);                                            // within the backend's memory
   { cexec.host_view(cp, n, host) } -> std::same_as<const float*>;  // readable on the host
-  cexec.host_modify(p, n, host, backend_detail::HostEdit{});  // f on a host copy, written back
+  cexec.host_modify(p, n, host, backend_detail::HostEdit{});       // f on a host copy, written back
   { cexec.first_non_finite(cp, n) } -> std::convertible_to<long>;  // -1 if none
   cexec.launch(int{}, backend_detail::IndexKernel{});
 };

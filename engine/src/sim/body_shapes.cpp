@@ -24,7 +24,7 @@ std::optional<BodyShape> body_shape_from_name(std::string_view name) {
 }
 
 Result<std::shared_ptr<const BodyMesh>> load_body_mesh(const std::filesystem::path& file,
-                                                        const std::filesystem::path& resolved, const double scale[3]) {
+                                                       const std::filesystem::path& resolved, const double scale[3]) {
   Result<std::vector<std::array<double, 3>>> points = read_obj_vertices(resolved);
   if (!points) return points.error();
   for (auto& p : *points)
@@ -60,7 +60,8 @@ Result<std::shared_ptr<const BodyMesh>> load_body_mesh(const std::filesystem::pa
   bool usable = mass.volume > 1e-30 && std::isfinite(mass.volume);
   for (int k = 0; k < 3; ++k) usable = usable && mass.inertia[4 * k] > 1e-30 && std::isfinite(mass.inertia[4 * k]);
   if (!usable)
-    return Error{resolved.string() + after.str() + ": found a hull of volume " + (std::ostringstream() << mass.volume).str() +
+    return Error{resolved.string() + after.str() + ": found a hull of volume " +
+                 (std::ostringstream() << mass.volume).str() +
                  " m^3; expected a solid whose volume and inertia are finite and > 0 (is the scale right?)"};
   return std::shared_ptr<const BodyMesh>(std::move(mesh));
 }
@@ -69,7 +70,8 @@ std::vector<ShapeSizeEntry> shape_size_entries(BodyShape shape) {
   switch (shape) {
     case BodyShape::Sphere: return {{ParamId::BodyRadius, 0}};
     case BodyShape::Capsule: return {{ParamId::BodyRadius, 0}, {ParamId::BodyHalfLength, 0}};
-    case BodyShape::Box: return {{ParamId::BodyHalfExtents, 0}, {ParamId::BodyHalfExtents, 1}, {ParamId::BodyHalfExtents, 2}};
+    case BodyShape::Box:
+      return {{ParamId::BodyHalfExtents, 0}, {ParamId::BodyHalfExtents, 1}, {ParamId::BodyHalfExtents, 2}};
     case BodyShape::Mesh: break;
   }
   return {};

@@ -17,9 +17,9 @@
 namespace nudge {
 
 struct KrylovResult {
-  int iterations = 0;     // operator applications inside the Krylov loop (restarts add one more each)
-  double residual = 0;    // |b - A x| / |b| as GMRES estimates it (0 when b = 0)
-  bool converged = false; // residual <= the tolerance
+  int iterations = 0;      // operator applications inside the Krylov loop (restarts add one more each)
+  double residual = 0;     // |b - A x| / |b| as GMRES estimates it (0 when b = 0)
+  bool converged = false;  // residual <= the tolerance
 };
 
 namespace gmres_detail {

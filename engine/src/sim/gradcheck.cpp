@@ -29,7 +29,8 @@ int GradCheckReport::unchecked() const {
 }
 
 int GradCheckReport::rounding_noise() const {
-  return static_cast<int>(std::count_if(entries.begin(), entries.end(), [](const GradCheckEntry& e) { return e.noise; }));
+  return static_cast<int>(
+      std::count_if(entries.begin(), entries.end(), [](const GradCheckEntry& e) { return e.noise; }));
 }
 
 double gradient_relative_error(double adjoint, double finite_difference, double noise_floor) {
@@ -123,7 +124,8 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
   // Each parameter's noise floor: options.noise times its largest |gradient entry|.
   std::vector<double> noise_floor(kParamCount, 0.0);
   for (int p = 0; p < kParamCount; ++p)
-    for (double g : params.items[size_t(p)].grad) noise_floor[size_t(p)] = std::max(noise_floor[size_t(p)], options.noise * std::fabs(g));
+    for (double g : params.items[size_t(p)].grad)
+      noise_floor[size_t(p)] = std::max(noise_floor[size_t(p)], options.noise * std::fabs(g));
   std::mt19937_64 rng(options.seed);
   constexpr int kSteps = 4;
   // Every entry to check, chosen before any is checked so progress knows the total. The
@@ -135,8 +137,7 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
     const auto& only = options.parameters;
     if (only.empty() || std::find(only.begin(), only.end(), id) != only.end()) {
       for (int i : picked) todo.emplace_back(id, i);
-      if (params[id].size() > 0)
-        report.coverage.push_back({id, params[id].size(), static_cast<int>(picked.size())});
+      if (params[id].size() > 0) report.coverage.push_back({id, params[id].size(), static_cast<int>(picked.size())});
     }
   }
   const int total = static_cast<int>(todo.size());
@@ -161,7 +162,8 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
                        "]: " + (plus ? minus.error() : plus.error()).message};
         d[k] = (plus->loss - minus->loss) / (2.0 * h);
         // A few ulp of the losses, divided by the step: what no difference can resolve.
-        rounding[k] = 8.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(plus->loss), std::fabs(minus->loss)) / h;
+        rounding[k] =
+            8.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(plus->loss), std::fabs(minus->loss)) / h;
       }
       // The most self-consistent adjacent pair: large steps suffer truncation, small
       // steps rounding (amplified by long, contact-rich rollouts); where two decades

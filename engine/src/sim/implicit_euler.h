@@ -48,12 +48,12 @@ namespace nudge {
 // What the solves did over a rollout's forward and backward passes (for tests and
 // benchmarks).
 struct ImplicitStats {
-  long steps = 0;               // implicit steps solved (forward, recomputed segments included)
-  long newton_iterations = 0;   // over those steps
-  long residuals = 0;           // force passes (residual evaluations), line search included
-  long forward_products = 0;    // operator products in the Newton solves
-  long unconverged = 0;         // steps that stopped above the Newton tolerance
-  double worst_residual = 0;    // the largest final velocity residual of a step (m/s)
+  long steps = 0;              // implicit steps solved (forward, recomputed segments included)
+  long newton_iterations = 0;  // over those steps
+  long residuals = 0;          // force passes (residual evaluations), line search included
+  long forward_products = 0;   // operator products in the Newton solves
+  long unconverged = 0;        // steps that stopped above the Newton tolerance
+  double worst_residual = 0;   // the largest final velocity residual of a step (m/s)
   long adjoint_solves = 0;
   long adjoint_products = 0;
   double worst_adjoint_residual = 0;  // relative to the right-hand side
@@ -106,11 +106,10 @@ public:
     for (; it < settings_.newton_iterations && norms.max > tol; ++it) {
       for (size_t k = 0; k < nv_; ++k) rhs[k] = -r[k];
       std::fill(delta.begin(), delta.end(), 0.0);
-      const KrylovResult kr = gmres(
-          [&](const std::vector<double>& in, std::vector<double>& out) {
-            apply(exec, m, t, iterate_view(), families, in, out);
-          },
-          rhs, delta, kNewtonLinearTolerance, settings_.linear_iterations, kGmresRestart);
+      const KrylovResult kr =
+          gmres([&](const std::vector<double>& in,
+                    std::vector<double>& out) { apply(exec, m, t, iterate_view(), families, in, out); },
+                rhs, delta, kNewtonLinearTolerance, settings_.linear_iterations, kGmresRestart);
       stats_.forward_products += kr.iterations;
       // Backtracking on |r|: the first of 1, 1/2, 1/4, ... of the step that lowers it.
       bool accepted = false;
@@ -152,9 +151,7 @@ public:
       rhs[k] = free_[k] * (static_cast<double>(av[k]) + dt * static_cast<double>(ax[k])) / mass_[k % size_t(n_)];
     lambda = rhs;  // the solution where the interaction forces are weak
     const KrylovResult kr = gmres(
-        [&](const std::vector<double>& in, std::vector<double>& out) {
-          apply(exec, m, t, next, families, in, out);
-        },
+        [&](const std::vector<double>& in, std::vector<double>& out) { apply(exec, m, t, next, families, in, out); },
         rhs, lambda, settings_.linear_tolerance, settings_.linear_iterations, kGmresRestart);
     ++stats_.adjoint_solves;
     stats_.adjoint_products += kr.iterations;
@@ -246,7 +243,8 @@ private:
     exec.download(static_cast<const T*>(exec.data(out_)), 2 * nv_, kd.data());
     const double dt = static_cast<double>(m.dt);
     for (size_t k = 0; k < nv_; ++k) {
-      const double coupled = (dt * dt * static_cast<double>(kd[k]) + dt * static_cast<double>(kd[nv_ + k])) / mass_[k % size_t(n_)];
+      const double coupled =
+          (dt * dt * static_cast<double>(kd[k]) + dt * static_cast<double>(kd[nv_ + k])) / mass_[k % size_t(n_)];
       out[k] = in[k] - free_[k] * coupled;
     }
   }

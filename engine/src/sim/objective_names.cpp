@@ -3,7 +3,8 @@
 namespace nudge {
 
 namespace {
-constexpr std::string_view kObjectiveNames[] = {"target", "positions", "markers", "velocity", "effort", "travel", "orientation", "smoothness", "tracks"};
+constexpr std::string_view kObjectiveNames[] = {"target", "positions",   "markers",    "velocity", "effort",
+                                                "travel", "orientation", "smoothness", "tracks"};
 }
 
 std::string_view objective_type_name(ObjectiveType type) { return kObjectiveNames[static_cast<int>(type)]; }

@@ -12,8 +12,8 @@ namespace {
 // The mean of the listed particles' entries of a (3 x n) and bodies' entries of b
 // (3 x B): positions or velocities.
 template <class T>
-void centroid(const std::vector<int>& particles, const T* a, int n, const std::vector<int>& bodies, const T* b,
-              int nb, double c[3]) {
+void centroid(const std::vector<int>& particles, const T* a, int n, const std::vector<int>& bodies, const T* b, int nb,
+              double c[3]) {
   c[0] = c[1] = c[2] = 0.0;
   for (int p : particles)
     for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(a[size_t(k) * n + p]);
@@ -41,12 +41,19 @@ Objectives::Objectives(const Scene& scene)
   std::set<int> observed;
   const auto resolve = [&](int step) { return step < 0 ? steps_ : step; };
   for (const Objective& o : scene.objectives) {
-    Term term{o.type, o.weight, o.particles, o.bodies, {0, 0, 0}, {o.direction[0], o.direction[1], o.direction[2]},
-              {o.axis[0], o.axis[1], o.axis[2]}, resolve(o.step), {}, 1.0, {}};
+    Term term{o.type,
+              o.weight,
+              o.particles,
+              o.bodies,
+              {0, 0, 0},
+              {o.direction[0], o.direction[1], o.direction[2]},
+              {o.axis[0], o.axis[1], o.axis[2]},
+              resolve(o.step),
+              {},
+              1.0,
+              {}};
     switch (o.type) {
-      case ObjectiveType::Orientation:
-        observed.insert(term.step);
-        break;
+      case ObjectiveType::Orientation: observed.insert(term.step); break;
       case ObjectiveType::Target:
       case ObjectiveType::Velocity:
         std::copy_n(o.target.begin(), 3, term.target);
@@ -106,8 +113,7 @@ Objectives::Objectives(const Scene& scene)
         break;
       }
       case ObjectiveType::Effort:
-      case ObjectiveType::Smoothness:
-        break;
+      case ObjectiveType::Smoothness: break;
     }
     terms_.push_back(std::move(term));
   }
@@ -125,8 +131,10 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
       case ObjectiveType::Target:
       case ObjectiveType::Velocity:
         if (t != term.step) continue;
-        if (term.type == ObjectiveType::Target) centroid(term.particles, x, n_, term.bodies, s.body_x, bodies_, c);
-        else centroid(term.particles, v, n_, term.bodies, s.body_v, bodies_, c);
+        if (term.type == ObjectiveType::Target)
+          centroid(term.particles, x, n_, term.bodies, s.body_x, bodies_, c);
+        else
+          centroid(term.particles, v, n_, term.bodies, s.body_v, bodies_, c);
         for (int k = 0; k < 3; ++k) loss += (c[k] - term.target[k]) * (c[k] - term.target[k]);
         loss *= term.weight;
         break;
@@ -153,8 +161,9 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
       case ObjectiveType::Orientation: {
         if (t != term.step) continue;
         for (int b : term.bodies) {
-          const Vec3<double> e = rotate(body_orientation(s.body_q, b, bodies_), Vec3<double>{term.axis[0], term.axis[1], term.axis[2]}) -
-                                 Vec3<double>{term.direction[0], term.direction[1], term.direction[2]};
+          const Vec3<double> e =
+              rotate(body_orientation(s.body_q, b, bodies_), Vec3<double>{term.axis[0], term.axis[1], term.axis[2]}) -
+              Vec3<double>{term.direction[0], term.direction[1], term.direction[2]};
           loss += dot(e, e);
         }
         loss *= term.weight / static_cast<double>(term.bodies.size());
@@ -168,8 +177,7 @@ void Objectives::add_state_loss(int t, StateView<const T> s, std::vector<double>
         break;
       }
       case ObjectiveType::Effort:
-      case ObjectiveType::Smoothness:
-        continue;
+      case ObjectiveType::Smoothness: continue;
     }
     term_loss[i] += loss;
   }
@@ -212,8 +220,10 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
         for (const Point& p : it->second)
           for (int k = 0; k < 3; ++k) {
             const T g = static_cast<T>(scale * (static_cast<double>(point_position(p, s, k)) - p.target[k]));
-            if (p.body >= 0) adj.body_x[size_t(k) * bodies_ + p.body] += g;
-            else adj_x[at(p.particle, k)] += g;
+            if (p.body >= 0)
+              adj.body_x[size_t(k) * bodies_ + p.body] += g;
+            else
+              adj_x[at(p.particle, k)] += g;
           }
         break;
       }
@@ -222,7 +232,8 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
         const Vec3<double> axis{term.axis[0], term.axis[1], term.axis[2]};
         for (int b : term.bodies) {
           const Quat<double> q = body_orientation(s.body_q, b, bodies_);
-          const Vec3<double> e = rotate(q, axis) - Vec3<double>{term.direction[0], term.direction[1], term.direction[2]};
+          const Vec3<double> e =
+              rotate(q, axis) - Vec3<double>{term.direction[0], term.direction[1], term.direction[2]};
           Quat<double> adj_q{0, 0, 0, 0};
           Vec3<double> unused{0, 0, 0};
           adj_rotate(q, axis, (2.0 * term.weight / static_cast<double>(term.bodies.size())) * e, adj_q, unused);
@@ -238,8 +249,7 @@ void Objectives::add_state_grad(int t, StateView<const T> s, StateView<T> adj) c
         break;
       }
       case ObjectiveType::Effort:
-      case ObjectiveType::Smoothness:
-        break;
+      case ObjectiveType::Smoothness: break;
     }
   }
 }
@@ -257,8 +267,10 @@ double Objectives::image_point_loss(const ImagePoint& p, StateView<const T> s, d
   if (adj)
     for (int k = 0; k < 3; ++k) {
       const T g = static_cast<T>(scale * p.weight * (jacobian[0][k] * e[0] + jacobian[1][k] * e[1]));
-      if (p.body >= 0) adj->body_x[size_t(k) * bodies_ + p.body] += g;
-      else adj->x[at(p.particle, k)] += g;
+      if (p.body >= 0)
+        adj->body_x[size_t(k) * bodies_ + p.body] += g;
+      else
+        adj->x[at(p.particle, k)] += g;
     }
   return p.weight * (e[0] * e[0] + e[1] * e[1]);
 }

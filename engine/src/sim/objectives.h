@@ -48,10 +48,10 @@ private:
     std::vector<int> bodies;  // Target, Velocity, Orientation
     double target[3] = {0, 0, 0};
     double direction[3] = {1, 0, 0};
-    double axis[3] = {0, 1, 0};               // Orientation, in the body's frame
-    int step = 0;                             // resolved: -1 became the final step
-    std::map<int, std::vector<Point>> points; // Positions and Markers, by step
-    double point_scale = 1.0;                 // 1 / number of compared points (Tracks: 1 / sum of weights)
+    double axis[3] = {0, 1, 0};                           // Orientation, in the body's frame
+    int step = 0;                                         // resolved: -1 became the final step
+    std::map<int, std::vector<Point>> points;             // Positions and Markers, by step
+    double point_scale = 1.0;                             // 1 / number of compared points (Tracks: 1 / sum of weights)
     std::map<int, std::vector<ImagePoint>> image_points;  // Tracks, by step
   };
   // Component k of particle p in a state array (3 x n, structure of arrays).

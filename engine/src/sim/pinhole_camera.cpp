@@ -49,7 +49,8 @@ void look_at_orientation(const double eye[3], const double target[3], double ori
   const Vec3<double> right = normalize(cross(forward, Vec3<double>{0, 1, 0}));
   const Vec3<double> up = cross(right, forward);
   const Vec3<double> back = -1.0 * forward;
-  const Quat<double> q = quat_from_matrix(Mat33<double>{{right.x, up.x, back.x, right.y, up.y, back.y, right.z, up.z, back.z}});
+  const Quat<double> q =
+      quat_from_matrix(Mat33<double>{{right.x, up.x, back.x, right.y, up.y, back.y, right.z, up.z, back.z}});
   orientation[0] = q.x, orientation[1] = q.y, orientation[2] = q.z, orientation[3] = q.w;
 }
 

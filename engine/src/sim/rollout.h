@@ -56,9 +56,9 @@ inline constexpr int kFiniteCheckInterval = 64;
 // is part of the results' bits: a new family is appended before ControlFamily, which
 // points the actuators' models at its table after they have written theirs.
 template <class T, Backend Exec>
-using Families = FamilyList<T, Exec, ParticleFamily, SpringFamily, ElementFamilies, GroundFamily, ColliderFamily,
-                            BodyFamily, JointFamily, BodyContactFamily, BodyActuatorFamily, ParticleBodyFamily,
-                            ControlFamily>;
+using Families =
+    FamilyList<T, Exec, ParticleFamily, SpringFamily, ElementFamilies, GroundFamily, ColliderFamily, BodyFamily,
+               JointFamily, BodyContactFamily, BodyActuatorFamily, ParticleBodyFamily, ControlFamily>;
 
 template <class T, Backend Exec>
 class Rollout {
@@ -205,7 +205,9 @@ private:
   StateView<T> segment(int j) { return layout_.view(exec_.data(segment_) + size_t(j) * layout_.size()); }
   StateView<T> adj_state() { return layout_.view(exec_.data(adj_state_)); }
   // A slot's arrays are contiguous from x on (StateLayout).
-  void copy_state(StateView<T> dst, StateView<T> src) { exec_.copy(dst.x, static_cast<const T*>(src.x), layout_.size()); }
+  void copy_state(StateView<T> dst, StateView<T> src) {
+    exec_.copy(dst.x, static_cast<const T*>(src.x), layout_.size());
+  }
 
   // Sizes the recording for this rollout; steps the adjoint does not reach stay zero.
   void start_recording(StateAdjoints& out) const {
@@ -361,7 +363,7 @@ private:
   int steps_, checkpoint_every_;
   T dt_;
   Families<T, Exec> families_;
-  StateLayout layout_;  // from the families' state fields
+  StateLayout layout_;                              // from the families' state fields
   std::optional<ImplicitEuler<T, Exec>> implicit_;  // with Integrator::ImplicitEuler only
 
   using Array = typename Exec::template Array<T>;

@@ -37,7 +37,8 @@ Result<Evaluation> Simulator::gradient(ParameterSet& params, const GradientOptio
                  std::to_string(options.horizon)};
   const bool recording = options.record_state_adjoints || options.record_adjoint_norms;
   if (recording && !adjoints)
-    return Error{"record_state_adjoints or record_adjoint_norms is set but no StateAdjoints was given to write them into"};
+    return Error{
+        "record_state_adjoints or record_adjoint_norms is set but no StateAdjoints was given to write them into"};
   if (recording) adjoints->norms_only = !options.record_state_adjoints;
   return run_gradient(params, options, recording ? adjoints : nullptr);
 }
@@ -57,10 +58,11 @@ Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const S
   std::string checkpoint_notice;
   if (stored_states(checkpoint_every) * state_bytes > options.stored_state_budget && checkpoint_every <= 0) {
     checkpoint_every = std::max(1, int(std::ceil(std::sqrt(double(steps)))));
-    checkpoint_notice = "storing every state would take " + std::to_string(int(stored_states(0) * state_bytes / (1 << 20))) +
-                        " MiB; storing one state in every " + std::to_string(checkpoint_every) + " and recomputing the rest (" +
-                        std::to_string(int(stored_states(checkpoint_every) * state_bytes / (1 << 20))) +
-                        " MiB, the same gradients; set simulation.checkpoint_every to choose)";
+    checkpoint_notice =
+        "storing every state would take " + std::to_string(int(stored_states(0) * state_bytes / (1 << 20))) +
+        " MiB; storing one state in every " + std::to_string(checkpoint_every) + " and recomputing the rest (" +
+        std::to_string(int(stored_states(checkpoint_every) * state_bytes / (1 << 20))) +
+        " MiB, the same gradients; set simulation.checkpoint_every to choose)";
   }
 
   // Refuse rollouts whose stored states would not fit, and say how to fix it.

@@ -7,7 +7,8 @@
 
 namespace nudge {
 
-std::unique_ptr<Simulator> make_cpu_simulator(const Scene& scene, Precision precision, int threads, int checkpoint_every);
+std::unique_ptr<Simulator> make_cpu_simulator(const Scene& scene, Precision precision, int threads,
+                                              int checkpoint_every);
 
 #if defined(NUDGE_WITH_CUDA)
 // Returns null with `why` set when no device can be used.

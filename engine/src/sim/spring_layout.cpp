@@ -68,11 +68,13 @@ SpringLayout make_spring_layout(const std::vector<int>& a, const std::vector<int
       layout.spans.push_back({r.first + t, std::min(max_span, r.count - t), r.a0 + t, r.b0 + t});
   // By first particle: a thread taking a contiguous share of spans then touches mostly
   // the particles (and cache lines) of its own share of particle blocks.
-  std::stable_sort(layout.spans.begin(), layout.spans.end(),
-                   [](const SpringSpan& p, const SpringSpan& q) { return std::min(p.a0, p.b0) < std::min(q.a0, q.b0); });
+  std::stable_sort(layout.spans.begin(), layout.spans.end(), [](const SpringSpan& p, const SpringSpan& q) {
+    return std::min(p.a0, p.b0) < std::min(q.a0, q.b0);
+  });
   for (int k = layout.run_springs; k < s; k += max_span) layout.spans.push_back({k, std::min(max_span, s - k), -1, -1});
   for (SpringSpan& span : layout.spans)
-    for (int k = span.first; k < span.first + span.count; ++k) span.actuated = span.actuated || channel[layout.order[k]] >= 0;
+    for (int k = span.first; k < span.first + span.count; ++k)
+      span.actuated = span.actuated || channel[layout.order[k]] >= 0;
 
   // Each run's two ends as segments clipped to particle blocks, in run order per block.
   const int block = layout.particle_block;

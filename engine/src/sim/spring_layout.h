@@ -30,7 +30,7 @@ struct SpringLayout {
 
   // Particles cut into blocks of particle_block; each block's run segments, clipped to it.
   int particle_block = 1;
-  std::vector<int> block_start;               // blocks + 1: CSR into segments
+  std::vector<int> block_start;  // blocks + 1: CSR into segments
   std::vector<IncidenceSegment> segments;
 
   // Loose springs by particle (CSR), ascending spring order: sign +1 at end a, -1 at b.

@@ -18,10 +18,10 @@ namespace nudge {
 // One array of a slot: components x count values, as a structure of arrays.
 struct StateField {
   StateArray array;
-  int components = 3;     // 3 for a position or velocity, 4 for a quaternion
-  int count = 0;          // elements: particles, bodies
-  std::string element;    // "particle", "body": what an index counts, in messages
-  std::string quantity;   // "position", "body orientation", ...: what it holds, in messages
+  int components = 3;    // 3 for a position or velocity, 4 for a quaternion
+  int count = 0;         // elements: particles, bodies
+  std::string element;   // "particle", "body": what an index counts, in messages
+  std::string quantity;  // "position", "body orientation", ...: what it holds, in messages
 
   size_t values() const { return size_t(components) * size_t(count); }
 };

@@ -87,8 +87,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
            number(last * dt) + " s";
   };
 
-  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, triangle_stiffness, triangle_damping, bending_stiffness,
-      bending_damping, ground_stiffness, ground_damping, friction;
+  Worst spring_stiffness, spring_damping, tet_stiffness, tet_damping, triangle_stiffness, triangle_damping,
+      bending_stiffness, bending_damping, ground_stiffness, ground_damping, friction;
   // The implicit step (Integrator::ImplicitEuler) treats springs and the element families
   // implicitly: no limit there.
   const bool implicit = scene.settings.integrator == Integrator::ImplicitEuler;
@@ -100,10 +100,10 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
     const double stiff = dt * std::sqrt(k * w), damp = dt * c * w;
     const std::string name = "spring " + std::to_string(s);
     spring_stiffness.offer(std::exp(std::min(steps * log_growth(stiff, false), 700.0)), [&] {
-      return StepStabilityIssue{"spring stiffness", name, stiff, std::exp(std::min(steps * log_growth(stiff, false), 700.0)),
-                                "lower dt below " + number(kUnstableGain / std::sqrt(k * w)) +
-                                    " s or the stiffness below " + number(kUnstableGain * kUnstableGain / (dt * dt * w)) +
-                                    " N/m"};
+      return StepStabilityIssue{
+          "spring stiffness", name, stiff, std::exp(std::min(steps * log_growth(stiff, false), 700.0)),
+          "lower dt below " + number(kUnstableGain / std::sqrt(k * w)) + " s or the stiffness below " +
+              number(kUnstableGain * kUnstableGain / (dt * dt * w)) + " N/m"};
     });
     spring_damping.offer(std::exp(std::min(steps * log_growth(damp, true), 700.0)), [&] {
       return StepStabilityIssue{"spring damping", name, damp, std::exp(std::min(steps * log_growth(damp, true), 700.0)),
@@ -126,7 +126,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
       const double stiff = dt * std::sqrt(k * w), damp = dt * c * w;
       const double growth_k = std::exp(std::min(steps * log_growth(stiff, false), 700.0));
       const double growth_c = std::exp(std::min(steps * log_growth(damp, true), 700.0));
-      const std::string name = "particle " + std::to_string(i) + ", in " + std::to_string(g.count[size_t(i)]) + " " + plural;
+      const std::string name =
+          "particle " + std::to_string(i) + ", in " + std::to_string(g.count[size_t(i)]) + " " + plural;
       worst_stiffness.offer(growth_k, [&] {
         return StepStabilityIssue{plural.substr(0, plural.size() - 1) + " stiffness", name, stiff, growth_k,
                                   "lower dt below " + number(kUnstableGain / std::sqrt(k * w)) + " s or its " + plural +
@@ -156,9 +157,11 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
       Vec3<double> row[4];
       for (int j = 0; j < 3; ++j) row[j + 1] = Vec3<double>{b(j, 0), b(j, 1), b(j, 2)};
       row[0] = -(row[1] + row[2] + row[3]);
-      const double k = scene.params[ParamId::TetMu].value[size_t(t)] + scene.params[ParamId::TetLambda].value[size_t(t)];
+      const double k =
+          scene.params[ParamId::TetMu].value[size_t(t)] + scene.params[ParamId::TetLambda].value[size_t(t)];
       const double kd = scene.params[ParamId::TetDamping].value[size_t(t)];
-      for (int j = 0; j < 4; ++j) g.add(c[j], rest.volume * k * dot(row[j], row[j]), 2 * rest.volume * kd * dot(row[j], row[j]));
+      for (int j = 0; j < 4; ++j)
+        g.add(c[j], rest.volume * k * dot(row[j], row[j]), 2 * rest.volume * kd * dot(row[j], row[j]));
     }
     offer_element_gains(g, "tets", "k_mu + k_lambda", "k_damp", tet_stiffness, tet_damping);
   }
@@ -205,7 +208,8 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
         g.add(c[j], ke * row, kd * row);
       }
     }
-    offer_element_gains(g, "bending edges", "bending stiffness", "bending damping", bending_stiffness, bending_damping, 1);
+    offer_element_gains(g, "bending edges", "bending stiffness", "bending damping", bending_stiffness, bending_damping,
+                        1);
   }
 
   const Ground& ground = scene.settings.ground;
@@ -243,9 +247,9 @@ std::vector<StepStabilityIssue> step_stability_issues(const Scene& scene, const 
                                       number(kUnstableGain * kUnstableGain / (dt * dt * w)) + " N/m"};
       });
       ground_damping.offer(damping.growth(), [&] {
-        return StepStabilityIssue{"ground damping", particle + run_text(damping.first(), damping.last()), damping.peak(),
-                                  damping.growth(),
-                                  "lower dt or the ground damping below " + number(kUnstableGain / (dt * w)) + " N s/m"};
+        return StepStabilityIssue{
+            "ground damping", particle + run_text(damping.first(), damping.last()), damping.peak(), damping.growth(),
+            "lower dt or the ground damping below " + number(kUnstableGain / (dt * w)) + " N s/m"};
       });
       friction.offer(slip.growth(), [&] {
         // The slip speed at which the peak gain would be at the limit.

@@ -24,8 +24,8 @@ NUDGE_HD Vec3<T> quadratic_drag_force(T c, Vec3<T> v, Vec3<T> wind) {
 
 template <class T>
 struct QuadraticDragAdjoint {
-  Vec3<T> v;     // dL/dv = (dF/dv)^T adj_f; dL/dwind is its negation
-  T c;           // dL/dc
+  Vec3<T> v;  // dL/dv = (dF/dv)^T adj_f; dL/dwind is its negation
+  T c;        // dL/dc
 };
 
 template <class T>

@@ -76,9 +76,10 @@ public:
 
   std::optional<std::string> unsupported(const ParameterSet& p) const {
     if (count_ > 0 || !present(p[ParamId::QuadraticDrag])) return std::nullopt;
-    return std::string("particles.quadratic_drag: the simulator was built from a scene without quadratic drag, "
-                       "so it cannot run values that have some; build it from a scene with the drag set "
-                       "(or its coefficients optimised)");
+    return std::string(
+        "particles.quadratic_drag: the simulator was built from a scene without quadratic drag, "
+        "so it cannot run values that have some; build it from a scene with the drag set "
+        "(or its coefficients optimised)");
   }
 
   void upload(const ParameterSet& p, const Exec& exec) {
@@ -99,8 +100,8 @@ public:
                CornerOut<T> adj_x, CornerOut<T> adj_v, const GradView<T>& grad) {
     if (count_ == 0) return;
     const bool keep = !grad.operator_product;
-    exec.launch(count_, QuadraticDragAdjointKernel<T>{params_.value(exec, 0), wind(), state, count_, adj_f, adj_x, adj_v,
-                                                      keep ? params_.grad(exec, 0) : nullptr,
+    exec.launch(count_, QuadraticDragAdjointKernel<T>{params_.value(exec, 0), wind(), state, count_, adj_f, adj_x,
+                                                      adj_v, keep ? params_.grad(exec, 0) : nullptr,
                                                       keep ? exec.data(g_wind_) : nullptr});
   }
 
@@ -117,8 +118,8 @@ public:
     // dL/dwind: the particles' shares in particle order, added to the families' before it.
     const std::vector<double> wind = fetch_values(exec, exec.data(g_wind_), 3 * size_t(count_));
     for (int k = 0; k < 3; ++k)
-      p[ParamId::Wind].grad[size_t(k)] += ordered_sum(
-          std::vector<double>(wind.begin() + k * size_t(count_), wind.begin() + (k + 1) * size_t(count_)));
+      p[ParamId::Wind].grad[size_t(k)] +=
+          ordered_sum(std::vector<double>(wind.begin() + k * size_t(count_), wind.begin() + (k + 1) * size_t(count_)));
   }
 
 private:

@@ -57,7 +57,7 @@ public:
 
   void put_model(ModelView<T>& m, const Exec& exec) const {
     m.bending = BendingModel<T>{edges_, exec.data(corner_), exec.data(rest_), params_.value(exec, kKe),
-                                 params_.value(exec, kKd)};
+                                params_.value(exec, kKd)};
   }
 
   void compute_forces(const Exec& exec, const ModelView<T>& m, int /*step*/, StateView<const T> state,
@@ -86,8 +86,8 @@ private:
 
   int edges_;
   IntArray corner_;
-  Array rest_;                       // rest angles, constant for the scene
-  enum { kKe, kKd };                 // params_' rows
+  Array rest_;                        // rest angles, constant for the scene
+  enum { kKe, kKd };                  // params_' rows
   ElementParams<T, Exec, 2> params_;  // edge_ke, edge_kd and their gradients
 };
 

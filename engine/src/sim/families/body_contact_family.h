@@ -81,7 +81,7 @@ public:
 
   BodyContactGrad<T> grad(const Exec& exec) {
     if (count_ == 0) return {};
-    return {exec.data(g_stiffness_), exec.data(g_damping_),   exec.data(g_friction_),  exec.data(g_mass_point_),
+    return {exec.data(g_stiffness_),  exec.data(g_damping_),    exec.data(g_friction_),  exec.data(g_mass_point_),
             exec.data(g_mass_shape_), exec.data(g_size_point_), exec.data(g_size_shape_)};
   }
 

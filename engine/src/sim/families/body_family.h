@@ -76,7 +76,8 @@ inline void add_body_mass_gradient(ParameterSet& p, const RigidBody& body, int b
 template <class T, Backend Exec>
 class BodyFamily {
 public:
-  BodyFamily(const Scene& scene, const Exec& exec) : count_(scene.body_count()), bodies_(scene.bodies), contact_(scene.contact) {
+  BodyFamily(const Scene& scene, const Exec& exec)
+      : count_(scene.body_count()), bodies_(scene.bodies), contact_(scene.contact) {
     // A contact point's offset is base + sign * size, its radius size[0] where it has one
     // (ShapeSize's order): the signs and flags are fixed, the sizes are parameters.
     std::vector<int> start{0};
@@ -207,13 +208,14 @@ public:
     for (auto* a : {&g_inertia_, &g_inv_inertia_}) exec.resize(*a, 9 * b);
     exec.resize(g_force_, 3 * b);
     exec.resize(g_size_, 3 * b);
-    for (auto* a : {&g_mass_, &g_stiffness_, &g_damping_, &g_friction_, &g_inertia_, &g_inv_inertia_, &g_force_, &g_size_})
+    for (auto* a :
+         {&g_mass_, &g_stiffness_, &g_damping_, &g_friction_, &g_inertia_, &g_inv_inertia_, &g_force_, &g_size_})
       exec.zero(*a);
   }
 
   BodyGrad<T> grad(const Exec& exec) {
-    return {exec.data(g_mass_),  exec.data(g_inertia_), exec.data(g_inv_inertia_), exec.data(g_force_),
-            exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_friction_), exec.data(g_size_)};
+    return {exec.data(g_mass_),      exec.data(g_inertia_), exec.data(g_inv_inertia_), exec.data(g_force_),
+            exec.data(g_stiffness_), exec.data(g_damping_), exec.data(g_friction_),    exec.data(g_size_)};
   }
 
   // adj0: dL/dstate_0. Density reaches the loss through the mass and the inertia:
@@ -256,7 +258,8 @@ public:
         for (int k = 0; k < 3; ++k) {
           const size_t at = size_t(4 * k) * count_ + b;
           const double moment = unit_[size_t(b)].inertia[4 * k];
-          adj_size[s] += rho * d.inertia[4 * k] * g_inertia[at] - d.inertia[4 * k] / (rho * moment * moment) * g_inv[at];
+          adj_size[s] +=
+              rho * d.inertia[4 * k] * g_inertia[at] - d.inertia[4 * k] / (rho * moment * moment) * g_inv[at];
         }
       }
       add_shape_size_gradient(p, bodies_[size_t(b)], b, adj_size);
@@ -285,8 +288,10 @@ private:
       const ShapeSize size = body_shape_size(body, p, b);
       for (int j = point_start_host_[size_t(b)]; j < point_start_host_[size_t(b) + 1]; ++j) {
         for (int k = 0; k < 3; ++k)
-          offsets[3 * size_t(j) + k] = point_base_[3 * size_t(j) + k] + point_sign_[3 * size_t(j) + k] * size[size_t(k)];
-        radius[size_t(j)] = body.shape == BodyShape::Sphere || body.shape == BodyShape::Capsule ? static_cast<T>(size[0]) : T(0);
+          offsets[3 * size_t(j) + k] =
+              point_base_[3 * size_t(j) + k] + point_sign_[3 * size_t(j) + k] * size[size_t(k)];
+        radius[size_t(j)] =
+            body.shape == BodyShape::Sphere || body.shape == BodyShape::Capsule ? static_cast<T>(size[0]) : T(0);
       }
       shapes.push_back(shape_in_own_frame(body, size, plane_of_[size_t(b)]));
       bound[size_t(b)] = static_cast<T>(body_reach(body, size));

@@ -20,8 +20,7 @@ template <class T, Backend Exec>
 class ColliderFamily {
 public:
   ColliderFamily(const Scene& scene, const Exec& exec)
-      : particles_(scene.particle_count()), count_(static_cast<int>(scene.colliders.size())),
-        contact_(scene.contact) {
+      : particles_(scene.particle_count()), count_(static_cast<int>(scene.colliders.size())), contact_(scene.contact) {
     std::vector<Collider<T>> shapes;
     for (const ColliderShape& shape : scene.colliders) shapes.push_back(placed(shape));
     exec.upload(shapes_, shapes);

@@ -76,7 +76,8 @@ private:
     const ControllerScratch<T> s = scratch(exec);
     exec.launch(1, ControllerCentroidKernel<T>{m, n_, state, s});
     exec.launch(features_, ControllerFeatureKernel<T>{m, n_, static_cast<T>(step * dt_), state, s});
-    for (int l = 0; l < int(sizes_.size()); ++l) exec.launch(sizes_[size_t(l)], ControllerLayerKernel<T>{m, l, step, s});
+    for (int l = 0; l < int(sizes_.size()); ++l)
+      exec.launch(sizes_[size_t(l)], ControllerLayerKernel<T>{m, l, step, s});
   }
 
   ControllerModel<T> model(const Exec& exec, ControlChannels<T, Exec>& controls) const {
@@ -190,8 +191,8 @@ private:
   int features_ = 0, blocks_ = 0, observed_ = 0, axis_count_ = 0, units_ = 0, weight_count_ = 0;
   int axis_[3] = {0, 0, 0};
   std::vector<int> sizes_, inputs_;  // per layer, on the host for the launches
-  IntArray block_kind_, block_first_, observed_particle_, layer_size_, layer_inputs_, layer_weights_,
-      layer_activation_, layer_units_, output_channel_;
+  IntArray block_kind_, block_first_, observed_particle_, layer_size_, layer_inputs_, layer_weights_, layer_activation_,
+      layer_units_, output_channel_;
   Array block_param_, weights_, g_weights_;
   Array scratch_;  // centroid, its adjoint, features, their adjoints, units, their adjoints
 };

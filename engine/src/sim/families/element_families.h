@@ -37,7 +37,7 @@ namespace nudge {
 // results' bits, so append, do not reorder.
 template <class T, Backend Exec>
 using ElementFamilyList = std::tuple<TriangleFamily<T, Exec>, BendingFamily<T, Exec>, TetFamily<T, Exec>,
-                                    ParticleForceFamily<T, Exec>, QuadraticDragFamily<T, Exec>>;
+                                     ParticleForceFamily<T, Exec>, QuadraticDragFamily<T, Exec>>;
 
 template <class T, Backend Exec>
 class ElementFamilies {
@@ -57,10 +57,12 @@ public:
     std::optional<std::string> why;
     std::apply(
         [&](const auto&... family) {
-          ((void)[&] {
-            if constexpr (requires { family.unsupported(p); })
-              if (!why) why = family.unsupported(p);
-          }(), ...);
+          (
+              (void)[&] {
+                if constexpr (requires { family.unsupported(p); })
+                  if (!why) why = family.unsupported(p);
+              }(),
+              ...);
         },
         families_);
     return why;
@@ -125,10 +127,12 @@ private:
     std::vector<int> all;
     std::apply(
         [&](const auto&... family) {
-          ((void)[&] {
-            const std::vector<int> at = family.corner_particles(scene);
-            all.insert(all.end(), at.begin(), at.end());
-          }(), ...);
+          (
+              (void)[&] {
+                const std::vector<int> at = family.corner_particles(scene);
+                all.insert(all.end(), at.begin(), at.end());
+              }(),
+              ...);
         },
         families_);
     return all;

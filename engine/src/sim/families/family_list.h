@@ -73,8 +73,10 @@ public:
   // Each family's parameters, and the initial state (particles, bodies).
   void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
     each([&](auto& f) {
-      if constexpr (requires { f.upload(p, initial, exec); }) f.upload(p, initial, exec);
-      else if constexpr (requires { f.upload(p, exec); }) f.upload(p, exec);
+      if constexpr (requires { f.upload(p, initial, exec); })
+        f.upload(p, initial, exec);
+      else if constexpr (requires { f.upload(p, exec); })
+        f.upload(p, exec);
     });
   }
 
@@ -101,13 +103,17 @@ public:
   // starting poses) come after it in the list.
   void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {
     each([&](const auto& f) {
-      if constexpr (requires { f.download_gradients(p, adj0, exec); }) f.download_gradients(p, adj0, exec);
-      else if constexpr (requires { f.download_gradients(p, exec); }) f.download_gradients(p, exec);
+      if constexpr (requires { f.download_gradients(p, adj0, exec); })
+        f.download_gradients(p, adj0, exec);
+      else if constexpr (requires { f.download_gradients(p, exec); })
+        f.download_gradients(p, exec);
     });
   }
 
   // The forward phases.
-  void control(const StepPass<T, Exec>& s) { run(s, [](auto& f, const auto& p) -> decltype(f.control(p)) { f.control(p); }); }
+  void control(const StepPass<T, Exec>& s) {
+    run(s, [](auto& f, const auto& p) -> decltype(f.control(p)) { f.control(p); });
+  }
   void interaction_forces(const StepPass<T, Exec>& s) {
     run(s, [](auto& f, const auto& p) -> decltype(f.interaction_forces(p)) { f.interaction_forces(p); });
   }
@@ -126,7 +132,8 @@ public:
     run(a, [](auto& f, const auto& p) -> decltype(f.adjoint_integrate_bodies(p)) { f.adjoint_integrate_bodies(p); });
   }
   void adjoint_integrate_particles(const AdjointPass<T, Exec>& a) {
-    run(a, [](auto& f, const auto& p) -> decltype(f.adjoint_integrate_particles(p)) { f.adjoint_integrate_particles(p); });
+    run(a,
+        [](auto& f, const auto& p) -> decltype(f.adjoint_integrate_particles(p)) { f.adjoint_integrate_particles(p); });
   }
   void gather_particle_body_adjoints(const AdjointPass<T, Exec>& a) {
     run(a, [](auto& f, const auto& p) -> decltype(f.gather_particle_body_adjoints(p)) {
@@ -134,7 +141,8 @@ public:
     });
   }
   void adjoint_interaction_forces(const AdjointPass<T, Exec>& a) {
-    run(a, [](auto& f, const auto& p) -> decltype(f.adjoint_interaction_forces(p)) { f.adjoint_interaction_forces(p); });
+    run(a,
+        [](auto& f, const auto& p) -> decltype(f.adjoint_interaction_forces(p)) { f.adjoint_interaction_forces(p); });
   }
   void adjoint_couple_bodies(const AdjointPass<T, Exec>& a) {
     each_coupling([&](auto& f, int first) { f.adjoint_couple_bodies(a, first); });

@@ -16,8 +16,7 @@ namespace nudge {
 template <class T, Backend Exec>
 class GroundFamily {
 public:
-  GroundFamily(const Scene& scene, const Exec&)
-      : ground_(scene.settings.ground), particles_(scene.particle_count()) {}
+  GroundFamily(const Scene& scene, const Exec&) : ground_(scene.settings.ground), particles_(scene.particle_count()) {}
 
   bool enabled() const { return ground_.enabled; }
 

@@ -196,9 +196,12 @@ private:
     f.ref = reference_for(f.axis);
     f.parent = body_start_pose(p, joint.parent);
     f.child = body_start_pose(p, joint.child);
-    f.local = {inverse_rotate(f.parent.q, f.anchor - f.parent.x), inverse_rotate(f.child.q, f.anchor - f.child.x),
-               inverse_rotate(f.parent.q, f.axis),                inverse_rotate(f.child.q, f.axis),
-               inverse_rotate(f.parent.q, f.ref),                 inverse_rotate(f.child.q, f.ref)};
+    f.local = {inverse_rotate(f.parent.q, f.anchor - f.parent.x),
+               inverse_rotate(f.child.q, f.anchor - f.child.x),
+               inverse_rotate(f.parent.q, f.axis),
+               inverse_rotate(f.child.q, f.axis),
+               inverse_rotate(f.parent.q, f.ref),
+               inverse_rotate(f.child.q, f.ref)};
     return f;
   }
 

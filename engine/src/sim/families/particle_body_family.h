@@ -71,7 +71,8 @@ public:
   // After the particles' adjoint: what each body's state owes to the particles.
   void gather_particle_body_adjoints(const AdjointPass<T, Exec>& pass) const {
     if (active() && bodies_ > 0)
-      pass.exec.launch(bodies_, BodyParticleAdjointKernel<T>{pass.m, pass.state, pass.adj_f, pass.adj, pass.grad.bodies});
+      pass.exec.launch(bodies_,
+                       BodyParticleAdjointKernel<T>{pass.m, pass.state, pass.adj_f, pass.adj, pass.grad.bodies});
   }
 
   void zero_gradients(const Exec& exec) {

@@ -39,7 +39,8 @@ public:
   // The parameters of this forward pass, and the initial state; a pinned particle
   // starts at rest.
   void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
-    NUDGE_ASSERT(p[ParamId::Mass].value.size() == size_t(n_) && p[ParamId::InitialPosition].value.size() == 3 * size_t(n_));
+    NUDGE_ASSERT(p[ParamId::Mass].value.size() == size_t(n_) &&
+                 p[ParamId::InitialPosition].value.size() == 3 * size_t(n_));
     exec.upload(mass_, std::vector<T>(p[ParamId::Mass].value.begin(), p[ParamId::Mass].value.end()));
     exec.upload(ext_force_, soa_from_triples<T>(p[ParamId::ExternalForce].value, n_));
     for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[k]);
@@ -66,8 +67,8 @@ public:
   void integrate_particles(const StepPass<T, Exec>& pass) const {
     const SpringModel<T>& sp = pass.m.springs;
     if constexpr (kRunsSpringSpans<Exec>) {
-      pass.exec.launch_blocks(sp.blocks, ParticleStepBlockKernel<T>{pass.m, pass.state, sp.force, pass.next,
-                                                                    sp.block_start, sp.segments});
+      pass.exec.launch_blocks(
+          sp.blocks, ParticleStepBlockKernel<T>{pass.m, pass.state, sp.force, pass.next, sp.block_start, sp.segments});
     } else {
       pass.exec.launch(n_, ParticleStepKernel<T>{pass.m, pass.state, sp.force, pass.next});
     }
@@ -78,8 +79,10 @@ public:
   void adjoint_integrate_particles(const AdjointPass<T, Exec>& pass) const {
     // The velocities the forces gave: the stored ones, or before the time-of-impact ground.
     const T* v1 = pass.next.v_pre ? pass.next.v_pre : pass.next.v;
-    if (has_local_contact(pass.m)) adjoint<true>(pass.exec, pass.m, pass.state, v1, pass.adj, pass.adj_f, pass.grad);
-    else adjoint<false>(pass.exec, pass.m, pass.state, v1, pass.adj, pass.adj_f, pass.grad);
+    if (has_local_contact(pass.m))
+      adjoint<true>(pass.exec, pass.m, pass.state, v1, pass.adj, pass.adj_f, pass.grad);
+    else
+      adjoint<false>(pass.exec, pass.m, pass.state, v1, pass.adj, pass.adj_f, pass.grad);
   }
 
   void zero_gradients(const Exec& exec) {

@@ -91,20 +91,21 @@ public:
     const Exec& exec = pass.exec;
     const ModelView<T>& m = pass.m;
     T *adj_d = values(adj_d_), *adj_dv = values(adj_dv_);
-    const SpringAdjointKernel<T> springs{m, pass.t, pass.state, pass.adj_f, adj_d, adj_dv, exec.data(adj_rest_eff_),
-                                         pass.grad.springs};
+    const SpringAdjointKernel<T> springs{
+        m, pass.t, pass.state, pass.adj_f, adj_d, adj_dv, exec.data(adj_rest_eff_), pass.grad.springs};
     if constexpr (kRunsSpringSpans<Exec>) {
       exec.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});
-      exec.launch_blocks(layout_.blocks(), ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, pass.adj,
-                                                                         layout_.block_start.data(), layout_.segments.data()});
+      exec.launch_blocks(layout_.blocks(),
+                         ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, pass.adj, layout_.block_start.data(),
+                                                      layout_.segments.data()});
     } else {
       exec.launch(s_, springs);
       exec.launch(n_, ParticleGatherKernel<T>{m, adj_d, adj_dv, pass.adj});
     }
     if (channels_ > 0)
-      exec.launch(channels_, ControlAdjointKernel<T>{m.springs, pass.t, exec.data(channel_start_),
-                                                     exec.data(channel_spring_), exec.data(adj_rest_eff_),
-                                                     pass.grad.springs.controls});
+      exec.launch(channels_,
+                  ControlAdjointKernel<T>{m.springs, pass.t, exec.data(channel_start_), exec.data(channel_spring_),
+                                          exec.data(adj_rest_eff_), pass.grad.springs.controls});
   }
 
   void zero_gradients(const Exec& exec) {

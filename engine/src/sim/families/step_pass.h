@@ -13,9 +13,9 @@ template <class T, class Exec>
 struct StepPass {
   const Exec& exec;
   const ModelView<T>& m;
-  int t;                      // the step
-  StateView<const T> state;   // the state at step t
-  StateView<T> next;          // the state at t + 1, which the integrating phases write
+  int t;                     // the step
+  StateView<const T> state;  // the state at step t
+  StateView<T> next;         // the state at t + 1, which the integrating phases write
 };
 
 template <class T, class Exec>
@@ -27,8 +27,8 @@ struct AdjointPass {
   StateView<const T> next;   // the state at t + 1
   // dL/dstate: dL/dstate_{t+1} on entry to the step's adjoint, dL/dstate_t when it ends.
   StateView<T> adj;
-  T* adj_f;                  // dL/dF per particle (3 x n): written by the particles' phase, read after
-  const GradView<T>& grad;   // the parameters' gradient accumulators
+  T* adj_f;                 // dL/dF per particle (3 x n): written by the particles' phase, read after
+  const GradView<T>& grad;  // the parameters' gradient accumulators
 };
 
 }  // namespace nudge

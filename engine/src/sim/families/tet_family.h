@@ -66,8 +66,7 @@ public:
   }
 
   // Each tet's forces on its corners at this step, for the particle pass to gather.
-  void compute_forces(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state,
-                      CornerOut<T> force) {
+  void compute_forces(const Exec& exec, const ModelView<T>& m, int step, StateView<const T> state, CornerOut<T> force) {
     if (tets_ == 0) return;
     exec.launch(tets_, TetForceKernel<T>{m, step, state, force});
   }
@@ -137,7 +136,7 @@ private:
   // Topology and rest shapes (constant for the scene) and parameters (uploaded each forward).
   IntArray corner_, channel_, channel_start_, channel_tet_;
   Array pose_, volume_, actuation_;
-  enum { kMu, kLambda, kDamp };  // params_' rows
+  enum { kMu, kLambda, kDamp };       // params_' rows
   ElementParams<T, Exec, 3> params_;  // k_mu, k_lambda, k_damp and their gradients
   // The per-step scratch of the control adjoint.
   Array g_adj_control_, g_controls_;

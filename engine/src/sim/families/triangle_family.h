@@ -29,10 +29,9 @@ template <class T, Backend Exec>
 class TriangleFamily {
 public:
   TriangleFamily(const Scene& scene, const Exec& exec)
-      : tri_(scene.triangle_count()),
-        params_({ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness, ParamId::TriangleDamping,
-                 ParamId::TriangleDrag, ParamId::TriangleLift},
-                tri_) {
+      : tri_(scene.triangle_count()), params_({ParamId::TriangleStiffness, ParamId::TriangleAreaStiffness,
+                                               ParamId::TriangleDamping, ParamId::TriangleDrag, ParamId::TriangleLift},
+                                              tri_) {
     upload_topology(scene, exec);
   }
 
@@ -93,8 +92,8 @@ public:
   void put_grad(GradView<T>& g, const Exec& exec) { g.triangles = grad(exec); }
 
   TriangleGrad<T> grad(const Exec& exec) {
-    return {params_.grad(exec, kKe), params_.grad(exec, kKa), params_.grad(exec, kKd), params_.grad(exec, kDrag),
-            params_.grad(exec, kLift), exec.data(g_wind_)};
+    return {params_.grad(exec, kKe),   params_.grad(exec, kKa),   params_.grad(exec, kKd),
+            params_.grad(exec, kDrag), params_.grad(exec, kLift), exec.data(g_wind_)};
   }
 
   void download_gradients(ParameterSet& p, const Exec& exec) const {
@@ -110,7 +109,6 @@ public:
 private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
-
 
   void upload_topology(const Scene& scene, const Exec& exec) {
     const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;

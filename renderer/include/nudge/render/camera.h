@@ -25,7 +25,6 @@ glm::mat4 projection_matrix(const Camera& camera, float aspect);
 // (x right, y down): pixel (i, j) covers [i, i + 1) x [j, j + 1), so its centre is
 // (i + 0.5, j + 0.5) and floor() of the result names the pixel. Empty when the point is
 // behind the near plane, beyond the far plane, or outside the image.
-std::optional<glm::vec2> project_to_pixel(const Camera& camera, glm::vec3 world, int width,
-                                          int height);
+std::optional<glm::vec2> project_to_pixel(const Camera& camera, glm::vec3 world, int width, int height);
 
 }  // namespace nudge::render

@@ -25,12 +25,11 @@ namespace nudge::render {
 struct ContextOptions {
   bool validation = false;
   std::vector<std::string> instance_extensions;  // e.g. from glfwGetRequiredInstanceExtensions
-  bool swapchain = false;  // enable VK_KHR_swapchain and require present support
+  bool swapchain = false;                        // enable VK_KHR_swapchain and require present support
   // With `swapchain`: whether a queue family of a device can present to the window
   // (glfwGetPhysicalDevicePresentationSupport fits). Without it, the graphics family is
   // assumed to present; the window checks its surface when it creates one.
-  std::function<bool(VkInstance, VkPhysicalDevice, std::uint32_t queue_family)>
-      presentation_support;
+  std::function<bool(VkInstance, VkPhysicalDevice, std::uint32_t queue_family)> presentation_support;
   bool print_validation_messages = true;  // also write them to stderr as they come
 };
 
@@ -64,9 +63,9 @@ struct GpuDevice {
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memory{};
   VkFormat depth_format = VK_FORMAT_UNDEFINED;  // best depth attachment format found
-  bool sample_rate_shading = false;  // enabled: spheres shade per sample for smooth edges
-  bool wide_lines = false;           // enabled: line primitives wider than one pixel
-  bool large_points = false;         // enabled: point sprites larger than one pixel
+  bool sample_rate_shading = false;             // enabled: spheres shade per sample for smooth edges
+  bool wide_lines = false;                      // enabled: line primitives wider than one pixel
+  bool large_points = false;                    // enabled: point sprites larger than one pixel
 };
 
 class GpuContext {
@@ -84,9 +83,7 @@ public:
 
   bool validation_enabled() const { return messenger_ != VK_NULL_HANDLE; }
   std::size_t validation_message_count() const { return log_ ? log_->count() : 0; }
-  std::vector<std::string> validation_messages() const {
-    return log_ ? log_->messages() : std::vector<std::string>{};
-  }
+  std::vector<std::string> validation_messages() const { return log_ ? log_->messages() : std::vector<std::string>{}; }
   std::shared_ptr<const ValidationLog> validation_log() const { return log_; }
   // Things worth knowing that are not validation messages (e.g. "layer not installed").
   const std::vector<std::string>& notes() const { return notes_; }

@@ -18,8 +18,7 @@ public:
   // An R8G8B8A8_UNORM target. `samples` is reduced to what the device supports.
   // R8G8B8A8_SRGB is accepted too (it gives the same bytes; it exercises the path of
   // sRGB swapchains); other formats are refused.
-  static Expected<OffscreenTarget> create(const GpuContext& gpu, int width, int height,
-                                          int samples = 4,
+  static Expected<OffscreenTarget> create(const GpuContext& gpu, int width, int height, int samples = 4,
                                           VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM);
 
   OffscreenTarget(OffscreenTarget&& other) noexcept;

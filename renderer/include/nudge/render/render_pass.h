@@ -26,8 +26,7 @@ Expected<VkRenderPass> create_scene_render_pass(VkDevice device, const RenderPas
 // A framebuffer for that render pass: views in its attachment order (colour, depth,
 // resolve); the resolve view is used only when multisampled.
 Expected<VkFramebuffer> create_scene_framebuffer(VkDevice device, VkRenderPass render_pass,
-                                                 const VkImageView (&views)[3], bool multisampled,
-                                                 VkExtent2D extent);
+                                                 const VkImageView (&views)[3], bool multisampled, VkExtent2D extent);
 
 // The clear values for that render pass: the background colour (converted to linear for
 // an _SRGB colour format, so it shows as given) and depth 1.0. The resolve slot is unused.
@@ -40,7 +39,6 @@ SceneClearValues scene_clear_values(Rgba background, VkFormat color_format);
 bool is_srgb_format(VkFormat format);
 
 // The largest sample count <= requested that colour and depth attachments both support.
-VkSampleCountFlagBits supported_sample_count(const VkPhysicalDeviceProperties& properties,
-                                             int requested);
+VkSampleCountFlagBits supported_sample_count(const VkPhysicalDeviceProperties& properties, int requested);
 
 }  // namespace nudge::render

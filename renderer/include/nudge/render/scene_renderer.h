@@ -44,12 +44,10 @@ public:
   // Records every pass into `commands`, which must be inside the render pass instance,
   // with `extent` the render area. Checks the list first (validate()) and records nothing
   // when it is malformed or a buffer cannot grow; the error says why.
-  Status record(VkCommandBuffer commands, const DrawList& list, VkExtent2D extent,
-                std::uint32_t frame_slot);
+  Status record(VkCommandBuffer commands, const DrawList& list, VkExtent2D extent, std::uint32_t frame_slot);
   // The same, drawn into `area` of the framebuffer (a window's viewport panel): the
   // list's pixel sizes and the legend are relative to that area.
-  Status record(VkCommandBuffer commands, const DrawList& list, VkRect2D area,
-                std::uint32_t frame_slot);
+  Status record(VkCommandBuffer commands, const DrawList& list, VkRect2D area, std::uint32_t frame_slot);
 
   std::uint32_t frames_in_flight() const;
 

@@ -40,8 +40,7 @@ public:
 
   // The surface must stay alive until the swapchain is destroyed; the swapchain does not
   // own it. `framebuffer_extent` is the window's size in pixels.
-  static Expected<Swapchain> create(const GpuContext& gpu, VkSurfaceKHR surface,
-                                    VkExtent2D framebuffer_extent,
+  static Expected<Swapchain> create(const GpuContext& gpu, VkSurfaceKHR surface, VkExtent2D framebuffer_extent,
                                     const SwapchainOptions& options = {});
 
   Swapchain(Swapchain&& other) noexcept;
@@ -55,8 +54,7 @@ public:
   // swapchain that was out of date and has just been re-created): skip the frame.
   // `framebuffer_extent` is the window's current size in pixels; the whole image is
   // cleared to `background` (sRGB-encoded, as in DrawList).
-  Expected<std::optional<SwapchainFrame>> begin_frame(VkExtent2D framebuffer_extent,
-                                                      Rgba background);
+  Expected<std::optional<SwapchainFrame>> begin_frame(VkExtent2D framebuffer_extent, Rgba background);
 
   // Ends the command buffer, submits it and presents. An out-of-date or suboptimal
   // swapchain is re-created on the next begin_frame().
