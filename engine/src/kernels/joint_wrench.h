@@ -103,7 +103,7 @@ NUDGE_HD PairWrench<T> joint_wrench(const JointLaw<T>& law, const JointFrame<T>&
                                     const BodyState<T>& sc) {
   using namespace joint_detail;
   const Pieces<T> p = pieces(f, sp, sc);
-  Vec3<T> force, tau;
+  Vec3<T> force, tau{};  // tau: every JointKind sets it; {} for the compiler, which cannot see that
   if (law.kind == JointKind::Prismatic) {
     const T h = -law.joint_damping * p.sd + law.control + limit_force(law, p.s);
     force = -law.stiffness * (p.e - p.s * p.a) - law.damping * (p.ev - p.sd * p.a) + h * p.a;
