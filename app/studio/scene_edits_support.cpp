@@ -72,10 +72,6 @@ void renumber_optimized_rows(Parameter& p, const IndexMap& map) {
   p.optimize_rows = std::move(rows);
 }
 
-bool is_body_size(ParamId id) {
-  return id == ParamId::BodyRadius || id == ParamId::BodyHalfExtents || id == ParamId::BodyHalfLength;
-}
-
 }  // namespace
 
 void remove_rows(ParameterSet& params, ParamElement element, const IndexMap& map) {

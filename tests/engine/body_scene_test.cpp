@@ -89,7 +89,15 @@ TEST_CASE("body scenes: bad values say what and where") {
   CHECK(body(R"({"shape": "box", "half_extents": [1, -1, 1], "position": [0, 0, 0]})") ==
         "bad.json: $.bodies[0].half_extents[1]: found -1; expected a half extent > 0 (m)");
   CHECK(body(R"({"shape": "sphere", "radius": 1})") ==
-        "bad.json: $.bodies[0]: missing key 'position'; expected the centre of mass [x, y, z] (m)");
+        "bad.json: $.bodies[0]: missing key 'position'; expected [x, y, z]: a finite position of the centre of mass "
+        "(m)");
+  CHECK(body(R"({"shape": "sphere", "radius": 1, "position": [0, 0, 0], "angular_velocity": [0, 1]})") ==
+        "bad.json: $.bodies[0].angular_velocity: found an array of 2 values; expected [x, y, z]: a finite angular "
+        "velocity (rad/s)");
+  // A body's keys: its shape's own, then its fields' from the facts table.
+  CHECK(body(R"({"shape": "sphere", "radius": 1, "position": [0, 0, 0], "spin": [0, 1, 0]})")
+            .ends_with("expected one of: name, shape, radius, position, orientation, velocity, angular_velocity, "
+                       "density"));
   CHECK(body(R"({"shape": "sphere", "radius": 1, "position": [0, 0, 0], "orientation": [0, 0, 0, 0]})") ==
         "bad.json: $.bodies[0].orientation: found an array of 4 values; expected a quaternion [x, y, z, w] of "
         "non-zero length");

@@ -651,7 +651,7 @@ TEST_CASE("mesh scenes: bad meshes and scales say which file, which line or key,
         at + ".scale: found an array of 2 values; expected a number or an array of 3 numbers (one per axis)");
   CHECK(error_of(R"("mesh": "block.obj", "radius": 0.1)") ==
         at + ".radius: unknown key 'radius' in bodies[0] (a mesh body); expected one of: name, shape, mesh, scale, "
-             "density, position, orientation, velocity, angular_velocity");
+             "position, orientation, velocity, angular_velocity, density");
   CHECK(error_of(R"("mesh": "")") ==
         at + ".mesh: found an empty string; expected the path of a Wavefront OBJ file, relative to the scene's folder");
   CHECK(error_of(R"("scale": 2)") ==

@@ -355,9 +355,9 @@ std::vector<BadInput> bad_inputs() {
       {"joint without child", joints_scene(R"({"type": "ball", "parent": 0, "anchor": [0, 1, 0]})"),
        {"$.joints[0]: missing key 'child'; expected a body index in [0, 2)"}},
       {"joint without anchor", joints_scene(std::string(kTwoJoints) + R"(, {"type": "fixed", "parent": 0, "child": 1})"),
-       {"$.joints[2]: missing key 'anchor'; expected the joint's anchor [x, y, z] in the world at the start (m)"}},
+       {"$.joints[2]: missing key 'anchor'; expected [x, y, z]: a finite position in the world at the start (m)"}},
       {"joint anchor of two values", joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1]})"),
-       {"$.joints[0].anchor: found an array of 2 values; expected the joint's anchor [x, y, z] in the world at the start (m)"}},
+       {"$.joints[0].anchor: found an array of 2 values; expected [x, y, z]: a finite position in the world at the start (m)"}},
       {"hinge without axis", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0]})"),
        {"$.joints[0]: missing key 'axis'; expected the joint's axis [x, y, z] in the world at the start"}},
       {"prismatic without axis", joints_scene(R"({"type": "prismatic", "child": 0, "anchor": [0, 1, 0]})"),
@@ -368,12 +368,12 @@ std::vector<BadInput> bad_inputs() {
        {"$.joints[0].axis[1]: found \"1\"; expected a finite number"}},
       {"ball joint with an axis", joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1]})"),
        {"$.joints[0].axis: unknown key 'axis' in joints[0] (a ball joint); expected one of: name, type, parent, child, "
-        "anchor, damping, collide"}},
+        "collide, anchor, damping"}},
       {"ball joint with limits", joints_scene(R"({"type": "ball", "child": 0, "anchor": [0, 1, 0], "limits": [-1, 1]})"),
        {"$.joints[0].limits: unknown key 'limits' in joints[0] (a ball joint); expected one of:"}},
       {"joint key typo", joints_scene(R"({"type": "hinge", "child": 0, "anchr": [0, 1, 0], "axis": [0, 0, 1]})"),
        {"$.joints[0].anchr: unknown key 'anchr' in joints[0] (a hinge joint) (did you mean 'anchor'?); expected one of: "
-        "name, type, parent, child, anchor, axis, limits, damping, collide"}},
+        "name, type, parent, child, axis, limits, collide, channel, gain, anchor, damping"}},
       {"hinge limits reversed", joints_scene(R"({"type": "hinge", "child": 0, "anchor": [0, 1, 0], "axis": [0, 0, 1], "limits": [1, -1]})"),
        {"$.joints[0].limits: found an array of 2 values; expected [lower, upper] turns about the axis in [-pi, pi] (rad) "
         "with lower <= upper"}},
@@ -1172,7 +1172,7 @@ TEST_CASE("scene: check_scene names the broken invariant of joints built in code
   CHECK(message_after([](Scene& s) { s.params[ParamId::JointDamping].value = {-1}; }) ==
         "joints[0].damping: found -1; expected a damping >= 0");
   CHECK(message_after([](Scene& s) { s.params[ParamId::JointAnchor].value[1] = INFINITY; }) ==
-        "joints[0].anchor[1]: found inf; expected a finite position (m)");
+        "joints[0].anchor[1]: found inf; expected a finite position in the world at the start (m)");
   CHECK(message_after([](Scene& s) { s.params[ParamId::JointControl].value[3] = NAN; }) ==
         "joint_controls[3]: found nan; expected a finite torque (N m) or force (N)");
   CHECK(message_after([](Scene& s) { s.joint_settings.stiffness = 0; }) ==

@@ -243,29 +243,22 @@ void body(StudioState& state, const Scene& scene, int b) {
   const RigidBody& body = scene.bodies[size_t(b)];
   if (!body.name.empty()) row("name", body.name);
   row("shape", std::string(body_shape_name(body.shape)));
-  switch (body.shape) {
-    case BodyShape::Sphere: edit_param_row(state, ParamId::BodyRadius, b); break;
-    case BodyShape::Capsule:
-      edit_param_row(state, ParamId::BodyRadius, b);
-      edit_param_row(state, ParamId::BodyHalfLength, b);
-      break;
-    case BodyShape::Box: edit_param_row(state, ParamId::BodyHalfExtents, b); break;
-    case BodyShape::Mesh:
-      row("mesh", body.mesh->file.generic_string());
-      row("hull", std::to_string(body.mesh->hull.vertices.size()) + " vertices, " +
-                      std::to_string(body.mesh->hull.planes.size()) + " faces");
-      if (const double* s = body.mesh->scale; s[0] != 1 || s[1] != 1 || s[2] != 1) row("scale", vec3(s));
-      break;
+  if (body.shape == BodyShape::Mesh) {
+    row("mesh", body.mesh->file.generic_string());
+    row("hull", std::to_string(body.mesh->hull.vertices.size()) + " vertices, " +
+                    std::to_string(body.mesh->hull.planes.size()) + " faces");
+    if (const double* s = body.mesh->scale; s[0] != 1 || s[1] != 1 || s[2] != 1) row("scale", vec3(s));
   }
-  const UnitMassProperties unit = unit_mass_properties(body, body_shape_size(body, state.point_scene().params, b));
-  const double density = state.point_scene().params[ParamId::BodyDensity].value[size_t(b)];
-  edit_param_row(state, ParamId::BodyDensity, b);
-  row("mass", number(density * unit.volume) + " kg");
-  edit_param_row(state, ParamId::BodyPosition, b);
-  const double* q = &state.point_scene().params[ParamId::BodyOrientation].value[4 * size_t(b)];
+  // The sizes its shape has, then every other body parameter in the table's order; the
+  // orientation (four numbers) is shown, not typed in.
+  edit_element_rows(state, ParamElement::Body, b, [&](ParamId id) { return !shape_uses_size(body.shape, id); });
+  const ParameterSet& p = state.point_scene().params;
+  const UnitMassProperties unit = unit_mass_properties(body, body_shape_size(body, p, b));
+  row("mass", number(p[ParamId::BodyDensity].value[size_t(b)] * unit.volume) + " kg");
+  edit_element_rows(state, ParamElement::Body, b,
+                    [](ParamId id) { return is_body_size(id) || param_facts(id).cols > 3; });
+  const double* q = &p[ParamId::BodyOrientation].value[4 * size_t(b)];
   row("initial orientation", vec3(q) + ", " + number(q[3]) + " (x, y, z, w)");
-  edit_param_row(state, ParamId::BodyVelocity, b);
-  edit_param_row(state, ParamId::BodyAngularVelocity, b);
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
     const int t = state.playback.frame();
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
@@ -328,9 +321,16 @@ void joint(StudioState& state, const Scene& scene, int j) {
   if (joint.limited)
     row("limits", "[" + number(joint.lower) + ", " + number(joint.upper) + "] " + (turns ? "rad" : "m"));
   row("collide", joint.collide ? "yes, the two bodies also collide" : "no");
-  edit_param_row(state, ParamId::JointAnchor, j);
-  if (joint.type != JointType::Fixed)  // nothing is free to damp
-    edit_param_row(state, ParamId::JointDamping, j, turns ? "N m s/rad" : "N s/m");
+  // Its parameters in the table's order; a fixed joint has nothing free to damp, and a
+  // hinge's damping is angular where a slider's is linear.
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    if (param_facts(id).element != ParamElement::Joint) continue;
+    if (id != ParamId::JointDamping)
+      edit_param_row(state, id, j);
+    else if (joint.type != JointType::Fixed)
+      edit_param_row(state, id, j, turns ? "N m s/rad" : "N s/m");
+  }
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
     const int t = std::clamp(state.playback.frame(), 0, traj->steps);
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");

@@ -22,18 +22,18 @@ bool number_row(const char* label, double* values, int count, const char* unit, 
 // where it depends on the element (a hinge's damping against a slider's). Enter queues
 // the edit (checked and applied by the studio after the panels are drawn).
 void edit_param_row(StudioState& state, ParamId id, int row, const char* unit = nullptr);
-// Every parameter of one element (a particle's, a spring's), in the facts table's order,
-// but those `hidden` says to leave out: a new per-element parameter shows up here by
-// itself.
 // Every global parameter of one section of the scene file ("simulation",
 // "simulation.ground", "contact"), in the facts table's order.
 inline void edit_section_rows(StudioState& state, std::string_view section) {
   for (int i = 0; i < kParamCount; ++i) {
     const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
-    if (facts.element == ParamElement::Scene && facts.file != ParamFile::Custom && param_section(facts) == section)
+    if (facts.element == ParamElement::Scene && is_param_column(facts.file) && param_section(facts) == section)
       edit_param_row(state, facts.id, 0);
   }
 }
+// Every parameter of one element (a particle's, a spring's), in the facts table's order,
+// but those `hidden` says to leave out: a new per-element parameter shows up here by
+// itself.
 template <class Hidden>
 void edit_element_rows(StudioState& state, ParamElement element, int row, Hidden hidden) {
   for (int i = 0; i < kParamCount; ++i) {

@@ -78,6 +78,10 @@ struct ShapeSizeEntry {
 };
 // The shape's size entries, in order (0 to 3 of them).
 std::vector<ShapeSizeEntry> shape_size_entries(BodyShape shape);
+// Whether the parameter holds a size of some shape (radius, half extents, half length),
+// and whether this shape uses it.
+bool is_body_size(ParamId id);
+bool shape_uses_size(BodyShape shape, ParamId id);
 
 // Body b's shape size, read from the parameters, and written to them.
 ShapeSize body_shape_size(const RigidBody& body, const ParameterSet& p, int b);

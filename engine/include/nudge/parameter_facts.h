@@ -38,9 +38,16 @@ enum class ParamOverlay { None, Arrows, Colors };
 // section's keys by the section's one loop over the table (io/scene_columns.h), so a new
 // per-element parameter needs no reader or writer of its own. A column written when set
 // is left out of a saved file while every value is the default, so that files written
-// before it existed save unchanged. Custom: its section reads and writes it by hand (a
-// required key, a default that depends on other values, a nested or per-object place).
-enum class ParamFile { Custom, Column, ColumnWhenSet };
+// before it existed save unchanged. A field is one key of each object of an array section
+// ("bodies[b].density": one number, or [x, y, z] for a vector), read and written by the
+// section's one loop over the table for each object (read_param_fields,
+// write_param_fields); absent, it keeps its default, and a required field must be there.
+// Custom: its section reads and writes it by hand (a default that depends on other
+// values, a key only some objects have, a nested place).
+enum class ParamFile { Custom, Column, ColumnWhenSet, Field, RequiredField };
+
+constexpr bool is_param_column(ParamFile file) { return file == ParamFile::Column || file == ParamFile::ColumnWhenSet; }
+constexpr bool is_param_field(ParamFile file) { return file == ParamFile::Field || file == ParamFile::RequiredField; }
 
 struct ParamFacts {
   ParamId id;
@@ -58,7 +65,7 @@ struct ParamFacts {
 };
 
 // The section of a scene file it lives in: "particles" for "particles.mass",
-// "simulation.ground" for "simulation.ground.stiffness".
+// "simulation.ground" for "simulation.ground.stiffness", "bodies" for "bodies.density".
 std::string_view param_section(const ParamFacts& facts);
 // Its key within that section: "mass" for "particles.mass".
 std::string_view param_key(const ParamFacts& facts);

@@ -74,10 +74,6 @@ std::vector<bool> used_size_entries(const Scene& scene, ParamId id, int cols) {
   return used;
 }
 
-bool is_body_size(ParamId id) {
-  return id == ParamId::BodyRadius || id == ParamId::BodyHalfExtents || id == ParamId::BodyHalfLength;
-}
-
 // The table's fill, except where a default depends on more than one number.
 std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
   const auto size = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);

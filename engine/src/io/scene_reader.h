@@ -208,7 +208,7 @@ protected:
   void read_param_columns(const Node& section, Scene& scene, std::string_view section_name, std::size_t count) const {
     for (int i = 0; i < kParamCount; ++i) {
       const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
-      if (facts.file == ParamFile::Custom || param_section(facts) != section_name) continue;
+      if (!is_param_column(facts.file) || param_section(facts) != section_name) continue;
       if (facts.element == ParamElement::Scene)
         read_scene_param(section, scene, facts.id);
       else if (facts.cols == 1)
@@ -260,6 +260,59 @@ protected:
         fail_found(node->json[0].is_array() ? node->element(k / 3).element(k % 3) : node->element(k % 3),
                    facts.expected);
     scene.params[id].value = std::move(values);
+  }
+
+  // One object's value of a field parameter (ParamFile::Field, RequiredField).
+  struct FieldValue {
+    ParamId id;
+    std::vector<double> row;  // its cols values
+  };
+
+  // The fields of one object of an array section ("bodies[b].density", "joints[j].anchor"),
+  // in the table's order: each a number, or an array of its cols numbers, with its message
+  // and range from its facts row. An absent optional field is left out (it keeps its
+  // default); an absent required one is an error.
+  std::vector<FieldValue> read_param_fields(const Node& item, std::string_view section_name) const {
+    std::vector<FieldValue> values;
+    for (int i = 0; i < kParamCount; ++i) {
+      const ParamFacts& facts = param_facts(static_cast<ParamId>(i));
+      if (!is_param_field(facts.file) || param_section(facts) != section_name) continue;
+      const std::string expected = field_expected(facts);
+      const std::optional<Node> node = facts.file == ParamFile::RequiredField
+                                           ? required(item, param_key(facts), expected)
+                                           : optional(item, param_key(facts));
+      if (!node) continue;
+      const ParamRange range = facts.range;
+      const auto ok = [range](double x) { return in_param_range(range, x); };
+      std::vector<double> row;
+      if (facts.cols == 1) {
+        row = {number(*node, facts.expected, ok)};
+      } else {
+        if (!node->json.is_array() || node->size() != std::size_t(facts.cols)) fail_found(*node, expected);
+        for (std::size_t k = 0; k < std::size_t(facts.cols); ++k)
+          row.push_back(number(node->element(k), facts.expected, ok));
+      }
+      values.push_back({facts.id, std::move(row)});
+    }
+    return values;
+  }
+
+  // Object `index`'s fields into the scene's parameters (once they have their shapes).
+  static void store_param_fields(const std::vector<FieldValue>& values, Scene& scene, std::size_t index) {
+    for (const FieldValue& v : values) {
+      std::vector<double>& value = scene.params[v.id].value;
+      NUDGE_ASSERT(value.size() >= v.row.size() * (index + 1));
+      std::copy(v.row.begin(), v.row.end(), value.begin() + std::ptrdiff_t(v.row.size() * index));
+    }
+  }
+
+  // What a field's value must be: "a density > 0 (kg/m^3)", "[x, y, z]: a finite velocity (m/s)".
+  static std::string field_expected(const ParamFacts& facts) {
+    if (facts.cols == 1) return std::string(facts.expected);
+    const std::string shape = facts.cols == 3   ? "[x, y, z]"
+                              : facts.cols == 4 ? "[x, y, z, w]"
+                                                : "an array of " + std::to_string(facts.cols) + " numbers";
+    return shape + ": " + std::string(facts.expected);
   }
 
   int particle_index(const Node& node) const {

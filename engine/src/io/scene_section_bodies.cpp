@@ -37,16 +37,11 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
     BodyValues v;
     switch (*shape) {
       case BodyShape::Sphere:
-        expect_object(item,
-                      {"name", "shape", "radius", "density", "position", "orientation", "velocity", "angular_velocity"},
-                      context);
+        expect_object(item, section_keys("bodies", {"name", "shape", "radius"}), context);
         v.size[0] = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
         break;
       case BodyShape::Box: {
-        expect_object(
-            item,
-            {"name", "shape", "half_extents", "density", "position", "orientation", "velocity", "angular_velocity"},
-            context);
+        expect_object(item, section_keys("bodies", {"name", "shape", "half_extents"}), context);
         const Node half = required(item, "half_extents", "the box's half extents [x, y, z] (m)");
         const std::array<double, 3> e = vec3(half, "the box's half extents [x, y, z] (m)");
         for (int i = 0; i < 3; ++i) {
@@ -56,38 +51,23 @@ std::vector<SceneReader::BodyValues> SceneReader::read_bodies(const Node& node, 
         break;
       }
       case BodyShape::Capsule:
-        expect_object(item,
-                      {"name", "shape", "radius", "half_length", "density", "position", "orientation", "velocity",
-                       "angular_velocity"},
-                      context);
+        expect_object(item, section_keys("bodies", {"name", "shape", "radius", "half_length"}), context);
         v.size[0] = number(required(item, "radius", "a radius > 0 (m)"), "a radius > 0 (m)", positive);
         v.size[1] = number(required(item, "half_length", "half the axis' length > 0 (m)"),
                            "half the axis' length > 0 (m)", positive);
         break;
       case BodyShape::Mesh:
-        expect_object(
-            item,
-            {"name", "shape", "mesh", "scale", "density", "position", "orientation", "velocity", "angular_velocity"},
-            context);
+        expect_object(item, section_keys("bodies", {"name", "shape", "mesh", "scale"}), context);
         body.mesh = read_body_mesh(item);
         break;
     }
     if (auto name = optional(item, "name")) body.name = string(*name, "a body name");
-    v.position =
-        vec3(required(item, "position", "the centre of mass [x, y, z] (m)"), "the centre of mass [x, y, z] (m)");
-    if (auto velocity = optional(item, "velocity")) v.velocity = vec3(*velocity, "a velocity [x, y, z] (m/s)");
-    if (auto spin = optional(item, "angular_velocity"))
-      v.angular_velocity = vec3(*spin, "an angular velocity [x, y, z] (rad/s)");
-    if (auto density = optional(item, "density")) v.density = number(*density, "a density > 0 (kg/m^3)", positive);
-    if (auto orientation = optional(item, "orientation")) {
-      constexpr std::string_view expected = "a quaternion [x, y, z, w] of non-zero length";
-      if (!orientation->json.is_array() || orientation->size() != 4) fail_found(*orientation, expected);
+    v.fields = read_param_fields(item, "bodies");
+    for (const FieldValue& field : v.fields) {
+      if (field.id != ParamId::BodyOrientation) continue;
       double length = 0;
-      for (std::size_t i = 0; i < 4; ++i) {
-        v.orientation[i] = number(orientation->element(i), "a finite number");
-        length += v.orientation[i] * v.orientation[i];
-      }
-      if (!(length > 1e-12)) fail_found(*orientation, expected);
+      for (double q : field.row) length += q * q;
+      if (!(length > 1e-12)) fail_found(*optional(item, "orientation"), "a quaternion [x, y, z, w] of non-zero length");
     }
     scene.bodies.push_back(body);
     values.push_back(v);
@@ -115,16 +95,9 @@ std::shared_ptr<const BodyMesh> SceneReader::read_body_mesh(const Node& item) co
 }
 
 void SceneReader::store_body_values(const std::vector<SceneReader::BodyValues>& values, Scene& scene) {
-  ParameterSet& p = scene.params;
   for (std::size_t b = 0; b < values.size(); ++b) {
-    const BodyValues& v = values[b];
-    std::copy(v.position.begin(), v.position.end(), p[ParamId::BodyPosition].value.begin() + 3 * b);
-    std::copy(v.orientation.begin(), v.orientation.end(), p[ParamId::BodyOrientation].value.begin() + 4 * b);
-    std::copy(v.velocity.begin(), v.velocity.end(), p[ParamId::BodyVelocity].value.begin() + 3 * b);
-    std::copy(v.angular_velocity.begin(), v.angular_velocity.end(),
-              p[ParamId::BodyAngularVelocity].value.begin() + 3 * b);
-    p[ParamId::BodyDensity].value[b] = v.density;
-    set_body_shape_size(p, scene.bodies[b], static_cast<int>(b), v.size);
+    store_param_fields(values[b].fields, scene, b);
+    set_body_shape_size(scene.params, scene.bodies[b], static_cast<int>(b), values[b].size);
   }
 }
 
@@ -150,10 +123,10 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     if (free_direction || *type == JointType::Fixed)
       expect_object(
           item,
-          {"name", "type", "parent", "child", "anchor", "axis", "limits", "damping", "collide", "channel", "gain"},
+          section_keys("joints", {"name", "type", "parent", "child", "axis", "limits", "collide", "channel", "gain"}),
           context);
     else
-      expect_object(item, {"name", "type", "parent", "child", "anchor", "damping", "collide"}, context);
+      expect_object(item, section_keys("joints", {"name", "type", "parent", "child", "collide"}), context);
     if (b == 0) fail(item.path, "a joint needs bodies; expected a \"bodies\" array before joints can join them");
     Joint joint;
     joint.type = *type;
@@ -164,9 +137,7 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
     const Node child = required(item, "child", body_range);
     joint.child = static_cast<int>(integer(child, 0, b - 1, body_range));
     if (joint.child == joint.parent) fail_found(child, "a body other than the parent");
-    JointValues v;
-    v.anchor = vec3(required(item, "anchor", "the joint's anchor [x, y, z] in the world at the start (m)"),
-                    "the joint's anchor [x, y, z] in the world at the start (m)");
+    JointValues v = read_param_fields(item, "joints");
     if (auto axis = optional(item, "axis"))
       unit_vector(*axis, vec3(*axis, "the joint's axis [x, y, z]"), joint.axis);
     else if (free_direction)
@@ -183,7 +154,6 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
         fail_found(*limits, expected);
       joint.limited = true;
     }
-    if (auto damping = optional(item, "damping")) v.damping = number(*damping, "a damping >= 0", non_negative);
     if (auto collide = optional(item, "collide")) joint.collide = boolean(*collide);
     if (auto channel = optional(item, "channel")) {
       if (!free_direction)
@@ -203,11 +173,7 @@ std::vector<SceneReader::JointValues> SceneReader::read_joints(const Node& node,
 }
 
 void SceneReader::store_joint_values(const std::vector<SceneReader::JointValues>& values, Scene& scene) {
-  ParameterSet& p = scene.params;
-  for (std::size_t j = 0; j < values.size(); ++j) {
-    std::copy(values[j].anchor.begin(), values[j].anchor.end(), p[ParamId::JointAnchor].value.begin() + 3 * j);
-    p[ParamId::JointDamping].value[j] = values[j].damping;
-  }
+  for (std::size_t j = 0; j < values.size(); ++j) store_param_fields(values[j], scene, j);
 }
 
 void SceneReader::read_joint_settings(const Node& node, JointSettings& s) const {
@@ -292,27 +258,20 @@ OrderedJson body_json(const Scene& scene, int b) {
       break;
     }
   }
-  j["density"] = p[ParamId::BodyDensity].value.at(size_t(b));
-  j["position"] = vec3_json(&p[ParamId::BodyPosition].value.at(3 * size_t(b)));
-  const double* q = &p[ParamId::BodyOrientation].value.at(4 * size_t(b));
-  j["orientation"] = OrderedJson::array({q[0], q[1], q[2], q[3]});
-  j["velocity"] = vec3_json(&p[ParamId::BodyVelocity].value.at(3 * size_t(b)));
-  j["angular_velocity"] = vec3_json(&p[ParamId::BodyAngularVelocity].value.at(3 * size_t(b)));
+  write_param_fields(j, scene, "bodies", b);
   return j;
 }
 
 OrderedJson joint_json(const Scene& scene, int k) {
   const Joint& joint = scene.joints[size_t(k)];
-  const ParameterSet& p = scene.params;
   OrderedJson j;
   if (!joint.name.empty()) j["name"] = joint.name;
   j["type"] = joint_type_name(joint.type);
   j["parent"] = joint.parent;
   j["child"] = joint.child;
-  j["anchor"] = vec3_json(&p[ParamId::JointAnchor].value.at(3 * size_t(k)));
+  write_param_fields(j, scene, "joints", k);
   if (joint.type != JointType::Ball) j["axis"] = vec3_json(joint.axis);
   if (joint.limited) j["limits"] = OrderedJson::array({joint.lower, joint.upper});
-  j["damping"] = p[ParamId::JointDamping].value.at(size_t(k));
   if (joint.collide) j["collide"] = true;
   if (joint.channel >= 0) {
     j["channel"] = joint.channel;
@@ -366,7 +325,9 @@ namespace {
 Problem check_body_sizes(const Scene& scene, int b) {
   const BodyShape shape = scene.bodies[size_t(b)].shape;
   const std::vector<ShapeSizeEntry> used = shape_size_entries(shape);
-  for (ParamId id : {ParamId::BodyRadius, ParamId::BodyHalfExtents, ParamId::BodyHalfLength}) {
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    if (!is_body_size(id)) continue;
     const Parameter& p = scene.params[id];
     if (p.value.size() != size_t(scene.body_count()) * size_t(p.cols)) continue;  // check_parameters says so
     const ParamFacts& facts = param_facts(id);

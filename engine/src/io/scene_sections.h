@@ -69,19 +69,14 @@ private:
   // scene_section_bodies.cpp
   // A body's parameter values as written (absent ones keep their defaults).
   struct BodyValues {
-    std::array<double, 3> position{}, velocity{}, angular_velocity{};
-    std::array<double, 4> orientation{0, 0, 0, 1};
-    double density = 1000;
-    ShapeSize size{0, 0, 0};  // in the shape's order (shape_size_entries)
+    std::vector<FieldValue> fields;  // position, orientation, density, ...
+    ShapeSize size{0, 0, 0};         // in the shape's order (shape_size_entries)
   };
   std::vector<BodyValues> read_bodies(const Node& node, Scene& scene) const;
   std::shared_ptr<const BodyMesh> read_body_mesh(const Node& item) const;
   static void store_body_values(const std::vector<BodyValues>& values, Scene& scene);
-  // A joint's parameter values as written.
-  struct JointValues {
-    std::array<double, 3> anchor{};
-    double damping = 0;
-  };
+  // Each joint's parameter values as written (anchor, damping, ...).
+  using JointValues = std::vector<FieldValue>;
   std::vector<JointValues> read_joints(const Node& node, Scene& scene) const;
   static void store_joint_values(const std::vector<JointValues>& values, Scene& scene);
   void read_joint_settings(const Node& node, JointSettings& s) const;
@@ -128,12 +123,15 @@ private:
 // Each section's JSON as save_scene writes it; scene_json.cpp decides which sections a
 // scene writes, and in which order.
 
-// scene_param_columns.cpp: a section's column parameters (nudge/parameter_facts.h).
-// Its keys: `own` (those it reads by hand), then its columns' in the table's order.
+// scene_param_columns.cpp: a section's column and field parameters (nudge/parameter_facts.h).
+// Its keys, or those of each of its objects: `own` (those it reads by hand), then its
+// columns' and fields' in the table's order.
 std::vector<std::string_view> section_keys(std::string_view section, std::initializer_list<std::string_view> own);
 // Adds its columns to `json`, in the table's order (a column written when set only
 // when some value is not the default).
 void write_param_columns(OrderedJson& json, const Scene& scene, std::string_view section);
+// Adds object `index`'s fields to its `json` ("bodies[b].density"), in the table's order.
+void write_param_fields(OrderedJson& json, const Scene& scene, std::string_view section, int index);
 
 // scene_section_simulation.cpp
 OrderedJson simulation_json(const Scene& scene);

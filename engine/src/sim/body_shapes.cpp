@@ -77,6 +77,16 @@ std::vector<ShapeSizeEntry> shape_size_entries(BodyShape shape) {
   return {};
 }
 
+bool is_body_size(ParamId id) {
+  return shape_uses_size(BodyShape::Sphere, id) || shape_uses_size(BodyShape::Capsule, id) ||
+         shape_uses_size(BodyShape::Box, id);
+}
+
+bool shape_uses_size(BodyShape shape, ParamId id) {
+  const std::vector<ShapeSizeEntry> used = shape_size_entries(shape);
+  return std::any_of(used.begin(), used.end(), [id](const ShapeSizeEntry& e) { return e.param == id; });
+}
+
 ShapeSize body_shape_size(const RigidBody& body, const ParameterSet& p, int b) {
   ShapeSize size{0, 0, 0};
   const std::vector<ShapeSizeEntry> entries = shape_size_entries(body.shape);
