@@ -220,6 +220,8 @@ void ViewportEditor::click(StudioState& state, const view::ViewportProjector& pr
     case view::Pick::Kind::Collider: kind = Selection::Kind::Collider; break;
     case view::Pick::Kind::Objective: kind = Selection::Kind::Objective; break;
     case view::Pick::Kind::Joint: kind = Selection::Kind::Joint; break;
+    case view::Pick::Kind::Triangle: kind = Selection::Kind::Triangle; break;
+    case view::Pick::Kind::Tet: kind = Selection::Kind::Tet; break;
   }
   state.selection = select_after_click(state.selection, kind, hit->index, add);
 }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <memory>
 #include <set>
 
 #include <glm/gtc/quaternion.hpp>
@@ -99,6 +101,23 @@ std::optional<double> ray_convex(const Ray& ray, const std::vector<ConvexPlane>&
       exit = std::min(exit, t);
   }
   return first_crossing(entry, exit);
+}
+
+// Where the ray meets triangle (a, b, c) from either side (Moller and Trumbore's test).
+std::optional<double> ray_triangle(const Ray& ray, glm::dvec3 a, glm::dvec3 b, glm::dvec3 c) {
+  const glm::dvec3 ab = b - a, ac = c - a;
+  const glm::dvec3 p = glm::cross(ray.direction, ac);
+  const double det = glm::dot(ab, p);
+  if (std::abs(det) < 1e-300) return std::nullopt;  // the ray runs along its plane (or it has no area)
+  const glm::dvec3 s = ray.origin - a;
+  const double u = glm::dot(s, p) / det;
+  if (u < 0 || u > 1) return std::nullopt;
+  const glm::dvec3 q = glm::cross(s, ab);
+  const double v = glm::dot(ray.direction, q) / det;
+  if (v < 0 || u + v > 1) return std::nullopt;
+  const double t = glm::dot(ac, q) / det;
+  if (t <= 0) return std::nullopt;
+  return t;
 }
 
 glm::dquat quat_xyzw(const double* q) { return glm::normalize(glm::dquat(q[3], q[0], q[1], q[2])); }
@@ -318,6 +337,23 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
       else
         chooser.exact(Pick::Kind::Collider, c, t);
     }
+
+  if (options.triangles)
+    for (int t = 0; t < scene.triangle_count(); ++t) {
+      const int* c = &scene.triangles[3 * size_t(t)];
+      chooser.exact(Pick::Kind::Triangle, t, ray_triangle(ray, particle(c[0]), particle(c[1]), particle(c[2])));
+    }
+
+  if (options.tets && scene.tet_count() > 0) {
+    // The faces scene_draw_list draws: the options' surface when it is this scene's.
+    std::shared_ptr<const TetSurface> surface = options.tet_surface;
+    if (!surface || !surface->matches(scene)) surface = std::make_shared<const TetSurface>(tet_surface(scene));
+    for (int f = 0; f < surface->face_count(); ++f) {
+      const std::uint32_t* c = &surface->indices[3 * size_t(f)];
+      chooser.exact(Pick::Kind::Tet, surface->face_tet[size_t(f)],
+                    ray_triangle(ray, particle(int(c[0])), particle(int(c[1])), particle(int(c[2]))));
+    }
+  }
 
   if (options.joints)
     for (int j = 0; j < scene.joint_count(); ++j)

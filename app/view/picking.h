@@ -64,9 +64,9 @@ private:
 
 // What the cursor is on.
 struct Pick {
-  enum class Kind { Particle, Body, Collider, Objective, Joint };
+  enum class Kind { Particle, Body, Collider, Objective, Joint, Triangle, Tet };
   Kind kind = Kind::Particle;
-  int index = -1;  // into the scene's particles, bodies, colliders, objectives or joints
+  int index = -1;  // into the scene's particles, bodies, colliders, objectives, joints, triangles or tets
   // Objective: the row of a Positions objective's target (its k-th particle), the sample
   // (index into samples) of a Markers objective; -1 otherwise.
   int row = -1;
@@ -94,7 +94,10 @@ struct PickTolerance {
 //    cursor is on nothing else;
 //  - objectives: the target spheres of Target, Positions (row: the particle's row) and
 //    Markers (row: the sample) objectives at that step;
-//  - joints: the marker sphere at the child's anchor.
+//  - joints: the marker sphere at the child's anchor;
+//  - triangles (cloth): each triangle between its particles at that step, both sides;
+//  - tets (soft bodies): the boundary faces drawn (options.tet_surface, or the scene's),
+//    each picking the tet it bounds.
 // Among the elements the ray meets exactly, the nearest the eye. A small element
 // (particle, target, joint marker) the cursor misses by at most tolerance.pixels counts
 // when it is in front of that one, unless that one is itself a small element the cursor

@@ -319,6 +319,47 @@ TEST_CASE("picking: objective targets and joints where they are drawn") {
   CHECK_FALSE(hidden.at_world({1.2, 1.2, 0.3}));
 }
 
+TEST_CASE("picking: cloth triangles and the tets whose boundary faces are drawn") {
+  // Seen from (0, 0, 6): a cloth square of two triangles at x in [-2, -1], y in [-1, 0];
+  // two tets at x in [1, 2], each with a face in the plane z = 0 towards the eye, one at
+  // y in [-1, 0] and one at y in [0.5, 1.5].
+  Scene scene;
+  scene.settings.steps = 1;
+  scene.params[ParamId::InitialPosition].value = {-2, -1,  0, -1, -1,  0, -1, 0,   0, -2, 0,   0,  // the cloth
+                                                  1,  -1,  0, 2,  -1,  0, 1,  0,   0, 1,  -1,  -1,
+                                                  1,  0.5, 0, 2,  0.5, 0, 1,  1.5, 0, 1,  0.5, -1};
+  scene.pinned.assign(12, 0);
+  scene.triangles = {0, 1, 2, 0, 2, 3};
+  scene.tets = {4, 5, 6, 7, 8, 9, 10, 11};
+  shape_parameters(scene);
+  const render::Camera camera = camera_at({0, 0, 6});
+  view::SceneDrawOptions options = options_for(scene, camera);
+  const view::ViewportProjector projector{camera, kViewport};
+  const auto at = [&](glm::dvec3 world) {
+    return view::pick(scene, nullptr, 0, options, projector, pixel_of(projector, world));
+  };
+  check_pick(at({-1.3, -0.7, 0}), Pick::Kind::Triangle, 0);
+  check_pick(at({-1.7, -0.3, 0}), Pick::Kind::Triangle, 1);
+  check_pick(at({-1.0, -1.0, 0}), Pick::Kind::Particle, 1);  // a corner's particle, in front of the cloth
+  CHECK_FALSE(at({-2.5, -0.5, 0}));
+  check_pick(at({1.3, -0.7, 0}), Pick::Kind::Tet, 0);
+  check_pick(at({1.3, 0.8, 0}), Pick::Kind::Tet, 1);
+  CHECK_FALSE(at({1.8, -0.2, 0}));  // past the front face's slanted edge
+  const std::optional<Pick> face = at({1.3, 0.8, 0});
+  REQUIRE(face);
+  CHECK(glm::length(face->point - glm::dvec3(1.3, 0.8, 0)) < 1e-6);  // on the front face
+  // A surface made from other tets (the document was edited since) is not used.
+  auto stale = std::make_shared<view::TetSurface>(view::tet_surface(scene));
+  stale->tets = {4, 5, 6, 7};
+  options.tet_surface = stale;
+  check_pick(at({1.3, 0.8, 0}), Pick::Kind::Tet, 1);
+  // Hidden layers are not picked.
+  options.triangles = false;
+  options.tets = false;
+  CHECK_FALSE(at({-1.3, -0.7, 0}));
+  CHECK_FALSE(at({1.3, 0.8, 0}));
+}
+
 TEST_CASE("picking: box selection holds the particles and bodies whose centres land inside") {
   const Picker picker;
   const glm::dvec2 a = pixel_of(picker.projector, {-0.6, -0.6, 0}), b = pixel_of(picker.projector, {0.6, 0.6, 0});
