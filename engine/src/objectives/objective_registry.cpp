@@ -1,0 +1,53 @@
+#include "objectives/objective_registry.h"
+
+#include <optional>
+
+#include "nudge/assert.h"
+
+namespace nudge {
+
+namespace {
+
+using T = ObjectiveType;
+
+// In ObjectiveType order (checked below).
+constexpr ObjectiveKind kKinds[] = {
+    {T::Target, "target", make_target_term},
+    {T::Positions, "positions", make_positions_term},
+    {T::Markers, "markers", make_markers_term},
+    {T::Velocity, "velocity", make_velocity_term},
+    {T::Effort, "effort", make_effort_term},
+    {T::Travel, "travel", make_travel_term},
+    {T::Orientation, "orientation", make_orientation_term},
+    {T::Smoothness, "smoothness", make_smoothness_term},
+    {T::Tracks, "tracks", make_tracks_term},
+};
+
+constexpr bool in_type_order() {
+  for (int i = 0; i < static_cast<int>(std::size(kKinds)); ++i)
+    if (static_cast<int>(kKinds[i].type) != i) return false;
+  return true;
+}
+static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Tracks) + 1,  // the last type
+              "kKinds must list every objective type");
+
+}  // namespace
+
+std::span<const ObjectiveKind> objective_kinds() { return kKinds; }
+
+const ObjectiveKind& objective_kind(ObjectiveType type) {
+  const int i = static_cast<int>(type);
+  NUDGE_ASSERT(i >= 0 && i < static_cast<int>(std::size(kKinds)));
+  return kKinds[i];
+}
+
+std::string_view objective_type_name(ObjectiveType type) { return objective_kind(type).name; }
+
+std::optional<ObjectiveType> objective_type_from_name(std::string_view name) {
+  for (const ObjectiveKind& kind : kKinds)
+    if (kind.name == name) return kind.type;
+  return std::nullopt;
+}
+
+}  // namespace nudge

@@ -1,0 +1,92 @@
+// One objective of a scene, ready to evaluate on rollout states: the steps whose state it
+// reads, its loss and its gradient with respect to those states (on the host, in double,
+// whatever precision the rollout runs in), or its loss and gradient on the parameters
+// alone. One class per kind of objective, each in its own file of this folder; the
+// registry (objective_registry.h) makes them from the scene's objectives.
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <vector>
+
+#include "kernels/state.h"
+#include "nudge/parameters.h"
+#include "nudge/quat.h"
+
+namespace nudge {
+
+class ObjectiveTerm {
+public:
+  virtual ~ObjectiveTerm() = default;
+  // Adds the steps whose state it reads.
+  virtual void observe(std::set<int>& steps) const = 0;
+  // Adds its loss from the state at step t to `loss`, where it reads that step.
+  virtual void add_state_loss(int t, StateView<const float> s, double& loss) const = 0;
+  virtual void add_state_loss(int t, StateView<const double> s, double& loss) const = 0;
+  // Adds dL/dstate_t into adj (host memory, the state's layout).
+  virtual void add_state_grad(int t, StateView<const float> s, StateView<float> adj) const = 0;
+  virtual void add_state_grad(int t, StateView<const double> s, StateView<double> adj) const = 0;
+  // A term on the parameters alone (control effort) adds its loss, and its gradient to
+  // params.
+  virtual void add_param_loss(const ParameterSet&, double&) const {}
+  virtual void add_param_grad(ParameterSet&) const {}
+};
+
+// The float and double members from one template each: Derived defines
+//   template <class T> void state_loss(int t, StateView<const T> s, double& loss) const;
+//   template <class T> void state_grad(int t, StateView<const T> s, StateView<T> adj) const;
+template <class Derived>
+class StateTerm : public ObjectiveTerm {
+public:
+  void add_state_loss(int t, StateView<const float> s, double& loss) const final { self().state_loss(t, s, loss); }
+  void add_state_loss(int t, StateView<const double> s, double& loss) const final { self().state_loss(t, s, loss); }
+  void add_state_grad(int t, StateView<const float> s, StateView<float> adj) const final {
+    self().state_grad(t, s, adj);
+  }
+  void add_state_grad(int t, StateView<const double> s, StateView<double> adj) const final {
+    self().state_grad(t, s, adj);
+  }
+
+private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+// A term that reads no state.
+class ParamTerm : public ObjectiveTerm {
+public:
+  void observe(std::set<int>&) const final {}
+  void add_state_loss(int, StateView<const float>, double&) const final {}
+  void add_state_loss(int, StateView<const double>, double&) const final {}
+  void add_state_grad(int, StateView<const float>, StateView<float>) const final {}
+  void add_state_grad(int, StateView<const double>, StateView<double>) const final {}
+};
+
+// Where the state's arrays keep particles and bodies (structure of arrays).
+struct StateSizes {
+  int particles = 0, bodies = 0;
+  // Component k of particle p in a 3 x n array, of body b in a 3 x B (or 4 x B) array.
+  std::size_t particle(int p, int k) const { return std::size_t(k) * std::size_t(particles) + std::size_t(p); }
+  std::size_t body(int b, int k) const { return std::size_t(k) * std::size_t(bodies) + std::size_t(b); }
+};
+
+// The mean of the listed particles' entries of a (3 x n) and bodies' entries of b
+// (3 x B): positions or velocities.
+template <class T>
+void centroid(const std::vector<int>& particles, const T* a, const std::vector<int>& bodies, const T* b,
+              StateSizes sizes, double c[3]) {
+  c[0] = c[1] = c[2] = 0.0;
+  for (int p : particles)
+    for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(a[sizes.particle(p, k)]);
+  for (int i : bodies)
+    for (int k = 0; k < 3; ++k) c[k] += static_cast<double>(b[sizes.body(i, k)]);
+  for (int k = 0; k < 3; ++k) c[k] /= static_cast<double>(particles.size() + bodies.size());
+}
+
+// Body i's orientation in a state (4 x B), in double.
+template <class T>
+Quat<double> body_orientation(const T* q, int i, StateSizes sizes) {
+  return {static_cast<double>(q[sizes.body(i, 0)]), static_cast<double>(q[sizes.body(i, 1)]),
+          static_cast<double>(q[sizes.body(i, 2)]), static_cast<double>(q[sizes.body(i, 3)])};
+}
+
+}  // namespace nudge
