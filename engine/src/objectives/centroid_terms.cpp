@@ -12,12 +12,8 @@ namespace {
 class CentroidTerm final : public StateTerm<CentroidTerm> {
 public:
   CentroidTerm(const ObjectiveSource& source, bool positions)
-      : positions_(positions),
-        weight_(source.objective.weight),
-        step_(source.step),
-        particles_(source.objective.particles),
-        bodies_(source.objective.bodies),
-        sizes_(source.sizes) {
+      : positions_(positions), weight_(source.objective.weight), step_(source.step),
+        particles_(source.objective.particles), bodies_(source.objective.bodies), sizes_(source.sizes) {
     std::copy_n(source.objective.target.begin(), 3, target_);
   }
 

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "kernels/state.h"
@@ -49,6 +51,48 @@ public:
 
 private:
   const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+// A term over points compared at their steps (positions, markers, tracks): at step t, the weight
+// times point_scale times the sum of the points' losses there. Derived defines
+//   template <class T> void add_point_loss(const Point& p, StateView<const T> s, double& loss) const;
+//   template <class T> void add_point_grad(const Point& p, StateView<const T> s, double scale,
+//                                          StateView<T> adj) const;
+// (the gradient of the point's loss times scale).
+template <class Derived, class Point>
+class PointsAtSteps : public StateTerm<Derived> {
+public:
+  PointsAtSteps(double weight, std::map<int, std::vector<Point>> points, double point_scale)
+      : weight_(weight), points_(std::move(points)), point_scale_(point_scale) {}
+
+  void observe(std::set<int>& steps) const override {
+    for (const auto& [step, points] : points_) steps.insert(step);
+  }
+
+  template <class T>
+  void state_loss(int t, StateView<const T> s, double& loss) const {
+    const auto it = points_.find(t);
+    if (it == points_.end()) return;
+    double l = 0.0;
+    for (const Point& p : it->second) self().add_point_loss(p, s, l);
+    l *= weight_ * point_scale_;
+    loss += l;
+  }
+
+  template <class T>
+  void state_grad(int t, StateView<const T> s, StateView<T> adj) const {
+    const auto it = points_.find(t);
+    if (it == points_.end()) return;
+    const double scale = 2.0 * weight_ * point_scale_;
+    for (const Point& p : it->second) self().add_point_grad(p, s, scale, adj);
+  }
+
+private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+
+  double weight_;
+  std::map<int, std::vector<Point>> points_;  // by step
+  double point_scale_;
 };
 
 // A term that reads no state.

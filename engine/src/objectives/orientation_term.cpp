@@ -11,10 +11,9 @@ namespace {
 class OrientationTerm final : public StateTerm<OrientationTerm> {
 public:
   explicit OrientationTerm(const ObjectiveSource& source)
-      : weight_(source.objective.weight),
-        step_(source.step),
-        bodies_(source.objective.bodies),
-        axis_{source.objective.axis[0], source.objective.axis[1], source.objective.axis[2]},
+      : weight_(source.objective.weight), step_(source.step),
+        bodies_(source.objective.bodies), axis_{source.objective.axis[0], source.objective.axis[1],
+                                                source.objective.axis[2]},
         direction_{source.objective.direction[0], source.objective.direction[1], source.objective.direction[2]},
         sizes_(source.sizes) {}
 

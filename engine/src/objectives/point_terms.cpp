@@ -11,51 +11,36 @@ namespace nudge {
 
 namespace {
 
-class PointsTerm final : public StateTerm<PointsTerm> {
+// One particle (or body, when body >= 0) compared with one target position.
+struct Point {
+  int particle;
+  double target[3];
+  int body = -1;
+};
+
+class PointsTerm final : public PointsAtSteps<PointsTerm, Point> {
 public:
-  struct Point {  // one particle (or body, when body >= 0) compared with one target position
-    int particle;
-    double target[3];
-    int body = -1;
-  };
-
   PointsTerm(const ObjectiveSource& source, std::map<int, std::vector<Point>> points, int count)
-      : weight_(source.objective.weight),
-        points_(std::move(points)),
-        point_scale_(count > 0 ? 1.0 / count : 0.0),
-        sizes_(source.sizes) {}
-
-  void observe(std::set<int>& steps) const override {
-    for (const auto& [step, points] : points_) steps.insert(step);
+      : PointsAtSteps(source.objective.weight, std::move(points), count > 0 ? 1.0 / count : 0.0), sizes_(source.sizes) {
   }
 
   template <class T>
-  void state_loss(int t, StateView<const T> s, double& loss) const {
-    const auto it = points_.find(t);
-    if (it == points_.end()) return;
-    double l = 0.0;
-    for (const Point& p : it->second)
-      for (int k = 0; k < 3; ++k) {
-        const double e = static_cast<double>(position(p, s, k)) - p.target[k];
-        l += e * e;
-      }
-    l *= weight_ * point_scale_;
-    loss += l;
+  void add_point_loss(const Point& p, StateView<const T> s, double& loss) const {
+    for (int k = 0; k < 3; ++k) {
+      const double e = static_cast<double>(position(p, s, k)) - p.target[k];
+      loss += e * e;
+    }
   }
 
   template <class T>
-  void state_grad(int t, StateView<const T> s, StateView<T> adj) const {
-    const auto it = points_.find(t);
-    if (it == points_.end()) return;
-    const double scale = 2.0 * weight_ * point_scale_;
-    for (const Point& p : it->second)
-      for (int k = 0; k < 3; ++k) {
-        const T g = static_cast<T>(scale * (static_cast<double>(position(p, s, k)) - p.target[k]));
-        if (p.body >= 0)
-          adj.body_x[sizes_.body(p.body, k)] += g;
-        else
-          adj.x[sizes_.particle(p.particle, k)] += g;
-      }
+  void add_point_grad(const Point& p, StateView<const T> s, double scale, StateView<T> adj) const {
+    for (int k = 0; k < 3; ++k) {
+      const T g = static_cast<T>(scale * (static_cast<double>(position(p, s, k)) - p.target[k]));
+      if (p.body >= 0)
+        adj.body_x[sizes_.body(p.body, k)] += g;
+      else
+        adj.x[sizes_.particle(p.particle, k)] += g;
+    }
   }
 
 private:
@@ -65,13 +50,8 @@ private:
     return p.body >= 0 ? s.body_x[sizes_.body(p.body, k)] : s.x[sizes_.particle(p.particle, k)];
   }
 
-  double weight_;
-  std::map<int, std::vector<Point>> points_;  // by step
-  double point_scale_;                        // 1 / number of points
   StateSizes sizes_;
 };
-
-using Point = PointsTerm::Point;
 
 }  // namespace
 

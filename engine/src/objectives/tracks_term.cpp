@@ -13,55 +13,51 @@ namespace nudge {
 
 namespace {
 
-class TracksTerm final : public StateTerm<TracksTerm> {
-public:
-  struct ImagePoint {  // one particle (or body, when body >= 0) compared with one tracked image position
-    int particle;
-    int body;
-    double uv[2];
-    double weight;  // the track's weight times the sample's confidence
+// One particle (or body, when body >= 0) compared with one tracked image position.
+struct ImagePoint {
+  int particle;
+  int body;
+  double uv[2];
+  double weight;  // the track's weight times the sample's confidence
+};
+
+// The image points of the bound tracks' samples within the scene, by step, and the sum of
+// their weights.
+std::map<int, std::vector<ImagePoint>> image_points(const ObjectiveSource& source, double& total) {
+  const Footage& footage = source.scene.footage;
+  const int spf = *steps_per_frame(footage.fps, source.scene.settings.dt);
+  const int steps = source.scene.settings.steps;
+  std::map<int, std::vector<ImagePoint>> points;
+  total = 0.0;
+  const auto add_track = [&](int id, int particle, int body) {
+    const Track& track = *footage.track(id);
+    for (const TrackSample& s : track.samples) {
+      const long long step = step_of_frame(footage, spf, s.frame);
+      const double w = track.weight * s.confidence;
+      if (step < 0 || step > steps || w <= 0) continue;  // the clip may run longer than the scene
+      points[int(step)].push_back({particle, body, {s.uv[0], s.uv[1]}, w});
+      total += w;
+    }
   };
+  for (auto [id, particle] : source.objective.bind) add_track(id, particle, -1);
+  for (auto [id, body] : source.objective.bind_bodies) add_track(id, -1, body);
+  return points;
+}
 
-  explicit TracksTerm(const ObjectiveSource& source)
-      : weight_(source.objective.weight), camera_(*source.scene.footage.camera), sizes_(source.sizes) {
-    const Footage& footage = source.scene.footage;
-    const int spf = *steps_per_frame(footage.fps, source.scene.settings.dt);
-    const int steps = source.scene.settings.steps;
-    double total = 0.0;
-    const auto add_track = [&](int id, int particle, int body) {
-      const Track& track = *footage.track(id);
-      for (const TrackSample& s : track.samples) {
-        const long long step = step_of_frame(footage, spf, s.frame);
-        const double w = track.weight * s.confidence;
-        if (step < 0 || step > steps || w <= 0) continue;  // the clip may run longer than the scene
-        points_[int(step)].push_back({particle, body, {s.uv[0], s.uv[1]}, w});
-        total += w;
-      }
-    };
-    for (auto [id, particle] : source.objective.bind) add_track(id, particle, -1);
-    for (auto [id, body] : source.objective.bind_bodies) add_track(id, -1, body);
-    point_scale_ = total > 0 ? 1.0 / total : 0.0;
-  }
+class TracksTerm final : public PointsAtSteps<TracksTerm, ImagePoint> {
+public:
+  TracksTerm(const ObjectiveSource& source, std::map<int, std::vector<ImagePoint>> points, double total)
+      : PointsAtSteps(source.objective.weight, std::move(points), total > 0 ? 1.0 / total : 0.0),
+        camera_(*source.scene.footage.camera), sizes_(source.sizes) {}
 
-  void observe(std::set<int>& steps) const override {
-    for (const auto& [step, points] : points_) steps.insert(step);
+  template <class T>
+  void add_point_loss(const ImagePoint& p, StateView<const T> s, double& loss) const {
+    loss += image_point_loss<T>(p, s, 0.0, nullptr);
   }
 
   template <class T>
-  void state_loss(int t, StateView<const T> s, double& loss) const {
-    const auto it = points_.find(t);
-    if (it == points_.end()) return;
-    double l = 0.0;
-    for (const ImagePoint& p : it->second) l += image_point_loss<T>(p, s, 0.0, nullptr);
-    l *= weight_ * point_scale_;
-    loss += l;
-  }
-
-  template <class T>
-  void state_grad(int t, StateView<const T> s, StateView<T> adj) const {
-    const auto it = points_.find(t);
-    if (it == points_.end()) return;
-    for (const ImagePoint& p : it->second) image_point_loss<T>(p, s, 2.0 * weight_ * point_scale_, &adj);
+  void add_point_grad(const ImagePoint& p, StateView<const T> s, double scale, StateView<T> adj) const {
+    image_point_loss<T>(p, s, scale, &adj);
   }
 
 private:
@@ -87,17 +83,16 @@ private:
     return p.weight * (e[0] * e[0] + e[1] * e[1]);
   }
 
-  double weight_;
   PinholeCamera camera_;
   StateSizes sizes_;
-  std::map<int, std::vector<ImagePoint>> points_;  // by step
-  double point_scale_ = 0.0;                       // 1 / the sum of the points' weights
 };
 
 }  // namespace
 
 std::unique_ptr<ObjectiveTerm> make_tracks_term(const ObjectiveSource& source) {
-  return std::make_unique<TracksTerm>(source);
+  double total = 0.0;
+  std::map<int, std::vector<ImagePoint>> points = image_points(source, total);
+  return std::make_unique<TracksTerm>(source, std::move(points), total);
 }
 
 }  // namespace nudge

@@ -12,9 +12,7 @@ namespace {
 class TravelTerm final : public StateTerm<TravelTerm> {
 public:
   explicit TravelTerm(const ObjectiveSource& source)
-      : weight_(source.objective.weight),
-        step_(source.step),
-        particles_(source.objective.particles),
+      : weight_(source.objective.weight), step_(source.step), particles_(source.objective.particles),
         share_(1.0 / static_cast<double>(
                          std::max<size_t>(1, source.objective.particles.size() + source.objective.bodies.size()))),
         sizes_(source.sizes) {
@@ -42,7 +40,8 @@ public:
     if (!reads(t)) return;
     const double sign = t == 0 ? 1.0 : -1.0;
     for (int p : particles_)
-      for (int k = 0; k < 3; ++k) adj.x[sizes_.particle(p, k)] += static_cast<T>(sign * weight_ * direction_[k] * share_);
+      for (int k = 0; k < 3; ++k)
+        adj.x[sizes_.particle(p, k)] += static_cast<T>(sign * weight_ * direction_[k] * share_);
   }
 
 private:
