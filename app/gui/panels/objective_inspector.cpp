@@ -12,6 +12,7 @@
 #include "gui/panels/inspector_rows.h"
 #include "gui/theme.h"
 #include "nudge/marker_csv.h"
+#include "nudge/objective_facts.h"
 #include "studio/scene_edits.h"
 
 namespace nudge::gui::inspector {
@@ -107,9 +108,7 @@ void objective(StudioState& state, const Scene& scene, int k) {
   if (number_row("weight", &weight, 1, "", "the term's weight in the loss"))
     queue_edit(state, "set objective " + std::to_string(k) + "'s weight",
                [k, weight](const Scene& sc) { return studio::edits::set_objective_weight(sc, k, weight); });
-  const bool has_step = o.type != ObjectiveType::Markers && o.type != ObjectiveType::Effort &&
-                        o.type != ObjectiveType::Smoothness && o.type != ObjectiveType::Tracks;
-  if (has_step) {
+  if (objective_has_step(o.type)) {
     double step = o.step;
     if (number_row("step", &step, 1, "-1: final", "the step it is evaluated at: -1 for the final one, else 0 to steps"))
       queue_edit(state, "set objective " + std::to_string(k) + "'s step", [k, step](const Scene& sc) -> Result<Scene> {

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "nudge/assert.h"
+#include "nudge/objective_facts.h"
 
 namespace nudge {
 
@@ -12,15 +13,15 @@ using T = ObjectiveType;
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
-    {T::Target, "target", make_target_term},
-    {T::Positions, "positions", make_positions_term},
-    {T::Markers, "markers", make_markers_term},
-    {T::Velocity, "velocity", make_velocity_term},
-    {T::Effort, "effort", make_effort_term},
-    {T::Travel, "travel", make_travel_term},
-    {T::Orientation, "orientation", make_orientation_term},
-    {T::Smoothness, "smoothness", make_smoothness_term},
-    {T::Tracks, "tracks", make_tracks_term},
+    {T::Target, "target", true, make_target_term},
+    {T::Positions, "positions", true, make_positions_term},
+    {T::Markers, "markers", false, make_markers_term},
+    {T::Velocity, "velocity", true, make_velocity_term},
+    {T::Effort, "effort", false, make_effort_term},
+    {T::Travel, "travel", true, make_travel_term},
+    {T::Orientation, "orientation", true, make_orientation_term},
+    {T::Smoothness, "smoothness", false, make_smoothness_term},
+    {T::Tracks, "tracks", false, make_tracks_term},
 };
 
 constexpr bool in_type_order() {
@@ -43,6 +44,8 @@ const ObjectiveKind& objective_kind(ObjectiveType type) {
 }
 
 std::string_view objective_type_name(ObjectiveType type) { return objective_kind(type).name; }
+
+bool objective_has_step(ObjectiveType type) { return objective_kind(type).has_step; }
 
 std::optional<ObjectiveType> objective_type_from_name(std::string_view name) {
   for (const ObjectiveKind& kind : kKinds)

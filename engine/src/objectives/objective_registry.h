@@ -24,6 +24,7 @@ struct ObjectiveSource {
 struct ObjectiveKind {
   ObjectiveType type;
   std::string_view name;  // in scene files: "target"
+  bool has_step;          // reads the state at Objective::step (nudge/objective_facts.h)
   std::unique_ptr<ObjectiveTerm> (*make)(const ObjectiveSource& source);
 };
 

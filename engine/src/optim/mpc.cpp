@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string>
 
+#include "nudge/objective_facts.h"
 #include "nudge/optimize_scene.h"
 
 namespace nudge {
@@ -24,9 +25,7 @@ void cut_steps(Parameter& p, int steps) {
 // The step a state term reads (`steps` for the last); -1 for terms on parameters and
 // for markers and tracks, whose samples span many steps.
 int term_step(const Objective& o, int steps) {
-  if (o.type == ObjectiveType::Effort || o.type == ObjectiveType::Smoothness || o.type == ObjectiveType::Markers ||
-      o.type == ObjectiveType::Tracks)
-    return -1;
+  if (!objective_has_step(o.type)) return -1;
   return o.step < 0 ? steps : o.step;
 }
 
