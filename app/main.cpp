@@ -1,7 +1,7 @@
 #include "cli/cli.h"
 
 #ifdef NUDGE_WITH_GUI
-#include "gui/gui_command.h"
+#include "window_command.h"
 #endif
 
 int main(int argc, char** argv) {

@@ -5,10 +5,10 @@
 // squash reads more. The rest shape is the element's shape in the initial positions, as
 // in the engine.
 //
-//   tets (kernels/tet_neohookean.h): F = Ds Dm^-1, Ic = |F|^2, J = det F,
+//   tets (families/tets/tet_neohookean.h): F = Ds Dm^-1, Ic = |F|^2, J = det F,
 //     Psi(F) - Psi(I) = k_mu/2 (Ic - 3) - k_mu/2 log((Ic + 1) / 4)
 //                       + k_lambda/2 (J - 1)^2 - 3/4 k_mu (J - 1)         (J/m^3 = Pa)
-//   triangles (kernels/triangle_membrane.h): F = [x1 - x0, x2 - x0] D (3 x 2), D the
+//   triangles (families/triangles/triangle_membrane.h): F = [x1 - x0, x2 - x0] D (3 x 2), D the
 //     inverse of the rest edges in the rest plane, J = area / rest area,
 //     Psi(F) - Psi(rest) = ke/2 (|F|^2 - 2 J) + ka/2 (J - 1)^2                (J/m^2)
 // Both are the energies whose gradients the kernels' elastic forces are (the tets' with

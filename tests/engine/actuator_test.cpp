@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/actuator_wrench.h"
+#include "families/actuators/actuator_wrench.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "central_difference.h"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/dihedral_bending.h"
-#include "kernels/triangle_membrane.h"
+#include "families/bending/dihedral_bending.h"
+#include "families/triangles/triangle_membrane.h"
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"

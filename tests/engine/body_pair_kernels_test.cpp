@@ -8,8 +8,8 @@
 
 #include "body_test_support.h"
 #include "central_difference.h"
-#include "kernels/contact_restitution.h"
-#include "kernels/joint_wrench.h"
+#include "families/colliders/contact_restitution.h"
+#include "families/joints/joint_wrench.h"
 
 using namespace nudge;
 using namespace nudge::test;

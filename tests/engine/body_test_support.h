@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/body_step.h"
+#include "families/bodies/body_step.h"
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/collider_contact.h"
+#include "families/colliders/collider_contact.h"
 #include "central_difference.h"
 #include "nudge/gradcheck.h"
 #include "nudge/simulator.h"

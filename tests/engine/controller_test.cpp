@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/controller_kernels.h"
+#include "families/controller/controller_kernels.h"
 #include "nudge/controller.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"

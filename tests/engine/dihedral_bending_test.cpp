@@ -1,4 +1,4 @@
-// The dihedral bending element (kernels/dihedral_bending.h): its adjoint against central
+// The dihedral bending element (families/bending/dihedral_bending.h): its adjoint against central
 // differences in double, its physics (equilibrium, rigid motions, balance), the mesh's
 // edge finder, and its forces against NVIDIA Warp's eval_bending.
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/dihedral_bending.h"
+#include "families/bending/dihedral_bending.h"
 #include "central_difference.h"
 #include "nudge/gradcheck.h"
 

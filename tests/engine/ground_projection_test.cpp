@@ -1,5 +1,5 @@
 // The projection grounds (DiffTaichi's advance_no_toi and advance_toi,
-// kernels/ground_projection.h): a dropped spring pair against the rules written out here;
+// families/ground/ground_projection.h): a dropped spring pair against the rules written out here;
 // one step's gradients in each case (stopped or landing, free) against central
 // differences; a small actuated robot standing on each, its gradients against central
 // differences; and the scene file's "model" key.

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/spring_layout.h"
+#include "families/springs/spring_layout.h"
 
 using namespace nudge;
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/ground_contact.h"
-#include "kernels/tet_neohookean.h"
+#include "families/ground/ground_contact.h"
+#include "families/tets/tet_neohookean.h"
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -23,7 +23,7 @@ using namespace nudge;
 namespace {
 
 // Semi-implicit Euler with gravity, the ground and the tets' forces (the kernel of
-// kernels/tet_neohookean.h, checked against Warp in its own test), scattered per tet:
+// families/tets/tet_neohookean.h, checked against Warp in its own test), scattered per tet:
 // the plain integrator the family must reproduce. Returns every state's x.
 std::vector<double> reference_positions(const Scene& scene) {
   const int n = scene.particle_count(), tets = scene.tet_count(), channels = scene.channels;

@@ -1,4 +1,4 @@
-// The stable Neo-Hookean tetrahedron (kernels/tet_neohookean.h): its adjoint against
+// The stable Neo-Hookean tetrahedron (families/tets/tet_neohookean.h): its adjoint against
 // central differences in double, the rest and rigid-motion invariants, the material
 // conversions, and its forces against NVIDIA Warp's own eval_tetrahedra.
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/tet_neohookean.h"
+#include "families/tets/tet_neohookean.h"
 #include "central_difference.h"
 #include "nudge/gradcheck.h"
 

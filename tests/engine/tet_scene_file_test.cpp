@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/tet_neohookean.h"
+#include "families/tets/tet_neohookean.h"
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
 #include "temp_dir.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/triangle_membrane.h"
+#include "families/triangles/triangle_membrane.h"
 #include "nudge/gradcheck.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -21,7 +21,7 @@ using namespace nudge;
 namespace {
 
 // Semi-implicit Euler with gravity and the triangles' forces (the kernel of
-// kernels/triangle_membrane.h, checked against Warp in its own test), scattered per
+// families/triangles/triangle_membrane.h, checked against Warp in its own test), scattered per
 // triangle: the plain integrator the family must reproduce. Returns every state's x.
 std::vector<double> reference_positions(const Scene& scene) {
   const int n = scene.particle_count(), tri = scene.triangle_count();

@@ -1,4 +1,4 @@
-// The triangle membrane kernel (kernels/triangle_membrane.h): its adjoint against central
+// The triangle membrane kernel (families/triangles/triangle_membrane.h): its adjoint against central
 // differences in double, its physics (no force at rest or after a rigid motion, momentum,
 // the wind as a change of frame, the degenerate branches) and its forces against NVIDIA
 // Warp's eval_triangles.
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "central_difference.h"
-#include "kernels/triangle_membrane.h"
+#include "families/triangles/triangle_membrane.h"
 #include "nudge/gradcheck.h"
 
 using namespace nudge;

@@ -44,7 +44,7 @@ struct ContactSettings {
   bool bodies = true;
   // Each contact's damping follows from the coefficient of restitution (the parameter
   // contact_restitution) and the contact's mass, instead of contact_damping; damping acts
-  // both ways (kernels/contact_restitution.h).
+  // both ways (families/colliders/contact_restitution.h).
   bool restitution = false;
 };
 

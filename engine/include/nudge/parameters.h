@@ -42,7 +42,7 @@ enum class ParamId : int {
   BodyRadius,       // B x 1
   BodyHalfExtents,  // B x 3
   BodyHalfLength,   // B x 1
-  // Triangles (cloth membranes, kernels/triangle_membrane.h), per unit rest area where
+  // Triangles (cloth membranes, families/triangles/triangle_membrane.h), per unit rest area where
   // noted: Warp's tri_ke, tri_ka, tri_kd, tri_drag, tri_lift.
   TriangleStiffness,      // Tri x 1, ke, the membrane's shear stiffness (mu), N/m
   TriangleAreaStiffness,  // Tri x 1, ka, the area stiffness (lambda), N/m
@@ -50,10 +50,10 @@ enum class ParamId : int {
   TriangleDrag,           // Tri x 1, quadratic drag of the air, kg/m^3
   TriangleLift,           // Tri x 1, lift of the air, kg/m^3
   Wind,                   // 1 x 3, m/s, the air's velocity, which drag and lift act against
-  // Bending edges between two triangles (kernels/dihedral_bending.h): Warp's edge_ke, edge_kd.
+  // Bending edges between two triangles (families/bending/dihedral_bending.h): Warp's edge_ke, edge_kd.
   BendingStiffness,  // E x 1, N m/rad per unit edge length
   BendingDamping,    // E x 1, N m s/rad per unit edge length
-  // Tetrahedra (stable Neo-Hookean solids, kernels/tet_neohookean.h): Warp's k_mu,
+  // Tetrahedra (stable Neo-Hookean solids, families/tets/tet_neohookean.h): Warp's k_mu,
   // k_lambda, k_damp, energy densities per unit rest volume.
   TetMu,       // Tet x 1, k_mu, the shear (deviatoric) stiffness, Pa
   TetLambda,   // Tet x 1, k_lambda, the volume stiffness, Pa, > 0

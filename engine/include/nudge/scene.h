@@ -141,7 +141,7 @@ struct Scene {
   // shape in the initial positions, taken when a rollout is built.
   std::vector<int> triangles;  // 3 Tri
   // E bending edges between two triangles, 4 particle indices each (o0, o1, v0, v1: the
-  // vertices opposite the shared edge v0-v1; kernels/dihedral_bending.h). Their rest
+  // vertices opposite the shared edge v0-v1; families/bending/dihedral_bending.h). Their rest
   // angle is their angle in the initial positions, taken when a rollout is built.
   std::vector<int> bending;  // 4 E
   // Tet tetrahedra (stable Neo-Hookean solids), 4 particle indices each; their rest shape

@@ -81,7 +81,7 @@ std::vector<double> lumped_masses(const TetMesh& mesh, const std::vector<double>
 // The stable Neo-Hookean moduli (a scene's tet_mu and tet_lambda) whose small-strain
 // behaviour is that of Young's modulus `young` (Pa) and Poisson's ratio `poisson`
 // (-1 < nu < 1/2): what a scene file's "young" and "poisson" become (Smith et al.'s
-// match, kernels/tet_neohookean.h), for editors that offer the engineering pair.
+// match, families/tets/tet_neohookean.h), for editors that offer the engineering pair.
 struct NeoHookeanModuli {
   double k_mu, k_lambda;
 };

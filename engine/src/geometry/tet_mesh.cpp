@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "kernels/tet_neohookean.h"
+#include "families/tets/tet_neohookean.h"
 
 namespace nudge {
 

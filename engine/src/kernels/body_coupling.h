@@ -8,8 +8,8 @@
 // and writes each side's dL/dstate into its slot; a body then adds up its slots.
 #pragma once
 
-#include "kernels/body_state_io.h"
-#include "kernels/body_step.h"
+#include "families/bodies/body_state_io.h"
+#include "families/bodies/body_step.h"
 
 namespace nudge {
 

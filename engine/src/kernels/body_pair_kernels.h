@@ -5,8 +5,8 @@
 // its own entries. `first` is the family's first interaction in the coupling.
 #pragma once
 
-#include "kernels/body_kernels.h"
-#include "kernels/joint_wrench.h"
+#include "families/bodies/body_kernels.h"
+#include "families/joints/joint_wrench.h"
 
 namespace nudge {
 

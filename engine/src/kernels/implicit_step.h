@@ -3,7 +3,7 @@
 // interaction forces' dL/dx share onto the running adjoint.
 #pragma once
 
-#include "kernels/particle_step.h"
+#include "families/particles/particle_step.h"
 
 namespace nudge {
 

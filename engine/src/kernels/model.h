@@ -6,21 +6,21 @@
 // all x components, then all y, then all z (see load3 in nudge/vec3.h).
 #pragma once
 
-#include "kernels/actuator_model.h"
-#include "kernels/bending_model.h"
-#include "kernels/body_contact_model.h"
+#include "families/actuators/actuator_model.h"
+#include "families/bending/bending_model.h"
+#include "families/body_contacts/body_contact_model.h"
 #include "kernels/body_coupling.h"
-#include "kernels/body_model.h"
-#include "kernels/collider_model.h"
+#include "families/bodies/body_model.h"
+#include "families/colliders/collider_model.h"
 #include "kernels/corner_model.h"
-#include "kernels/ground_model.h"
-#include "kernels/joint_model.h"
-#include "kernels/particle_body_model.h"
-#include "kernels/particle_model.h"
-#include "kernels/spring_model.h"
+#include "families/ground/ground_model.h"
+#include "families/joints/joint_model.h"
+#include "families/attachments/particle_body_model.h"
+#include "families/particles/particle_model.h"
+#include "families/springs/spring_model.h"
 #include "kernels/state.h"
-#include "kernels/tet_model.h"
-#include "kernels/triangle_model.h"
+#include "families/tets/tet_model.h"
+#include "families/triangles/triangle_model.h"
 #include "nudge/config.h"
 
 namespace nudge {

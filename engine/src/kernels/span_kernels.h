@@ -7,7 +7,7 @@
 
 #include "kernels/lane_vector.h"
 #include "nudge/assert.h"
-#include "kernels/spring_model.h"
+#include "families/springs/spring_model.h"
 #include "kernels/step_kernels.h"
 
 namespace nudge {

@@ -4,8 +4,8 @@
 // span kernel (kernels/span_kernels.h) can compute them along a run instead of loading them.
 #pragma once
 
-#include "kernels/particle_step.h"
-#include "kernels/spring_force.h"
+#include "families/particles/particle_step.h"
+#include "families/springs/spring_force.h"
 
 namespace nudge {
 

@@ -39,8 +39,8 @@
 #include "kernels/implicit_step.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
-#include "sim/families/element_families.h"
-#include "sim/families/step_pass.h"
+#include "sim/element_families.h"
+#include "sim/step_pass.h"
 #include "sim/gmres.h"
 
 namespace nudge {

@@ -2,11 +2,11 @@
 // needs (every state, or a checkpoint every K steps that the backward pass recomputes
 // from), evaluates the objectives, and runs the adjoint passes in reverse.
 //
-// The physics lives in families (sim/families/): each owns its part of the model, its
+// The physics lives in families (families/<name>/): each owns its part of the model, its
 // parameters' upload and gradients, and its forward and adjoint passes with their
 // schedule on each backend. The rollout owns the states, laid out by StateLayout, and
 // runs the phases of a step over one ordered list of families (Families below; the
-// phases and their order are in sim/families/family_list.h). With
+// phases and their order are in sim/family_list.h). With
 // Integrator::ImplicitEuler (sim/implicit_euler.h) the interaction and particle phases
 // repeat inside a Newton solve, and their adjoints follow one linear solve per step.
 //
@@ -31,18 +31,18 @@
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
-#include "sim/families/body_actuator_family.h"
-#include "sim/families/body_contact_family.h"
-#include "sim/families/body_family.h"
-#include "sim/families/collider_family.h"
-#include "sim/families/control_family.h"
-#include "sim/families/element_families.h"
-#include "sim/families/family_list.h"
-#include "sim/families/ground_family.h"
-#include "sim/families/joint_family.h"
-#include "sim/families/particle_body_family.h"
-#include "sim/families/particle_family.h"
-#include "sim/families/spring_family.h"
+#include "families/actuators/body_actuator_family.h"
+#include "families/body_contacts/body_contact_family.h"
+#include "families/bodies/body_family.h"
+#include "families/colliders/collider_family.h"
+#include "families/controls/control_family.h"
+#include "sim/element_families.h"
+#include "sim/family_list.h"
+#include "families/ground/ground_family.h"
+#include "families/joints/joint_family.h"
+#include "families/attachments/particle_body_family.h"
+#include "families/particles/particle_family.h"
+#include "families/springs/spring_family.h"
 #include "sim/implicit_euler.h"
 #include "sim/objectives.h"
 #include "sim/state_layout.h"
@@ -52,7 +52,7 @@ namespace nudge {
 // How often the forward pass looks for NaN or Inf when it stores every state.
 inline constexpr int kFiniteCheckInterval = 64;
 
-// Every family, in the order the phases run them (sim/families/family_list.h). The order
+// Every family, in the order the phases run them (sim/family_list.h). The order
 // is part of the results' bits: a new family is appended before ControlFamily, which
 // points the actuators' models at its table after they have written theirs.
 template <class T, Backend Exec>
@@ -247,7 +247,7 @@ private:
     return len;
   }
 
-  // One step: the phases of sim/families/family_list.h. The implicit step
+  // One step: the phases of sim/family_list.h. The implicit step
   // (sim/implicit_euler.h) runs the interaction and particle phases until its Newton
   // solve converges.
   void step(int t, StateView<const T> s, StateView<T> next) {

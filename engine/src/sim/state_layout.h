@@ -1,5 +1,5 @@
 // How one state slot is laid out in a rollout's memory: the arrays the families declare
-// (their state_fields(), sim/families/family_list.h), back to back in the list's order,
+// (their state_fields(), sim/family_list.h), back to back in the list's order,
 // so that storing, checkpointing and copying a state is one block of memory whatever
 // families a scene has. The adjoint state uses the same layout. A family with state of
 // its own declares its fields; the layout, the NaN search and the recorded adjoint's norm

@@ -1,5 +1,5 @@
 // Quadratic drag in the wind, per particle (quadratic_drag.h): an element family of
-// ElementFamilies (sim/families/element_families.h) with one corner, its particle. One
+// ElementFamilies (sim/element_families.h) with one corner, its particle. One
 // thread per particle writes -c |v - w| (v - w) into its corner slot; backwards, one
 // thread per particle turns dL/dF into its corner's dL/dv, dL/dc and its share of dL/dwind
 // (summed over particles in their order, after the triangles' share).
@@ -21,7 +21,7 @@
 #include "kernels/model.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
-#include "sim/families/element_params.h"
+#include "sim/element_params.h"
 #include "sim/soa.h"
 
 namespace nudge {
