@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gui/theme.h"
+#include "nudge/objective_facts.h"
 #include "studio/scene_edits.h"
 
 namespace nudge::gui {
@@ -82,7 +83,7 @@ std::optional<glm::dvec3> movable_origin(const Scene& scene, const Selection& se
     case Selection::Kind::Objective: {
       if (members.size() != 1) return std::nullopt;
       const Objective& o = scene.objectives[size_t(sel.index)];
-      if (o.type != ObjectiveType::Target || o.target.size() != 3) return std::nullopt;
+      if (objective_layout(o.type).target != ObjectiveTarget::Position || o.target.size() != 3) return std::nullopt;
       return row3(o.target, 0);
     }
     default: return std::nullopt;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nudge/marker_csv.h"
+#include "nudge/objective_facts.h"
 #include "studio/scene_edits.h"
 #include "studio/scene_edits_support.h"
 
@@ -45,40 +46,29 @@ std::optional<Error> canonical_objective(std::string_view action, const Objectiv
     return fail(action, std::string("found ") + what + " " + vec3_text({from[0], from[1], from[2]}) +
                             "; expected a non-zero finite direction");
   };
-  switch (in.type) {
-    case ObjectiveType::Target:
-    case ObjectiveType::Velocity:
-      out.particles = in.particles, out.bodies = in.bodies, out.target = in.target, out.step = in.step;
-      break;
-    case ObjectiveType::Positions: out.particles = in.particles, out.target = in.target, out.step = in.step; break;
-    case ObjectiveType::Markers:
-      if (in.marker_file.empty())
-        return fail(
-            action,
-            "a markers objective needs its marker_file, the CSV file its samples come from (saving writes its path)");
-      out.marker_file = in.marker_file, out.steps_per_frame = in.steps_per_frame;
-      out.bind = in.bind, out.bind_bodies = in.bind_bodies, out.samples = in.samples;
-      break;
-    case ObjectiveType::Tracks: out.bind = in.bind, out.bind_bodies = in.bind_bodies; break;
-    case ObjectiveType::Effort:
-    case ObjectiveType::Smoothness: break;
-    case ObjectiveType::Travel:
-      out.particles = in.particles, out.step = in.step;
-      if (auto error = direction("direction", in.direction, out.direction)) return error;
-      break;
-    case ObjectiveType::Orientation:
-      out.bodies = in.bodies, out.step = in.step;
-      if (auto error = direction("direction", in.direction, out.direction)) return error;
-      if (auto error = direction("axis", in.axis, out.axis)) return error;
-      break;
-  }
+  const ObjectiveLayout& layout = objective_layout(in.type);
+  if (layout.binding == ObjectiveBinding::MarkerFile && in.marker_file.empty())
+    return fail(
+        action,
+        "a markers objective needs its marker_file, the CSV file its samples come from (saving writes its path)");
+  if (objective_reads_particles(in.type)) out.particles = in.particles;
+  if (objective_reads_bodies(in.type)) out.bodies = in.bodies;
+  if (layout.target != ObjectiveTarget::None) out.target = in.target;
+  if (layout.step) out.step = in.step;
+  if (layout.binding != ObjectiveBinding::None) out.bind = in.bind, out.bind_bodies = in.bind_bodies;
+  if (layout.binding == ObjectiveBinding::MarkerFile)
+    out.marker_file = in.marker_file, out.steps_per_frame = in.steps_per_frame, out.samples = in.samples;
+  if (layout.direction)
+    if (auto error = direction("direction", in.direction, out.direction)) return error;
+  if (layout.axis)
+    if (auto error = direction("axis", in.axis, out.axis)) return error;
   return std::nullopt;
 }
 
 // The markers objective `k`, or an error naming what it is instead.
 std::optional<Error> check_markers_objective(std::string_view action, const Scene& scene, int k) {
   if (auto error = check_indices(action, "objective", {k}, static_cast<int>(scene.objectives.size()))) return error;
-  if (scene.objectives[size_t(k)].type == ObjectiveType::Markers) return std::nullopt;
+  if (objective_layout(scene.objectives[size_t(k)].type).binding == ObjectiveBinding::MarkerFile) return std::nullopt;
   return fail(action, objective_text(scene, k) + " has no markers; expected a markers objective");
 }
 
@@ -169,11 +159,12 @@ Result<Scene> set_objective_target(const Scene& scene, int objective, int row, c
   if (auto error = check_indices(action, "objective", {objective}, static_cast<int>(scene.objectives.size())))
     return *error;
   const Objective& o = scene.objectives[size_t(objective)];
-  if (o.type != ObjectiveType::Target && o.type != ObjectiveType::Positions)
+  const ObjectiveTarget target = objective_layout(o.type).target;
+  if (target != ObjectiveTarget::Position && target != ObjectiveTarget::PerParticle)
     return fail(action, objective_text(scene, objective) +
                             " has no target position; expected a target objective or a positions objective");
   // A target objective has one target; a positions objective one per particle.
-  const int rows = o.type == ObjectiveType::Target ? 1 : static_cast<int>(o.particles.size());
+  const int rows = target == ObjectiveTarget::Position ? 1 : static_cast<int>(o.particles.size());
   if (row < 0 || row >= rows)
     return fail(action, "found row " + std::to_string(row) + " of " + objective_text(scene, objective) + "; expected " +
                             (rows == 1 ? "row 0 (its only target)" : "a row in [0, " + std::to_string(rows) + ")"));
@@ -264,7 +255,7 @@ Result<Scene> set_time(const Scene& scene, double dt, int steps) {
       return fail(action, objective_text(scene, k) + " is evaluated at step " + std::to_string(o.step) +
                               ", after the new end (step " + std::to_string(steps) +
                               "); change its step or delete it first");
-    if (o.type != ObjectiveType::Markers) continue;
+    if (objective_layout(o.type).binding != ObjectiveBinding::MarkerFile) continue;
     int last_frame = 0;
     for (const MarkerSample& sample : o.samples) last_frame = std::max(last_frame, sample.frame);
     const long long last_step = static_cast<long long>(last_frame) * o.steps_per_frame;

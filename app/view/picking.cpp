@@ -9,6 +9,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "nudge/objective_facts.h"
+
 namespace nudge::view {
 
 namespace {
@@ -364,34 +366,23 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
     const double target_radius = 0.7 * radius;
     for (int o = 0; o < static_cast<int>(scene.objectives.size()); ++o) {
       const Objective& objective = scene.objectives[size_t(o)];
-      switch (objective.type) {
-        case ObjectiveType::Target:
-          if (objective.target.size() >= 3)
-            chooser.small(Pick::Kind::Objective, o, dvec(objective.target.data()), target_radius);
-          break;
-        case ObjectiveType::Positions:
-          for (size_t k = 0; k < objective.particles.size() && 3 * k + 2 < objective.target.size(); ++k)
-            chooser.small(Pick::Kind::Objective, o, dvec(&objective.target[3 * k]), target_radius, int(k));
-          break;
-        case ObjectiveType::Markers: {
-          // The samples of the marker frame at or before this step whose marker is bound
-          // to a particle: the ones scene_draw shows.
-          const int frame = step / std::max(objective.steps_per_frame, 1);
-          std::set<int> bound;
-          for (const auto& [marker, p] : objective.bind) bound.insert(marker);
-          for (size_t k = 0; k < objective.samples.size(); ++k) {
-            const MarkerSample& sample = objective.samples[k];
-            if (sample.frame == frame && bound.count(sample.marker))
-              chooser.small(Pick::Kind::Objective, o, dvec(sample.position), target_radius, int(k));
-          }
-          break;
+      const ObjectiveLayout& layout = objective_layout(objective.type);
+      // The handles scene_draw shows: a target, one per particle, the bound markers'
+      // samples at this step's frame.
+      if (layout.target == ObjectiveTarget::Position && objective.target.size() >= 3)
+        chooser.small(Pick::Kind::Objective, o, dvec(objective.target.data()), target_radius);
+      if (layout.target == ObjectiveTarget::PerParticle)
+        for (size_t k = 0; k < objective.particles.size() && 3 * k + 2 < objective.target.size(); ++k)
+          chooser.small(Pick::Kind::Objective, o, dvec(&objective.target[3 * k]), target_radius, int(k));
+      if (layout.binding == ObjectiveBinding::MarkerFile) {
+        const int frame = step / std::max(objective.steps_per_frame, 1);
+        std::set<int> bound;
+        for (const auto& [marker, p] : objective.bind) bound.insert(marker);
+        for (size_t k = 0; k < objective.samples.size(); ++k) {
+          const MarkerSample& sample = objective.samples[k];
+          if (sample.frame == frame && bound.count(sample.marker))
+            chooser.small(Pick::Kind::Objective, o, dvec(sample.position), target_radius, int(k));
         }
-        case ObjectiveType::Velocity:
-        case ObjectiveType::Effort:
-        case ObjectiveType::Smoothness:
-        case ObjectiveType::Tracks:
-        case ObjectiveType::Travel:
-        case ObjectiveType::Orientation: break;
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "nudge/objective_facts.h"
 #include "view/actuator_arrows.h"
 #include "view/collider_mesh.h"
 
@@ -472,60 +473,52 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
       list.spheres.push_back({goal, 0.7f * radius, colors::kTarget});
       errors.points.insert(errors.points.end(), {from, goal});
     };
+    // Each part of an objective's layout that has a place in the scene is drawn there:
+    // its target, its reference markers, its direction (the velocity, the controls and
+    // footage tracks have none; tracks are drawn over the plate, through its camera).
+    const bool moving_bodies = traj && traj->bodies == scene.body_count();
+    const auto body_at = [&](int b) {
+      return moving_bodies ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
+                           : position(scene.params[ParamId::BodyPosition].value, 0, b);
+    };
     for (const Objective& o : scene.objectives) {
-      switch (o.type) {
-        case ObjectiveType::Target: {
-          // The centroid of the term's particles and bodies, as the engine takes it.
-          glm::vec3 c = centroid(o.particles, xyz, offset) * static_cast<float>(o.particles.size());
-          const bool moving = traj && traj->bodies == scene.body_count();
-          for (int b : o.bodies)
-            c += moving ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
-                        : position(scene.params[ParamId::BodyPosition].value, 0, b);
-          const size_t count = o.particles.size() + o.bodies.size();
-          target_at(vec(o.target.data()), count ? c / static_cast<float>(count) : c);
-          break;
+      const ObjectiveLayout& layout = objective_layout(o.type);
+      if (layout.target == ObjectiveTarget::Position && o.target.size() == 3) {
+        // The centroid of the term's particles and bodies, as the engine takes it.
+        glm::vec3 c = centroid(o.particles, xyz, offset) * static_cast<float>(o.particles.size());
+        for (int b : o.bodies) c += body_at(b);
+        const size_t count = o.particles.size() + o.bodies.size();
+        target_at(vec(o.target.data()), count ? c / static_cast<float>(count) : c);
+      }
+      if (layout.target == ObjectiveTarget::PerParticle)
+        for (size_t k = 0; k < o.particles.size() && 3 * k + 2 < o.target.size(); ++k)
+          target_at(vec(&o.target[3 * k]), position(xyz, offset, o.particles[k]));
+      if (layout.binding == ObjectiveBinding::MarkerFile) {
+        add_marker_tracks(list, o, traj);
+        // The marker frame at or before this step.
+        const int frame = step / std::max(o.steps_per_frame, 1);
+        std::map<int, int> particle_of(o.bind.begin(), o.bind.end());
+        for (const MarkerSample& sample : o.samples) {
+          if (sample.frame != frame) continue;
+          const auto it = particle_of.find(sample.marker);
+          if (it != particle_of.end()) target_at(vec(sample.position), position(xyz, offset, it->second));
         }
-        case ObjectiveType::Positions:
-          for (size_t k = 0; k < o.particles.size(); ++k)
-            target_at(vec(&o.target[3 * k]), position(xyz, offset, o.particles[k]));
-          break;
-        case ObjectiveType::Markers: {
-          add_marker_tracks(list, o, traj);
-          // The marker frame at or before this step.
-          const int frame = step / std::max(o.steps_per_frame, 1);
-          std::map<int, int> particle_of(o.bind.begin(), o.bind.end());
-          for (const MarkerSample& sample : o.samples) {
-            if (sample.frame != frame) continue;
-            const auto it = particle_of.find(sample.marker);
-            if (it != particle_of.end()) target_at(vec(sample.position), position(xyz, offset, it->second));
-          }
-          break;
+      }
+      if (layout.direction && !o.particles.empty()) {  // the way the particles should go, from their start
+        render::ArrowBatch arrow;
+        arrow.origins = {centroid(o.particles, xyz, 0)};
+        arrow.vectors = {glm::normalize(vec(o.direction)) * bounds.radius() * 0.5f};
+        arrow.colors = {colors::kTarget};
+        list.arrows.push_back(std::move(arrow));
+      }
+      if (layout.direction && !o.bodies.empty()) {  // the way each body's axis should point, from its centre
+        render::ArrowBatch arrow;
+        for (int b : o.bodies) {
+          arrow.origins.push_back(body_at(b));
+          arrow.vectors.push_back(glm::normalize(vec(o.direction)) * bounds.radius() * 0.3f);
+          arrow.colors.push_back(colors::kTarget);
         }
-        case ObjectiveType::Travel: {
-          render::ArrowBatch arrow;
-          arrow.origins = {centroid(o.particles, xyz, 0)};
-          arrow.vectors = {glm::normalize(vec(o.direction)) * bounds.radius() * 0.5f};
-          arrow.colors = {colors::kTarget};
-          list.arrows.push_back(std::move(arrow));
-          break;
-        }
-        case ObjectiveType::Orientation: {  // the way each body's axis should point, from its centre
-          render::ArrowBatch arrow;
-          const bool moving = traj && traj->bodies == scene.body_count();
-          for (int b : o.bodies) {
-            arrow.origins.push_back(moving ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
-                                           : position(scene.params[ParamId::BodyPosition].value, 0, b));
-            arrow.vectors.push_back(glm::normalize(vec(o.direction)) * bounds.radius() * 0.3f);
-            arrow.colors.push_back(colors::kTarget);
-          }
-          list.arrows.push_back(std::move(arrow));
-          break;
-        }
-        case ObjectiveType::Velocity:
-        case ObjectiveType::Effort:
-        case ObjectiveType::Smoothness:
-        case ObjectiveType::Tracks:  // in the image: drawn over the plate, through the footage's camera
-          break;
+        list.arrows.push_back(std::move(arrow));
       }
     }
     // Past a few hundred, error lines hide the scene; the targets alone still show the goal.

@@ -141,8 +141,10 @@ void objective(StudioState& state, const Scene& scene, int k) {
         return studio::edits::set_objective_target(sc, k, r, {t[0], t[1], t[2]});
       });
   };
-  if (o.type == ObjectiveType::Target && o.target.size() == 3) target_row("target", 0, "where the centroid should be");
-  if (o.type == ObjectiveType::Positions) {
+  const ObjectiveLayout& layout = objective_layout(o.type);
+  if (layout.target == ObjectiveTarget::Position && o.target.size() == 3)
+    target_row("target", 0, "where the centroid should be");
+  if (layout.target == ObjectiveTarget::PerParticle) {
     constexpr size_t kShown = 64;
     for (size_t r = 0; r < o.particles.size() && r < kShown && 3 * r + 2 < o.target.size(); ++r) {
       ImGui::PushID(int(r));
@@ -152,13 +154,11 @@ void objective(StudioState& state, const Scene& scene, int k) {
     }
     if (o.particles.size() > kShown) row("", "... " + std::to_string(o.particles.size() - kShown) + " more targets");
   }
-  if (o.type == ObjectiveType::Velocity && o.target.size() == 3) row("target velocity", vec3(o.target.data()) + " m/s");
-  if (o.type == ObjectiveType::Travel) row("direction", vec3(o.direction));
-  if (o.type == ObjectiveType::Orientation) {
-    row("axis", vec3(o.axis) + " (body frame)");
-    row("direction", vec3(o.direction) + " (world)");
-  }
-  if (o.type == ObjectiveType::Markers) markers(state, scene, k);
+  if (layout.target == ObjectiveTarget::Velocity && o.target.size() == 3)
+    row("target velocity", vec3(o.target.data()) + " m/s");
+  if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
+  if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
+  if (layout.binding == ObjectiveBinding::MarkerFile) markers(state, scene, k);
   if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request &&
       size_t(k) < state.motion->evaluation.term_loss.size())
     row("loss term", number(state.motion->evaluation.term_loss[size_t(k)]));

@@ -1,14 +1,63 @@
 // What is known about each kind of objective, from the registry of kinds
-// (engine/src/objectives/objective_registry.cpp), for the code that treats kinds alike.
+// (engine/src/objectives/objective_registry.cpp), for the code that treats kinds alike:
+// the scene file's "objectives" section reads, writes and checks an objective from its
+// kind's layout, and the studio shows and edits it from the same.
 #pragma once
+
+#include <string>
 
 #include "nudge/scene.h"
 
 namespace nudge {
 
+// Which particles and bodies an objective reads.
+enum class ObjectiveElements : unsigned char {
+  None,               // neither (effort, smoothness; markers and tracks bind their own)
+  Particles,          // "particles", required (travel)
+  ParticlesOrAll,     // "particles", every particle when absent (positions)
+  ParticlesOrBodies,  // "particles", "bodies" or both: their centroid (target, velocity)
+  Bodies,             // "bodies", required (orientation)
+};
+
+// What it compares them with.
+enum class ObjectiveTarget : unsigned char {
+  None,
+  Position,     // "target": [x, y, z] (m)
+  Velocity,     // "target": [x, y, z] (m/s)
+  PerParticle,  // "targets": [x, y, z] per listed particle, or an "offset" from where they start
+};
+
+// Reference motion bound to particles and bodies ("bind", "bind_bodies").
+enum class ObjectiveBinding : unsigned char {
+  None,
+  MarkerFile,     // "file" (a marker CSV) and "steps_per_frame" besides (markers)
+  FootageTracks,  // the footage's 2D tracks (tracks)
+};
+
+struct ObjectiveLayout {
+  ObjectiveElements elements = ObjectiveElements::None;
+  ObjectiveTarget target = ObjectiveTarget::None;
+  ObjectiveBinding binding = ObjectiveBinding::None;
+  bool axis = false;                        // "axis" in each body's frame (orientation)
+  bool direction = false;                   // "direction", a unit vector in the world (travel, orientation)
+  double default_direction[3] = {1, 0, 0};  // where the file gives no "direction"
+  bool step = false;                        // "step": reads the state at its own step
+};
+
+const ObjectiveLayout& objective_layout(ObjectiveType type);
+
 // Whether it reads the state at its own step (Objective::step: target, positions,
 // velocity, travel, orientation); the others read the controls alone (effort,
 // smoothness) or the state at their samples' frames (markers, tracks).
 bool objective_has_step(ObjectiveType type);
+
+// Whether it may list particles (target, positions, velocity, travel) or bodies (target,
+// velocity, orientation).
+bool objective_reads_particles(ObjectiveType type);
+bool objective_reads_bodies(ObjectiveType type);
+
+// The names of the kinds `pick` accepts, in ObjectiveType order: "target, velocity and
+// orientation".
+std::string objective_names_where(bool (*pick)(ObjectiveType));
 
 }  // namespace nudge

@@ -22,6 +22,7 @@
 #include "io/marker_csv.h"
 #include "io/scene_sections.h"
 #include "nudge/atomic_file.h"
+#include "nudge/objective_facts.h"
 #include "nudge/scene.h"
 
 namespace nudge {
@@ -256,7 +257,8 @@ Status save_scene(const Scene& scene, const std::filesystem::path& path) {
     return Error{name + ": not saved, the scene is invalid: " + valid.error().message};
   // A markers objective refers to its samples by file; samples set in code have none.
   for (std::size_t k = 0; k < scene.objectives.size(); ++k)
-    if (scene.objectives[k].type == ObjectiveType::Markers && scene.objectives[k].marker_file.empty())
+    if (objective_layout(scene.objectives[k].type).binding == ObjectiveBinding::MarkerFile &&
+        scene.objectives[k].marker_file.empty())
       return Error{name + ": not saved: objectives[" + std::to_string(k) +
                    "] is a markers objective without a marker_file; expected the path of its CSV file"};
   std::string text;

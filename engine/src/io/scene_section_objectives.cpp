@@ -1,6 +1,7 @@
 // The "objectives" section, the terms of the loss (target, positions, markers,
 // velocity, effort, travel, orientation), with a markers objective's CSV file of
 // reference tracks: how each is read from a scene file, written back and checked.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "io/marker_csv.h"
+#include "nudge/objective_facts.h"
+#include "objectives/objective_registry.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -22,9 +25,29 @@ namespace {
 // "target, positions, markers, velocity, effort, travel, orientation, smoothness"
 std::string objective_type_names() {
   std::vector<std::string_view> names;
-  for (int i = 0; i <= static_cast<int>(ObjectiveType::Tracks); ++i)
-    names.push_back(objective_type_name(static_cast<ObjectiveType>(i)));
+  for (const ObjectiveKind& kind : objective_kinds()) names.push_back(kind.name);
   return join(names);
+}
+
+// The keys of an objective of this layout, in the order they are written.
+std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
+  std::vector<std::string_view> keys{"type"};
+  if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("file");
+  const ObjectiveElements e = layout.elements;
+  if (e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
+      e == ObjectiveElements::ParticlesOrBodies)
+    keys.push_back("particles");
+  if (e == ObjectiveElements::ParticlesOrBodies || e == ObjectiveElements::Bodies) keys.push_back("bodies");
+  if (layout.target == ObjectiveTarget::Position || layout.target == ObjectiveTarget::Velocity)
+    keys.push_back("target");
+  if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
+  if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
+  if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("steps_per_frame");
+  if (layout.axis) keys.push_back("axis");
+  if (layout.direction) keys.push_back("direction");
+  if (layout.step) keys.push_back("step");
+  keys.push_back("weight");
+  return keys;
 }
 
 }  // namespace
@@ -51,58 +74,58 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
   if (!type) fail_found(type_node, "one of: " + objective_type_names());
   const bool vowel = std::string_view("aeiou").find(type_name.front()) != std::string_view::npos;
   const std::string context = context_of(node) + (vowel ? " (an " : " (a ") + type_name + " objective)";
+  const ObjectiveLayout& layout = objective_layout(*type);
+  expect_object(node, objective_keys(layout), context);
 
   Objective o;
   o.type = *type;
-  switch (*type) {
-    case ObjectiveType::Target:
-    case ObjectiveType::Velocity: {
-      expect_object(node, {"type", "particles", "bodies", "target", "step", "weight"}, context);
-      if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
-      if (auto particles = optional(node, "particles"))
-        o.particles = particle_list(*particles);
-      else if (o.bodies.empty())
-        required(node, "particles", "a non-empty array of particle indices (or \"bodies\")");
-      const std::string_view expected =
-          *type == ObjectiveType::Target ? "a target position [x, y, z] (m)" : "a target velocity [x, y, z] (m/s)";
-      const std::array<double, 3> target = vec3(required(node, "target", expected), expected);
-      o.target.assign(target.begin(), target.end());
+  switch (layout.elements) {
+    case ObjectiveElements::None: break;
+    case ObjectiveElements::Particles:
+      o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
       break;
-    }
-    case ObjectiveType::Positions:
-      expect_object(node, {"type", "particles", "targets", "offset", "step", "weight"}, context);
+    case ObjectiveElements::ParticlesOrAll:
       if (auto particles = optional(node, "particles")) {
         o.particles = particle_list(*particles);
       } else {
         for (int i = 0; i < scene.particle_count(); ++i) o.particles.push_back(i);
       }
-      read_position_targets(node, scene, o);
       break;
-    case ObjectiveType::Markers:
-      expect_object(node, {"type", "file", "bind", "bind_bodies", "steps_per_frame", "weight"}, context);
-      read_markers(node, scene, o);
+    case ObjectiveElements::ParticlesOrBodies:
+      if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
+      if (auto particles = optional(node, "particles"))
+        o.particles = particle_list(*particles);
+      else if (o.bodies.empty())
+        required(node, "particles", "a non-empty array of particle indices (or \"bodies\")");
       break;
-    case ObjectiveType::Tracks:
-      expect_object(node, {"type", "bind", "bind_bodies", "weight"}, context);
-      read_tracks_objective(node, scene, o);
-      break;
-    case ObjectiveType::Effort:
-    case ObjectiveType::Smoothness: expect_object(node, {"type", "weight"}, context); break;
-    case ObjectiveType::Orientation:
-      expect_object(node, {"type", "bodies", "axis", "direction", "step", "weight"}, context);
+    case ObjectiveElements::Bodies:
       o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
-      o.direction[0] = 0, o.direction[1] = 1, o.direction[2] = 0;  // by default: the axis points up
-      if (auto axis = optional(node, "axis"))
-        unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
-      if (auto direction = optional(node, "direction")) read_direction(*direction, o);
-      break;
-    case ObjectiveType::Travel:
-      expect_object(node, {"type", "particles", "direction", "step", "weight"}, context);
-      o.particles = particle_list(required(node, "particles", "a non-empty array of particle indices"));
-      if (auto direction = optional(node, "direction")) read_direction(*direction, o);
       break;
   }
-  o.step = step(node, scene.settings.steps);
+  switch (layout.target) {
+    case ObjectiveTarget::None: break;
+    case ObjectiveTarget::Position:
+    case ObjectiveTarget::Velocity: {
+      const std::string_view expected = layout.target == ObjectiveTarget::Position
+                                            ? "a target position [x, y, z] (m)"
+                                            : "a target velocity [x, y, z] (m/s)";
+      const std::array<double, 3> target = vec3(required(node, "target", expected), expected);
+      o.target.assign(target.begin(), target.end());
+      break;
+    }
+    case ObjectiveTarget::PerParticle: read_position_targets(node, scene, o); break;
+  }
+  switch (layout.binding) {
+    case ObjectiveBinding::None: break;
+    case ObjectiveBinding::MarkerFile: read_markers(node, scene, o); break;
+    case ObjectiveBinding::FootageTracks: read_tracks_objective(node, scene, o); break;
+  }
+  if (layout.direction)
+    std::copy(std::begin(layout.default_direction), std::end(layout.default_direction), o.direction);
+  if (auto axis = layout.axis ? optional(node, "axis") : std::nullopt)
+    unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
+  if (auto direction = layout.direction ? optional(node, "direction") : std::nullopt) read_direction(*direction, o);
+  if (layout.step) o.step = step(node, scene.settings.steps);
   if (auto weight = optional(node, "weight")) o.weight = number(*weight, "a weight >= 0", non_negative);
   return o;
 }
@@ -249,57 +272,35 @@ void SceneReader::read_markers(const Node& node, const Scene& scene, Objective& 
 
 namespace {
 
+OrderedJson pairs_json(const std::vector<std::pair<int, int>>& pairs) {
+  OrderedJson list = OrderedJson::array();
+  for (const auto& [id, index] : pairs) list.push_back({id, index});
+  return list;
+}
+
+// The keys of objective_keys, those the objective holds.
 OrderedJson objective_json(const Objective& o) {
+  const ObjectiveLayout& layout = objective_layout(o.type);
+  const ObjectiveElements e = layout.elements;
   OrderedJson j;
   j["type"] = objective_type_name(o.type);
-  switch (o.type) {
-    case ObjectiveType::Target:
-    case ObjectiveType::Velocity:
-      if (!o.particles.empty() || o.bodies.empty()) j["particles"] = o.particles;
-      if (!o.bodies.empty()) j["bodies"] = o.bodies;
-      j["target"] = o.target;
-      j["step"] = o.step;
-      break;
-    case ObjectiveType::Positions:
-      j["particles"] = o.particles;
-      j["targets"] = rows(o.target, 3);
-      j["step"] = o.step;
-      break;
-    case ObjectiveType::Markers: {
-      j["file"] = o.marker_file.generic_string();
-      OrderedJson bind = OrderedJson::array();
-      for (const auto& [marker, particle] : o.bind) bind.push_back({marker, particle});
-      if (!o.bind.empty()) j["bind"] = bind;
-      if (!o.bind_bodies.empty()) {
-        OrderedJson bodies = OrderedJson::array();
-        for (const auto& [marker, body] : o.bind_bodies) bodies.push_back({marker, body});
-        j["bind_bodies"] = bodies;
-      }
-      j["steps_per_frame"] = o.steps_per_frame;
-      break;
-    }
-    case ObjectiveType::Tracks: {
-      OrderedJson bind = OrderedJson::array(), bodies = OrderedJson::array();
-      for (const auto& [track, particle] : o.bind) bind.push_back({track, particle});
-      for (const auto& [track, body] : o.bind_bodies) bodies.push_back({track, body});
-      if (!o.bind.empty()) j["bind"] = bind;
-      if (!o.bind_bodies.empty()) j["bind_bodies"] = bodies;
-      break;
-    }
-    case ObjectiveType::Effort:
-    case ObjectiveType::Smoothness: break;
-    case ObjectiveType::Orientation:
-      j["bodies"] = o.bodies;
-      j["axis"] = vec3_json(o.axis);
-      j["direction"] = vec3_json(o.direction);
-      j["step"] = o.step;
-      break;
-    case ObjectiveType::Travel:
-      j["particles"] = o.particles;
-      j["direction"] = vec3_json(o.direction);
-      j["step"] = o.step;
-      break;
+  if (layout.binding == ObjectiveBinding::MarkerFile) j["file"] = o.marker_file.generic_string();
+  // A centroid of bodies alone leaves its particles out.
+  if (e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
+      (e == ObjectiveElements::ParticlesOrBodies && (!o.particles.empty() || o.bodies.empty())))
+    j["particles"] = o.particles;
+  if (e == ObjectiveElements::Bodies || (e == ObjectiveElements::ParticlesOrBodies && !o.bodies.empty()))
+    j["bodies"] = o.bodies;
+  if (layout.target == ObjectiveTarget::Position || layout.target == ObjectiveTarget::Velocity) j["target"] = o.target;
+  if (layout.target == ObjectiveTarget::PerParticle) j["targets"] = rows(o.target, 3);
+  if (layout.binding != ObjectiveBinding::None) {
+    if (!o.bind.empty()) j["bind"] = pairs_json(o.bind);
+    if (!o.bind_bodies.empty()) j["bind_bodies"] = pairs_json(o.bind_bodies);
   }
+  if (layout.binding == ObjectiveBinding::MarkerFile) j["steps_per_frame"] = o.steps_per_frame;
+  if (layout.axis) j["axis"] = vec3_json(o.axis);
+  if (layout.direction) j["direction"] = vec3_json(o.direction);
+  if (layout.step) j["step"] = o.step;
   j["weight"] = o.weight;
   return j;
 }
@@ -414,16 +415,18 @@ Problem check_objectives(const Scene& scene) {
     if (o.step < -1 || o.step > steps)
       return found(where + ".step", o.step, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]");
 
-    // A target or velocity term may read bodies instead of (or besides) particles.
-    const bool centroid = o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity;
-    const bool uses_particles = o.type == ObjectiveType::Positions || o.type == ObjectiveType::Travel ||
-                                (centroid && (!o.particles.empty() || o.bodies.empty()));
+    const ObjectiveLayout& layout = objective_layout(o.type);
+    const ObjectiveElements e = layout.elements;
+    // A centroid may read bodies instead of (or besides) particles.
+    const bool uses_particles =
+        e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
+        (e == ObjectiveElements::ParticlesOrBodies && (!o.particles.empty() || o.bodies.empty()));
     if (uses_particles)
       if (Problem p = check_particle_list(where + ".particles", o.particles, n)) return p;
-    const bool orientation = o.type == ObjectiveType::Orientation;
-    if (orientation && o.bodies.empty()) return where + ".bodies: found none; expected the bodies whose axis to turn";
-    if (!centroid && !orientation && !o.bodies.empty())
-      return where + ".bodies: only target, velocity and orientation objectives read bodies";
+    if (e == ObjectiveElements::Bodies && o.bodies.empty())
+      return where + ".bodies: found none; expected the bodies whose axis to turn";
+    if (!objective_reads_bodies(o.type) && !o.bodies.empty())
+      return where + ".bodies: only " + objective_names_where(objective_reads_bodies) + " objectives read bodies";
     std::set<int> bodies;
     for (std::size_t i = 0; i < o.bodies.size(); ++i) {
       const std::string at = index_path(where + ".bodies", static_cast<long long>(i));
@@ -433,8 +436,8 @@ Problem check_objectives(const Scene& scene) {
     }
 
     std::size_t target_size = 0;
-    if (o.type == ObjectiveType::Target || o.type == ObjectiveType::Velocity) target_size = 3;
-    if (o.type == ObjectiveType::Positions) target_size = 3 * o.particles.size();
+    if (layout.target == ObjectiveTarget::Position || layout.target == ObjectiveTarget::Velocity) target_size = 3;
+    if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
     if (o.target.size() != target_size)
       return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +
              std::to_string(target_size);
@@ -442,19 +445,19 @@ Problem check_objectives(const Scene& scene) {
       if (!finite(o.target[i]))
         return found(index_path(where + ".target", static_cast<long long>(i)), o.target[i], "a finite number");
 
-    if (o.type == ObjectiveType::Travel || orientation) {
+    if (layout.direction) {
       const double length = std::hypot(o.direction[0], o.direction[1], o.direction[2]);
       if (!finite(length) || std::abs(length - 1.0) > 1e-9)
         return found(where + ".direction", length, "a unit vector (length 1)");
     }
-    if (orientation) {
+    if (layout.axis) {
       const double length = std::hypot(o.axis[0], o.axis[1], o.axis[2]);
       if (!finite(length) || std::abs(length - 1.0) > 1e-9)
         return found(where + ".axis", length, "a unit vector (length 1)");
     }
-    if (o.type == ObjectiveType::Markers)
+    if (layout.binding == ObjectiveBinding::MarkerFile)
       if (Problem p = check_markers(where, o, n, scene.body_count(), steps)) return p;
-    if (o.type == ObjectiveType::Tracks)
+    if (layout.binding == ObjectiveBinding::FootageTracks)
       if (Problem p = check_tracks_objective(where, o, scene)) return p;
   }
   return std::nullopt;

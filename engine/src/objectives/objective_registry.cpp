@@ -1,6 +1,8 @@
 #include "objectives/objective_registry.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "nudge/assert.h"
 #include "nudge/objective_facts.h"
@@ -10,18 +12,34 @@ namespace nudge {
 namespace {
 
 using T = ObjectiveType;
+using E = ObjectiveElements;
+using Target = ObjectiveTarget;
+using B = ObjectiveBinding;
+
+// Layouts: elements, target, binding, axis, direction, default direction, step.
+constexpr ObjectiveLayout kCentroidPosition{
+    E::ParticlesOrBodies, Target::Position, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kCentroidVelocity{
+    E::ParticlesOrBodies, Target::Velocity, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kPointTargets{E::ParticlesOrAll, Target::PerParticle, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kMarkerFile{E::None, Target::None, B::MarkerFile, false, false, {1, 0, 0}, false};
+constexpr ObjectiveLayout kControlsOnly{};
+constexpr ObjectiveLayout kTravel{E::Particles, Target::None, B::None, false, true, {1, 0, 0}, true};
+// By default the body's axis is to point up.
+constexpr ObjectiveLayout kOrientation{E::Bodies, Target::None, B::None, true, true, {0, 1, 0}, true};
+constexpr ObjectiveLayout kFootageTracks{E::None, Target::None, B::FootageTracks, false, false, {1, 0, 0}, false};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
-    {T::Target, "target", true, make_target_term},
-    {T::Positions, "positions", true, make_positions_term},
-    {T::Markers, "markers", false, make_markers_term},
-    {T::Velocity, "velocity", true, make_velocity_term},
-    {T::Effort, "effort", false, make_effort_term},
-    {T::Travel, "travel", true, make_travel_term},
-    {T::Orientation, "orientation", true, make_orientation_term},
-    {T::Smoothness, "smoothness", false, make_smoothness_term},
-    {T::Tracks, "tracks", false, make_tracks_term},
+    {T::Target, "target", kCentroidPosition, make_target_term},
+    {T::Positions, "positions", kPointTargets, make_positions_term},
+    {T::Markers, "markers", kMarkerFile, make_markers_term},
+    {T::Velocity, "velocity", kCentroidVelocity, make_velocity_term},
+    {T::Effort, "effort", kControlsOnly, make_effort_term},
+    {T::Travel, "travel", kTravel, make_travel_term},
+    {T::Orientation, "orientation", kOrientation, make_orientation_term},
+    {T::Smoothness, "smoothness", kControlsOnly, make_smoothness_term},
+    {T::Tracks, "tracks", kFootageTracks, make_tracks_term},
 };
 
 constexpr bool in_type_order() {
@@ -45,7 +63,30 @@ const ObjectiveKind& objective_kind(ObjectiveType type) {
 
 std::string_view objective_type_name(ObjectiveType type) { return objective_kind(type).name; }
 
-bool objective_has_step(ObjectiveType type) { return objective_kind(type).has_step; }
+const ObjectiveLayout& objective_layout(ObjectiveType type) { return objective_kind(type).layout; }
+
+bool objective_has_step(ObjectiveType type) { return objective_kind(type).layout.step; }
+
+bool objective_reads_particles(ObjectiveType type) {
+  const ObjectiveElements e = objective_kind(type).layout.elements;
+  return e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
+         e == ObjectiveElements::ParticlesOrBodies;
+}
+
+bool objective_reads_bodies(ObjectiveType type) {
+  const ObjectiveElements e = objective_kind(type).layout.elements;
+  return e == ObjectiveElements::ParticlesOrBodies || e == ObjectiveElements::Bodies;
+}
+
+std::string objective_names_where(bool (*pick)(ObjectiveType)) {
+  std::vector<std::string_view> names;
+  for (const ObjectiveKind& kind : kKinds)
+    if (pick(kind.type)) names.push_back(kind.name);
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
+  return text;
+}
 
 std::optional<ObjectiveType> objective_type_from_name(std::string_view name) {
   for (const ObjectiveKind& kind : kKinds)

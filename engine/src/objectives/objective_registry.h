@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 
+#include "nudge/objective_facts.h"
 #include "nudge/scene.h"
 #include "objectives/objective_term.h"
 
@@ -23,8 +24,8 @@ struct ObjectiveSource {
 
 struct ObjectiveKind {
   ObjectiveType type;
-  std::string_view name;  // in scene files: "target"
-  bool has_step;          // reads the state at Objective::step (nudge/objective_facts.h)
+  std::string_view name;   // in scene files: "target"
+  ObjectiveLayout layout;  // its keys in scene files, and what they hold (nudge/objective_facts.h)
   std::unique_ptr<ObjectiveTerm> (*make)(const ObjectiveSource& source);
 };
 

@@ -35,26 +35,23 @@ int term_step(const Objective& o, int steps) {
 // a window that comes nearer.
 std::optional<Objective> window_objective(const Objective& o, int steps, int start, int end, int next) {
   Objective w = o;
-  switch (o.type) {
-    case ObjectiveType::Effort:
-    case ObjectiveType::Smoothness: return w;
-    // Samples past the cut scene's end are left out when it builds its objectives; those
-    // before the window add a constant the plan cannot change.
-    case ObjectiveType::Tracks: return w;
-    case ObjectiveType::Markers:
-      std::erase_if(w.samples, [&](const MarkerSample& s) {
-        const long long step = static_cast<long long>(s.frame) * o.steps_per_frame;
-        return step <= start || step > end;
-      });
-      if (w.samples.empty()) return std::nullopt;
-      return w;
-    default: {
-      const int at = term_step(o, steps);
-      if (at <= start || at > next) return std::nullopt;
-      w.step = std::min(at, end);
-      return w;
-    }
+  // A markers objective keeps the samples inside the window.
+  if (objective_layout(o.type).binding == ObjectiveBinding::MarkerFile) {
+    std::erase_if(w.samples, [&](const MarkerSample& s) {
+      const long long step = static_cast<long long>(s.frame) * o.steps_per_frame;
+      return step <= start || step > end;
+    });
+    if (w.samples.empty()) return std::nullopt;
+    return w;
   }
+  // Terms on the controls apply as they are; so do tracks: samples past the cut scene's
+  // end are left out when it builds its objectives, and those before the window add a
+  // constant the plan cannot change.
+  if (!objective_has_step(o.type)) return w;
+  const int at = term_step(o, steps);
+  if (at <= start || at > next) return std::nullopt;
+  w.step = std::min(at, end);
+  return w;
 }
 
 }  // namespace
