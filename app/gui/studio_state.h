@@ -16,6 +16,7 @@
 #include "gui/frame_export.h"
 #include "studio/app_log.h"
 #include "studio/document.h"
+#include "studio/element_kinds.h"
 #include "studio/footage_view.h"
 #include "studio/gradient_check_run.h"
 #include "studio/loss_landscape.h"
@@ -40,21 +41,8 @@ namespace nudge::gui {
 // kind at a time: `index` is the element clicked last (the inspector shows it) and
 // `others` the rest of a box selection or Shift+click, of the same kind.
 struct Selection {
-  enum class Kind {
-    None,
-    Settings,
-    Particle,
-    Spring,
-    Body,
-    Collider,
-    Joint,
-    Attachment,
-    Objective,
-    Parameter,
-    Triangle,
-    BendingEdge,
-    Tet
-  };
+  using Kind = studio::ElementKind;  // studio/element_kinds.h: what each kind is called, counts, ...
+
   Selection(Kind k = Kind::None, int i = -1, std::vector<int> rest = {}) : kind(k), index(i), others(std::move(rest)) {}
   Kind kind = Kind::None;
   int index = -1;
@@ -78,22 +66,8 @@ inline bool selection_exists(const Scene& scene, const Selection& sel) {
       if (i < 0 || std::size_t(i) >= n) return false;
     return true;
   };
-  switch (sel.kind) {
-    case Selection::Kind::Settings: return true;
-    case Selection::Kind::Particle: return below(std::size_t(scene.particle_count()));
-    case Selection::Kind::Spring: return below(std::size_t(scene.spring_count()));
-    case Selection::Kind::Body: return below(scene.bodies.size());
-    case Selection::Kind::Collider: return below(scene.colliders.size());
-    case Selection::Kind::Joint: return below(scene.joints.size());
-    case Selection::Kind::Attachment: return below(scene.attachments.size());
-    case Selection::Kind::Objective: return below(scene.objectives.size());
-    case Selection::Kind::Parameter: return below(std::size_t(kParamCount));
-    case Selection::Kind::Triangle: return below(std::size_t(scene.triangle_count()));
-    case Selection::Kind::BendingEdge: return below(std::size_t(scene.bending_count()));
-    case Selection::Kind::Tet: return below(std::size_t(scene.tet_count()));
-    case Selection::Kind::None: break;
-  }
-  return false;
+  if (sel.kind == Selection::Kind::None) return false;
+  return below(std::size_t(studio::element_kind_facts(sel.kind).count(scene)));
 }
 
 namespace command {

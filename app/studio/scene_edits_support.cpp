@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include "nudge/objective_facts.h"
+
 namespace nudge::studio::edits::support {
 
 std::string number_text(double x) {
@@ -97,14 +99,10 @@ void append_rows(ParameterSet& params, ParamElement element, int count) {
     const ParamFacts& facts = param_facts(id);
     if (facts.element != element) continue;
     std::vector<double>& value = params[id].value;
-    for (int row = 0; row < count; ++row) {
-      if (id == ParamId::BodyOrientation) {
-        value.insert(value.end(), {0.0, 0.0, 0.0, 1.0});
-        continue;
-      }
-      // A body's size entries are 0 unless its shape uses them (set_body_shape_size).
-      value.insert(value.end(), size_t(facts.cols), is_body_size(id) ? 0.0 : facts.fill);
-    }
+    // A body's size entries are 0 unless its shape uses them (set_body_shape_size).
+    const std::vector<double> row =
+        is_body_size(id) ? std::vector<double>(size_t(facts.cols), 0.0) : param_default_row(facts, facts.cols);
+    for (int r = 0; r < count; ++r) value.insert(value.end(), row.begin(), row.end());
   }
 }
 
@@ -185,16 +183,14 @@ void erase_removed(std::vector<T>& items, const IndexMap& map) {
 
 // Whether the objective still reads anything; one that does not is removed.
 bool reads_something(const Objective& o) {
-  switch (o.type) {
-    case ObjectiveType::Target:
-    case ObjectiveType::Velocity: return !o.particles.empty() || !o.bodies.empty();
-    case ObjectiveType::Positions:
-    case ObjectiveType::Travel: return !o.particles.empty();
-    case ObjectiveType::Orientation: return !o.bodies.empty();
-    case ObjectiveType::Markers:
-    case ObjectiveType::Tracks: return !o.bind.empty() || !o.bind_bodies.empty();
-    case ObjectiveType::Effort:
-    case ObjectiveType::Smoothness: return true;
+  const ObjectiveLayout& layout = objective_layout(o.type);
+  if (layout.binding != ObjectiveBinding::None) return !o.bind.empty() || !o.bind_bodies.empty();
+  switch (layout.elements) {
+    case ObjectiveElements::None: return true;  // the controls alone
+    case ObjectiveElements::Particles:
+    case ObjectiveElements::ParticlesOrAll: return !o.particles.empty();
+    case ObjectiveElements::ParticlesOrBodies: return !o.particles.empty() || !o.bodies.empty();
+    case ObjectiveElements::Bodies: return !o.bodies.empty();
   }
   return true;
 }
@@ -313,14 +309,16 @@ void renumber_objectives(Scene& scene, const IndexMap& particles, const IndexMap
   std::vector<Objective> kept;
   for (Objective& o : scene.objectives) {
     if (!particles.empty()) {
-      renumber_list(o.particles, particles, o.type == ObjectiveType::Positions ? &o.target : nullptr);
+      const bool per_particle = objective_layout(o.type).target == ObjectiveTarget::PerParticle;
+      renumber_list(o.particles, particles, per_particle ? &o.target : nullptr);
       renumber_bindings(o.bind, particles);
     }
     if (!bodies.empty()) {
       renumber_list(o.bodies, bodies, nullptr);
       renumber_bindings(o.bind_bodies, bodies);
     }
-    if (o.type == ObjectiveType::Markers) {  // a marker no longer bound has no samples to compare
+    // A marker no longer bound has no samples to compare.
+    if (objective_layout(o.type).binding == ObjectiveBinding::MarkerFile) {
       std::set<int> bound;
       for (const auto& pair : o.bind) bound.insert(pair.first);
       for (const auto& pair : o.bind_bodies) bound.insert(pair.first);

@@ -441,44 +441,6 @@ void corner_element(StudioState& state, const Scene& scene, Selection::Kind kind
 
 namespace {
 
-const char* kind_plural(Selection::Kind kind) {
-  switch (kind) {
-    case Selection::Kind::Particle: return "particles";
-    case Selection::Kind::Spring: return "springs";
-    case Selection::Kind::Body: return "bodies";
-    case Selection::Kind::Collider: return "colliders";
-    case Selection::Kind::Joint: return "joints";
-    case Selection::Kind::Attachment: return "attachments";
-    case Selection::Kind::Objective: return "objectives";
-    case Selection::Kind::Parameter: return "parameters";
-    case Selection::Kind::Triangle: return "triangles";
-    case Selection::Kind::BendingEdge: return "bending edges";
-    case Selection::Kind::Tet: return "tets";
-    case Selection::Kind::Settings:
-    case Selection::Kind::None: break;
-  }
-  return "elements";
-}
-
-const char* kind_singular(Selection::Kind kind) {
-  switch (kind) {
-    case Selection::Kind::Particle: return "particle";
-    case Selection::Kind::Spring: return "spring";
-    case Selection::Kind::Body: return "body";
-    case Selection::Kind::Collider: return "collider";
-    case Selection::Kind::Joint: return "joint";
-    case Selection::Kind::Attachment: return "attachment";
-    case Selection::Kind::Objective: return "objective";
-    case Selection::Kind::Parameter: return "parameter";
-    case Selection::Kind::Triangle: return "triangle";
-    case Selection::Kind::BendingEdge: return "bending edge";
-    case Selection::Kind::Tet: return "tet";
-    case Selection::Kind::Settings:
-    case Selection::Kind::None: break;
-  }
-  return "element";
-}
-
 void inspector_contents(StudioState& state) {
   const Scene& scene = state.scene();
   const Selection sel = state.selection;
@@ -495,10 +457,11 @@ void inspector_contents(StudioState& state) {
     return;
   }
   if (const std::vector<int> members = sel.members(); members.size() > 1) {
-    ImGui::Text("%zu %s selected", members.size(), kind_plural(sel.kind));
+    const studio::ElementKindFacts& kind = studio::element_kind_facts(sel.kind);
+    ImGui::Text("%zu %s selected", members.size(), std::string(kind.plural).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("The rows below are %s %d's. Shift+click adds or takes away.", kind_singular(sel.kind),
-                       sel.index);
+    ImGui::TextWrapped("The rows below are %s %d's. Shift+click adds or takes away.",
+                       std::string(kind.singular).c_str(), sel.index);
     ImGui::PopStyleColor();
     ImGui::Separator();
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gui/panels/panels.h"
+#include "studio/element_kinds.h"
 #include "studio/scene_edits.h"
 
 namespace nudge::gui {
@@ -16,9 +17,7 @@ namespace nudge::gui {
 namespace {
 
 // Whether `kind` may be selected several at a time (the scene's elements).
-bool multiple(Selection::Kind kind) {
-  return kind != Selection::Kind::None && kind != Selection::Kind::Settings && kind != Selection::Kind::Parameter;
-}
+bool multiple(Selection::Kind kind) { return kind != Selection::Kind::None && studio::element_kind_facts(kind).many; }
 
 // A click selects the item alone; Shift+click or Ctrl+click adds it to a selection of its
 // kind, or takes it away when it is in it (the primary, shown in the inspector, is then
@@ -102,87 +101,20 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
   ImGui::BeginChild("tree");
   selectable(state, {Selection::Kind::Settings, 0}, "Settings");
 
+  // The scene's elements, a heading per kind (studio/element_kinds.cpp), each listed by
+  // its line; their values are in the inspector.
+  for (const studio::ElementKindFacts& kind : studio::element_kinds()) {
+    if (kind.outliner == studio::OutlinerList::Never) continue;
+    const int count = kind.count(scene);
+    if (count == 0 && kind.outliner == studio::OutlinerList::WhenPresent) continue;
+    const std::string id(kind.plural), title(kind.title);
+    if (!ImGui::TreeNodeEx(id.c_str(), kind.open ? ImGuiTreeNodeFlags_DefaultOpen : ImGuiTreeNodeFlags_None, "%s (%d)",
+                           title.c_str(), count))
+      continue;
+    element_list(state, kind.kind, count, [&](int i) { return kind.label(scene, i); });
+    ImGui::TreePop();
+  }
   const int n = scene.particle_count();
-  if (ImGui::TreeNodeEx("particles", ImGuiTreeNodeFlags_None, "Particles (%d)", n)) {
-    element_list(state, Selection::Kind::Particle, n, [&](int i) {
-      return "particle " + std::to_string(i) + (scene.pinned[size_t(i)] ? "  (pinned)" : "");
-    });
-    ImGui::TreePop();
-  }
-  const int s = scene.spring_count();
-  if (ImGui::TreeNodeEx("springs", ImGuiTreeNodeFlags_None, "Springs (%d)", s)) {
-    element_list(state, Selection::Kind::Spring, s, [&](int j) {
-      std::string label = "spring " + std::to_string(j) + ": " + std::to_string(scene.spring_a[size_t(j)]) + " - " +
-                          std::to_string(scene.spring_b[size_t(j)]);
-      if (scene.spring_channel[size_t(j)] >= 0)
-        label += "  (muscle " + std::to_string(scene.spring_channel[size_t(j)]) + ")";
-      return label;
-    });
-    ImGui::TreePop();
-  }
-  // The corner families': each element by its corners (their values are in the inspector).
-  const auto corner_list = [&](const char* id, const char* title, Selection::Kind kind, const char* noun,
-                               const std::vector<int>& corners, int per) {
-    const int count = static_cast<int>(corners.size()) / per;
-    if (count == 0 || !ImGui::TreeNodeEx(id, ImGuiTreeNodeFlags_None, "%s (%d)", title, count)) return;
-    element_list(state, kind, count, [&](int e) {
-      std::string label = std::string(noun) + " " + std::to_string(e) + ":";
-      for (int c = 0; c < per; ++c) label += " " + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
-      return label;
-    });
-    ImGui::TreePop();
-  };
-  corner_list("triangles", "Triangles", Selection::Kind::Triangle, "triangle", scene.triangles, 3);
-  corner_list("bending", "Bending edges", Selection::Kind::BendingEdge, "edge", scene.bending, 4);
-  corner_list("tets", "Tets", Selection::Kind::Tet, "tet", scene.tets, 4);
-  const int b = scene.body_count();
-  if (b > 0 && ImGui::TreeNodeEx("bodies", ImGuiTreeNodeFlags_DefaultOpen, "Bodies (%d)", b)) {
-    element_list(state, Selection::Kind::Body, b, [&](int i) {
-      const RigidBody& body = scene.bodies[size_t(i)];
-      return std::to_string(i) + ": " + (body.name.empty() ? "" : body.name + ", ") +
-             std::string(body_shape_name(body.shape));
-    });
-    ImGui::TreePop();
-  }
-  const int c = static_cast<int>(scene.colliders.size());
-  if (c > 0 && ImGui::TreeNodeEx("colliders", ImGuiTreeNodeFlags_DefaultOpen, "Colliders (%d)", c)) {
-    element_list(state, Selection::Kind::Collider, c, [&](int i) {
-      return std::to_string(i) + ": " + std::string(collider_type_name(scene.colliders[size_t(i)].type));
-    });
-    ImGui::TreePop();
-  }
-  const int j = scene.joint_count();
-  if (j > 0 && ImGui::TreeNodeEx("joints", ImGuiTreeNodeFlags_DefaultOpen, "Joints (%d)", j)) {
-    element_list(state, Selection::Kind::Joint, j, [&](int i) {
-      const Joint& joint = scene.joints[size_t(i)];
-      return (joint.name.empty() ? "joint " + std::to_string(i) : joint.name) + ", " +
-             std::string(joint_type_name(joint.type)) + ": " +
-             (joint.parent < 0 ? std::string("world") : std::to_string(joint.parent)) + " -> " +
-             std::to_string(joint.child);
-    });
-    ImGui::TreePop();
-  }
-  const int a = static_cast<int>(scene.attachments.size());
-  if (a > 0 && ImGui::TreeNodeEx("attachments", ImGuiTreeNodeFlags_DefaultOpen, "Attachments (%d)", a)) {
-    element_list(state, Selection::Kind::Attachment, a, [&](int i) {
-      const Attachment& attachment = scene.attachments[size_t(i)];
-      const std::string& name = scene.bodies[size_t(attachment.body)].name;
-      return "particle " + std::to_string(attachment.particle) + " -> body " + std::to_string(attachment.body) +
-             (name.empty() ? "" : " (" + name + ")");
-    });
-    ImGui::TreePop();
-  }
-  const int k = static_cast<int>(scene.objectives.size());
-  if (ImGui::TreeNodeEx("objectives", ImGuiTreeNodeFlags_DefaultOpen, "Objectives (%d)", k)) {
-    for (int i = 0; i < k; ++i) {
-      ImGui::PushID(i);
-      const std::string label =
-          std::to_string(i) + ": " + std::string(objective_type_name(scene.objectives[size_t(i)].type));
-      selectable(state, {Selection::Kind::Objective, i}, label.c_str());
-      ImGui::PopID();
-    }
-    ImGui::TreePop();
-  }
   if (const Controller& ctl = scene.controller;
       ctl.enabled() &&
       ImGui::TreeNodeEx("controller", ImGuiTreeNodeFlags_None, "Controller (%d weights)", ctl.weight_count(n))) {

@@ -83,27 +83,12 @@ std::optional<command::EditScene> delete_selection(const StudioState& state) {
   const Selection sel = state.selection;
   if (!selection_exists(edited_scene(state), sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
-  const auto edit = [&](const char* one, const char* many,
-                        Result<Scene> (*apply)(const Scene&, const std::vector<int>&)) {
-    return command::EditScene{
-        "delete " + counted(all, one, many), [all, apply](const Scene& s) { return apply(s, all); }, {}};
-  };
-  switch (sel.kind) {
-    case K::Particle: return edit("particle", "particles", edits::delete_particles);
-    case K::Spring: return edit("spring", "springs", edits::delete_springs);
-    case K::Body: return edit("body", "bodies", edits::delete_bodies);
-    case K::Collider: return edit("collider", "colliders", edits::delete_colliders);
-    case K::Joint: return edit("joint", "joints", edits::delete_joints);
-    case K::Attachment: return edit("attachment", "attachments", edits::delete_attachments);
-    case K::Objective: return edit("objective", "objectives", edits::delete_objectives);
-    case K::Triangle: return edit("triangle", "triangles", edits::delete_triangles);
-    case K::BendingEdge: return edit("bending edge", "bending edges", edits::delete_bending_edges);
-    case K::Tet: return edit("tet", "tets", edits::delete_tets);
-    case K::None:
-    case K::Settings:
-    case K::Parameter: break;
-  }
-  return std::nullopt;
+  const studio::ElementKindFacts& kind = studio::element_kind_facts(sel.kind);
+  if (!kind.remove) return std::nullopt;
+  return command::EditScene{
+      "delete " + counted(all, std::string(kind.singular).c_str(), std::string(kind.plural).c_str()),
+      [all, remove = kind.remove](const Scene& s) { return remove(s, all); },
+      {}};
 }
 
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state) {

@@ -82,6 +82,9 @@ std::vector<ShapeSizeEntry> shape_size_entries(BodyShape shape);
 // and whether this shape uses it.
 bool is_body_size(ParamId id);
 bool shape_uses_size(BodyShape shape, ParamId id);
+// For a size parameter with `cols` columns: whether each entry (body after body) is one
+// its body's shape uses; the others are 0 and unused.
+std::vector<bool> used_size_entries(const std::vector<RigidBody>& bodies, ParamId id, int cols);
 
 // Body b's shape size, read from the parameters, and written to them.
 ShapeSize body_shape_size(const RigidBody& body, const ParameterSet& p, int b);

@@ -5,7 +5,9 @@
 // parameter is one row here (engine/src/sim/parameter_facts.cpp) plus its kernel.
 #pragma once
 
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "nudge/parameters.h"
 
@@ -49,20 +51,34 @@ enum class ParamFile { Custom, Column, ColumnWhenSet, Field, RequiredField };
 constexpr bool is_param_column(ParamFile file) { return file == ParamFile::Column || file == ParamFile::ColumnWhenSet; }
 constexpr bool is_param_field(ParamFile file) { return file == ParamFile::Field || file == ParamFile::RequiredField; }
 
+struct Scene;
+
+// A default that depends on the scene (a spring's rest length is its initial length): the
+// `rows` x `cols` values, row after row.
+using SceneDefault = std::vector<double> (*)(const Scene& scene, ParamId id, int rows, int cols);
+
 struct ParamFacts {
   ParamId id;
   std::string_view name;  // in scene files, results and on the command line
   ParamElement element;
   int cols;               // values per row (C or J for per-step controls)
   std::string_view unit;  // "m", "kg", "N/m", ...; empty for a pure number
-  double fill;            // the default of every value (see default_parameter_value for exceptions)
+  double fill;            // the default of every value, unless row_fill or scene_default says otherwise
   ParamRange range;
   std::string_view where;     // where it lives in a scene file: "particles.mass"
   std::string_view expected;  // what a value must be, for messages: "a mass > 0 (kg)"
   std::string_view label;     // the studio's short label: "mass"
   ParamOverlay overlay;
   ParamFile file;
+  std::span<const double> row_fill{};    // the default of each row, where its values differ (gravity)
+  SceneDefault scene_default = nullptr;  // the default, where the scene gives it
 };
+
+// Its default values for `rows` rows of `cols`: scene_default, else row_fill in each row,
+// else fill everywhere.
+std::vector<double> param_default(const ParamFacts& facts, const Scene& scene, int rows, int cols);
+// One row of its defaults where they do not depend on the scene (row_fill, else fill).
+std::vector<double> param_default_row(const ParamFacts& facts, int cols);
 
 // The section of a scene file it lives in: "particles" for "particles.mass",
 // "simulation.ground" for "simulation.ground.stiffness", "bodies" for "bodies.density".

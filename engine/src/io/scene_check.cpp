@@ -53,60 +53,6 @@ Shape shape_of(ParamId id, const Counts& n) {
   return {};
 }
 
-namespace {
-
-// The spring's length in the initial configuration, or 0 if an end is out of range
-// (check_scene reports that).
-double initial_distance(const Scene& scene, int spring) {
-  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
-  const int a = scene.spring_a[spring], b = scene.spring_b[spring];
-  const int n = scene.particle_count();
-  if (a < 0 || a >= n || b < 0 || b >= n) return 0.0;
-  return std::hypot(x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]);
-}
-
-// For the body sizes: whether each entry is one its body's shape uses.
-std::vector<bool> used_size_entries(const Scene& scene, ParamId id, int cols) {
-  std::vector<bool> used(size_t(scene.body_count()) * size_t(cols), false);
-  for (int b = 0; b < scene.body_count(); ++b)
-    for (const ShapeSizeEntry& e : shape_size_entries(scene.bodies[size_t(b)].shape))
-      if (e.param == id) used[size_t(b) * size_t(cols) + size_t(e.col)] = true;
-  return used;
-}
-
-// The table's fill, except where a default depends on more than one number.
-std::vector<double> default_value(const Scene& scene, ParamId id, Shape shape) {
-  const auto size = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
-  switch (id) {
-    case ParamId::Gravity: return {0.0, -9.81, 0.0};
-    case ParamId::BodyOrientation: {
-      std::vector<double> identity(size, 0.0);
-      for (int i = 0; i < shape.rows; ++i) identity[4 * size_t(i) + 3] = 1.0;
-      return identity;
-    }
-    case ParamId::RestLength: {
-      std::vector<double> rest(size);
-      for (int i = 0; i < shape.rows; ++i) rest[i] = initial_distance(scene, i);
-      return rest;
-    }
-    case ParamId::BodyRadius:
-    case ParamId::BodyHalfExtents:
-    case ParamId::BodyHalfLength: {  // the fill where the shape has the size, else 0
-      const std::vector<bool> used = used_size_entries(scene, id, shape.cols);
-      std::vector<double> sizes(size, 0.0);
-      for (size_t k = 0; k < size && k < used.size(); ++k) sizes[k] = used[k] ? param_facts(id).fill : 0.0;
-      return sizes;
-    }
-    case ParamId::ControllerWeights: {  // seeded random weights: a zero network learns nothing
-      std::vector<double> w = default_controller_weights(scene.controller, scene.particle_count());
-      return w.size() == size ? w : std::vector<double>(size, 0.0);
-    }
-    default: return std::vector<double>(size, param_facts(id).fill);
-  }
-}
-
-}  // namespace
-
 }  // namespace scene_io
 
 using namespace scene_io;  // the parameter shapes and the sections' checks
@@ -127,13 +73,13 @@ void shape_parameters(Scene& scene) {
     const Shape shape = shape_of(id, counts);
     p.id = id;
     if (p.value.size() != static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols))
-      p.value = default_value(scene, id, shape);
+      p.value = param_default(param_facts(id), scene, shape.rows, shape.cols);
     p.rows = shape.rows;
     p.cols = shape.cols;
     p.grad.assign(p.value.size(), 0.0);
     p.unused.clear();
     if (is_body_size(id) && p.value.size() == size_t(counts.bodies) * size_t(shape.cols)) {
-      p.unused = used_size_entries(scene, id, shape.cols);
+      p.unused = used_size_entries(scene.bodies, id, shape.cols);
       p.unused.flip();
     }
   }

@@ -1,8 +1,14 @@
 #include "nudge/parameter_facts.h"
 
 #include <cmath>
+#include <vector>
 
 namespace nudge {
+
+// The defaults that depend on the scene, each in its family's folder.
+std::vector<double> default_rest_lengths(const Scene& scene, ParamId id, int rows, int cols);     // springs/
+std::vector<double> default_body_sizes(const Scene& scene, ParamId id, int rows, int cols);       // bodies/
+std::vector<double> default_network_weights(const Scene& scene, ParamId id, int rows, int cols);  // controller/
 
 namespace {
 
@@ -10,6 +16,9 @@ using E = ParamElement;
 using R = ParamRange;
 using O = ParamOverlay;
 using F = ParamFile;
+
+constexpr double kGravityRow[] = {0.0, -9.81, 0.0};
+constexpr double kIdentityQuaternion[] = {0.0, 0.0, 0.0, 1.0};  // x, y, z, w: no rotation
 
 // In ParamId order (checked at compile time below). Per-step controls have as many
 // columns as channels or joints: their cols is 0 here and comes from the scene.
@@ -26,10 +35,22 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a stiffness >= 0 (N/m)", "stiffness", O::Colors, F::Column},
     {ParamId::Damping, "damping", E::Spring, 1, "N s/m", 0.0, R::NonNegative, "springs.damping",
      "a damping >= 0 (N s/m)", "damping", O::Colors, F::Column},
-    {ParamId::RestLength, "rest_length", E::Spring, 1, "m", 0.0, R::Positive, "springs.rest_length",
-     "a rest length > 0 (m)", "rest length", O::Colors, F::Custom},
+    {ParamId::RestLength,
+     "rest_length",
+     E::Spring,
+     1,
+     "m",
+     0.0,
+     R::Positive,
+     "springs.rest_length",
+     "a rest length > 0 (m)",
+     "rest length",
+     O::Colors,
+     F::Custom,
+     {},
+     default_rest_lengths},
     {ParamId::Gravity, "gravity", E::Scene, 3, "m/s^2", 0.0, R::Finite, "simulation.gravity",
-     "a finite acceleration (m/s^2)", "gravity", O::None, F::Column},
+     "a finite acceleration (m/s^2)", "gravity", O::None, F::Column, kGravityRow},
     {ParamId::Drag, "drag", E::Scene, 1, "N s/m", 0.0, R::NonNegative, "simulation.drag",
      "a drag coefficient >= 0 (N s/m)", "drag", O::None, F::Column},
     {ParamId::GroundStiffness, "ground_stiffness", E::Scene, 1, "N/m", 1e4, R::NonNegative,
@@ -49,7 +70,7 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::BodyPosition, "body_position", E::Body, 3, "m", 0.0, R::Finite, "bodies.position",
      "a finite position of the centre of mass (m)", "initial position", O::Arrows, F::RequiredField},
     {ParamId::BodyOrientation, "body_orientation", E::Body, 4, "", 0.0, R::Finite, "bodies.orientation",
-     "a finite quaternion entry", "orientation", O::None, F::Field},
+     "a finite quaternion entry", "orientation", O::None, F::Field, kIdentityQuaternion},
     {ParamId::BodyVelocity, "body_velocity", E::Body, 3, "m/s", 0.0, R::Finite, "bodies.velocity",
      "a finite velocity (m/s)", "initial velocity", O::Arrows, F::Field},
     {ParamId::BodyAngularVelocity, "body_angular_velocity", E::Body, 3, "rad/s", 0.0, R::Finite,
@@ -64,12 +85,48 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a finite torque (N m) or force (N)", "motor", O::None, F::Custom},
     {ParamId::ContactRestitution, "contact_restitution", E::Scene, 1, "", 1.0, R::UnitInterval, "contact.restitution",
      "a coefficient of restitution in (0, 1]", "contact restitution", O::None, F::Custom},
-    {ParamId::BodyRadius, "body_radius", E::Body, 1, "m", 0.5, R::Positive, "bodies.radius", "a radius > 0 (m)",
-     "radius", O::Colors, F::Custom},
-    {ParamId::BodyHalfExtents, "body_half_extents", E::Body, 3, "m", 0.5, R::Positive, "bodies.half_extents",
-     "a half extent > 0 (m)", "half extents", O::None, F::Custom},
-    {ParamId::BodyHalfLength, "body_half_length", E::Body, 1, "m", 0.5, R::Positive, "bodies.half_length",
-     "half the axis' length > 0 (m)", "half length", O::Colors, F::Custom},
+    {ParamId::BodyRadius,
+     "body_radius",
+     E::Body,
+     1,
+     "m",
+     0.5,
+     R::Positive,
+     "bodies.radius",
+     "a radius > 0 (m)",
+     "radius",
+     O::Colors,
+     F::Custom,
+     {},
+     default_body_sizes},
+    {ParamId::BodyHalfExtents,
+     "body_half_extents",
+     E::Body,
+     3,
+     "m",
+     0.5,
+     R::Positive,
+     "bodies.half_extents",
+     "a half extent > 0 (m)",
+     "half extents",
+     O::None,
+     F::Custom,
+     {},
+     default_body_sizes},
+    {ParamId::BodyHalfLength,
+     "body_half_length",
+     E::Body,
+     1,
+     "m",
+     0.5,
+     R::Positive,
+     "bodies.half_length",
+     "half the axis' length > 0 (m)",
+     "half length",
+     O::Colors,
+     F::Custom,
+     {},
+     default_body_sizes},
     {ParamId::TriangleStiffness, "triangle_stiffness", E::Triangle, 1, "N/m", 1e3, R::NonNegative,
      "triangles.stiffness", "a stiffness >= 0 (N/m)", "stiffness", O::None, F::Column},
     {ParamId::TriangleAreaStiffness, "triangle_area_stiffness", E::Triangle, 1, "N/m", 1e3, R::NonNegative,
@@ -92,8 +149,20 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "k_lambda", O::None, F::Custom},
     {ParamId::TetDamping, "tet_damping", E::Tet, 1, "Pa s", 0.0, R::NonNegative, "tets.k_damp", "a k_damp >= 0 (Pa s)",
      "k_damp", O::None, F::Column},
-    {ParamId::ControllerWeights, "controller_weights", E::ControllerWeight, 1, "", 0.0, R::Finite, "controller.weights",
-     "a finite weight", "weight", O::None, F::Custom},
+    {ParamId::ControllerWeights,
+     "controller_weights",
+     E::ControllerWeight,
+     1,
+     "",
+     0.0,
+     R::Finite,
+     "controller.weights",
+     "a finite weight",
+     "weight",
+     O::None,
+     F::Custom,
+     {},
+     default_network_weights},
     {ParamId::QuadraticDrag, "quadratic_drag", E::Particle, 1, "kg/m", 0.0, R::NonNegative, "particles.quadratic_drag",
      "a quadratic drag coefficient >= 0 (kg/m)", "quadratic drag", O::None, F::ColumnWhenSet},
 };
@@ -108,6 +177,20 @@ static_assert(in_id_order(), "kFacts must list every parameter in ParamId order"
 }  // namespace
 
 const ParamFacts& param_facts(ParamId id) { return kFacts[static_cast<int>(id)]; }
+
+std::vector<double> param_default_row(const ParamFacts& facts, int cols) {
+  if (facts.row_fill.size() == static_cast<std::size_t>(cols)) return {facts.row_fill.begin(), facts.row_fill.end()};
+  return std::vector<double>(static_cast<std::size_t>(cols), facts.fill);
+}
+
+std::vector<double> param_default(const ParamFacts& facts, const Scene& scene, int rows, int cols) {
+  if (facts.scene_default) return facts.scene_default(scene, facts.id, rows, cols);
+  const std::vector<double> row = param_default_row(facts, cols);
+  std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(rows) * row.size());
+  for (int r = 0; r < rows; ++r) values.insert(values.end(), row.begin(), row.end());
+  return values;
+}
 
 std::string_view param_element_name(ParamElement element) {
   switch (element) {

@@ -87,6 +87,14 @@ bool shape_uses_size(BodyShape shape, ParamId id) {
   return std::any_of(used.begin(), used.end(), [id](const ShapeSizeEntry& e) { return e.param == id; });
 }
 
+std::vector<bool> used_size_entries(const std::vector<RigidBody>& bodies, ParamId id, int cols) {
+  std::vector<bool> used(bodies.size() * size_t(cols), false);
+  for (size_t b = 0; b < bodies.size(); ++b)
+    for (const ShapeSizeEntry& e : shape_size_entries(bodies[b].shape))
+      if (e.param == id) used[b * size_t(cols) + size_t(e.col)] = true;
+  return used;
+}
+
 ShapeSize body_shape_size(const RigidBody& body, const ParameterSet& p, int b) {
   ShapeSize size{0, 0, 0};
   const std::vector<ShapeSizeEntry> entries = shape_size_entries(body.shape);
