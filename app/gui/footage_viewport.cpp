@@ -23,7 +23,7 @@ const ImU32 kParticleColor = IM_COL32(255, 150, 40, 255);
 const ImU32 kPointColor = IM_COL32(255, 240, 120, 255);
 
 int play_head_frame(const StudioState& state) {
-  return studio::shot_frame_at_step(state.scene(), state.playback.frame());
+  return studio::shot_frame_at_step(state.scene(), state.shown.playback.frame());
 }
 
 // The track's sample on `frame`, if it has one.
@@ -38,9 +38,9 @@ const TrackSample* sample_at(const Track& track, int frame) {
 std::optional<PinholeCamera> shot_view_camera(const StudioState& state) {
   const Scene& scene = state.scene();
   if (scene.footage.camera) return scene.footage.camera;
-  const footage::VideoReader* video = state.footage.video();
+  const footage::VideoReader* video = state.shot.view.video();
   if (!video) return std::nullopt;
-  const render::Camera orbit = state.camera.camera();
+  const render::Camera orbit = state.ui.camera.camera();
   PinholeCamera camera;
   camera.width = video->width(), camera.height = video->height();
   camera.focal = 0.5 * camera.height / std::tan(0.5 * double(orbit.fov_y_degrees) * M_PI / 180.0);
@@ -60,15 +60,15 @@ void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool in
   const ImGuiIO& io = ImGui::GetIO();
   const glm::dvec2 at = framing.to_image(io.MousePos.x - viewport.x, io.MousePos.y - viewport.y);
   const int frame = play_head_frame(state);
-  using Mode = StudioState::FootageTool::Mode;
-  StudioState::FootageTool& tool = state.footage_tool;
+  using Mode = ShotState::FootageTool::Mode;
+  ShotState::FootageTool& tool = state.shot.tool;
 
-  if (state.track_drag) {
+  if (state.shot.track_drag) {
     if (ImGui::IsMouseDown(0)) {
-      state.track_drag->u = at.x, state.track_drag->v = at.y;
+      state.shot.track_drag->u = at.x, state.shot.track_drag->v = at.y;
     } else {  // released: the key goes where the point was dropped
-      const StudioState::TrackDrag drag = *state.track_drag;
-      state.track_drag.reset();
+      const ShotState::TrackDrag drag = *state.shot.track_drag;
+      state.shot.track_drag.reset();
       state.queue(command::EditScene(
           "move track " + std::to_string(drag.track) + "'s key on frame " + std::to_string(drag.frame),
           [drag](const Scene& sc) {
@@ -80,7 +80,7 @@ void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool in
   if (!inside || io.WantCaptureMouse || !ImGui::IsMouseClicked(0)) return;
   if (tool.mode == Mode::AddTrack) {
     const std::string name = tool.track_name;
-    state.selected_track = scene.footage.next_track_id();
+    state.shot.selected_track = scene.footage.next_track_id();
     state.queue(command::EditScene("add track " + name, [name, frame, at](const Scene& sc) {
       return studio::edits::add_track(sc, name, frame, at.x, at.y);
     }));
@@ -99,16 +99,16 @@ void handle_shot_mouse(StudioState& state, const studio::Rect& viewport, bool in
       if (const TrackSample* s = sample_at(t, frame)) {
         const glm::vec2 p = framing.to_viewport(s->uv[0], s->uv[1]);
         const float d = std::hypot(p.x - (io.MousePos.x - viewport.x), p.y - (io.MousePos.y - viewport.y));
-        if (d < best) best = d, state.track_drag = StudioState::TrackDrag{t.id, frame, s->uv[0], s->uv[1]};
+        if (d < best) best = d, state.shot.track_drag = ShotState::TrackDrag{t.id, frame, s->uv[0], s->uv[1]};
       }
-    if (state.track_drag) state.selected_track = state.track_drag->track;
+    if (state.shot.track_drag) state.shot.selected_track = state.shot.track_drag->track;
   }
 }
 
 void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
   const Scene& scene = state.scene();
   const std::optional<PinholeCamera> viewing = shot_view_camera(state);
-  if (!state.view.through_shot || !viewing || viewport.empty()) return;
+  if (!state.ui.view.through_shot || !viewing || viewport.empty()) return;
   const PinholeCamera& camera = *viewing;
   const bool fitted = scene.footage.camera.has_value();  // else the 3D scene does not line up yet
   const view::PlateFraming framing = view::plate_framing(camera, viewport.width, viewport.height);
@@ -122,7 +122,7 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
   const Trajectory* traj = state.trajectory();
 
   for (const Track& track : scene.footage.tracks) {
-    const ImU32 color = track.id == state.selected_track ? kSelectedColor : kTrackColor;
+    const ImU32 color = track.id == state.shot.selected_track ? kSelectedColor : kTrackColor;
     // The path near the play head, fading with distance in frames.
     for (size_t k = 1; k < track.samples.size(); ++k) {
       const TrackSample &a = track.samples[k - 1], &b = track.samples[k];
@@ -132,15 +132,16 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
                     (color & 0x00FFFFFF) | (ImU32(200 * fade) << 24), 1.5f);
     }
     const TrackSample* s = sample_at(track, frame);
-    const bool dragged = state.track_drag && state.track_drag->track == track.id;
-    const TrackSample at_drag{frame, {dragged ? state.track_drag->u : 0, dragged ? state.track_drag->v : 0}, 1.0, true};
+    const bool dragged = state.shot.track_drag && state.shot.track_drag->track == track.id;
+    const TrackSample at_drag{
+        frame, {dragged ? state.shot.track_drag->u : 0, dragged ? state.shot.track_drag->v : 0}, 1.0, true};
     if (dragged) s = &at_drag;
     if (!s) continue;
     const ImVec2 p = screen(s->uv[0], s->uv[1]);
     // The residual: from the track to where the bound particle is seen through the camera.
     const int particle = footage::bound_particle(scene, track.id);
     if (fitted && particle >= 0 && traj && particle < traj->particles) {
-      const int step = std::clamp(state.playback.frame(), 0, traj->steps);
+      const int step = std::clamp(state.shown.playback.frame(), 0, traj->steps);
       double uv[2];
       if (project_point(camera, &traj->x[(size_t(step) * traj->particles + particle) * 3], uv) >= kMinProjectionDepth) {
         const ImVec2 q = screen(uv[0], uv[1]);
@@ -168,13 +169,14 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
   }
 
   // What the frame is, and what a click will do.
-  using Mode = StudioState::FootageTool::Mode;
+  using Mode = ShotState::FootageTool::Mode;
   std::string hint = "frame " + std::to_string(frame);
-  if (const footage::VideoReader* video = state.footage.video()) hint += " of " + std::to_string(video->frame_count());
-  if (!state.footage_frame)
-    hint += state.footage.error().empty() ? "  (no footage frame here)" : "  (" + state.footage.error() + ")";
-  if (state.footage_tool.mode == Mode::AddTrack) hint += "  |  click the feature to track (Esc: cancel)";
-  if (state.footage_tool.mode == Mode::PlacePoint) hint += "  |  click where the point shows (Esc: cancel)";
+  if (const footage::VideoReader* video = state.shot.view.video())
+    hint += " of " + std::to_string(video->frame_count());
+  if (!state.shot.frame)
+    hint += state.shot.view.error().empty() ? "  (no footage frame here)" : "  (" + state.shot.view.error() + ")";
+  if (state.shot.tool.mode == Mode::AddTrack) hint += "  |  click the feature to track (Esc: cancel)";
+  if (state.shot.tool.mode == Mode::PlacePoint) hint += "  |  click where the point shows (Esc: cancel)";
   draw->AddText(ImVec2(viewport.x + 10, viewport.bottom() - 24), IM_COL32(255, 255, 255, 230), hint.c_str());
   draw->PopClipRect();
 }

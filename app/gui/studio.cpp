@@ -107,10 +107,10 @@ void add_planned_horizon(render::DrawList& list, const Scene& scene, const studi
 Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Document> first)
     : window_(window), state_(log),
       worker_(std::make_unique<studio::RolloutWorker>([](const studio::RolloutResult&) { Window::wake(); })) {
-  state_.device_name = window.device_name();
-  state_.examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
-  state_.recent_file = studio::default_recent_files_path();
-  if (!state_.recent_file.empty()) state_.recent = studio::RecentFiles::load(state_.recent_file);
+  state_.ui.device_name = window.device_name();
+  state_.files.examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
+  state_.files.recent_file = studio::default_recent_files_path();
+  if (!state_.files.recent_file.empty()) state_.files.recent = studio::RecentFiles::load(state_.files.recent_file);
   if (first)
     adopt_opened(std::move(*first));
   else
@@ -120,33 +120,33 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
 void Studio::drop_derived_state() {
   // Workers stop at their next iteration boundary, on the disposer's thread: the UI does
   // not wait for them.
-  disposer_.dispose(std::move(state_.optimization));
-  disposer_.dispose(std::move(state_.landscape));
-  disposer_.dispose(std::move(state_.adjoint_run));
-  state_.adjoints.reset();
-  disposer_.dispose(std::move(state_.gradient_check));
-  disposer_.dispose(std::move(state_.comparison));
-  disposer_.dispose(std::move(state_.mpc));
-  state_.iterate.reset();
-  state_.initial_iterate.reset();
-  state_.previous_iterate.reset();
+  disposer_.dispose(std::move(state_.optimise.session));
+  disposer_.dispose(std::move(state_.trust.landscape));
+  disposer_.dispose(std::move(state_.trust.adjoint_run));
+  state_.trust.adjoints.reset();
+  disposer_.dispose(std::move(state_.trust.gradient_check));
+  disposer_.dispose(std::move(state_.optimise.comparison));
+  disposer_.dispose(std::move(state_.optimise.mpc));
+  state_.optimise.iterate.reset();
+  state_.optimise.initial_iterate.reset();
+  state_.optimise.previous_iterate.reset();
 }
 
 void Studio::set_document(studio::Document document) {
   drop_derived_state();
-  disposer_.dispose(std::move(state_.tracking));  // its track belongs to the old document
-  state_.selected_track = -1;
-  state_.track_drag.reset();
-  state_.footage_tool.mode = StudioState::FootageTool::Mode::None;
+  disposer_.dispose(std::move(state_.shot.tracking));  // its track belongs to the old document
+  state_.shot.selected_track = -1;
+  state_.shot.track_drag.reset();
+  state_.shot.tool.mode = ShotState::FootageTool::Mode::None;
   state_.document = std::move(document);
-  state_.optimizer_settings = state_.document.scene().optimizer;
-  state_.selection = {Selection::Kind::Settings, 0};
-  state_.banner.clear();
-  state_.draw_options = view::scene_draw_options(state_.document.scene(), nullptr, viewport_aspect_);
-  state_.camera = studio::OrbitCamera(state_.draw_options.camera);
+  state_.optimise.settings = state_.document.scene().optimizer;
+  state_.editor.selection = {Selection::Kind::Settings, 0};
+  state_.ui.banner.clear();
+  state_.shown.draw_options = view::scene_draw_options(state_.document.scene(), nullptr, viewport_aspect_);
+  state_.ui.camera = studio::OrbitCamera(state_.shown.draw_options.camera);
   camera_moved_ = false;
   const Scene& scene = state_.document.scene();
-  state_.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
+  state_.shown.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
   window_.set_title(state_.document.title());
   start_rollout();
 }
@@ -166,14 +166,14 @@ void Studio::offer_recovery() {
   state_.log.info("found unsaved changes of " +
                   (r.original.empty() ? std::string("a new scene") : r.original.string()) + " from " + r.written_at +
                   " in " + recovery_.scene_file().string() + ": Recover or Discard");
-  state_.popups.recovery = std::move(**found);
+  state_.ui.popups.recovery = std::move(**found);
 }
 
 void Studio::autosave() {
   const studio::Document& document = state_.document;
   const auto now = std::chrono::steady_clock::now();
   if (document.revision() != seen_revision_) seen_revision_ = document.revision(), changed_at_ = now;
-  if (state_.popups.recovery) return;  // the old session's file stays until the user answers
+  if (state_.ui.popups.recovery) return;  // the old session's file stays until the user answers
   if (!document.dirty()) {
     recovery_.clear_own();
     return;
@@ -185,7 +185,7 @@ void Studio::autosave() {
   }
 }
 
-void Studio::start_rollout() { state_.motion_request = worker_->request(state_.document.scene()); }
+void Studio::start_rollout() { state_.shown.request = worker_->request(state_.document.scene()); }
 
 bool Studio::open(const std::filesystem::path& path) {
   Result<studio::Document> opened = studio::Document::open(path);
@@ -193,9 +193,9 @@ bool Studio::open(const std::filesystem::path& path) {
     show_error(opened.error().message);
     return false;
   }
-  const bool was_playing = state_.playback.playing();
+  const bool was_playing = state_.shown.playback.playing();
   adopt_opened(std::move(*opened));
-  if (was_playing) state_.playback.play();
+  if (was_playing) state_.shown.playback.play();
   return true;
 }
 
@@ -209,36 +209,36 @@ void Studio::adopt_opened(studio::Document document) {
 void Studio::show_scene(Scene scene) { set_document(studio::Document(std::move(scene))); }
 
 void Studio::remember_recent(const std::filesystem::path& path) {
-  state_.recent.add(path);
-  if (state_.recent_file.empty()) return;
-  if (Status saved = state_.recent.save(state_.recent_file); !saved)
+  state_.files.recent.add(path);
+  if (state_.files.recent_file.empty()) return;
+  if (Status saved = state_.files.recent.save(state_.files.recent_file); !saved)
     state_.log.warning("could not keep the recent files list: " + saved.error().message);
 }
 
 void Studio::show_error(const std::string& message) {
   state_.log.error(message);
-  state_.banner = message;
+  state_.ui.banner = message;
 }
 
 void Studio::frame_motion(const Scene& scene, const Trajectory& traj) {
-  state_.draw_options = view::scene_draw_options(scene, &traj, viewport_aspect_);
+  state_.shown.draw_options = view::scene_draw_options(scene, &traj, viewport_aspect_);
   // Frame the whole motion unless the user has already moved the camera.
-  state_.camera.set_home(state_.draw_options.camera);
-  if (!camera_moved_) state_.camera.reset();
+  state_.ui.camera.set_home(state_.shown.draw_options.camera);
+  if (!camera_moved_) state_.ui.camera.reset();
 }
 
 void Studio::adopt_newest_motion() {
   std::shared_ptr<const studio::RolloutResult> newest = worker_->latest();
-  if (!newest || newest == state_.motion || newest->generation != state_.motion_request) return;
-  if (state_.iterate) return;  // an optimiser's iterate is shown instead
-  state_.motion = newest;
-  ++state_.motion_serial;
+  if (!newest || newest == state_.shown.motion || newest->generation != state_.shown.request) return;
+  if (state_.optimise.iterate) return;  // an optimiser's iterate is shown instead
+  state_.shown.motion = newest;
+  ++state_.shown.serial;
   if (!newest->ok()) {
     show_error(state_.document.display_name() + ": the rollout failed: " + newest->error);
     return;
   }
   const Trajectory& traj = newest->trajectory;
-  state_.playback.set_motion(traj.steps + 1, traj.dt);
+  state_.shown.playback.set_motion(traj.steps + 1, traj.dt);
   frame_motion(newest->scene, traj);
   char line[200];
   std::snprintf(line, sizeof line, "%s: %d steps simulated in %.0f ms, loss %.6g",
@@ -259,23 +259,23 @@ std::string shortest(double v) {
 }  // namespace
 
 void Studio::adopt_newest_iterate() {
-  if (!state_.optimization) return;
-  std::shared_ptr<const studio::OptimizationSnapshot> newest = state_.optimization->latest();
-  if (!newest || newest == state_.iterate) return;
-  state_.initial_iterate = state_.optimization->initial();
+  if (!state_.optimise.session) return;
+  std::shared_ptr<const studio::OptimizationSnapshot> newest = state_.optimise.session->latest();
+  if (!newest || newest == state_.optimise.iterate) return;
+  state_.optimise.initial_iterate = state_.optimise.session->initial();
   if (newest->iteration == 0)
-    state_.previous_iterate.reset();  // back at the start (a reset)
-  else if (state_.iterate && state_.iterate->iteration < newest->iteration)
-    state_.previous_iterate = state_.iterate;  // the iterate shown before this one
+    state_.optimise.previous_iterate.reset();  // back at the start (a reset)
+  else if (state_.optimise.iterate && state_.optimise.iterate->iteration < newest->iteration)
+    state_.optimise.previous_iterate = state_.optimise.iterate;  // the iterate shown before this one
   if (newest->state == studio::RunState::Finished && newest->iteration > 0 &&
-      !(state_.iterate && state_.iterate->state == studio::RunState::Finished))
+      !(state_.optimise.iterate && state_.optimise.iterate->state == studio::RunState::Finished))
     state_.log.info("optimisation finished at iteration " + std::to_string(newest->iteration) + ": loss " +
                     shortest(newest->loss) + (newest->message.empty() ? "" : " (" + newest->message + ")"));
-  state_.iterate = newest;
+  state_.optimise.iterate = newest;
   if (newest->trajectory.steps == 0) return;  // it failed: the message is in the panel
   // The viewport plays the iterate's motion, as it plays a rollout's.
   auto motion = std::make_shared<studio::RolloutResult>();
-  motion->generation = state_.motion_request;
+  motion->generation = state_.shown.request;
   motion->scene = newest->scene;
   motion->trajectory = newest->trajectory;
   motion->evaluation.loss = newest->loss;
@@ -283,56 +283,56 @@ void Studio::adopt_newest_iterate() {
   // The first motion of this document (the iterate came before the plain rollout):
   // frame it, as adopt_newest_motion() does. Later iterates keep the view steady.
   // So is the result of a finished run, whose motion may reach far beyond the start's.
-  const bool first_motion = !state_.motion || state_.motion->generation != state_.motion_request;
-  state_.motion = std::move(motion);
-  ++state_.motion_serial;
+  const bool first_motion = !state_.shown.motion || state_.shown.motion->generation != state_.shown.request;
+  state_.shown.motion = std::move(motion);
+  ++state_.shown.serial;
   if (first_motion || newest->state == studio::RunState::Finished) frame_motion(newest->scene, newest->trajectory);
-  state_.playback.set_motion(newest->trajectory.steps + 1, newest->trajectory.dt);
+  state_.shown.playback.set_motion(newest->trajectory.steps + 1, newest->trajectory.dt);
 }
 
 void Studio::update_state_adjoints() {
-  if (state_.adjoint_run && state_.adjoint_run->finished()) {
-    state_.adjoints = state_.adjoint_run->result();
-    state_.adjoint_run.reset();
+  if (state_.trust.adjoint_run && state_.trust.adjoint_run->finished()) {
+    state_.trust.adjoints = state_.trust.adjoint_run->result();
+    state_.trust.adjoint_run.reset();
   }
-  if (!state_.view.adjoint_arrows && !state_.view.adjoint_track) return;
+  if (!state_.ui.view.adjoint_arrows && !state_.ui.view.adjoint_track) return;
   const Trajectory* traj = state_.trajectory();
-  if (!traj || state_.adjoint_run) return;  // one at a time: the newest motion is asked for next
-  const bool current =
-      state_.adjoints && state_.adjoints->key == state_.motion_serial && state_.adjoints->horizon == state_.horizon;
+  if (!traj || state_.trust.adjoint_run) return;  // one at a time: the newest motion is asked for next
+  const bool current = state_.trust.adjoints && state_.trust.adjoints->key == state_.shown.serial &&
+                       state_.trust.adjoints->horizon == state_.optimise.horizon;
   if (current) return;
-  state_.adjoint_run = std::make_unique<studio::StateAdjointRun>(state_.scene(), state_.horizon, state_.motion_serial,
-                                                                 [] { Window::wake(); });
+  state_.trust.adjoint_run = std::make_unique<studio::StateAdjointRun>(state_.scene(), state_.optimise.horizon,
+                                                                       state_.shown.serial, [] { Window::wake(); });
 }
 
 studio::OptimizationSession& Studio::optimization_session() {
-  if (!state_.optimization) {
-    state_.optimization =
+  if (!state_.optimise.session) {
+    state_.optimise.session =
         std::make_unique<studio::OptimizationSession>(state_.document.scene(), [] { Window::wake(); });
-    state_.optimization->set_settings(state_.optimizer_settings);
-    state_.optimization->set_horizon(state_.horizon);
+    state_.optimise.session->set_settings(state_.optimise.settings);
+    state_.optimise.session->set_horizon(state_.optimise.horizon);
   }
-  return *state_.optimization;
+  return *state_.optimise.session;
 }
 
 bool Studio::animating() const {
-  const bool optimizing =
-      state_.optimization && (!state_.iterate || state_.optimization->state() == studio::RunState::Running);
-  return optimizing || state_.playback.playing() ||
-         state_.motion_request != (state_.motion ? state_.motion->generation : 0);
+  const bool optimizing = state_.optimise.session &&
+                          (!state_.optimise.iterate || state_.optimise.session->state() == studio::RunState::Running);
+  return optimizing || state_.shown.playback.playing() ||
+         state_.shown.request != (state_.shown.motion ? state_.shown.motion->generation : 0);
 }
 
 void Studio::handle_keys() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
   const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
-  studio::Playback& play = state_.playback;
+  studio::Playback& play = state_.shown.playback;
   if (ctrl) {
     if (key_pressed(GLFW_KEY_N)) state_.queue(command::NewScene{});
-    if (key_pressed(GLFW_KEY_O)) state_.popups.open_file = true;
+    if (key_pressed(GLFW_KEY_O)) state_.ui.popups.open_file = true;
     if (key_pressed(GLFW_KEY_S)) {
       if (shift || !state_.document.has_path())
-        state_.popups.save_as = true;
+        state_.ui.popups.save_as = true;
       else
         state_.queue(command::Save{});
     }
@@ -354,14 +354,14 @@ void Studio::handle_keys() {
   if (key_pressed(GLFW_KEY_HOME)) play.seek(0);
   if (key_pressed(GLFW_KEY_END)) play.seek(play.frame_count() - 1);
   if (key_pressed(GLFW_KEY_F)) state_.queue(command::FrameAll{});
-  if (key_pressed(GLFW_KEY_C) && shot_view_camera(state_)) state_.view.through_shot = !state_.view.through_shot;
+  if (key_pressed(GLFW_KEY_C) && shot_view_camera(state_)) state_.ui.view.through_shot = !state_.ui.view.through_shot;
   if (key_pressed(GLFW_KEY_R)) state_.queue(command::ResetCamera{});
   if (key_pressed(GLFW_KEY_L)) play.set_loop(!play.loop());
-  if (key_pressed(GLFW_KEY_F1)) state_.popups.keys = true;
-  if (key_pressed(GLFW_KEY_ESCAPE) && state_.footage_tool.mode != StudioState::FootageTool::Mode::None)
-    state_.footage_tool.mode = StudioState::FootageTool::Mode::None;
+  if (key_pressed(GLFW_KEY_F1)) state_.ui.popups.keys = true;
+  if (key_pressed(GLFW_KEY_ESCAPE) && state_.shot.tool.mode != ShotState::FootageTool::Mode::None)
+    state_.shot.tool.mode = ShotState::FootageTool::Mode::None;
   else if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_))
-    state_.selection = {Selection::Kind::Settings, 0, {}};
+    state_.editor.selection = {Selection::Kind::Settings, 0, {}};
   if (key_pressed(GLFW_KEY_DELETE))
     if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
   if (key_pressed(GLFW_KEY_P))
@@ -370,7 +370,7 @@ void Studio::handle_keys() {
 
 view::ViewportProjector Studio::viewport_projector(const studio::Rect& viewport) const {
   return view::ViewportProjector(
-      state_.camera.camera(),
+      state_.ui.camera.camera(),
       view::PixelRect{viewport.x, viewport.y, std::max(viewport.width, 1.0f), std::max(viewport.height, 1.0f)});
 }
 
@@ -381,7 +381,7 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
       mouse.x >= viewport.x && mouse.x < viewport.right() && mouse.y >= viewport.y && mouse.y < viewport.bottom();
   // Looking through the shot's camera, the left button works on the footage (tracks,
   // correspondences) and the camera stays where the shot was filmed from.
-  if (state_.view.through_shot && shot_view_camera(state_)) {
+  if (state_.ui.view.through_shot && shot_view_camera(state_)) {
     handle_shot_mouse(state_, viewport, inside);
     // Before a camera is fitted the view is the orbit camera's: the right button turns it
     // and the wheel zooms, to line the scene up with the shot by eye.
@@ -389,8 +389,8 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
       if (!io.MouseDown[1]) dragging_ = false;
       if (inside && !io.WantCaptureMouse && ImGui::IsMouseClicked(1)) dragging_ = true;
       if (dragging_ && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0))
-        state_.camera.rotate(io.MouseDelta.x, io.MouseDelta.y);
-      if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) state_.camera.zoom(io.MouseWheel);
+        state_.ui.camera.rotate(io.MouseDelta.x, io.MouseDelta.y);
+      if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) state_.ui.camera.zoom(io.MouseWheel);
     }
     return;
   }
@@ -402,31 +402,31 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
   const ImVec2 d = io.MouseDelta;
   if ((orbit || dragging_) && (d.x != 0 || d.y != 0)) {
     if (dragging_ || io.KeyShift)
-      state_.camera.pan(d.x, d.y, viewport.height);
+      state_.ui.camera.pan(d.x, d.y, viewport.height);
     else
-      state_.camera.rotate(d.x, d.y);
+      state_.ui.camera.rotate(d.x, d.y);
     camera_moved_ = true;
   }
   if (inside && !io.WantCaptureMouse && io.MouseWheel != 0) {
-    state_.camera.zoom(io.MouseWheel);
+    state_.ui.camera.zoom(io.MouseWheel);
     camera_moved_ = true;
   }
   editor_.draw_overlay(state_, viewport_projector(viewport));
 }
 
 view::SceneDrawOptions Studio::shown_draw_options() const {
-  view::SceneDrawOptions options = state_.draw_options;
-  options.camera = state_.camera.camera();
-  options.particles = state_.view.particles;
-  options.springs = state_.view.springs;
-  options.triangles = state_.view.triangles;
-  options.tets = state_.view.tets;
-  options.objectives = state_.view.objectives;
-  options.colliders = state_.view.colliders;
-  options.bodies = state_.view.bodies;
-  options.joints = state_.view.joints;
-  options.attachments = state_.view.attachments;
-  options.grid = state_.view.grid;
+  view::SceneDrawOptions options = state_.shown.draw_options;
+  options.camera = state_.ui.camera.camera();
+  options.particles = state_.ui.view.particles;
+  options.springs = state_.ui.view.springs;
+  options.triangles = state_.ui.view.triangles;
+  options.tets = state_.ui.view.tets;
+  options.objectives = state_.ui.view.objectives;
+  options.colliders = state_.ui.view.colliders;
+  options.bodies = state_.ui.view.bodies;
+  options.joints = state_.ui.view.joints;
+  options.attachments = state_.ui.view.attachments;
+  options.grid = state_.ui.view.grid;
   return options;
 }
 
@@ -434,42 +434,43 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   view::SceneDrawOptions options = shown_draw_options();
   const Scene& scene = state_.scene();
   const Trajectory* traj = state_.trajectory();
-  const int frame = traj ? std::min(state_.playback.frame(), traj->steps) : 0;
+  const int frame = traj ? std::min(state_.shown.playback.frame(), traj->steps) : 0;
   // Gradients come from the optimiser's snapshot, whose scene is the one shown.
-  const view::GradientOverlay overlay = state_.iterate ? state_.view.gradient : view::GradientOverlay::None;
+  const view::GradientOverlay overlay = state_.optimise.iterate ? state_.ui.view.gradient : view::GradientOverlay::None;
   if (view::is_spring_overlay(overlay)) options.springs = false;  // the overlay colours them instead
   // Through the shot's camera, with its frame behind the scene.
-  const std::optional<PinholeCamera> shot = state_.view.through_shot ? shot_view_camera(state_) : std::nullopt;
+  const std::optional<PinholeCamera> shot = state_.ui.view.through_shot ? shot_view_camera(state_) : std::nullopt;
   const bool through_shot = shot.has_value();
   if (through_shot) {
     options.camera = view::render_camera_of(*shot);
     options.grid = false;  // the shot shows the real ground
   }
   render::DrawList list = view::scene_draw_list(scene, traj, frame, options);
-  if (through_shot && state_.footage_frame)
-    list.quads.push_back(view::footage_plate(*shot, state_.footage_frame->width, state_.footage_frame->height,
-                                             state_.footage.frame_rgba()));
+  if (through_shot && state_.shot.frame)
+    list.quads.push_back(
+        view::footage_plate(*shot, state_.shot.frame->width, state_.shot.frame->height, state_.shot.view.frame_rgba()));
   // Per-element colours: stress from the motion shown, gradients from the snapshot's scene.
-  view::add_element_colors(list, state_.view.element_colors, scene, traj, frame, options,
-                           state_.iterate ? &state_.iterate->scene : nullptr);
+  view::add_element_colors(list, state_.ui.view.element_colors, scene, traj, frame, options,
+                           state_.optimise.iterate ? &state_.optimise.iterate->scene : nullptr);
   if (overlay != view::GradientOverlay::None)
-    view::add_gradient_overlay(list, overlay, state_.iterate->scene, traj, frame, options);
+    view::add_gradient_overlay(list, overlay, state_.optimise.iterate->scene, traj, frame, options);
   // dL/dx at the play head, from the newest state adjoint (it may lag the motion by one
   // computation; the arrows then sit at this motion's positions).
-  if (state_.view.adjoint_arrows && state_.adjoints && state_.adjoints->error.empty() && traj)
-    view::add_state_adjoint_arrows(list, scene, *traj, state_.adjoints->adjoints, frame, options.bounds.radius() / 3);
+  if (state_.ui.view.adjoint_arrows && state_.trust.adjoints && state_.trust.adjoints->error.empty() && traj)
+    view::add_state_adjoint_arrows(list, scene, *traj, state_.trust.adjoints->adjoints, frame,
+                                   options.bounds.radius() / 3);
 
-  if (state_.view.ghosts && state_.iterate && state_.iterate->iteration > 0) {
-    add_ghost(list, state_.initial_iterate.get(), frame, options.particle_radius, kInitialGhost);
-    if (state_.previous_iterate != state_.initial_iterate)
-      add_ghost(list, state_.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
+  if (state_.ui.view.ghosts && state_.optimise.iterate && state_.optimise.iterate->iteration > 0) {
+    add_ghost(list, state_.optimise.initial_iterate.get(), frame, options.particle_radius, kInitialGhost);
+    if (state_.optimise.previous_iterate != state_.optimise.initial_iterate)
+      add_ghost(list, state_.optimise.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
   }
 
-  if (state_.view.ghosts && state_.mpc)
-    add_planned_horizon(list, scene, *state_.mpc->latest(), frame, options.particle_radius);
+  if (state_.ui.view.ghosts && state_.optimise.mpc)
+    add_planned_horizon(list, scene, *state_.optimise.mpc->latest(), frame, options.particle_radius);
 
   // The selected elements, drawn over the scene in the highlight colour.
-  const Selection& sel = state_.selection;
+  const Selection& sel = state_.editor.selection;
   const std::vector<int> members = selection_exists(scene, sel) ? sel.members() : std::vector<int>{};
   const size_t first_body = options.colliders ? scene.colliders.size() : 0;
   // A corner element's edges as highlighted lines between its particles.
@@ -525,7 +526,7 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
 }
 
 void Studio::export_frames(const std::filesystem::path& folder, bool over_shot) {
-  if (state_.frame_export && !state_.frame_export->job().finished())
+  if (state_.ui.frame_export && !state_.ui.frame_export->job().finished())
     return show_error("frames are being exported already; wait for them or cancel");
   // Never mixed with, or written over, other files: the folder must be new or empty.
   std::error_code error;
@@ -533,29 +534,29 @@ void Studio::export_frames(const std::filesystem::path& folder, bool over_shot) 
       (!std::filesystem::is_directory(folder, error) || !std::filesystem::is_empty(folder, error)))
     return show_error("export frames: " + folder.string() + " is not an empty folder; choose a new or empty one");
   // The iterate shown, or the document's motion: what the viewport plays.
-  const Scene* scene = state_.iterate ? &state_.iterate->scene : &state_.scene();
-  const Trajectory* traj = state_.iterate ? &state_.iterate->trajectory : state_.trajectory();
+  const Scene* scene = state_.optimise.iterate ? &state_.optimise.iterate->scene : &state_.scene();
+  const Trajectory* traj = state_.optimise.iterate ? &state_.optimise.iterate->trajectory : state_.trajectory();
   if (!traj || traj->steps == 0) return show_error("export frames: there is no motion to draw yet");
   view::FrameSequence sequence;
   sequence.folder = folder;
   sequence.options = shown_draw_options();
-  if (view::is_spring_overlay(state_.view.gradient)) sequence.options.springs = false;  // the overlay colours them
-  sequence.overlay = state_.view.gradient;
-  sequence.element_colors = state_.view.element_colors;
+  if (view::is_spring_overlay(state_.ui.view.gradient)) sequence.options.springs = false;  // the overlay colours them
+  sequence.overlay = state_.ui.view.gradient;
+  sequence.element_colors = state_.ui.view.element_colors;
   if (over_shot && !scene->footage.camera)
     return show_error("export frames over the shot: the footage has no camera; fit one in the Footage tab");
-  state_.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence), over_shot);
-  state_.frame_export_reported = false;
+  state_.ui.frame_export = std::make_unique<FrameExport>(*scene, *traj, std::move(sequence), over_shot);
+  state_.ui.frame_export_reported = false;
   state_.log.info("exporting frames to " + folder.string());
 }
 
 void Studio::report_frame_export() {
-  if (!state_.frame_export || state_.frame_export_reported || !state_.frame_export->job().finished()) return;
-  state_.frame_export_reported = true;
-  const std::string error = state_.frame_export->outcome().value_or("");
+  if (!state_.ui.frame_export || state_.ui.frame_export_reported || !state_.ui.frame_export->job().finished()) return;
+  state_.ui.frame_export_reported = true;
+  const std::string error = state_.ui.frame_export->outcome().value_or("");
   if (!error.empty()) return show_error("export frames: " + error);
-  state_.log.info("wrote " + std::to_string(state_.frame_export->frames()) + " frames to " +
-                  state_.frame_export->folder().string());
+  state_.log.info("wrote " + std::to_string(state_.ui.frame_export->frames()) + " frames to " +
+                  state_.ui.frame_export->folder().string());
 }
 
 // The document's scene replaced by `scene` as one step of its history, as the same scene
@@ -563,21 +564,21 @@ void Studio::report_frame_export() {
 void Studio::replace_scene_in_place(Scene scene, const std::string& label) {
   studio::Document document = state_.document;
   document.replace_scene(std::move(scene), label);
-  const bool was_playing = state_.playback.playing();
-  const studio::OrbitCamera camera = state_.camera;
+  const bool was_playing = state_.shown.playback.playing();
+  const studio::OrbitCamera camera = state_.ui.camera;
   const bool camera_moved = camera_moved_;
   set_document(std::move(document));
-  state_.camera = camera;
+  state_.ui.camera = camera;
   camera_moved_ = camera_moved;
-  if (was_playing) state_.playback.play();
+  if (was_playing) state_.shown.playback.play();
   window_.set_title(state_.document.title());
 }
 
 // A finished model predictive control run's executed controls become the document's
 // (one step of its history), if the scene still has the shape the run had.
 void Studio::apply_mpc() {
-  if (!state_.mpc) return;
-  const auto run = state_.mpc->latest();
+  if (!state_.optimise.mpc) return;
+  const auto run = state_.optimise.mpc->latest();
   if (!run->finished || !run->error.empty()) return;
   Scene applied = state_.document.scene();
   for (ParamId id : {ParamId::Controls, ParamId::JointControl})
@@ -596,8 +597,8 @@ void Studio::export_iterate(const command::Export& request) {
   if (request.kind == command::ExportKind::FramesOverShot) return export_frames(request.path, true);
   if (request.kind == command::ExportKind::MotionCsv || request.kind == command::ExportKind::MotionGltf) {
     // The motion shown: the iterate's, or the document's.
-    const Scene& scene = state_.iterate ? state_.iterate->scene : state_.scene();
-    const Trajectory* traj = state_.iterate ? &state_.iterate->trajectory : state_.trajectory();
+    const Scene& scene = state_.optimise.iterate ? state_.optimise.iterate->scene : state_.scene();
+    const Trajectory* traj = state_.optimise.iterate ? &state_.optimise.iterate->trajectory : state_.trajectory();
     if (!traj) return show_error("export the motion: there is no motion yet");
     const footage::MotionSampling sampling = footage::shot_sampling(scene);
     const Status written = request.kind == command::ExportKind::MotionCsv
@@ -607,7 +608,7 @@ void Studio::export_iterate(const command::Export& request) {
     state_.log.info("exported the motion to " + request.path.string());
     return;
   }
-  const std::shared_ptr<const studio::OptimizationSnapshot> snap = state_.iterate;
+  const std::shared_ptr<const studio::OptimizationSnapshot> snap = state_.optimise.iterate;
   if (!snap) {
     show_error("nothing to export yet: start the optimiser first");
     return;
@@ -632,7 +633,7 @@ void Studio::export_iterate(const command::Export& request) {
     case command::ExportKind::FramesOverShot: break;  // above
     case command::ExportKind::OptimizedScene: {
       Scene scene = snap->scene;
-      scene.optimizer = state_.optimizer_settings;
+      scene.optimizer = state_.optimise.settings;
       // Through a copy of the document: Save As rewrites relative marker-file paths for
       // the new folder, so the exported scene loads from there.
       studio::Document copy = state_.document;
@@ -662,8 +663,8 @@ void Studio::edit_parameter(const command::EditParameter& edit) {
   // The engine's own checks (finite, positive masses...), so nothing it rejects gets in.
   if (Status ok = check_scene(edited); !ok)
     return show_error("edit of " + name + ": " + ok.error().message + "; nothing changed");
-  if (state_.optimization) {
-    state_.optimization->edit(edited.params);
+  if (state_.optimise.session) {
+    state_.optimise.session->edit(edited.params);
     state_.log.info("edited " + name +
                     ": the optimiser stopped at its iterate and moved to the edit; Start runs from it");
     return;
@@ -679,17 +680,17 @@ void Studio::edit_scene_shown(const command::EditScene& edit) {
   // to what the user sees: the iterate's parameters become a step of the history, then
   // the edit. The optimiser's session ends (on the disposer's thread), which pauses it;
   // Start resumes from the edited scene.
-  const std::shared_ptr<const studio::OptimizationSnapshot> iterate = state_.iterate;
+  const std::shared_ptr<const studio::OptimizationSnapshot> iterate = state_.optimise.iterate;
   const bool moved = iterate && iterate->iteration > 0 && iterate->trajectory.steps > 0;
   Scene base = moved ? iterate->scene : state_.document.scene();
-  if (moved) base.optimizer = state_.optimizer_settings;
+  if (moved) base.optimizer = state_.optimise.settings;
   Result<Scene> edited = edit.apply(base);
   if (!edited) return show_error(edited.error().message + "; nothing changed");
   const std::optional<Selection> select =
       edit.then_select ? std::optional(edit.then_select(base, *edited)) : std::nullopt;
   if (moved) state_.document.replace_scene(std::move(base), "apply iteration " + std::to_string(iterate->iteration));
   state_.document.replace_scene(std::move(*edited), edit.label);
-  if (select && selection_exists(state_.document.scene(), *select)) state_.selection = *select;
+  if (select && selection_exists(state_.document.scene(), *select)) state_.editor.selection = *select;
   show_history_step(edit.label + " (Ctrl+Z undoes it)");
   if (moved)
     state_.log.info("the optimiser paused at iteration " + std::to_string(iterate->iteration) +
@@ -700,10 +701,10 @@ void Studio::show_history_step(const std::string& what) {
   drop_derived_state();
   camera_moved_ = true;  // the same scene, edited: the view stays where the user had it
   const Scene& scene = state_.document.scene();
-  state_.optimizer_settings = scene.optimizer;
-  if (!selection_exists(scene, state_.selection)) state_.selection = {Selection::Kind::Settings, 0};
-  if (state_.playback.frame_count() != scene.settings.steps + 1)
-    state_.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
+  state_.optimise.settings = scene.optimizer;
+  if (!selection_exists(scene, state_.editor.selection)) state_.editor.selection = {Selection::Kind::Settings, 0};
+  if (state_.shown.playback.frame_count() != scene.settings.steps + 1)
+    state_.shown.playback = studio::Playback(scene.settings.steps + 1, scene.settings.dt);
   window_.set_title(state_.document.title());
   start_rollout();
   state_.log.info(what);
@@ -711,7 +712,7 @@ void Studio::show_history_step(const std::string& what) {
 
 bool Studio::would_lose_work(const std::variant<command::NewScene, command::Open, command::Quit>& action) {
   if (!state_.document.dirty()) return false;
-  state_.popups.unsaved = action;
+  state_.ui.popups.unsaved = action;
   state_.log.info(state_.document.display_name() + " has unsaved changes: Save, Discard or Cancel");
   return true;
 }
@@ -724,19 +725,19 @@ bool Studio::frame(double wall_seconds) {
   }
   for (const std::string& path : window_.take_dropped_paths()) state_.queue(command::Open{path});
   // An overlay needs gradients: the optimiser's start has them.
-  if (state_.view.gradient != view::GradientOverlay::None || state_.view.control_gradients ||
-      (state_.view.controller_outputs && state_.scene().controller.enabled()) ||
-      state_.view.element_colors.kind == view::ElementColoring::Kind::Gradient)
+  if (state_.ui.view.gradient != view::GradientOverlay::None || state_.ui.view.control_gradients ||
+      (state_.ui.view.controller_outputs && state_.scene().controller.enabled()) ||
+      state_.ui.view.element_colors.kind == view::ElementColoring::Kind::Gradient)
     optimization_session();
   adopt_newest_motion();
   adopt_newest_iterate();
   update_state_adjoints();
   update_footage();
   report_frame_export();
-  state_.playback.advance(wall_seconds);
+  state_.shown.playback.advance(wall_seconds);
   // Smoothed over about half a second of frames, for a readable number.
   const double blend = std::clamp(wall_seconds * 2.0, 0.02, 1.0);
-  state_.frame_seconds += (wall_seconds - state_.frame_seconds) * blend;
+  state_.ui.frame_seconds += (wall_seconds - state_.ui.frame_seconds) * blend;
 
   using Clock = std::chrono::steady_clock;
   const auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
@@ -745,17 +746,17 @@ bool Studio::frame(double wall_seconds) {
   handle_keys();
   const ImGuiIO& io = ImGui::GetIO();
   const float top = draw_menu_bar(state_);
-  const int tracks = (state_.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
-                     (state_.view.controller_outputs && state_.scene().controller.enabled() ? 1 : 0) +
-                     (state_.view.adjoint_track ? 1 : 0);
-  const studio::PanelsShown shown{state_.view.outliner, state_.view.inspector, state_.view.timeline, state_.view.log,
-                                  tracks};
+  const int tracks = (state_.ui.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
+                     (state_.ui.view.controller_outputs && state_.scene().controller.enabled() ? 1 : 0) +
+                     (state_.ui.view.adjoint_track ? 1 : 0);
+  const studio::PanelsShown shown{state_.ui.view.outliner, state_.ui.view.inspector, state_.ui.view.timeline,
+                                  state_.ui.view.log, tracks};
   const studio::PanelLayout layout =
       studio::compute_panel_layout(io.DisplaySize.x, io.DisplaySize.y, top, ImGui::GetFrameHeight(), shown);
   if (!layout.outliner.empty()) draw_outliner(state_, layout.outliner);
   if (!layout.inspector.empty()) draw_inspector(state_, layout.inspector);
   if (!layout.timeline.empty()) draw_timeline(state_, layout.timeline);
-  if (!layout.log.empty()) draw_log_panel(state_, layout.log);
+  if (!layout.log.empty()) draw_log_panel(state_.log, state_.ui, layout.log);
   draw_status_bar(state_, layout.status_bar);
   draw_viewport_overlay(state_, layout.viewport);
   draw_shot_overlay(state_, layout.viewport);
@@ -785,15 +786,15 @@ bool Studio::frame(double wall_seconds) {
 
 void Studio::update_footage() {
   const Scene& scene = state_.scene();
-  state_.footage.follow(scene);
-  const bool shot = state_.view.through_shot && shot_view_camera(state_);
-  state_.footage_frame =
-      shot ? state_.footage.frame(studio::shot_frame_at_step(scene, state_.playback.frame())) : nullptr;
+  state_.shot.view.follow(scene);
+  const bool shot = state_.ui.view.through_shot && shot_view_camera(state_);
+  state_.shot.frame =
+      shot ? state_.shot.view.frame(studio::shot_frame_at_step(scene, state_.shown.playback.frame())) : nullptr;
   // A finished tracking run's track goes into the document once, as one step of history.
-  if (!state_.tracking || state_.tracking_applied || !state_.tracking->job().finished()) return;
-  state_.tracking_applied = true;
-  const int id = state_.tracking->track_id();
-  std::optional<Result<Track>> result = state_.tracking->result();
+  if (!state_.shot.tracking || state_.shot.tracking_applied || !state_.shot.tracking->job().finished()) return;
+  state_.shot.tracking_applied = true;
+  const int id = state_.shot.tracking->track_id();
+  std::optional<Result<Track>> result = state_.shot.tracking->result();
   if (!result || !*result) {
     state_.log.error("track " + std::to_string(id) + ": " +
                      (result ? result->error().message : std::string("cancelled")));
@@ -808,16 +809,16 @@ void Studio::update_footage() {
 
 void Studio::start_tracking(int track) {
   const Scene& scene = state_.document.scene();
-  if (!state_.footage.video())
-    return show_error("track: " + (state_.footage.error().empty()
+  if (!state_.shot.view.video())
+    return show_error("track: " + (state_.shot.view.error().empty()
                                        ? std::string("the scene has no video; set one in the Footage tab")
-                                       : state_.footage.error()));
-  disposer_.dispose(std::move(state_.tracking));
-  state_.tracking = std::make_unique<studio::TrackingRun>(scene, track, 0, state_.footage.video()->frame_count() - 1,
-                                                          [] { Window::wake(); });
-  state_.tracking_applied = false;
+                                       : state_.shot.view.error()));
+  disposer_.dispose(std::move(state_.shot.tracking));
+  state_.shot.tracking = std::make_unique<studio::TrackingRun>(
+      scene, track, 0, state_.shot.view.video()->frame_count() - 1, [] { Window::wake(); });
+  state_.shot.tracking_applied = false;
   state_.log.info("tracking track " + std::to_string(track) + " through " +
-                  std::to_string(state_.footage.video()->frame_count()) + " frames");
+                  std::to_string(state_.shot.view.video()->frame_count()) + " frames");
 }
 
 }  // namespace nudge::gui

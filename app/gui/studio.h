@@ -39,25 +39,25 @@ public:
   // Shows a scene built in code (benchmarks, demos) as a new, unsaved document.
   void show_scene(Scene scene);
 
-  void play() { state_.playback.play(); }
+  void play() { state_.shown.playback.play(); }
   // As the Optimise tab's Start button.
   void start_optimizing() { state_.queue(command::OptimizeStart{}); }
   void start_mpc(MpcSettings settings) {
-    state_.mpc_settings = settings;
+    state_.optimise.mpc_settings = settings;
     state_.queue(command::RunMpc{settings});
-    state_.select_optimizer_tab = true;
+    state_.ui.select_optimizer_tab = true;
   }
-  void show_gradient(view::GradientOverlay overlay) { state_.view.gradient = overlay; }
+  void show_gradient(view::GradientOverlay overlay) { state_.ui.view.gradient = overlay; }
   // Through the footage's camera, the shot behind the scene, the Footage tab in front.
   void look_through_shot() {
-    state_.view.through_shot = true;
-    state_.select_footage_tab = true;
+    state_.ui.view.through_shot = true;
+    state_.ui.select_footage_tab = true;
   }
   // A track under the timeline, by its command-line name: controls, controller, adjoint.
   void show_timeline_track(const std::string& track) {
-    if (track == "controls") state_.view.control_gradients = true;
-    if (track == "controller") state_.view.controller_outputs = true;
-    if (track == "adjoint") state_.view.adjoint_track = true;
+    if (track == "controls") state_.ui.view.control_gradients = true;
+    if (track == "controller") state_.ui.view.controller_outputs = true;
+    if (track == "adjoint") state_.ui.view.adjoint_track = true;
   }
 
   // Where the last frame's time went, in seconds (for `nudge bench render`).

@@ -12,7 +12,7 @@
 namespace nudge::gui {
 
 void Studio::run_commands() {
-  std::vector<Command> commands = std::exchange(state_.commands, {});
+  std::vector<Command> commands = std::exchange(state_.commands.items, {});
   // Non-const, so a handler may take what its command carries (a landscape's scene).
   for (Command& c : commands) std::visit([this](auto& command) { handle(command); }, c);
 }
@@ -32,7 +32,7 @@ void Studio::handle(const command::Open& c) {
 
 void Studio::handle(const command::Save&) {
   if (!state_.document.has_path()) {
-    state_.popups.save_as = true;
+    state_.ui.popups.save_as = true;
   } else if (Status saved = state_.document.save(); !saved) {
     show_error(saved.error().message);
   } else {
@@ -58,9 +58,9 @@ void Studio::handle(const command::Quit& c) {
 }
 
 void Studio::handle(const command::Recover& c) {
-  if (!state_.popups.recovery) return;
-  studio::RecoveredScene r = std::move(*state_.popups.recovery);
-  state_.popups.recovery.reset();
+  if (!state_.ui.popups.recovery) return;
+  studio::RecoveredScene r = std::move(*state_.ui.popups.recovery);
+  state_.ui.popups.recovery.reset();
   if (c.accept) {
     set_document(studio::Document::recovered(std::move(r.scene), r.original));
     state_.log.info("recovered the unsaved changes of " +
@@ -73,19 +73,19 @@ void Studio::handle(const command::Recover& c) {
 }
 
 void Studio::handle(const command::ClearRecent&) {
-  state_.recent.clear();
-  if (!state_.recent_file.empty()) (void)state_.recent.save(state_.recent_file);
+  state_.files.recent.clear();
+  if (!state_.files.recent_file.empty()) (void)state_.files.recent.save(state_.files.recent_file);
 }
 
 // View
 
 void Studio::handle(const command::FrameAll&) {
-  state_.camera.frame(state_.draw_options.bounds, viewport_aspect_);
+  state_.ui.camera.frame(state_.shown.draw_options.bounds, viewport_aspect_);
   camera_moved_ = true;
 }
 
 void Studio::handle(const command::ResetCamera&) {
-  state_.camera.reset();
+  state_.ui.camera.reset();
   camera_moved_ = false;
 }
 
@@ -93,39 +93,41 @@ void Studio::handle(const command::ResetCamera&) {
 
 void Studio::handle(const command::OptimizeStart&) {
   optimization_session().start();
-  state_.select_optimizer_tab = true;
-  state_.log.info("optimising with " + std::string(method_name(state_.optimizer_settings.method)));
+  state_.ui.select_optimizer_tab = true;
+  state_.log.info("optimising with " + std::string(method_name(state_.optimise.settings.method)));
 }
 
 void Studio::handle(const command::OptimizePause&) {
-  if (state_.optimization) state_.optimization->pause();
+  if (state_.optimise.session) state_.optimise.session->pause();
 }
 
 void Studio::handle(const command::OptimizeStep&) {
   optimization_session().step();
-  state_.select_optimizer_tab = true;
+  state_.ui.select_optimizer_tab = true;
 }
 
 void Studio::handle(const command::OptimizeReset&) {
-  if (state_.optimization) state_.optimization->reset();
+  if (state_.optimise.session) state_.optimise.session->reset();
 }
 
 void Studio::handle(const command::ApplyIterate&) {
-  if (!state_.iterate || state_.iterate->iteration <= 0 || state_.iterate->trajectory.steps <= 0) return;
-  const int iteration = state_.iterate->iteration;
-  Scene applied = state_.iterate->scene;
-  applied.optimizer = state_.optimizer_settings;
+  if (!state_.optimise.iterate || state_.optimise.iterate->iteration <= 0 ||
+      state_.optimise.iterate->trajectory.steps <= 0)
+    return;
+  const int iteration = state_.optimise.iterate->iteration;
+  Scene applied = state_.optimise.iterate->scene;
+  applied.optimizer = state_.optimise.settings;
   replace_scene_in_place(std::move(applied), "apply iteration " + std::to_string(iteration));
   state_.log.info("iteration " + std::to_string(iteration) + "'s parameters are now the scene's (unsaved)");
 }
 
 void Studio::handle(const command::RunMpc& c) {
-  disposer_.dispose(std::move(state_.mpc));
+  disposer_.dispose(std::move(state_.optimise.mpc));
   if (Status ok = check_mpc(state_.document.scene(), c.settings); !ok) {
     state_.log.error("model predictive control: " + ok.error().message);
     return;
   }
-  state_.mpc = std::make_unique<studio::MpcRun>(state_.document.scene(), c.settings, [] { Window::wake(); });
+  state_.optimise.mpc = std::make_unique<studio::MpcRun>(state_.document.scene(), c.settings, [] { Window::wake(); });
   state_.log.info("model predictive control: planning " + std::to_string(c.settings.horizon) + " steps every " +
                   std::to_string(c.settings.replan_every));
 }
@@ -135,20 +137,20 @@ void Studio::handle(const command::ApplyMpc&) { apply_mpc(); }
 // Trust
 
 void Studio::handle(command::ComputeLandscape& c) {
-  disposer_.dispose(std::move(state_.landscape));  // cancels the previous one
-  state_.landscape = std::make_unique<studio::LossLandscape>(std::move(c.request), [] { Window::wake(); });
+  disposer_.dispose(std::move(state_.trust.landscape));  // cancels the previous one
+  state_.trust.landscape = std::make_unique<studio::LossLandscape>(std::move(c.request), [] { Window::wake(); });
 }
 
 void Studio::handle(const command::CompareMethods& c) {
-  disposer_.dispose(std::move(state_.comparison));
-  state_.comparison =
+  disposer_.dispose(std::move(state_.optimise.comparison));
+  state_.optimise.comparison =
       std::make_unique<studio::MethodComparison>(state_.document.scene(), c.methods, c.budget, [] { Window::wake(); });
 }
 
 void Studio::handle(const command::CheckGradients& c) {
-  disposer_.dispose(std::move(state_.gradient_check));
-  state_.gradient_check = std::make_unique<studio::GradientCheckRun>(state_.point_scene(), c.parameters,
-                                                                     c.samples_per_parameter, [] { Window::wake(); });
+  disposer_.dispose(std::move(state_.trust.gradient_check));
+  state_.trust.gradient_check = std::make_unique<studio::GradientCheckRun>(
+      state_.point_scene(), c.parameters, c.samples_per_parameter, [] { Window::wake(); });
 }
 
 // Edit and history

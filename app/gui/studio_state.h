@@ -218,25 +218,32 @@ struct Popups {
   std::optional<studio::RecoveredScene> recovery;
 };
 
-struct StudioState {
-  explicit StudioState(studio::AppLog& log_sink) : log(log_sink) {}
+// The state splits by owner: each group below is changed by the studio and the panels of
+// one concern, and a panel that only reads a group takes it as const.
 
-  studio::AppLog& log;
-  studio::Document document;
+// File > Recent and File > Examples.
+struct FileLists {
   studio::RecentFiles recent;
   std::filesystem::path recent_file;            // where `recent` is kept; empty: not kept
   std::vector<std::filesystem::path> examples;  // File > Examples, listed once at start
+};
 
-  // The motion shown: the newest rollout of the current document (null until it comes).
+// The motion shown: the newest rollout of the current document (null until it comes),
+// and where the play head is in it.
+struct ShownMotion {
   std::shared_ptr<const studio::RolloutResult> motion;
-  std::uint64_t motion_serial = 0;      // bumped whenever `motion` is replaced
-  std::uint64_t motion_request = 0;     // generation asked for the current document
+  std::uint64_t serial = 0;             // bumped whenever `motion` is replaced
+  std::uint64_t request = 0;            // generation asked for the current document
   view::SceneDrawOptions draw_options;  // bounds and sizes of `motion`
+  studio::Playback playback;
+};
 
-  // Optimising the document: the session (null until the first Start or Step), the
-  // settings the panel edits, and the newest snapshot shown.
-  std::unique_ptr<studio::OptimizationSession> optimization;
-  OptimizerSettings optimizer_settings;
+// Optimising the document (the Optimise tab): the session (null until the first Start
+// or Step), the settings the panel edits, the newest snapshot shown, and model predictive
+// control and the comparison of methods beside it.
+struct OptimiseState {
+  std::unique_ptr<studio::OptimizationSession> session;
+  OptimizerSettings settings;
   std::shared_ptr<const studio::OptimizationSnapshot> iterate;
   // The controller's outputs along the shown iterate's motion, computed once per iterate
   // (and timeline width) for the timeline.
@@ -250,61 +257,29 @@ struct StudioState {
   // before the current one.
   std::shared_ptr<const studio::OptimizationSnapshot> initial_iterate, previous_iterate;
   bool loss_log_scale = true;
-  bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
-  bool select_footage_tab = false;    // the same for the Footage tab
-
-  // The Trust tabs' computations (null until asked for), at the point shown when asked.
-  std::unique_ptr<studio::LossLandscape> landscape;
-  std::unique_ptr<studio::GradientCheckRun> gradient_check;
-  std::unique_ptr<studio::MethodComparison> comparison;  // the Optimise tab's GD against CMA-ES
-  std::unique_ptr<studio::MpcRun> mpc;                   // the Optimise tab's model predictive control
+  std::unique_ptr<studio::MethodComparison> comparison;  // GD against CMA-ES
+  std::unique_ptr<studio::MpcRun> mpc;                   // model predictive control
   MpcSettings mpc_settings;                              // its settings, for the next run
   // Backpropagation through the last `horizon` steps only (0: all), for the optimiser and
-  // the state adjoint; and the state adjoint of the motion shown (computing, and newest).
+  // the state adjoint.
   int horizon = 0;
+};
+
+// The Trust tabs' computations (null until asked for), at the point shown when asked,
+// and the state adjoint of the motion shown (computing, and newest).
+struct TrustState {
+  std::unique_ptr<studio::LossLandscape> landscape;
+  std::unique_ptr<studio::GradientCheckRun> gradient_check;
   std::unique_ptr<studio::StateAdjointRun> adjoint_run;
   std::shared_ptr<const studio::StateAdjointResult> adjoints;
-  // File > Export Frames, running (null when none has been asked for).
-  std::unique_ptr<FrameExport> frame_export;
-  bool frame_export_reported = false;
+};
 
-  // The point the optimiser is at, or the document's parameters before it has run: where
-  // landscapes and gradient checks are computed.
-  const Scene& point_scene() const { return iterate ? iterate->scene : document.scene(); }
-
-  studio::Playback playback;
-  studio::OrbitCamera camera;
-  Selection selection;
-  ViewFlags view;
-  Popups popups;
-
-  // The newest error of a user action (a file that did not open...), shown in a banner
-  // over the viewport until dismissed or replaced. Also in the log.
-  std::string banner;
-
-  // Frame timing for the status bar (seconds per frame, smoothed).
-  double frame_seconds = 1.0 / 60.0;
-  std::string device_name;
-
-  // The log panel's copy of the log, taken when the log's generation changes (then it
-  // scrolls to the bottom).
-  std::uint64_t log_generation_shown = 0;
-  std::vector<studio::LogEntry> log_entries;
-
-  // What Edit > Copy took (studio/scene_edits.h's extract): particles and bodies with
-  // what joins them, kept when another scene is opened so it can be pasted there.
-  std::optional<Scene> clipboard;
-  // A marker of a markers objective waiting to be bound to the next particle clicked in
-  // the viewport (the inspector's "bind by picking"; Escape cancels).
-  struct MarkerBinding {
-    int objective = -1;
-    int marker = -1;
-  };
-  std::optional<MarkerBinding> binding_marker;
-  // The shot behind the viewport (the document's video), and its frame at the play head
-  // when the view looks through the shot's camera (set each frame before drawing).
-  studio::FootageView footage;
-  const footage::Image* footage_frame = nullptr;
+// The shot behind the viewport and the Footage tab's work on it.
+struct ShotState {
+  // The document's video, and its frame at the play head when the view looks through the
+  // shot's camera (set each frame before drawing).
+  studio::FootageView view;
+  const footage::Image* frame = nullptr;
   // Tracking a feature through the shot (null until asked for), and whether its result
   // has been taken into the document.
   std::unique_ptr<studio::TrackingRun> tracking;
@@ -318,27 +293,89 @@ struct StudioState {
     Mode mode = Mode::None;
     std::string track_name = "feature";
     double world[3] = {0, 0, 0};
-  } footage_tool;
+  } tool;
   int selected_track = -1;  // the Footage tab's track (-1: none)
   struct TrackDrag {
     int track = -1, frame = 0;
     double u = 0, v = 0;  // image px, where the point is dragged to
   };
   std::optional<TrackDrag> track_drag;
+};
 
+// What the editor works on: the selection, a marker waiting to be bound, the clipboard.
+struct EditorState {
+  Selection selection;
+  // A marker of a markers objective waiting to be bound to the next particle clicked in
+  // the viewport (the inspector's "bind by picking"; Escape cancels).
+  struct MarkerBinding {
+    int objective = -1;
+    int marker = -1;
+  };
+  std::optional<MarkerBinding> binding_marker;
+  // What Edit > Copy took (studio/scene_edits.h's extract): particles and bodies with
+  // what joins them, kept when another scene is opened so it can be pasted there.
+  std::optional<Scene> clipboard;
   // Snap moves to the grid (Edit > Snap to Grid; holding Ctrl while dragging inverts it).
   bool snap = true;
+};
 
-  std::vector<Command> commands;  // queued by panels, carried out after drawing
-  void queue(Command c) { commands.push_back(std::move(c)); }
+// The window itself: what is shown, the camera, dialogs, the banner, timing, the log's
+// copy, and File > Export Frames.
+struct UiState {
+  ViewFlags view;
+  studio::OrbitCamera camera;
+  Popups popups;
+  // The newest error of a user action (a file that did not open...), shown in a banner
+  // over the viewport until dismissed or replaced. Also in the log.
+  std::string banner;
+  bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
+  bool select_footage_tab = false;    // the same for the Footage tab
+  // Frame timing for the status bar (seconds per frame, smoothed).
+  double frame_seconds = 1.0 / 60.0;
+  std::string device_name;
+  // The log panel's copy of the log, taken when the log's generation changes (then it
+  // scrolls to the bottom).
+  std::uint64_t log_generation_shown = 0;
+  std::vector<studio::LogEntry> log_entries;
+  // File > Export Frames, running (null when none has been asked for).
+  std::unique_ptr<FrameExport> frame_export;
+  bool frame_export_reported = false;
+};
 
+// What the panels ask the studio to do this frame, carried out after drawing
+// (Studio::run_commands), so that no panel half-applies an action.
+struct CommandQueue {
+  std::vector<Command> items;
+  void push(Command c) { items.push_back(std::move(c)); }
+};
+
+struct StudioState {
+  explicit StudioState(studio::AppLog& log_sink) : log(log_sink) {}
+
+  studio::AppLog& log;
+  studio::Document document;
+  FileLists files;
+  ShownMotion shown;
+  OptimiseState optimise;
+  TrustState trust;
+  ShotState shot;
+  EditorState editor;
+  UiState ui;
+
+  CommandQueue commands;
+  void queue(Command c) { commands.push(std::move(c)); }
+
+  // The point the optimiser is at, or the document's parameters before it has run: where
+  // landscapes and gradient checks are computed.
+  const Scene& point_scene() const { return optimise.iterate ? optimise.iterate->scene : document.scene(); }
   // The scene being shown: the motion's when it belongs to the current document (it is
   // the exact scene that was simulated), else the document's.
   const Scene& scene() const {
-    return motion && motion->generation == motion_request ? motion->scene : document.scene();
+    return shown.motion && shown.motion->generation == shown.request ? shown.motion->scene : document.scene();
   }
   const Trajectory* trajectory() const {
-    return motion && motion->generation == motion_request && motion->ok() ? &motion->trajectory : nullptr;
+    return shown.motion && shown.motion->generation == shown.request && shown.motion->ok() ? &shown.motion->trajectory
+                                                                                           : nullptr;
   }
 };
 

@@ -132,7 +132,7 @@ bool ViewportEditor::handle_mouse(StudioState& state, const view::ViewportProjec
                                   const view::SceneDrawOptions& options, bool mouse_in_viewport) {
   const ImGuiIO& io = ImGui::GetIO();
   mouse_ = {io.MousePos.x, io.MousePos.y};
-  const std::optional<glm::dvec3> origin = movable_origin(state.point_scene(), state.selection);
+  const std::optional<glm::dvec3> origin = movable_origin(state.point_scene(), state.editor.selection);
   const bool free_to_start = mouse_in_viewport && !io.WantCaptureMouse;
 
   hovered_ = view::GizmoHandle::None;
@@ -145,8 +145,8 @@ bool ViewportEditor::handle_mouse(StudioState& state, const view::ViewportProjec
       dragged_ = hovered_;
       origin_at_press_ = *origin;
       // Moves edit the start: show it, so what moves is where the gizmo is.
-      state.playback.pause();
-      state.playback.seek(0);
+      state.shown.playback.pause();
+      state.shown.playback.seek(0);
     } else {
       mode_ = io.KeyCtrl ? Mode::Box : Mode::Pending;
     }
@@ -162,7 +162,8 @@ bool ViewportEditor::handle_mouse(StudioState& state, const view::ViewportProjec
     if (ended == Mode::Box) finish_box(state, projector, io.KeyShift);
     if (ended == Mode::Gizmo) {
       if (offset != glm::dvec3(0, 0, 0))
-        if (std::optional<command::EditScene> move = move_selection(state.point_scene(), state.selection, offset))
+        if (std::optional<command::EditScene> move =
+                move_selection(state.point_scene(), state.editor.selection, offset))
           state.queue(std::move(*move));
     }
     dragged_ = view::GizmoHandle::None;
@@ -171,11 +172,11 @@ bool ViewportEditor::handle_mouse(StudioState& state, const view::ViewportProjec
 }
 
 bool ViewportEditor::cancel(StudioState& state) {
-  const bool had = mode_ == Mode::Gizmo || mode_ == Mode::Box || state.binding_marker.has_value();
+  const bool had = mode_ == Mode::Gizmo || mode_ == Mode::Box || state.editor.binding_marker.has_value();
   if (mode_ == Mode::Gizmo || mode_ == Mode::Box) mode_ = Mode::Idle;
   dragged_ = view::GizmoHandle::None;
-  if (state.binding_marker) {
-    state.binding_marker.reset();
+  if (state.editor.binding_marker) {
+    state.editor.binding_marker.reset();
     state.log.info("binding a marker: cancelled");
   }
   return had;
@@ -184,25 +185,25 @@ bool ViewportEditor::cancel(StudioState& state) {
 glm::dvec3 ViewportEditor::current_offset(const StudioState& state, const view::ViewportProjector& projector) const {
   if (mode_ != Mode::Gizmo) return {0, 0, 0};
   const glm::dvec3 offset = view::drag_offset(projector, origin_at_press_, dragged_, press_, mouse_);
-  if (state.snap == snap_inverted_) return offset;
-  return snap_to_grid(origin_at_press_, offset, view::default_snap_step(state.draw_options.bounds));
+  if (state.editor.snap == snap_inverted_) return offset;
+  return snap_to_grid(origin_at_press_, offset, view::default_snap_step(state.shown.draw_options.bounds));
 }
 
 void ViewportEditor::click(StudioState& state, const view::ViewportProjector& projector,
                            const view::SceneDrawOptions& options, bool add) {
   const Scene& scene = state.scene();
   const Trajectory* traj = state.trajectory();
-  const int frame = traj ? std::min(state.playback.frame(), traj->steps) : 0;
+  const int frame = traj ? std::min(state.shown.playback.frame(), traj->steps) : 0;
   const std::optional<view::Pick> hit = view::pick(scene, traj, frame, options, projector, mouse_);
 
-  if (state.binding_marker) {
+  if (state.editor.binding_marker) {
     if (!hit || hit->kind != view::Pick::Kind::Particle) {
       state.log.info("click a particle to bind the marker to (Esc cancels)");
       return;
     }
-    const StudioState::MarkerBinding b = *state.binding_marker;
+    const EditorState::MarkerBinding b = *state.editor.binding_marker;
     const int particle = hit->index;
-    state.binding_marker.reset();
+    state.editor.binding_marker.reset();
     state.queue(command::EditScene{
         "bind marker " + std::to_string(b.marker) + " to particle " + std::to_string(particle),
         [b, particle](const Scene& s) { return edits::bind_marker(s, b.objective, b.marker, particle); },
@@ -211,7 +212,7 @@ void ViewportEditor::click(StudioState& state, const view::ViewportProjector& pr
   }
 
   if (!hit) {
-    if (!add) state.selection = {Selection::Kind::Settings, 0, {}};
+    if (!add) state.editor.selection = {Selection::Kind::Settings, 0, {}};
     return;
   }
   Selection::Kind kind = Selection::Kind::Particle;
@@ -224,27 +225,27 @@ void ViewportEditor::click(StudioState& state, const view::ViewportProjector& pr
     case view::Pick::Kind::Triangle: kind = Selection::Kind::Triangle; break;
     case view::Pick::Kind::Tet: kind = Selection::Kind::Tet; break;
   }
-  state.selection = select_after_click(state.selection, kind, hit->index, add);
+  state.editor.selection = select_after_click(state.editor.selection, kind, hit->index, add);
 }
 
 void ViewportEditor::finish_box(StudioState& state, const view::ViewportProjector& projector, bool add) {
   const Trajectory* traj = state.trajectory();
-  const int frame = traj ? std::min(state.playback.frame(), traj->steps) : 0;
+  const int frame = traj ? std::min(state.shown.playback.frame(), traj->steps) : 0;
   const view::BoxSelection box = view::box_select(state.scene(), traj, frame, projector, press_, mouse_);
   if (box.empty()) {
-    if (!add) state.selection = {Selection::Kind::Settings, 0, {}};
+    if (!add) state.editor.selection = {Selection::Kind::Settings, 0, {}};
     return;
   }
   // One kind at a time: the particles when there are any.
   const Selection::Kind kind = box.particles.empty() ? Selection::Kind::Body : Selection::Kind::Particle;
   std::vector<int> chosen = box.particles.empty() ? box.bodies : box.particles;
-  if (add && state.selection.kind == kind)
-    for (const int i : state.selection.members()) chosen.push_back(i);
+  if (add && state.editor.selection.kind == kind)
+    for (const int i : state.editor.selection.members()) chosen.push_back(i);
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   Selection next{kind, chosen.back(), {}};
   next.others.assign(chosen.begin(), chosen.end() - 1);
-  state.selection = std::move(next);
+  state.editor.selection = std::move(next);
   state.log.info("selected " + std::to_string(chosen.size()) +
                  (kind == Selection::Kind::Particle ? " particle(s)" : " body(ies)"));
 }
@@ -252,7 +253,7 @@ void ViewportEditor::finish_box(StudioState& state, const view::ViewportProjecto
 void ViewportEditor::add_to_draw_list(render::DrawList& list, const StudioState& state,
                                       const view::ViewportProjector& projector, float particle_radius) const {
   const Scene& scene = state.point_scene();
-  const std::optional<glm::dvec3> origin = movable_origin(scene, state.selection);
+  const std::optional<glm::dvec3> origin = movable_origin(scene, state.editor.selection);
   if (!origin) return;
   if (mode_ != Mode::Gizmo) {
     view::add_gizmo(list, projector, *origin, hovered_);
@@ -261,8 +262,8 @@ void ViewportEditor::add_to_draw_list(render::DrawList& list, const StudioState&
   const glm::dvec3 offset = current_offset(state, projector);
   // Where the selection goes: particles each, anything else as a marker at its origin.
   const render::Rgba moved{1.0f, 0.85f, 0.3f, 0.9f};
-  if (state.selection.kind == Selection::Kind::Particle) {
-    for (const int i : state.selection.members())
+  if (state.editor.selection.kind == Selection::Kind::Particle) {
+    for (const int i : state.editor.selection.members())
       list.spheres.push_back(
           {glm::vec3(row3(scene.params[ParamId::InitialPosition].value, i) + offset), particle_radius * 1.3f, moved});
   } else {
@@ -282,7 +283,7 @@ void ViewportEditor::draw_overlay(const StudioState& state, const view::Viewport
     draw->AddRect(a, b, IM_COL32(120, 170, 255, 200));
   }
   // The gizmo's outline over the scene: a body in front of it cannot hide it.
-  const std::optional<glm::dvec3> origin = movable_origin(state.point_scene(), state.selection);
+  const std::optional<glm::dvec3> origin = movable_origin(state.point_scene(), state.editor.selection);
   if (origin) {
     const glm::dvec3 at = mode_ == Mode::Gizmo ? origin_at_press_ + current_offset(state, projector) : *origin;
     if (const std::optional<view::GizmoScreen> g = view::gizmo_screen(projector, at)) {
@@ -299,14 +300,15 @@ void ViewportEditor::draw_overlay(const StudioState& state, const view::Viewport
     }
     if (mode_ == Mode::Gizmo) {
       const glm::dvec3 offset = current_offset(state, projector);
-      const std::string text = format_offset(offset) + ((state.snap != snap_inverted_) ? "  (snapped)" : "");
+      const std::string text = format_offset(offset) + ((state.editor.snap != snap_inverted_) ? "  (snapped)" : "");
       draw->AddText(ImVec2(float(mouse_.x) + 14, float(mouse_.y) + 10), IM_COL32(255, 255, 255, 230), text.c_str());
     }
   }
-  if (state.binding_marker)
+  if (state.editor.binding_marker)
     draw->AddText(
         ImVec2(float(v.x) + 12, float(v.y + v.height) - 24), IM_COL32(255, 220, 120, 255),
-        ("click a particle to bind marker " + std::to_string(state.binding_marker->marker) + " (Esc cancels)").c_str());
+        ("click a particle to bind marker " + std::to_string(state.editor.binding_marker->marker) + " (Esc cancels)")
+            .c_str());
   draw->PopClipRect();
 }
 

@@ -34,7 +34,7 @@ public:
   enum class Mode { Idle, Pending, Orbit, Box, Gizmo };
 
   // Reads the mouse over the viewport and acts: selects, binds a marker waiting in
-  // state.binding_marker to a clicked particle, or queues a move. Returns whether the
+  // state.editor.binding_marker to a clicked particle, or queues a move. Returns whether the
   // left button now drags the camera round (Orbit).
   bool handle_mouse(StudioState& state, const view::ViewportProjector& projector, const view::SceneDrawOptions& options,
                     bool mouse_in_viewport);

@@ -58,7 +58,7 @@ void joint_items(StudioState& state) {
   if (!applies && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("select two bodies (Shift+click the second) to join them, or one to hang it from the world");
   if (!open) return;
-  const std::vector<int> bodies = state.selection.members();
+  const std::vector<int> bodies = state.editor.selection.members();
   if (bodies.size() == 1)
     ImGui::TextDisabled("body %d hung from the world above it", bodies[0]);
   else
@@ -104,13 +104,13 @@ void add_items(StudioState& state) {
                "select exactly two particles (Shift+click the second)");
   ImGui::Separator();
   using G = Popups::Generator;
-  if (ImGui::MenuItem("Chain...")) state.popups.generator = G::Chain;
-  if (ImGui::MenuItem("Cloth...")) state.popups.generator = G::Cloth;
-  if (ImGui::MenuItem("Soft Block...")) state.popups.generator = G::SoftBlock;
-  if (ImGui::MenuItem("Walker Robot...")) state.popups.generator = G::Walker;
-  if (ImGui::MenuItem("Soft Box...")) state.popups.generator = G::SoftBox;
-  if (ImGui::MenuItem("Soft Ball...")) state.popups.generator = G::SoftBall;
-  if (ImGui::MenuItem("Import Tet Mesh...")) state.popups.generator = G::ImportTetMesh;
+  if (ImGui::MenuItem("Chain...")) state.ui.popups.generator = G::Chain;
+  if (ImGui::MenuItem("Cloth...")) state.ui.popups.generator = G::Cloth;
+  if (ImGui::MenuItem("Soft Block...")) state.ui.popups.generator = G::SoftBlock;
+  if (ImGui::MenuItem("Walker Robot...")) state.ui.popups.generator = G::Walker;
+  if (ImGui::MenuItem("Soft Box...")) state.ui.popups.generator = G::SoftBox;
+  if (ImGui::MenuItem("Soft Ball...")) state.ui.popups.generator = G::SoftBall;
+  if (ImGui::MenuItem("Import Tet Mesh...")) state.ui.popups.generator = G::ImportTetMesh;
   ImGui::Separator();
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
     if (!ImGui::MenuItem(item)) return;
@@ -149,11 +149,11 @@ void add_items(StudioState& state) {
   builder_item(state, "Target for the Selection", nullptr, add_target_for_selection(state),
                "select particles or bodies: the target pulls their centroid");
   if (ImGui::MenuItem("Load Marker CSV...")) {
-    if (state.selection.kind == K::Particle && selection_exists(edited_scene(state), state.selection)) {
-      state.popups.marker_csv = true;
+    if (state.editor.selection.kind == K::Particle && selection_exists(edited_scene(state), state.editor.selection)) {
+      state.ui.popups.marker_csv = true;
     } else {
-      state.banner = "load marker CSV: select the particle that the file's first marker should follow first";
-      state.log.error(state.banner);
+      state.ui.banner = "load marker CSV: select the particle that the file's first marker should follow first";
+      state.log.error(state.ui.banner);
     }
   }
   if (ImGui::BeginMenu("Objective Term")) {
@@ -186,15 +186,15 @@ void edit_menu(StudioState& state) {
   if (!ImGui::BeginMenu("Edit")) return;
   history_items(state);
   ImGui::Separator();
-  const Selection& sel = state.selection;
+  const Selection& sel = state.editor.selection;
   const bool copyable = (sel.kind == K::Particle || sel.kind == K::Body) && selection_exists(edited_scene(state), sel);
   if (ImGui::MenuItem("Copy", "Ctrl+C", false, copyable)) copy_selection(state);
   if (!copyable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("select particles or bodies to copy");
   // Built only when chosen: it copies the clipboard.
-  if (ImGui::MenuItem("Paste", "Ctrl+V", false, state.clipboard.has_value()))
+  if (ImGui::MenuItem("Paste", "Ctrl+V", false, state.editor.clipboard.has_value()))
     if (std::optional<command::EditScene> paste = paste_clipboard(state)) state.queue(std::move(*paste));
-  if (!state.clipboard && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+  if (!state.editor.clipboard && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("nothing copied yet: select particles or bodies, then Ctrl+C");
   builder_item(state, "Duplicate", "Ctrl+D", duplicate_selection(state), "select particles or bodies");
   ImGui::Separator();
@@ -202,17 +202,18 @@ void edit_menu(StudioState& state) {
   builder_item(state, "Delete Selected", "Delete", delete_selection(state), "select elements to delete");
   builder_item(state, "Pin or Free Particles", "P", toggle_pin_selection(state), "select particles");
   ImGui::Separator();
-  ImGui::MenuItem("Snap to Grid", nullptr, &state.snap);
+  ImGui::MenuItem("Snap to Grid", nullptr, &state.editor.snap);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
   // The Optimise tab's "Apply to the scene", here too: it is a step of the history.
   ImGui::Separator();
-  const bool moved = state.iterate && state.iterate->iteration > 0 && state.iterate->trajectory.steps > 0;
+  const bool moved =
+      state.optimise.iterate && state.optimise.iterate->iteration > 0 && state.optimise.iterate->trajectory.steps > 0;
   if (ImGui::MenuItem("Apply Iterate", nullptr, false, moved)) state.queue(command::ApplyIterate{});
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(moved ? "make iteration %d's parameters the scene's (an undoable step)"
                             : "the optimiser has not moved from the scene's values",
-                      moved ? state.iterate->iteration : 0);
+                      moved ? state.optimise.iterate->iteration : 0);
   ImGui::EndMenu();
 }
 

@@ -20,7 +20,7 @@ namespace nudge::gui {
 namespace {
 
 using inspector::number;
-using Mode = StudioState::FootageTool::Mode;
+using Mode = ShotState::FootageTool::Mode;
 
 void heading(const char* text) {
   ImGui::Spacing();
@@ -57,14 +57,14 @@ void video_section(StudioState& state, const Scene& scene) {
       return studio::edits::set_footage(sc, video, rate, start);
     }));
   }
-  if (const footage::VideoReader* video = state.footage.video()) {
+  if (const footage::VideoReader* video = state.shot.view.video()) {
     std::string info = std::to_string(video->width()) + " x " + std::to_string(video->height()) + ", " +
                        std::to_string(video->frame_count()) + " frames at " + number(video->fps()) + " fps";
     if (std::abs(video->fps() - scene.footage.fps) > 1e-6 * scene.footage.fps)
       info += " (the scene says " + number(scene.footage.fps) + ")";
     ImGui::TextWrapped("%s", info.c_str());
-  } else if (!state.footage.error().empty()) {
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.footage.error().c_str());
+  } else if (!state.shot.view.error().empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.shot.view.error().c_str());
   }
   if (const std::optional<int> spf = steps_per_frame(scene.footage.fps, scene.settings.dt))
     ImGui::TextDisabled("%d simulation steps per frame", *spf);
@@ -74,9 +74,9 @@ void video_section(StudioState& state, const Scene& scene) {
 }
 
 void camera_section(StudioState& state, const Scene& scene) {
-  const bool can_look = scene.footage.camera || state.footage.video();
+  const bool can_look = scene.footage.camera || state.shot.view.video();
   ImGui::BeginDisabled(!can_look);
-  ImGui::Checkbox("Look through the shot's camera (C)", &state.view.through_shot);
+  ImGui::Checkbox("Look through the shot's camera (C)", &state.ui.view.through_shot);
   ImGui::EndDisabled();
   if (const std::optional<PinholeCamera>& c = scene.footage.camera)
     ImGui::TextWrapped("Camera: focal %s px (%s deg vertical), at %s m", number(c->focal).c_str(),
@@ -110,18 +110,18 @@ void camera_section(StudioState& state, const Scene& scene) {
     ImGui::EndTable();
   }
   ImGui::SetNextItemWidth(180);
-  ImGui::InputScalarN("##world", ImGuiDataType_Double, state.footage_tool.world, 3, nullptr, nullptr, "%.4g");
+  ImGui::InputScalarN("##world", ImGuiDataType_Double, state.shot.tool.world, 3, nullptr, nullptr, "%.4g");
   ImGui::SameLine();
   ImGui::BeginDisabled(!can_look);
   if (ImGui::Button("Place Point in View")) {
-    state.footage_tool.mode = Mode::PlacePoint;
-    state.view.through_shot = true;
+    state.shot.tool.mode = Mode::PlacePoint;
+    state.ui.view.through_shot = true;
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("A point whose place in the world (m) you know: type it, then click where it shows in the shot");
   // Without points to fit to: the view the user has lined up by orbiting, taken as it is.
-  ImGui::BeginDisabled(!state.footage.video() || scene.footage.camera.has_value());
+  ImGui::BeginDisabled(!state.shot.view.video() || scene.footage.camera.has_value());
   if (ImGui::Button("Camera from the View")) {
     if (const std::optional<PinholeCamera> camera = shot_view_camera(state)) {
       const PinholeCamera taken = *camera;
@@ -135,13 +135,13 @@ void camera_section(StudioState& state, const Scene& scene) {
   ImGui::SameLine();
   ImGui::BeginDisabled(points.size() < 4);
   if (ImGui::Button("Fit Camera")) {
-    const footage::VideoReader* video = state.footage.video();
+    const footage::VideoReader* video = state.shot.view.video();
     const int width = video ? video->width() : scene.footage.camera ? scene.footage.camera->width : 0;
     const int height = video ? video->height() : scene.footage.camera ? scene.footage.camera->height : 0;
     Result<footage::CameraFit> fit = footage::fit_camera(points, width, height);
     if (!fit) {
       state.log.error(fit.error().message);
-      state.banner = fit.error().message;
+      state.ui.banner = fit.error().message;
     } else {
       state.log.info("fitted the shot's camera: focal " + number(fit->camera.focal) + " px, reprojection error rms " +
                      number(fit->rms_error) + " px, max " + number(fit->max_error) + " px");
@@ -160,8 +160,8 @@ void tracks_section(StudioState& state, const Scene& scene) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       const std::string label = std::to_string(t.id) + " " + t.name;
-      if (ImGui::Selectable(label.c_str(), state.selected_track == t.id, ImGuiSelectableFlags_SpanAllColumns))
-        state.selected_track = t.id;
+      if (ImGui::Selectable(label.c_str(), state.shot.selected_track == t.id, ImGuiSelectableFlags_SpanAllColumns))
+        state.shot.selected_track = t.id;
       ImGui::TableNextColumn();
       ImGui::Text("%zu frames", t.samples.size());
       ImGui::TableNextColumn();
@@ -175,30 +175,30 @@ void tracks_section(StudioState& state, const Scene& scene) {
     ImGui::EndTable();
   }
   ImGui::SetNextItemWidth(120);
-  ImGui::InputText("##name", &state.footage_tool.track_name);
+  ImGui::InputText("##name", &state.shot.tool.track_name);
   ImGui::SameLine();
-  ImGui::BeginDisabled(!scene.footage.camera && !state.footage.video());
+  ImGui::BeginDisabled(!scene.footage.camera && !state.shot.view.video());
   if (ImGui::Button("Add Track in View")) {
-    state.footage_tool.mode = Mode::AddTrack;
-    state.view.through_shot = true;
+    state.shot.tool.mode = Mode::AddTrack;
+    state.ui.view.through_shot = true;
   }
   ImGui::EndDisabled();
 
-  const Track* selected = scene.footage.track(state.selected_track);
+  const Track* selected = scene.footage.track(state.shot.selected_track);
   if (!selected) return;
   const int id = selected->id;
-  const bool tracking = state.tracking && !state.tracking->job().finished();
-  ImGui::BeginDisabled(tracking || !state.footage.video());
+  const bool tracking = state.shot.tracking && !state.shot.tracking->job().finished();
+  ImGui::BeginDisabled(tracking || !state.shot.view.video());
   if (ImGui::Button("Track Through the Shot")) state.queue(command::TrackFeature{id});
   ImGui::EndDisabled();
   if (tracking) {
     ImGui::SameLine();
     ImGui::TextDisabled("tracking...");
   }
-  const bool particle = state.selection.kind == Selection::Kind::Particle;
+  const bool particle = state.editor.selection.kind == Selection::Kind::Particle;
   ImGui::BeginDisabled(!particle || !scene.footage.camera);
   if (ImGui::Button("Bind to Selected Particle")) {
-    const int p = state.selection.index;
+    const int p = state.editor.selection.index;
     state.queue(command::EditScene("bind track " + std::to_string(id) + " to particle " + std::to_string(p),
                                    [id, p](const Scene& sc) { return studio::edits::bind_track(sc, id, p); }));
   }
@@ -209,7 +209,7 @@ void tracks_section(StudioState& state, const Scene& scene) {
   if (ImGui::Button("Delete Track")) {
     state.queue(command::EditScene("delete track " + std::to_string(id),
                                    [id](const Scene& sc) { return studio::edits::delete_track(sc, id); }));
-    state.selected_track = -1;
+    state.shot.selected_track = -1;
   }
   ImGui::TextDisabled("Drag its point in the view to correct it on a frame; tracking again keeps the corrections.");
 }
@@ -225,14 +225,14 @@ void draw_footage_contents(StudioState& state) {
   heading("Tracks");
   tracks_section(state, scene);
   heading("Export the motion shown");
-  if (ImGui::Button("CSV...")) state.popups.export_file = command::ExportKind::MotionCsv;
+  if (ImGui::Button("CSV...")) state.ui.popups.export_file = command::ExportKind::MotionCsv;
   ImGui::SameLine();
-  if (ImGui::Button("glTF...")) state.popups.export_file = command::ExportKind::MotionGltf;
+  if (ImGui::Button("glTF...")) state.ui.popups.export_file = command::ExportKind::MotionGltf;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("An animated node per particle and body, and the shot's camera");
   ImGui::SameLine();
-  const bool exporting = state.frame_export && !state.frame_export->job().finished();
-  ImGui::BeginDisabled(!scene.footage.camera || !state.footage.video() || exporting);
-  if (ImGui::Button("Frames over the Shot...")) state.popups.export_file = command::ExportKind::FramesOverShot;
+  const bool exporting = state.ui.frame_export && !state.ui.frame_export->job().finished();
+  ImGui::BeginDisabled(!scene.footage.camera || !state.shot.view.video() || exporting);
+  if (ImGui::Button("Frames over the Shot...")) state.ui.popups.export_file = command::ExportKind::FramesOverShot;
   ImGui::EndDisabled();
 }
 

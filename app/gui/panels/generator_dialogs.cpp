@@ -485,9 +485,9 @@ G g_open = G::None;  // the dialog being shown
 }  // namespace
 
 void draw_generator_dialogs(StudioState& state) {
-  if (state.popups.generator != G::None) {
-    g_open = state.popups.generator;
-    state.popups.generator = G::None;
+  if (state.ui.popups.generator != G::None) {
+    g_open = state.ui.popups.generator;
+    state.ui.popups.generator = G::None;
     place_at_drop_point(state, g_open);
     g_add_error.clear();
     ImGui::OpenPopup(title(g_open));

@@ -76,7 +76,7 @@ void report_table(const GradCheckReport& report) {
 
 }  // namespace
 
-void draw_gradient_check_contents(StudioState& state) {
+void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands) {
   CheckForm& f = form();
   const Scene& scene = state.point_scene();
   if (!f.initialised) {  // the optimised parameters, or everything when none is
@@ -87,7 +87,7 @@ void draw_gradient_check_contents(StudioState& state) {
     f.initialised = true;
   }
   ImGui::TextWrapped("Adjoint gradients against central finite differences (float64, CPU) at %s.",
-                     state.iterate ? "the optimiser's current point" : "the scene's values");
+                     state.optimise.iterate ? "the optimiser's current point" : "the scene's values");
   if (ImGui::BeginTable("choose", 2)) {
     for (int p = 0; p < kParamCount; ++p) {
       const Parameter& param = scene.params.items[size_t(p)];
@@ -105,16 +105,16 @@ void draw_gradient_check_contents(StudioState& state) {
   std::vector<ParamId> chosen;
   for (int p = 0; p < kParamCount; ++p)
     if (f.chosen[size_t(p)] && scene.params.items[size_t(p)].size() > 0) chosen.push_back(static_cast<ParamId>(p));
-  const bool busy = state.gradient_check && !state.gradient_check->job().finished();
+  const bool busy = state.trust.gradient_check && !state.trust.gradient_check->job().finished();
   ImGui::BeginDisabled(busy || chosen.empty());
-  if (ImGui::Button("Check gradients")) state.queue(command::CheckGradients{chosen, f.samples});
+  if (ImGui::Button("Check gradients")) commands.push(command::CheckGradients{chosen, f.samples});
   ImGui::EndDisabled();
   if (busy) {
-    if (job_progress(state.gradient_check->job(), "entries")) state.gradient_check->cancel();
+    if (job_progress(state.trust.gradient_check->job(), "entries")) state.trust.gradient_check->cancel();
     return;
   }
-  if (!state.gradient_check) return;
-  const auto outcome = state.gradient_check->outcome();
+  if (!state.trust.gradient_check) return;
+  const auto outcome = state.trust.gradient_check->outcome();
   if (!outcome->error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
     ImGui::TextWrapped("%s", outcome->error.c_str());

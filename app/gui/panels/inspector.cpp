@@ -88,9 +88,9 @@ void settings(StudioState& state, const Scene& scene) {
     row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
   }
   row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
-  if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request) {
-    row("loss", number(state.motion->evaluation.loss));
-    row("rollout", number(state.motion->seconds * 1000) + " ms");
+  if (state.shown.motion && state.shown.motion->ok() && state.shown.motion->generation == state.shown.request) {
+    row("loss", number(state.shown.motion->evaluation.loss));
+    row("rollout", number(state.shown.motion->seconds * 1000) + " ms");
   }
 }
 
@@ -114,7 +114,7 @@ void particle(StudioState& state, const Scene& scene, int i) {
   if (const auto n = corners(scene.triangles)) row("in triangles", std::to_string(n));
   if (const auto n = corners(scene.tets)) row("in tets", std::to_string(n));
   if (const Trajectory* traj = state.trajectory()) {
-    const int t = state.playback.frame();
+    const int t = state.shown.playback.frame();
     const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
     row("position", vec3(traj->x.data() + at) + " m");
@@ -148,9 +148,10 @@ Result<Scene> drive_springs(const Scene& scene, const std::vector<int>& springs,
 // one to the scene in the same step) and its actuation (its rest length scales by
 // 1 + actuation x control). Both apply to every selected spring.
 void muscle_rows(StudioState& state, const Scene& scene, int j) {
-  const std::vector<int> springs = state.selection.kind == Selection::Kind::Spring && state.selection.contains(j)
-                                       ? state.selection.members()
-                                       : std::vector<int>{j};
+  const std::vector<int> springs =
+      state.editor.selection.kind == Selection::Kind::Spring && state.editor.selection.contains(j)
+          ? state.editor.selection.members()
+          : std::vector<int>{j};
   const int channel = scene.spring_channel[size_t(j)];
   const double actuation = scene.actuation[size_t(j)];
   ImGui::TableNextRow();
@@ -224,7 +225,7 @@ void spring(StudioState& state, const Scene& scene, int j) {
   const int channel = scene.spring_channel[size_t(j)];
   muscle_rows(state, scene, j);
   if (const Trajectory* traj = state.trajectory()) {
-    const int t = state.playback.frame();
+    const int t = state.shown.playback.frame();
     const double* xa = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(a)) * 3;
     const double* xb = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(b)) * 3;
     const double length = std::sqrt((xa[0] - xb[0]) * (xa[0] - xb[0]) + (xa[1] - xb[1]) * (xa[1] - xb[1]) +
@@ -260,7 +261,7 @@ void body(StudioState& state, const Scene& scene, int b) {
   const double* q = &p[ParamId::BodyOrientation].value[4 * size_t(b)];
   row("initial orientation", vec3(q) + ", " + number(q[3]) + " (x, y, z, w)");
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
-    const int t = state.playback.frame();
+    const int t = state.shown.playback.frame();
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
     row("position", vec3(&traj->body_x[(size_t(t) * traj->bodies + b) * 3]) + " m");
     const double* qt = &traj->body_q[(size_t(t) * traj->bodies + b) * 4];
@@ -332,7 +333,7 @@ void joint(StudioState& state, const Scene& scene, int j) {
       edit_param_row(state, id, j, turns ? "N m s/rad" : "N s/m");
   }
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
-    const int t = std::clamp(state.playback.frame(), 0, traj->steps);
+    const int t = std::clamp(state.shown.playback.frame(), 0, traj->steps);
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
     // Zero while the joint holds; the locks are springs, so it opens under load. A
     // prismatic joint's anchors part along the axis by design: the slide.
@@ -363,7 +364,7 @@ void attachment(const StudioState& state, const Scene& scene, int a) {
   row("spring", number(scene.joint_settings.stiffness) + " N/m, " + number(scene.joint_settings.damping) +
                     " N s/m (the joints')");
   if (const Trajectory* traj = state.trajectory()) {
-    const int t = std::clamp(state.playback.frame(), 0, traj->steps);
+    const int t = std::clamp(state.shown.playback.frame(), 0, traj->steps);
     row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
     // Zero while the spring holds; it stretches under load.
     const view::AttachmentPlace now = view::attachment_place(scene, traj, t, a);
@@ -443,13 +444,13 @@ namespace {
 
 void inspector_contents(StudioState& state) {
   const Scene& scene = state.scene();
-  const Selection sel = state.selection;
-  if (state.binding_marker) {
+  const Selection sel = state.editor.selection;
+  if (state.editor.binding_marker) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme::kAccent);
     ImGui::TextWrapped("Click a particle in the viewport to bind marker %d (Esc cancels).",
-                       state.binding_marker->marker);
+                       state.editor.binding_marker->marker);
     ImGui::PopStyleColor();
-    if (ImGui::SmallButton("Cancel binding")) state.binding_marker.reset();
+    if (ImGui::SmallButton("Cancel binding")) state.editor.binding_marker.reset();
     ImGui::Separator();
   }
   if (!selection_exists(scene, sel)) {
@@ -496,22 +497,22 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
       inspector_contents(state);
       ImGui::EndTabItem();
     }
-    const ImGuiTabItemFlags optimise_flags = state.select_optimizer_tab ? ImGuiTabItemFlags_SetSelected : 0;
-    state.select_optimizer_tab = false;
+    const ImGuiTabItemFlags optimise_flags = state.ui.select_optimizer_tab ? ImGuiTabItemFlags_SetSelected : 0;
+    state.ui.select_optimizer_tab = false;
     if (ImGui::BeginTabItem("Optimise", nullptr, optimise_flags)) {
       draw_optimizer_contents(state);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Landscape")) {
-      draw_landscape_contents(state);
+      draw_landscape_contents(state, state.commands);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Check")) {
-      draw_gradient_check_contents(state);
+      draw_gradient_check_contents(state, state.commands);
       ImGui::EndTabItem();
     }
-    const ImGuiTabItemFlags footage_flags = state.select_footage_tab ? ImGuiTabItemFlags_SetSelected : 0;
-    state.select_footage_tab = false;
+    const ImGuiTabItemFlags footage_flags = state.ui.select_footage_tab ? ImGuiTabItemFlags_SetSelected : 0;
+    state.ui.select_footage_tab = false;
     if (ImGui::BeginTabItem("Footage", nullptr, footage_flags)) {
       draw_footage_contents(state);
       ImGui::EndTabItem();

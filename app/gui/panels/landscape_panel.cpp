@@ -297,10 +297,11 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
 
 }  // namespace
 
-void draw_landscape_contents(StudioState& state) {
+void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
   LandscapeForm& f = form();
   const Scene& scene = state.point_scene();
-  ImGui::TextWrapped("The loss around %s.", state.iterate ? "the optimiser's current point" : "the scene's values");
+  ImGui::TextWrapped("The loss around %s.",
+                     state.optimise.iterate ? "the optimiser's current point" : "the scene's values");
   int mode = f.grid ? 1 : 0;
   ImGui::RadioButton("line", &mode, 0);
   ImGui::SameLine();
@@ -314,21 +315,21 @@ void draw_landscape_contents(StudioState& state) {
   ImGui::InputInt(f.grid ? "per axis" : "samples", &samples);
   samples = std::clamp(samples, 3, f.grid ? 101 : 1001);
 
-  const bool busy = state.landscape && !state.landscape->job().finished();
+  const bool busy = state.trust.landscape && !state.trust.landscape->job().finished();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Compute")) {
     studio::LandscapeRequest request;
     request.scene = scene;
     request.a = to_axis(f.a, samples);
     if (f.grid) request.b = to_axis(f.b, samples);
-    state.queue(command::ComputeLandscape{std::move(request)});
+    commands.push(command::ComputeLandscape{std::move(request)});
   }
   ImGui::EndDisabled();
-  if (busy && job_progress(state.landscape->job(), "rollouts")) state.landscape->cancel();
+  if (busy && job_progress(state.trust.landscape->job(), "rollouts")) state.trust.landscape->cancel();
   ImGui::SameLine();
   ImGui::Checkbox("log", &f.log_scale);
-  if (!state.landscape) return;
-  const auto result = state.landscape->latest();
+  if (!state.trust.landscape) return;
+  const auto result = state.trust.landscape->latest();
   if (!result->error.empty() && result->error != "cancelled") {
     ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
     ImGui::TextWrapped("%s", result->error.c_str());

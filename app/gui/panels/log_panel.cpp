@@ -6,16 +6,16 @@
 
 namespace nudge::gui {
 
-void draw_log_panel(StudioState& state, const studio::Rect& area) {
+void draw_log_panel(studio::AppLog& log, UiState& ui, const studio::Rect& area) {
   begin_panel("Log", area);
-  const std::uint64_t generation = state.log.generation();
-  if (ImGui::SmallButton("Clear")) state.log.clear();
+  const std::uint64_t generation = log.generation();
+  if (ImGui::SmallButton("Clear")) log.clear();
   ImGui::SameLine();
-  ImGui::TextDisabled("%d error(s)", state.log.error_count());
+  ImGui::TextDisabled("%d error(s)", log.error_count());
   ImGui::BeginChild("entries", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-  const bool changed = generation != state.log_generation_shown;
-  if (changed) state.log_entries = state.log.entries();
-  const std::vector<studio::LogEntry>& entries = state.log_entries;
+  const bool changed = generation != ui.log_generation_shown;
+  if (changed) ui.log_entries = log.entries();
+  const std::vector<studio::LogEntry>& entries = ui.log_entries;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(entries.size()));
   while (clipper.Step())
@@ -32,7 +32,7 @@ void draw_log_panel(StudioState& state, const studio::Rect& area) {
     }
   if (changed) {  // something new: show it
     ImGui::SetScrollHereY(1.0f);
-    state.log_generation_shown = generation;
+    ui.log_generation_shown = generation;
   }
   ImGui::EndChild();
   end_panel();

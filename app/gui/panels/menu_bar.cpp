@@ -12,26 +12,26 @@ namespace {
 void file_menu(StudioState& state) {
   if (!ImGui::BeginMenu("File")) return;
   if (ImGui::MenuItem("New", "Ctrl+N")) state.queue(command::NewScene{});
-  if (ImGui::MenuItem("Open...", "Ctrl+O")) state.popups.open_file = true;
-  if (ImGui::BeginMenu("Open Recent", !state.recent.paths().empty())) {
-    for (const std::filesystem::path& path : state.recent.paths())
+  if (ImGui::MenuItem("Open...", "Ctrl+O")) state.ui.popups.open_file = true;
+  if (ImGui::BeginMenu("Open Recent", !state.files.recent.paths().empty())) {
+    for (const std::filesystem::path& path : state.files.recent.paths())
       if (ImGui::MenuItem(path.filename().string().c_str(), path.parent_path().string().c_str()))
         state.queue(command::Open{path});
     ImGui::Separator();
     if (ImGui::MenuItem("Clear List")) state.queue(command::ClearRecent{});
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Examples", !state.examples.empty())) {
-    for (const std::filesystem::path& path : state.examples)
+  if (ImGui::BeginMenu("Examples", !state.files.examples.empty())) {
+    for (const std::filesystem::path& path : state.files.examples)
       if (ImGui::MenuItem(path.stem().string().c_str())) state.queue(command::Open{path});
     ImGui::EndMenu();
   }
   ImGui::Separator();
   if (ImGui::MenuItem("Save", "Ctrl+S")) state.queue(command::Save{});
-  if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) state.popups.save_as = true;
-  const bool exporting = state.frame_export && !state.frame_export->job().finished();
+  if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) state.ui.popups.save_as = true;
+  const bool exporting = state.ui.frame_export && !state.ui.frame_export->job().finished();
   if (ImGui::MenuItem("Export Frames...", nullptr, false, state.trajectory() != nullptr && !exporting))
-    state.popups.export_file = command::ExportKind::Frames;
+    state.ui.popups.export_file = command::ExportKind::Frames;
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.queue(command::Quit{});
   ImGui::EndMenu();
@@ -39,7 +39,7 @@ void file_menu(StudioState& state) {
 
 void view_menu(StudioState& state) {
   if (!ImGui::BeginMenu("View")) return;
-  ViewFlags& v = state.view;
+  ViewFlags& v = state.ui.view;
   ImGui::MenuItem("Outliner", nullptr, &v.outliner);
   ImGui::MenuItem("Inspector", nullptr, &v.inspector);
   ImGui::MenuItem("Timeline", nullptr, &v.timeline);
@@ -56,7 +56,7 @@ void view_menu(StudioState& state) {
   if (!state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Through the Shot's Camera", "C", &v.through_shot,
-                  state.document.scene().footage.camera.has_value() || state.footage.video() != nullptr);
+                  state.document.scene().footage.camera.has_value() || state.shot.view.video() != nullptr);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {
     // One for each parameter the facts table draws, offered where the scene has its elements.
@@ -91,8 +91,8 @@ void view_menu(StudioState& state) {
 
 void help_menu(StudioState& state) {
   if (!ImGui::BeginMenu("Help")) return;
-  if (ImGui::MenuItem("Keys and Mouse", "F1")) state.popups.keys = true;
-  if (ImGui::MenuItem("About Nudge")) state.popups.about = true;
+  if (ImGui::MenuItem("Keys and Mouse", "F1")) state.ui.popups.keys = true;
+  if (ImGui::MenuItem("About Nudge")) state.ui.popups.about = true;
   ImGui::EndMenu();
 }
 

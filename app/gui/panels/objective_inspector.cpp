@@ -94,7 +94,7 @@ void markers(StudioState& state, const Scene& scene, int k) {
     ImGui::PushID(1 << 20 | marker);
     const std::string label = "marker " + std::to_string(marker);
     if (button_row(label.c_str(), "not bound", "Bind...", "then click the particle that should follow it"))
-      state.binding_marker = StudioState::MarkerBinding{k, marker};
+      state.editor.binding_marker = EditorState::MarkerBinding{k, marker};
     ImGui::PopID();
   }
 }
@@ -159,9 +159,9 @@ void objective(StudioState& state, const Scene& scene, int k) {
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
   if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
   if (layout.binding == ObjectiveBinding::MarkerFile) markers(state, scene, k);
-  if (state.motion && state.motion->ok() && state.motion->generation == state.motion_request &&
-      size_t(k) < state.motion->evaluation.term_loss.size())
-    row("loss term", number(state.motion->evaluation.term_loss[size_t(k)]));
+  if (state.shown.motion && state.shown.motion->ok() && state.shown.motion->generation == state.shown.request &&
+      size_t(k) < state.shown.motion->evaluation.term_loss.size())
+    row("loss term", number(state.shown.motion->evaluation.term_loss[size_t(k)]));
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TableNextColumn();

@@ -180,7 +180,7 @@ void growth_warning(const GradientGrowth& growth, int steps) {
 // steps' controls every few steps; the newest plan's window is drawn as a ghost, and the
 // executed controls can be taken into the scene when it has finished.
 void mpc_section(StudioState& state) {
-  MpcSettings& settings = state.mpc_settings;
+  MpcSettings& settings = state.optimise.mpc_settings;
   ImGui::TextWrapped(
       "Re-plans the next horizon's controls every few steps from where the motion has got to, "
       "with the optimiser's settings for a few iterations, and executes the first steps of each plan. "
@@ -195,13 +195,13 @@ void mpc_section(StudioState& state) {
   settings.horizon = std::clamp(settings.horizon, 1, 1000000);
   settings.replan_every = std::clamp(settings.replan_every, 1, settings.horizon);
   settings.iterations = std::clamp(settings.iterations, 1, 100000);
-  const bool busy = state.mpc && !state.mpc->job().finished();
+  const bool busy = state.optimise.mpc && !state.optimise.mpc->job().finished();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Run MPC")) state.queue(command::RunMpc{settings});
   ImGui::EndDisabled();
-  if (busy && job_progress(state.mpc->job(), "plans")) state.mpc->cancel();
-  if (!state.mpc) return;
-  const auto run = state.mpc->latest();
+  if (busy && job_progress(state.optimise.mpc->job(), "plans")) state.optimise.mpc->cancel();
+  if (!state.optimise.mpc) return;
+  const auto run = state.optimise.mpc->latest();
   if (!run->error.empty()) {
     ImGui::TextColored(theme::kErrorText, "%s", run->error.c_str());
     return;
@@ -232,21 +232,21 @@ void comparison_section(StudioState& state) {
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   ImGui::InputInt("simulations", &budget, 50, 500);
   budget = std::clamp(budget, 10, 100000);
-  const bool busy = state.comparison && !state.comparison->job().finished();
+  const bool busy = state.optimise.comparison && !state.optimise.comparison->job().finished();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Compare")) {
-    OptimizerSettings gradient = state.optimizer_settings;  // its learning rate, momentum, clip
+    OptimizerSettings gradient = state.optimise.settings;  // its learning rate, momentum, clip
     gradient.method = static_cast<OptimizerMethod>(method);
     gradient.tolerance = gradient.loss_tolerance = 0;  // both run the whole budget
-    OptimizerSettings cmaes = state.optimizer_settings;
+    OptimizerSettings cmaes = state.optimise.settings;
     cmaes.method = OptimizerMethod::CMAES;
     cmaes.tolerance = cmaes.loss_tolerance = 0;
     state.queue(command::CompareMethods{{gradient, cmaes}, budget});
   }
   ImGui::EndDisabled();
-  if (busy && job_progress(state.comparison->job(), "simulations")) state.comparison->cancel();
-  if (!state.comparison) return;
-  const auto result = state.comparison->latest();
+  if (busy && job_progress(state.optimise.comparison->job(), "simulations")) state.optimise.comparison->cancel();
+  if (!state.optimise.comparison) return;
+  const auto result = state.optimise.comparison->latest();
   if (!result->error.empty()) {
     ImGui::TextColored(theme::kErrorText, "%s", result->error.c_str());
     return;
@@ -311,8 +311,8 @@ void draw_optimizer_contents(StudioState& state) {
         "scene file).");
     return;
   }
-  const RunState run = state.optimization ? state.optimization->state() : RunState::Ready;
-  const studio::OptimizationSnapshot* snap = state.iterate.get();
+  const RunState run = state.optimise.session ? state.optimise.session->state() : RunState::Ready;
+  const studio::OptimizationSnapshot* snap = state.optimise.iterate.get();
   const bool running = run == RunState::Running;
 
   // Controls.
@@ -330,7 +330,7 @@ void draw_optimizer_contents(StudioState& state) {
   if (ImGui::Button("Step", ImVec2(button, 0))) state.queue(command::OptimizeStep{});
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(!state.optimization);
+  ImGui::BeginDisabled(!state.optimise.session);
   if (ImGui::Button("Reset", ImVec2(button, 0))) state.queue(command::OptimizeReset{});
   ImGui::EndDisabled();
 
@@ -348,17 +348,17 @@ void draw_optimizer_contents(StudioState& state) {
     }
     if (snap->growth) growth_warning(*snap->growth, snap->scene.settings.steps);
   } else {
-    ImGui::TextDisabled(state.optimization ? "evaluating the start..." : "not started");
+    ImGui::TextDisabled(state.optimise.session ? "evaluating the start..." : "not started");
   }
 
   if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (settings_editor(state.optimizer_settings, running) && state.optimization)
-      state.optimization->set_settings(state.optimizer_settings);
+    if (settings_editor(state.optimise.settings, running) && state.optimise.session)
+      state.optimise.session->set_settings(state.optimise.settings);
     ImGui::BeginDisabled(running);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-    if (ImGui::InputInt("horizon", &state.horizon, 10, 100)) {
-      state.horizon = std::clamp(state.horizon, 0, start.settings.steps);
-      if (state.optimization) state.optimization->set_horizon(state.horizon);
+    if (ImGui::InputInt("horizon", &state.optimise.horizon, 10, 100)) {
+      state.optimise.horizon = std::clamp(state.optimise.horizon, 0, start.settings.steps);
+      if (state.optimise.session) state.optimise.session->set_horizon(state.optimise.horizon);
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -374,14 +374,14 @@ void draw_optimizer_contents(StudioState& state) {
   if (snap && ImGui::CollapsingHeader("Curves", ImGuiTreeNodeFlags_DefaultOpen)) {
     const bool positive =
         std::all_of(snap->loss_history.begin(), snap->loss_history.end(), [](double v) { return v > 0; });
-    ImGui::Checkbox("log scale", &state.loss_log_scale);
-    if (state.loss_log_scale && !positive) {
+    ImGui::Checkbox("log scale", &state.optimise.loss_log_scale);
+    if (state.optimise.loss_log_scale && !positive) {
       ImGui::SameLine();
       ImGui::TextDisabled("(the loss is not positive: linear)");
     }
-    curve("loss", snap->loss_history, state.loss_log_scale && positive);
+    curve("loss", snap->loss_history, state.optimise.loss_log_scale && positive);
     if (!snap->grad_norm_history.empty() && !std::isnan(snap->grad_norm_history.back()))  // none for cmaes
-      curve("|grad|", snap->grad_norm_history, state.loss_log_scale);
+      curve("|grad|", snap->grad_norm_history, state.optimise.loss_log_scale);
   }
 
   if (snap && ImGui::CollapsingHeader("Objective", ImGuiTreeNodeFlags_DefaultOpen) &&
@@ -412,15 +412,16 @@ void draw_optimizer_contents(StudioState& state) {
   }
 
   if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(state);
-  if (state.mpc && !state.mpc->job().finished())
+  if (state.optimise.mpc && !state.optimise.mpc->job().finished())
     ImGui::SetNextItemOpen(true);  // a run started from the command line shows
   if (ImGui::CollapsingHeader("Model Predictive Control")) mpc_section(state);
 
   if (snap && ImGui::CollapsingHeader("Export")) {
-    if (ImGui::Button("Loss history (CSV)...")) state.popups.export_file = command::ExportKind::LossHistoryCsv;
-    if (ImGui::Button("Optimised parameters (JSON)...")) state.popups.export_file = command::ExportKind::ParametersJson;
-    if (ImGui::Button("Optimised scene (JSON)...")) state.popups.export_file = command::ExportKind::OptimizedScene;
-    if (ImGui::Button("Frames of this iterate (PNG)...")) state.popups.export_file = command::ExportKind::Frames;
+    if (ImGui::Button("Loss history (CSV)...")) state.ui.popups.export_file = command::ExportKind::LossHistoryCsv;
+    if (ImGui::Button("Optimised parameters (JSON)..."))
+      state.ui.popups.export_file = command::ExportKind::ParametersJson;
+    if (ImGui::Button("Optimised scene (JSON)...")) state.ui.popups.export_file = command::ExportKind::OptimizedScene;
+    if (ImGui::Button("Frames of this iterate (PNG)...")) state.ui.popups.export_file = command::ExportKind::Frames;
   }
 }
 

@@ -23,16 +23,16 @@ bool multiple(Selection::Kind kind) { return kind != Selection::Kind::None && st
 // kind, or takes it away when it is in it (the primary, shown in the inspector, is then
 // the member added last).
 bool selectable(StudioState& state, Selection item, const char* label) {
-  Selection& sel = state.selection;
+  Selection& sel = state.editor.selection;
   const bool selected =
       sel.kind == item.kind && (multiple(item.kind) ? sel.contains(item.index) : sel.index == item.index);
   if (!ImGui::Selectable(label, selected)) return false;
   // A marker waiting to be bound (the inspector's Bind...) takes the particle clicked here
   // as it would one clicked in the viewport; the objective stays selected.
-  if (state.binding_marker && item.kind == Selection::Kind::Particle) {
-    const StudioState::MarkerBinding bind = *state.binding_marker;
+  if (state.editor.binding_marker && item.kind == Selection::Kind::Particle) {
+    const EditorState::MarkerBinding bind = *state.editor.binding_marker;
     const int particle = item.index;
-    state.binding_marker.reset();
+    state.editor.binding_marker.reset();
     queue_edit(state, "bind marker " + std::to_string(bind.marker) + " to particle " + std::to_string(particle),
                [bind, particle](const Scene& sc) {
                  return studio::edits::bind_marker(sc, bind.objective, bind.marker, particle);

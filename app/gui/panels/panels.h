@@ -19,11 +19,13 @@ void draw_outliner(StudioState& state, const studio::Rect& area);
 // The right column: the inspector and the optimiser, as tabs.
 void draw_inspector(StudioState& state, const studio::Rect& area);
 void draw_optimizer_contents(StudioState& state);
-void draw_landscape_contents(StudioState& state);
-void draw_gradient_check_contents(StudioState& state);
+// The Trust tabs read the studio's state and ask for their computations as commands.
+void draw_landscape_contents(const StudioState& state, CommandQueue& commands);
+void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands);
 void draw_footage_contents(StudioState& state);
 void draw_timeline(StudioState& state, const studio::Rect& area);
-void draw_log_panel(StudioState& state, const studio::Rect& area);
+// The log and the window's copy of its entries.
+void draw_log_panel(studio::AppLog& log, UiState& ui, const studio::Rect& area);
 // Reads only: the frame rate, the motion's state, the device.
 void draw_status_bar(const StudioState& state, const studio::Rect& area);
 // The error banner over the top of the viewport, and the "computing" note.
@@ -48,7 +50,7 @@ void edit_menu(StudioState& state);
 std::optional<command::EditScene> delete_selection(const StudioState& state);
 // P: pins every selected particle, or frees them all when all are pinned.
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state);
-// Ctrl+C: the selected particles or bodies (with what joins them) to state.clipboard;
+// Ctrl+C: the selected particles or bodies (with what joins them) to state.editor.clipboard;
 // false (nothing copied) for any other selection.
 bool copy_selection(StudioState& state);
 // Ctrl+V: the clipboard merged into the scene beside where it was copied from (moved
@@ -80,7 +82,7 @@ std::optional<command::EditScene> joint_for_selection(const StudioState& state, 
 std::optional<command::EditScene> attach_to_nearest_body(const StudioState& state);
 
 // Edit > Add's generator dialogs (chain, cloth, soft block, walker robot), opened by
-// state.popups.generator; drawn by draw_popups.
+// state.ui.popups.generator; drawn by draw_popups.
 void draw_generator_dialogs(StudioState& state);
 // Where new elements go: above the middle of what is shown, so they are in view (m).
 std::array<double, 3> drop_point(const StudioState& state);

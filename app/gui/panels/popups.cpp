@@ -195,7 +195,7 @@ void about_window(const StudioState& state, bool* open) {
       "Open a scene, watch its motion, and (from the command line for now) optimise "
       "its controls and materials: nudge optimize, gradcheck, render, bench.");
   ImGui::Separator();
-  ImGui::TextDisabled("Vulkan device: %s", state.device_name.c_str());
+  ImGui::TextDisabled("Vulkan device: %s", state.ui.device_name.c_str());
   ImGui::TextDisabled("Dear ImGui %s", IMGUI_VERSION);
   ImGui::End();
 }
@@ -204,7 +204,7 @@ void about_window(const StudioState& state, bool* open) {
 // replaces them: Save (then go on), Discard (go on), Cancel (stay).
 void unsaved_changes_popup(StudioState& state) {
   constexpr const char* kTitle = "Unsaved Changes";
-  if (state.popups.unsaved && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  if (state.ui.popups.unsaved && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   // After a save the action asks again if the save failed (the document is still unsaved).
@@ -214,8 +214,8 @@ void unsaved_changes_popup(StudioState& state) {
           action.confirmed = confirmed;
           state.queue(action);
         },
-        *state.popups.unsaved);
-    state.popups.unsaved.reset();
+        *state.ui.popups.unsaved);
+    state.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   };
   ImGui::Text("%s has changes that are not saved.", state.document.display_name().c_str());
@@ -234,7 +234,7 @@ void unsaved_changes_popup(StudioState& state) {
   if (ImGui::Button("Discard", ImVec2(110, 0))) go_on(true);
   ImGui::SameLine();
   if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-    state.popups.unsaved.reset();
+    state.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
@@ -243,11 +243,11 @@ void unsaved_changes_popup(StudioState& state) {
 // Offers the unsaved changes an earlier session left behind (a crash, a kill).
 void recovery_popup(StudioState& state) {
   constexpr const char* kTitle = "Recover Unsaved Changes";
-  if (state.popups.recovery && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  if (state.ui.popups.recovery && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-  if (state.popups.recovery) {
-    const studio::RecoveredScene& r = *state.popups.recovery;
+  if (state.ui.popups.recovery) {
+    const studio::RecoveredScene& r = *state.ui.popups.recovery;
     ImGui::Text("The last session ended with unsaved changes to %s,",
                 r.original.empty() ? "a new scene" : r.original.filename().string().c_str());
     ImGui::Text("written at %s. Recover them?", r.written_at.c_str());
@@ -270,12 +270,12 @@ void recovery_popup(StudioState& state) {
 // bound to the selected particle (the inspector binds the others).
 void marker_csv_dialog(StudioState& state) {
   constexpr const char* kTitle = "Load Marker CSV";
-  if (state.popups.marker_csv) {
+  if (state.ui.popups.marker_csv) {
     start_dialog(state, "");
     ImGui::OpenPopup(kTitle);
-    state.popups.marker_csv = false;
+    state.ui.popups.marker_csv = false;
   }
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const bool particle = sel.kind == Selection::Kind::Particle && selection_exists(state.point_scene(), sel);
   const std::string heading =
       particle ? "Its first marker will follow particle " + std::to_string(sel.index) + " (rows frame,marker,x,y,z)."
@@ -283,8 +283,8 @@ void marker_csv_dialog(StudioState& state) {
   const fs::path path = file_dialog(kTitle, "Load", heading.c_str(), ".csv");
   if (path.empty()) return;
   if (!particle) {
-    state.banner = "load marker CSV: select the particle that the file's first marker should follow first";
-    state.log.error(state.banner);
+    state.ui.banner = "load marker CSV: select the particle that the file's first marker should follow first";
+    state.log.error(state.ui.banner);
     return;
   }
   const int p = sel.index;
@@ -312,21 +312,21 @@ void marker_csv_dialog(StudioState& state) {
 void draw_popups(StudioState& state) {
   recovery_popup(state);
   unsaved_changes_popup(state);
-  if (state.popups.open_file) {
+  if (state.ui.popups.open_file) {
     start_dialog(state, "");
     ImGui::OpenPopup("Open Scene");
-    state.popups.open_file = false;
+    state.ui.popups.open_file = false;
   }
-  if (state.popups.save_as) {
+  if (state.ui.popups.save_as) {
     start_dialog(state, state.document.has_path() ? state.document.path().filename().string() : "untitled.json");
     ImGui::OpenPopup("Save Scene As");
-    state.popups.save_as = false;
+    state.ui.popups.save_as = false;
   }
-  if (state.popups.export_file) {
-    g_export_kind = state.popups.export_file;
+  if (state.ui.popups.export_file) {
+    g_export_kind = state.ui.popups.export_file;
     start_dialog(state, export_name(state, *g_export_kind));
     ImGui::OpenPopup("Export");
-    state.popups.export_file.reset();
+    state.ui.popups.export_file.reset();
   }
   if (fs::path path = file_dialog("Open Scene", "Open"); !path.empty()) state.queue(command::Open{path});
   if (g_export_kind) {
@@ -337,8 +337,8 @@ void draw_popups(StudioState& state) {
   if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) state.queue(command::SaveAs{path});
   marker_csv_dialog(state);
   draw_generator_dialogs(state);
-  if (state.popups.keys) keys_window(&state.popups.keys);
-  if (state.popups.about) about_window(state, &state.popups.about);
+  if (state.ui.popups.keys) keys_window(&state.ui.popups.keys);
+  if (state.ui.popups.about) about_window(state, &state.ui.popups.about);
 }
 
 }  // namespace nudge::gui

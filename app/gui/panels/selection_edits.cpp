@@ -53,7 +53,7 @@ double width_along_x(const Scene& scene, const std::vector<int>& particles, cons
 
 // A round step a tenth of the order of what is shown (10 cm for a scene of metres).
 double round_step(const StudioState& state) {
-  const glm::vec3 size = state.draw_options.bounds.hi - state.draw_options.bounds.lo;
+  const glm::vec3 size = state.shown.draw_options.bounds.hi - state.shown.draw_options.bounds.lo;
   const double shown = std::max({double(size.x), double(size.y), double(size.z), 0.01});
   return std::pow(10.0, std::floor(std::log10(shown))) / 10;
 }
@@ -62,9 +62,9 @@ double round_step(const StudioState& state) {
 // shown (and two drawn particles) further on, so that they do not land on it; a whole
 // number of round steps, so that what was on the grid stays on it.
 Vec3 beside(const StudioState& state, double width) {
-  const glm::vec3 size = state.draw_options.bounds.hi - state.draw_options.bounds.lo;
+  const glm::vec3 size = state.shown.draw_options.bounds.hi - state.shown.draw_options.bounds.lo;
   const double shown = std::max({double(size.x), double(size.y), double(size.z)});
-  const double gap = std::max({0.1 * shown, 4.0 * double(state.draw_options.particle_radius), 0.05});
+  const double gap = std::max({0.1 * shown, 4.0 * double(state.shown.draw_options.particle_radius), 0.05});
   const double step = round_step(state);
   return {std::ceil((width + gap) / step) * step, 0.0, 0.0};
 }
@@ -72,7 +72,7 @@ Vec3 beside(const StudioState& state, double width) {
 }  // namespace
 
 std::array<double, 3> drop_point(const StudioState& state) {
-  const glm::vec3 c = state.draw_options.bounds.center();
+  const glm::vec3 c = state.shown.draw_options.bounds.center();
   // On a round step, so that the dialogs offer numbers one can read.
   const double step = round_step(state);
   const auto round = [step](double v) { return std::round(v / step) * step + 0.0; };
@@ -80,7 +80,7 @@ std::array<double, 3> drop_point(const StudioState& state) {
 }
 
 std::optional<command::EditScene> delete_selection(const StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   if (!selection_exists(edited_scene(state), sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
   const studio::ElementKindFacts& kind = studio::element_kind_facts(sel.kind);
@@ -92,7 +92,7 @@ std::optional<command::EditScene> delete_selection(const StudioState& state) {
 }
 
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if (sel.kind != K::Particle || !selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
@@ -104,7 +104,7 @@ std::optional<command::EditScene> toggle_pin_selection(const StudioState& state)
 }
 
 bool copy_selection(StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return false;
   const std::vector<int> all = sel.members();
@@ -112,12 +112,12 @@ bool copy_selection(StudioState& state) {
   Result<Scene> fragment =
       edits::extract(scene, particles ? all : std::vector<int>{}, particles ? std::vector<int>{} : all);
   if (!fragment) {
-    state.banner = fragment.error().message;
-    state.log.error(state.banner);
+    state.ui.banner = fragment.error().message;
+    state.log.error(state.ui.banner);
     return false;
   }
-  state.clipboard = std::move(*fragment);
-  const Scene& copied = *state.clipboard;
+  state.editor.clipboard = std::move(*fragment);
+  const Scene& copied = *state.editor.clipboard;
   std::string what = counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies");
   if (copied.spring_count() > 0) what += ", " + std::to_string(copied.spring_count()) + " springs";
   if (copied.joint_count() > 0) what += ", " + std::to_string(copied.joint_count()) + " joints";
@@ -127,8 +127,8 @@ bool copy_selection(StudioState& state) {
 }
 
 std::optional<command::EditScene> paste_clipboard(const StudioState& state) {
-  if (!state.clipboard) return std::nullopt;
-  auto fragment = std::make_shared<const Scene>(*state.clipboard);
+  if (!state.editor.clipboard) return std::nullopt;
+  auto fragment = std::make_shared<const Scene>(*state.editor.clipboard);
   std::vector<int> particles(size_t(fragment->particle_count())), bodies(size_t(fragment->body_count()));
   for (size_t i = 0; i < particles.size(); ++i) particles[i] = int(i);
   for (size_t b = 0; b < bodies.size(); ++b) bodies[b] = int(b);
@@ -146,7 +146,7 @@ std::optional<command::EditScene> paste_clipboard(const StudioState& state) {
 }
 
 std::optional<command::EditScene> duplicate_selection(const StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return std::nullopt;
   const bool is_particles = sel.kind == K::Particle;
@@ -164,7 +164,7 @@ std::optional<command::EditScene> duplicate_selection(const StudioState& state) 
 }
 
 std::optional<command::EditScene> connect_with_spring(const StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if (sel.kind != K::Particle || !selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> two = sel.members();
@@ -212,7 +212,7 @@ std::optional<command::EditScene> add_objective_step(const std::string& label, c
 }  // namespace
 
 std::optional<command::EditScene> add_target_for_selection(const StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
@@ -233,7 +233,7 @@ std::optional<command::EditScene> add_target_for_selection(const StudioState& st
 }
 
 std::optional<command::EditScene> add_objective_for_selection(const StudioState& state, ObjectiveType type) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   Objective o;
   o.type = type;
@@ -275,7 +275,7 @@ std::optional<command::EditScene> add_objective_for_selection(const StudioState&
 
 std::optional<command::EditScene> joint_for_selection(const StudioState& state, JointType type,
                                                       const std::array<double, 3>& axis) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if (sel.kind != K::Body || !selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> bodies = sel.members();
@@ -311,7 +311,7 @@ std::optional<command::EditScene> joint_for_selection(const StudioState& state, 
 }
 
 std::optional<command::EditScene> attach_to_nearest_body(const StudioState& state) {
-  const Selection sel = state.selection;
+  const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if (sel.kind != K::Particle || !selection_exists(scene, sel) || scene.body_count() == 0) return std::nullopt;
   const std::vector<int> particles = sel.members();

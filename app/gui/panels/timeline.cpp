@@ -43,9 +43,9 @@ Track begin_track(StudioState& state, const char* label, float left, float right
   ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
   track.origin = ImGui::GetCursorScreenPos();
   track.width = std::max(1.0f, right - left);
-  track.steps = std::max(1, state.playback.frame_count() - 1);
+  track.steps = std::max(1, state.shown.playback.frame_count() - 1);
   ImGui::InvisibleButton(label, ImVec2(track.width, track.height));
-  if (ImGui::IsItemActive()) state.playback.seek(track.step_at(ImGui::GetIO().MousePos.x));
+  if (ImGui::IsItemActive()) state.shown.playback.seek(track.step_at(ImGui::GetIO().MousePos.x));
   dl->AddRectFilled(track.origin, ImVec2(track.origin.x + track.width, track.origin.y + track.height),
                     IM_COL32(24, 26, 30, 255));
   return track;
@@ -58,9 +58,9 @@ void control_gradient_track(StudioState& state, float left, float right) {
   const ImVec2 p0 = track.origin;
   const float width = track.width, height = track.height;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  studio::Playback& play = state.playback;
+  studio::Playback& play = state.shown.playback;
   const int steps = track.steps;
-  const studio::OptimizationSnapshot* snap = state.iterate.get();
+  const studio::OptimizationSnapshot* snap = state.optimise.iterate.get();
   const Parameter* controls = snap ? &snap->scene.params[ParamId::Controls] : nullptr;
   const view::HeatStrip strip = controls ? view::control_gradient_strip(*controls, int(width)) : view::HeatStrip{};
   if (strip.rows == 0) {
@@ -103,12 +103,12 @@ void controller_output_track(StudioState& state, float left, float right) {
   const Track track = begin_track(state, "controller", left, right);
   const ImVec2 p0 = track.origin;
   const float width = track.width, height = track.height;
-  const studio::OptimizationSnapshot* snap = state.iterate.get();
+  const studio::OptimizationSnapshot* snap = state.optimise.iterate.get();
   if (!snap || !snap->scene.controller.enabled()) {
     track.show_message("evaluating the motion...");
     return;
   }
-  StudioState::ControllerOutputs& cache = state.controller_outputs;
+  OptimiseState::ControllerOutputs& cache = state.optimise.controller_outputs;
   const Controller& controller = snap->scene.controller;
   const int outputs = controller.layers.back().size;
   if (cache.of != snap || cache.columns != int(width)) {
@@ -131,7 +131,7 @@ void controller_output_track(StudioState& state, float left, float right) {
       dl->AddRectFilled(ImVec2(x, y), ImVec2(x + column_width + 0.5f, y + row_height - (strip.rows > 1 ? 1.0f : 0.0f)),
                         diverging(strip.at(row, column)));
     }
-  const float head = p0.x + float(state.playback.frame()) / float(track.steps) * width;
+  const float head = p0.x + float(state.shown.playback.frame()) / float(track.steps) * width;
   dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(0, 0, 0, 255), 4.0f);
   dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
   if (ImGui::IsItemHovered()) {
@@ -155,9 +155,9 @@ void adjoint_track(StudioState& state, float left, float right) {
   const ImVec2 p0 = track.origin;
   const float width = track.width, height = track.height;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  studio::Playback& play = state.playback;
+  studio::Playback& play = state.shown.playback;
   const int steps = track.steps;
-  const auto& result = state.adjoints;
+  const auto& result = state.trust.adjoints;
   const char* waiting = nullptr;
   if (!result)
     waiting = "computing the adjoint...";
@@ -212,7 +212,7 @@ void adjoint_track(StudioState& state, float left, float right) {
 
 void draw_timeline(StudioState& state, const studio::Rect& area) {
   begin_panel("Timeline", area, false);
-  studio::Playback& play = state.playback;
+  studio::Playback& play = state.shown.playback;
   const float button = ImGui::GetFrameHeight() * 1.6f;
   if (ImGui::Button("|<", ImVec2(button, 0))) play.seek(0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("First frame (Home)");
@@ -251,11 +251,11 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   ImGui::SameLine();
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
-  if (state.view.control_gradients && state.scene().channels > 0)
+  if (state.ui.view.control_gradients && state.scene().channels > 0)
     control_gradient_track(state, track_left, track_right);
-  if (state.view.controller_outputs && state.scene().controller.enabled())
+  if (state.ui.view.controller_outputs && state.scene().controller.enabled())
     controller_output_track(state, track_left, track_right);
-  if (state.view.adjoint_track) adjoint_track(state, track_left, track_right);
+  if (state.ui.view.adjoint_track) adjoint_track(state, track_left, track_right);
   end_panel();
 }
 
