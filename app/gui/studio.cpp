@@ -13,6 +13,7 @@
 #include "gui/footage_viewport.h"
 #include "gui/panels/panels.h"
 #include "nudge/atomic_file.h"
+#include "nudge/parameter_facts.h"
 #include "footage/motion_export.h"
 #include "studio/scene_edits.h"
 #include "view/footage_plate.h"
@@ -581,13 +582,13 @@ void Studio::apply_mpc() {
   const auto run = state_.optimise.mpc->latest();
   if (!run->finished || !run->error.empty()) return;
   Scene applied = state_.document.scene();
-  for (ParamId id : {ParamId::Controls, ParamId::JointControl})
+  for (ParamId id : per_step_params())
     if (applied.params[id].value.size() != run->executed[id].value.size()) {
       state_.log.error("model predictive control: the scene's " + std::string(param_name(id)) +
                        " changed shape since the run; run it again");
       return;
     }
-  for (ParamId id : {ParamId::Controls, ParamId::JointControl}) applied.params[id].value = run->executed[id].value;
+  for (ParamId id : per_step_params()) applied.params[id].value = run->executed[id].value;
   replace_scene_in_place(std::move(applied), "apply model predictive control's controls");
   state_.log.info("model predictive control's executed controls are now the scene's (unsaved)");
 }

@@ -11,6 +11,7 @@
 
 #include "nudge/marker_csv.h"
 #include "nudge/objective_facts.h"
+#include "nudge/parameter_facts.h"
 #include "studio/scene_edits.h"
 #include "studio/scene_edits_support.h"
 
@@ -268,8 +269,7 @@ Result<Scene> set_time(const Scene& scene, double dt, int steps) {
   Scene edited = scene;
   edited.settings.dt = dt;
   edited.settings.steps = steps;
-  resize_steps(edited.params[ParamId::Controls], steps);
-  resize_steps(edited.params[ParamId::JointControl], steps);
+  for (ParamId id : per_step_params()) resize_steps(edited.params[id], steps);
   return finish(std::move(edited), action);
 }
 

@@ -58,7 +58,7 @@ void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, Pa
 void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
 
 // Arrows of a joint parameter's gradient (3 per joint) at each joint's initial anchor
-// (ParamId::JointAnchor), coloured by magnitude; the longest is `length` world units.
+// (joint_anchor), coloured by magnitude; the longest is `length` world units.
 void add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
 
 // Every spring at step `step` of traj (or at the initial positions when null), coloured

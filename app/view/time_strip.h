@@ -24,7 +24,7 @@ struct HeatStrip {
 // do not match or there is nothing to draw.
 HeatStrip step_strip(const std::vector<double>& values, int steps, int rows, int columns);
 
-// From the control gradients (param.grad, steps x channels as in ParamId::Controls).
+// From the control gradients (param.grad, steps x channels as in the parameter controls).
 // Empty (rows 0) when the parameter has no entries or no gradient.
 HeatStrip control_gradient_strip(const Parameter& controls, int columns);
 

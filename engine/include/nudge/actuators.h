@@ -1,5 +1,5 @@
 // Actuators: per-step forces and torques on chosen particles and bodies, each driven by
-// one control channel (ParamId::Controls, the springs' and tets' channels, and the
+// one control channel (the parameter "controls", the springs' and tets' channels, and the
 // controller's outputs). Actuator a on channel c pushes with direction * controls[t][c]
 // at step t, so its direction carries the units (N, or N m for a torque, per unit of
 // control) and the control is a plain number the optimiser tunes within its bounds.

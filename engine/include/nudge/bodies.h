@@ -1,8 +1,8 @@
 // Rigid bodies: solid shapes that move and turn, collide with the static colliders, and
 // whose mass and inertia follow from their shape, size and density. A body's initial
-// pose and velocities, its density and its sizes are parameters (ParamId::BodyPosition,
-// BodyOrientation, BodyVelocity, BodyAngularVelocity, BodyDensity, BodyRadius,
-// BodyHalfExtents, BodyHalfLength), one row per body.
+// pose and velocities, its density and its sizes are parameters (body_position,
+// body_orientation, body_velocity, body_angular_velocity, body_density, body_radius,
+// body_half_extents, body_half_length), one row per body.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // Static colliders that particles meet, and the settings of that contact. The contact's
 // stiffness, damping and friction and each particle's radius are parameters
-// (ParamId::ContactStiffness, ContactDamping, ContactFriction, ParticleRadius).
+// (contact_stiffness, contact_damping, contact_friction, particle_radius).
 #pragma once
 
 #include <array>

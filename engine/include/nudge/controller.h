@@ -13,7 +13,7 @@
 //           about 1 below the plane y = height, 0 above, switching over a few widths
 // The axes are a subset of x, y, z (a planar robot reads x and y only).
 //
-// The weights are one parameter (ParamId::ControllerWeights, P x 1): per layer in order,
+// The weights are one parameter ("controller_weights", P x 1): per layer in order,
 // its matrix W (out x in, row-major), then its bias b (out).
 #pragma once
 

@@ -1,9 +1,9 @@
 // Joints between rigid bodies, or between a body and the world: ball, hinge, prismatic
 // and fixed. A joint is described where it is at the start: its anchor (a world point,
-// the parameter ParamId::JointAnchor) and its axis (a world direction); each side keeps
+// the parameter joint_anchor) and its axis (a world direction); each side keeps
 // them in its own frame from then on. The locks are stiff penalty springs
-// (JointSettings); the free direction has damping (ParamId::JointDamping), optional
-// limits, and a motor driven by a per-step control (ParamId::JointControl: a torque in
+// (JointSettings); the free direction has damping (joint_damping), optional
+// limits, and a motor driven by a per-step control (joint_control: a torque in
 // N m for a hinge, a force in N for a prismatic joint).
 #pragma once
 

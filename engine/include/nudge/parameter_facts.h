@@ -88,6 +88,14 @@ std::string_view param_key(const ParamFacts& facts);
 
 const ParamFacts& param_facts(ParamId id);
 
+// Whether a parameter has a row per step (controls, joint_control): a timeline that the
+// simulation's length resizes, model predictive control cuts and the control terms read.
+constexpr bool is_per_step(ParamElement element) {
+  return element == ParamElement::StepChannel || element == ParamElement::StepJoint;
+}
+// Those parameters, in ParamId order.
+std::span<const ParamId> per_step_params();
+
 // What one row of such an element is called in messages: "particle", "bending edge".
 std::string_view param_element_name(ParamElement element);
 

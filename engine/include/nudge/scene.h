@@ -39,7 +39,7 @@ struct Ground {
   double damping = 0.0;              // N s/m, normal velocity damping while in contact
   double contact_smoothing = 1e-3;   // m: width over which the penalty switches on (softplus)
   double friction_smoothing = 1e-2;  // m/s: slip speed below which friction is viscous
-  // Stiffness and friction coefficient are parameters (ParamId::GroundStiffness, Friction).
+  // Stiffness and friction coefficient are parameters (ground_stiffness, friction).
 };
 
 // How a step advances the particles (docs/engine.md, "Implicit Euler").
@@ -152,7 +152,7 @@ struct Scene {
   std::vector<int> tet_channel;       // Tet: actuation channel, -1 for a passive tet
   std::vector<double> tet_actuation;  // Tet: gain from the channel's control to the activation
   // A closed-loop controller whose outputs add to the controls of its channels each step
-  // (its weights are ParamId::ControllerWeights); disabled when it has no layers.
+  // (its weights are the parameter controller_weights); disabled when it has no layers.
   Controller controller;
   // Per-step forces and torques on particles and bodies, each driven by a channel.
   std::vector<Actuator> actuators;

@@ -5,13 +5,12 @@
 // to the next, u[t+1][c] - u[t][c].
 #include <memory>
 
+#include "nudge/parameter_facts.h"
 #include "objectives/objective_registry.h"
 
 namespace nudge {
 
 namespace {
-
-constexpr ParamId kControlTables[] = {ParamId::Controls, ParamId::JointControl};
 
 // The number of (step, column) changes in a steps x cols table.
 size_t change_count(const Parameter& p) {
@@ -23,7 +22,7 @@ public:
   explicit EffortTerm(double weight) : weight_(weight) {}
 
   void add_param_loss(const ParameterSet& params, double& loss) const override {
-    for (ParamId id : kControlTables) {
+    for (ParamId id : per_step_params()) {
       const std::vector<double>& u = params[id].value;
       if (u.empty()) continue;
       double sum = 0.0;
@@ -33,7 +32,7 @@ public:
   }
 
   void add_param_grad(ParameterSet& params) const override {
-    for (ParamId id : kControlTables) {
+    for (ParamId id : per_step_params()) {
       Parameter& controls = params[id];
       const std::vector<double>& u = controls.value;
       if (u.empty()) continue;
@@ -51,7 +50,7 @@ public:
   explicit SmoothnessTerm(double weight) : weight_(weight) {}
 
   void add_param_loss(const ParameterSet& params, double& loss) const override {
-    for (ParamId id : kControlTables) {
+    for (ParamId id : per_step_params()) {
       const Parameter& controls = params[id];
       const std::vector<double>& u = controls.value;
       const size_t changes = change_count(controls), cols = size_t(controls.cols);
@@ -63,7 +62,7 @@ public:
   }
 
   void add_param_grad(ParameterSet& params) const override {
-    for (ParamId id : kControlTables) {
+    for (ParamId id : per_step_params()) {
       Parameter& controls = params[id];
       const std::vector<double>& u = controls.value;
       const size_t changes = change_count(controls), cols = size_t(controls.cols);

@@ -5,15 +5,14 @@
 #include <string>
 
 #include "nudge/objective_facts.h"
+#include "nudge/parameter_facts.h"
 #include "nudge/optimize_scene.h"
 
 namespace nudge {
 
 namespace {
 
-constexpr ParamId kStepControls[] = {ParamId::Controls, ParamId::JointControl};
-
-bool is_step_control(ParamId id) { return std::ranges::find(kStepControls, id) != std::end(kStepControls); }
+bool is_step_control(ParamId id) { return is_per_step(param_facts(id).element); }
 
 // A per-step parameter cut to its first `steps` rows.
 void cut_steps(Parameter& p, int steps) {
@@ -65,7 +64,7 @@ Status check_mpc(const Scene& scene, const MpcSettings& settings) {
   if (settings.iterations < 1)
     return Error{"MPC runs " + std::to_string(settings.iterations) + " iterations per plan; expected >= 1"};
   bool planned = false;
-  for (ParamId id : kStepControls) planned = planned || (scene.params[id].optimize && scene.params[id].size() > 0);
+  for (ParamId id : per_step_params()) planned = planned || (scene.params[id].optimize && scene.params[id].size() > 0);
   if (!planned)
     return Error{
         "MPC plans per-step controls, and this scene optimises none; set \"optimize\": true for controls or "
@@ -77,7 +76,7 @@ Scene mpc_window_scene(const Scene& scene, const ParameterSet& params, int start
   Scene w = scene;
   w.params = params;
   w.settings.steps = end;
-  for (ParamId id : kStepControls) cut_steps(w.params[id], end);
+  for (ParamId id : per_step_params()) cut_steps(w.params[id], end);
   for (Parameter& p : w.params.items) {
     if (!is_step_control(p.id)) {
       p.optimize = false;  // MPC plans the controls; the rest is held
@@ -122,7 +121,7 @@ Result<MpcResult> run_mpc(const Scene& scene, const MpcSettings& settings, const
       return Error{"MPC's plan from step " + std::to_string(start) +
                    " does not evaluate: " + optimized.error().message};
     // The window's rows become the plan; the next plan re-plans from its rows on.
-    for (ParamId id : kStepControls) {
+    for (ParamId id : per_step_params()) {
       const Parameter& planned = params[id];
       std::copy(planned.value.begin() + std::ptrdiff_t(start) * planned.cols, planned.value.end(),
                 result.params[id].value.begin() + std::ptrdiff_t(start) * planned.cols);

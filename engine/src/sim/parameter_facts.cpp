@@ -178,6 +178,16 @@ static_assert(in_id_order(), "kFacts must list every parameter in ParamId order"
 
 const ParamFacts& param_facts(ParamId id) { return kFacts[static_cast<int>(id)]; }
 
+std::span<const ParamId> per_step_params() {
+  static const std::vector<ParamId> ids = [] {
+    std::vector<ParamId> found;
+    for (const ParamFacts& facts : kFacts)
+      if (is_per_step(facts.element)) found.push_back(facts.id);
+    return found;
+  }();
+  return ids;
+}
+
 std::vector<double> param_default_row(const ParamFacts& facts, int cols) {
   if (facts.row_fill.size() == static_cast<std::size_t>(cols)) return {facts.row_fill.begin(), facts.row_fill.end()};
   return std::vector<double>(static_cast<std::size_t>(cols), facts.fill);
