@@ -215,17 +215,7 @@ void ViewportEditor::click(StudioState& state, const view::ViewportProjector& pr
     if (!add) state.editor.selection = {Selection::Kind::Settings, 0, {}};
     return;
   }
-  Selection::Kind kind = Selection::Kind::Particle;
-  switch (hit->kind) {
-    case view::Pick::Kind::Particle: kind = Selection::Kind::Particle; break;
-    case view::Pick::Kind::Body: kind = Selection::Kind::Body; break;
-    case view::Pick::Kind::Collider: kind = Selection::Kind::Collider; break;
-    case view::Pick::Kind::Objective: kind = Selection::Kind::Objective; break;
-    case view::Pick::Kind::Joint: kind = Selection::Kind::Joint; break;
-    case view::Pick::Kind::Triangle: kind = Selection::Kind::Triangle; break;
-    case view::Pick::Kind::Tet: kind = Selection::Kind::Tet; break;
-  }
-  state.editor.selection = select_after_click(state.editor.selection, kind, hit->index, add);
+  state.editor.selection = select_after_click(state.editor.selection, hit->kind, hit->index, add);
 }
 
 void ViewportEditor::finish_box(StudioState& state, const view::ViewportProjector& projector, bool add) {

@@ -2,7 +2,7 @@
 // called, how many a scene has, the outliner's line for one, and the edit that deletes
 // some. The outliner, the inspector's headings, the selection's checks and Delete read
 // the rows; a family with elements of its own adds an ElementKind entry and its row
-// (element_kinds.cpp), then its inspector page and its highlight.
+// (element_kinds.cpp), then its inspector page, its highlight and its pick.
 #pragma once
 
 #include <span>
@@ -12,24 +12,11 @@
 
 #include "nudge/result.h"
 #include "nudge/scene.h"
+#include "view/element_kind.h"
 
 namespace nudge::studio {
 
-enum class ElementKind {
-  None,
-  Settings,
-  Particle,
-  Spring,
-  Body,
-  Collider,
-  Joint,
-  Attachment,
-  Objective,
-  Parameter,
-  Triangle,
-  BendingEdge,
-  Tet
-};
+using nudge::ElementKind;  // view/element_kind.h
 
 // When the outliner lists a kind's elements under a heading of their own.
 enum class OutlinerList : unsigned char {

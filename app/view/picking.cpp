@@ -308,6 +308,113 @@ const Trajectory* particle_traj(const Scene& scene, const Trajectory* traj) {
 
 }  // namespace
 
+namespace {
+
+// What every pick layer works from: the scene at the step shown, the ray under the cursor,
+// and the chooser that keeps the nearest hit.
+struct PickContext {
+  const Scene& scene;
+  const Trajectory* traj;    // for bodies and joints
+  const Trajectory* moving;  // for particles: null when it does not match the scene
+  int step;
+  const SceneDrawOptions& options;
+  const Ray& ray;
+  Chooser& chooser;
+  glm::dvec3 particle(int i) const { return dvec(particle_position(scene, moving, step, i)); }
+};
+
+// A family's pick layer: offers its elements, as scene_draw_list draws them, to the chooser.
+using PickLayer = void (*)(const PickContext& context);
+
+void pick_particles(const PickContext& c) {
+  if (!c.options.particles) return;
+  const std::vector<double>& contact_radius = c.scene.params[ParamId::ParticleRadius].value;
+  for (int i = 0; i < c.scene.particle_count(); ++i) {
+    const double r = size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0 ? contact_radius[size_t(i)]
+                                                                                        : c.options.particle_radius;
+    c.chooser.small(Pick::Kind::Particle, i, c.particle(i), r);
+  }
+}
+
+void pick_bodies(const PickContext& c) {
+  if (!c.options.bodies) return;
+  for (int b = 0; b < c.scene.body_count(); ++b)
+    c.chooser.exact(Pick::Kind::Body, b, ray_body(c.ray, c.scene, b, body_placement(c.scene, c.traj, c.step, b)));
+}
+
+void pick_colliders(const PickContext& c) {
+  if (!c.options.colliders) return;
+  for (int i = 0; i < static_cast<int>(c.scene.colliders.size()); ++i) {
+    const ColliderShape& shape = c.scene.colliders[size_t(i)];
+    const std::optional<double> t = ray_collider(c.ray, shape, c.options.bounds);
+    if (shape.type == ColliderType::Plane)
+      c.chooser.last(Pick::Kind::Collider, i, t);
+    else
+      c.chooser.exact(Pick::Kind::Collider, i, t);
+  }
+}
+
+void pick_triangles(const PickContext& c) {
+  if (!c.options.triangles) return;
+  for (int t = 0; t < c.scene.triangle_count(); ++t) {
+    const int* k = &c.scene.triangles[3 * size_t(t)];
+    c.chooser.exact(Pick::Kind::Triangle, t, ray_triangle(c.ray, c.particle(k[0]), c.particle(k[1]), c.particle(k[2])));
+  }
+}
+
+// A soft body's boundary face picks the tet behind it.
+void pick_tets(const PickContext& c) {
+  if (!c.options.tets || c.scene.tet_count() == 0) return;
+  // The faces scene_draw_list draws: the options' surface when it is this scene's.
+  std::shared_ptr<const TetSurface> surface = c.options.tet_surface;
+  if (!surface || !surface->matches(c.scene)) surface = std::make_shared<const TetSurface>(tet_surface(c.scene));
+  for (int f = 0; f < surface->face_count(); ++f) {
+    const std::uint32_t* k = &surface->indices[3 * size_t(f)];
+    c.chooser.exact(Pick::Kind::Tet, surface->face_tet[size_t(f)],
+                    ray_triangle(c.ray, c.particle(int(k[0])), c.particle(int(k[1])), c.particle(int(k[2]))));
+  }
+}
+
+void pick_joints(const PickContext& c) {
+  if (!c.options.joints) return;
+  for (int j = 0; j < c.scene.joint_count(); ++j)
+    c.chooser.small(Pick::Kind::Joint, j, dvec(joint_place(c.scene, c.traj, c.step, j).child_anchor),
+                    joint_marker_radius(c.scene, j, c.options.bounds));
+}
+
+// The handles scene_draw shows, from each kind's layout: a target, one per particle, the
+// bound markers' samples at this step's frame.
+void pick_objectives(const PickContext& c) {
+  if (!c.options.objectives) return;
+  const double target_radius = 0.7 * c.options.particle_radius;
+  for (int o = 0; o < static_cast<int>(c.scene.objectives.size()); ++o) {
+    const Objective& objective = c.scene.objectives[size_t(o)];
+    const ObjectiveLayout& layout = objective_layout(objective.type);
+    if (layout.target == ObjectiveTarget::Position && objective.target.size() >= 3)
+      c.chooser.small(Pick::Kind::Objective, o, dvec(objective.target.data()), target_radius);
+    if (layout.target == ObjectiveTarget::PerParticle)
+      for (size_t k = 0; k < objective.particles.size() && 3 * k + 2 < objective.target.size(); ++k)
+        c.chooser.small(Pick::Kind::Objective, o, dvec(&objective.target[3 * k]), target_radius, int(k));
+    if (layout.binding == ObjectiveBinding::MarkerFile) {
+      const int frame = c.step / std::max(objective.steps_per_frame, 1);
+      std::set<int> bound;
+      for (const auto& [marker, p] : objective.bind) bound.insert(marker);
+      for (size_t k = 0; k < objective.samples.size(); ++k) {
+        const MarkerSample& sample = objective.samples[k];
+        if (sample.frame == frame && bound.count(sample.marker))
+          c.chooser.small(Pick::Kind::Objective, o, dvec(sample.position), target_radius, int(k));
+      }
+    }
+  }
+}
+
+// Every family's pick layer. The chooser keeps the nearest hit; of two at the same distance,
+// the one offered first.
+constexpr PickLayer kPickLayers[] = {pick_particles, pick_bodies, pick_colliders, pick_triangles,
+                                     pick_tets,      pick_joints, pick_objectives};
+
+}  // namespace
+
 std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, const SceneDrawOptions& options,
                          const ViewportProjector& projector, glm::dvec2 mouse, PickTolerance tolerance) {
   if (!projector.contains(mouse)) return std::nullopt;
@@ -315,77 +422,8 @@ std::optional<Pick> pick(const Scene& scene, const Trajectory* traj, int step, c
   step = std::clamp(step, 0, moving ? moving->steps : 0);
   const Ray ray = projector.ray(mouse);
   Chooser chooser(projector, ray, tolerance.pixels);
-  const double radius = options.particle_radius;
-  const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
-  const auto particle = [&](int i) { return dvec(particle_position(scene, moving, step, i)); };
-
-  if (options.particles)
-    for (int i = 0; i < scene.particle_count(); ++i) {
-      const double r =
-          size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0 ? contact_radius[size_t(i)] : radius;
-      chooser.small(Pick::Kind::Particle, i, particle(i), r);
-    }
-
-  if (options.bodies)
-    for (int b = 0; b < scene.body_count(); ++b)
-      chooser.exact(Pick::Kind::Body, b, ray_body(ray, scene, b, body_placement(scene, traj, step, b)));
-
-  if (options.colliders)
-    for (int c = 0; c < static_cast<int>(scene.colliders.size()); ++c) {
-      const ColliderShape& shape = scene.colliders[size_t(c)];
-      const std::optional<double> t = ray_collider(ray, shape, options.bounds);
-      if (shape.type == ColliderType::Plane)
-        chooser.last(Pick::Kind::Collider, c, t);
-      else
-        chooser.exact(Pick::Kind::Collider, c, t);
-    }
-
-  if (options.triangles)
-    for (int t = 0; t < scene.triangle_count(); ++t) {
-      const int* c = &scene.triangles[3 * size_t(t)];
-      chooser.exact(Pick::Kind::Triangle, t, ray_triangle(ray, particle(c[0]), particle(c[1]), particle(c[2])));
-    }
-
-  if (options.tets && scene.tet_count() > 0) {
-    // The faces scene_draw_list draws: the options' surface when it is this scene's.
-    std::shared_ptr<const TetSurface> surface = options.tet_surface;
-    if (!surface || !surface->matches(scene)) surface = std::make_shared<const TetSurface>(tet_surface(scene));
-    for (int f = 0; f < surface->face_count(); ++f) {
-      const std::uint32_t* c = &surface->indices[3 * size_t(f)];
-      chooser.exact(Pick::Kind::Tet, surface->face_tet[size_t(f)],
-                    ray_triangle(ray, particle(int(c[0])), particle(int(c[1])), particle(int(c[2]))));
-    }
-  }
-
-  if (options.joints)
-    for (int j = 0; j < scene.joint_count(); ++j)
-      chooser.small(Pick::Kind::Joint, j, dvec(joint_place(scene, traj, step, j).child_anchor),
-                    joint_marker_radius(scene, j, options.bounds));
-
-  if (options.objectives) {
-    const double target_radius = 0.7 * radius;
-    for (int o = 0; o < static_cast<int>(scene.objectives.size()); ++o) {
-      const Objective& objective = scene.objectives[size_t(o)];
-      const ObjectiveLayout& layout = objective_layout(objective.type);
-      // The handles scene_draw shows: a target, one per particle, the bound markers'
-      // samples at this step's frame.
-      if (layout.target == ObjectiveTarget::Position && objective.target.size() >= 3)
-        chooser.small(Pick::Kind::Objective, o, dvec(objective.target.data()), target_radius);
-      if (layout.target == ObjectiveTarget::PerParticle)
-        for (size_t k = 0; k < objective.particles.size() && 3 * k + 2 < objective.target.size(); ++k)
-          chooser.small(Pick::Kind::Objective, o, dvec(&objective.target[3 * k]), target_radius, int(k));
-      if (layout.binding == ObjectiveBinding::MarkerFile) {
-        const int frame = step / std::max(objective.steps_per_frame, 1);
-        std::set<int> bound;
-        for (const auto& [marker, p] : objective.bind) bound.insert(marker);
-        for (size_t k = 0; k < objective.samples.size(); ++k) {
-          const MarkerSample& sample = objective.samples[k];
-          if (sample.frame == frame && bound.count(sample.marker))
-            chooser.small(Pick::Kind::Objective, o, dvec(sample.position), target_radius, int(k));
-        }
-      }
-    }
-  }
+  const PickContext context{scene, traj, moving, step, options, ray, chooser};
+  for (PickLayer layer : kPickLayers) layer(context);
   return chooser.result();
 }
 

@@ -11,6 +11,7 @@
 #include "nudge/render/camera.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "view/element_kind.h"
 #include "view/scene_draw.h"
 
 namespace nudge::view {
@@ -64,7 +65,7 @@ private:
 
 // What the cursor is on.
 struct Pick {
-  enum class Kind { Particle, Body, Collider, Objective, Joint, Triangle, Tet };
+  using Kind = ElementKind;  // picked: particles, bodies, colliders, objectives, joints, triangles, tets
   Kind kind = Kind::Particle;
   int index = -1;  // into the scene's particles, bodies, colliders, objectives, joints, triangles or tets
   // Objective: the row of a Positions objective's target (its k-th particle), the sample
