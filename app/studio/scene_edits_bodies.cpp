@@ -55,26 +55,15 @@ Result<Scene> delete_bodies(const Scene& scene, const std::vector<int>& bodies) 
     return fail(action, "a scene needs a particle or a body; deleting all " + std::to_string(scene.body_count()) +
                             " bodies would leave neither");
   Scene edited = scene;
-  // Joints that hold a deleted body go with it (the world, -1, stays the world).
-  const auto gone = [&](int body) { return body >= 0 && map[size_t(body)] < 0; };
-  std::vector<int> joints;
-  for (int j = 0; j < scene.joint_count(); ++j)
-    if (gone(scene.joints[size_t(j)].parent) || gone(scene.joints[size_t(j)].child)) joints.push_back(j);
-  remove_joints(edited, index_map(scene.joint_count(), joints));
-  for (Joint& joint : edited.joints) {
-    if (joint.parent >= 0) joint.parent = map[size_t(joint.parent)];
-    joint.child = map[size_t(joint.child)];
-  }
-  std::erase_if(edited.attachments, [&](const Attachment& a) { return gone(a.body); });
-  for (Attachment& a : edited.attachments) a.body = map[size_t(a.body)];
+  // Joints, attachments, actuators and objectives of deleted bodies go with them; the
+  // rest are renumbered.
+  drop_references(edited, {}, map);
 
   std::vector<RigidBody> kept;
   for (size_t b = 0; b < map.size(); ++b)
     if (map[b] >= 0) kept.push_back(scene.bodies[b]);
   edited.bodies = std::move(kept);
   remove_rows(edited.params, ParamElement::Body, map);
-  renumber_actuators(edited, {}, map);
-  renumber_objectives(edited, {}, map);
   return finish(std::move(edited), action);
 }
 

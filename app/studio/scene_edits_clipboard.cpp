@@ -39,8 +39,6 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
   if (particles.empty() && bodies.empty())
     return fail(action, "nothing is selected; expected at least one particle or body to copy");
   const IndexMap pmap = keeping(scene.particle_count(), particles), bmap = keeping(scene.body_count(), bodies);
-  const auto body_kept = [&](int b) { return b < 0 || bmap[size_t(b)] >= 0; };  // the world is always there
-
   Scene out = scene;
   out.description.clear();
   out.camera = SceneCamera{};  // framed on what it holds
@@ -48,28 +46,9 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
   out.objectives.clear();
   out.optimizer = OptimizerSettings{};
 
-  std::vector<int> springs;
-  for (int s = 0; s < scene.spring_count(); ++s)
-    if (pmap[size_t(scene.spring_a[size_t(s)])] < 0 || pmap[size_t(scene.spring_b[size_t(s)])] < 0)
-      springs.push_back(s);
-  remove_springs(out, index_map(scene.spring_count(), springs));
-  for (size_t s = 0; s < out.spring_a.size(); ++s) {
-    out.spring_a[s] = pmap[size_t(out.spring_a[s])];
-    out.spring_b[s] = pmap[size_t(out.spring_b[s])];
-  }
-  keep_elements_of(out, pmap);
-  std::vector<int> joints;
-  for (int j = 0; j < scene.joint_count(); ++j)
-    if (!body_kept(scene.joints[size_t(j)].parent) || !body_kept(scene.joints[size_t(j)].child)) joints.push_back(j);
-  remove_joints(out, index_map(scene.joint_count(), joints));
-  for (Joint& joint : out.joints) {
-    if (joint.parent >= 0) joint.parent = bmap[size_t(joint.parent)];
-    joint.child = bmap[size_t(joint.child)];
-  }
-  out.attachments.clear();
-  for (const Attachment& a : scene.attachments)
-    if (pmap[size_t(a.particle)] >= 0 && bmap[size_t(a.body)] >= 0)
-      out.attachments.push_back({pmap[size_t(a.particle)], bmap[size_t(a.body)]});
+  // What joins the copied particles and bodies comes with them (springs, elements, joints,
+  // attachments, actuators); the rest stays (the objectives were cleared above).
+  drop_references(out, pmap, bmap);
 
   out.pinned.clear();
   for (size_t i = 0; i < pmap.size(); ++i)
@@ -79,7 +58,6 @@ Result<Scene> extract_as(std::string_view action, const Scene& scene, const std:
     if (bmap[b] >= 0) out.bodies.push_back(scene.bodies[b]);
   remove_rows(out.params, ParamElement::Particle, pmap);
   remove_rows(out.params, ParamElement::Body, bmap);
-  renumber_actuators(out, pmap, bmap);  // the copied elements' actuators go with them
   out.controller = Controller{};  // a controller belongs to its scene; pasted pieces join the target's as they are
   for (Parameter& p : out.params.items) {  // a clipboard optimises nothing: a paste keeps the target's choices
     p.optimize = false;

@@ -48,27 +48,15 @@ Result<Scene> delete_particles(const Scene& scene, const std::vector<int>& parti
                             " particles would leave neither");
   Scene edited = scene;
   if (auto problem = remove_controller_particles(edited, map)) return fail(action, *problem);
-  // Springs, triangles, bending edges, tets and attachments of deleted particles go with
-  // them; the rest are renumbered.
-  std::vector<int> springs;
-  for (int s = 0; s < scene.spring_count(); ++s)
-    if (map[size_t(scene.spring_a[size_t(s)])] < 0 || map[size_t(scene.spring_b[size_t(s)])] < 0) springs.push_back(s);
-  remove_springs(edited, index_map(scene.spring_count(), springs));
-  for (size_t s = 0; s < edited.spring_a.size(); ++s) {
-    edited.spring_a[s] = map[size_t(edited.spring_a[s])];
-    edited.spring_b[s] = map[size_t(edited.spring_b[s])];
-  }
-  keep_elements_of(edited, map);
-  std::erase_if(edited.attachments, [&](const Attachment& a) { return map[size_t(a.particle)] < 0; });
-  for (Attachment& a : edited.attachments) a.particle = map[size_t(a.particle)];
+  // Springs, triangles, bending edges, tets, attachments, actuators and objectives of
+  // deleted particles go with them; the rest are renumbered.
+  drop_references(edited, map, {});
 
   std::vector<unsigned char> pinned;
   for (size_t i = 0; i < map.size(); ++i)
     if (map[i] >= 0) pinned.push_back(scene.pinned[i]);
   edited.pinned = std::move(pinned);
   remove_rows(edited.params, ParamElement::Particle, map);
-  renumber_actuators(edited, map, {});
-  renumber_objectives(edited, map, {});
   return finish(std::move(edited), action);
 }
 

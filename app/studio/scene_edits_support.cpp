@@ -329,6 +329,60 @@ void renumber_objectives(Scene& scene, const IndexMap& particles, const IndexMap
   scene.objectives = std::move(kept);
 }
 
+namespace {
+
+// Springs with an end that goes go; the rest are renumbered.
+void drop_springs_of(Scene& scene, const IndexMap& particles, const IndexMap&) {
+  if (particles.empty()) return;
+  std::vector<int> springs;
+  for (int s = 0; s < scene.spring_count(); ++s)
+    if (particles[size_t(scene.spring_a[size_t(s)])] < 0 || particles[size_t(scene.spring_b[size_t(s)])] < 0)
+      springs.push_back(s);
+  remove_springs(scene, index_map(scene.spring_count(), springs));
+  for (size_t s = 0; s < scene.spring_a.size(); ++s) {
+    scene.spring_a[s] = particles[size_t(scene.spring_a[s])];
+    scene.spring_b[s] = particles[size_t(scene.spring_b[s])];
+  }
+}
+
+void drop_corner_elements_of(Scene& scene, const IndexMap& particles, const IndexMap&) {
+  if (!particles.empty()) support::keep_elements_of(scene, particles);
+}
+
+// Joints that hold a body that goes go with it (the world, -1, stays the world).
+void drop_joints_of(Scene& scene, const IndexMap&, const IndexMap& bodies) {
+  if (bodies.empty()) return;
+  const auto gone = [&](int body) { return body >= 0 && bodies[size_t(body)] < 0; };
+  std::vector<int> joints;
+  for (int j = 0; j < scene.joint_count(); ++j)
+    if (gone(scene.joints[size_t(j)].parent) || gone(scene.joints[size_t(j)].child)) joints.push_back(j);
+  remove_joints(scene, index_map(scene.joint_count(), joints));
+  for (Joint& joint : scene.joints) {
+    if (joint.parent >= 0) joint.parent = bodies[size_t(joint.parent)];
+    joint.child = bodies[size_t(joint.child)];
+  }
+}
+
+void drop_attachments_of(Scene& scene, const IndexMap& particles, const IndexMap& bodies) {
+  const auto gone = [](const IndexMap& map, int i) { return !map.empty() && map[size_t(i)] < 0; };
+  std::erase_if(scene.attachments,
+                [&](const Attachment& a) { return gone(particles, a.particle) || gone(bodies, a.body); });
+  for (Attachment& a : scene.attachments) {
+    if (!particles.empty()) a.particle = particles[size_t(a.particle)];
+    if (!bodies.empty()) a.body = bodies[size_t(a.body)];
+  }
+}
+
+using DropReferences = void (*)(Scene& scene, const IndexMap& particles, const IndexMap& bodies);
+constexpr DropReferences kReferences[] = {drop_springs_of,     drop_corner_elements_of, drop_joints_of,
+                                          drop_attachments_of, renumber_actuators,      renumber_objectives};
+
+}  // namespace
+
+void drop_references(Scene& scene, const IndexMap& particles, const IndexMap& bodies) {
+  for (DropReferences drop : kReferences) drop(scene, particles, bodies);
+}
+
 // ---- Starting and finishing --------------------------------------------------------
 
 std::optional<Error> check_input(const Scene& scene, std::string_view action) {

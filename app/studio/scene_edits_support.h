@@ -90,6 +90,14 @@ void renumber_actuators(Scene& scene, const IndexMap& particles, const IndexMap&
 // the objectives left reading nothing.
 void renumber_objectives(Scene& scene, const IndexMap& particles, const IndexMap& bodies);
 
+// What follows when particles or bodies go (the maps: -1 for those that go, the new index
+// of the others; an empty map: none of that kind go): every family whose elements refer
+// to particles or bodies drops the elements that need one that goes and renumbers the
+// rest. One row per such family (scene_edits_support.cpp's kReferences): springs, the
+// corner families, joints, attachments, actuators and objectives. The particles' and
+// bodies' own arrays and rows are the caller's.
+void drop_references(Scene& scene, const IndexMap& particles, const IndexMap& bodies);
+
 // ---- Starting and finishing --------------------------------------------------------
 
 // Edits index into the scene's arrays, so they start from a valid scene (a loaded one,
