@@ -754,12 +754,13 @@ bool Studio::frame(double wall_seconds) {
                                   state_.ui.view.log, tracks};
   const studio::PanelLayout layout =
       studio::compute_panel_layout(io.DisplaySize.x, io.DisplaySize.y, top, ImGui::GetFrameHeight(), shown);
-  if (!layout.outliner.empty()) draw_outliner(state_, layout.outliner);
+  if (!layout.outliner.empty()) draw_outliner(state_, state_.editor, state_.commands, layout.outliner);
   if (!layout.inspector.empty()) draw_inspector(state_, layout.inspector);
-  if (!layout.timeline.empty()) draw_timeline(state_, layout.timeline);
+  if (!layout.timeline.empty())
+    draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, layout.timeline);
   if (!layout.log.empty()) draw_log_panel(state_.log, state_.ui, layout.log);
   draw_status_bar(state_, layout.status_bar);
-  draw_viewport_overlay(state_, layout.viewport);
+  draw_viewport_overlay(state_.ui, layout.viewport);
   draw_shot_overlay(state_, layout.viewport);
   draw_popups(state_);
   handle_viewport_mouse(layout.viewport);

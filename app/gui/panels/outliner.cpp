@@ -22,26 +22,33 @@ bool multiple(Selection::Kind kind) { return kind != Selection::Kind::None && st
 // A click selects the item alone; Shift+click or Ctrl+click adds it to a selection of its
 // kind, or takes it away when it is in it (the primary, shown in the inspector, is then
 // the member added last).
-bool selectable(StudioState& state, Selection item, const char* label) {
-  Selection& sel = state.editor.selection;
+// What the outliner changes: the selection, and the edits it queues.
+struct OutlinerTarget {
+  const Scene& scene;
+  EditorState& editor;
+  CommandQueue& commands;
+};
+
+bool selectable(const OutlinerTarget& out, Selection item, const char* label) {
+  Selection& sel = out.editor.selection;
   const bool selected =
       sel.kind == item.kind && (multiple(item.kind) ? sel.contains(item.index) : sel.index == item.index);
   if (!ImGui::Selectable(label, selected)) return false;
   // A marker waiting to be bound (the inspector's Bind...) takes the particle clicked here
   // as it would one clicked in the viewport; the objective stays selected.
-  if (state.editor.binding_marker && item.kind == Selection::Kind::Particle) {
-    const EditorState::MarkerBinding bind = *state.editor.binding_marker;
+  if (out.editor.binding_marker && item.kind == Selection::Kind::Particle) {
+    const EditorState::MarkerBinding bind = *out.editor.binding_marker;
     const int particle = item.index;
-    state.editor.binding_marker.reset();
-    queue_edit(state, "bind marker " + std::to_string(bind.marker) + " to particle " + std::to_string(particle),
+    out.editor.binding_marker.reset();
+    queue_edit(out.commands, "bind marker " + std::to_string(bind.marker) + " to particle " + std::to_string(particle),
                [bind, particle](const Scene& sc) {
                  return studio::edits::bind_marker(sc, bind.objective, bind.marker, particle);
                });
     return true;
   }
   const ImGuiIO& io = ImGui::GetIO();
-  const bool extend = (io.KeyShift || io.KeyCtrl) && multiple(item.kind) && sel.kind == item.kind &&
-                      selection_exists(state.scene(), sel);
+  const bool extend =
+      (io.KeyShift || io.KeyCtrl) && multiple(item.kind) && sel.kind == item.kind && selection_exists(out.scene, sel);
   if (!extend) {
     sel = item;
   } else if (selected) {
@@ -73,22 +80,23 @@ bool selectable(StudioState& state, Selection item, const char* label) {
 
 // A long list drawn row by row as it scrolls into view.
 template <class Label>
-void element_list(StudioState& state, Selection::Kind kind, int count, Label label) {
+void element_list(const OutlinerTarget& out, Selection::Kind kind, int count, Label label) {
   ImGuiListClipper clipper;
   clipper.Begin(count);
   while (clipper.Step())
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       ImGui::PushID(i);
-      selectable(state, {kind, i}, label(i).c_str());
+      selectable(out, {kind, i}, label(i).c_str());
       ImGui::PopID();
     }
 }
 
 }  // namespace
 
-void draw_outliner(StudioState& state, const studio::Rect& area) {
+void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, const studio::Rect& area) {
   begin_panel("Scene", area);
   const Scene& scene = state.scene();
+  const OutlinerTarget out{scene, editor, commands};
   ImGui::TextUnformatted(scene.name.empty() ? state.document.display_name().c_str() : scene.name.c_str());
   if (!scene.description.empty() && ImGui::IsItemHovered()) {  // the whole text is in the inspector
     ImGui::BeginTooltip();
@@ -99,7 +107,7 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
   }
   ImGui::Separator();
   ImGui::BeginChild("tree");
-  selectable(state, {Selection::Kind::Settings, 0}, "Settings");
+  selectable(out, {Selection::Kind::Settings, 0}, "Settings");
 
   // The scene's elements, a heading per kind (studio/element_kinds.cpp), each listed by
   // its line; their values are in the inspector.
@@ -111,7 +119,7 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
     if (!ImGui::TreeNodeEx(id.c_str(), kind.open ? ImGuiTreeNodeFlags_DefaultOpen : ImGuiTreeNodeFlags_None, "%s (%d)",
                            title.c_str(), count))
       continue;
-    element_list(state, kind.kind, count, [&](int i) { return kind.label(scene, i); });
+    element_list(out, kind.kind, count, [&](int i) { return kind.label(scene, i); });
     ImGui::TreePop();
   }
   const int n = scene.particle_count();
@@ -149,7 +157,7 @@ void draw_outliner(StudioState& state, const studio::Rect& area) {
       ImGui::PushID(p);
       const std::string label = std::string(param_name(param.id)) + "  " + std::to_string(param.rows) + " x " +
                                 std::to_string(param.cols) + (param.optimize ? "  (optimised)" : "");
-      selectable(state, {Selection::Kind::Parameter, p}, label.c_str());
+      selectable(out, {Selection::Kind::Parameter, p}, label.c_str());
       ImGui::PopID();
     }
     ImGui::TreePop();

@@ -15,7 +15,8 @@ namespace nudge::gui {
 
 // Returns the menu bar's height.
 float draw_menu_bar(StudioState& state);
-void draw_outliner(StudioState& state, const studio::Rect& area);
+// Reads the state; changes the selection (and a marker waiting to be bound) and queues edits.
+void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, const studio::Rect& area);
 // The right column: the inspector and the optimiser, as tabs.
 void draw_inspector(StudioState& state, const studio::Rect& area);
 void draw_optimizer_contents(StudioState& state);
@@ -23,21 +24,27 @@ void draw_optimizer_contents(StudioState& state);
 void draw_landscape_contents(const StudioState& state, CommandQueue& commands);
 void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands);
 void draw_footage_contents(StudioState& state);
-void draw_timeline(StudioState& state, const studio::Rect& area);
+// Reads the state; changes only the play head and its cache of the controller's outputs.
+void draw_timeline(const StudioState& state, studio::Playback& play,
+                   OptimiseState::ControllerOutputs& controller_outputs, const studio::Rect& area);
 // The log and the window's copy of its entries.
 void draw_log_panel(studio::AppLog& log, UiState& ui, const studio::Rect& area);
 // Reads only: the frame rate, the motion's state, the device.
 void draw_status_bar(const StudioState& state, const studio::Rect& area);
 // The error banner over the top of the viewport, and the "computing" note.
-void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport);
+void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
 void draw_popups(StudioState& state);
 
 // Queues an editor action on the document's scene: an undoable step named `label`;
 // `then_select`, when given, selects what it made once it has applied.
+inline void queue_edit(CommandQueue& commands, std::string label, std::function<Result<Scene>(const Scene&)> apply,
+                       std::function<Selection(const Scene& before, const Scene& after)> then_select = {}) {
+  commands.push(command::EditScene{std::move(label), std::move(apply), std::move(then_select)});
+}
 inline void queue_edit(StudioState& state, std::string label, std::function<Result<Scene>(const Scene&)> apply,
                        std::function<Selection(const Scene& before, const Scene& after)> then_select = {}) {
-  state.queue(command::EditScene{std::move(label), std::move(apply), std::move(then_select)});
+  queue_edit(state.commands, std::move(label), std::move(apply), std::move(then_select));
 }
 
 // The Edit menu (undo, redo, history; copy, paste, duplicate; add elements, generators

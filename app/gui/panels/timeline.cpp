@@ -33,7 +33,7 @@ struct Track {
   }
 };
 
-Track begin_track(StudioState& state, const char* label, float left, float right) {
+Track begin_track(studio::Playback& play, const char* label, float left, float right) {
   Track track;
   track.height = 2 * ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 label_pos = ImGui::GetCursorScreenPos();
@@ -43,9 +43,9 @@ Track begin_track(StudioState& state, const char* label, float left, float right
   ImGui::SetCursorScreenPos(ImVec2(left, label_pos.y));
   track.origin = ImGui::GetCursorScreenPos();
   track.width = std::max(1.0f, right - left);
-  track.steps = std::max(1, state.shown.playback.frame_count() - 1);
+  track.steps = std::max(1, play.frame_count() - 1);
   ImGui::InvisibleButton(label, ImVec2(track.width, track.height));
-  if (ImGui::IsItemActive()) state.shown.playback.seek(track.step_at(ImGui::GetIO().MousePos.x));
+  if (ImGui::IsItemActive()) play.seek(track.step_at(ImGui::GetIO().MousePos.x));
   dl->AddRectFilled(track.origin, ImVec2(track.origin.x + track.width, track.origin.y + track.height),
                     IM_COL32(24, 26, 30, 255));
   return track;
@@ -53,12 +53,11 @@ Track begin_track(StudioState& state, const char* label, float left, float right
 
 // The control gradients of the shown iterate under the scrubber, step for step, with the
 // play head; a click or drag on it seeks. Its legend sits in the space right of it.
-void control_gradient_track(StudioState& state, float left, float right) {
-  const Track track = begin_track(state, "dL/d control", left, right);
+void control_gradient_track(const StudioState& state, studio::Playback& play, float left, float right) {
+  const Track track = begin_track(play, "dL/d control", left, right);
   const ImVec2 p0 = track.origin;
   const float width = track.width, height = track.height;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  studio::Playback& play = state.shown.playback;
   const int steps = track.steps;
   const studio::OptimizationSnapshot* snap = state.optimise.iterate.get();
   const Parameter* controls = snap ? &snap->scene.params[ParamId::Controls] : nullptr;
@@ -99,8 +98,9 @@ void control_gradient_track(StudioState& state, float left, float right) {
 
 // What the controller adds to each of its channels, step for step along the shown
 // iterate's motion, under the scrubber (computed once per iterate).
-void controller_output_track(StudioState& state, float left, float right) {
-  const Track track = begin_track(state, "controller", left, right);
+void controller_output_track(const StudioState& state, studio::Playback& play, OptimiseState::ControllerOutputs& cache,
+                             float left, float right) {
+  const Track track = begin_track(play, "controller", left, right);
   const ImVec2 p0 = track.origin;
   const float width = track.width, height = track.height;
   const studio::OptimizationSnapshot* snap = state.optimise.iterate.get();
@@ -108,7 +108,6 @@ void controller_output_track(StudioState& state, float left, float right) {
     track.show_message("evaluating the motion...");
     return;
   }
-  OptimiseState::ControllerOutputs& cache = state.optimise.controller_outputs;
   const Controller& controller = snap->scene.controller;
   const int outputs = controller.layers.back().size;
   if (cache.of != snap || cache.columns != int(width)) {
@@ -131,7 +130,7 @@ void controller_output_track(StudioState& state, float left, float right) {
       dl->AddRectFilled(ImVec2(x, y), ImVec2(x + column_width + 0.5f, y + row_height - (strip.rows > 1 ? 1.0f : 0.0f)),
                         diverging(strip.at(row, column)));
     }
-  const float head = p0.x + float(state.shown.playback.frame()) / float(track.steps) * width;
+  const float head = p0.x + float(play.frame()) / float(track.steps) * width;
   dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(0, 0, 0, 255), 4.0f);
   dl->AddLine(ImVec2(head, p0.y), ImVec2(head, p0.y + height), IM_COL32(255, 220, 90, 255), 1.5f);
   if (ImGui::IsItemHovered()) {
@@ -150,12 +149,11 @@ void controller_output_track(StudioState& state, float left, float right) {
 // |dL/dx_t| against t on a log scale under the scrubber: how much the loss depends on the
 // state at each step, growing or fading as the adjoint flows back from the end. Steps
 // before a truncated horizon are shaded: nothing flows back there.
-void adjoint_track(StudioState& state, float left, float right) {
-  const Track track = begin_track(state, "|dL/dx_t|", left, right);
+void adjoint_track(const StudioState& state, studio::Playback& play, float left, float right) {
+  const Track track = begin_track(play, "|dL/dx_t|", left, right);
   const ImVec2 p0 = track.origin;
   const float width = track.width, height = track.height;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  studio::Playback& play = state.shown.playback;
   const int steps = track.steps;
   const auto& result = state.trust.adjoints;
   const char* waiting = nullptr;
@@ -210,9 +208,9 @@ void adjoint_track(StudioState& state, float left, float right) {
 
 }  // namespace
 
-void draw_timeline(StudioState& state, const studio::Rect& area) {
+void draw_timeline(const StudioState& state, studio::Playback& play,
+                   OptimiseState::ControllerOutputs& controller_outputs, const studio::Rect& area) {
   begin_panel("Timeline", area, false);
-  studio::Playback& play = state.shown.playback;
   const float button = ImGui::GetFrameHeight() * 1.6f;
   if (ImGui::Button("|<", ImVec2(button, 0))) play.seek(0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("First frame (Home)");
@@ -252,10 +250,10 @@ void draw_timeline(StudioState& state, const studio::Rect& area) {
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
   if (state.ui.view.control_gradients && state.scene().channels > 0)
-    control_gradient_track(state, track_left, track_right);
+    control_gradient_track(state, play, track_left, track_right);
   if (state.ui.view.controller_outputs && state.scene().controller.enabled())
-    controller_output_track(state, track_left, track_right);
-  if (state.ui.view.adjoint_track) adjoint_track(state, track_left, track_right);
+    controller_output_track(state, play, controller_outputs, track_left, track_right);
+  if (state.ui.view.adjoint_track) adjoint_track(state, play, track_left, track_right);
   end_panel();
 }
 

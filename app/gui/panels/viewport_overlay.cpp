@@ -6,8 +6,8 @@
 
 namespace nudge::gui {
 
-void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport) {
-  if (state.ui.banner.empty() || viewport.empty()) return;
+void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport) {
+  if (ui.banner.empty() || viewport.empty()) return;
   const float margin = 8;
   ImGui::SetNextWindowPos(ImVec2(viewport.x + margin, viewport.y + margin));
   ImGui::SetNextWindowSize(ImVec2(viewport.width - 2 * margin, 0));
@@ -19,10 +19,10 @@ void draw_viewport_overlay(StudioState& state, const studio::Rect& viewport) {
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize;
   if (ImGui::Begin("##error banner", nullptr, kFlags)) {
     ImGui::PushTextWrapPos(viewport.width - 2 * margin - 80);
-    ImGui::TextUnformatted(state.ui.banner.c_str());
+    ImGui::TextUnformatted(ui.banner.c_str());
     ImGui::PopTextWrapPos();
     ImGui::SameLine(viewport.width - 2 * margin - 70);
-    if (ImGui::Button("Dismiss")) state.ui.banner.clear();
+    if (ImGui::Button("Dismiss")) ui.banner.clear();
   }
   ImGui::End();
   ImGui::PopStyleVar();
