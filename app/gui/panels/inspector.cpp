@@ -500,7 +500,7 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
     const ImGuiTabItemFlags optimise_flags = state.ui.select_optimizer_tab ? ImGuiTabItemFlags_SetSelected : 0;
     state.ui.select_optimizer_tab = false;
     if (ImGui::BeginTabItem("Optimise", nullptr, optimise_flags)) {
-      draw_optimizer_contents(state);
+      draw_optimizer_contents(state.document, state.optimise, state.ui.popups, state.commands);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Landscape")) {

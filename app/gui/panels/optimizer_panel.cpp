@@ -179,8 +179,8 @@ void growth_warning(const GradientGrowth& growth, int steps) {
 // Model predictive control of the document's scene (nudge/mpc.h): re-plans the next
 // steps' controls every few steps; the newest plan's window is drawn as a ghost, and the
 // executed controls can be taken into the scene when it has finished.
-void mpc_section(StudioState& state) {
-  MpcSettings& settings = state.optimise.mpc_settings;
+void mpc_section(OptimiseState& optimise, CommandQueue& commands) {
+  MpcSettings& settings = optimise.mpc_settings;
   ImGui::TextWrapped(
       "Re-plans the next horizon's controls every few steps from where the motion has got to, "
       "with the optimiser's settings for a few iterations, and executes the first steps of each plan. "
@@ -195,13 +195,13 @@ void mpc_section(StudioState& state) {
   settings.horizon = std::clamp(settings.horizon, 1, 1000000);
   settings.replan_every = std::clamp(settings.replan_every, 1, settings.horizon);
   settings.iterations = std::clamp(settings.iterations, 1, 100000);
-  const bool busy = state.optimise.mpc && !state.optimise.mpc->job().finished();
+  const bool busy = optimise.mpc && !optimise.mpc->job().finished();
   ImGui::BeginDisabled(busy);
-  if (ImGui::Button("Run MPC")) state.queue(command::RunMpc{settings});
+  if (ImGui::Button("Run MPC")) commands.push(command::RunMpc{settings});
   ImGui::EndDisabled();
-  if (busy && job_progress(state.optimise.mpc->job(), "plans")) state.optimise.mpc->cancel();
-  if (!state.optimise.mpc) return;
-  const auto run = state.optimise.mpc->latest();
+  if (busy && job_progress(optimise.mpc->job(), "plans")) optimise.mpc->cancel();
+  if (!optimise.mpc) return;
+  const auto run = optimise.mpc->latest();
   if (!run->error.empty()) {
     ImGui::TextColored(theme::kErrorText, "%s", run->error.c_str());
     return;
@@ -213,14 +213,14 @@ void mpc_section(StudioState& state) {
   }
   if (run->finished) {
     ImGui::Text("executed: loss %.4g", run->executed_loss);
-    if (ImGui::Button("Use the Executed Controls")) state.queue(command::ApplyMpc{});
+    if (ImGui::Button("Use the Executed Controls")) commands.push(command::ApplyMpc{});
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the controls MPC executed become the scene's (one step to undo)");
   }
 }
 
 // Gradient descent (or another gradient method) against CMA-ES from the document's
 // start, the best loss against the number of simulations, both on one plot.
-void comparison_section(StudioState& state) {
+void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
   static int method = 0;  // of kGradientMethods
   static int budget = 200;
   static const char* const kGradientMethods[] = {"Gradient descent", "Adam", "L-BFGS"};
@@ -232,21 +232,21 @@ void comparison_section(StudioState& state) {
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   ImGui::InputInt("simulations", &budget, 50, 500);
   budget = std::clamp(budget, 10, 100000);
-  const bool busy = state.optimise.comparison && !state.optimise.comparison->job().finished();
+  const bool busy = optimise.comparison && !optimise.comparison->job().finished();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Compare")) {
-    OptimizerSettings gradient = state.optimise.settings;  // its learning rate, momentum, clip
+    OptimizerSettings gradient = optimise.settings;  // its learning rate, momentum, clip
     gradient.method = static_cast<OptimizerMethod>(method);
     gradient.tolerance = gradient.loss_tolerance = 0;  // both run the whole budget
-    OptimizerSettings cmaes = state.optimise.settings;
+    OptimizerSettings cmaes = optimise.settings;
     cmaes.method = OptimizerMethod::CMAES;
     cmaes.tolerance = cmaes.loss_tolerance = 0;
-    state.queue(command::CompareMethods{{gradient, cmaes}, budget});
+    commands.push(command::CompareMethods{{gradient, cmaes}, budget});
   }
   ImGui::EndDisabled();
-  if (busy && job_progress(state.optimise.comparison->job(), "simulations")) state.optimise.comparison->cancel();
-  if (!state.optimise.comparison) return;
-  const auto result = state.optimise.comparison->latest();
+  if (busy && job_progress(optimise.comparison->job(), "simulations")) optimise.comparison->cancel();
+  if (!optimise.comparison) return;
+  const auto result = optimise.comparison->latest();
   if (!result->error.empty()) {
     ImGui::TextColored(theme::kErrorText, "%s", result->error.c_str());
     return;
@@ -303,35 +303,36 @@ void comparison_section(StudioState& state) {
 
 }  // namespace
 
-void draw_optimizer_contents(StudioState& state) {
-  const Scene& start = state.document.scene();
+void draw_optimizer_contents(const studio::Document& document, OptimiseState& optimise, Popups& popups,
+                             CommandQueue& commands) {
+  const Scene& start = document.scene();
   if (start.params.optimized_size() == 0) {
     ImGui::TextWrapped(
         "Nothing in this scene is marked to optimise (\"optimize\": true on a parameter in the "
         "scene file).");
     return;
   }
-  const RunState run = state.optimise.session ? state.optimise.session->state() : RunState::Ready;
-  const studio::OptimizationSnapshot* snap = state.optimise.iterate.get();
+  const RunState run = optimise.session ? optimise.session->state() : RunState::Ready;
+  const studio::OptimizationSnapshot* snap = optimise.iterate.get();
   const bool running = run == RunState::Running;
 
   // Controls.
   const float button = ImGui::GetFontSize() * 4.2f;
   ImGui::BeginDisabled(running);
   if (ImGui::Button(run == RunState::Paused ? "Resume" : "Start", ImVec2(button, 0)))
-    state.queue(command::OptimizeStart{});
+    commands.push(command::OptimizeStart{});
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!running);
-  if (ImGui::Button("Pause", ImVec2(button, 0))) state.queue(command::OptimizePause{});
+  if (ImGui::Button("Pause", ImVec2(button, 0))) commands.push(command::OptimizePause{});
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(running);
-  if (ImGui::Button("Step", ImVec2(button, 0))) state.queue(command::OptimizeStep{});
+  if (ImGui::Button("Step", ImVec2(button, 0))) commands.push(command::OptimizeStep{});
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(!state.optimise.session);
-  if (ImGui::Button("Reset", ImVec2(button, 0))) state.queue(command::OptimizeReset{});
+  ImGui::BeginDisabled(!optimise.session);
+  if (ImGui::Button("Reset", ImVec2(button, 0))) commands.push(command::OptimizeReset{});
   ImGui::EndDisabled();
 
   if (snap) {
@@ -348,17 +349,17 @@ void draw_optimizer_contents(StudioState& state) {
     }
     if (snap->growth) growth_warning(*snap->growth, snap->scene.settings.steps);
   } else {
-    ImGui::TextDisabled(state.optimise.session ? "evaluating the start..." : "not started");
+    ImGui::TextDisabled(optimise.session ? "evaluating the start..." : "not started");
   }
 
   if (ImGui::CollapsingHeader("Settings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    if (settings_editor(state.optimise.settings, running) && state.optimise.session)
-      state.optimise.session->set_settings(state.optimise.settings);
+    if (settings_editor(optimise.settings, running) && optimise.session)
+      optimise.session->set_settings(optimise.settings);
     ImGui::BeginDisabled(running);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-    if (ImGui::InputInt("horizon", &state.optimise.horizon, 10, 100)) {
-      state.optimise.horizon = std::clamp(state.optimise.horizon, 0, start.settings.steps);
-      if (state.optimise.session) state.optimise.session->set_horizon(state.optimise.horizon);
+    if (ImGui::InputInt("horizon", &optimise.horizon, 10, 100)) {
+      optimise.horizon = std::clamp(optimise.horizon, 0, start.settings.steps);
+      if (optimise.session) optimise.session->set_horizon(optimise.horizon);
     }
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -374,14 +375,14 @@ void draw_optimizer_contents(StudioState& state) {
   if (snap && ImGui::CollapsingHeader("Curves", ImGuiTreeNodeFlags_DefaultOpen)) {
     const bool positive =
         std::all_of(snap->loss_history.begin(), snap->loss_history.end(), [](double v) { return v > 0; });
-    ImGui::Checkbox("log scale", &state.optimise.loss_log_scale);
-    if (state.optimise.loss_log_scale && !positive) {
+    ImGui::Checkbox("log scale", &optimise.loss_log_scale);
+    if (optimise.loss_log_scale && !positive) {
       ImGui::SameLine();
       ImGui::TextDisabled("(the loss is not positive: linear)");
     }
-    curve("loss", snap->loss_history, state.optimise.loss_log_scale && positive);
+    curve("loss", snap->loss_history, optimise.loss_log_scale && positive);
     if (!snap->grad_norm_history.empty() && !std::isnan(snap->grad_norm_history.back()))  // none for cmaes
-      curve("|grad|", snap->grad_norm_history, state.optimise.loss_log_scale);
+      curve("|grad|", snap->grad_norm_history, optimise.loss_log_scale);
   }
 
   if (snap && ImGui::CollapsingHeader("Objective", ImGuiTreeNodeFlags_DefaultOpen) &&
@@ -405,23 +406,22 @@ void draw_optimizer_contents(StudioState& state) {
   if (snap && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
     parameter_table(start, snap->scene);
     ImGui::BeginDisabled(running || snap->iteration == 0);
-    if (ImGui::Button("Apply to the scene")) state.queue(command::ApplyIterate{});
+    if (ImGui::Button("Apply to the scene")) commands.push(command::ApplyIterate{});
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("Make this iterate's parameters the scene's (then File > Save)");
   }
 
-  if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(state);
-  if (state.optimise.mpc && !state.optimise.mpc->job().finished())
+  if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(optimise, commands);
+  if (optimise.mpc && !optimise.mpc->job().finished())
     ImGui::SetNextItemOpen(true);  // a run started from the command line shows
-  if (ImGui::CollapsingHeader("Model Predictive Control")) mpc_section(state);
+  if (ImGui::CollapsingHeader("Model Predictive Control")) mpc_section(optimise, commands);
 
   if (snap && ImGui::CollapsingHeader("Export")) {
-    if (ImGui::Button("Loss history (CSV)...")) state.ui.popups.export_file = command::ExportKind::LossHistoryCsv;
-    if (ImGui::Button("Optimised parameters (JSON)..."))
-      state.ui.popups.export_file = command::ExportKind::ParametersJson;
-    if (ImGui::Button("Optimised scene (JSON)...")) state.ui.popups.export_file = command::ExportKind::OptimizedScene;
-    if (ImGui::Button("Frames of this iterate (PNG)...")) state.ui.popups.export_file = command::ExportKind::Frames;
+    if (ImGui::Button("Loss history (CSV)...")) popups.export_file = command::ExportKind::LossHistoryCsv;
+    if (ImGui::Button("Optimised parameters (JSON)...")) popups.export_file = command::ExportKind::ParametersJson;
+    if (ImGui::Button("Optimised scene (JSON)...")) popups.export_file = command::ExportKind::OptimizedScene;
+    if (ImGui::Button("Frames of this iterate (PNG)...")) popups.export_file = command::ExportKind::Frames;
   }
 }
 

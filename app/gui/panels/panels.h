@@ -19,7 +19,10 @@ float draw_menu_bar(StudioState& state);
 void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, const studio::Rect& area);
 // The right column: the inspector and the optimiser, as tabs.
 void draw_inspector(StudioState& state, const studio::Rect& area);
-void draw_optimizer_contents(StudioState& state);
+// The Optimise tab: reads the document, changes the optimiser's state, asks for the
+// Export dialog and queues the runs.
+void draw_optimizer_contents(const studio::Document& document, OptimiseState& optimise, Popups& popups,
+                             CommandQueue& commands);
 // The Trust tabs read the studio's state and ask for their computations as commands.
 void draw_landscape_contents(const StudioState& state, CommandQueue& commands);
 void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands);
