@@ -70,43 +70,37 @@ void draw_colliders(const DrawContext& context, render::DrawList& list) {
       list.meshes.push_back(collider_mesh(shape, bounds.center(), 2 * bounds.radius(), colors::kCollider));
 }
 
+// A lit mesh over every particle at the step: the cloth's triangles, the soft bodies' faces.
+render::Mesh particle_mesh(const DrawContext& context, render::Rgba color) {
+  render::Mesh mesh;
+  const int n = context.scene.particle_count();
+  mesh.positions.reserve(size_t(n));
+  for (int i = 0; i < n; ++i) mesh.positions.push_back(position(context.xyz, context.offset, i));
+  mesh.colors = {color};
+  return mesh;
+}
+
 // Cloth: every triangle over its particles' positions, lit on both sides (after the
 // colliders and bodies, whose meshes keep their places).
 void draw_cloth(const DrawContext& context, render::DrawList& list) {
   const Scene& scene = context.scene;
-  const SceneDrawOptions& options = context.options;
-  const int n = scene.particle_count();
-  const std::vector<double>& xyz = context.xyz;
-  const size_t offset = context.offset;
-  if (options.triangles && scene.triangle_count() > 0) {
-    render::Mesh cloth;
-    cloth.positions.reserve(size_t(n));
-    for (int i = 0; i < n; ++i) cloth.positions.push_back(position(xyz, offset, i));
-    cloth.indices.assign(scene.triangles.begin(), scene.triangles.end());
-    cloth.colors = {colors::kCloth};
-    list.meshes.push_back(std::move(cloth));
-  }
+  if (!context.options.triangles || scene.triangle_count() == 0) return;
+  render::Mesh cloth = particle_mesh(context, colors::kCloth);
+  cloth.indices.assign(scene.triangles.begin(), scene.triangles.end());
+  list.meshes.push_back(std::move(cloth));
 }
 
 // Soft bodies: the boundary faces of the tets over all the particles (the inner ones
 // are hidden inside), after the cloth.
 void draw_soft_bodies(const DrawContext& context, render::DrawList& list) {
   const Scene& scene = context.scene;
-  const SceneDrawOptions& options = context.options;
-  const int n = scene.particle_count();
-  const std::vector<double>& xyz = context.xyz;
-  const size_t offset = context.offset;
-  if (options.tets && scene.tet_count() > 0) {
-    TetSurface made;
-    const TetSurface* surface = options.tet_surface.get();
-    if (!surface || !surface->matches(scene)) surface = &(made = tet_surface(scene));
-    render::Mesh soft;
-    soft.positions.reserve(size_t(n));
-    for (int i = 0; i < n; ++i) soft.positions.push_back(position(xyz, offset, i));
-    soft.indices = surface->indices;
-    soft.colors = {colors::kSoft};
-    list.meshes.push_back(std::move(soft));
-  }
+  if (!context.options.tets || scene.tet_count() == 0) return;
+  TetSurface made;
+  const TetSurface* surface = context.options.tet_surface.get();
+  if (!surface || !surface->matches(scene)) surface = &(made = tet_surface(scene));
+  render::Mesh soft = particle_mesh(context, colors::kSoft);
+  soft.indices = surface->indices;
+  list.meshes.push_back(std::move(soft));
 }
 
 void draw_particles(const DrawContext& context, render::DrawList& list) {
