@@ -236,6 +236,11 @@ struct ShownMotion {
   std::uint64_t request = 0;            // generation asked for the current document
   view::SceneDrawOptions draw_options;  // bounds and sizes of `motion`
   studio::Playback playback;
+
+  // The motion when it is the current document's (null while that one is computed).
+  const studio::RolloutResult* current() const {
+    return motion && motion->generation == request ? motion.get() : nullptr;
+  }
 };
 
 // Optimising the document (the Optimise tab): the session (null until the first Start
@@ -370,12 +375,10 @@ struct StudioState {
   const Scene& point_scene() const { return optimise.iterate ? optimise.iterate->scene : document.scene(); }
   // The scene being shown: the motion's when it belongs to the current document (it is
   // the exact scene that was simulated), else the document's.
-  const Scene& scene() const {
-    return shown.motion && shown.motion->generation == shown.request ? shown.motion->scene : document.scene();
-  }
+  const Scene& scene() const { return shown.current() ? shown.current()->scene : document.scene(); }
   const Trajectory* trajectory() const {
-    return shown.motion && shown.motion->generation == shown.request && shown.motion->ok() ? &shown.motion->trajectory
-                                                                                           : nullptr;
+    const studio::RolloutResult* current = shown.current();
+    return current && current->ok() ? &current->trajectory : nullptr;
   }
 };
 

@@ -88,9 +88,9 @@ void settings(StudioState& state, const Scene& scene) {
     row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
   }
   row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
-  if (state.shown.motion && state.shown.motion->ok() && state.shown.motion->generation == state.shown.request) {
-    row("loss", number(state.shown.motion->evaluation.loss));
-    row("rollout", number(state.shown.motion->seconds * 1000) + " ms");
+  if (const studio::RolloutResult* motion = state.shown.current(); motion && motion->ok()) {
+    row("loss", number(motion->evaluation.loss));
+    row("rollout", number(motion->seconds * 1000) + " ms");
   }
 }
 

@@ -159,9 +159,9 @@ void objective(StudioState& state, const Scene& scene, int k) {
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
   if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
   if (layout.binding == ObjectiveBinding::MarkerFile) markers(state, scene, k);
-  if (state.shown.motion && state.shown.motion->ok() && state.shown.motion->generation == state.shown.request &&
-      size_t(k) < state.shown.motion->evaluation.term_loss.size())
-    row("loss term", number(state.shown.motion->evaluation.term_loss[size_t(k)]));
+  if (const studio::RolloutResult* motion = state.shown.current();
+      motion && motion->ok() && size_t(k) < motion->evaluation.term_loss.size())
+    row("loss term", number(motion->evaluation.term_loss[size_t(k)]));
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TableNextColumn();

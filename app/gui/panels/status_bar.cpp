@@ -15,16 +15,15 @@ void draw_status_bar(const StudioState& state, const studio::Rect& area) {
   const studio::Playback& play = state.shown.playback;
   ImGui::Text("t = %.3f / %.3f s", play.sim_time(), play.duration());
   ImGui::SameLine(0, 24);
-  const bool current = state.shown.motion && state.shown.motion->generation == state.shown.request;
+  const studio::RolloutResult* current = state.shown.current();
   if (!current)
     ImGui::TextColored(theme::kWarningText, "computing motion...");
-  else if (!state.shown.motion->ok())
+  else if (!current->ok())
     ImGui::TextColored(theme::kErrorText, "rollout failed (see log)");
   else if (state.optimise.iterate)
-    ImGui::Text("loss %.6g   optimiser iteration %d", state.shown.motion->evaluation.loss,
-                state.optimise.iterate->iteration);
+    ImGui::Text("loss %.6g   optimiser iteration %d", current->evaluation.loss, state.optimise.iterate->iteration);
   else
-    ImGui::Text("loss %.6g   rollout %.0f ms", state.shown.motion->evaluation.loss, state.shown.motion->seconds * 1000);
+    ImGui::Text("loss %.6g   rollout %.0f ms", current->evaluation.loss, current->seconds * 1000);
   if (state.ui.frame_export && !state.ui.frame_export->job().finished()) {
     ImGui::SameLine(0, 24);
     ImGui::TextColored(theme::kWarningText, "exporting frames %d / %d", state.ui.frame_export->job().done(),

@@ -42,6 +42,20 @@ struct ObjectiveLayout {
   bool direction = false;                   // "direction", a unit vector in the world (travel, orientation)
   double default_direction[3] = {1, 0, 0};  // where the file gives no "direction"
   bool step = false;                        // "step": reads the state at its own step
+
+  // Whether it may list particles (target, positions, velocity, travel) or bodies
+  // (target, velocity, orientation).
+  constexpr bool lists_particles() const {
+    return elements == ObjectiveElements::Particles || elements == ObjectiveElements::ParticlesOrAll ||
+           elements == ObjectiveElements::ParticlesOrBodies;
+  }
+  constexpr bool lists_bodies() const {
+    return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::Bodies;
+  }
+  // Whether its target is one [x, y, z] ("target": a position or a velocity).
+  constexpr bool one_target() const {
+    return target == ObjectiveTarget::Position || target == ObjectiveTarget::Velocity;
+  }
 };
 
 const ObjectiveLayout& objective_layout(ObjectiveType type);
@@ -51,10 +65,13 @@ const ObjectiveLayout& objective_layout(ObjectiveType type);
 // smoothness) or the state at their samples' frames (markers, tracks).
 bool objective_has_step(ObjectiveType type);
 
-// Whether it may list particles (target, positions, velocity, travel) or bodies (target,
-// velocity, orientation).
+// objective_layout(type).lists_particles() and lists_bodies().
 bool objective_reads_particles(ObjectiveType type);
 bool objective_reads_bodies(ObjectiveType type);
+
+// Whether this objective's particle list is read: always where its kind lists particles
+// alone, and for a centroid unless it holds bodies alone.
+bool objective_uses_particles(const Objective& o);
 
 // The names of the kinds `pick` accepts, in ObjectiveType order: "target, velocity and
 // orientation".

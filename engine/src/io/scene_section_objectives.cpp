@@ -33,13 +33,9 @@ std::string objective_type_names() {
 std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   std::vector<std::string_view> keys{"type"};
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("file");
-  const ObjectiveElements e = layout.elements;
-  if (e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
-      e == ObjectiveElements::ParticlesOrBodies)
-    keys.push_back("particles");
-  if (e == ObjectiveElements::ParticlesOrBodies || e == ObjectiveElements::Bodies) keys.push_back("bodies");
-  if (layout.target == ObjectiveTarget::Position || layout.target == ObjectiveTarget::Velocity)
-    keys.push_back("target");
+  if (layout.lists_particles()) keys.push_back("particles");
+  if (layout.lists_bodies()) keys.push_back("bodies");
+  if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
   if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("steps_per_frame");
@@ -281,17 +277,14 @@ OrderedJson pairs_json(const std::vector<std::pair<int, int>>& pairs) {
 // The keys of objective_keys, those the objective holds.
 OrderedJson objective_json(const Objective& o) {
   const ObjectiveLayout& layout = objective_layout(o.type);
-  const ObjectiveElements e = layout.elements;
   OrderedJson j;
   j["type"] = objective_type_name(o.type);
   if (layout.binding == ObjectiveBinding::MarkerFile) j["file"] = o.marker_file.generic_string();
-  // A centroid of bodies alone leaves its particles out.
-  if (e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
-      (e == ObjectiveElements::ParticlesOrBodies && (!o.particles.empty() || o.bodies.empty())))
-    j["particles"] = o.particles;
-  if (e == ObjectiveElements::Bodies || (e == ObjectiveElements::ParticlesOrBodies && !o.bodies.empty()))
+  // A centroid of bodies alone leaves its particles out, one of particles alone its bodies.
+  if (objective_uses_particles(o)) j["particles"] = o.particles;
+  if (layout.elements == ObjectiveElements::Bodies || (layout.lists_bodies() && !o.bodies.empty()))
     j["bodies"] = o.bodies;
-  if (layout.target == ObjectiveTarget::Position || layout.target == ObjectiveTarget::Velocity) j["target"] = o.target;
+  if (layout.one_target()) j["target"] = o.target;
   if (layout.target == ObjectiveTarget::PerParticle) j["targets"] = rows(o.target, 3);
   if (layout.binding != ObjectiveBinding::None) {
     if (!o.bind.empty()) j["bind"] = pairs_json(o.bind);
@@ -416,14 +409,9 @@ Problem check_objectives(const Scene& scene) {
       return found(where + ".step", o.step, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]");
 
     const ObjectiveLayout& layout = objective_layout(o.type);
-    const ObjectiveElements e = layout.elements;
-    // A centroid may read bodies instead of (or besides) particles.
-    const bool uses_particles =
-        e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
-        (e == ObjectiveElements::ParticlesOrBodies && (!o.particles.empty() || o.bodies.empty()));
-    if (uses_particles)
+    if (objective_uses_particles(o))
       if (Problem p = check_particle_list(where + ".particles", o.particles, n)) return p;
-    if (e == ObjectiveElements::Bodies && o.bodies.empty())
+    if (layout.elements == ObjectiveElements::Bodies && o.bodies.empty())
       return where + ".bodies: found none; expected the bodies whose axis to turn";
     if (!objective_reads_bodies(o.type) && !o.bodies.empty())
       return where + ".bodies: only " + objective_names_where(objective_reads_bodies) + " objectives read bodies";
@@ -436,7 +424,7 @@ Problem check_objectives(const Scene& scene) {
     }
 
     std::size_t target_size = 0;
-    if (layout.target == ObjectiveTarget::Position || layout.target == ObjectiveTarget::Velocity) target_size = 3;
+    if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
     if (o.target.size() != target_size)
       return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +

@@ -67,15 +67,14 @@ const ObjectiveLayout& objective_layout(ObjectiveType type) { return objective_k
 
 bool objective_has_step(ObjectiveType type) { return objective_kind(type).layout.step; }
 
-bool objective_reads_particles(ObjectiveType type) {
-  const ObjectiveElements e = objective_kind(type).layout.elements;
-  return e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll ||
-         e == ObjectiveElements::ParticlesOrBodies;
-}
+bool objective_reads_particles(ObjectiveType type) { return objective_kind(type).layout.lists_particles(); }
 
-bool objective_reads_bodies(ObjectiveType type) {
-  const ObjectiveElements e = objective_kind(type).layout.elements;
-  return e == ObjectiveElements::ParticlesOrBodies || e == ObjectiveElements::Bodies;
+bool objective_reads_bodies(ObjectiveType type) { return objective_kind(type).layout.lists_bodies(); }
+
+bool objective_uses_particles(const Objective& o) {
+  const ObjectiveElements e = objective_kind(o.type).layout.elements;
+  if (e == ObjectiveElements::ParticlesOrBodies) return !o.particles.empty() || o.bodies.empty();
+  return e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll;
 }
 
 std::string objective_names_where(bool (*pick)(ObjectiveType)) {
