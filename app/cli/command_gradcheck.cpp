@@ -21,6 +21,7 @@ struct GradcheckArgs {
   double noise = kGradCheckNoise;
   int samples = 6;
   int threads = 0;
+  std::string device = "cpu";
   bool all = false;
   std::string params;
 };
@@ -58,6 +59,7 @@ int run_gradcheck(const GradcheckArgs& args) {
   options.noise = args.noise;
   options.samples_per_parameter = args.samples;
   options.threads = args.threads;
+  options.device = *device_from_name(args.device);
   options.tolerance = args.tolerance;
   options.relative_step = args.step;
   Result<GradCheckReport> report = gradient_check(*scene, options);
@@ -67,8 +69,8 @@ int run_gradcheck(const GradcheckArgs& args) {
   }
   std::printf(
       "gradient check of %s (loss %.10g): adjoint against central differences at the most\n"
-      "self-consistent of four steps, float64 on the CPU\n",
-      args.scene.c_str(), report->loss);
+      "self-consistent of four steps, on %s\n",
+      args.scene.c_str(), report->loss, report->device.c_str());
   std::printf("%-18s %8s %14s %16s %16s %10s\n", "parameter", "index", "value", "adjoint", "finite diff", "rel error");
   for (const GradCheckEntry& e : report->entries) {
     std::printf("%-18s %8d %14.6g %16.8e %16.8e %10.2e%s\n", std::string(param_name(e.param)).c_str(), e.index, e.value,
@@ -114,6 +116,9 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1e-12, 1.0));
   cmd->add_option("--samples", args->samples, "Entries checked per parameter array")->check(CLI::Range(1, 1000000));
   cmd->add_option("--threads", args->threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
+  cmd->add_option("--device", args->device,
+                  "Where the rollouts run, always in float64: cpu, or cuda to check the GPU's adjoints")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_flag("--all", args->all, "Check every parameter (default: the ones the scene optimises)");
   cmd->add_option("--params", args->params, "Check these parameters, comma-separated");
   cmd->add_option("--noise", args->noise,

@@ -1,15 +1,17 @@
 // Checks the adjoint gradient against central finite differences, in double precision
-// on the CPU, for every parameter (a deterministic sample of entries for large arrays).
+// on the CPU (or the GPU, to check the CUDA backend's adjoints), for every parameter (a deterministic sample of entries for large arrays).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "nudge/parameters.h"
 #include "nudge/result.h"
 #include "nudge/scene.h"
+#include "nudge/simulator.h"
 
 namespace nudge {
 
@@ -37,6 +39,7 @@ struct GradCheckOptions {
   double noise = kGradCheckNoise;
   uint64_t seed = 1;  // which entries are sampled
   int threads = 1;
+  Device device = Device::Cpu;      // Cuda checks the GPU's adjoints, still in float64
   std::vector<ParamId> parameters;  // the parameters to check; empty: all
   // Called before the first entry and after each one with (entries done, entries in all);
   // returning false cancels the check (an Error). For a viewer's progress bar.
@@ -67,6 +70,7 @@ struct GradCheckCoverage {
 
 struct GradCheckReport {
   double loss = 0.0;
+  std::string device;  // where it ran, as Simulator::device_name says
   std::vector<GradCheckEntry> entries;
   std::vector<GradCheckCoverage> coverage;  // every parameter considered that has entries, in ParamId order
   int unchecked() const;                    // entries of those parameters left out of the sample

@@ -100,7 +100,7 @@ std::vector<int> sample_entries(int size, int samples, std::mt19937_64& rng) {
 
 Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOptions& options) {
   SimulatorOptions sim_options;
-  sim_options.device = Device::Cpu;
+  sim_options.device = options.device;
   sim_options.precision = Precision::Float64;
   sim_options.threads = options.threads;
   // A parameter under check is a design variable: built from a scene where it is marked
@@ -121,6 +121,7 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
 
   GradCheckReport report;
   report.loss = eval->loss;
+  report.device = (*sim)->device_name();
   // Each parameter's noise floor: options.noise times its largest |gradient entry|.
   std::vector<double> noise_floor(kParamCount, 0.0);
   for (int p = 0; p < kParamCount; ++p)
