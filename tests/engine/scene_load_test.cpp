@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "temp_dir.h"
 #include "io/marker_csv.h"
 #include "nudge/scene.h"
@@ -1428,4 +1430,40 @@ TEST_CASE("scene: the joints example in docs/scene-format.md loads") {
   CHECK(scene->params[ParamId::JointControl].optimize);
   REQUIRE(scene->objectives.size() == 3);
   CHECK(scene->objectives[1].type == ObjectiveType::Orientation);
+}
+
+// Sections are read by stage (io/scene_section.h), not in the order a file lists them:
+// every example with its top-level keys reversed reads to the scene that saves as the
+// example itself does.
+TEST_CASE("scene: a file's sections read alike in any order (every example, keys reversed)") {
+  TempDir dir;
+  int examples = 0;
+  for (const auto& entry : fs::directory_iterator(source_dir() / "scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path().string());
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const nlohmann::ordered_json file = nlohmann::ordered_json::parse(text);
+    nlohmann::ordered_json reversed = nlohmann::ordered_json::object();
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : file.items()) keys.push_back(key);
+    REQUIRE(keys.size() > 3);
+    for (auto key = keys.rbegin(); key != keys.rend(); ++key) reversed[*key] = file[*key];
+    REQUIRE(reversed.begin().key() != file.begin().key());
+
+    const Result<Scene> as_written = parse_scene(text, entry.path());
+    const Result<Scene> out_of_order = parse_scene(reversed.dump(1), entry.path());
+    REQUIRE_MESSAGE(as_written.ok(), as_written.error().message);
+    REQUIRE_MESSAGE(out_of_order.ok(), out_of_order.error().message);
+    const auto saved_text = [&](const Scene& scene, const char* name) {
+      const fs::path path = dir.path / "scenes" / (entry.path().stem().string() + name);
+      fs::create_directories(path.parent_path());
+      REQUIRE(save_scene(scene, path).ok());
+      std::ifstream saved(path, std::ios::binary);
+      return std::string((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
+    };
+    CHECK(saved_text(*out_of_order, ".reversed.json") == saved_text(*as_written, ".json"));
+    ++examples;
+  }
+  CHECK(examples >= 20);
 }

@@ -2,13 +2,14 @@
 // scene, loaded or built in code. Messages name the place as a scene file would
 // ("springs.pairs[3]", "particles.mass[2]") so users and programmers read the same words.
 //
-// The checks of each section sit with its reading and writing, in scene_section_*.cpp
-// (scene_sections.h); check_scene runs them in order.
+// The checks of each section sit with its reading and writing, in its row
+// (scene_section.h); check_scene runs them by stage, in the list's order.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
@@ -86,12 +87,11 @@ void shape_parameters(Scene& scene) {
 }
 
 Status check_scene(const Scene& scene) {
-  // Topology first: parameter and objective checks index with it.
-  for (const auto check :
-       {check_settings, check_topology, check_tets, check_controller, check_actuators, check_parameters,
-        check_triangles, check_bending, check_bodies, check_joints, check_attachments, check_colliders, check_footage,
-        check_objectives, check_optimizer, check_camera})
-    if (Problem problem = check(scene)) return Error{*problem};
+  // The counts first, then the parameters' shapes: later checks index with both.
+  for (CheckStage stage : {CheckStage::Counts, CheckStage::Parameters, CheckStage::Elements})
+    for (const SceneSection* section : scene_sections())
+      if (section->check_stage == stage && section->check)
+        if (Problem problem = section->check(scene)) return Error{*problem};
   return Ok{};
 }
 

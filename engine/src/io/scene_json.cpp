@@ -6,8 +6,8 @@
 // checks every key and value against the format. Every error names the file, the
 // JSON path, what was found and what was expected.
 //
-// This file holds the entry points and the order of a file's sections, in reading and
-// in writing. The passes' text-level helpers are in json_text.cpp, the generic reading
+// This file holds the entry points and the walk over a file's sections, in reading and
+// in writing (their list and stages: scene_section.h). The passes' text-level helpers are in json_text.cpp, the generic reading
 // of values in scene_reader.h, and each section's reading, writing and checking in
 // scene_section_*.cpp (scene_sections.h).
 #include <cstdint>
@@ -20,6 +20,7 @@
 
 #include "io/json_text.h"
 #include "io/marker_csv.h"
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/atomic_file.h"
 #include "nudge/objective_facts.h"
@@ -51,62 +52,31 @@ Scene SceneReader::read(const Json& root, const fs::path& source) {
   if (version.json.is_number() && version.json.get<double>() > kVersion)
     fail_found(version, "1 (this file was written by a newer version of Nudge)");
   integer(version, kVersion, kVersion, "1");
-  expect_object(
-      top, {"format",         "version",     "name",      "description", "simulation", "particles", "springs",
-            "triangles",      "bending",     "tets",      "controls",    "bodies",     "joints",    "joint_settings",
-            "joint_controls", "attachments", "colliders", "contact",     "controller", "actuators", "parameters",
-            "footage",        "objectives",  "optimizer", "camera"});
+  std::vector<std::string_view> keys{"format", "version", "name", "description"};
+  for (const SceneSection* section : scene_sections()) keys.push_back(section->key);
+  expect_object(top, keys);
 
   const std::string stem = source.stem().string();
   scene.name = stem.empty() ? "untitled" : stem;
   if (auto name = optional(top, "name")) scene.name = string(*name, "a scene name");
   if (auto description = optional(top, "description")) scene.description = string(*description, "a description");
 
-  // Order matters: particles give N, controls give C, springs need both.
-  read_simulation(required(top, "simulation", "an object with the simulation settings"), scene);
-  // Bodies before particles: a scene of bodies alone needs no particles.
-  std::vector<BodyValues> body_values;
-  if (auto bodies = optional(top, "bodies")) body_values = read_bodies(*bodies, scene);
-  if (auto particles = optional(top, "particles"))
-    read_particles(*particles, scene);
-  else if (scene.bodies.empty())
-    required(top, "particles", "an object with the particles' \"position\" (or a \"bodies\" array)");
-  read_controls(optional(top, "controls"), scene);
-  const std::optional<Node> springs = optional(top, "springs");
-  const bool rest_lengths_defaulted = read_springs(springs, scene);
-  read_triangles(optional(top, "triangles"), scene);
-  read_bending(optional(top, "bending"), scene);
-  const std::optional<Node> tets = optional(top, "tets");
-  const std::optional<double> tet_density = read_tets(tets, scene);
-  if (tet_density) {  // the density sets the tets' particles' masses: one or the other
-    const std::optional<Node> particles = optional(top, "particles");
-    if (auto mass = particles ? optional(*particles, "mass") : std::nullopt)
-      fail(optional(*tets, "density")->path,
-           "found a density while particles.mass is also given; expected one of them (the density sets the "
-           "masses of the tets' particles, and the file saved back holds those masses)");
-  }
-  if (auto colliders = optional(top, "colliders")) read_colliders(*colliders, scene);
-  if (auto contact = optional(top, "contact")) read_contact(*contact, scene);
-  std::vector<JointValues> joint_values;
-  if (auto joints = optional(top, "joints")) joint_values = read_joints(*joints, scene);
-  if (auto settings = optional(top, "joint_settings")) read_joint_settings(*settings, scene.joint_settings);
-  std::optional<std::vector<double>> controller_weights;
-  if (auto controller = optional(top, "controller")) controller_weights = read_controller(*controller, scene);
-  if (auto actuators = optional(top, "actuators")) read_actuators(*actuators, scene);
-
-  shape_parameters(scene);  // defaults for every parameter the file did not give
-  if (controller_weights) scene.params[ParamId::ControllerWeights].value = *controller_weights;
-  store_body_values(body_values, scene);
-  store_joint_values(joint_values, scene);
-  if (tet_density) store_tet_masses(*tet_density, scene);
-  if (auto controls = optional(top, "joint_controls")) read_joint_controls(*controls, scene);
-  if (auto attachments = optional(top, "attachments")) read_attachments(*attachments, scene);
-  if (rest_lengths_defaulted) check_default_rest_lengths(scene, *springs);
-  if (auto parameters = optional(top, "parameters")) read_parameters(*parameters, scene);
-  if (auto footage = optional(top, "footage")) read_footage(*footage, scene);
-  if (auto objectives = optional(top, "objectives")) read_objectives(*objectives, scene);
-  if (auto optimizer = optional(top, "optimizer")) read_optimizer(*optimizer, scene.optimizer);
-  if (auto camera = optional(top, "camera")) read_camera(*camera, scene.camera);
+  // The sections stage by stage (scene_section.h), then defaults for every parameter the
+  // file did not give, then what the sections left for after that, then the Values stage.
+  const auto read_section = [&](const SceneSection& section) {
+    const std::optional<Node> node = optional(top, section.key);
+    return section.read(SectionInput{*this, top, node}, scene);
+  };
+  std::vector<AfterShaping> after_shaping;
+  for (ReadStage stage :
+       {ReadStage::Settings, ReadStage::Bodies, ReadStage::Particles, ReadStage::Elements, ReadStage::Links})
+    for (const SceneSection* section : scene_sections())
+      if (section->stage == stage)
+        if (AfterShaping rest = read_section(*section)) after_shaping.push_back(std::move(rest));
+  shape_parameters(scene);
+  for (const AfterShaping& rest : after_shaping) rest(scene);
+  for (const SceneSection* section : scene_sections())
+    if (section->stage == ReadStage::Values) read_section(*section);
   return scene;
 }
 
@@ -120,35 +90,8 @@ OrderedJson scene_json(const Scene& scene) {
   j["version"] = kVersion;
   j["name"] = scene.name;
   if (!scene.description.empty()) j["description"] = scene.description;
-  j["simulation"] = simulation_json(scene);
-  if (scene.body_count() > 0) j["bodies"] = bodies_json(scene);
-  if (scene.joint_count() > 0) {
-    j["joints"] = joints_json(scene);
-    j["joint_settings"] = joint_settings_json(scene.joint_settings);
-    if (OrderedJson controls = joint_controls_json(scene); !controls.empty()) j["joint_controls"] = controls;
-  }
-  if (!scene.attachments.empty()) {
-    // Attachments hold with the joints' positional lock, so its settings go with them too.
-    if (scene.joint_count() == 0) j["joint_settings"] = joint_settings_json(scene.joint_settings);
-    j["attachments"] = attachments_json(scene);
-  }
-  if (scene.particle_count() > 0) j["particles"] = particles_json(scene);
-  if (scene.spring_count() > 0) j["springs"] = springs_json(scene);
-  if (scene.triangle_count() > 0) j["triangles"] = triangles_json(scene);
-  if (scene.bending_count() > 0) j["bending"] = bending_json(scene);
-  if (scene.tet_count() > 0) j["tets"] = tets_json(scene);
-  if (scene.channels > 0) j["controls"] = controls_json(scene);
-  if (scene.controller.enabled()) j["controller"] = controller_json(scene);
-  if (!scene.actuators.empty()) j["actuators"] = actuators_json(scene);
-  if (!scene.colliders.empty()) j["colliders"] = colliders_json(scene);
-  // What colliders, bodies and particles meet each other with.
-  if (!scene.colliders.empty() || scene.body_count() > 1 || (scene.body_count() > 0 && scene.particle_count() > 0))
-    j["contact"] = contact_json(scene);
-  if (OrderedJson parameters = parameters_json(scene.params); !parameters.empty()) j["parameters"] = parameters;
-  if (!scene.footage.empty()) j["footage"] = footage_json(scene.footage);
-  if (!scene.objectives.empty()) j["objectives"] = objectives_json(scene);
-  j["optimizer"] = optimizer_json(scene.optimizer);
-  if (scene.camera.set) j["camera"] = camera_json(scene.camera);
+  for (const SceneSection* section : scene_sections())
+    if (OrderedJson json = section->write(scene); !json.empty()) j[std::string(section->key)] = std::move(json);
   return j;
 }
 

@@ -58,11 +58,13 @@ struct Node {
 };
 
 // The generic part of walking the DOM into a Scene: each helper checks a value as it
-// reads it. SceneReader (scene_sections.h) adds the sections.
+// reads it. SceneReader (scene_sections.h) adds the sections. The helpers are public so
+// that a section's reading can be a free function over the reader (scene_section.h).
 class NodeReader {
 protected:
   explicit NodeReader(std::string file) : file_(std::move(file)) {}
 
+public:
   [[noreturn]] void fail(const std::string& path, const std::string& message) const {
     throw LoadFailure{file_ + ": " + path + ": " + message};
   }

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/footage.h"
 
@@ -132,7 +133,7 @@ Track SceneReader::read_track(const Node& node, std::set<int>& ids) const {
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson pinhole_camera_json(const PinholeCamera& c) {
+static OrderedJson pinhole_camera_json(const PinholeCamera& c) {
   return {{"width", c.width},
           {"height", c.height},
           {"focal", c.focal},
@@ -141,7 +142,7 @@ OrderedJson pinhole_camera_json(const PinholeCamera& c) {
           {"orientation", {c.orientation[0], c.orientation[1], c.orientation[2], c.orientation[3]}}};
 }
 
-OrderedJson footage_json(const Footage& f) {
+static OrderedJson footage_json(const Footage& f) {
   OrderedJson j;
   if (!f.video.empty()) j["video"] = f.video.generic_string();
   j["fps"] = f.fps;
@@ -172,7 +173,7 @@ OrderedJson footage_json(const Footage& f) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_footage(const Scene& scene) {
+static Problem check_footage(const Scene& scene) {
   const Footage& f = scene.footage;
   if (!(f.fps > 0) || !std::isfinite(f.fps)) return found("footage.fps", f.fps, "a frame rate > 0");
   if (f.camera) {
@@ -216,5 +217,19 @@ Problem check_footage(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+// Before the objectives, whose tracks objectives read it.
+extern const SceneSection kFootageSection{
+    "footage",
+    ReadStage::Values,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_footage(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.footage.empty() ? OrderedJson() : footage_json(scene.footage); },
+    CheckStage::Elements,
+    check_footage};
 
 }  // namespace nudge::scene_io

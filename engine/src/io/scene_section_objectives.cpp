@@ -16,6 +16,7 @@
 #include "io/marker_csv.h"
 #include "nudge/objective_facts.h"
 #include "objectives/objective_registry.h"
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -300,7 +301,7 @@ OrderedJson objective_json(const Objective& o) {
 
 }  // namespace
 
-OrderedJson objectives_json(const Scene& scene) {
+static OrderedJson objectives_json(const Scene& scene) {
   OrderedJson objectives = OrderedJson::array();
   for (const Objective& o : scene.objectives) objectives.push_back(objective_json(o));
   return objectives;
@@ -399,7 +400,7 @@ Problem check_tracks_objective(const std::string& where, const Objective& o, con
 
 }  // namespace
 
-Problem check_objectives(const Scene& scene) {
+static Problem check_objectives(const Scene& scene) {
   const int n = scene.particle_count(), steps = scene.settings.steps;
   for (std::size_t k = 0; k < scene.objectives.size(); ++k) {
     const Objective& o = scene.objectives[k];
@@ -450,5 +451,18 @@ Problem check_objectives(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kObjectivesSection{
+    "objectives",
+    ReadStage::Values,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_objectives(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.objectives.empty() ? OrderedJson() : objectives_json(scene); },
+    CheckStage::Elements,
+    check_objectives};
 
 }  // namespace nudge::scene_io

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/parameter_facts.h"
 
@@ -86,7 +87,7 @@ void SceneReader::read_optimizer(const Node& node, OptimizerSettings& o) const {
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson parameters_json(const ParameterSet& p) {
+static OrderedJson parameters_json(const ParameterSet& p) {
   OrderedJson parameters = OrderedJson::object();
   for (const Parameter& param : p.items) {
     const bool lower = std::isfinite(param.lower), upper = std::isfinite(param.upper);
@@ -100,7 +101,7 @@ OrderedJson parameters_json(const ParameterSet& p) {
   return parameters;
 }
 
-OrderedJson optimizer_json(const OptimizerSettings& o) {
+static OrderedJson optimizer_json(const OptimizerSettings& o) {
   OrderedJson j = {{"method", method_name(o.method)},
                    {"iterations", o.iterations},
                    {"learning_rate", o.learning_rate},
@@ -141,7 +142,7 @@ std::string element_path(std::string_view where, const Parameter& p, int flat_in
 
 }  // namespace
 
-Problem check_parameters(const Scene& scene) {
+static Problem check_parameters(const Scene& scene) {
   for (int i = 0; i < kParamCount; ++i) {
     const auto id = static_cast<ParamId>(i);
     const Parameter& p = scene.params[id];
@@ -173,7 +174,7 @@ Problem check_parameters(const Scene& scene) {
   return std::nullopt;
 }
 
-Problem check_optimizer(const Scene& scene) {
+static Problem check_optimizer(const Scene& scene) {
   const OptimizerSettings& o = scene.optimizer;
   if (o.method != OptimizerMethod::GradientDescent && o.method != OptimizerMethod::Adam &&
       o.method != OptimizerMethod::LBFGS && o.method != OptimizerMethod::CMAES)
@@ -193,5 +194,27 @@ Problem check_optimizer(const Scene& scene) {
   if (!positive(o.sigma)) return found("optimizer.sigma", o.sigma, "a number > 0");
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kParametersSection{"parameters",
+                                             ReadStage::Values,
+                                             [](const SectionInput& in, Scene& scene) -> AfterShaping {
+                                               if (in.node) in.reader.read_parameters(*in.node, scene);
+                                               return {};
+                                             },
+                                             [](const Scene& scene) { return parameters_json(scene.params); },
+                                             CheckStage::Parameters,
+                                             check_parameters};
+
+extern const SceneSection kOptimizerSection{"optimizer",
+                                            ReadStage::Values,
+                                            [](const SectionInput& in, Scene& scene) -> AfterShaping {
+                                              if (in.node) in.reader.read_optimizer(*in.node, scene.optimizer);
+                                              return {};
+                                            },
+                                            [](const Scene& scene) { return optimizer_json(scene.optimizer); },
+                                            CheckStage::Elements,
+                                            check_optimizer};
 
 }  // namespace nudge::scene_io

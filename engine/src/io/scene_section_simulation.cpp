@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -87,7 +88,7 @@ void SceneReader::read_camera(const Node& node, SceneCamera& camera) const {
 // ---- Writing ----------------------------------------------------------------------
 
 // "simulation", with its "ground" when the ground is on.
-OrderedJson simulation_json(const Scene& scene) {
+static OrderedJson simulation_json(const Scene& scene) {
   OrderedJson sim;
   sim["dt"] = scene.settings.dt;
   sim["steps"] = scene.settings.steps;
@@ -115,13 +116,13 @@ OrderedJson simulation_json(const Scene& scene) {
   return sim;
 }
 
-OrderedJson camera_json(const SceneCamera& camera) {
+static OrderedJson camera_json(const SceneCamera& camera) {
   return {{"eye", vec3_json(camera.eye)}, {"target", vec3_json(camera.target)}, {"fov_degrees", camera.fov_degrees}};
 }
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_settings(const Scene& scene) {
+static Problem check_settings(const Scene& scene) {
   const Settings& s = scene.settings;
   if (!(finite(s.dt) && s.dt > 0 && s.dt <= 1)) return found("simulation.dt", s.dt, "a time step in (0, 1] (s)");
   if (s.steps < 1 || s.steps > kMaxSteps)
@@ -153,7 +154,7 @@ Problem check_settings(const Scene& scene) {
   return std::nullopt;
 }
 
-Problem check_camera(const Scene& scene) {
+static Problem check_camera(const Scene& scene) {
   const SceneCamera& c = scene.camera;
   if (!c.set) return std::nullopt;
   for (int k = 0; k < 3; ++k) {
@@ -167,5 +168,30 @@ Problem check_camera(const Scene& scene) {
     return found("camera.fov_degrees", c.fov_degrees, "a vertical field of view in degrees, in (0, 180)");
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kSimulationSection{
+    "simulation",
+    ReadStage::Settings,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      in.reader.read_simulation(in.reader.required(in.top, "simulation", "an object with the simulation settings"),
+                                scene);
+      return {};
+    },
+    simulation_json,
+    CheckStage::Counts,
+    check_settings};
+
+extern const SceneSection kCameraSection{
+    "camera",
+    ReadStage::Values,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_camera(*in.node, scene.camera);
+      return {};
+    },
+    [](const Scene& scene) { return scene.camera.set ? camera_json(scene.camera) : OrderedJson(); },
+    CheckStage::Elements,
+    check_camera};
 
 }  // namespace nudge::scene_io

@@ -1,20 +1,10 @@
-// The sections of a scene file (docs/scene-format.md), each read, written and checked
-// in one file:
-//   scene_section_simulation.cpp  "simulation" (with its "ground") and "camera"
-//   scene_section_particles.cpp   "particles", "controls" and "springs"
-//   scene_section_triangles.cpp   "triangles"
-//   scene_section_bending.cpp     "bending"
-//   scene_section_tets.cpp        "tets"
-//   scene_section_bodies.cpp      "bodies", "joints", "joint_settings", "joint_controls"
-//                                 and "attachments"
-//   scene_section_colliders.cpp   "colliders" and "contact"
-//   scene_section_objectives.cpp  "objectives" (markers objectives among them)
-//   scene_section_parameters.cpp  "parameters" and "optimizer"
-//   scene_section_controller.cpp  "controller"
-//   scene_section_actuators.cpp   "actuators"
-//   scene_section_footage.cpp     "footage" (the shot: camera, correspondences, 2D tracks)
-// scene_json.cpp reads and writes the sections in the file's order; scene_check.cpp
-// shapes the parameters and runs the sections' checks (check_scene).
+// What the sections of a scene file (docs/scene-format.md) share: the reader that walks
+// the DOM (each section's reading is a SceneReader method or a free function over it),
+// the helpers for the parameter columns of the facts table, and the pieces of messages
+// that checks build. Each section's reading, writing and checking sit in one file with
+// its row (scene_section.h): the families' <name>_section.cpp, and io/scene_section_*.cpp
+// for "simulation" and "camera", "parameters" and "optimizer", "footage" and
+// "objectives". scene_section_list.cpp lists them.
 #pragma once
 
 #include <array>
@@ -39,10 +29,10 @@ class SceneReader : public NodeReader {
 public:
   SceneReader(std::string file, fs::path folder) : NodeReader(std::move(file)), folder_(std::move(folder)) {}
 
-  // The whole file, its sections in the order they must be read (scene_json.cpp).
+  // The whole file, its sections in the order scene_section.h's stages say (scene_json.cpp).
   Scene read(const Json& root, const fs::path& source);
 
-private:
+  // The sections' readers, called by their rows (scene_section.h).
   // scene_section_simulation.cpp
   void read_simulation(const Node& node, Scene& scene) const;
   void read_ground(const Node& node, Scene& scene) const;
@@ -50,7 +40,7 @@ private:
   void read_camera(const Node& node, SceneCamera& camera) const;
 
   // scene_section_particles.cpp
-  void read_particles(const Node& node, Scene& scene);
+  void read_particles(const Node& node, Scene& scene);  // sets the particle count that indices are checked against
   void read_controls(const std::optional<Node>& node, Scene& scene) const;
   bool read_springs(const std::optional<Node>& node, Scene& scene) const;
   void check_default_rest_lengths(const Scene& scene, const Node& springs) const;
@@ -116,12 +106,13 @@ private:
   PinholeCamera read_pinhole_camera(const Node& node) const;
   Track read_track(const Node& node, std::set<int>& ids) const;
 
-  fs::path folder_;  // marker and mesh files are relative to it
+  const fs::path& folder() const { return folder_; }  // marker and mesh files are relative to it
+
+private:
+  fs::path folder_;
 };
 
 // ---- Writing ----------------------------------------------------------------------
-// Each section's JSON as save_scene writes it; scene_json.cpp decides which sections a
-// scene writes, and in which order.
 
 // scene_param_columns.cpp: a section's column and field parameters (nudge/parameter_facts.h).
 // Its keys, or those of each of its objects: `own` (those it reads by hand), then its
@@ -133,55 +124,10 @@ void write_param_columns(OrderedJson& json, const Scene& scene, std::string_view
 // Adds object `index`'s fields to its `json` ("bodies[b].density"), in the table's order.
 void write_param_fields(OrderedJson& json, const Scene& scene, std::string_view section, int index);
 
-// scene_section_simulation.cpp
-OrderedJson simulation_json(const Scene& scene);
-OrderedJson camera_json(const SceneCamera& camera);
-
-// scene_section_particles.cpp
-OrderedJson particles_json(const Scene& scene);
-OrderedJson springs_json(const Scene& scene);
-OrderedJson controls_json(const Scene& scene);
-
-// scene_section_triangles.cpp
-OrderedJson triangles_json(const Scene& scene);
-// scene_section_bending.cpp
-OrderedJson bending_json(const Scene& scene);
-
-// scene_section_tets.cpp
-OrderedJson tets_json(const Scene& scene);
-
-// scene_section_bodies.cpp
-OrderedJson bodies_json(const Scene& scene);
-OrderedJson joints_json(const Scene& scene);
-OrderedJson joint_settings_json(const JointSettings& js);
-OrderedJson joint_controls_json(const Scene& scene);  // empty when every control is 0
-OrderedJson attachments_json(const Scene& scene);
-
-// scene_section_colliders.cpp
-OrderedJson colliders_json(const Scene& scene);
-OrderedJson contact_json(const Scene& scene);
-
-// scene_section_objectives.cpp
-OrderedJson objectives_json(const Scene& scene);
-
-// scene_section_parameters.cpp
-OrderedJson parameters_json(const ParameterSet& p);  // empty when none is optimised or bounded
-OrderedJson optimizer_json(const OptimizerSettings& o);
-
-// scene_section_controller.cpp
-OrderedJson controller_json(const Scene& scene);
-
-// scene_section_actuators.cpp
-OrderedJson actuators_json(const Scene& scene);
-
-// scene_section_footage.cpp
-OrderedJson footage_json(const Footage& footage);
-OrderedJson pinhole_camera_json(const PinholeCamera& camera);
-
 // ---- Checking ---------------------------------------------------------------------
-// The invariants the engine relies on for any scene, loaded or built in code, section
-// by section; check_scene (scene_check.cpp) runs them. Messages name the place as a
-// scene file would ("springs.pairs[3]", "particles.mass[2]").
+// The invariants the engine relies on for any scene, loaded or built in code, are each
+// section's check (its row); check_scene (scene_check.cpp) runs them. Messages name the
+// place as a scene file would ("springs.pairs[3]", "particles.mass[2]").
 
 using Problem = std::optional<std::string>;  // the first violated invariant, if any
 
@@ -193,45 +139,6 @@ template <class Number>
 std::string found(const std::string& where, Number value, std::string_view expected) {
   return where + ": found " + number_text(value) + "; expected " + std::string(expected);
 }
-
-// scene_section_simulation.cpp
-Problem check_settings(const Scene& scene);
-Problem check_camera(const Scene& scene);
-
-// scene_section_particles.cpp
-Problem check_topology(const Scene& scene);
-
-// scene_section_triangles.cpp
-Problem check_triangles(const Scene& scene);
-// scene_section_bending.cpp
-Problem check_bending(const Scene& scene);
-
-// scene_section_tets.cpp
-Problem check_tets(const Scene& scene);
-
-// scene_section_bodies.cpp
-Problem check_bodies(const Scene& scene);
-Problem check_joints(const Scene& scene);
-Problem check_attachments(const Scene& scene);
-
-// scene_section_colliders.cpp
-Problem check_colliders(const Scene& scene);
-
-// scene_section_objectives.cpp
-Problem check_objectives(const Scene& scene);
-
-// scene_section_parameters.cpp
-Problem check_parameters(const Scene& scene);
-Problem check_optimizer(const Scene& scene);
-
-// scene_section_controller.cpp
-Problem check_controller(const Scene& scene);
-
-// scene_section_actuators.cpp
-Problem check_actuators(const Scene& scene);
-
-// scene_section_footage.cpp
-Problem check_footage(const Scene& scene);
 
 // ---- Parameter shapes (scene_check.cpp), which check_parameters compares with ------
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -73,7 +74,7 @@ void SceneReader::read_actuators(const Node& node, Scene& scene) const {
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson actuators_json(const Scene& scene) {
+static OrderedJson actuators_json(const Scene& scene) {
   OrderedJson out = OrderedJson::array();
   for (const Actuator& a : scene.actuators) {
     OrderedJson j;
@@ -92,7 +93,7 @@ OrderedJson actuators_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_actuators(const Scene& scene) {
+static Problem check_actuators(const Scene& scene) {
   const int n = scene.particle_count(), b = scene.body_count();
   for (std::size_t k = 0; k < scene.actuators.size(); ++k) {
     const Actuator& a = scene.actuators[k];
@@ -115,5 +116,18 @@ Problem check_actuators(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kActuatorsSection{
+    "actuators",
+    ReadStage::Links,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_actuators(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.actuators.empty() ? OrderedJson() : actuators_json(scene); },
+    CheckStage::Counts,
+    check_actuators};
 
 }  // namespace nudge::scene_io

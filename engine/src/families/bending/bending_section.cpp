@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "families/bending/dihedral_bending.h"
 
@@ -67,7 +68,7 @@ void SceneReader::read_bending(const std::optional<Node>& node, Scene& scene) co
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson bending_json(const Scene& scene) {
+static OrderedJson bending_json(const Scene& scene) {
   OrderedJson bending;
   if (scene.triangle_count() > 0 && scene.bending == edges_of_triangles(scene)) {
     bending["edges"] = "triangles";
@@ -85,7 +86,7 @@ OrderedJson bending_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_bending(const Scene& scene) {
+static Problem check_bending(const Scene& scene) {
   if (scene.bending.size() % 4 != 0)
     return "bending.edges: found " + std::to_string(scene.bending.size()) + " indices; expected 4 per edge";
   const int n = scene.particle_count();
@@ -102,6 +103,19 @@ Problem check_bending(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kBendingSection{
+    "bending",
+    ReadStage::Elements,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      in.reader.read_bending(in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.bending_count() > 0 ? bending_json(scene) : OrderedJson(); },
+    CheckStage::Elements,
+    check_bending};
 
 }  // namespace scene_io
 }  // namespace nudge

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/parameter_facts.h"
 
@@ -282,19 +283,19 @@ OrderedJson joint_json(const Scene& scene, int k) {
 
 }  // namespace
 
-OrderedJson bodies_json(const Scene& scene) {
+static OrderedJson bodies_json(const Scene& scene) {
   OrderedJson bodies = OrderedJson::array();
   for (int b = 0; b < scene.body_count(); ++b) bodies.push_back(body_json(scene, b));
   return bodies;
 }
 
-OrderedJson joints_json(const Scene& scene) {
+static OrderedJson joints_json(const Scene& scene) {
   OrderedJson joints = OrderedJson::array();
   for (int k = 0; k < scene.joint_count(); ++k) joints.push_back(joint_json(scene, k));
   return joints;
 }
 
-OrderedJson joint_settings_json(const JointSettings& js) {
+static OrderedJson joint_settings_json(const JointSettings& js) {
   return {{"stiffness", js.stiffness},
           {"damping", js.damping},
           {"angular_stiffness", js.angular_stiffness},
@@ -304,14 +305,14 @@ OrderedJson joint_settings_json(const JointSettings& js) {
 
 // A row of motor controls per step, or an empty array when every control is 0 (the
 // default, then not written).
-OrderedJson joint_controls_json(const Scene& scene) {
+static OrderedJson joint_controls_json(const Scene& scene) {
   const std::vector<double>& controls = scene.params[ParamId::JointControl].value;
   if (std::any_of(controls.begin(), controls.end(), [](double u) { return u != 0.0; }))
     return rows(controls, scene.joint_count());
   return OrderedJson::array();
 }
 
-OrderedJson attachments_json(const Scene& scene) {
+static OrderedJson attachments_json(const Scene& scene) {
   OrderedJson attachments = OrderedJson::array();
   for (const Attachment& a : scene.attachments) attachments.push_back({a.particle, a.body});
   return attachments;
@@ -350,7 +351,7 @@ Problem check_body_sizes(const Scene& scene, int b) {
 
 // Each body's shape has positive sizes (and none it does not use), and its orientation
 // is a quaternion that can be normalised.
-Problem check_bodies(const Scene& scene) {
+static Problem check_bodies(const Scene& scene) {
   for (int b = 0; b < scene.body_count(); ++b) {
     const RigidBody& body = scene.bodies[size_t(b)];
     const std::string at = index_path("bodies", b);
@@ -369,7 +370,7 @@ Problem check_bodies(const Scene& scene) {
 
 // Each joint names bodies that exist (two different ones, or one and the world), a unit
 // axis, limits in order, and the penalty settings are usable.
-Problem check_joints(const Scene& scene) {
+static Problem check_joints(const Scene& scene) {
   const int b = scene.body_count();
   const std::string body_range = "a body index in [0, " + std::to_string(b) + ")";
   for (int j = 0; j < scene.joint_count(); ++j) {
@@ -411,7 +412,7 @@ Problem check_joints(const Scene& scene) {
 }
 
 // Each attachment names a particle (free, attached once) and a body that exist.
-Problem check_attachments(const Scene& scene) {
+static Problem check_attachments(const Scene& scene) {
   const int n = scene.particle_count(), b = scene.body_count();
   std::set<int> attached;
   for (std::size_t k = 0; k < scene.attachments.size(); ++k) {
@@ -428,5 +429,62 @@ Problem check_attachments(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kBodiesSection{
+    "bodies",
+    ReadStage::Bodies,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (!in.node) return {};
+      return [values = in.reader.read_bodies(*in.node, scene)](Scene& s) { SceneReader::store_body_values(values, s); };
+    },
+    [](const Scene& scene) { return scene.body_count() > 0 ? bodies_json(scene) : OrderedJson(); },
+    CheckStage::Elements,
+    check_bodies};
+
+extern const SceneSection kJointsSection{
+    "joints",
+    ReadStage::Links,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (!in.node) return {};
+      return
+          [values = in.reader.read_joints(*in.node, scene)](Scene& s) { SceneReader::store_joint_values(values, s); };
+    },
+    [](const Scene& scene) { return scene.joint_count() > 0 ? joints_json(scene) : OrderedJson(); },
+    CheckStage::Elements,
+    check_joints};
+
+// Attachments hold with the joints' positional lock, so its settings go with them too.
+extern const SceneSection kJointSettingsSection{"joint_settings", ReadStage::Links,
+                                                [](const SectionInput& in, Scene& scene) -> AfterShaping {
+                                                  if (in.node)
+                                                    in.reader.read_joint_settings(*in.node, scene.joint_settings);
+                                                  return {};
+                                                },
+                                                [](const Scene& scene) {
+                                                  return scene.joint_count() > 0 || !scene.attachments.empty()
+                                                             ? joint_settings_json(scene.joint_settings)
+                                                             : OrderedJson();
+                                                }};
+
+extern const SceneSection kJointControlsSection{
+    "joint_controls", ReadStage::Values,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_joint_controls(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.joint_count() > 0 ? joint_controls_json(scene) : OrderedJson(); }};
+
+extern const SceneSection kAttachmentsSection{
+    "attachments",
+    ReadStage::Values,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_attachments(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.attachments.empty() ? OrderedJson() : attachments_json(scene); },
+    CheckStage::Elements,
+    check_attachments};
 
 }  // namespace nudge::scene_io

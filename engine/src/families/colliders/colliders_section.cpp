@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -144,13 +145,13 @@ OrderedJson collider_json(const ColliderShape& c) {
 
 }  // namespace
 
-OrderedJson colliders_json(const Scene& scene) {
+static OrderedJson colliders_json(const Scene& scene) {
   OrderedJson colliders = OrderedJson::array();
   for (const ColliderShape& c : scene.colliders) colliders.push_back(collider_json(c));
   return colliders;
 }
 
-OrderedJson contact_json(const Scene& scene) {
+static OrderedJson contact_json(const Scene& scene) {
   const ParameterSet& p = scene.params;
   OrderedJson contact;
   write_param_columns(contact, scene, "contact");
@@ -166,7 +167,7 @@ OrderedJson contact_json(const Scene& scene) {
 
 // The shapes' numbers (their sizes > 0, directions and rotations of unit length) and
 // the contact settings.
-Problem check_colliders(const Scene& scene) {
+static Problem check_colliders(const Scene& scene) {
   for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
     const ColliderShape& c = scene.colliders[i];
     const std::string at = index_path("colliders", static_cast<long long>(i));
@@ -209,5 +210,30 @@ Problem check_colliders(const Scene& scene) {
         "restitution's damping acts both ways)");
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kCollidersSection{
+    "colliders",
+    ReadStage::Elements,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_colliders(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.colliders.empty() ? OrderedJson() : colliders_json(scene); },
+    CheckStage::Elements,
+    check_colliders};
+
+// What colliders, bodies and particles meet each other with.
+extern const SceneSection kContactSection{"contact", ReadStage::Elements,
+                                          [](const SectionInput& in, Scene& scene) -> AfterShaping {
+                                            if (in.node) in.reader.read_contact(*in.node, scene);
+                                            return {};
+                                          },
+                                          [](const Scene& scene) {
+                                            const bool meet = !scene.colliders.empty() || scene.body_count() > 1 ||
+                                                              (scene.body_count() > 0 && scene.particle_count() > 0);
+                                            return meet ? contact_json(scene) : OrderedJson();
+                                          }};
 
 }  // namespace nudge::scene_io

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -149,7 +150,7 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson controller_json(const Scene& scene) {
+static OrderedJson controller_json(const Scene& scene) {
   const Controller& c = scene.controller;
   OrderedJson j;
   if (!c.particles.empty()) j["particles"] = c.particles;
@@ -188,7 +189,7 @@ OrderedJson controller_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_controller(const Scene& scene) {
+static Problem check_controller(const Scene& scene) {
   const Controller& c = scene.controller;
   if (!c.enabled()) {
     if (!c.inputs.empty() || !c.channels.empty() || !c.particles.empty())
@@ -243,5 +244,20 @@ Problem check_controller(const Scene& scene) {
                  std::to_string(c.channels.size()) + " (one unit per channel it drives)");
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kControllerSection{
+    "controller",
+    ReadStage::Links,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (!in.node) return {};
+      std::optional<std::vector<double>> weights = in.reader.read_controller(*in.node, scene);
+      if (!weights) return {};
+      return [w = std::move(*weights)](Scene& s) { s.params[ParamId::ControllerWeights].value = w; };
+    },
+    [](const Scene& scene) { return scene.controller.enabled() ? controller_json(scene) : OrderedJson(); },
+    CheckStage::Counts,
+    check_controller};
 
 }  // namespace nudge::scene_io

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -120,7 +121,7 @@ void SceneReader::check_default_rest_lengths(const Scene& scene, const Node& spr
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson particles_json(const Scene& scene) {
+static OrderedJson particles_json(const Scene& scene) {
   OrderedJson particles;
   particles["position"] = rows(scene.params[ParamId::InitialPosition].value, 3);
   OrderedJson pinned = OrderedJson::array();
@@ -131,7 +132,7 @@ OrderedJson particles_json(const Scene& scene) {
   return particles;
 }
 
-OrderedJson springs_json(const Scene& scene) {
+static OrderedJson springs_json(const Scene& scene) {
   const ParameterSet& p = scene.params;
   OrderedJson springs;
   OrderedJson pairs = OrderedJson::array();
@@ -146,7 +147,7 @@ OrderedJson springs_json(const Scene& scene) {
   return springs;
 }
 
-OrderedJson controls_json(const Scene& scene) {
+static OrderedJson controls_json(const Scene& scene) {
   OrderedJson controls;
   controls["channels"] = scene.channels;
   controls["values"] = rows(scene.params[ParamId::Controls].value, scene.channels);
@@ -155,7 +156,7 @@ OrderedJson controls_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_topology(const Scene& scene) {
+static Problem check_topology(const Scene& scene) {
   const int n = scene.particle_count(), s = scene.spring_count(), c = scene.channels;
   if (n < 1 && scene.body_count() == 0)
     return std::string("particles.position: found no particles and no bodies; expected at least one of either");
@@ -199,5 +200,38 @@ Problem check_topology(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kParticlesSection{
+    "particles",
+    ReadStage::Particles,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node)
+        in.reader.read_particles(*in.node, scene);
+      else if (scene.bodies.empty())
+        in.reader.required(in.top, "particles", "an object with the particles' \"position\" (or a \"bodies\" array)");
+      return {};
+    },
+    [](const Scene& scene) { return scene.particle_count() > 0 ? particles_json(scene) : OrderedJson(); },
+    CheckStage::Counts,
+    check_topology};
+
+extern const SceneSection kSpringsSection{
+    "springs", ReadStage::Elements,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (!in.reader.read_springs(in.node, scene)) return {};
+      // Default rest lengths are the initial distances, known once the positions are shaped.
+      return [&reader = in.reader, springs = *in.node](Scene& s) { reader.check_default_rest_lengths(s, springs); };
+    },
+    [](const Scene& scene) { return scene.spring_count() > 0 ? springs_json(scene) : OrderedJson(); }};
+
+extern const SceneSection kControlsSection{
+    "controls", ReadStage::Particles,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      in.reader.read_controls(in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.channels > 0 ? controls_json(scene) : OrderedJson(); }};
 
 }  // namespace nudge::scene_io

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "families/tets/tet_neohookean.h"
 
@@ -132,7 +133,7 @@ void SceneReader::store_tet_masses(double density, Scene& scene) {
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson tets_json(const Scene& scene) {
+static OrderedJson tets_json(const Scene& scene) {
   const ParameterSet& p = scene.params;
   OrderedJson tets;
   OrderedJson indices = OrderedJson::array();
@@ -151,7 +152,7 @@ OrderedJson tets_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_tets(const Scene& scene) {
+static Problem check_tets(const Scene& scene) {
   const std::size_t count = static_cast<std::size_t>(scene.tet_count());
   if (scene.tets.size() % 4 != 0)
     return "tets.indices: found " + std::to_string(scene.tets.size()) + " indices; expected 4 per tet";
@@ -192,5 +193,25 @@ Problem check_tets(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kTetsSection{
+    "tets",
+    ReadStage::Elements,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      const std::optional<double> density = in.reader.read_tets(in.node, scene);
+      if (!density) return {};
+      // The density sets the tets' particles' masses: one or the other.
+      const std::optional<Node> particles = in.reader.optional(in.top, "particles");
+      if (particles && in.reader.optional(*particles, "mass"))
+        in.reader.fail(in.reader.optional(*in.node, "density")->path,
+                       "found a density while particles.mass is also given; expected one of them (the density sets "
+                       "the masses of the tets' particles, and the file saved back holds those masses)");
+      return [d = *density](Scene& s) { SceneReader::store_tet_masses(d, s); };
+    },
+    [](const Scene& scene) { return scene.tet_count() > 0 ? tets_json(scene) : OrderedJson(); },
+    CheckStage::Counts,
+    check_tets};
 
 }  // namespace nudge::scene_io

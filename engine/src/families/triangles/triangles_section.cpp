@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene_section.h"
 #include "io/scene_sections.h"
 
 namespace nudge::scene_io {
@@ -34,7 +35,7 @@ void SceneReader::read_triangles(const std::optional<Node>& node, Scene& scene) 
 
 // ---- Writing ----------------------------------------------------------------------
 
-OrderedJson triangles_json(const Scene& scene) {
+static OrderedJson triangles_json(const Scene& scene) {
   OrderedJson triangles;
   OrderedJson indices = OrderedJson::array();
   for (int t = 0; t < scene.triangle_count(); ++t)
@@ -47,7 +48,7 @@ OrderedJson triangles_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-Problem check_triangles(const Scene& scene) {
+static Problem check_triangles(const Scene& scene) {
   if (scene.triangles.size() % 3 != 0)
     return "triangles.indices: found " + std::to_string(scene.triangles.size()) + " indices; expected 3 per triangle";
   const int n = scene.particle_count();
@@ -76,5 +77,18 @@ Problem check_triangles(const Scene& scene) {
   }
   return std::nullopt;
 }
+
+// ---- Its rows in the list of sections (scene_section.h) ---------------------------
+
+extern const SceneSection kTrianglesSection{
+    "triangles",
+    ReadStage::Elements,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      in.reader.read_triangles(in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return scene.triangle_count() > 0 ? triangles_json(scene) : OrderedJson(); },
+    CheckStage::Elements,
+    check_triangles};
 
 }  // namespace nudge::scene_io
