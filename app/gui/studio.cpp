@@ -341,7 +341,7 @@ void Studio::handle_keys() {
     if (key_pressed(GLFW_KEY_Z, true)) state_.queue(shift ? Command{command::Redo{}} : Command{command::Undo{}});
     if (key_pressed(GLFW_KEY_Y, true)) state_.queue(command::Redo{});
     if (ImGui::IsAnyItemActive()) return;  // a text field's own copy and paste
-    if (key_pressed(GLFW_KEY_C)) copy_selection(state_);
+    if (key_pressed(GLFW_KEY_C)) copy_selection(state_, state_.editor, state_.ui.banner);
     if (key_pressed(GLFW_KEY_V))
       if (std::optional<command::EditScene> paste = paste_clipboard(state_)) state_.queue(std::move(*paste));
     if (key_pressed(GLFW_KEY_D))
@@ -746,7 +746,7 @@ bool Studio::frame(double wall_seconds) {
   window_.begin_ui_frame();
   handle_keys();
   const ImGuiIO& io = ImGui::GetIO();
-  const float top = draw_menu_bar(state_);
+  const float top = draw_menu_bar(state_, state_.ui, state_.editor, state_.commands);
   const int tracks = (state_.ui.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
                      (state_.ui.view.controller_outputs && state_.scene().controller.enabled() ? 1 : 0) +
                      (state_.ui.view.adjoint_track ? 1 : 0);
@@ -762,7 +762,7 @@ bool Studio::frame(double wall_seconds) {
   draw_status_bar(state_, layout.status_bar);
   draw_viewport_overlay(state_.ui, layout.viewport);
   draw_shot_overlay(state_, layout.viewport);
-  draw_popups(state_);
+  draw_popups(state_, state_.ui, state_.commands);
   handle_viewport_mouse(layout.viewport);
 
   if (layout.viewport.height > 0) viewport_aspect_ = layout.viewport.width / layout.viewport.height;

@@ -101,12 +101,12 @@ constexpr ElementKindFacts kKinds[] = {
 
 // Every kind but None has its row.
 constexpr bool every_kind_listed() {
-  for (int k = static_cast<int>(K::Settings); k <= static_cast<int>(K::Tet); ++k) {
+  for (int k = static_cast<int>(K::Settings); k <= static_cast<int>(kLastElementKind); ++k) {
     int rows = 0;
     for (const ElementKindFacts& facts : kKinds) rows += static_cast<int>(facts.kind) == k;
     if (rows != 1) return false;
   }
-  return std::size(kKinds) == static_cast<std::size_t>(K::Tet);
+  return std::size(kKinds) == static_cast<std::size_t>(kLastElementKind);
 }
 static_assert(every_kind_listed(), "kKinds must have one row for every ElementKind but None");
 

@@ -20,5 +20,7 @@ enum class ElementKind {
   BendingEdge,
   Tet
 };
+// The last kind: tables with a row per kind check themselves against it.
+inline constexpr ElementKind kLastElementKind = ElementKind::Tet;
 
 }  // namespace nudge

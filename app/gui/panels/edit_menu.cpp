@@ -16,17 +16,26 @@ namespace nudge::gui {
 
 namespace {
 
+// What the Edit menu changes: the dialogs and banner, the clipboard and snapping, and the
+// commands it queues; the rest of the state it reads.
+struct Panel {
+  const StudioState& state;
+  UiState& ui;
+  EditorState& editor;
+  CommandQueue& commands;
+};
+
 namespace edits = studio::edits;
 using edits::Vec3;
 using K = Selection::Kind;
 
-void history_items(StudioState& state) {
-  const studio::Document& document = state.document;
+void history_items(const Panel& panel) {
+  const studio::Document& document = panel.state.document;
   const auto& history = document.history();
   const std::string undo = document.can_undo() ? "Undo " + history[document.position()].label : "Undo";
   const std::string redo = document.can_redo() ? "Redo " + history[document.position() + 1].label : "Redo";
-  if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, document.can_undo())) state.queue(command::Undo{});
-  if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, document.can_redo())) state.queue(command::Redo{});
+  if (ImGui::MenuItem(undo.c_str(), "Ctrl+Z", false, document.can_undo())) panel.commands.push(command::Undo{});
+  if (ImGui::MenuItem(redo.c_str(), "Ctrl+Shift+Z", false, document.can_redo())) panel.commands.push(command::Redo{});
   // Every step, newest last; the current one checked, those after it (undone) greyed.
   if (ImGui::BeginMenu("History", history.size() > 1)) {
     for (std::size_t k = 0; k < history.size(); ++k) {
@@ -34,7 +43,7 @@ void history_items(StudioState& state) {
       const bool undone = k > document.position();
       if (undone) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
       if (ImGui::MenuItem(history[k].label.c_str(), nullptr, k == document.position()))
-        state.queue(command::GoToHistory{k});
+        panel.commands.push(command::GoToHistory{k});
       if (undone) ImGui::PopStyleColor();
       ImGui::PopID();
     }
@@ -43,22 +52,22 @@ void history_items(StudioState& state) {
 }
 
 // A menu item for a builder: greyed when it does not apply, with `why` as its tooltip.
-void builder_item(StudioState& state, const char* label, const char* shortcut,
+void builder_item(const Panel& panel, const char* label, const char* shortcut,
                   const std::optional<command::EditScene>& edit, const char* why) {
-  if (ImGui::MenuItem(label, shortcut, false, edit.has_value())) state.queue(*edit);
+  if (ImGui::MenuItem(label, shortcut, false, edit.has_value())) panel.commands.push(*edit);
   if (!edit && why && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
 }
 
 // Edit > Add > Joint Between the Selected Bodies: a submenu of the four types, and the
 // axis hinges and prismatic joints take (remembered between openings).
-void joint_items(StudioState& state) {
+void joint_items(const Panel& panel) {
   static std::array<double, 3> axis{0, 0, 1};
-  const bool applies = joint_for_selection(state, JointType::Ball, axis).has_value();
+  const bool applies = joint_for_selection(panel.state, JointType::Ball, axis).has_value();
   const bool open = ImGui::BeginMenu("Joint Between the Selected Bodies", applies);
   if (!applies && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("select two bodies (Shift+click the second) to join them, or one to hang it from the world");
   if (!open) return;
-  const std::vector<int> bodies = state.editor.selection.members();
+  const std::vector<int> bodies = panel.editor.selection.members();
   if (bodies.size() == 1)
     ImGui::TextDisabled("body %d hung from the world above it", bodies[0]);
   else
@@ -77,8 +86,8 @@ void joint_items(StudioState& state) {
   };
   for (const Choice& choice : kChoices) {
     if (ImGui::MenuItem(choice.label))
-      if (std::optional<command::EditScene> edit = joint_for_selection(state, choice.type, axis))
-        state.queue(std::move(*edit));
+      if (std::optional<command::EditScene> edit = joint_for_selection(panel.state, choice.type, axis))
+        panel.commands.push(std::move(*edit));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choice.tooltip);
   }
   ImGui::Separator();
@@ -91,33 +100,33 @@ void joint_items(StudioState& state) {
   ImGui::EndMenu();
 }
 
-void add_items(StudioState& state) {
+void add_items(const Panel& panel) {
   if (!ImGui::BeginMenu("Add")) return;
-  const Vec3 at = drop_point(state);
+  const Vec3 at = drop_point(panel.state);
   if (ImGui::MenuItem("Particle"))
     queue_edit(
-        state, "add a particle", [at](const Scene& s) { return edits::add_particle(s, at, 0.1); },
+        panel.commands, "add a particle", [at](const Scene& s) { return edits::add_particle(s, at, 0.1); },
         [](const Scene& before, const Scene& after) {
           return appended(K::Particle, before.particle_count(), after.particle_count());
         });
-  builder_item(state, "Spring Between the Two Selected Particles", nullptr, connect_with_spring(state),
+  builder_item(panel, "Spring Between the Two Selected Particles", nullptr, connect_with_spring(panel.state),
                "select exactly two particles (Shift+click the second)");
   ImGui::Separator();
   using G = Popups::Generator;
-  if (ImGui::MenuItem("Chain...")) state.ui.popups.generator = G::Chain;
-  if (ImGui::MenuItem("Cloth...")) state.ui.popups.generator = G::Cloth;
-  if (ImGui::MenuItem("Soft Block...")) state.ui.popups.generator = G::SoftBlock;
-  if (ImGui::MenuItem("Walker Robot...")) state.ui.popups.generator = G::Walker;
-  if (ImGui::MenuItem("Soft Box...")) state.ui.popups.generator = G::SoftBox;
-  if (ImGui::MenuItem("Soft Ball...")) state.ui.popups.generator = G::SoftBall;
-  if (ImGui::MenuItem("Import Tet Mesh...")) state.ui.popups.generator = G::ImportTetMesh;
+  if (ImGui::MenuItem("Chain...")) panel.ui.popups.generator = G::Chain;
+  if (ImGui::MenuItem("Cloth...")) panel.ui.popups.generator = G::Cloth;
+  if (ImGui::MenuItem("Soft Block...")) panel.ui.popups.generator = G::SoftBlock;
+  if (ImGui::MenuItem("Walker Robot...")) panel.ui.popups.generator = G::Walker;
+  if (ImGui::MenuItem("Soft Box...")) panel.ui.popups.generator = G::SoftBox;
+  if (ImGui::MenuItem("Soft Ball...")) panel.ui.popups.generator = G::SoftBall;
+  if (ImGui::MenuItem("Import Tet Mesh...")) panel.ui.popups.generator = G::ImportTetMesh;
   ImGui::Separator();
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
     if (!ImGui::MenuItem(item)) return;
     RigidBody b;
     b.shape = shape;
     queue_edit(
-        state, std::string("add a ") + name,
+        panel.commands, std::string("add a ") + name,
         [b, size, at](const Scene& s) { return edits::add_body(s, b, size, at, 1000); },
         [](const Scene& before, const Scene& after) {
           return appended(K::Body, before.body_count(), after.body_count());
@@ -132,11 +141,11 @@ void add_items(StudioState& state) {
   };
   if (ImGui::MenuItem("Ground plane (collider)"))
     queue_edit(
-        state, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); },
+        panel.commands, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); },
         new_collider);
   if (ImGui::MenuItem("Box obstacle (collider)"))
     queue_edit(
-        state, "add a box obstacle",
+        panel.commands, "add a box obstacle",
         [at](const Scene& s) {
           ColliderShape box;
           box.type = ColliderType::Box;
@@ -146,35 +155,38 @@ void add_items(StudioState& state) {
         },
         new_collider);
   ImGui::Separator();
-  builder_item(state, "Target for the Selection", nullptr, add_target_for_selection(state),
+  builder_item(panel, "Target for the Selection", nullptr, add_target_for_selection(panel.state),
                "select particles or bodies: the target pulls their centroid");
   if (ImGui::MenuItem("Load Marker CSV...")) {
-    if (state.editor.selection.kind == K::Particle && selection_exists(edited_scene(state), state.editor.selection)) {
-      state.ui.popups.marker_csv = true;
+    if (panel.editor.selection.kind == K::Particle &&
+        selection_exists(edited_scene(panel.state), panel.editor.selection)) {
+      panel.ui.popups.marker_csv = true;
     } else {
-      state.ui.banner = "load marker CSV: select the particle that the file's first marker should follow first";
-      state.log.error(state.ui.banner);
+      panel.ui.banner = "load marker CSV: select the particle that the file's first marker should follow first";
+      panel.state.log.error(panel.ui.banner);
     }
   }
   if (ImGui::BeginMenu("Objective Term")) {
-    builder_item(state, "Come to Rest", nullptr, add_objective_for_selection(state, ObjectiveType::Velocity),
+    builder_item(panel, "Come to Rest", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Velocity),
                  "select particles or bodies: their centroid's velocity at the end, pulled to zero");
-    builder_item(state, "Travel Along +x", nullptr, add_objective_for_selection(state, ObjectiveType::Travel),
+    builder_item(panel, "Travel Along +x", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Travel),
                  "select particles: rewards how far their centroid moves along +x");
-    builder_item(state, "Hold Final Positions", nullptr, add_objective_for_selection(state, ObjectiveType::Positions),
+    builder_item(panel, "Hold Final Positions", nullptr,
+                 add_objective_for_selection(panel.state, ObjectiveType::Positions),
                  "select particles: each pulled to where it ends in the motion shown");
-    builder_item(state, "Point Up", nullptr, add_objective_for_selection(state, ObjectiveType::Orientation),
+    builder_item(panel, "Point Up", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Orientation),
                  "select bodies: each body's y axis pulled to point up at the end");
-    builder_item(state, "Control Effort", nullptr, add_objective_for_selection(state, ObjectiveType::Effort),
+    builder_item(panel, "Control Effort", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Effort),
                  "the scene has no muscles or joint motors to spend effort");
-    builder_item(state, "Control Smoothness", nullptr, add_objective_for_selection(state, ObjectiveType::Smoothness),
+    builder_item(panel, "Control Smoothness", nullptr,
+                 add_objective_for_selection(panel.state, ObjectiveType::Smoothness),
                  "the scene has no control channels or joint motors to smooth");
     ImGui::EndMenu();
   }
   ImGui::Separator();
-  joint_items(state);
-  builder_item(state, "Attach Selected Particles to Nearest Body", nullptr, attach_to_nearest_body(state),
-               edited_scene(state).body_count() == 0
+  joint_items(panel);
+  builder_item(panel, "Attach Selected Particles to Nearest Body", nullptr, attach_to_nearest_body(panel.state),
+               edited_scene(panel.state).body_count() == 0
                    ? "the scene has no bodies to attach particles to (add a sphere, box or capsule first)"
                    : "select particles: each is held to the body whose centre is nearest");
   ImGui::EndMenu();
@@ -182,38 +194,40 @@ void add_items(StudioState& state) {
 
 }  // namespace
 
-void edit_menu(StudioState& state) {
+void edit_menu(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands) {
+  const Panel panel{state, ui, editor, commands};
   if (!ImGui::BeginMenu("Edit")) return;
-  history_items(state);
+  history_items(panel);
   ImGui::Separator();
-  const Selection& sel = state.editor.selection;
-  const bool copyable = (sel.kind == K::Particle || sel.kind == K::Body) && selection_exists(edited_scene(state), sel);
-  if (ImGui::MenuItem("Copy", "Ctrl+C", false, copyable)) copy_selection(state);
+  const Selection& sel = panel.editor.selection;
+  const bool copyable =
+      (sel.kind == K::Particle || sel.kind == K::Body) && selection_exists(edited_scene(panel.state), sel);
+  if (ImGui::MenuItem("Copy", "Ctrl+C", false, copyable)) copy_selection(panel.state, panel.editor, panel.ui.banner);
   if (!copyable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("select particles or bodies to copy");
   // Built only when chosen: it copies the clipboard.
-  if (ImGui::MenuItem("Paste", "Ctrl+V", false, state.editor.clipboard.has_value()))
-    if (std::optional<command::EditScene> paste = paste_clipboard(state)) state.queue(std::move(*paste));
-  if (!state.editor.clipboard && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+  if (ImGui::MenuItem("Paste", "Ctrl+V", false, panel.editor.clipboard.has_value()))
+    if (std::optional<command::EditScene> paste = paste_clipboard(panel.state)) panel.commands.push(std::move(*paste));
+  if (!panel.editor.clipboard && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("nothing copied yet: select particles or bodies, then Ctrl+C");
-  builder_item(state, "Duplicate", "Ctrl+D", duplicate_selection(state), "select particles or bodies");
+  builder_item(panel, "Duplicate", "Ctrl+D", duplicate_selection(panel.state), "select particles or bodies");
   ImGui::Separator();
-  add_items(state);
-  builder_item(state, "Delete Selected", "Delete", delete_selection(state), "select elements to delete");
-  builder_item(state, "Pin or Free Particles", "P", toggle_pin_selection(state), "select particles");
+  add_items(panel);
+  builder_item(panel, "Delete Selected", "Delete", delete_selection(panel.state), "select elements to delete");
+  builder_item(panel, "Pin or Free Particles", "P", toggle_pin_selection(panel.state), "select particles");
   ImGui::Separator();
-  ImGui::MenuItem("Snap to Grid", nullptr, &state.editor.snap);
+  ImGui::MenuItem("Snap to Grid", nullptr, &panel.editor.snap);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
   // The Optimise tab's "Apply to the scene", here too: it is a step of the history.
   ImGui::Separator();
-  const bool moved =
-      state.optimise.iterate && state.optimise.iterate->iteration > 0 && state.optimise.iterate->trajectory.steps > 0;
-  if (ImGui::MenuItem("Apply Iterate", nullptr, false, moved)) state.queue(command::ApplyIterate{});
+  const bool moved = panel.state.optimise.iterate && panel.state.optimise.iterate->iteration > 0 &&
+                     panel.state.optimise.iterate->trajectory.steps > 0;
+  if (ImGui::MenuItem("Apply Iterate", nullptr, false, moved)) panel.commands.push(command::ApplyIterate{});
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(moved ? "make iteration %d's parameters the scene's (an undoable step)"
                             : "the optimiser has not moved from the scene's values",
-                      moved ? state.optimise.iterate->iteration : 0);
+                      moved ? panel.state.optimise.iterate->iteration : 0);
   ImGui::EndMenu();
 }
 

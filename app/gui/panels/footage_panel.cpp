@@ -19,6 +19,15 @@ namespace nudge::gui {
 
 namespace {
 
+// What the Footage tab changes: the shot's tools and track, the view, dialogs and banner,
+// and the commands it queues; the rest of the state it reads.
+struct Panel {
+  const StudioState& state;
+  ShotState& shot;
+  UiState& ui;
+  CommandQueue& commands;
+};
+
 using inspector::number;
 using Mode = ShotState::FootageTool::Mode;
 
@@ -30,7 +39,7 @@ void heading(const char* text) {
 
 // The video row: the path as the scene writes it (relative to its folder), frame rate
 // and first frame, applied together.
-void video_section(StudioState& state, const Scene& scene) {
+void video_section(const Panel& panel, const Scene& scene) {
   // The fields hold what is typed until the scene's own values change (an edit, undo,
   // another scene), which they then show.
   static std::string path, shown_path;
@@ -53,18 +62,18 @@ void video_section(StudioState& state, const Scene& scene) {
     const std::filesystem::path video = path;
     const double rate = fps;
     const int start = int(std::lround(first));
-    state.queue(command::EditScene("set footage", [video, rate, start](const Scene& sc) {
+    panel.commands.push(command::EditScene("set footage", [video, rate, start](const Scene& sc) {
       return studio::edits::set_footage(sc, video, rate, start);
     }));
   }
-  if (const footage::VideoReader* video = state.shot.view.video()) {
+  if (const footage::VideoReader* video = panel.shot.view.video()) {
     std::string info = std::to_string(video->width()) + " x " + std::to_string(video->height()) + ", " +
                        std::to_string(video->frame_count()) + " frames at " + number(video->fps()) + " fps";
     if (std::abs(video->fps() - scene.footage.fps) > 1e-6 * scene.footage.fps)
       info += " (the scene says " + number(scene.footage.fps) + ")";
     ImGui::TextWrapped("%s", info.c_str());
-  } else if (!state.shot.view.error().empty()) {
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", state.shot.view.error().c_str());
+  } else if (!panel.shot.view.error().empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", panel.shot.view.error().c_str());
   }
   if (const std::optional<int> spf = steps_per_frame(scene.footage.fps, scene.settings.dt))
     ImGui::TextDisabled("%d simulation steps per frame", *spf);
@@ -73,10 +82,10 @@ void video_section(StudioState& state, const Scene& scene) {
                        number(1.0 / (scene.footage.fps * scene.settings.dt)).c_str());
 }
 
-void camera_section(StudioState& state, const Scene& scene) {
-  const bool can_look = scene.footage.camera || state.shot.view.video();
+void camera_section(const Panel& panel, const Scene& scene) {
+  const bool can_look = scene.footage.camera || panel.shot.view.video();
   ImGui::BeginDisabled(!can_look);
-  ImGui::Checkbox("Look through the shot's camera (C)", &state.ui.view.through_shot);
+  ImGui::Checkbox("Look through the shot's camera (C)", &panel.ui.view.through_shot);
   ImGui::EndDisabled();
   if (const std::optional<PinholeCamera>& c = scene.footage.camera)
     ImGui::TextWrapped("Camera: focal %s px (%s deg vertical), at %s m", number(c->focal).c_str(),
@@ -101,7 +110,7 @@ void camera_section(StudioState& state, const Scene& scene) {
       ImGui::TableNextColumn();
       if (ImGui::SmallButton("x")) {
         const int index = int(k);
-        state.queue(command::EditScene("delete correspondence", [index](const Scene& sc) {
+        panel.commands.push(command::EditScene("delete correspondence", [index](const Scene& sc) {
           return studio::edits::delete_correspondence(sc, index);
         }));
       }
@@ -110,22 +119,22 @@ void camera_section(StudioState& state, const Scene& scene) {
     ImGui::EndTable();
   }
   ImGui::SetNextItemWidth(180);
-  ImGui::InputScalarN("##world", ImGuiDataType_Double, state.shot.tool.world, 3, nullptr, nullptr, "%.4g");
+  ImGui::InputScalarN("##world", ImGuiDataType_Double, panel.shot.tool.world, 3, nullptr, nullptr, "%.4g");
   ImGui::SameLine();
   ImGui::BeginDisabled(!can_look);
   if (ImGui::Button("Place Point in View")) {
-    state.shot.tool.mode = Mode::PlacePoint;
-    state.ui.view.through_shot = true;
+    panel.shot.tool.mode = Mode::PlacePoint;
+    panel.ui.view.through_shot = true;
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("A point whose place in the world (m) you know: type it, then click where it shows in the shot");
   // Without points to fit to: the view the user has lined up by orbiting, taken as it is.
-  ImGui::BeginDisabled(!state.shot.view.video() || scene.footage.camera.has_value());
+  ImGui::BeginDisabled(!panel.shot.view.video() || scene.footage.camera.has_value());
   if (ImGui::Button("Camera from the View")) {
-    if (const std::optional<PinholeCamera> camera = shot_view_camera(state)) {
+    if (const std::optional<PinholeCamera> camera = shot_view_camera(panel.state)) {
       const PinholeCamera taken = *camera;
-      state.queue(command::EditScene(
+      panel.commands.push(command::EditScene(
           "camera from the view", [taken](const Scene& sc) { return studio::edits::set_footage_camera(sc, taken); }));
     }
   }
@@ -135,33 +144,34 @@ void camera_section(StudioState& state, const Scene& scene) {
   ImGui::SameLine();
   ImGui::BeginDisabled(points.size() < 4);
   if (ImGui::Button("Fit Camera")) {
-    const footage::VideoReader* video = state.shot.view.video();
+    const footage::VideoReader* video = panel.shot.view.video();
     const int width = video ? video->width() : scene.footage.camera ? scene.footage.camera->width : 0;
     const int height = video ? video->height() : scene.footage.camera ? scene.footage.camera->height : 0;
     Result<footage::CameraFit> fit = footage::fit_camera(points, width, height);
     if (!fit) {
-      state.log.error(fit.error().message);
-      state.ui.banner = fit.error().message;
+      panel.state.log.error(fit.error().message);
+      panel.ui.banner = fit.error().message;
     } else {
-      state.log.info("fitted the shot's camera: focal " + number(fit->camera.focal) + " px, reprojection error rms " +
-                     number(fit->rms_error) + " px, max " + number(fit->max_error) + " px");
+      panel.state.log.info("fitted the shot's camera: focal " + number(fit->camera.focal) +
+                           " px, reprojection error rms " + number(fit->rms_error) + " px, max " +
+                           number(fit->max_error) + " px");
       const PinholeCamera camera = fit->camera;
-      state.queue(command::EditScene(
+      panel.commands.push(command::EditScene(
           "fit camera", [camera](const Scene& sc) { return studio::edits::set_footage_camera(sc, camera); }));
     }
   }
   ImGui::EndDisabled();
 }
 
-void tracks_section(StudioState& state, const Scene& scene) {
+void tracks_section(const Panel& panel, const Scene& scene) {
   const std::vector<Track>& tracks = scene.footage.tracks;
   if (!tracks.empty() && ImGui::BeginTable("tracks", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     for (const Track& t : tracks) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       const std::string label = std::to_string(t.id) + " " + t.name;
-      if (ImGui::Selectable(label.c_str(), state.shot.selected_track == t.id, ImGuiSelectableFlags_SpanAllColumns))
-        state.shot.selected_track = t.id;
+      if (ImGui::Selectable(label.c_str(), panel.shot.selected_track == t.id, ImGuiSelectableFlags_SpanAllColumns))
+        panel.shot.selected_track = t.id;
       ImGui::TableNextColumn();
       ImGui::Text("%zu frames", t.samples.size());
       ImGui::TableNextColumn();
@@ -175,64 +185,65 @@ void tracks_section(StudioState& state, const Scene& scene) {
     ImGui::EndTable();
   }
   ImGui::SetNextItemWidth(120);
-  ImGui::InputText("##name", &state.shot.tool.track_name);
+  ImGui::InputText("##name", &panel.shot.tool.track_name);
   ImGui::SameLine();
-  ImGui::BeginDisabled(!scene.footage.camera && !state.shot.view.video());
+  ImGui::BeginDisabled(!scene.footage.camera && !panel.shot.view.video());
   if (ImGui::Button("Add Track in View")) {
-    state.shot.tool.mode = Mode::AddTrack;
-    state.ui.view.through_shot = true;
+    panel.shot.tool.mode = Mode::AddTrack;
+    panel.ui.view.through_shot = true;
   }
   ImGui::EndDisabled();
 
-  const Track* selected = scene.footage.track(state.shot.selected_track);
+  const Track* selected = scene.footage.track(panel.shot.selected_track);
   if (!selected) return;
   const int id = selected->id;
-  const bool tracking = state.shot.tracking && !state.shot.tracking->job().finished();
-  ImGui::BeginDisabled(tracking || !state.shot.view.video());
-  if (ImGui::Button("Track Through the Shot")) state.queue(command::TrackFeature{id});
+  const bool tracking = panel.shot.tracking && !panel.shot.tracking->job().finished();
+  ImGui::BeginDisabled(tracking || !panel.shot.view.video());
+  if (ImGui::Button("Track Through the Shot")) panel.commands.push(command::TrackFeature{id});
   ImGui::EndDisabled();
   if (tracking) {
     ImGui::SameLine();
     ImGui::TextDisabled("tracking...");
   }
-  const bool particle = state.editor.selection.kind == Selection::Kind::Particle;
+  const bool particle = panel.state.editor.selection.kind == Selection::Kind::Particle;
   ImGui::BeginDisabled(!particle || !scene.footage.camera);
   if (ImGui::Button("Bind to Selected Particle")) {
-    const int p = state.editor.selection.index;
-    state.queue(command::EditScene("bind track " + std::to_string(id) + " to particle " + std::to_string(p),
-                                   [id, p](const Scene& sc) { return studio::edits::bind_track(sc, id, p); }));
+    const int p = panel.state.editor.selection.index;
+    panel.commands.push(command::EditScene("bind track " + std::to_string(id) + " to particle " + std::to_string(p),
+                                           [id, p](const Scene& sc) { return studio::edits::bind_track(sc, id, p); }));
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("A tracks objective then compares the particle, seen through the camera, with this track");
   ImGui::SameLine();
   if (ImGui::Button("Delete Track")) {
-    state.queue(command::EditScene("delete track " + std::to_string(id),
-                                   [id](const Scene& sc) { return studio::edits::delete_track(sc, id); }));
-    state.shot.selected_track = -1;
+    panel.commands.push(command::EditScene("delete track " + std::to_string(id),
+                                           [id](const Scene& sc) { return studio::edits::delete_track(sc, id); }));
+    panel.shot.selected_track = -1;
   }
   ImGui::TextDisabled("Drag its point in the view to correct it on a frame; tracking again keeps the corrections.");
 }
 
 }  // namespace
 
-void draw_footage_contents(StudioState& state) {
-  const Scene& scene = state.document.scene();
+void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& ui, CommandQueue& commands) {
+  const Panel panel{state, shot, ui, commands};
+  const Scene& scene = panel.state.document.scene();
   heading("Video");
-  video_section(state, scene);
+  video_section(panel, scene);
   heading("Camera");
-  camera_section(state, scene);
+  camera_section(panel, scene);
   heading("Tracks");
-  tracks_section(state, scene);
+  tracks_section(panel, scene);
   heading("Export the motion shown");
-  if (ImGui::Button("CSV...")) state.ui.popups.export_file = command::ExportKind::MotionCsv;
+  if (ImGui::Button("CSV...")) panel.ui.popups.export_file = command::ExportKind::MotionCsv;
   ImGui::SameLine();
-  if (ImGui::Button("glTF...")) state.ui.popups.export_file = command::ExportKind::MotionGltf;
+  if (ImGui::Button("glTF...")) panel.ui.popups.export_file = command::ExportKind::MotionGltf;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("An animated node per particle and body, and the shot's camera");
   ImGui::SameLine();
-  const bool exporting = state.ui.frame_export && !state.ui.frame_export->job().finished();
-  ImGui::BeginDisabled(!scene.footage.camera || !state.shot.view.video() || exporting);
-  if (ImGui::Button("Frames over the Shot...")) state.ui.popups.export_file = command::ExportKind::FramesOverShot;
+  const bool exporting = panel.ui.frame_export && !panel.ui.frame_export->job().finished();
+  ImGui::BeginDisabled(!scene.footage.camera || !panel.shot.view.video() || exporting);
+  if (ImGui::Button("Frames over the Shot...")) panel.ui.popups.export_file = command::ExportKind::FramesOverShot;
   ImGui::EndDisabled();
 }
 

@@ -484,10 +484,10 @@ G g_open = G::None;  // the dialog being shown
 
 }  // namespace
 
-void draw_generator_dialogs(StudioState& state) {
-  if (state.ui.popups.generator != G::None) {
-    g_open = state.ui.popups.generator;
-    state.ui.popups.generator = G::None;
+void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue& commands) {
+  if (ui.popups.generator != G::None) {
+    g_open = ui.popups.generator;
+    ui.popups.generator = G::None;
     place_at_drop_point(state, g_open);
     g_add_error.clear();
     ImGui::OpenPopup(title(g_open));
@@ -515,7 +515,7 @@ void draw_generator_dialogs(StudioState& state) {
   if (ImGui::Button("Add", ImVec2(110, 0))) {
     Result<Scene> tried = build.try_first ? build.apply(state.document.scene()) : Result<Scene>(Scene{});
     if (tried) {
-      queue_edit(state, build.label, build.apply, new_particles);
+      queue_edit(commands, build.label, build.apply, new_particles);
       ImGui::CloseCurrentPopup();
     } else {
       g_add_error = tried.error().message;  // nothing changes; say why here

@@ -20,7 +20,7 @@ namespace {
 using namespace inspector;
 
 // The ground plane y = height: a checkbox switches it on or off, Enter applies a height.
-void ground_row(StudioState& state, const Ground& ground) {
+void ground_row(const Page& page, const Ground& ground) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextDisabled("ground");
@@ -41,12 +41,14 @@ void ground_row(StudioState& state, const Ground& ground) {
   ImGui::TextDisabled("m");
   if (changed)
     queue_edit(
-        state,
+        page.commands,
         enabled ? (ground.enabled ? "set the ground's height" : "switch the ground on") : "switch the ground off",
         [enabled, height](const Scene& sc) { return studio::edits::set_ground(sc, enabled, height); });
 }
 
-void settings(StudioState& state, const Scene& scene) {
+void settings(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
   const Settings& s = scene.settings;
   if (!scene.name.empty()) row("name", scene.name);
   if (!scene.description.empty()) row("description", scene.description);
@@ -55,7 +57,7 @@ void settings(StudioState& state, const Scene& scene) {
   if (number_row("steps, dt", time, 2, "s", "the number of steps and the time step (s)")) {
     const int steps = std::isfinite(time[0]) && std::fabs(time[0]) < 1e9 ? int(std::lround(time[0])) : -1;
     const double dt = time[1];
-    queue_edit(state, "set steps and dt",
+    queue_edit(page.commands, "set steps and dt",
                [steps, dt](const Scene& sc) { return studio::edits::set_time(sc, dt, steps); });
   }
   row("duration", number(s.steps * s.dt) + " s");
@@ -71,14 +73,15 @@ void settings(StudioState& state, const Scene& scene) {
   double channels = scene.channels;
   if (number_row("muscle channels", &channels, 1, "",
                  "how many control channels drive muscles (springs); one in use cannot be removed"))
-    queue_edit(state, "set the muscle channels to " + number(channels), [channels](const Scene& sc) -> Result<Scene> {
-      if (!(channels >= 0 && channels <= 1e9 && channels == std::floor(channels)))
-        return Error{"set channels: found " + number(channels) + "; expected a whole number of channels"};
-      return studio::edits::set_channels(sc, int(channels));
-    });
-  edit_section_rows(state, "simulation");  // gravity, drag, wind
-  ground_row(state, s.ground);
-  if (s.ground.enabled) edit_section_rows(state, "simulation.ground");
+    queue_edit(page.commands, "set the muscle channels to " + number(channels),
+               [channels](const Scene& sc) -> Result<Scene> {
+                 if (!(channels >= 0 && channels <= 1e9 && channels == std::floor(channels)))
+                   return Error{"set channels: found " + number(channels) + "; expected a whole number of channels"};
+                 return studio::edits::set_channels(sc, int(channels));
+               });
+  edit_section_rows(page, "simulation");  // gravity, drag, wind
+  ground_row(page, s.ground);
+  if (s.ground.enabled) edit_section_rows(page, "simulation.ground");
   if (s.integrator == Integrator::ImplicitEuler) {
     const ImplicitSettings& im = s.implicit;
     row("integrator", "implicit (backward) Euler on springs and elements: Newton to " + number(im.newton_tolerance) +
@@ -94,11 +97,14 @@ void settings(StudioState& state, const Scene& scene) {
   }
 }
 
-void particle(StudioState& state, const Scene& scene, int i) {
+void particle(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const int i = page.index;
   row("index", std::to_string(i));
   // The radius matters only where there is something to touch.
   const bool touches = !scene.colliders.empty() || scene.body_count() > 0;
-  edit_element_rows(state, ParamElement::Particle, i,
+  edit_element_rows(page, ParamElement::Particle, i,
                     [&](ParamId id) { return id == ParamId::ParticleRadius && !touches; });
   bool pinned = scene.pinned[size_t(i)] != 0;
   ImGui::TableNextRow();
@@ -106,7 +112,7 @@ void particle(StudioState& state, const Scene& scene, int i) {
   ImGui::TextDisabled("pinned");
   ImGui::TableNextColumn();
   if (ImGui::Checkbox("##pinned", &pinned))
-    queue_edit(state, (pinned ? "pin particle " : "free particle ") + std::to_string(i),
+    queue_edit(page.commands, (pinned ? "pin particle " : "free particle ") + std::to_string(i),
                [i, pinned](const Scene& sc) { return studio::edits::set_pinned(sc, {i}, pinned); });
   // Which cloth triangles and tets it is a corner of (their values are per element, in
   // the Parameters rows).
@@ -147,10 +153,10 @@ Result<Scene> drive_springs(const Scene& scene, const std::vector<int>& springs,
 // A spring's muscle: which control channel drives it (passive: none; a new channel adds
 // one to the scene in the same step) and its actuation (its rest length scales by
 // 1 + actuation x control). Both apply to every selected spring.
-void muscle_rows(StudioState& state, const Scene& scene, int j) {
+void muscle_rows(const Page& page, const Scene& scene, int j) {
   const std::vector<int> springs =
-      state.editor.selection.kind == Selection::Kind::Spring && state.editor.selection.contains(j)
-          ? state.editor.selection.members()
+      page.state.editor.selection.kind == Selection::Kind::Spring && page.state.editor.selection.contains(j)
+          ? page.state.editor.selection.members()
           : std::vector<int>{j};
   const int channel = scene.spring_channel[size_t(j)];
   const double actuation = scene.actuation[size_t(j)];
@@ -171,16 +177,16 @@ void muscle_rows(StudioState& state, const Scene& scene, int j) {
       return std::all_of(springs.begin(), springs.end(), [&](int s) { return scene.spring_channel[size_t(s)] == c; });
     };
     if (ImGui::Selectable("passive", channel < 0) && !all_on(-1))
-      queue_edit(state, "make " + what + " passive",
+      queue_edit(page.commands, "make " + what + " passive",
                  [springs](const Scene& sc) { return drive_springs(sc, springs, -1); });
     for (int c = 0; c < scene.channels; ++c) {
       const std::string label = "channel " + std::to_string(c);
       if (ImGui::Selectable(label.c_str(), c == channel) && !all_on(c))
-        queue_edit(state, "drive " + what + " by channel " + std::to_string(c),
+        queue_edit(page.commands, "drive " + what + " by channel " + std::to_string(c),
                    [springs, c](const Scene& sc) { return drive_springs(sc, springs, c); });
     }
     if (ImGui::Selectable("new channel"))
-      queue_edit(state, "drive " + what + " by a new channel " + std::to_string(scene.channels),
+      queue_edit(page.commands, "drive " + what + " by a new channel " + std::to_string(scene.channels),
                  [springs](const Scene& sc) -> Result<Scene> {
                    // One step: the channel is added and driven, or neither.
                    Result<Scene> more = studio::edits::set_channels(sc, sc.channels + 1);
@@ -197,7 +203,7 @@ void muscle_rows(StudioState& state, const Scene& scene, int j) {
   if (number_row("actuation", &value, 1, "",
                  "the rest length scales by 1 + actuation x control (dimensionless)" +
                      std::string(springs.size() > 1 ? "; sets every selected driven spring" : "")))
-    queue_edit(state, "set the actuation of " + springs_text(springs),
+    queue_edit(page.commands, "set the actuation of " + springs_text(springs),
                [springs, value](const Scene& sc) -> Result<Scene> {
                  // Each keeps its own channel; passive ones among them stay passive.
                  Scene edited = sc;
@@ -216,14 +222,17 @@ void muscle_rows(StudioState& state, const Scene& scene, int j) {
                });
 }
 
-void spring(StudioState& state, const Scene& scene, int j) {
+void spring(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const int j = page.index;
   const ParameterSet& p = state.point_scene().params;
   const int a = scene.spring_a[size_t(j)], b = scene.spring_b[size_t(j)];
   row("index", std::to_string(j));
   row("particles", std::to_string(a) + " - " + std::to_string(b));
-  edit_element_rows(state, ParamElement::Spring, j, [](ParamId) { return false; });
+  edit_element_rows(page, ParamElement::Spring, j, [](ParamId) { return false; });
   const int channel = scene.spring_channel[size_t(j)];
-  muscle_rows(state, scene, j);
+  muscle_rows(page, scene, j);
   if (const Trajectory* traj = state.trajectory()) {
     const int t = state.shown.playback.frame();
     const double* xa = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(a)) * 3;
@@ -240,7 +249,10 @@ void spring(StudioState& state, const Scene& scene, int j) {
 
 // A rigid body's shape (fixed), sizes, density and initial state (editable), and its pose at
 // the frame shown.
-void body(StudioState& state, const Scene& scene, int b) {
+void body(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const int b = page.index;
   const RigidBody& body = scene.bodies[size_t(b)];
   if (!body.name.empty()) row("name", body.name);
   row("shape", std::string(body_shape_name(body.shape)));
@@ -252,11 +264,11 @@ void body(StudioState& state, const Scene& scene, int b) {
   }
   // The sizes its shape has, then every other body parameter in the table's order; the
   // orientation (four numbers) is shown, not typed in.
-  edit_element_rows(state, ParamElement::Body, b, [&](ParamId id) { return !shape_uses_size(body.shape, id); });
+  edit_element_rows(page, ParamElement::Body, b, [&](ParamId id) { return !shape_uses_size(body.shape, id); });
   const ParameterSet& p = state.point_scene().params;
   const UnitMassProperties unit = unit_mass_properties(body, body_shape_size(body, p, b));
   row("mass", number(p[ParamId::BodyDensity].value[size_t(b)] * unit.volume) + " kg");
-  edit_element_rows(state, ParamElement::Body, b,
+  edit_element_rows(page, ParamElement::Body, b,
                     [](ParamId id) { return is_body_size(id) || param_facts(id).cols > 3; });
   const double* q = &p[ParamId::BodyOrientation].value[4 * size_t(b)];
   row("initial orientation", vec3(q) + ", " + number(q[3]) + " (x, y, z, w)");
@@ -271,7 +283,9 @@ void body(StudioState& state, const Scene& scene, int b) {
 
 // A collider's shape and placement (fixed), and the contact parameters it shares with
 // the others (editable).
-void collider(StudioState& state, const Scene& scene, int k) {
+void collider(const Page& page) {
+  const Scene& scene = page.scene;
+  const int k = page.index;
   const ColliderShape& c = scene.colliders[size_t(k)];
   row("type", std::string(collider_type_name(c.type)));
   // Moves go through move_colliders by the difference from where the collider is when the
@@ -280,7 +294,7 @@ void collider(StudioState& state, const Scene& scene, int k) {
     row("normal", vec3(c.normal));
     double offset = c.offset;
     if (number_row("offset", &offset, 1, "m", "how far the plane lies along its normal from the origin"))
-      queue_edit(state, "move collider " + std::to_string(k), [k, offset](const Scene& sc) -> Result<Scene> {
+      queue_edit(page.commands, "move collider " + std::to_string(k), [k, offset](const Scene& sc) -> Result<Scene> {
         if (size_t(k) >= sc.colliders.size()) return Error{"move collider: collider " + std::to_string(k) + " is gone"};
         const ColliderShape& now = sc.colliders[size_t(k)];
         const double d = offset - now.offset;
@@ -289,7 +303,7 @@ void collider(StudioState& state, const Scene& scene, int k) {
   } else {
     double position[3] = {c.position[0], c.position[1], c.position[2]};
     if (number_row("position", position, 3, "m", "the collider's centre"))
-      queue_edit(state, "move collider " + std::to_string(k), [k, position](const Scene& sc) -> Result<Scene> {
+      queue_edit(page.commands, "move collider " + std::to_string(k), [k, position](const Scene& sc) -> Result<Scene> {
         if (size_t(k) >= sc.colliders.size()) return Error{"move collider: collider " + std::to_string(k) + " is gone"};
         const double* now = sc.colliders[size_t(k)].position;
         return studio::edits::move_colliders(sc, {k},
@@ -301,7 +315,7 @@ void collider(StudioState& state, const Scene& scene, int k) {
   if (c.type == ColliderType::Box) row("half extents", vec3(c.half_extents) + " m");
   if (c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) row("radius", number(c.radius) + " m");
   if (c.type == ColliderType::Capsule) row("half length", number(c.half_length) + " m");
-  edit_section_rows(state, "contact");  // stiffness, damping, friction
+  edit_section_rows(page, "contact");  // stiffness, damping, friction
   row("damping", scene.contact.damp_approach_only ? "on approach only" : "both ways");
   row("switch",
       scene.contact.smoothing > 0 ? "softplus over " + number(scene.contact.smoothing) + " m" : "at the surface");
@@ -310,7 +324,10 @@ void collider(StudioState& state, const Scene& scene, int k) {
 // A body by index and name, or the world (-1).
 // A joint's kind, bodies, axis and limits (fixed), its anchor and damping (editable), and
 // at the frame shown how far its two sides' anchors have come apart.
-void joint(StudioState& state, const Scene& scene, int j) {
+void joint(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const int j = page.index;
   const Joint& joint = scene.joints[size_t(j)];
   const bool has_axis = joint.type == JointType::Hinge || joint.type == JointType::Prismatic;
   const bool turns = joint.type != JointType::Prismatic;  // its free direction, damping and motor are angular
@@ -328,9 +345,9 @@ void joint(StudioState& state, const Scene& scene, int j) {
     const auto id = static_cast<ParamId>(i);
     if (param_facts(id).element != ParamElement::Joint) continue;
     if (id != ParamId::JointDamping)
-      edit_param_row(state, id, j);
+      edit_param_row(page, id, j);
     else if (joint.type != JointType::Fixed)
-      edit_param_row(state, id, j, turns ? "N m s/rad" : "N s/m");
+      edit_param_row(page, id, j, turns ? "N m s/rad" : "N s/m");
   }
   if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
     const int t = std::clamp(state.shown.playback.frame(), 0, traj->steps);
@@ -354,7 +371,10 @@ void joint(StudioState& state, const Scene& scene, int j) {
 // An attachment's particle and body, the point of the body that holds the particle (where
 // the particle started, in the body's starting frame), and at the frame shown how far the
 // particle is from it.
-void attachment(const StudioState& state, const Scene& scene, int a) {
+void attachment(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const int a = page.index;
   const Attachment& attachment = scene.attachments[size_t(a)];
   row("particle", std::to_string(attachment.particle));
   row("body", body_label(scene, attachment.body));
@@ -374,7 +394,9 @@ void attachment(const StudioState& state, const Scene& scene, int a) {
   }
 }
 
-void parameter(StudioState& state, const Scene& scene, int id) {
+void parameter(const Page& page) {
+  const Scene& scene = page.scene;
+  const int id = page.index;
   const Parameter& p = scene.params.items[size_t(id)];
   row("name", std::string(param_name(p.id)));
   row("shape", std::to_string(p.rows) + " x " + std::to_string(p.cols));
@@ -387,14 +409,14 @@ void parameter(StudioState& state, const Scene& scene, int id) {
   ImGui::TableNextColumn();
   const double lower = p.lower, upper = p.upper;
   if (ImGui::Checkbox("##optimise", &optimize))
-    queue_edit(state, (optimize ? "optimise " : "stop optimising ") + name,
+    queue_edit(page.commands, (optimize ? "optimise " : "stop optimising ") + name,
                [pid, optimize, lower, upper](const Scene& sc) {
                  return studio::edits::set_optimized(sc, pid, optimize, lower, upper);
                });
   if (!p.optimize_rows.empty()) row("rows", std::to_string(p.optimize_rows.size()) + " of " + std::to_string(p.rows));
   double range[2] = {p.lower, p.upper};
   if (number_row("bounds", range, 2, "", "lower and upper bound while optimising (inf: none)"))
-    queue_edit(state, "bound " + name, [pid, optimize = p.optimize, range](const Scene& sc) {
+    queue_edit(page.commands, "bound " + name, [pid, optimize = p.optimize, range](const Scene& sc) {
       return studio::edits::set_optimized(sc, pid, optimize, range[0], range[1]);
     });
   double lo = INFINITY, hi = -INFINITY;
@@ -407,50 +429,75 @@ void parameter(StudioState& state, const Scene& scene, int id) {
 
 // A triangle, bending edge or tet: its corners, then its parameters' rows from the
 // facts table (a new per-element parameter of the family shows up here by itself).
-void corner_element(StudioState& state, const Scene& scene, Selection::Kind kind, int e) {
-  const auto corners_row = [&](const char* label, const std::vector<int>& corners, int per) {
-    std::string text;
-    for (int c = 0; c < per; ++c)
-      text += (c ? ", " : "") + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
-    row(label, text);
-  };
+void corner_element(const Page& page, const char* corners_label, const std::vector<int>& corners, int per,
+                    ParamElement element) {
+  const int e = page.index;
+  std::string text;
+  for (int c = 0; c < per; ++c) text += (c ? ", " : "") + std::to_string(corners[size_t(e) * size_t(per) + size_t(c)]);
   row("index", std::to_string(e));
-  const auto none = [](ParamId) { return false; };
-  switch (kind) {
-    case Selection::Kind::Triangle:
-      corners_row("particles", scene.triangles, 3);
-      edit_element_rows(state, ParamElement::Triangle, e, none);
-      break;
-    case Selection::Kind::BendingEdge:
-      corners_row("opposite, edge", scene.bending, 4);
-      edit_element_rows(state, ParamElement::BendingEdge, e, none);
-      break;
-    case Selection::Kind::Tet: {
-      corners_row("particles", scene.tets, 4);
-      edit_element_rows(state, ParamElement::Tet, e, none);
-      const int channel = scene.tet_channel[size_t(e)];
-      row("channel", channel < 0
-                         ? "passive"
-                         : std::to_string(channel) + " (actuation " + number(scene.tet_actuation[size_t(e)]) + ")");
-      break;
-    }
-    default: break;
-  }
+  row(corners_label, text);
+  edit_element_rows(page, element, e, [](ParamId) { return false; });
 }
+
+void triangle(const Page& page) { corner_element(page, "particles", page.scene.triangles, 3, ParamElement::Triangle); }
+
+void bending_edge(const Page& page) {
+  corner_element(page, "opposite, edge", page.scene.bending, 4, ParamElement::BendingEdge);
+}
+
+void tet(const Page& page) {
+  corner_element(page, "particles", page.scene.tets, 4, ParamElement::Tet);
+  const size_t e = size_t(page.index);
+  const int channel = page.scene.tet_channel[e];
+  row("channel",
+      channel < 0 ? "passive" : std::to_string(channel) + " (actuation " + number(page.scene.tet_actuation[e]) + ")");
+}
+
+// Each kind's page.
+struct PageRow {
+  Selection::Kind kind;
+  void (*draw)(const Page& page);
+};
+constexpr PageRow kPages[] = {
+    {Selection::Kind::Settings, settings},
+    {Selection::Kind::Particle, particle},
+    {Selection::Kind::Spring, spring},
+    {Selection::Kind::Triangle, triangle},
+    {Selection::Kind::BendingEdge, bending_edge},
+    {Selection::Kind::Tet, tet},
+    {Selection::Kind::Body, body},
+    {Selection::Kind::Collider, collider},
+    {Selection::Kind::Joint, joint},
+    {Selection::Kind::Attachment, attachment},
+    {Selection::Kind::Objective, objective},
+    {Selection::Kind::Parameter, parameter},
+};
+
+constexpr bool every_kind_has_a_page() {
+  for (int k = static_cast<int>(ElementKind::Settings); k <= static_cast<int>(kLastElementKind); ++k) {
+    int rows = 0;
+    for (const PageRow& page : kPages) rows += static_cast<int>(page.kind) == k;
+    if (rows != 1) return false;
+  }
+  return true;
+}
+static_assert(every_kind_has_a_page(), "kPages must have one page for every ElementKind but None");
 
 }  // namespace
 
 namespace {
 
-void inspector_contents(StudioState& state) {
+// The selected element's page; the state is read only, and what the page changes goes
+// through `commands` (edits) and `editor` (the marker waiting to be bound).
+void inspector_contents(const StudioState& state, EditorState& editor, CommandQueue& commands) {
   const Scene& scene = state.scene();
-  const Selection sel = state.editor.selection;
-  if (state.editor.binding_marker) {
+  const Selection sel = editor.selection;
+  if (editor.binding_marker) {
     ImGui::PushStyleColor(ImGuiCol_Text, theme::kAccent);
     ImGui::TextWrapped("Click a particle in the viewport to bind marker %d (Esc cancels).",
-                       state.editor.binding_marker->marker);
+                       editor.binding_marker->marker);
     ImGui::PopStyleColor();
-    if (ImGui::SmallButton("Cancel binding")) state.editor.binding_marker.reset();
+    if (ImGui::SmallButton("Cancel binding")) editor.binding_marker.reset();
     ImGui::Separator();
   }
   if (!selection_exists(scene, sel)) {
@@ -469,21 +516,9 @@ void inspector_contents(StudioState& state) {
   if (ImGui::BeginTable("properties", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.4f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-    switch (sel.kind) {
-      case Selection::Kind::Settings: settings(state, scene); break;
-      case Selection::Kind::Particle: particle(state, scene, sel.index); break;
-      case Selection::Kind::Spring: spring(state, scene, sel.index); break;
-      case Selection::Kind::Body: body(state, scene, sel.index); break;
-      case Selection::Kind::Collider: collider(state, scene, sel.index); break;
-      case Selection::Kind::Joint: joint(state, scene, sel.index); break;
-      case Selection::Kind::Attachment: attachment(state, scene, sel.index); break;
-      case Selection::Kind::Objective: objective(state, scene, sel.index); break;
-      case Selection::Kind::Parameter: parameter(state, scene, sel.index); break;
-      case Selection::Kind::Triangle:
-      case Selection::Kind::BendingEdge:
-      case Selection::Kind::Tet: corner_element(state, scene, sel.kind, sel.index); break;
-      case Selection::Kind::None: break;
-    }
+    const Page page{state, commands, editor.binding_marker, scene, sel.index};
+    for (const PageRow& p : kPages)
+      if (p.kind == sel.kind) p.draw(page);
     ImGui::EndTable();
   }
 }
@@ -494,7 +529,7 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
   begin_panel("##side", area, false);
   if (ImGui::BeginTabBar("side tabs")) {
     if (ImGui::BeginTabItem("Inspector")) {
-      inspector_contents(state);
+      inspector_contents(state, state.editor, state.commands);
       ImGui::EndTabItem();
     }
     const ImGuiTabItemFlags optimise_flags = state.ui.select_optimizer_tab ? ImGuiTabItemFlags_SetSelected : 0;
@@ -514,7 +549,7 @@ void draw_inspector(StudioState& state, const studio::Rect& area) {
     const ImGuiTabItemFlags footage_flags = state.ui.select_footage_tab ? ImGuiTabItemFlags_SetSelected : 0;
     state.ui.select_footage_tab = false;
     if (ImGui::BeginTabItem("Footage", nullptr, footage_flags)) {
-      draw_footage_contents(state);
+      draw_footage_contents(state, state.shot, state.ui, state.commands);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

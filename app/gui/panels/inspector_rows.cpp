@@ -50,17 +50,17 @@ bool number_row(const char* label, double* values, int count, const char* unit, 
 
 // A row whose value is `count` entries of a parameter from `first`, typed in; Enter
 // queues the edit (checked and applied by the studio after the panels are drawn).
-void edit_param_row(StudioState& state, ParamId id, int row, const char* unit) {
+void edit_param_row(const Page& page, ParamId id, int row, const char* unit) {
   const ParamFacts& facts = param_facts(id);
   const int count = facts.cols, first = row * count;
   const std::string label(facts.label), unit_text(unit ? std::string_view(unit) : facts.unit);
-  const Parameter& p = state.point_scene().params[id];
+  const Parameter& p = page.state.point_scene().params[id];
   if (size_t(first + count) > p.value.size()) return;
   double values[3] = {0, 0, 0};
   for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
   if (number_row(label.c_str(), values, count, unit_text.c_str(),
                  std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
-    state.queue(command::EditParameter{id, first, std::vector<double>(values, values + count)});
+    page.commands.push(command::EditParameter{id, first, std::vector<double>(values, values + count)});
 }
 
 // A label and, on its right, a small button; true when it is pressed.

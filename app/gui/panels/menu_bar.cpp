@@ -9,37 +9,46 @@ namespace nudge::gui {
 
 namespace {
 
-void file_menu(StudioState& state) {
+// What the menus change: the view, dialogs and banner, the editor's clipboard and
+// snapping (Edit), and the commands they queue; the rest of the state they read.
+struct Panel {
+  const StudioState& state;
+  UiState& ui;
+  EditorState& editor;
+  CommandQueue& commands;
+};
+
+void file_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("File")) return;
-  if (ImGui::MenuItem("New", "Ctrl+N")) state.queue(command::NewScene{});
-  if (ImGui::MenuItem("Open...", "Ctrl+O")) state.ui.popups.open_file = true;
-  if (ImGui::BeginMenu("Open Recent", !state.files.recent.paths().empty())) {
-    for (const std::filesystem::path& path : state.files.recent.paths())
+  if (ImGui::MenuItem("New", "Ctrl+N")) panel.commands.push(command::NewScene{});
+  if (ImGui::MenuItem("Open...", "Ctrl+O")) panel.ui.popups.open_file = true;
+  if (ImGui::BeginMenu("Open Recent", !panel.state.files.recent.paths().empty())) {
+    for (const std::filesystem::path& path : panel.state.files.recent.paths())
       if (ImGui::MenuItem(path.filename().string().c_str(), path.parent_path().string().c_str()))
-        state.queue(command::Open{path});
+        panel.commands.push(command::Open{path});
     ImGui::Separator();
-    if (ImGui::MenuItem("Clear List")) state.queue(command::ClearRecent{});
+    if (ImGui::MenuItem("Clear List")) panel.commands.push(command::ClearRecent{});
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("Examples", !state.files.examples.empty())) {
-    for (const std::filesystem::path& path : state.files.examples)
-      if (ImGui::MenuItem(path.stem().string().c_str())) state.queue(command::Open{path});
+  if (ImGui::BeginMenu("Examples", !panel.state.files.examples.empty())) {
+    for (const std::filesystem::path& path : panel.state.files.examples)
+      if (ImGui::MenuItem(path.stem().string().c_str())) panel.commands.push(command::Open{path});
     ImGui::EndMenu();
   }
   ImGui::Separator();
-  if (ImGui::MenuItem("Save", "Ctrl+S")) state.queue(command::Save{});
-  if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) state.ui.popups.save_as = true;
-  const bool exporting = state.ui.frame_export && !state.ui.frame_export->job().finished();
-  if (ImGui::MenuItem("Export Frames...", nullptr, false, state.trajectory() != nullptr && !exporting))
-    state.ui.popups.export_file = command::ExportKind::Frames;
+  if (ImGui::MenuItem("Save", "Ctrl+S")) panel.commands.push(command::Save{});
+  if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) panel.ui.popups.save_as = true;
+  const bool exporting = panel.ui.frame_export && !panel.ui.frame_export->job().finished();
+  if (ImGui::MenuItem("Export Frames...", nullptr, false, panel.state.trajectory() != nullptr && !exporting))
+    panel.ui.popups.export_file = command::ExportKind::Frames;
   ImGui::Separator();
-  if (ImGui::MenuItem("Quit", "Ctrl+Q")) state.queue(command::Quit{});
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) panel.commands.push(command::Quit{});
   ImGui::EndMenu();
 }
 
-void view_menu(StudioState& state) {
+void view_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("View")) return;
-  ViewFlags& v = state.ui.view;
+  ViewFlags& v = panel.ui.view;
   ImGui::MenuItem("Outliner", nullptr, &v.outliner);
   ImGui::MenuItem("Inspector", nullptr, &v.inspector);
   ImGui::MenuItem("Timeline", nullptr, &v.timeline);
@@ -47,22 +56,22 @@ void view_menu(StudioState& state) {
   ImGui::Separator();
   ImGui::MenuItem("Particles", nullptr, &v.particles);
   ImGui::MenuItem("Springs", nullptr, &v.springs);
-  if (state.document.scene().triangle_count() > 0) ImGui::MenuItem("Cloth", nullptr, &v.triangles);
-  if (state.document.scene().tet_count() > 0) ImGui::MenuItem("Soft Bodies", nullptr, &v.tets);
+  if (panel.state.document.scene().triangle_count() > 0) ImGui::MenuItem("Cloth", nullptr, &v.triangles);
+  if (panel.state.document.scene().tet_count() > 0) ImGui::MenuItem("Soft Bodies", nullptr, &v.tets);
   ImGui::MenuItem("Objectives", nullptr, &v.objectives);
   ImGui::MenuItem("Bodies", nullptr, &v.bodies);
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
-  if (state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
-  if (!state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
+  if (panel.state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
+  if (!panel.state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::MenuItem("Through the Shot's Camera", "C", &v.through_shot,
-                  state.document.scene().footage.camera.has_value() || state.shot.view.video() != nullptr);
+                  panel.state.document.scene().footage.camera.has_value() || panel.state.shot.view.video() != nullptr);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   if (ImGui::BeginMenu("Gradient Overlay")) {
     // One for each parameter the facts table draws, offered where the scene has its elements.
     for (view::GradientOverlay overlay : view::gradient_overlays()) {
       const std::string label = view::gradient_overlay_label(overlay);
-      const bool applies = view::gradient_overlay_applies(overlay, state.document.scene());
+      const bool applies = view::gradient_overlay_applies(overlay, panel.state.document.scene());
       if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay, applies)) v.gradient = overlay;
     }
     ImGui::EndMenu();
@@ -72,39 +81,40 @@ void view_menu(StudioState& state) {
     // gradient of one of their parameters.
     for (view::ElementColoring coloring : view::element_colorings()) {
       const std::string label = view::element_coloring_label(coloring);
-      const bool applies = view::element_coloring_applies(coloring, state.document.scene());
+      const bool applies = view::element_coloring_applies(coloring, panel.state.document.scene());
       if (ImGui::MenuItem(label.c_str(), nullptr, v.element_colors == coloring, applies)) v.element_colors = coloring;
     }
     ImGui::EndMenu();
   }
   ImGui::MenuItem("Control Gradients on the Timeline", nullptr, &v.control_gradients,
-                  state.document.scene().channels > 0);
+                  panel.state.document.scene().channels > 0);
   ImGui::MenuItem("Controller Outputs on the Timeline", nullptr, &v.controller_outputs,
-                  state.document.scene().controller.enabled());
+                  panel.state.document.scene().controller.enabled());
   ImGui::MenuItem("Adjoint dL/dx at the Play Head", nullptr, &v.adjoint_arrows);
   ImGui::MenuItem("Adjoint |dL/dx| on the Timeline", nullptr, &v.adjoint_track);
   ImGui::Separator();
-  if (ImGui::MenuItem("Frame All", "F")) state.queue(command::FrameAll{});
-  if (ImGui::MenuItem("Reset Camera", "R")) state.queue(command::ResetCamera{});
+  if (ImGui::MenuItem("Frame All", "F")) panel.commands.push(command::FrameAll{});
+  if (ImGui::MenuItem("Reset Camera", "R")) panel.commands.push(command::ResetCamera{});
   ImGui::EndMenu();
 }
 
-void help_menu(StudioState& state) {
+void help_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("Help")) return;
-  if (ImGui::MenuItem("Keys and Mouse", "F1")) state.ui.popups.keys = true;
-  if (ImGui::MenuItem("About Nudge")) state.ui.popups.about = true;
+  if (ImGui::MenuItem("Keys and Mouse", "F1")) panel.ui.popups.keys = true;
+  if (ImGui::MenuItem("About Nudge")) panel.ui.popups.about = true;
   ImGui::EndMenu();
 }
 
 }  // namespace
 
-float draw_menu_bar(StudioState& state) {
+float draw_menu_bar(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands) {
+  const Panel panel{state, ui, editor, commands};
   float height = 0;
   if (ImGui::BeginMainMenuBar()) {
-    file_menu(state);
-    edit_menu(state);
-    view_menu(state);
-    help_menu(state);
+    file_menu(panel);
+    edit_menu(panel.state, panel.ui, panel.editor, panel.commands);
+    view_menu(panel);
+    help_menu(panel);
     height = ImGui::GetWindowSize().y;
     ImGui::EndMainMenuBar();
   }

@@ -61,17 +61,18 @@ const MarkerIds& marker_ids(const std::filesystem::path& path) {
 
 // A markers objective's file, its bound markers (each can be unbound) and the file's
 // other markers (each can be bound to the next particle clicked).
-void markers(StudioState& state, const Scene& scene, int k) {
+void markers(const Page& page, const Scene& scene, int k) {
   const Objective& o = scene.objectives[size_t(k)];
   row("marker file", o.marker_file.string());
   double spf = o.steps_per_frame;
   if (number_row("steps per frame", &spf, 1, "steps", "simulation steps between two frames of the file"))
-    queue_edit(
-        state, "set objective " + std::to_string(k) + "'s steps per frame", [k, spf](const Scene& sc) -> Result<Scene> {
-          if (!(spf >= 1 && spf <= 1e9 && spf == std::floor(spf)))
-            return Error{"set steps per frame: found " + number(spf) + "; expected an integer >= 1"};
-          return with_objective(sc, k, "set steps per frame", [&](Objective& e) { e.steps_per_frame = int(spf); });
-        });
+    queue_edit(page.commands, "set objective " + std::to_string(k) + "'s steps per frame",
+               [k, spf](const Scene& sc) -> Result<Scene> {
+                 if (!(spf >= 1 && spf <= 1e9 && spf == std::floor(spf)))
+                   return Error{"set steps per frame: found " + number(spf) + "; expected an integer >= 1"};
+                 return with_objective(sc, k, "set steps per frame",
+                                       [&](Objective& e) { e.steps_per_frame = int(spf); });
+               });
   row("samples", std::to_string(o.samples.size()) + " (of the bound markers)");
   std::set<int> bound;
   const auto unbind_row = [&](int marker, const std::string& to) {
@@ -79,7 +80,7 @@ void markers(StudioState& state, const Scene& scene, int k) {
     ImGui::PushID(marker);
     const std::string label = "marker " + std::to_string(marker);
     if (button_row(label.c_str(), "-> " + to, "Unbind", "stop comparing this marker (the only one cannot be unbound)"))
-      queue_edit(state, "unbind marker " + std::to_string(marker),
+      queue_edit(page.commands, "unbind marker " + std::to_string(marker),
                  [k, marker](const Scene& sc) { return studio::edits::unbind_marker(sc, k, marker); });
     ImGui::PopID();
   };
@@ -94,29 +95,34 @@ void markers(StudioState& state, const Scene& scene, int k) {
     ImGui::PushID(1 << 20 | marker);
     const std::string label = "marker " + std::to_string(marker);
     if (button_row(label.c_str(), "not bound", "Bind...", "then click the particle that should follow it"))
-      state.editor.binding_marker = EditorState::MarkerBinding{k, marker};
+      page.binding_marker = EditorState::MarkerBinding{k, marker};
     ImGui::PopID();
   }
 }
 
 }  // namespace
 
-void objective(StudioState& state, const Scene& scene, int k) {
+void objective(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const int k = page.index;
   const Objective& o = scene.objectives[size_t(k)];
   row("type", std::string(objective_type_name(o.type)));
   double weight = o.weight;
   if (number_row("weight", &weight, 1, "", "the term's weight in the loss"))
-    queue_edit(state, "set objective " + std::to_string(k) + "'s weight",
+    queue_edit(page.commands, "set objective " + std::to_string(k) + "'s weight",
                [k, weight](const Scene& sc) { return studio::edits::set_objective_weight(sc, k, weight); });
   if (objective_has_step(o.type)) {
     double step = o.step;
     if (number_row("step", &step, 1, "-1: final", "the step it is evaluated at: -1 for the final one, else 0 to steps"))
-      queue_edit(state, "set objective " + std::to_string(k) + "'s step", [k, step](const Scene& sc) -> Result<Scene> {
-        if (!(step >= -1 && step <= sc.settings.steps && step == std::floor(step)))
-          return Error{"set objective step: found " + number(step) +
-                       "; expected -1 (the final step) or a step in [0, " + std::to_string(sc.settings.steps) + "]"};
-        return with_objective(sc, k, "set objective step", [&](Objective& e) { e.step = int(step); });
-      });
+      queue_edit(page.commands, "set objective " + std::to_string(k) + "'s step",
+                 [k, step](const Scene& sc) -> Result<Scene> {
+                   if (!(step >= -1 && step <= sc.settings.steps && step == std::floor(step)))
+                     return Error{"set objective step: found " + number(step) +
+                                  "; expected -1 (the final step) or a step in [0, " +
+                                  std::to_string(sc.settings.steps) + "]"};
+                   return with_objective(sc, k, "set objective step", [&](Objective& e) { e.step = int(step); });
+                 });
     row("evaluated at",
         (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
             " (t = " + number((o.step < 0 ? scene.settings.steps : o.step) * scene.settings.dt) + " s)");
@@ -137,7 +143,7 @@ void objective(StudioState& state, const Scene& scene, int k) {
   const auto target_row = [&](const char* label, int r, const std::string& what) {
     double t[3] = {o.target[3 * size_t(r)], o.target[3 * size_t(r) + 1], o.target[3 * size_t(r) + 2]};
     if (number_row(label, t, 3, "m", what))
-      queue_edit(state, "move objective " + std::to_string(k) + "'s target", [k, r, t](const Scene& sc) {
+      queue_edit(page.commands, "move objective " + std::to_string(k) + "'s target", [k, r, t](const Scene& sc) {
         return studio::edits::set_objective_target(sc, k, r, {t[0], t[1], t[2]});
       });
   };
@@ -158,7 +164,7 @@ void objective(StudioState& state, const Scene& scene, int k) {
     row("target velocity", vec3(o.target.data()) + " m/s");
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
   if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
-  if (layout.binding == ObjectiveBinding::MarkerFile) markers(state, scene, k);
+  if (layout.binding == ObjectiveBinding::MarkerFile) markers(page, scene, k);
   if (const studio::RolloutResult* motion = state.shown.current();
       motion && motion->ok() && size_t(k) < motion->evaluation.term_loss.size())
     row("loss term", number(motion->evaluation.term_loss[size_t(k)]));
@@ -166,7 +172,7 @@ void objective(StudioState& state, const Scene& scene, int k) {
   ImGui::TableNextColumn();
   ImGui::TableNextColumn();
   if (ImGui::Button("Remove Objective"))
-    queue_edit(state, "remove objective " + std::to_string(k),
+    queue_edit(page.commands, "remove objective " + std::to_string(k),
                [k](const Scene& sc) { return studio::edits::delete_objectives(sc, {k}); });
 }
 

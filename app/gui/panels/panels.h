@@ -14,7 +14,7 @@
 namespace nudge::gui {
 
 // Returns the menu bar's height.
-float draw_menu_bar(StudioState& state);
+float draw_menu_bar(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands);
 // Reads the state; changes the selection (and a marker waiting to be bound) and queues edits.
 void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, const studio::Rect& area);
 // The right column: the inspector and the optimiser, as tabs.
@@ -26,7 +26,7 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
 // The Trust tabs read the studio's state and ask for their computations as commands.
 void draw_landscape_contents(const StudioState& state, CommandQueue& commands);
 void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands);
-void draw_footage_contents(StudioState& state);
+void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& ui, CommandQueue& commands);
 // Reads the state; changes only the play head and its cache of the controller's outputs.
 void draw_timeline(const StudioState& state, studio::Playback& play,
                    OptimiseState::ControllerOutputs& controller_outputs, const studio::Rect& area);
@@ -37,7 +37,7 @@ void draw_status_bar(const StudioState& state, const studio::Rect& area);
 // The error banner over the top of the viewport, and the "computing" note.
 void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
-void draw_popups(StudioState& state);
+void draw_popups(const StudioState& state, UiState& ui, CommandQueue& commands);
 
 // Queues an editor action on the document's scene: an undoable step named `label`;
 // `then_select`, when given, selects what it made once it has applied.
@@ -54,7 +54,7 @@ inline void queue_edit(StudioState& state, std::string label, std::function<Resu
 // and objectives, joints and attachments; delete or pin the selection; snapping). The builders below are its
 // items' actions, shared with the studio's keys; each returns nothing when it does not
 // apply to the selection (the item is then greyed).
-void edit_menu(StudioState& state);
+void edit_menu(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands);
 // Delete: every member of the selection (particles, springs, bodies, colliders, joints,
 // attachments or objectives).
 std::optional<command::EditScene> delete_selection(const StudioState& state);
@@ -62,7 +62,7 @@ std::optional<command::EditScene> delete_selection(const StudioState& state);
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state);
 // Ctrl+C: the selected particles or bodies (with what joins them) to state.editor.clipboard;
 // false (nothing copied) for any other selection.
-bool copy_selection(StudioState& state);
+bool copy_selection(const StudioState& state, EditorState& editor, std::string& banner);
 // Ctrl+V: the clipboard merged into the scene beside where it was copied from (moved
 // along +x by its own width and a gap), then selected.
 std::optional<command::EditScene> paste_clipboard(const StudioState& state);
@@ -93,7 +93,7 @@ std::optional<command::EditScene> attach_to_nearest_body(const StudioState& stat
 
 // Edit > Add's generator dialogs (chain, cloth, soft block, walker robot), opened by
 // state.ui.popups.generator; drawn by draw_popups.
-void draw_generator_dialogs(StudioState& state);
+void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue& commands);
 // Where new elements go: above the middle of what is shown, so they are in view (m).
 std::array<double, 3> drop_point(const StudioState& state);
 

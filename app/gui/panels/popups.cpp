@@ -20,6 +20,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// What the dialogs change: which are open, the banner, and the commands they queue; the
+// rest of the state they read.
+struct Panel {
+  const StudioState& state;
+  UiState& ui;
+  CommandQueue& commands;
+};
+
 // The state of the file dialog between frames.
 struct FileDialog {
   fs::path folder;
@@ -202,9 +210,9 @@ void about_window(const StudioState& state, bool* open) {
 
 // Asks what to do with unsaved changes before a new scene, another scene or quitting
 // replaces them: Save (then go on), Discard (go on), Cancel (stay).
-void unsaved_changes_popup(StudioState& state) {
+void unsaved_changes_popup(const Panel& panel) {
   constexpr const char* kTitle = "Unsaved Changes";
-  if (state.ui.popups.unsaved && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  if (panel.ui.popups.unsaved && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   // After a save the action asks again if the save failed (the document is still unsaved).
@@ -212,19 +220,19 @@ void unsaved_changes_popup(StudioState& state) {
     std::visit(
         [&](auto action) {
           action.confirmed = confirmed;
-          state.queue(action);
+          panel.commands.push(action);
         },
-        *state.ui.popups.unsaved);
-    state.ui.popups.unsaved.reset();
+        *panel.ui.popups.unsaved);
+    panel.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   };
-  ImGui::Text("%s has changes that are not saved.", state.document.display_name().c_str());
+  ImGui::Text("%s has changes that are not saved.", panel.state.document.display_name().c_str());
   ImGui::TextDisabled("Save them first, discard them, or cancel and stay.");
   ImGui::Separator();
-  const bool can_save = state.document.has_path();
+  const bool can_save = panel.state.document.has_path();
   if (!can_save) ImGui::BeginDisabled();
   if (ImGui::Button("Save", ImVec2(110, 0))) {
-    state.queue(command::Save{});
+    panel.commands.push(command::Save{});
     go_on(false);
   }
   if (!can_save) ImGui::EndDisabled();
@@ -234,20 +242,20 @@ void unsaved_changes_popup(StudioState& state) {
   if (ImGui::Button("Discard", ImVec2(110, 0))) go_on(true);
   ImGui::SameLine();
   if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-    state.ui.popups.unsaved.reset();
+    panel.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
 }
 
 // Offers the unsaved changes an earlier session left behind (a crash, a kill).
-void recovery_popup(StudioState& state) {
+void recovery_popup(const Panel& panel) {
   constexpr const char* kTitle = "Recover Unsaved Changes";
-  if (state.ui.popups.recovery && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  if (panel.ui.popups.recovery && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-  if (state.ui.popups.recovery) {
-    const studio::RecoveredScene& r = *state.ui.popups.recovery;
+  if (panel.ui.popups.recovery) {
+    const studio::RecoveredScene& r = *panel.ui.popups.recovery;
     ImGui::Text("The last session ended with unsaved changes to %s,",
                 r.original.empty() ? "a new scene" : r.original.filename().string().c_str());
     ImGui::Text("written at %s. Recover them?", r.written_at.c_str());
@@ -255,12 +263,12 @@ void recovery_popup(StudioState& state) {
   }
   ImGui::Separator();
   if (ImGui::Button("Recover", ImVec2(120, 0))) {
-    state.queue(command::Recover{true});
+    panel.commands.push(command::Recover{true});
     ImGui::CloseCurrentPopup();
   }
   ImGui::SameLine();
   if (ImGui::Button("Discard", ImVec2(120, 0))) {
-    state.queue(command::Recover{false});
+    panel.commands.push(command::Recover{false});
     ImGui::CloseCurrentPopup();
   }
   ImGui::EndPopup();
@@ -268,28 +276,28 @@ void recovery_popup(StudioState& state) {
 
 // Edit > Add > Load Marker CSV: a markers objective on the chosen file, its first marker
 // bound to the selected particle (the inspector binds the others).
-void marker_csv_dialog(StudioState& state) {
+void marker_csv_dialog(const Panel& panel) {
   constexpr const char* kTitle = "Load Marker CSV";
-  if (state.ui.popups.marker_csv) {
-    start_dialog(state, "");
+  if (panel.ui.popups.marker_csv) {
+    start_dialog(panel.state, "");
     ImGui::OpenPopup(kTitle);
-    state.ui.popups.marker_csv = false;
+    panel.ui.popups.marker_csv = false;
   }
-  const Selection sel = state.editor.selection;
-  const bool particle = sel.kind == Selection::Kind::Particle && selection_exists(state.point_scene(), sel);
+  const Selection sel = panel.state.editor.selection;
+  const bool particle = sel.kind == Selection::Kind::Particle && selection_exists(panel.state.point_scene(), sel);
   const std::string heading =
       particle ? "Its first marker will follow particle " + std::to_string(sel.index) + " (rows frame,marker,x,y,z)."
                : "Select a particle first.";
   const fs::path path = file_dialog(kTitle, "Load", heading.c_str(), ".csv");
   if (path.empty()) return;
   if (!particle) {
-    state.ui.banner = "load marker CSV: select the particle that the file's first marker should follow first";
-    state.log.error(state.ui.banner);
+    panel.ui.banner = "load marker CSV: select the particle that the file's first marker should follow first";
+    panel.state.log.error(panel.ui.banner);
     return;
   }
   const int p = sel.index;
   queue_edit(
-      state, "load markers " + path.filename().string(),
+      panel.commands, "load markers " + path.filename().string(),
       [path, p](const Scene& s) -> Result<Scene> {
         Result<MarkerTrack> track = read_marker_csv(path);
         if (!track) return Error{"load marker CSV: " + track.error().message};
@@ -309,36 +317,38 @@ void marker_csv_dialog(StudioState& state) {
 
 }  // namespace
 
-void draw_popups(StudioState& state) {
-  recovery_popup(state);
-  unsaved_changes_popup(state);
-  if (state.ui.popups.open_file) {
-    start_dialog(state, "");
+void draw_popups(const StudioState& state, UiState& ui, CommandQueue& commands) {
+  const Panel panel{state, ui, commands};
+  recovery_popup(panel);
+  unsaved_changes_popup(panel);
+  if (panel.ui.popups.open_file) {
+    start_dialog(panel.state, "");
     ImGui::OpenPopup("Open Scene");
-    state.ui.popups.open_file = false;
+    panel.ui.popups.open_file = false;
   }
-  if (state.ui.popups.save_as) {
-    start_dialog(state, state.document.has_path() ? state.document.path().filename().string() : "untitled.json");
+  if (panel.ui.popups.save_as) {
+    start_dialog(panel.state,
+                 panel.state.document.has_path() ? panel.state.document.path().filename().string() : "untitled.json");
     ImGui::OpenPopup("Save Scene As");
-    state.ui.popups.save_as = false;
+    panel.ui.popups.save_as = false;
   }
-  if (state.ui.popups.export_file) {
-    g_export_kind = state.ui.popups.export_file;
-    start_dialog(state, export_name(state, *g_export_kind));
+  if (panel.ui.popups.export_file) {
+    g_export_kind = panel.ui.popups.export_file;
+    start_dialog(panel.state, export_name(panel.state, *g_export_kind));
     ImGui::OpenPopup("Export");
-    state.ui.popups.export_file.reset();
+    panel.ui.popups.export_file.reset();
   }
-  if (fs::path path = file_dialog("Open Scene", "Open"); !path.empty()) state.queue(command::Open{path});
+  if (fs::path path = file_dialog("Open Scene", "Open"); !path.empty()) panel.commands.push(command::Open{path});
   if (g_export_kind) {
     // One popup for every kind; its heading says which.
     if (fs::path path = file_dialog("Export", "Export", export_title(*g_export_kind)); !path.empty())
-      state.queue(command::Export{*g_export_kind, path});
+      panel.commands.push(command::Export{*g_export_kind, path});
   }
-  if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) state.queue(command::SaveAs{path});
-  marker_csv_dialog(state);
-  draw_generator_dialogs(state);
-  if (state.ui.popups.keys) keys_window(&state.ui.popups.keys);
-  if (state.ui.popups.about) about_window(state, &state.ui.popups.about);
+  if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) panel.commands.push(command::SaveAs{path});
+  marker_csv_dialog(panel);
+  draw_generator_dialogs(panel.state, panel.ui, panel.commands);
+  if (panel.ui.popups.keys) keys_window(&panel.ui.popups.keys);
+  if (panel.ui.popups.about) about_window(panel.state, &panel.ui.popups.about);
 }
 
 }  // namespace nudge::gui

@@ -103,7 +103,7 @@ std::optional<command::EditScene> toggle_pin_selection(const StudioState& state)
                             {}};
 }
 
-bool copy_selection(StudioState& state) {
+bool copy_selection(const StudioState& state, EditorState& editor, std::string& banner) {
   const Selection sel = state.editor.selection;
   const Scene& scene = edited_scene(state);
   if ((sel.kind != K::Particle && sel.kind != K::Body) || !selection_exists(scene, sel)) return false;
@@ -112,12 +112,12 @@ bool copy_selection(StudioState& state) {
   Result<Scene> fragment =
       edits::extract(scene, particles ? all : std::vector<int>{}, particles ? std::vector<int>{} : all);
   if (!fragment) {
-    state.ui.banner = fragment.error().message;
-    state.log.error(state.ui.banner);
+    banner = fragment.error().message;
+    state.log.error(banner);
     return false;
   }
-  state.editor.clipboard = std::move(*fragment);
-  const Scene& copied = *state.editor.clipboard;
+  editor.clipboard = std::move(*fragment);
+  const Scene& copied = *editor.clipboard;
   std::string what = counted(all, particles ? "particle" : "body", particles ? "particles" : "bodies");
   if (copied.spring_count() > 0) what += ", " + std::to_string(copied.spring_count()) + " springs";
   if (copied.joint_count() > 0) what += ", " + std::to_string(copied.joint_count()) + " joints";
