@@ -38,7 +38,7 @@ Scene make_cloth_scene(int n, int steps) {
         spring((i + 1) * n + j, p + 1);
       }
     }
-  scene.params[ParamId::InitialPosition].value = position;
+  scene.initial_positions() = position;
   shape_parameters(scene);  // rest lengths from the initial positions, zero velocities
   scene.params[ParamId::Mass].value.assign(count, 0.01);
   scene.params[ParamId::Stiffness].value.assign(scene.spring_count(), 200.0);

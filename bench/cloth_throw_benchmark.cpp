@@ -42,7 +42,7 @@ Scene make_cloth_throw_scene(int steps) {
     }
   // Warp's bending edges: the grid's interior edges, found as its MeshAdjacency does.
   scene.bending = bending_edges_of_triangles(scene.triangles);
-  scene.params[ParamId::InitialPosition].value = position;
+  scene.initial_positions() = position;
   shape_parameters(scene);
   const size_t tris = size_t(scene.triangle_count());
   std::vector<double> velocity;

@@ -72,10 +72,10 @@ std::optional<glm::dvec3> movable_origin(const Scene& scene, const Selection& se
   glm::dvec3 sum{0, 0, 0};
   switch (sel.kind) {
     case Selection::Kind::Particle:
-      for (const int i : members) sum += row3(scene.params[ParamId::InitialPosition].value, i);
+      for (const int i : members) sum += row3(scene.initial_positions(), i);
       return sum / double(members.size());
     case Selection::Kind::Body:
-      for (const int i : members) sum += row3(scene.params[ParamId::BodyPosition].value, i);
+      for (const int i : members) sum += row3(scene.body_positions(), i);
       return sum / double(members.size());
     case Selection::Kind::Collider:
       for (const int i : members) sum += collider_origin(scene.colliders[size_t(i)]);
@@ -254,8 +254,7 @@ void ViewportEditor::add_to_draw_list(render::DrawList& list, const StudioState&
   const render::Rgba moved{1.0f, 0.85f, 0.3f, 0.9f};
   if (state.editor.selection.kind == Selection::Kind::Particle) {
     for (const int i : state.editor.selection.members())
-      list.spheres.push_back(
-          {glm::vec3(row3(scene.params[ParamId::InitialPosition].value, i) + offset), particle_radius * 1.3f, moved});
+      list.spheres.push_back({glm::vec3(row3(scene.initial_positions(), i) + offset), particle_radius * 1.3f, moved});
   } else {
     list.spheres.push_back({glm::vec3(*origin + offset), particle_radius * 1.3f, moved});
   }

@@ -25,7 +25,7 @@ Scene make_new_scene() {
   // finite difference says 1). Light particles a user adds (a chain's) make it worse.
   scene.settings.ground.friction_smoothing = 0.1;
   scene.pinned = {0};  // one particle, free
-  scene.params[ParamId::InitialPosition].value = {0.0, 1.0, 0.0};
+  scene.initial_positions() = {0.0, 1.0, 0.0};
   shape_parameters(scene);  // mass 1 kg, gravity -9.81 m/s^2, ground stiffness and friction defaults
   Parameter& velocity = scene.params[ParamId::InitialVelocity];
   velocity.optimize = true;

@@ -41,7 +41,7 @@ Result<Scene> add_body(const Scene& scene, const RigidBody& body, const ShapeSiz
   ShapeSize used{0, 0, 0};  // a file keeps only the entries the shape uses
   std::copy_n(size.begin(), entries.size(), used.begin());
   set_body_shape_size(edited.params, body, b, used);
-  std::copy(position.begin(), position.end(), edited.params[ParamId::BodyPosition].value.begin() + 3 * b);
+  std::copy(position.begin(), position.end(), edited.body_positions().begin() + 3 * b);
   edited.params[ParamId::BodyDensity].value[size_t(b)] = density;
   return finish(std::move(edited), action);
 }
@@ -122,7 +122,7 @@ Result<Scene> add_joint(const Scene& scene, const Joint& joint, const Vec3& anch
   edited.joints.push_back(added);
   append_rows(edited.params, ParamElement::Joint, 1);
   append_columns(edited.params[ParamId::JointControl], scene.settings.steps, 1);
-  std::copy(anchor.begin(), anchor.end(), edited.params[ParamId::JointAnchor].value.begin() + 3 * j);
+  std::copy(anchor.begin(), anchor.end(), edited.joint_anchors().begin() + 3 * j);
   return finish(std::move(edited), action);
 }
 

@@ -81,7 +81,7 @@ Result<Scene> move_particles(const Scene& scene, const std::vector<int>& particl
   if (auto error = check_indices(action, "particle", particles, scene.particle_count())) return *error;
   if (!finite(delta)) return fail(action, "found displacement " + vec3_text(delta) + "; expected finite values (m)");
   Scene edited = scene;
-  std::vector<double>& x = edited.params[ParamId::InitialPosition].value;
+  std::vector<double>& x = edited.initial_positions();
   for (int i : std::set<int>(particles.begin(), particles.end()))  // each once, however often listed
     for (size_t k = 0; k < 3; ++k) x[3 * size_t(i) + k] += delta[k];
   return finish(std::move(edited), action);
@@ -102,7 +102,7 @@ Result<Scene> add_spring(const Scene& scene, int a, int b, double stiffness, dou
   if (!(std::isfinite(stiffness) && stiffness >= 0))
     return fail(action, found_value("stiffness", stiffness, ParamId::Stiffness));
   if (!(std::isfinite(damping) && damping >= 0)) return fail(action, found_value("damping", damping, ParamId::Damping));
-  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& x = scene.initial_positions();
   if (x[3 * size_t(a)] == x[3 * size_t(b)] && x[3 * size_t(a) + 1] == x[3 * size_t(b) + 1] &&
       x[3 * size_t(a) + 2] == x[3 * size_t(b) + 2])
     return fail(action, pair + " are at the same place, so the rest length would be 0; move one first");

@@ -139,18 +139,18 @@ void append_particles(Scene& scene, const std::vector<Vec3>& positions, double m
   const size_t first = size_t(scene.particle_count()), count = positions.size();
   scene.pinned.resize(first + count, 0);
   append_rows(scene.params, ParamElement::Particle, static_cast<int>(count));
-  std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  std::vector<double>& x = scene.initial_positions();
   for (size_t k = 0; k < count; ++k) {
     std::copy(positions[k].begin(), positions[k].end(), x.begin() + std::ptrdiff_t(3 * (first + k)));
     scene.params[ParamId::Mass].value[first + k] = mass;
-    scene.params[ParamId::ParticleRadius].value[first + k] = radius;
+    scene.particle_radii()[first + k] = radius;
   }
 }
 
 void append_springs(Scene& scene, const std::vector<std::pair<int, int>>& pairs, double stiffness, double damping) {
   const size_t first = size_t(scene.spring_count());
   append_rows(scene.params, ParamElement::Spring, static_cast<int>(pairs.size()));
-  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& x = scene.initial_positions();
   for (size_t k = 0; k < pairs.size(); ++k) {
     const auto [a, b] = pairs[k];
     scene.spring_a.push_back(a);
@@ -392,7 +392,7 @@ std::optional<Error> check_input(const Scene& scene, std::string_view action) {
 }
 
 double shared_particle_radius(const Scene& scene) {
-  const std::vector<double>& radius = scene.params[ParamId::ParticleRadius].value;
+  const std::vector<double>& radius = scene.particle_radii();
   if (radius.empty()) return 0.0;
   const bool shared = std::all_of(radius.begin(), radius.end(), [&](double r) { return r == radius.front(); });
   return shared ? radius.front() : 0.0;

@@ -11,7 +11,7 @@ namespace nudge::view {
 BodyPose body_pose(const Scene& scene, const Trajectory* traj, int step, int b) {
   const bool moving = traj && traj->bodies == scene.body_count() && !traj->body_x.empty();
   const size_t at = moving ? size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->bodies) + size_t(b) : size_t(b);
-  const double* x = moving ? &traj->body_x[3 * at] : &scene.params[ParamId::BodyPosition].value[3 * at];
+  const double* x = moving ? &traj->body_x[3 * at] : &scene.body_positions()[3 * at];
   const double* q = moving ? &traj->body_q[4 * at] : &scene.params[ParamId::BodyOrientation].value[4 * at];
   return {{x[0], x[1], x[2]}, normalize(Quat<double>{q[0], q[1], q[2], q[3]})};
 }
@@ -88,7 +88,7 @@ void add_attachment_glyph(render::LineBatch& lines, std::vector<render::Sphere>&
   // A little larger than the particle as drawn (its contact radius when it has one), so
   // that it shows around the particle while the spring holds it at the point.
   const int i = scene.attachments[size_t(a)].particle;
-  const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
+  const std::vector<double>& contact_radius = scene.particle_radii();
   const float particle = size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0
                              ? static_cast<float>(contact_radius[size_t(i)])
                              : options.particle_radius;
@@ -101,7 +101,7 @@ void add_attachment_glyph(render::LineBatch& lines, std::vector<render::Sphere>&
 
 AttachmentPlace attachment_place(const Scene& scene, const Trajectory* traj, int step, int a) {
   const Attachment& attachment = scene.attachments[size_t(a)];
-  const double* x0 = &scene.params[ParamId::InitialPosition].value[3 * size_t(attachment.particle)];
+  const double* x0 = &scene.initial_positions()[3 * size_t(attachment.particle)];
   const BodyPose start = body_pose(scene, nullptr, 0, attachment.body);
   AttachmentPlace place;
   place.offset = inverse_rotate(start.q, Vec3<double>{x0[0], x0[1], x0[2]} - start.x);
@@ -134,7 +134,7 @@ double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds) {
 
 JointPlace joint_place(const Scene& scene, const Trajectory* traj, int step, int j) {
   const Joint& joint = scene.joints[size_t(j)];
-  const double* a = &scene.params[ParamId::JointAnchor].value[3 * size_t(j)];
+  const double* a = &scene.joint_anchors()[3 * size_t(j)];
   const Vec3<double> anchor{a[0], a[1], a[2]};
   const Vec3<double> axis = normalize(Vec3<double>{joint.axis[0], joint.axis[1], joint.axis[2]});
   JointPlace place;

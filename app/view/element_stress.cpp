@@ -17,7 +17,7 @@ Mat33<double> columns(Vec3<double> a, Vec3<double> b, Vec3<double> c) {
 Vec3<double> at(const Scene& scene, const Trajectory* traj, int step, int i) {
   const double* x = traj
                         ? &traj->x[(size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) + size_t(i)) * 3]
-                        : &scene.params[ParamId::InitialPosition].value[3 * size_t(i)];
+                        : &scene.initial_positions()[3 * size_t(i)];
   return {x[0], x[1], x[2]};
 }
 

@@ -74,7 +74,7 @@ void draw_objectives(const DrawContext& context, render::DrawList& list) {
     const bool moving_bodies = traj && traj->bodies == scene.body_count();
     const auto body_at = [&](int b) {
       return moving_bodies ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
-                           : position(scene.params[ParamId::BodyPosition].value, 0, b);
+                           : position(scene.body_positions(), 0, b);
     };
     for (const Objective& o : scene.objectives) {
       const ObjectiveLayout& layout = objective_layout(o.type);

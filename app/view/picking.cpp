@@ -328,7 +328,7 @@ using PickLayer = void (*)(const PickContext& context);
 
 void pick_particles(const PickContext& c) {
   if (!c.options.particles) return;
-  const std::vector<double>& contact_radius = c.scene.params[ParamId::ParticleRadius].value;
+  const std::vector<double>& contact_radius = c.scene.particle_radii();
   for (int i = 0; i < c.scene.particle_count(); ++i) {
     const double r = size_t(i) < contact_radius.size() && contact_radius[size_t(i)] > 0 ? contact_radius[size_t(i)]
                                                                                         : c.options.particle_radius;

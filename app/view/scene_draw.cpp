@@ -112,7 +112,7 @@ void draw_particles(const DrawContext& context, render::DrawList& list) {
   const float radius = options.particle_radius;
   if (options.particles) {
     // A particle with a collision radius is drawn at that size, so contact looks right.
-    const std::vector<double>& contact_radius = scene.params[ParamId::ParticleRadius].value;
+    const std::vector<double>& contact_radius = scene.particle_radii();
     list.spheres.reserve(n);
     // A cloth's or soft body's particles small, so that its surface shows between them.
     std::vector<unsigned char> on_cloth(size_t(n), 0);
@@ -155,7 +155,7 @@ SoftMeshPlaces soft_mesh_places(const Scene& scene, const SceneDrawOptions& opti
 }
 
 glm::vec3 particle_position(const Scene& scene, const Trajectory* traj, int step, int i) {
-  if (!traj) return position(scene.params[ParamId::InitialPosition].value, 0, i);
+  if (!traj) return position(scene.initial_positions(), 0, i);
   return position(traj->x, size_t(std::clamp(step, 0, traj->steps)) * size_t(traj->particles) * 3, i);
 }
 
@@ -173,10 +173,10 @@ float largest_body_reach(const Scene& scene) {
 }
 
 Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
-  const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& xyz = traj ? traj->x : scene.initial_positions();
   // Bodies' centres too, with their own reach around them.
   const std::vector<double>& body_x =
-      traj && traj->bodies == scene.body_count() ? traj->body_x : scene.params[ParamId::BodyPosition].value;
+      traj && traj->bodies == scene.body_count() ? traj->body_x : scene.body_positions();
   const float reach = largest_body_reach(scene);
   Bounds b;
   if (xyz.size() + body_x.size() < 3) return b;
@@ -192,8 +192,8 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   };
   include(xyz, 0);
   include(body_x, reach);
-  include(scene.params[ParamId::JointAnchor].value, 0);  // a pivot in the world may be off every body
-  if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);       // nothing finite
+  include(scene.joint_anchors(), 0);                // a pivot in the world may be off every body
+  if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);  // nothing finite
   return b;
 }
 
@@ -226,7 +226,7 @@ render::Camera scene_camera(const Scene& scene, const Bounds& bounds, float aspe
 float default_particle_radius(const Scene& scene, const Bounds& bounds) {
   std::vector<double> rest = scene.params[ParamId::RestLength].value;
   // A cloth without springs: its triangles' edges at the start give the spacing.
-  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& x = scene.initial_positions();
   if (rest.empty())
     for (size_t t = 0; t + 2 < scene.triangles.size(); t += 3)
       for (size_t e = 0; e < 3; ++e) {
@@ -263,7 +263,7 @@ render::DrawList scene_draw_list(const Scene& scene, const Trajectory* traj, int
   const int n = scene.particle_count();
   const int steps = traj ? traj->steps : 0;
   step = std::clamp(step, 0, steps);
-  const std::vector<double>& xyz = traj ? traj->x : scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& xyz = traj ? traj->x : scene.initial_positions();
   const size_t offset = traj ? size_t(step) * n * 3 : 0;
   const Bounds& bounds = options.bounds;
   const float radius = options.particle_radius;

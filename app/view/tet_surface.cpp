@@ -14,7 +14,7 @@ TetSurface tet_surface(const Scene& scene) {
   // surface_triangles needs only the indices (and positions for nothing but its order);
   // the particles are the mesh's vertices.
   TetMesh mesh;
-  const std::vector<double>& x = scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& x = scene.initial_positions();
   mesh.vertices.resize(x.size() / 3);
   for (size_t i = 0; i < mesh.vertices.size(); ++i) mesh.vertices[i] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
   mesh.tets = scene.tets;

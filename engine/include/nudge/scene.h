@@ -182,6 +182,17 @@ struct Scene {
   int bending_count() const { return static_cast<int>(bending.size() / 4); }
   int tet_count() const { return static_cast<int>(tets.size() / 4); }
   int actuator_count() const { return static_cast<int>(actuators.size()); }
+
+  // The parameters that place the elements, which drawing, picking, the editor and the
+  // checks all read, by name (as MuJoCo's body_pos); any parameter is params[id].
+  std::vector<double>& initial_positions() { return params[ParamId::InitialPosition].value; }  // N x 3, m
+  const std::vector<double>& initial_positions() const { return params[ParamId::InitialPosition].value; }
+  std::vector<double>& body_positions() { return params[ParamId::BodyPosition].value; }  // B x 3, m
+  const std::vector<double>& body_positions() const { return params[ParamId::BodyPosition].value; }
+  std::vector<double>& joint_anchors() { return params[ParamId::JointAnchor].value; }  // J x 3, m
+  const std::vector<double>& joint_anchors() const { return params[ParamId::JointAnchor].value; }
+  std::vector<double>& particle_radii() { return params[ParamId::ParticleRadius].value; }  // N, m
+  const std::vector<double>& particle_radii() const { return params[ParamId::ParticleRadius].value; }
 };
 
 // Limits enforced by the loader and check_scene.

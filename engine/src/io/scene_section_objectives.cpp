@@ -140,7 +140,7 @@ void SceneReader::read_position_targets(const Node& node, const Scene& scene, Ob
     return;
   }
   const std::array<double, 3> d = vec3(*offset, "an offset [dx, dy, dz] (m)");
-  const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& x0 = scene.initial_positions();
   for (int i : o.particles)
     for (int k = 0; k < 3; ++k) {
       const double target = x0[3 * i + k] + d[k];

@@ -37,7 +37,7 @@ double StabilityContext::inverse_mass(int i) const {
 }
 
 Vec3<double> StabilityContext::initial_position(int i) const {
-  const std::vector<double>& x0 = scene.params[ParamId::InitialPosition].value;
+  const std::vector<double>& x0 = scene.initial_positions();
   return {x0[3 * size_t(i)], x0[3 * size_t(i) + 1], x0[3 * size_t(i) + 2]};
 }
 
