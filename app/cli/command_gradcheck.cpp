@@ -42,9 +42,9 @@ std::optional<std::vector<ParamId>> parameters_to_check(const GradcheckArgs& arg
 }
 
 // What the table says beside an entry: failures, and passes that needed more than the tolerance.
-const char* verdict_note(const GradCheckEntry& e, double tolerance) {
+std::string verdict_note(const GradCheckEntry& e, double tolerance) {
   if (!e.passed) return e.verifiable ? "  FAIL" : "  FAIL (finite difference too uncertain)";
-  if (e.noise) return "  (rounding noise next to the parameter's gradient)";
+  if (e.noise) return "  (rounding noise: 4 ulp moves the adjoint by " + format_number(e.measured_noise) + ")";
   if (!e.resolved) return "  (below FD resolution)";
   return e.relative_error > tolerance ? "  (within FD uncertainty)" : "";
 }
@@ -74,7 +74,7 @@ int run_gradcheck(const GradcheckArgs& args) {
   std::printf("%-18s %8s %14s %16s %16s %10s\n", "parameter", "index", "value", "adjoint", "finite diff", "rel error");
   for (const GradCheckEntry& e : report->entries) {
     std::printf("%-18s %8d %14.6g %16.8e %16.8e %10.2e%s\n", std::string(param_name(e.param)).c_str(), e.index, e.value,
-                e.adjoint, e.finite_difference, e.relative_error, verdict_note(e, args.tolerance));
+                e.adjoint, e.finite_difference, e.relative_error, verdict_note(e, args.tolerance).c_str());
   }
   const int failed = report->failed();
   // Where the step is too coarse for a force, gradients blow up: say so beside the table.
@@ -123,7 +123,8 @@ void add_gradcheck_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--params", args->params, "Check these parameters, comma-separated");
   cmd->add_option("--noise", args->noise,
                   "Rounding noise accepted beside the tolerance, relative to the largest entry of the parameter's "
-                  "gradient (default: sqrt of float64's epsilon; 0: none)")
+                  "gradient, besides 4x what 4 ulp of the values move each entry by (default: sqrt of float64's "
+                  "epsilon; 0: neither)")
       ->check(CLI::Range(0.0, 1e-3));
   cmd->callback([args, &exit_code] { exit_code = run_gradcheck(*args); });
 }

@@ -63,9 +63,12 @@ void report_table(const GradCheckReport& report) {
       ImGui::TextColored(kPass, "noise");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
-            "adjoint and difference differ by more than the tolerance allows, but by less than\n"
-            "the rounding noise of the parameter's gradient (%.1e of its largest entry)",
-            kGradCheckNoise);
+            "adjoint and difference differ by more than the tolerance allows, but by no more than\n"
+            "rounding: %.1e of the parameter's largest gradient entry, or 4x what this entry moves\n"
+            "by when the values move by 4 units in the last place (measured: %.2e). Near an\n"
+            "optimum the gradient is the difference of nearly equal states, and rounding is\n"
+            "most of it.",
+            kGradCheckNoise, e.measured_noise);
     } else if (e.passed)
       ImGui::TextColored(kPass, "ok");
     else

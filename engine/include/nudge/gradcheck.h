@@ -54,10 +54,13 @@ struct GradCheckEntry {
   double finite_difference = 0.0;
   double relative_error = 0.0;  // |adjoint - fd| / max(|adjoint|, |fd|)
   double uncertainty = 0.0;     // how far the finite difference itself can be trusted
-  bool resolved = false;        // larger than the rounding of the losses lets differences see
-  bool verifiable = false;      // the difference is certain to 1 % (or the entry is ~0)
-  bool noise = false;           // passed only thanks to the noise floor (reported as rounding noise)
-  bool passed = false;          // see judge_gradient_entry
+  // How far the adjoint itself moves when every checked value moves by a few units in the
+  // last place: the rounding the rollout leaves in this entry (see gradient_check).
+  double measured_noise = 0.0;
+  bool resolved = false;    // larger than the rounding of the losses lets differences see
+  bool verifiable = false;  // the difference is certain to 1 % (or the entry is ~0)
+  bool noise = false;       // passed only thanks to the noise floor (reported as rounding noise)
+  bool passed = false;      // see judge_gradient_entry
 };
 
 // How much of one parameter a check covered: the rest of its entries went unchecked
@@ -99,7 +102,17 @@ void judge_gradient_entry(GradCheckEntry& entry, double rounding, double toleran
 // the finer of the two taken, their disagreement its uncertainty. Large steps suffer
 // truncation error, small ones rounding error, which long contact-rich rollouts
 // amplify by orders of magnitude; no single step suits every parameter of every scene.
-// Each entry is then judged by judge_gradient_entry.
+// Each entry is then judged by judge_gradient_entry, with a noise floor of the larger of
+// the parameter's (GradCheckOptions::noise; 0 turns both off) and 4x the entry's measured
+// rounding: the
+// gradient is also computed with every checked value moved by 4 units in the last place,
+// up and down, and how far the entry moves is what rounding in the rollout does to it.
+// Near an optimum the gradient is the difference of nearly equal states (a projectile's
+// landing point against its target, 1e-13 apart), and that rounding is most of it; the
+// entry then passes as rounding noise, which is what it is, instead of failing. The
+// measured rounding counts only while it is no larger than the difference (or its
+// uncertainty): where 4 ulp swing the adjoint by more than the gradient itself, the
+// rollout amplifies rounding (a step too coarse for a stiff force) and the entry fails.
 Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOptions& options = {});
 
 }  // namespace nudge
