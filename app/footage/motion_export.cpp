@@ -1,5 +1,6 @@
 #include "footage/motion_export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -161,7 +162,21 @@ Status write_motion_gltf(const std::filesystem::path& path, const Scene& scene, 
     camera.name = "shot camera";
     camera.perspective.yfov = vertical_fov_degrees(*c) * M_PI / 180.0;
     camera.perspective.aspectRatio = double(c->width) / double(c->height);
+    // A clip range that holds the whole motion: glTF requires zfar > znear (tinygltf
+    // writes 0, "infinite", which the schema forbids), and importers take it as the
+    // camera's clip end. Ten times the farthest point of the motion from the camera, and
+    // at least 100 m.
+    double farthest = 0.0;
+    const auto reach = [&](const std::vector<double>& xyz) {
+      for (size_t i = 0; i + 2 < xyz.size(); i += 3) {
+        const double dx = xyz[i] - c->position[0], dy = xyz[i + 1] - c->position[1], dz = xyz[i + 2] - c->position[2];
+        farthest = std::max(farthest, std::sqrt(dx * dx + dy * dy + dz * dz));
+      }
+    };
+    reach(traj.x);
+    reach(traj.body_x);
     camera.perspective.znear = 0.01;
+    camera.perspective.zfar = std::max(100.0, 10.0 * farthest);
     model.cameras.push_back(camera);
     const int node = add_node("shot camera");
     model.nodes[node].camera = 0;

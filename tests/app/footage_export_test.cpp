@@ -75,6 +75,15 @@ TEST_CASE("footage: the motion exported as CSV and as glTF, read back") {
     CHECK(model.cameras[0].perspective.yfov ==
           doctest::Approx(vertical_fov_degrees(*scene.footage.camera) * M_PI / 180));
     CHECK(model.nodes[2].rotation[3] == doctest::Approx(scene.footage.camera->orientation[3]));
+    // A finite clip range (the schema wants zfar > znear; 0 was written before) that holds
+    // the motion: every particle at every step is nearer than zfar.
+    const tinygltf::PerspectiveCamera& lens = model.cameras[0].perspective;
+    CHECK(lens.znear > 0);
+    CHECK(lens.zfar > lens.znear);
+    for (size_t i = 0; i + 2 < traj.x.size(); i += 3) {
+      const double* at = scene.footage.camera->position;
+      CHECK(std::hypot(traj.x[i] - at[0], traj.x[i + 1] - at[1], traj.x[i + 2] - at[2]) < lens.zfar);
+    }
     REQUIRE(model.animations.size() == 1);
     const tinygltf::AnimationChannel& channel = model.animations[0].channels[1];  // particle 1's translation
     CHECK(channel.target_node == 1);
