@@ -35,7 +35,7 @@ inline double norm2(const std::vector<double>& v) {
 
 // Creates the simulator, runs one gradient as the warm-up (its loss, |dL/dv0| and
 // |dL/d k_param| are the ones reported), then times `runs` forwards and `runs` gradients.
-// Fills the result's device, notice, threads, loss, grad_v0_norm, grad_k_norm, forward_s
+// Fills the result's device, notice, CPU fallback, threads, loss, grad_v0_norm, grad_k_norm, forward_s
 // and gradient_s.
 template <class BenchResult>
 Status measure_gradient(const Scene& scene, const SimulatorOptions& options, int runs, ParamId k_param,
@@ -44,6 +44,7 @@ Status measure_gradient(const Scene& scene, const SimulatorOptions& options, int
   if (!sim) return sim.error();
   result.device = (*sim)->device_name();
   result.notice = (*sim)->notice();
+  result.cpu_fallback = (*sim)->cpu_fallback();
   result.threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
   ParameterSet params = scene.params;
   Result<Evaluation> eval = (*sim)->gradient(params);

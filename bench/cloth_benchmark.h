@@ -28,8 +28,9 @@ struct ClothBenchOptions {
 
 struct ClothBenchResult {
   ClothBenchOptions options;
-  std::string device;  // the backend that ran, in words
-  std::string notice;  // e.g. why Device::Auto fell back to the CPU
+  std::string device;        // the backend that ran, in words
+  std::string notice;        // what the rollout does differently (checkpointing)
+  std::string cpu_fallback;  // why Device::Auto runs on the CPU, if it does
   double loss = 0, grad_v0_norm = 0, grad_k_norm = 0;
   double forward_s = 0, gradient_s = 0;  // medians over `runs` timed runs after one warm-up
   int threads = 0;

@@ -32,8 +32,9 @@ struct ClothThrowBenchOptions {
 
 struct ClothThrowBenchResult {
   ClothThrowBenchOptions options;
-  std::string device;  // the backend that ran, in words
-  std::string notice;  // e.g. why Device::Auto fell back to the CPU
+  std::string device;        // the backend that ran, in words
+  std::string notice;        // what the rollout does differently (checkpointing)
+  std::string cpu_fallback;  // why Device::Auto runs on the CPU, if it does
   // grad_k_norm is |dL/d tri_ke|, the 512 triangles' membrane stiffnesses (Warp's
   // tri_materials[:, 0]).
   double loss = 0, grad_v0_norm = 0, grad_k_norm = 0;

@@ -43,7 +43,7 @@ int run_bench_cloth(const BenchArgs& args) {
     print_error(result.error().message);
     return kExitBadInput;
   }
-  if (!result->notice.empty()) std::cerr << "nudge: " << result->notice << "\n";
+  report_notices(result->notice, result->cpu_fallback, args.device);
   std::cout << result->to_json() << std::endl;
   return kExitOk;
 }
@@ -76,7 +76,7 @@ int run_bench_cloth_throw(const ThrowArgs& args) {
     print_error(result.error().message);
     return kExitBadInput;
   }
-  if (!result->notice.empty()) std::cerr << "nudge: " << result->notice << "\n";
+  report_notices(result->notice, result->cpu_fallback, args.device);
   std::cout << result->to_json() << std::endl;
   return kExitOk;
 }
@@ -91,7 +91,9 @@ void add_cloth_throw(CLI::App& bench, int& exit_code) {
   cmd->add_option("--runs", args->runs, "Timed runs (median reported)")->check(CLI::Range(1, 1000));
   cmd->add_option("--checkpoint", args->checkpoint, "Store every K-th state and recompute (0: store all)")
       ->check(CLI::Range(0, 10000000));
-  cmd->add_option("--device", args->device.device, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--device", args->device.device, "auto, cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->each([args](const std::string&) { args->device.device_given = true; });
   cmd->add_option("--threads", args->device.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
   cmd->add_option("--write-scene", args->write_scene, "Write the B3 scene to this file instead of running");
   cmd->callback([args, &exit_code] { exit_code = run_bench_cloth_throw(*args); });
@@ -111,7 +113,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cloth->add_option("--checkpoint", args->checkpoint, "Store every K-th state and recompute (0: store all)")
       ->check(CLI::Range(0, 10000000));
   cloth->add_option("--device", args->device.device, "auto, cpu or cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->each([args](const std::string&) { args->device.device_given = true; });
   cloth->add_option("--threads", args->device.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
   cloth->add_option("--write-scene", args->write_scene, "Write the B1 scene to this file instead of running");
   cloth->callback([args, &exit_code] { exit_code = run_bench_cloth(*args); });

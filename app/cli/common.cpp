@@ -10,7 +10,8 @@ namespace nudge {
 
 void add_device_options(CLI::App& command, DeviceOptions& options) {
   command.add_option("--device", options.device, "Where to run: auto (a CUDA GPU if present), cpu, cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->each([&options](const std::string&) { options.device_given = true; });
   command.add_option("--precision", options.precision, "Scalar type of the rollout: float32 or float64")
       ->check(CLI::IsMember({"float32", "float64"}));
   command.add_option("--threads", options.threads, "CPU threads, 0 for all cores")->check(CLI::Range(0, 1024));
@@ -67,13 +68,18 @@ SimulatorOptions simulator_options(const DeviceOptions& options) {
   return sim;
 }
 
+void report_notices(const std::string& notice, const std::string& cpu_fallback, const DeviceOptions& options) {
+  if (!cpu_fallback.empty() && options.device_given) std::cerr << "nudge: " << cpu_fallback << "\n";
+  if (!notice.empty()) std::cerr << "nudge: " << notice << "\n";
+}
+
 std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options) {
   auto created = Simulator::create(scene, simulator_options(options));
   if (!created) {
     print_error(created.error().message);
     return nullptr;
   }
-  if (!(*created)->notice().empty()) std::cerr << "nudge: " << (*created)->notice() << "\n";
+  report_notices((*created)->notice(), (*created)->cpu_fallback(), options);
   return std::move(created).value();
 }
 

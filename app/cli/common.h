@@ -15,6 +15,7 @@ namespace nudge {
 
 struct DeviceOptions {
   std::string device = "auto";
+  bool device_given = false;  // --device was on the command line (then a CPU fallback is said)
   std::string precision = "float64";
   int threads = 0;
 };
@@ -41,7 +42,11 @@ std::optional<std::vector<ParamId>> parse_parameter_list_or_report(const std::st
 // The simulator options --device, --precision and --threads chose (already validated).
 SimulatorOptions simulator_options(const DeviceOptions& options);
 
-// Creates the simulator; prints a fallback notice once, or the error.
+// Prints a simulator's notice, and why it runs on the CPU when --device was given.
+void report_notices(const std::string& notice, const std::string& cpu_fallback, const DeviceOptions& options);
+
+// Creates the simulator; prints its notice, why it fell back to the CPU when --device
+// was given (a machine without a GPU is not news otherwise), or the error.
 std::unique_ptr<Simulator> create_simulator_or_report(const Scene& scene, const DeviceOptions& options);
 
 }  // namespace nudge

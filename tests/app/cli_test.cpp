@@ -313,6 +313,11 @@ TEST_CASE("cli: --device auto falls back to the CPU with one message; --device c
   const Run automatic = nudge("simulate scenes/projectile.json --device auto");
   INFO(automatic.output);
   CHECK(automatic.exit_code == 0);
+  // Without --device, a machine without a GPU is not news: nothing is said (issue 25).
+  const Run plain = nudge("simulate scenes/projectile.json");
+  CHECK(plain.exit_code == 0);
+  CHECK_FALSE(contains(plain.output, "CUDA"));
+  CHECK(contains(plain.output, "simulated 500 steps"));
   const Run cuda = nudge("simulate scenes/projectile.json --device cuda");
   INFO(cuda.output);
   // Decided at run time: a machine with a GPU runs on it; one without says why, once.

@@ -90,8 +90,8 @@ struct StateAdjoints {
 
 class Simulator {
 public:
-  // Chooses the backend. With Device::Auto and no usable GPU, runs on the CPU and
-  // explains why in notice(). Device::Cuda without a GPU is an Error.
+  // Chooses the backend. With Device::Auto and no usable GPU, runs on the CPU and says
+  // why in cpu_fallback(). Device::Cuda without a GPU is an Error.
   static Result<std::unique_ptr<Simulator>> create(const Scene& scene, const SimulatorOptions& options = {});
   virtual ~Simulator() = default;
 
@@ -110,7 +110,11 @@ public:
   virtual Result<Trajectory> trajectory(const ParameterSet& params) = 0;
 
   virtual std::string device_name() const = 0;  // e.g. "cpu, 2 threads, float64"
+  // What the rollout does differently from what was asked (checkpointing to fit memory).
   const std::string& notice() const { return notice_; }
+  // Why Device::Auto runs on the CPU ("no usable CUDA GPU (...)"); empty on a GPU, or when
+  // the CPU was asked for.
+  const std::string& cpu_fallback() const { return cpu_fallback_; }
   // The checkpoint interval the rollout uses: 0 when it stores every state.
   int checkpoint_every() const { return checkpoint_every_; }
 
@@ -122,6 +126,7 @@ protected:
                                           StateAdjoints* adjoints) = 0;
 
   std::string notice_;
+  std::string cpu_fallback_;
   int checkpoint_every_ = 0;
 };
 

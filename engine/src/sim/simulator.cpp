@@ -88,8 +88,8 @@ Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const S
   }
   auto sim = make_cpu_simulator(scene, options.precision, options.threads, checkpoint_every);
   sim->checkpoint_every_ = checkpoint_every;
-  if (options.device == Device::Auto) sim->notice_ = "no usable CUDA GPU (" + why + "); running on the CPU";
-  if (!checkpoint_notice.empty()) sim->notice_ += (sim->notice_.empty() ? "" : "; ") + checkpoint_notice;
+  if (options.device == Device::Auto) sim->cpu_fallback_ = "no usable CUDA GPU (" + why + "); running on the CPU";
+  sim->notice_ = checkpoint_notice;
   return Result<std::unique_ptr<Simulator>>(std::move(sim));
 }
 
