@@ -1,10 +1,12 @@
 // nudge optimize SCENE: tunes the scene's optimised parameters to minimise its
 // objectives, showing progress, and writes the loss history, the final parameter
 // values and timings.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -30,8 +32,30 @@ struct OptimizeArgs {
   std::optional<int> population;
   std::optional<double> sigma;
   std::optional<std::uint64_t> seed;
+  bool no_out = false;
   DeviceOptions device;
 };
+
+// What the optimiser found, one line per optimised parameter: its values (the first few
+// of a long one, with its range), and where they started.
+void print_values_found(const ParameterSet& start, const ParameterSet& found) {
+  constexpr size_t kShown = 6;
+  const auto listed = [&](const std::vector<double>& v) {
+    std::string text;
+    for (size_t i = 0; i < std::min(v.size(), kShown); ++i) text += (i ? ", " : "") + format_number(v[i]);
+    if (v.size() > kShown) {
+      const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+      text +=
+          ", ... (" + std::to_string(v.size()) + " values in [" + format_number(*lo) + ", " + format_number(*hi) + "])";
+    }
+    return text;
+  };
+  for (const Parameter& p : found.items) {
+    if (!p.optimize || p.value.empty()) continue;
+    std::cout << "  " << param_name(p.id) << ": " << listed(p.value) << "  (from " << listed(start[p.id].value)
+              << ")\n";
+  }
+}
 
 // JSON has no NaN: a gradient norm that does not exist (cmaes has none) is written as null.
 nlohmann::ordered_json numbers_or_null(const std::vector<double>& values) {
@@ -106,13 +130,20 @@ int run_optimize(const OptimizeArgs& args) {
   if (!result->message.empty())
     std::cout << "stopped early, keeping the last good parameters: " << result->message << "\n";
 
+  std::cout << "values found:\n";
+  print_values_found(scene->params, params);
+
   const std::string device = sim->device_name();
-  if (!args.out.empty()) {
-    if (Status s = write_file_atomically(args.out, result_json(*scene, params, *result, device, seconds)); !s) {
+  // The result is written unless --no-out: by default beside where the command runs.
+  const std::string out =
+      !args.out.empty() || args.no_out ? args.out : std::filesystem::path(args.scene).stem().string() + ".result.json";
+  if (!args.no_out) {
+    const std::string& path = out;
+    if (Status s = write_file_atomically(path, result_json(*scene, params, *result, device, seconds)); !s) {
       print_error(s.error().message);
       return kExitBadInput;
     }
-    std::cout << "wrote " << args.out << "\n";
+    std::cout << "wrote " << path << " (the loss history and every optimised value)\n";
   }
   if (!args.log.empty()) {
     if (Status s = write_file_atomically(args.log, loss_history_csv(result->loss_history, result->grad_norm_history));
@@ -152,7 +183,9 @@ void add_optimize_command(CLI::App& app, int& exit_code) {
                   "cmaes: initial step size relative to each value's range (default: the scene's)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--seed", args->seed, "cmaes: random seed (default: the scene's)");
-  cmd->add_option("--out", args->out, "Result JSON: loss_history, parameter values, timings");
+  cmd->add_option("--out", args->out,
+                  "Result JSON: loss_history, parameter values, timings (default: SCENE_STEM.result.json here)");
+  cmd->add_flag("--no-out", args->no_out, "Write no result JSON");
   cmd->add_option("--log", args->log, "Loss history CSV: iteration,loss,grad_norm");
   cmd->add_option("--write-scene", args->write_scene, "Save the scene with the optimised parameter values");
   add_device_options(*cmd, args->device);

@@ -25,11 +25,11 @@ struct Run {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `nudge ARGS` from the source directory.
-Run nudge(const std::string& args) {
+// Runs `nudge ARGS` from `folder`.
+Run nudge_in(const fs::path& folder, const std::string& args) {
   const char* binary = std::getenv("NUDGE_BINARY");
   REQUIRE_MESSAGE(binary != nullptr, "NUDGE_BINARY is not set (run through ctest)");
-  const std::string command = "cd '" + source_dir().string() + "' && '" + binary + "' " + args + " 2>&1";
+  const std::string command = "cd '" + folder.string() + "' && '" + binary + "' " + args + " 2>&1";
   Run run;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -40,6 +40,9 @@ Run nudge(const std::string& args) {
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
 }
+
+// Runs `nudge ARGS` from the source directory.
+Run nudge(const std::string& args) { return nudge_in(source_dir(), args); }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -159,6 +162,27 @@ TEST_CASE("cli: optimize writes the result, the loss log and the optimised scene
   const Run simulated = nudge("simulate " + scene.string());
   INFO(simulated.output);
   CHECK(simulated.exit_code == 0);
+}
+
+// What a newcomer sees without flags: the values found, and a result file where they ran
+// the command (issue 25: nothing was printed or written without --out).
+TEST_CASE("cli: optimize prints the values found and writes a result file by default") {
+  TempDir dir;
+  const std::string scene = "'" + (source_dir() / "scenes" / "projectile.json").string() + "'";
+  const Run run = nudge_in(dir.path, "optimize " + scene);
+  INFO(run.output);
+  CHECK(run.exit_code == 0);
+  CHECK(contains(run.output, "values found:\n  initial_velocity: 6.35764, 4.05587, 1.27153  (from 3, 3, 0)"));
+  CHECK(contains(run.output, "wrote projectile.result.json"));
+  const auto result = nlohmann::json::parse(read_file(dir.path / "projectile.result.json"));
+  CHECK(result["final_loss"].get<double>() < 1e-20);
+  CHECK(result["parameters"]["initial_velocity"]["value"].size() == 3);
+
+  TempDir quiet;
+  const Run none = nudge_in(quiet.path, "optimize " + scene + " --no-out");
+  CHECK(none.exit_code == 0);
+  CHECK(contains(none.output, "values found:"));
+  CHECK(fs::is_empty(quiet.path));
 }
 
 TEST_CASE("cli: optimize with cmaes counts its simulations and writes no gradient norms") {
