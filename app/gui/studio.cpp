@@ -112,6 +112,8 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
   state_.files.examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
   state_.files.recent_file = studio::default_recent_files_path();
   if (!state_.files.recent_file.empty()) state_.files.recent = studio::RecentFiles::load(state_.files.recent_file);
+  if (first && is_example(first->path()))  // a shipped example opens as a copy
+    if (Result<studio::Document> copy = studio::Document::open_copy(first->path())) first = std::move(*copy);
   if (first)
     adopt_opened(std::move(*first));
   else
@@ -188,8 +190,17 @@ void Studio::autosave() {
 
 void Studio::start_rollout() { state_.shown.request = worker_->request(state_.document.scene()); }
 
+// Whether `path` is one of the shipped examples (File > Examples), which open as copies.
+bool Studio::is_example(const std::filesystem::path& path) const {
+  std::error_code error;
+  for (const std::filesystem::path& example : state_.files.examples)
+    if (std::filesystem::equivalent(example, path, error)) return true;
+  return false;
+}
+
 bool Studio::open(const std::filesystem::path& path) {
-  Result<studio::Document> opened = studio::Document::open(path);
+  const bool example = is_example(path);
+  Result<studio::Document> opened = example ? studio::Document::open_copy(path) : studio::Document::open(path);
   if (!opened) {
     show_error(opened.error().message);
     return false;
@@ -201,10 +212,12 @@ bool Studio::open(const std::filesystem::path& path) {
 }
 
 void Studio::adopt_opened(studio::Document document) {
-  const std::filesystem::path path = document.path();
+  const std::filesystem::path path = document.has_path() ? document.path() : document.copy_of();
+  const bool copy = !document.has_path();
   set_document(std::move(document));
   remember_recent(path);
-  state_.log.info("opened " + path.string());
+  state_.log.info(copy ? "opened a copy of the example " + path.string() + " (Save asks where to keep it)"
+                       : "opened " + path.string());
 }
 
 void Studio::show_scene(Scene scene) { set_document(studio::Document(std::move(scene))); }

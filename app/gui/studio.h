@@ -32,9 +32,11 @@ public:
   // file (the window's start does this; benchmarks do not).
   void offer_recovery();
 
-  // Opens a scene file; on failure the current document stays, and the error goes to the
-  // log and the banner. Returns whether it opened.
+  // Opens a scene file (a shipped example as an untitled copy, so Save asks where); on
+  // failure the current document stays, and the error goes to the log and the banner.
+  // Returns whether it opened.
   bool open(const std::filesystem::path& path);
+  bool is_example(const std::filesystem::path& path) const;
 
   // Shows a scene built in code (benchmarks, demos) as a new, unsaved document.
   void show_scene(Scene scene);

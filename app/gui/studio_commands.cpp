@@ -37,6 +37,7 @@ void Studio::handle(const command::Save&) {
     show_error(saved.error().message);
   } else {
     state_.log.info("saved " + state_.document.path().string());
+    state_.ui.banner.clear();  // an error shown before is no longer the news
     window_.set_title(state_.document.title());
   }
 }
@@ -46,6 +47,7 @@ void Studio::handle(const command::SaveAs& c) {
     show_error(saved.error().message);
   } else {
     state_.log.info("saved " + c.path.string());
+    state_.ui.banner.clear();
     window_.set_title(state_.document.title());
     remember_recent(c.path);
   }
@@ -62,7 +64,7 @@ void Studio::handle(const command::Recover& c) {
   studio::RecoveredScene r = std::move(*state_.ui.popups.recovery);
   state_.ui.popups.recovery.reset();
   if (c.accept) {
-    set_document(studio::Document::recovered(std::move(r.scene), r.original));
+    set_document(studio::Document::recovered(std::move(r.scene), r.original, r.copy));
     state_.log.info("recovered the unsaved changes of " +
                     (r.original.empty() ? std::string("a new scene") : r.original.filename().string()) + " from " +
                     r.written_at + " (save them to keep them)");

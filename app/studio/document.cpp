@@ -50,8 +50,17 @@ Result<Document> Document::open(const fs::path& path) {
   return document;
 }
 
+Result<Document> Document::open_copy(const fs::path& path) {
+  Result<Document> document = open(path);
+  if (!document) return document;
+  document->history_[0].label = "copy " + path.filename().string();
+  document->copy_of_ = path;
+  document->path_.clear();
+  return document;
+}
+
 void Document::replace_scene(Scene scene, std::string label) {
-  scene.source = path_;
+  scene.source = path_.empty() ? copy_of_ : path_;
   history_.resize(position_ + 1);  // what was undone is gone
   if (saved_ != kNone && saved_ > position_) saved_ = kNone;
   history_.push_back({std::move(label), std::move(scene)});
@@ -84,9 +93,9 @@ void Document::go_to(std::size_t position) {
   ++revision_;
 }
 
-Document Document::recovered(Scene scene, const fs::path& path) {
+Document Document::recovered(Scene scene, const fs::path& path, bool copy) {
   Document document(std::move(scene), "recovered unsaved changes");
-  document.path_ = path;
+  (copy ? document.copy_of_ : document.path_) = path;
   document.history_[0].scene.source = path;
   document.saved_ = kNone;  // unsaved: the file does not hold it
   return document;
@@ -105,11 +114,15 @@ Status Document::save_as(const fs::path& path) {
   if (path != path_)
     for (HistoryState& state : history_) state.scene = moved_scene(state.scene, path);
   path_ = path;
+  copy_of_.clear();
   saved_ = position_;
   return Ok{};
 }
 
-std::string Document::display_name() const { return path_.empty() ? "untitled" : path_.filename().string(); }
+std::string Document::display_name() const {
+  if (!path_.empty()) return path_.filename().string();
+  return copy_of_.empty() ? "untitled" : "a copy of " + copy_of_.filename().string();
+}
 
 std::string Document::title() const { return "Nudge - " + display_name() + (dirty() ? "*" : ""); }
 

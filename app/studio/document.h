@@ -36,6 +36,10 @@ public:
   // The scene in `path`, or the engine's message (naming the file, the JSON path, what
   // was found and what was expected) when it cannot be loaded.
   static Result<Document> open(const std::filesystem::path& path);
+  // The scene in `path` as an untitled copy: Save asks where, so a shipped example is
+  // never overwritten. Its marker and mesh files are still found from `path`'s folder,
+  // and Save As rewrites them for the new one.
+  static Result<Document> open_copy(const std::filesystem::path& path);
 
   const Scene& scene() const { return history_[position_].scene; }
   // An edit: `scene` replaces the current one and becomes a step of the history named
@@ -56,7 +60,8 @@ public:
   std::uint64_t revision() const { return revision_; }
   // A document brought back from a recovery file: its scene, unsaved, for the file at
   // `path` (empty: a scene never saved).
-  static Document recovered(Scene scene, const std::filesystem::path& path);
+  // `copy`: `path` is the example it was a copy of (it stays untitled).
+  static Document recovered(Scene scene, const std::filesystem::path& path, bool copy = false);
   std::size_t position() const { return position_; }
   void go_to(std::size_t position);
   // At most this many steps are kept; older ones are forgotten (a step holds a whole
@@ -65,6 +70,7 @@ public:
 
   const std::filesystem::path& path() const { return path_; }  // empty for a new scene
   bool has_path() const { return !path_.empty(); }
+  const std::filesystem::path& copy_of() const { return copy_of_; }  // open_copy's file until saved
   bool dirty() const { return saved_ != position_; }
 
   // Writes to path() (an error for a new scene: ask for a name and call save_as).
@@ -73,7 +79,7 @@ public:
   // old folder are rewritten relative to the new one, so the saved scene still loads.
   Status save_as(const std::filesystem::path& path);
 
-  std::string display_name() const;  // "walker.json", or "untitled"
+  std::string display_name() const;  // "walker.json", "a copy of walker.json", or "untitled"
   std::string title() const;         // for the window: "Nudge - walker.json", "*" appended when dirty
 
 private:
@@ -85,6 +91,7 @@ private:
   std::size_t saved_ = kNone;
   std::uint64_t revision_ = 0;
   std::filesystem::path path_;
+  std::filesystem::path copy_of_;  // where its files are found from while it has no path
 };
 
 // The folder of example scenes: $NUDGE_SCENES_DIR when it names a folder, else `fallback`

@@ -25,8 +25,12 @@ Status Recovery::write(const Document& document) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) return Error{dir_.string() + ": cannot create the recovery folder: " + ec.message()};
-  // The source first: a scene without its source is still recovered (as a new scene).
-  if (Status s = write_file_atomically(source_file(), document.path().string() + "\n"); !s) return s;
+  // The source first: a scene without its source is still recovered (as a new scene). An
+  // example's copy names the example, and says it is a copy on a second line.
+  const std::string source = document.has_path()          ? document.path().string() + "\n"
+                             : document.copy_of().empty() ? "\n"
+                                                          : document.copy_of().string() + "\ncopy\n";
+  if (Status s = write_file_atomically(source_file(), source); !s) return s;
   if (Status s = save_scene(document.scene(), scene_file()); !s) return s;
   written_revision_ = document.revision();
   return Ok{};
@@ -49,6 +53,7 @@ std::optional<Result<RecoveredScene>> Recovery::find() const {
   std::ifstream source(source_file());
   std::string line;
   if (source && std::getline(source, line) && !line.empty()) found.original = line;
+  if (source && std::getline(source, line)) found.copy = line == "copy";
   // Its files (marker tracks, meshes) named from the original's folder again.
   found.scene = found.original.empty() ? std::move(*scene) : moved_scene(*scene, found.original);
   const auto written = fs::last_write_time(scene_file(), ec);

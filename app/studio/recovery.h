@@ -23,6 +23,7 @@ std::filesystem::path default_recovery_dir();
 struct RecoveredScene {
   Scene scene;
   std::filesystem::path original;
+  bool copy = false;       // `original` is the example it was a copy of, not its own file
   std::string written_at;  // local time, "2026-11-25 14:03:12"
 };
 

@@ -95,3 +95,29 @@ TEST_CASE("recovery: without a folder nothing is written or found") {
   CHECK(recovery.write(document).ok());
   CHECK_FALSE(recovery.find().has_value());
 }
+
+// An example's copy comes back as a copy: untitled, its files still found from the
+// example's folder, so Save asks where instead of overwriting the example.
+TEST_CASE("recovery: an example's copy is recovered as a copy") {
+  TempDir temp;
+  Recovery recovery(temp.path / "state");
+  const fs::path example = nudge::studio_test::source_dir() / "scenes" / "spring_sysid.json";
+  Result<Document> opened = Document::open_copy(example);
+  REQUIRE(opened.ok());
+  Scene edited = opened->scene();
+  edited.params[ParamId::Stiffness].value[0] = 77.0;
+  opened->replace_scene(edited, "edit stiffness");
+  REQUIRE(recovery.write(*opened).ok());
+
+  std::optional<Result<RecoveredScene>> found = recovery.find();
+  REQUIRE(found.has_value());
+  REQUIRE(found->ok());
+  CHECK((*found)->original == example);
+  CHECK((*found)->copy);
+  const Document back = Document::recovered(std::move((*found)->scene), (*found)->original, (*found)->copy);
+  CHECK_FALSE(back.has_path());
+  CHECK(back.copy_of() == example);
+  CHECK(back.dirty());
+  CHECK(back.scene().params[ParamId::Stiffness].value[0] == 77.0);
+  CHECK_FALSE(back.scene().objectives.at(0).samples.empty());
+}

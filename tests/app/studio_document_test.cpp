@@ -277,6 +277,39 @@ TEST_CASE("document: save as into another folder keeps marker files reachable") 
   open_or_fail(copy);
 }
 
+// Examples open as copies (issue 25: Save overwrote the shipped scenes): untitled, so
+// Save asks where; edits keep finding the example's marker files, and Save As rewrites
+// them for the new folder.
+TEST_CASE("document: an example opened as a copy has no file, and Save As keeps its marker files reachable") {
+  const fs::path example = source_dir() / "scenes" / "spring_sysid.json";
+  Result<Document> opened = Document::open_copy(example);
+  REQUIRE(opened.ok());
+  Document& document = *opened;
+  CHECK_FALSE(document.has_path());
+  CHECK(document.copy_of() == example);
+  CHECK(document.display_name() == "a copy of spring_sysid.json");
+  CHECK_FALSE(document.dirty());
+  CHECK_FALSE(document.save().ok());  // no file of its own: the studio asks with Save As
+  Scene edited = document.scene();
+  edited.params[ParamId::Stiffness].value[0] *= 2;
+  document.replace_scene(edited, "stiffer");
+  CHECK(document.scene().source == example);  // its track is still found from scenes/
+  CHECK(document.dirty());
+
+  TempDir temp;
+  const fs::path kept = temp.path / "mine" / "sysid.json";
+  fs::create_directories(kept.parent_path());
+  REQUIRE(document.save_as(kept).ok());
+  CHECK(document.path() == kept);
+  CHECK(document.copy_of().empty());
+  CHECK(document.display_name() == "sysid.json");
+  Document reopened = open_or_fail(kept);
+  REQUIRE_FALSE(reopened.scene().objectives.empty());
+  CHECK(reopened.scene().objectives[0].samples.size() == document.scene().objectives[0].samples.size());
+  CHECK(reopened.scene().params[ParamId::Stiffness].value[0] == edited.params[ParamId::Stiffness].value[0]);
+  CHECK_FALSE(Document::open_copy(temp.path / "missing.json").ok());
+}
+
 namespace {
 
 // The scene as its file would be: what "the same scene" means for undo and redo.

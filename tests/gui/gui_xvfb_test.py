@@ -29,7 +29,7 @@ from pathlib import Path
 
 # The contract with the app (see the GUI's documentation).
 SCREEN_W, SCREEN_H = 1280, 800
-WINDOW_TITLE = "Nudge - walker.json"
+WINDOW_TITLE = "Nudge - a copy of walker.json"  # a shipped example opens as a copy
 BACKGROUND = (20, 22, 27)  # viewport clear colour, sRGB bytes, exact
 PLOT_LINE = (240, 170, 60)  # ImGuiCol_PlotLines of the app's theme (app/gui/theme.cpp)
 ACTUATOR_FORCE = (250, 140, 51)  # view::colors::kActuatorForce (app/view/actuator_arrows.h)
@@ -508,7 +508,7 @@ class GuiTest:
             first = Screenshot(self.out / f"gui_optimize_{name}_1.png", self.env)
             time.sleep(1)
             second = Screenshot(self.out / f"gui_optimize_{name}_2.png", self.env)
-            title = f"Nudge - {name}.json"
+            title = f"Nudge - a copy of {name}.json"
             x, y, w, h = clip_to_screen(self.window_rect(title))
             # The curves are drawn in ImGui's plot colour, in the right-hand column (above
             # the timeline, right of the viewport).
@@ -548,7 +548,7 @@ class GuiTest:
             time.sleep(4)
             check(app.poll() is None, "nudge still runs after 4 s")
             shot = Screenshot(self.out / "gui_mpc.png", self.env)
-            title = "Nudge - drone.json"
+            title = "Nudge - a copy of drone.json"
             x, y, w, h = clip_to_screen(self.window_rect(title))
             arrows = 0
             for yy in range(y, y + h):
@@ -585,7 +585,7 @@ class GuiTest:
             time.sleep(4)
             check(app.poll() is None, "nudge still runs after 4 s")
             shot = Screenshot(self.out / "gui_footage.png", self.env)
-            title = "Nudge - footage_spring.json"
+            title = "Nudge - a copy of footage_spring.json"
             x, y, w, h = clip_to_screen(self.window_rect(title))
             track = residual = 0
             for yy in range(y, y + h):
@@ -608,7 +608,7 @@ class GuiTest:
         log("step j: Edit > Add > Cloth..., Add, Edit > Undo, Edit > Redo, close and Discard on scenes/projectile.json")
         app, err_path = self.start_projectile("edit")
         try:
-            title = "Nudge - projectile.json"
+            title = "Nudge - a copy of projectile.json"
             check(self.client_ok("title", "Nudge") == title, f"the title is {title!r} before any edit")
 
             # Menu items at their places in the 1280 x 800 window (ImGui's default font).
@@ -646,7 +646,7 @@ class GuiTest:
         saved = self.temp_dir("nudge-gui-soft-") / "soft_box.json"
         app, err_path = self.start_projectile("soft")
         try:
-            title = "Nudge - projectile.json"
+            title = "Nudge - a copy of projectile.json"
             self.click_all(title, ADD_SOFT_BOX)
             time.sleep(3)  # the edit and the new motion
             stderr = err_path.read_text(errors="replace")
@@ -692,7 +692,7 @@ class GuiTest:
 
     def check_crash_recovery(self):
         log("step k: add a cloth, wait for the autosave, SIGKILL; the next start recovers the cloth")
-        title = "Nudge - projectile.json"
+        title = "Nudge - a copy of projectile.json"
         app, err_path = self.start_projectile("crash")
         try:
             for x, y in ADD_CLOTH:
@@ -813,7 +813,7 @@ class GuiTest:
     def check_viewport_editing(self):
         log("step m: click the ball, drag the gizmo's y arrow, Ctrl+Z, Ctrl+drag a box, Ctrl+D on scenes/projectile.json")
         app, err_path = self.start_projectile("viewport")
-        title = "Nudge - projectile.json"
+        title = "Nudge - a copy of projectile.json"
         stderr = lambda: err_path.read_text(errors="replace")
         try:
             self.click_all(title, [PROJECTILE_BALL])

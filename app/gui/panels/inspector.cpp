@@ -52,7 +52,10 @@ void settings(const Page& page) {
   const Settings& s = scene.settings;
   if (!scene.name.empty()) row("name", scene.name);
   if (!scene.description.empty()) row("description", scene.description);
-  row("file", state.document.has_path() ? state.document.path().string() : "not saved");
+  const studio::Document& document = state.document;
+  row("file", document.has_path()          ? document.path().string()
+              : document.copy_of().empty() ? "not saved"
+                                           : "a copy of " + document.copy_of().string() + ", not saved yet");
   double time[2] = {double(s.steps), s.dt};
   if (number_row("steps, dt", time, 2, "s", "the number of steps and the time step (s)")) {
     const int steps = std::isfinite(time[0]) && std::fabs(time[0]) < 1e9 ? int(std::lround(time[0])) : -1;
@@ -527,7 +530,8 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
 
 void draw_inspector(StudioState& state, const studio::Rect& area) {
   begin_panel("##side", area, false);
-  if (ImGui::BeginTabBar("side tabs")) {
+  // Scrolling tabs keep their whole names ("Landscape", "Footage") in a narrow panel.
+  if (ImGui::BeginTabBar("side tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     if (ImGui::BeginTabItem("Inspector")) {
       inspector_contents(state, state.editor, state.commands);
       ImGui::EndTabItem();

@@ -66,7 +66,9 @@ void start_dialog(const StudioState& state, const std::string& suggested) {
 }
 
 std::string stem(const StudioState& state) {
-  return state.document.has_path() ? state.document.path().stem().string() : "untitled";
+  const studio::Document& document = state.document;
+  if (document.has_path()) return document.path().stem().string();
+  return document.copy_of().empty() ? "untitled" : document.copy_of().stem().string();  // an example's copy
 }
 
 const char* export_title(command::ExportKind kind) {
