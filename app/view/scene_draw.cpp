@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "nudge/objective_facts.h"
 #include "view/actuator_arrows.h"
 #include "view/collider_mesh.h"
 #include "view/draw_layers.h"
@@ -192,7 +193,14 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   };
   include(xyz, 0);
   include(body_x, reach);
-  include(scene.joint_anchors(), 0);                // a pivot in the world may be off every body
+  include(scene.joint_anchors(), 0);  // a pivot in the world may be off every body
+  // Where the objectives want things to be: framing shows the goal with the motion.
+  for (const Objective& o : scene.objectives) {
+    const ObjectiveTarget target = objective_layout(o.type).target;
+    if (target == ObjectiveTarget::Position || target == ObjectiveTarget::PerParticle) include(o.target, 0);
+    for (const MarkerSample& sample : o.samples)
+      include({sample.position[0], sample.position[1], sample.position[2]}, 0);
+  }
   if (b.lo.x > b.hi.x) b.lo = b.hi = glm::vec3(0);  // nothing finite
   return b;
 }

@@ -202,6 +202,36 @@ TEST_CASE("scene draw: a marker objective draws its whole reference track and th
   for (const render::LineBatch& batch : view::scene_draw_list(*scene, &*traj, 0, bare).lines) CHECK(!batch.strip);
 }
 
+// F frames the objectives' targets with the motion (issue 25: the projectile's target,
+// 4 m beyond where the guess lands, was outside the framed view).
+TEST_CASE("scene draw: the framing bounds hold the objectives' targets and marker samples") {
+  for (const char* name : {"projectile.json", "spring_sysid.json"}) {
+    CAPTURE(name);
+    Result<Scene> scene = load_scene(source_dir() / "scenes" / name);
+    REQUIRE(scene.ok());
+    auto sim = Simulator::create(*scene, SimulatorOptions{Device::Cpu, Precision::Float64, 1, -1});
+    REQUIRE(sim.ok());
+    Result<Trajectory> traj = (*sim)->trajectory(scene->params);
+    REQUIRE(traj.ok());
+    const view::Bounds bounds = view::scene_bounds(*scene, &*traj);
+    const auto inside = [&](double x, double y, double z) {
+      const float slack = 1e-4f * (1.0f + bounds.radius());
+      return x >= bounds.lo.x - slack && y >= bounds.lo.y - slack && z >= bounds.lo.z - slack &&
+             x <= bounds.hi.x + slack && y <= bounds.hi.y + slack && z <= bounds.hi.z + slack;
+    };
+    int points = 0;
+    for (const Objective& o : scene->objectives) {
+      for (size_t k = 0; k + 2 < o.target.size(); k += 3, ++points)
+        CHECK(inside(o.target[k], o.target[k + 1], o.target[k + 2]));
+      for (const MarkerSample& m : o.samples) {
+        ++points;
+        CHECK(inside(m.position[0], m.position[1], m.position[2]));
+      }
+    }
+    CHECK(points > 0);
+  }
+}
+
 TEST_CASE("scene render: colliders are drawn where they stand, particles at their contact radius") {
   render::ContextOptions context_options;
   context_options.validation = true;

@@ -55,8 +55,8 @@ OPTIMISE_TAB = (1070, 44)
 OPTIMISE_START = (985, 73)
 SAVE_AS_NAME_FIELD = (640, 556)
 SAVE_AS_SAVE = (427, 585)
-PROJECTILE_BALL = (476, 194)        # scenes/projectile.json's ball at frame 0, its own camera
-PROJECTILE_GIZMO_Y = (471, 140)     # the gizmo's y arrow on the selected ball
+PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
+PROJECTILE_GIZMO_Y = (470, 167)     # the gizmo's y arrow on the selected ball
 
 # Thresholds of the checks (pixels).
 MIN_BACKGROUND_PIXELS = 5000
