@@ -44,7 +44,9 @@ std::optional<std::vector<ParamId>> parameters_to_check(const GradcheckArgs& arg
 // What the table says beside an entry: failures, and passes that needed more than the tolerance.
 std::string verdict_note(const GradCheckEntry& e, double tolerance) {
   if (!e.passed) return e.verifiable ? "  FAIL" : "  FAIL (finite difference too uncertain)";
-  if (e.noise) return "  (rounding noise: 4 ulp moves the adjoint by " + format_number(e.measured_noise) + ")";
+  if (e.noise && e.measured_noise > 0)
+    return "  (rounding noise: 4 ulp moves the adjoint by " + format_number(e.measured_noise) + ")";
+  if (e.noise) return "  (rounding noise next to the parameter's gradient)";
   if (!e.resolved) return "  (below FD resolution)";
   return e.relative_error > tolerance ? "  (within FD uncertainty)" : "";
 }

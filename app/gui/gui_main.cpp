@@ -34,7 +34,9 @@ int run_gui(const GuiOptions& options) {
   // other command's input.
   std::optional<Result<studio::Document>> first;
   if (!options.scene.empty()) {
-    first.emplace(studio::Document::open(options.scene));
+    // A shipped example opens as a copy: the window's first title already says so.
+    const auto examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
+    first.emplace(studio::open_document(options.scene, examples));
     if (!*first) {
       std::cerr << studio::format_log_line(studio::LogLevel::Error, first->error().message) << "\n";
       return kExitNoDisplay;  // bad input: 2, as for every command

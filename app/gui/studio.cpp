@@ -112,8 +112,6 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
   state_.files.examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
   state_.files.recent_file = studio::default_recent_files_path();
   if (!state_.files.recent_file.empty()) state_.files.recent = studio::RecentFiles::load(state_.files.recent_file);
-  if (first && is_example(first->path()))  // a shipped example opens as a copy
-    if (Result<studio::Document> copy = studio::Document::open_copy(first->path())) first = std::move(*copy);
   if (first)
     adopt_opened(std::move(*first));
   else
@@ -190,17 +188,8 @@ void Studio::autosave() {
 
 void Studio::start_rollout() { state_.shown.request = worker_->request(state_.document.scene()); }
 
-// Whether `path` is one of the shipped examples (File > Examples), which open as copies.
-bool Studio::is_example(const std::filesystem::path& path) const {
-  std::error_code error;
-  for (const std::filesystem::path& example : state_.files.examples)
-    if (std::filesystem::equivalent(example, path, error)) return true;
-  return false;
-}
-
 bool Studio::open(const std::filesystem::path& path) {
-  const bool example = is_example(path);
-  Result<studio::Document> opened = example ? studio::Document::open_copy(path) : studio::Document::open(path);
+  Result<studio::Document> opened = studio::open_document(path, state_.files.examples);
   if (!opened) {
     show_error(opened.error().message);
     return false;

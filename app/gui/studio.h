@@ -36,7 +36,6 @@ public:
   // failure the current document stays, and the error goes to the log and the banner.
   // Returns whether it opened.
   bool open(const std::filesystem::path& path);
-  bool is_example(const std::filesystem::path& path) const;
 
   // Shows a scene built in code (benchmarks, demos) as a new, unsaved document.
   void show_scene(Scene scene);

@@ -126,6 +126,13 @@ std::string Document::display_name() const {
 
 std::string Document::title() const { return "Nudge - " + display_name() + (dirty() ? "*" : ""); }
 
+Result<Document> open_document(const fs::path& path, const std::vector<fs::path>& examples) {
+  std::error_code error;
+  for (const fs::path& example : examples)
+    if (fs::equivalent(example, path, error)) return Document::open_copy(path);
+  return Document::open(path);
+}
+
 fs::path examples_directory(const fs::path& fallback) {
   std::error_code ec;
   if (const char* dir = std::getenv("NUDGE_SCENES_DIR"); dir && *dir && fs::is_directory(dir, ec)) return dir;

@@ -94,6 +94,10 @@ private:
   std::filesystem::path copy_of_;  // where its files are found from while it has no path
 };
 
+// Opens `path`, as an untitled copy (Document::open_copy) when it is one of `examples`,
+// the shipped scenes, so that saving never overwrites them.
+Result<Document> open_document(const std::filesystem::path& path, const std::vector<std::filesystem::path>& examples);
+
 // The folder of example scenes: $NUDGE_SCENES_DIR when it names a folder, else `fallback`
 // when it is one (the GUI passes the source tree's scenes/), else empty.
 std::filesystem::path examples_directory(const std::filesystem::path& fallback);

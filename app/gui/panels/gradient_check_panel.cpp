@@ -65,7 +65,7 @@ void report_table(const GradCheckReport& report) {
         ImGui::SetTooltip(
             "adjoint and difference differ by more than the tolerance allows, but by no more than\n"
             "rounding: %.1e of the parameter's largest gradient entry, or 4x what this entry moves\n"
-            "by when the values move by 4 units in the last place (measured: %.2e). Near an\n"
+            "by when the values move by 4 units in the last place (measured: %.2e; 0: not needed). Near an\n"
             "optimum the gradient is the difference of nearly equal states, and rounding is\n"
             "most of it.",
             kGradCheckNoise, e.measured_noise);

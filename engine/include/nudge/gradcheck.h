@@ -55,7 +55,8 @@ struct GradCheckEntry {
   double relative_error = 0.0;  // |adjoint - fd| / max(|adjoint|, |fd|)
   double uncertainty = 0.0;     // how far the finite difference itself can be trusted
   // How far the adjoint itself moves when every checked value moves by a few units in the
-  // last place: the rounding the rollout leaves in this entry (see gradient_check).
+  // last place: the rounding the rollout leaves in this entry (see gradient_check). 0
+  // when not measured: only an entry that fails without it is.
   double measured_noise = 0.0;
   bool resolved = false;    // larger than the rounding of the losses lets differences see
   bool verifiable = false;  // the difference is certain to 1 % (or the entry is ~0)
@@ -102,11 +103,11 @@ void judge_gradient_entry(GradCheckEntry& entry, double rounding, double toleran
 // the finer of the two taken, their disagreement its uncertainty. Large steps suffer
 // truncation error, small ones rounding error, which long contact-rich rollouts
 // amplify by orders of magnitude; no single step suits every parameter of every scene.
-// Each entry is then judged by judge_gradient_entry, with a noise floor of the larger of
-// the parameter's (GradCheckOptions::noise; 0 turns both off) and 4x the entry's measured
-// rounding: the
-// gradient is also computed with every checked value moved by 4 units in the last place,
-// up and down, and how far the entry moves is what rounding in the rollout does to it.
+// Each entry is then judged by judge_gradient_entry with the parameter's noise floor
+// (GradCheckOptions::noise; 0 turns off this and what follows). An entry that fails is
+// judged again with the larger of that and 4x its measured rounding: the gradient is
+// computed once more with every checked value moved by 4 units in the last place, up and
+// down, and how far the entry moves is what rounding in the rollout does to it.
 // Near an optimum the gradient is the difference of nearly equal states (a projectile's
 // landing point against its target, 1e-13 apart), and that rounding is most of it; the
 // entry then passes as rounding noise, which is what it is, instead of failing. The

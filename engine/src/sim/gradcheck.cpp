@@ -127,30 +127,35 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
   for (int p = 0; p < kParamCount; ++p)
     for (double g : params.items[size_t(p)].grad)
       noise_floor[size_t(p)] = std::max(noise_floor[size_t(p)], options.noise * std::fabs(g));
-  // The rounding in each entry, measured: the gradient again with every value of the
-  // checked parameters moved by 4 ulp, up and then down.
+  // The rounding in each entry, measured when an entry needs it (once per check): the
+  // gradient again with every value of the checked parameters moved by 4 ulp, up and then
+  // down.
   const auto is_checked = [&](ParamId id) {
     const auto& only = options.parameters;
     return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
   };
-  std::vector<std::vector<double>> measured_noise(kParamCount);
-  for (int p = 0; p < kParamCount; ++p) measured_noise[size_t(p)].assign(params.items[size_t(p)].grad.size(), 0.0);
-  for (const double ulps : {4.0, -4.0}) {
-    ParameterSet nudged = scene.params;
-    for (int p = 0; p < kParamCount; ++p) {
-      const auto id = static_cast<ParamId>(p);
-      if (!is_checked(id)) continue;
-      for (double& v : nudged[id].value) v += ulps * std::numeric_limits<double>::epsilon() * step_scale(id, v);
+  std::vector<std::vector<double>> measured_noise;
+  const auto measure_rounding = [&]() -> Status {
+    measured_noise.assign(kParamCount, {});
+    for (int p = 0; p < kParamCount; ++p) measured_noise[size_t(p)].assign(params.items[size_t(p)].grad.size(), 0.0);
+    for (const double ulps : {4.0, -4.0}) {
+      ParameterSet nudged = scene.params;
+      for (int p = 0; p < kParamCount; ++p) {
+        const auto id = static_cast<ParamId>(p);
+        if (!is_checked(id)) continue;
+        for (double& v : nudged[id].value) v += ulps * std::numeric_limits<double>::epsilon() * step_scale(id, v);
+      }
+      auto again = (*sim)->gradient(nudged);
+      if (!again) return Error{"the gradient with the values moved by 4 ulp: " + again.error().message};
+      for (int p = 0; p < kParamCount; ++p) {
+        const std::vector<double>& g = params.items[size_t(p)].grad;
+        const std::vector<double>& h = nudged.items[size_t(p)].grad;
+        for (size_t i = 0; i < g.size() && i < h.size(); ++i)
+          measured_noise[size_t(p)][i] = std::max(measured_noise[size_t(p)][i], std::fabs(h[i] - g[i]));
+      }
     }
-    auto again = (*sim)->gradient(nudged);
-    if (!again) return Error{"the gradient with the values moved by 4 ulp: " + again.error().message};
-    for (int p = 0; p < kParamCount; ++p) {
-      const std::vector<double>& g = params.items[size_t(p)].grad;
-      const std::vector<double>& h = nudged.items[size_t(p)].grad;
-      for (size_t i = 0; i < g.size() && i < h.size(); ++i)
-        measured_noise[size_t(p)][i] = std::max(measured_noise[size_t(p)][i], std::fabs(h[i] - g[i]));
-    }
-  }
+    return Ok{};
+  };
   std::mt19937_64 rng(options.seed);
   constexpr int kSteps = 4;
   // Every entry to check, chosen before any is checked so progress knows the total. The
@@ -202,15 +207,21 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
       const double fd = d[best + 1];
       const double uncertainty = uncertainty_of(best);
       GradCheckEntry entry{id, i, value, param.grad[i], fd, 0.0, uncertainty};
-      entry.measured_noise = measured_noise[static_cast<size_t>(id)][size_t(i)];
-      // The measured rounding counts only while it is smaller than the gradient the
-      // differences see: larger, the adjoint is rounding amplified by the rollout (a step
-      // too coarse for a stiff force), and the entry must fail. noise = 0 asks for the
-      // check without any allowance for rounding.
-      const bool benign = entry.measured_noise <= std::max(std::fabs(fd), uncertainty);
-      const double measured_floor = benign ? 4.0 * entry.measured_noise : 0.0;
-      const double floor = options.noise > 0 ? std::max(noise_floor[static_cast<size_t>(id)], measured_floor) : 0.0;
-      judge_gradient_entry(entry, rounding[best + 1], options.tolerance, floor);
+      const double param_floor = noise_floor[static_cast<size_t>(id)];
+      judge_gradient_entry(entry, rounding[best + 1], options.tolerance, param_floor);
+      // An entry that fails is judged again beside its measured rounding, which counts
+      // only while it is smaller than the gradient the differences see: larger, the
+      // adjoint is rounding amplified by the rollout (a step too coarse for a stiff
+      // force), and the entry must fail. noise = 0 asks for the check without any
+      // allowance for rounding.
+      if (!entry.passed && options.noise > 0) {
+        if (measured_noise.empty())
+          if (Status measured = measure_rounding(); !measured) return measured.error();
+        entry.measured_noise = measured_noise[static_cast<size_t>(id)][size_t(i)];
+        const bool benign = entry.measured_noise <= std::max(std::fabs(fd), uncertainty);
+        judge_gradient_entry(entry, rounding[best + 1], options.tolerance,
+                             std::max(param_floor, benign ? 4.0 * entry.measured_noise : 0.0));
+      }
       report.entries.push_back(entry);
     }
     if (!keep_going(static_cast<int>(report.entries.size()))) return Error{"the gradient check was cancelled"};
