@@ -106,12 +106,13 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
   // A parameter under check is a design variable: built from a scene where it is marked
   // optimised, a family present only where its parameters are set or optimised (quadratic
   // drag) is there to be differentiated.
-  Scene checked = scene;
-  for (int p = 0; p < kParamCount; ++p) {
-    const auto id = static_cast<ParamId>(p);
+  const auto is_checked = [&](ParamId id) {
     const auto& only = options.parameters;
-    if (only.empty() || std::find(only.begin(), only.end(), id) != only.end()) checked.params[id].optimize = true;
-  }
+    return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
+  };
+  Scene checked = scene;
+  for (int p = 0; p < kParamCount; ++p)
+    if (is_checked(static_cast<ParamId>(p))) checked.params[static_cast<ParamId>(p)].optimize = true;
   auto sim = Simulator::create(checked, sim_options);
   if (!sim) return sim.error();
 
@@ -130,10 +131,6 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
   // The rounding in each entry, measured when an entry needs it (once per check): the
   // gradient again with every value of the checked parameters moved by 4 ulp, up and then
   // down.
-  const auto is_checked = [&](ParamId id) {
-    const auto& only = options.parameters;
-    return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
-  };
   std::vector<std::vector<double>> measured_noise;
   const auto measure_rounding = [&]() -> Status {
     measured_noise.assign(kParamCount, {});
