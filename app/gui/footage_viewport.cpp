@@ -150,7 +150,7 @@ void draw_shot_overlay(StudioState& state, const studio::Rect& viewport) {
       }
     }
     if (s->key)
-      draw->AddRect(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), color, 0, 0, 2);
+      draw->AddRect(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), color, 0.0f, 2.0f);
     else
       draw->AddCircle(p, 6, (color & 0x00FFFFFF) | (ImU32(80 + 175 * s->confidence) << 24), 16, 2);
     const std::string label = track.name.empty() ? "track " + std::to_string(track.id) : track.name;

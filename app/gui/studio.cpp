@@ -1,7 +1,5 @@
 #include "gui/studio.h"
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>  // key codes: Dear ImGui 1.86's GLFW backend indexes keys by them
 #include <imgui.h>
 
 #include <algorithm>
@@ -33,7 +31,7 @@ constexpr int kMaxPlannedParticles = 300;
 constexpr int kMaxGhostSprings = 20000;
 constexpr int kMaxGhostParticles = 2000;
 
-bool key_pressed(int glfw_key, bool repeat = false) { return ImGui::IsKeyPressed(glfw_key, repeat); }
+bool key_pressed(ImGuiKey key, bool repeat = false) { return ImGui::IsKeyPressed(key, repeat); }
 
 // An earlier iterate at `frame`, faint: its springs, and a small cross at each particle
 // (for scenes with few springs, such as a projectile).
@@ -153,6 +151,7 @@ void Studio::set_document(studio::Document document) {
 }
 
 Studio::~Studio() {
+  dock_.save_if_changed(true);
   if (!state_.document.dirty() || close_confirmed_) recovery_.clear_own();
 }
 
@@ -225,6 +224,7 @@ void Studio::show_error(const std::string& message) {
 
 void Studio::frame_motion(const Scene& scene, const Trajectory& traj) {
   state_.shown.draw_options = view::scene_draw_options(scene, &traj, viewport_aspect_);
+  framed_empty_scene_ = scene.particle_count() == 0 && scene.bodies.empty();
   // Frame the whole motion unless the user has already moved the camera.
   state_.ui.camera.set_home(state_.shown.draw_options.camera);
   if (!camera_moved_) state_.ui.camera.reset();
@@ -331,43 +331,43 @@ void Studio::handle_keys() {
   const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
   studio::Playback& play = state_.shown.playback;
   if (ctrl) {
-    if (key_pressed(GLFW_KEY_N)) state_.queue(command::NewScene{});
-    if (key_pressed(GLFW_KEY_O)) state_.ui.popups.open_file = true;
-    if (key_pressed(GLFW_KEY_S)) {
+    if (key_pressed(ImGuiKey_N)) state_.queue(command::NewScene{});
+    if (key_pressed(ImGuiKey_O)) state_.ui.popups.open_file = true;
+    if (key_pressed(ImGuiKey_S)) {
       if (shift || !state_.document.has_path())
         state_.ui.popups.save_as = true;
       else
         state_.queue(command::Save{});
     }
-    if (key_pressed(GLFW_KEY_Q)) state_.queue(command::Quit{});
-    if (key_pressed(GLFW_KEY_Z, true)) state_.queue(shift ? Command{command::Redo{}} : Command{command::Undo{}});
-    if (key_pressed(GLFW_KEY_Y, true)) state_.queue(command::Redo{});
+    if (key_pressed(ImGuiKey_Q)) state_.queue(command::Quit{});
+    if (key_pressed(ImGuiKey_Z, true)) state_.queue(shift ? Command{command::Redo{}} : Command{command::Undo{}});
+    if (key_pressed(ImGuiKey_Y, true)) state_.queue(command::Redo{});
     if (ImGui::IsAnyItemActive()) return;  // a text field's own copy and paste
-    if (key_pressed(GLFW_KEY_C)) copy_selection(state_, state_.editor, state_.ui.banner);
-    if (key_pressed(GLFW_KEY_V))
+    if (key_pressed(ImGuiKey_C)) copy_selection(state_, state_.editor, state_.ui.banner);
+    if (key_pressed(ImGuiKey_V))
       if (std::optional<command::EditScene> paste = paste_clipboard(state_)) state_.queue(std::move(*paste));
-    if (key_pressed(GLFW_KEY_D))
+    if (key_pressed(ImGuiKey_D))
       if (std::optional<command::EditScene> copies = duplicate_selection(state_)) state_.queue(std::move(*copies));
     return;
   }
   if (ImGui::IsAnyItemActive()) return;
-  if (key_pressed(GLFW_KEY_SPACE)) play.toggle();
-  if (key_pressed(GLFW_KEY_RIGHT, true)) play.step_forward();
-  if (key_pressed(GLFW_KEY_LEFT, true)) play.step_back();
-  if (key_pressed(GLFW_KEY_HOME)) play.seek(0);
-  if (key_pressed(GLFW_KEY_END)) play.seek(play.frame_count() - 1);
-  if (key_pressed(GLFW_KEY_F)) state_.queue(command::FrameAll{});
-  if (key_pressed(GLFW_KEY_C) && shot_view_camera(state_)) state_.ui.view.through_shot = !state_.ui.view.through_shot;
-  if (key_pressed(GLFW_KEY_R)) state_.queue(command::ResetCamera{});
-  if (key_pressed(GLFW_KEY_L)) play.set_loop(!play.loop());
-  if (key_pressed(GLFW_KEY_F1)) state_.ui.popups.keys = true;
-  if (key_pressed(GLFW_KEY_ESCAPE) && state_.shot.tool.mode != ShotState::FootageTool::Mode::None)
+  if (key_pressed(ImGuiKey_Space)) play.toggle();
+  if (key_pressed(ImGuiKey_RightArrow, true)) play.step_forward();
+  if (key_pressed(ImGuiKey_LeftArrow, true)) play.step_back();
+  if (key_pressed(ImGuiKey_Home)) play.seek(0);
+  if (key_pressed(ImGuiKey_End)) play.seek(play.frame_count() - 1);
+  if (key_pressed(ImGuiKey_F)) state_.queue(command::FrameAll{});
+  if (key_pressed(ImGuiKey_C) && shot_view_camera(state_)) state_.ui.view.through_shot = !state_.ui.view.through_shot;
+  if (key_pressed(ImGuiKey_R)) state_.queue(command::ResetCamera{});
+  if (key_pressed(ImGuiKey_L)) play.set_loop(!play.loop());
+  if (key_pressed(ImGuiKey_F1)) state_.ui.popups.keys = true;
+  if (key_pressed(ImGuiKey_Escape) && state_.shot.tool.mode != ShotState::FootageTool::Mode::None)
     state_.shot.tool.mode = ShotState::FootageTool::Mode::None;
-  else if (key_pressed(GLFW_KEY_ESCAPE) && !editor_.cancel(state_))
+  else if (key_pressed(ImGuiKey_Escape) && !editor_.cancel(state_))
     state_.editor.selection = {Selection::Kind::Settings, 0, {}};
-  if (key_pressed(GLFW_KEY_DELETE))
+  if (key_pressed(ImGuiKey_Delete))
     if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
-  if (key_pressed(GLFW_KEY_P))
+  if (key_pressed(ImGuiKey_P))
     if (std::optional<command::EditScene> pin = toggle_pin_selection(state_)) state_.queue(std::move(*pin));
 }
 
@@ -702,7 +702,9 @@ void Studio::edit_scene_shown(const command::EditScene& edit) {
 
 void Studio::show_history_step(const std::string& what) {
   drop_derived_state();
-  camera_moved_ = true;  // the same scene, edited: the view stays where the user had it
+  // The same scene, edited: the view stays where the user had it; but the first things
+  // added to an empty scene are framed (unless the user has moved the camera).
+  if (!framed_empty_scene_) camera_moved_ = true;
   const Scene& scene = state_.document.scene();
   state_.optimise.settings = scene.optimizer;
   if (!selection_exists(scene, state_.editor.selection)) state_.editor.selection = {Selection::Kind::Settings, 0};
@@ -747,40 +749,39 @@ bool Studio::frame(double wall_seconds) {
   const Clock::time_point ui_start = Clock::now();
   window_.begin_ui_frame();
   handle_keys();
-  const ImGuiIO& io = ImGui::GetIO();
-  const float top = draw_menu_bar(state_, state_.ui, state_.editor, state_.commands);
+  draw_menu_bar(state_, state_.ui, state_.editor, state_.commands);
+  draw_status_bar(state_);
   const int tracks = (state_.ui.view.control_gradients && state_.scene().channels > 0 ? 1 : 0) +
                      (state_.ui.view.controller_outputs && state_.scene().controller.enabled() ? 1 : 0) +
                      (state_.ui.view.adjoint_track ? 1 : 0);
-  const studio::PanelsShown shown{state_.ui.view.outliner, state_.ui.view.inspector, state_.ui.view.timeline,
-                                  state_.ui.view.log, tracks};
-  const studio::PanelLayout layout =
-      studio::compute_panel_layout(io.DisplaySize.x, io.DisplaySize.y, top, ImGui::GetFrameHeight(), shown);
-  if (!layout.outliner.empty()) draw_outliner(state_, state_.editor, state_.commands, layout.outliner);
-  if (!layout.inspector.empty()) draw_inspector(state_, layout.inspector);
-  if (!layout.timeline.empty())
-    draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, layout.timeline);
-  if (!layout.log.empty()) draw_log_panel(state_.log, state_.ui, layout.log);
-  draw_status_bar(state_, layout.status_bar);
-  draw_viewport_overlay(state_.ui, layout.viewport);
-  draw_shot_overlay(state_, layout.viewport);
+  if (std::exchange(state_.ui.reset_layout, false)) dock_.reset();
+  const studio::Rect viewport = dock_.draw(ImGui::GetFrameHeight(), tracks);
+  ViewFlags& v = state_.ui.view;
+  if (v.outliner) draw_outliner(state_, state_.editor, state_.commands, &v.outliner);
+  draw_side_panels(state_);
+  if (v.timeline) draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, &v.timeline);
+  if (v.log) draw_log_panel(state_.log, state_.ui, &v.log);
+  draw_viewport_overlay(state_.ui, viewport);
+  draw_shot_overlay(state_, viewport);
   draw_popups(state_, state_.ui, state_.commands);
-  handle_viewport_mouse(layout.viewport);
+  handle_viewport_mouse(viewport);
 
-  if (layout.viewport.height > 0) viewport_aspect_ = layout.viewport.width / layout.viewport.height;
+  if (viewport.height > 0) viewport_aspect_ = viewport.width / viewport.height;
   timings_.ui = since(ui_start);
   const Clock::time_point list_start = Clock::now();
-  const render::DrawList list = viewport_draw_list(layout.viewport);
+  const render::DrawList list = viewport_draw_list(viewport);
   timings_.draw_list = since(list_start);
   // ImGui works in window units; the framebuffer may have more pixels (HiDPI).
+  const ImGuiIO& io = ImGui::GetIO();
   const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
-  const PixelRect pixels{int(std::lround(layout.viewport.x * sx)), int(std::lround(layout.viewport.y * sy)),
-                         int(std::lround(layout.viewport.width * sx)), int(std::lround(layout.viewport.height * sy))};
+  const PixelRect pixels{int(std::lround(viewport.x * sx)), int(std::lround(viewport.y * sy)),
+                         int(std::lround(viewport.width * sx)), int(std::lround(viewport.height * sy))};
   const Clock::time_point render_start = Clock::now();
   const render::Status rendered = window_.render(&list, pixels);
   timings_.render = since(render_start);
   run_commands();
   autosave();
+  dock_.save_if_changed();
   if (!rendered) {
     state_.log.error("drawing failed: " + rendered.error().message);
     return false;

@@ -14,6 +14,7 @@
 #include "studio/disposer.h"
 #include "studio/recovery.h"
 #include "studio/panel_layout.h"
+#include "gui/dock_layout.h"
 #include "gui/viewport_editor.h"
 #include "gui/window.h"
 
@@ -165,11 +166,13 @@ private:
   studio::Recovery recovery_{studio::default_recovery_dir()};
   std::uint64_t seen_revision_ = 0;
   std::chrono::steady_clock::time_point changed_at_ = std::chrono::steady_clock::now();
-  bool autosave_failed_ = false;  // said once in the log
-  bool camera_moved_ = false;     // by the user since the document opened
-  bool dragging_ = false;         // a right or middle drag that began in the viewport is going on
-  ViewportEditor editor_;         // the left button: select, box-select, move with the gizmo
-  bool close_confirmed_ = false;  // Quit chosen with unsaved changes discarded: closing may go on
+  bool autosave_failed_ = false;            // said once in the log
+  bool camera_moved_ = false;               // by the user since the document opened
+  bool framed_empty_scene_ = false;         // the camera framed a scene with nothing in it
+  bool dragging_ = false;                   // a right or middle drag that began in the viewport is going on
+  ViewportEditor editor_;                   // the left button: select, box-select, move with the gizmo
+  DockLayout dock_{default_layout_file()};  // where the panels are, kept between sessions
+  bool close_confirmed_ = false;            // Quit chosen with unsaved changes discarded: closing may go on
   float viewport_aspect_ = 16.0f / 9.0f;
   FrameTimings timings_;
 };

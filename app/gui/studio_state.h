@@ -168,10 +168,16 @@ using Command =
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
+  // Panels (dock windows, gui/dock_layout.h)
   bool outliner = true;
   bool inspector = true;
+  bool optimise = true;
+  bool landscape = true;
+  bool check = true;
+  bool footage = true;
   bool timeline = true;
   bool log = true;
+  // Scene layers
   bool particles = true;
   bool springs = true;
   bool triangles = true;
@@ -333,6 +339,7 @@ struct UiState {
   // The newest error of a user action (a file that did not open...), shown in a banner
   // over the viewport until dismissed or replaced. Also in the log.
   std::string banner;
+  bool reset_layout = false;          // View > Panels > Reset Layout, done next frame
   bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
   bool select_footage_tab = false;    // the same for the Footage tab
   // Frame timing for the status bar (seconds per frame, smoothed).

@@ -1,5 +1,6 @@
 #include "gui/theme.h"
 
+#include <cfloat>
 #include <cstdlib>
 #include <filesystem>
 
@@ -53,11 +54,22 @@ void apply_dark_theme(float scale) {
   c[ImGuiCol_Separator] = rgb(52, 57, 68);
   c[ImGuiCol_Tab] = rgb(36, 40, 48);
   c[ImGuiCol_TabHovered] = rgb(62, 84, 118);
-  c[ImGuiCol_TabActive] = rgb(50, 60, 78);
+  c[ImGuiCol_TabSelected] = rgb(50, 60, 78);
+  c[ImGuiCol_TabSelectedOverline] = rgb(96, 160, 240);
+  c[ImGuiCol_TabDimmed] = rgb(30, 33, 40);
+  c[ImGuiCol_TabDimmedSelected] = rgb(42, 48, 60);
+  c[ImGuiCol_DockingPreview] = rgb(96, 160, 240, 0.5f);
+  c[ImGuiCol_DockingEmptyBg] = rgb(20, 22, 27);
   c[ImGuiCol_PlotLines] = rgb(240, 170, 60);  // curves in orange: apart from the blue controls (tests look for it)
   c[ImGuiCol_TableHeaderBg] = rgb(38, 42, 51);
   c[ImGuiCol_TableRowBgAlt] = rgb(255, 255, 255, 0.03f);
   style.ScaleAllSizes(scale);
+  // Docked tabs keep their whole names ("Landscape", "Footage") and scroll when a node is
+  // narrow; a tab's close button shows on hover, so it takes no room from the name. Set
+  // after ScaleAllSizes, which truncates TabMinWidthShrink to an int (FLT_MAX overflows).
+  style.TabMinWidthShrink = FLT_MAX;
+  style.TabCloseButtonMinWidthSelected = 0;
+  style.TabCloseButtonMinWidthUnselected = FLT_MAX;
 }
 
 std::string load_fonts(const std::string& path, float size_pixels) {

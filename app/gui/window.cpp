@@ -14,6 +14,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
+#include <implot.h>
 
 #include "gui/theme.h"
 #include "nudge/render/gpu_context.h"
@@ -52,7 +53,7 @@ struct Window::State {
   std::optional<render::Swapchain> swapchain;
   std::optional<render::SceneRenderer> scene_renderer;
   VkDescriptorPool imgui_pool = VK_NULL_HANDLE;
-  bool imgui_context = false, imgui_glfw = false, imgui_vulkan = false;
+  bool imgui_context = false, implot_context = false, imgui_glfw = false, imgui_vulkan = false;
   std::vector<std::string> dropped;
   std::vector<std::string> notes;
   bool vsync = true;
@@ -64,6 +65,7 @@ struct Window::State {
     if (gpu) (void)gpu->wait_idle();
     if (imgui_vulkan) ImGui_ImplVulkan_Shutdown();
     if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
+    if (implot_context) ImPlot::DestroyContext();
     if (imgui_context) ImGui::DestroyContext();
     if (gpu && imgui_pool) vkDestroyDescriptorPool(gpu->device().device, imgui_pool, nullptr);
     scene_renderer.reset();
@@ -81,8 +83,10 @@ render::Status Window::State::init_imgui(const WindowOptions& options) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   imgui_context = true;
+  ImPlot::CreateContext();
+  implot_context = true;
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // the layout is computed from the window size every frame
+  io.IniFilename = nullptr;  // the panels' layout is read and written by gui/dock_layout.cpp
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
 
   float scale_x = 1, scale_y = 1;
@@ -109,47 +113,25 @@ render::Status Window::State::init_imgui(const WindowOptions& options) {
     return render::Error{"could not create Dear ImGui's descriptor pool"};
 
   ImGui_ImplVulkan_InitInfo info{};
+  info.ApiVersion = VK_API_VERSION_1_1;  // what GpuContext asks the instance for
   info.Instance = device.instance;
   info.PhysicalDevice = device.physical_device;
   info.Device = device.device;
   info.QueueFamily = device.queue_family;
   info.Queue = device.queue;
   info.DescriptorPool = imgui_pool;
-  info.Subpass = 0;
   // Dear ImGui keeps one vertex buffer per "image" and cycles through them each frame; the
   // swapchain has two frames in flight, each waited on before its slot is reused.
   info.MinImageCount = render::Swapchain::kFramesInFlight;
   info.ImageCount = render::Swapchain::kFramesInFlight;
-  info.MSAASamples = swapchain->samples();
+  // The panels draw into the scene's render pass, after the scene.
+  info.PipelineInfoMain.RenderPass = swapchain->render_pass();
+  info.PipelineInfoMain.Subpass = 0;
+  info.PipelineInfoMain.MSAASamples = swapchain->samples();
   info.CheckVkResultFn = on_imgui_vulkan_result;
-  if (!ImGui_ImplVulkan_Init(&info, swapchain->render_pass()))
-    return render::Error{"Dear ImGui's Vulkan backend did not start"};
+  // The font atlas is uploaded by the backend itself when a frame first needs it.
+  if (!ImGui_ImplVulkan_Init(&info)) return render::Error{"Dear ImGui's Vulkan backend did not start"};
   imgui_vulkan = true;
-
-  // Upload the font atlas once, synchronously.
-  VkCommandBufferAllocateInfo allocate{};
-  allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  allocate.commandPool = device.command_pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  if (vkAllocateCommandBuffers(device.device, &allocate, &commands) != VK_SUCCESS)
-    return render::Error{"could not allocate a command buffer for the font upload"};
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  vkBeginCommandBuffer(commands, &begin);
-  const bool recorded = ImGui_ImplVulkan_CreateFontsTexture(commands);
-  vkEndCommandBuffer(commands);
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &commands;
-  const bool submitted = recorded && vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE) == VK_SUCCESS;
-  const bool idle = vkQueueWaitIdle(device.queue) == VK_SUCCESS;
-  vkFreeCommandBuffers(device.device, device.command_pool, 1, &commands);
-  ImGui_ImplVulkan_DestroyFontUploadObjects();
-  if (!submitted || !idle) return render::Error{"could not upload Dear ImGui's font atlas"};
   return render::Ok{};
 }
 

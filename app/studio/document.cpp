@@ -12,31 +12,16 @@ namespace fs = std::filesystem;
 Scene make_new_scene() {
   Scene scene;
   scene.name = "untitled";
-  scene.description =
-      "A 1 kg particle dropped from 1 m onto the ground. Optimising its launch velocity "
-      "makes it land on the target at (0.5, 0, 0) after 1 s.";
   scene.settings.dt = 1e-3;
   scene.settings.steps = 1000;
   scene.settings.ground.enabled = true;
-  scene.settings.ground.damping = 100.0;  // half of critical with the default stiffness: it lands and stays
-  // Friction is viscous below this slip speed; at the engine's default (1 cm/s) the landing's
+  scene.settings.ground.damping = 100.0;  // half of critical with the default stiffness: things land and stay
+  // Friction is viscous below this slip speed; at the engine's default (1 cm/s) a landing's
   // brief large normal force makes that viscosity far too stiff for an explicit step, and
   // the gradient through a particle that lands without slipping blows up (1e20 where the
   // finite difference says 1). Light particles a user adds (a chain's) make it worse.
   scene.settings.ground.friction_smoothing = 0.1;
-  scene.pinned = {0};  // one particle, free
-  scene.initial_positions() = {0.0, 1.0, 0.0};
-  shape_parameters(scene);  // mass 1 kg, gravity -9.81 m/s^2, ground stiffness and friction defaults
-  Parameter& velocity = scene.params[ParamId::InitialVelocity];
-  velocity.optimize = true;
-  velocity.lower = -10.0;
-  velocity.upper = 10.0;
-
-  Objective target;
-  target.type = ObjectiveType::Target;
-  target.particles = {0};
-  target.target = {0.5, 0.0, 0.0};
-  scene.objectives.push_back(target);
+  shape_parameters(scene);  // gravity -9.81 m/s^2, ground stiffness and friction defaults
   return scene;
 }
 

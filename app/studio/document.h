@@ -14,9 +14,9 @@
 
 namespace nudge::studio {
 
-// A small valid scene to start from: one 1 kg particle dropped from 1 m onto the ground
-// under gravity for 1 s, with a target beside where it lands and its launch velocity free
-// to optimise, so that every panel has something to show.
+// File > New: an empty scene, nothing in it but 1 s of simulated time (1 ms steps), gravity
+// and a ground, for the user to fill from Edit > Add. Nothing of a template goes into
+// their file.
 Scene make_new_scene();
 
 // One state of the document's history: the scene after an edit, and the edit's name.

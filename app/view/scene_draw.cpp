@@ -180,7 +180,8 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
       traj && traj->bodies == scene.body_count() ? traj->body_x : scene.body_positions();
   const float reach = largest_body_reach(scene);
   Bounds b;
-  if (xyz.size() + body_x.size() < 3) return b;
+  // An empty scene (File > New): the room around the origin where Edit > Add puts things.
+  if (xyz.size() + body_x.size() < 3) return Bounds{glm::vec3(-1, 0, -1), glm::vec3(1, 2, 1)};
   b.lo = glm::vec3(std::numeric_limits<float>::max());
   b.hi = glm::vec3(std::numeric_limits<float>::lowest());
   const auto include = [&](const std::vector<double>& points, float margin) {

@@ -107,9 +107,6 @@ TEST_CASE("body scenes: bad values say what and where") {
             .starts_with("bad.json: $.bodies[0].half_length: unknown key 'half_length' in bodies[0] (a sphere body)"));
   CHECK(error_of(scene_with_bodies(kBodies, R"([{"type": "target", "bodies": [3], "target": [0, 0, 0]}])")) ==
         "bad.json: $.objectives[0].bodies[0]: found 3; expected a body index in [0, 3)");
-  CHECK(error_of(R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 10}})") ==
-        "bad.json: $: missing key 'particles'; expected an object with the particles' \"position\" (or a \"bodies\" "
-        "array)");
 }
 
 // Saving must keep what the physics reads: an attachment's hold (joint_settings) in a

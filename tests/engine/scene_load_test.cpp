@@ -15,6 +15,7 @@
 #include "temp_dir.h"
 #include "io/marker_csv.h"
 #include "nudge/scene.h"
+#include "nudge/simulator.h"
 
 namespace fs = std::filesystem;
 using namespace nudge;
@@ -271,8 +272,6 @@ std::vector<BadInput> bad_inputs() {
        {"$.simulation.ground.contact_smoothing: found 0; expected a width > 0 (m)"}},
 
       // Particles
-      {"missing particles", R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 10}})",
-       {"$: missing key 'particles'"}},
       {"no particles", scene_from(kSimulation, R"({"position": []})"),
        {"$.particles.position: found an empty array; expected a non-empty array of [x, y, z] positions (m)"}},
       {"short position row", scene_from(kSimulation, R"({"position": [[0, 0, 0], [1, 0]]})"),
@@ -928,6 +927,30 @@ TEST_CASE("scene: marker CSV rows parse on their own") {
   const Result<MarkerTrack> binary = parse_marker_csv("frame,marker,x,y,z\n\x01,\xff,0,0,0\n", "m.csv");
   REQUIRE_FALSE(binary.ok());
   CHECK(binary.error().message == "m.csv:2: column 'frame': found '\\x01'; expected an integer");
+}
+
+// File > New's scene: nothing in it. It loads, simulates (nothing moves, no loss), saves
+// without a particles section and loads again.
+TEST_CASE("scene: an empty scene is valid: it loads, simulates, saves and loads again") {
+  Result<Scene> empty =
+      parse_scene(R"({"format": "nudge-scene", "version": 1, "simulation": {"dt": 0.01, "steps": 10}})", "empty.json");
+  REQUIRE_MESSAGE(empty.ok(), (empty.ok() ? "" : empty.error().message));
+  CHECK(empty->particle_count() == 0);
+  CHECK(empty->bodies.empty());
+  Result<std::unique_ptr<Simulator>> simulator = Simulator::create(*empty, {.device = Device::Cpu});
+  REQUIRE_MESSAGE(simulator.ok(), (simulator.ok() ? "" : simulator.error().message));
+  ParameterSet params = empty->params;
+  const Result<Evaluation> evaluated = (*simulator)->gradient(params);
+  REQUIRE_MESSAGE(evaluated.ok(), (evaluated.ok() ? "" : evaluated.error().message));
+  CHECK(evaluated->loss == 0);
+  const Result<Trajectory> trajectory = (*simulator)->trajectory(params);
+  REQUIRE_MESSAGE(trajectory.ok(), (trajectory.ok() ? "" : trajectory.error().message));
+  TempDir dir;
+  const fs::path saved = dir.path / "empty.json";
+  REQUIRE(save_scene(*empty, saved).ok());
+  Result<Scene> again = load_scene(saved);
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  check_same(*empty, *again);
 }
 
 TEST_CASE("scene: load, save and load again gives the same scene") {

@@ -50,9 +50,13 @@ ADD_CHAIN = (EDIT_MENU, EDIT_ADD, (420, 223), (455, 528))  # Edit, Add, Chain...
 ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 490))
 ADD_SOFT_BOX = (EDIT_MENU, EDIT_ADD, (420, 307), (455, 514))  # Edit, Add, Soft Box..., the dialog's Add             # Edit, Add, Target for the Selection
 APPLY_ITERATE = (EDIT_MENU, (120, 270))                   # Edit, Apply Iterate
-TARGET_X_FIELD = (1110, 223)  # the inspector's target x of a selected target objective
-OPTIMISE_TAB = (1070, 44)
-OPTIMISE_START = (985, 73)
+TARGET_X_FIELD = (1110, 218)  # the inspector's target x of a selected target objective
+INSPECTOR_TAB = (1010, 36)    # the right dock node's tabs in the default layout
+OPTIMISE_TAB = (1109, 36)
+PARAMETERS_HEADING = (75, 196)  # the outliner's Parameters in a new scene with a chain and a target
+INITIAL_VELOCITY_ROW = (90, 238)
+OPTIMISED_BOX = (1097, 107)     # the inspector's "optimised" tick of the parameter shown
+OPTIMISE_START = (985, 68)
 SAVE_AS_NAME_FIELD = (640, 556)
 SAVE_AS_SAVE = (427, 585)
 PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
@@ -741,7 +745,7 @@ class GuiTest:
             time.sleep(pause)
 
     def check_build_optimise_save_load(self):
-        log("step l: New scene; add a hanging chain and a target with the mouse; optimise; save; load it back")
+        log("step l: New (empty) scene; add a hanging chain and a target with the mouse; optimise; save; load it back")
         saved = self.temp_dir("nudge-gui-build-") / "hanging_chain.json"
         app, err_path = self.start_nudge("build")
         try:
@@ -755,14 +759,19 @@ class GuiTest:
             time.sleep(2)
             check("add a target for 11 particles" in stderr(), "Edit > Add > Target for the Selection")
             # Type the target's x: 0.3 m (the chain hangs from x = 0; its centre swings to -0.4).
-            self.click_all(title, [TARGET_X_FIELD], pause=0.7)
+            # The Inspector's tab first: the layout kept from the steps before may show another.
+            self.click_all(title, [INSPECTOR_TAB, TARGET_X_FIELD], pause=0.7)
             self.client_ok("key", title, "ctrl+a")
             self.type_text(title, "0.3")
             self.client_ok("key", title, "Return")
             time.sleep(2)
-            check("move objective 1's target" in stderr(), "the target typed in the inspector")
+            check("move objective 0's target" in stderr(), "the target typed in the inspector")
+            # Nothing in a new scene is optimised: tick the particles' initial velocity.
+            self.click_all(title, [PARAMETERS_HEADING, INITIAL_VELOCITY_ROW, OPTIMISED_BOX])
+            time.sleep(1)
+            check("optimise initial_velocity" in stderr(), "Parameters > initial_velocity > optimised ticked")
             losses = re.findall(r"untitled: 1000 steps simulated in \d+ ms, loss ([0-9.e+-]+)", stderr())
-            check(len(losses) >= 4, f"a rollout after each edit ({len(losses)} logged)")
+            check(len(losses) >= 5, f"a rollout after each edit ({len(losses)} logged)")
             start_loss = float(losses[-1])
 
             self.click_all(title, [OPTIMISE_TAB, OPTIMISE_START])
@@ -788,13 +797,14 @@ class GuiTest:
             check(saved.is_file(), f"Save As wrote {saved}")
             check(self.client_ok("title", "Nudge") == "Nudge - hanging_chain.json", "the title names the saved file")
             scene = json.loads(saved.read_text())
-            check(len(scene["particles"]["position"]) == 12 and len(scene["springs"]["pairs"]) == 10,
-                  "the file holds the new scene's particle and the chain (12 particles, 10 springs)")
-            target = scene["objectives"][1]
-            check(target["type"] == "target" and target["particles"] == list(range(1, 12)) and target["target"][0] == 0.3,
-                  "and the target for the chain's particles at x = 0.3")
+            check(len(scene["particles"]["position"]) == 11 and len(scene["springs"]["pairs"]) == 10,
+                  "the file holds the chain only (11 particles, 10 springs): File > New added nothing")
+            target = scene["objectives"][0]
+            check(len(scene["objectives"]) == 1 and target["type"] == "target" and
+                  target["particles"] == list(range(0, 11)) and target["target"][0] == 0.3,
+                  "and the one target, for the chain's particles at x = 0.3")
             velocities = scene["particles"]["velocity"]
-            check(any(abs(v) > 1e-6 for row in velocities[1:] for v in row), "and the optimised launch velocities")
+            check(any(abs(v) > 1e-6 for row in velocities for v in row), "and the optimised launch velocities")
 
             # Load it back (as a file manager's drop does) and compare: the same motion's loss.
             self.client_ok("drop", "Nudge", str(saved))
@@ -806,6 +816,9 @@ class GuiTest:
             self.client_ok("close", "Nudge - hanging_chain.json")
             code = app.wait(CLOSE_TIMEOUT_S)
             check(code == 0, f"nudge exited with code {code} (nothing unsaved: no prompt)")
+            layout = self.state_dir / "nudge" / "layout.ini"
+            check(layout.is_file() and "[Docking]" in layout.read_text(errors="replace"),
+                  f"the panels' layout is kept for the next start ({layout})")
         finally:
             stop(app)
 

@@ -523,8 +523,7 @@ void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue&
   }
   if (!can_add) ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-    ImGui::CloseCurrentPopup();
+  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGuiKey_Escape)) ImGui::CloseCurrentPopup();
   if (!build.problem.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(theme::kWarningText, "%s", build.problem.c_str());

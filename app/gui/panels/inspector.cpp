@@ -528,37 +528,41 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
 
 }  // namespace
 
-void draw_inspector(StudioState& state, const studio::Rect& area) {
-  begin_panel("##side", area, false);
-  // Scrolling tabs keep their whole names ("Landscape", "Footage") in a narrow panel.
-  if (ImGui::BeginTabBar("side tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
-    if (ImGui::BeginTabItem("Inspector")) {
-      inspector_contents(state, state.editor, state.commands);
-      ImGui::EndTabItem();
+void draw_side_panels(StudioState& state) {
+  ViewFlags& v = state.ui.view;
+  // Asked to the front (an optimiser run started, footage opened): shown, and its tab
+  // selected wherever the user docked it.
+  const auto side_panel = [](const char* name, bool* open, bool* bring_forward) {
+    if (bring_forward && *bring_forward) {
+      *open = true;
+      ImGui::SetNextWindowFocus();
+      *bring_forward = false;
     }
-    const ImGuiTabItemFlags optimise_flags = state.ui.select_optimizer_tab ? ImGuiTabItemFlags_SetSelected : 0;
-    state.ui.select_optimizer_tab = false;
-    if (ImGui::BeginTabItem("Optimise", nullptr, optimise_flags)) {
-      draw_optimizer_contents(state.document, state.optimise, state.ui.popups, state.commands);
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("Landscape")) {
-      draw_landscape_contents(state, state.commands);
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("Check")) {
-      draw_gradient_check_contents(state, state.commands);
-      ImGui::EndTabItem();
-    }
-    const ImGuiTabItemFlags footage_flags = state.ui.select_footage_tab ? ImGuiTabItemFlags_SetSelected : 0;
-    state.ui.select_footage_tab = false;
-    if (ImGui::BeginTabItem("Footage", nullptr, footage_flags)) {
-      draw_footage_contents(state, state.shot, state.ui, state.commands);
-      ImGui::EndTabItem();
-    }
-    ImGui::EndTabBar();
+    if (!*open) return false;
+    if (begin_panel(name, open)) return true;
+    end_panel();
+    return false;
+  };
+  if (side_panel(panel_name::kInspector, &v.inspector, nullptr)) {
+    inspector_contents(state, state.editor, state.commands);
+    end_panel();
   }
-  end_panel();
+  if (side_panel(panel_name::kOptimise, &v.optimise, &state.ui.select_optimizer_tab)) {
+    draw_optimizer_contents(state.document, state.optimise, state.ui.popups, state.commands);
+    end_panel();
+  }
+  if (side_panel(panel_name::kLandscape, &v.landscape, nullptr)) {
+    draw_landscape_contents(state, state.commands);
+    end_panel();
+  }
+  if (side_panel(panel_name::kCheck, &v.check, nullptr)) {
+    draw_gradient_check_contents(state, state.commands);
+    end_panel();
+  }
+  if (side_panel(panel_name::kFootage, &v.footage, &state.ui.select_footage_tab)) {
+    draw_footage_contents(state, state.shot, state.ui, state.commands);
+    end_panel();
+  }
 }
 
 }  // namespace nudge::gui

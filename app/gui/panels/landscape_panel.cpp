@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gui/panels/panels.h"
+#include "gui/plots.h"
 #include "gui/theme.h"
 #include "nudge/render/color_map.h"
 
@@ -23,11 +24,9 @@ using studio::LandscapeAxis;
 using studio::LandscapeResult;
 using studio::ParamEntry;
 
-constexpr ImU32 kCurve = IM_COL32(240, 170, 60, 255);  // the optimiser panel's orange
 constexpr ImU32 kPoint = IM_COL32(255, 255, 255, 255);
 constexpr ImU32 kSlope = IM_COL32(90, 200, 255, 255);
 constexpr ImU32 kStep = IM_COL32(190, 190, 190, 255);
-constexpr ImU32 kFrame = IM_COL32(90, 95, 105, 255);
 constexpr ImU32 kGap = IM_COL32(60, 40, 40, 255);
 
 // What the form edits between frames.
@@ -161,65 +160,68 @@ struct Range {
 
 void draw_line_plot(const LandscapeResult& r, bool log_scale) {
   const LandscapeAxis& a = r.request.a;
-  const auto y_of = [&](double loss) { return log_scale ? std::log10(std::max(loss, 1e-300)) : loss; };
-  Range y;
-  for (double l : r.loss) y.add(y_of(l));
-  y.add(y_of(r.centre_loss));
-  if (y.empty()) return;
-  if (y.hi - y.lo < 1e-12 * std::max(1.0, std::fabs(y.hi))) y.hi = y.lo + 1;  // flat: any scale
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 11);
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("line plot", size);
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float pad = 6;
-  const auto px = [&](double offset) {
-    return p0.x + pad + float((offset - a.from) / (a.to - a.from)) * (size.x - 2 * pad);
-  };
-  const auto py = [&](double yv) {
-    return p0.y + size.y - pad - float((yv - y.lo) / (y.hi - y.lo)) * (size.y - 2 * pad);
-  };
-  dl->AddRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), kFrame);
-  dl->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
-  // The curve, broken where a rollout failed or a point is not computed yet.
-  std::vector<ImVec2> run;
+  const std::string x_label = a.label();
+  if (!plot::begin("##landscape line", 13, x_label.c_str(), "loss", log_scale)) return;
+  // The curve, broken where a rollout failed or a point is not computed yet: each unbroken
+  // run is drawn under the one legend entry.
+  std::vector<double> xs, ys;
   const auto flush = [&] {
-    if (run.size() > 1) dl->AddPolyline(run.data(), int(run.size()), kCurve, 0, 2.0f);
-    run.clear();
+    if (!xs.empty()) ImPlot::PlotLine("loss", xs.data(), ys.data(), int(xs.size()), plot::line(plot::kFirst));
+    xs.clear();
+    ys.clear();
   };
   for (int i = 0; i < a.samples; ++i) {
     const double l = r.loss[size_t(i)];
-    if (!std::isfinite(l)) {
+    if (!std::isfinite(l) || (log_scale && !(l > 0))) {
       flush();
       continue;
     }
-    run.emplace_back(px(a.offset(i)), py(y_of(l)));
+    xs.push_back(axis_value(r, a, a.offset(i)));
+    ys.push_back(l);
   }
   flush();
-  // The point and the tangent through it (the slope the gradient predicts).
-  if (a.from <= 0 && 0 <= a.to) {
+  // The point and the tangent through it: the slope the gradient predicts. On a log axis
+  // the tangent of log10(loss) is drawn, which is straight there too.
+  if (a.from <= 0 && 0 <= a.to && std::isfinite(r.centre_loss) && (!log_scale || r.centre_loss > 0)) {
     const double span = 0.15 * (a.to - a.from);
-    const double dy = log_scale ? r.slope_a / (r.centre_loss * std::log(10.0)) : r.slope_a;
-    if (!log_scale || r.centre_loss > 0)
-      dl->AddLine(ImVec2(px(-span), py(y_of(r.centre_loss) - dy * span)),
-                  ImVec2(px(span), py(y_of(r.centre_loss) + dy * span)), kSlope, 2.0f);
-    dl->AddCircleFilled(ImVec2(px(0), py(y_of(r.centre_loss))), 4.5f, kPoint);
+    const double x0 = axis_value(r, a, 0);
+    const double tx[2] = {axis_value(r, a, -span), axis_value(r, a, span)};
+    double ty[2];
+    if (log_scale) {
+      const double dy = r.slope_a / (r.centre_loss * std::log(10.0));
+      ty[0] = r.centre_loss * std::pow(10.0, -dy * span);
+      ty[1] = r.centre_loss * std::pow(10.0, dy * span);
+    } else {
+      ty[0] = r.centre_loss - r.slope_a * span;
+      ty[1] = r.centre_loss + r.slope_a * span;
+    }
+    ImPlot::PlotLine("slope the gradient predicts", tx, ty, 2, plot::line(plot::kSecond));
+    ImPlotSpec point;
+    point.Marker = ImPlotMarker_Circle;
+    point.MarkerSize = 4.5f;
+    point.MarkerFillColor = plot::kMarker;
+    point.MarkerLineColor = plot::kMarker;
+    ImPlot::PlotScatter("the point", &x0, &r.centre_loss, 1, point);
   }
-  dl->PopClipRect();
-  char text[96];
-  std::snprintf(text, sizeof text, log_scale ? "1e%.2f" : "%.4g", y.hi);
-  dl->AddText(ImVec2(p0.x + pad, p0.y + 2), IM_COL32(200, 200, 200, 255), text);
-  std::snprintf(text, sizeof text, log_scale ? "1e%.2f" : "%.4g", y.lo);
-  dl->AddText(ImVec2(p0.x + pad, p0.y + size.y - ImGui::GetFontSize() - 2), IM_COL32(200, 200, 200, 255), text);
-  if (hovered) {
-    const float t = (ImGui::GetIO().MousePos.x - p0.x - pad) / (size.x - 2 * pad);
-    const int i = std::clamp(int(std::lround(t * float(a.samples - 1))), 0, a.samples - 1);
-    ImGui::SetTooltip("%s = %.6g\nloss %.6g", a.label().c_str(), axis_value(r, a, a.offset(i)), r.loss[size_t(i)]);
-  }
-  ImGui::TextDisabled("%s: %.4g .. %.4g", a.label().c_str(), axis_value(r, a, a.from), axis_value(r, a, a.to));
+  ImPlot::EndPlot();
   ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
-  ImGui::TextWrapped("white: the point; blue: the slope the gradient predicts (%.4g)", r.slope_a);
+  ImGui::TextWrapped("slope at the point %.4g per unit of %s. Drag to pan, scroll to zoom, double-click to fit.",
+                     r.slope_a, x_label.c_str());
   ImGui::PopStyleColor();
+}
+
+// The render library's sequential colour map as an ImPlot colour map, for the scale
+// beside the grid (the cells are coloured by render::map_value itself).
+ImPlotColormap sequential_colormap() {
+  static ImPlotColormap map = [] {
+    ImVec4 colours[16];
+    for (int i = 0; i < 16; ++i) {
+      const render::Rgba c = render::map_value(render::ColorMap::Sequential, float(i) / 15.0f, 0.0f, 1.0f);
+      colours[i] = ImVec4(c.r, c.g, c.b, 1);
+    }
+    return ImPlot::AddColormap("nudge sequential", colours, 16, false);
+  }();
+  return map;
 }
 
 void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
@@ -228,70 +230,77 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
   const auto v_of = [&](double loss) { return log_scale ? std::log10(std::max(loss, 1e-300)) : loss; };
   Range v;
   for (double l : r.loss) v.add(v_of(l));
-  const float side = std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 18);
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("grid plot", ImVec2(side, side));
-  const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const int columns = r.columns(), rows = r.rows();
-  const float cw = side / float(columns), ch = side / float(rows);
-  for (int row = 0; row < rows; ++row)
-    for (int column = 0; column < columns; ++column) {
-      const double l = r.loss[size_t(row * columns + column)];
-      const ImVec2 lo(p0.x + float(column) * cw, p0.y + side - float(row + 1) * ch);  // b grows upwards
-      ImU32 colour = kGap;
-      if (std::isfinite(l)) {
-        const render::Rgba c =
-            render::map_value(render::ColorMap::Sequential, float(v_of(l)), float(v.lo), float(v.hi));
-        colour = ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1));
-      } else if (row * columns + column >= r.computed) {
-        colour = IM_COL32(30, 32, 36, 255);  // not computed yet
+  const std::string a_label = a.label(), b_label = b.label();
+  const double a_lo = axis_value(r, a, a.from), a_hi = axis_value(r, a, a.to);
+  const double b_lo = axis_value(r, b, b.from), b_hi = axis_value(r, b, b.to);
+  // A new grid (other parameters or ranges) is a new plot, fitted to its cells once; the
+  // user's zoom holds while it fills in.
+  char id[160];
+  std::snprintf(id, sizeof id, "##grid %s %g %g %s %g %g", a_label.c_str(), a_lo, a_hi, b_label.c_str(), b_lo, b_hi);
+  const float side = std::min(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5, ImGui::GetFontSize() * 20);
+  if (ImPlot::BeginPlot(id, ImVec2(side, side), ImPlotFlags_NoTitle | ImPlotFlags_NoLegend)) {
+    ImPlot::SetupAxes(a_label.c_str(), b_label.c_str());
+    ImPlot::SetupAxesLimits(a_lo, a_hi, b_lo, b_hi, ImPlotCond_Once);
+    ImPlot::PushPlotClipRect();
+    ImDrawList* dl = ImPlot::GetPlotDrawList();
+    const int columns = r.columns(), rows = r.rows();
+    const double cw = (a_hi - a_lo) / columns, ch = (b_hi - b_lo) / rows;
+    for (int row = 0; row < rows; ++row)
+      for (int column = 0; column < columns; ++column) {
+        const double l = r.loss[size_t(row * columns + column)];
+        ImU32 colour = kGap;
+        if (std::isfinite(l)) {
+          const render::Rgba c =
+              render::map_value(render::ColorMap::Sequential, float(v_of(l)), float(v.lo), float(v.hi));
+          colour = ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1));
+        } else if (row * columns + column >= r.computed) {
+          colour = IM_COL32(30, 32, 36, 255);  // not computed yet
+        }
+        const ImVec2 lo = ImPlot::PlotToPixels(a_lo + column * cw, b_lo + (row + 1) * ch);  // b grows upwards
+        const ImVec2 hi = ImPlot::PlotToPixels(a_lo + (column + 1) * cw, b_lo + row * ch);
+        dl->AddRectFilled(lo, ImVec2(hi.x + 0.5f, hi.y + 0.5f), colour);
       }
-      dl->AddRectFilled(lo, ImVec2(lo.x + cw + 0.5f, lo.y + ch + 0.5f), colour);
-    }
-  dl->AddRect(p0, ImVec2(p0.x + side, p0.y + side), kFrame);
-  // The point and two directions from it, at a fixed length: steepest descent of the
-  // surface as plotted (across the contours: -g scaled by each axis's range), and the
-  // direction a gradient-descent step moves the parameters (-g in their own units), which
-  // differ when the two parameters have different scales: poor conditioning, made visible.
-  const auto px = [&](double offset) { return p0.x + float((offset - a.from) / (a.to - a.from)) * side; };
-  const auto py = [&](double offset) { return p0.y + side - float((offset - b.from) / (b.to - b.from)) * side; };
-  const ImVec2 centre(px(0), py(0));
-  const auto arrow = [&](double dx, double dy, ImU32 colour, float thickness) {
-    const double length = std::hypot(dx, dy);
-    if (!(length > 0)) return;
+    // The point and two directions from it, at a fixed length: steepest descent of the
+    // surface as plotted (across the contours: -g scaled by each axis's range), and the
+    // direction a gradient-descent step moves the parameters (-g in their own units), which
+    // differ when the two parameters have different scales: poor conditioning, made visible.
+    const ImVec2 centre = ImPlot::PlotToPixels(axis_value(r, a, 0), axis_value(r, b, 0));
     const float reach = 0.22f * side;
-    const ImVec2 dir(float(dx / length), float(-dy / length));  // screen y grows downwards
-    const ImVec2 tip(centre.x + dir.x * reach, centre.y + dir.y * reach);
-    dl->AddLine(centre, tip, colour, thickness);
-    const ImVec2 across(-dir.y, dir.x);
-    dl->AddTriangleFilled(tip, ImVec2(tip.x - dir.x * 9 + across.x * 5, tip.y - dir.y * 9 + across.y * 5),
-                          ImVec2(tip.x - dir.x * 9 - across.x * 5, tip.y - dir.y * 9 - across.y * 5), colour);
-  };
-  const double wa = a.to - a.from, wb = b.to - b.from;
-  dl->PushClipRect(p0, ImVec2(p0.x + side, p0.y + side), true);
-  arrow(-r.slope_a / wa, -r.slope_b / wb, kStep, 1.5f);
-  arrow(-r.slope_a * wa, -r.slope_b * wb, kSlope, 2.5f);
-  dl->AddCircleFilled(centre, 4.5f, kPoint);
-  dl->AddCircle(centre, 5.5f, IM_COL32(0, 0, 0, 255));
-  dl->PopClipRect();
-  if (hovered) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const int column = std::clamp(int((m.x - p0.x) / cw), 0, columns - 1);
-    const int row = std::clamp(int((p0.y + side - m.y) / ch), 0, rows - 1);
-    ImGui::SetTooltip("%s = %.6g\n%s = %.6g\nloss %.6g", a.label().c_str(), axis_value(r, a, a.offset(column)),
-                      b.label().c_str(), axis_value(r, b, b.offset(row)), r.loss[size_t(row * columns + column)]);
+    const auto arrow = [&](double dx, double dy, ImU32 colour, float thickness) {
+      const double length = std::hypot(dx, dy);
+      if (!(length > 0)) return;
+      const ImVec2 dir(float(dx / length), float(-dy / length));  // screen y grows downwards
+      const ImVec2 tip(centre.x + dir.x * reach, centre.y + dir.y * reach);
+      dl->AddLine(centre, tip, colour, thickness);
+      const ImVec2 across(-dir.y, dir.x);
+      dl->AddTriangleFilled(tip, ImVec2(tip.x - dir.x * 9 + across.x * 5, tip.y - dir.y * 9 + across.y * 5),
+                            ImVec2(tip.x - dir.x * 9 - across.x * 5, tip.y - dir.y * 9 - across.y * 5), colour);
+    };
+    const double wa = a.to - a.from, wb = b.to - b.from;
+    arrow(-r.slope_a / wa, -r.slope_b / wb, kStep, 1.5f);
+    arrow(-r.slope_a * wa, -r.slope_b * wb, kSlope, 2.5f);
+    dl->AddCircleFilled(centre, 4.5f, kPoint);
+    dl->AddCircle(centre, 5.5f, IM_COL32(0, 0, 0, 255));
+    ImPlot::PopPlotClipRect();
+    if (ImPlot::IsPlotHovered()) {
+      const ImPlotPoint m = ImPlot::GetPlotMousePos();
+      const int column = int(std::floor((m.x - a_lo) / cw)), row = int(std::floor((m.y - b_lo) / ch));
+      if (column >= 0 && column < columns && row >= 0 && row < rows)
+        ImGui::SetTooltip("%s = %.6g\n%s = %.6g\nloss %.6g", a_label.c_str(), a_lo + (column + 0.5) * cw,
+                          b_label.c_str(), b_lo + (row + 0.5) * ch, r.loss[size_t(row * columns + column)]);
+    }
+    ImPlot::EndPlot();
   }
-  ImGui::TextDisabled("across: %s %.4g .. %.4g", a.label().c_str(), axis_value(r, a, a.from), axis_value(r, a, a.to));
-  ImGui::TextDisabled("up: %s %.4g .. %.4g", b.label().c_str(), axis_value(r, b, b.from), axis_value(r, b, b.to));
-  if (!v.empty())
-    ImGui::TextDisabled(
-        log_scale ? "colour: loss 1e%.2f (dark) .. 1e%.2f (yellow)" : "colour: loss %.4g (dark) .. %.4g (yellow)", v.lo,
-        v.hi);
+  if (!v.empty()) {
+    ImGui::SameLine();
+    ImPlot::ColormapScale(log_scale ? "log10 loss" : "loss", v.lo, v.hi, ImVec2(0, side), "%.3g", 0,
+                          sequential_colormap());
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
   ImGui::TextWrapped(
       "white dot: the point. Blue arrow: steepest descent as plotted (across the contours). "
-      "Grey arrow: where a gradient-descent step moves the parameters (-gradient in their units).");
+      "Grey arrow: where a gradient-descent step moves the parameters (-gradient in their units). "
+      "Drag to pan, scroll to zoom, double-click to fit.");
   ImGui::PopStyleColor();
 }
 

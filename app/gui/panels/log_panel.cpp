@@ -6,8 +6,11 @@
 
 namespace nudge::gui {
 
-void draw_log_panel(studio::AppLog& log, UiState& ui, const studio::Rect& area) {
-  begin_panel("Log", area);
+void draw_log_panel(studio::AppLog& log, UiState& ui, bool* open) {
+  if (!begin_panel(panel_name::kLog, open)) {
+    end_panel();
+    return;
+  }
   const std::uint64_t generation = log.generation();
   if (ImGui::SmallButton("Clear")) log.clear();
   ImGui::SameLine();

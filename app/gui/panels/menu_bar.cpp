@@ -49,10 +49,19 @@ void file_menu(const Panel& panel) {
 void view_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("View")) return;
   ViewFlags& v = panel.ui.view;
-  ImGui::MenuItem("Outliner", nullptr, &v.outliner);
-  ImGui::MenuItem("Inspector", nullptr, &v.inspector);
-  ImGui::MenuItem("Timeline", nullptr, &v.timeline);
-  ImGui::MenuItem("Log", nullptr, &v.log);
+  if (ImGui::BeginMenu("Panels")) {
+    ImGui::MenuItem("Scene (Outliner)", nullptr, &v.outliner);
+    ImGui::MenuItem(panel_name::kInspector, nullptr, &v.inspector);
+    ImGui::MenuItem(panel_name::kOptimise, nullptr, &v.optimise);
+    ImGui::MenuItem(panel_name::kLandscape, nullptr, &v.landscape);
+    ImGui::MenuItem("Check (Gradients)", nullptr, &v.check);
+    ImGui::MenuItem(panel_name::kFootage, nullptr, &v.footage);
+    ImGui::MenuItem(panel_name::kTimeline, nullptr, &v.timeline);
+    ImGui::MenuItem(panel_name::kLog, nullptr, &v.log);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset Layout")) panel.ui.reset_layout = true;
+    ImGui::EndMenu();
+  }
   ImGui::Separator();
   ImGui::MenuItem("Particles", nullptr, &v.particles);
   ImGui::MenuItem("Springs", nullptr, &v.springs);

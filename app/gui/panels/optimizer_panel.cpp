@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gui/panels/panels.h"
+#include "gui/plots.h"
 #include "gui/theme.h"
 
 namespace nudge::gui {
@@ -18,14 +19,17 @@ namespace {
 
 using studio::RunState;
 
+// The methods' names in OptimizerMethod's order.
+constexpr const char* kMethodLabels[] = {"Gradient descent", "Adam", "L-BFGS", "CMA-ES (gradient-free)"};
+const char* method_label(OptimizerMethod m) { return kMethodLabels[static_cast<int>(m)]; }
+
 // Settings the next run uses; returns whether the user changed one.
 bool settings_editor(OptimizerSettings& s, bool running) {
   bool changed = false;
   ImGui::BeginDisabled(running);
-  static const char* const kMethods[] = {"Gradient descent", "Adam", "L-BFGS", "CMA-ES (gradient-free)"};
   int method = static_cast<int>(s.method);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-  if (ImGui::Combo("method", &method, kMethods, IM_ARRAYSIZE(kMethods))) {
+  if (ImGui::Combo("method", &method, kMethodLabels, IM_ARRAYSIZE(kMethodLabels))) {
     s.method = static_cast<OptimizerMethod>(method);
     changed = true;
   }
@@ -73,22 +77,15 @@ bool settings_editor(OptimizerSettings& s, bool running) {
   return changed;
 }
 
-// The history as floats for ImGui's plot, on a log10 scale when asked and possible.
-std::vector<float> plotted(const std::vector<double>& history, bool log_scale) {
-  std::vector<float> values;
-  values.reserve(history.size());
-  for (double v : history) values.push_back(log_scale ? float(std::log10(std::max(v, 1e-300))) : float(v));
-  return values;
-}
-
-void curve(const char* label, const std::vector<double>& history, bool log_scale) {
+// One history against the iteration, its newest value in the legend.
+void curve(const char* id, const char* label, const std::vector<double>& history, bool log_scale,
+           const ImVec4& colour) {
   if (history.empty()) return;
-  const std::vector<float> values = plotted(history, log_scale);
-  char overlay[96];
-  std::snprintf(overlay, sizeof overlay, "%s %.4g%s", label, history.back(), log_scale ? "  (log10 axis)" : "");
-  const float width = ImGui::GetContentRegionAvail().x;
-  ImGui::PlotLines(label[0] == 'l' ? "##loss" : "##grad", values.data(), int(values.size()), 0, overlay, FLT_MAX,
-                   FLT_MAX, ImVec2(width, ImGui::GetFontSize() * 6));
+  if (!plot::begin(id, 9, "iteration", label, log_scale)) return;
+  char legend[96];
+  std::snprintf(legend, sizeof legend, "%s %.4g", label, history.back());
+  ImPlot::PlotLine(legend, history.data(), int(history.size()), 1.0, 0.0, plot::line(colour));
+  ImPlot::EndPlot();
 }
 
 double norm_of_difference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -221,14 +218,20 @@ void mpc_section(OptimiseState& optimise, CommandQueue& commands) {
 // Gradient descent (or another gradient method) against CMA-ES from the document's
 // start, the best loss against the number of simulations, both on one plot.
 void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
-  static int method = 0;  // of kGradientMethods
+  // 0: the optimiser the scene's settings name (Adam when they name CMA-ES itself), so the
+  // comparison is of the run the user would make, not of a method they did not choose.
+  static int method = 0;
   static int budget = 200;
-  static const char* const kGradientMethods[] = {"Gradient descent", "Adam", "L-BFGS"};
+  const OptimizerMethod own =
+      uses_gradient(optimise.settings.method) ? optimise.settings.method : OptimizerMethod::Adam;
+  const std::string own_label = "the scene's settings (" + std::string(method_label(own)) + ")";
+  const char* const methods[] = {own_label.c_str(), kMethodLabels[0], kMethodLabels[1], kMethodLabels[2]};
   ImGui::TextWrapped(
-      "The best loss each method reaches against the simulations it runs, from the scene's start. "
-      "A gradient costs one forward and one backward pass; CMA-ES runs forward passes only.");
+      "The best loss each method reaches against the simulations it runs, from the scene's start, "
+      "with the Settings above (learning rate, clip, sigma). A gradient costs one forward and one "
+      "backward pass; CMA-ES runs forward passes only.");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
-  ImGui::Combo("against CMA-ES", &method, kGradientMethods, IM_ARRAYSIZE(kGradientMethods));
+  ImGui::Combo("against CMA-ES", &method, methods, IM_ARRAYSIZE(methods));
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   ImGui::InputInt("simulations", &budget, 50, 500);
   budget = std::clamp(budget, 10, 100000);
@@ -236,7 +239,7 @@ void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Compare")) {
     OptimizerSettings gradient = optimise.settings;  // its learning rate, momentum, clip
-    gradient.method = static_cast<OptimizerMethod>(method);
+    gradient.method = method == 0 ? own : static_cast<OptimizerMethod>(method - 1);
     gradient.tolerance = gradient.loss_tolerance = 0;  // both run the whole budget
     OptimizerSettings cmaes = optimise.settings;
     cmaes.method = OptimizerMethod::CMAES;
@@ -251,53 +254,29 @@ void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
     ImGui::TextColored(theme::kErrorText, "%s", result->error.c_str());
     return;
   }
-  // Both curves on shared axes: simulations across, log10 of the best loss up.
-  double x_max = 1, y_lo = INFINITY, y_hi = -INFINITY;
+  // Both curves on shared axes: simulations across, the best loss so far up (log10 when
+  // every value is positive), as steps: the best holds until an iteration improves it.
   bool positive = true;
   for (const auto& curve : result->curves)
-    for (const auto& p : curve.points) {
-      x_max = std::max(x_max, double(p.simulations));
-      positive = positive && p.best_loss > 0;
+    for (const auto& p : curve.points) positive = positive && p.best_loss > 0;
+  static const ImVec4 kColours[] = {plot::kFirst, plot::kSecond};
+  if (plot::begin("##comparison", 11, "simulations", "best loss", positive)) {
+    for (size_t m = 0; m < result->curves.size(); ++m) {
+      std::vector<double> xs, ys;
+      for (const auto& p : result->curves[m].points) {
+        xs.push_back(double(p.simulations));
+        ys.push_back(p.best_loss);
+      }
+      ImPlot::PlotStairs(result->curves[m].label.c_str(), xs.data(), ys.data(), int(xs.size()),
+                         plot::line(kColours[m % 2]));
     }
-  const auto y_of = [&](double loss) { return positive ? std::log10(loss) : loss; };
-  for (const auto& curve : result->curves)
-    for (const auto& p : curve.points)
-      y_lo = std::min(y_lo, y_of(p.best_loss)), y_hi = std::max(y_hi, y_of(p.best_loss));
-  if (!(y_lo <= y_hi)) return;
-  if (y_hi - y_lo < 1e-12) y_hi = y_lo + 1;
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 9);
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(size);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(24, 26, 30, 255));
-  static const ImU32 kColours[] = {IM_COL32(240, 170, 60, 255), IM_COL32(90, 200, 255, 255)};
-  for (size_t m = 0; m < result->curves.size(); ++m) {
-    std::vector<ImVec2> line;
-    for (const auto& p : result->curves[m].points)
-      line.emplace_back(p0.x + 4 + float(p.simulations / x_max) * (size.x - 8),
-                        p0.y + size.y - 4 - float((y_of(p.best_loss) - y_lo) / (y_hi - y_lo)) * (size.y - 8));
-    // A step plot: the best loss holds until the next iteration improves it.
-    std::vector<ImVec2> steps;
-    for (size_t k = 0; k < line.size(); ++k) {
-      if (k > 0) steps.emplace_back(line[k].x, line[k - 1].y);
-      steps.push_back(line[k]);
-    }
-    if (steps.size() > 1) dl->AddPolyline(steps.data(), int(steps.size()), kColours[m % 2], 0, 2.0f);
+    ImPlot::EndPlot();
   }
-  char text[64];
-  std::snprintf(text, sizeof text, positive ? "1e%.1f" : "%.3g", y_hi);
-  dl->AddText(ImVec2(p0.x + 6, p0.y + 2), IM_COL32(200, 200, 200, 255), text);
-  std::snprintf(text, sizeof text, positive ? "1e%.1f" : "%.3g", y_lo);
-  dl->AddText(ImVec2(p0.x + 6, p0.y + size.y - ImGui::GetFontSize() - 2), IM_COL32(200, 200, 200, 255), text);
-  std::snprintf(text, sizeof text, "%.0f simulations", x_max);
-  dl->AddText(ImVec2(p0.x + size.x - ImGui::CalcTextSize(text).x - 6, p0.y + size.y - ImGui::GetFontSize() - 2),
-              IM_COL32(200, 200, 200, 255), text);
   for (size_t m = 0; m < result->curves.size(); ++m) {
     const auto& curve = result->curves[m];
     if (curve.points.empty()) continue;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kColours[m % 2]), "%s: best %.4g after %d simulations, %.2f s",
-                       curve.label.c_str(), curve.points.back().best_loss, curve.points.back().simulations,
-                       curve.points.back().seconds);
+    ImGui::TextColored(kColours[m % 2], "%s: best %.4g after %d simulations, %.2f s", curve.label.c_str(),
+                       curve.points.back().best_loss, curve.points.back().simulations, curve.points.back().seconds);
   }
 }
 
@@ -380,9 +359,9 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
       ImGui::SameLine();
       ImGui::TextDisabled("(the loss is not positive: linear)");
     }
-    curve("loss", snap->loss_history, optimise.loss_log_scale && positive);
+    curve("##loss", "loss", snap->loss_history, optimise.loss_log_scale && positive, plot::kFirst);
     if (!snap->grad_norm_history.empty() && !std::isnan(snap->grad_norm_history.back()))  // none for cmaes
-      curve("|grad|", snap->grad_norm_history, optimise.loss_log_scale);
+      curve("##grad", "|grad|", snap->grad_norm_history, optimise.loss_log_scale, plot::kSecond);
   }
 
   if (snap && ImGui::CollapsingHeader("Objective", ImGuiTreeNodeFlags_DefaultOpen) &&

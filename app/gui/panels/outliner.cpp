@@ -93,8 +93,11 @@ void element_list(const OutlinerTarget& out, Selection::Kind kind, int count, La
 
 }  // namespace
 
-void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, const studio::Rect& area) {
-  begin_panel("Scene", area);
+void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, bool* open) {
+  if (!begin_panel(panel_name::kScene, open)) {
+    end_panel();
+    return;
+  }
   const Scene& scene = state.scene();
   const OutlinerTarget out{scene, editor, commands};
   ImGui::TextUnformatted(scene.name.empty() ? state.document.display_name().c_str() : scene.name.c_str());

@@ -6,14 +6,7 @@
 
 namespace nudge::gui {
 
-bool begin_panel(const char* name, const studio::Rect& area, bool titled) {
-  ImGui::SetNextWindowPos(ImVec2(area.x, area.y));
-  ImGui::SetNextWindowSize(ImVec2(area.width, area.height));
-  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                      ImGuiWindowFlags_NoSavedSettings;
-  return ImGui::Begin(name, nullptr, titled ? kFlags : kFlags | ImGuiWindowFlags_NoTitleBar);
-}
+bool begin_panel(const char* name, bool* open) { return ImGui::Begin(name, open, ImGuiWindowFlags_NoCollapse); }
 
 void end_panel() { ImGui::End(); }
 

@@ -1,5 +1,5 @@
-// The window's panels: each draws itself from the StudioState into the rectangle the
-// layout gives it, and queues Commands for anything beyond changing the view.
+// The window's panels: each draws itself from the StudioState as a dock window
+// (gui/dock_layout.h) that the user can close through `open`, and queues Commands for anything beyond changing the view.
 #pragma once
 
 #include <array>
@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "gui/dock_layout.h"
 #include "gui/studio_state.h"
 #include "nudge/joints.h"
 #include "studio/panel_layout.h"
@@ -16,9 +17,10 @@ namespace nudge::gui {
 // Returns the menu bar's height.
 float draw_menu_bar(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands);
 // Reads the state; changes the selection (and a marker waiting to be bound) and queues edits.
-void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, const studio::Rect& area);
-// The right column: the inspector and the optimiser, as tabs.
-void draw_inspector(StudioState& state, const studio::Rect& area);
+void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& commands, bool* open);
+// The dock windows the default layout tabs together on the right: Inspector, Optimise,
+// Landscape, Check and Footage, each shown while its View flag is set.
+void draw_side_panels(StudioState& state);
 // The Optimise tab: reads the document, changes the optimiser's state, asks for the
 // Export dialog and queues the runs.
 void draw_optimizer_contents(const studio::Document& document, OptimiseState& optimise, Popups& popups,
@@ -29,11 +31,12 @@ void draw_gradient_check_contents(const StudioState& state, CommandQueue& comman
 void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& ui, CommandQueue& commands);
 // Reads the state; changes only the play head and its cache of the controller's outputs.
 void draw_timeline(const StudioState& state, studio::Playback& play,
-                   OptimiseState::ControllerOutputs& controller_outputs, const studio::Rect& area);
+                   OptimiseState::ControllerOutputs& controller_outputs, bool* open);
 // The log and the window's copy of its entries.
-void draw_log_panel(studio::AppLog& log, UiState& ui, const studio::Rect& area);
-// Reads only: the frame rate, the motion's state, the device.
-void draw_status_bar(const StudioState& state, const studio::Rect& area);
+void draw_log_panel(studio::AppLog& log, UiState& ui, bool* open);
+// Reads only: the frame rate, the motion's state, the device; a strip along the window's
+// bottom, outside the dock space (draw it before DockLayout::draw).
+void draw_status_bar(const StudioState& state);
 // The error banner over the top of the viewport, and the "computing" note.
 void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
@@ -97,10 +100,10 @@ void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue&
 // Where new elements go: above the middle of what is shown, so they are in view (m).
 std::array<double, 3> drop_point(const StudioState& state);
 
-// Fixed, undecorated window filling `area`, for panels laid out by the studio.
-// `titled`: with a title bar naming the panel (side and bottom panels); the timeline and
-// status bar go without.
-bool begin_panel(const char* name, const studio::Rect& area, bool titled = true);
+// A dock window named `name` (gui/dock_layout.h's panel_name); its close button clears
+// `open`. False when it is hidden behind another tab: draw nothing then, but call
+// end_panel() either way.
+bool begin_panel(const char* name, bool* open);
 void end_panel();
 
 // On the line of the button that started `job`: a Cancel button and a bar of

@@ -139,8 +139,7 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
     chosen = typed.is_absolute() ? typed : g_dialog.folder / typed;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
-    ImGui::CloseCurrentPopup();
+  if (ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGuiKey_Escape)) ImGui::CloseCurrentPopup();
   if (!chosen.empty()) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
   return chosen;
@@ -243,7 +242,7 @@ void unsaved_changes_popup(const Panel& panel) {
   ImGui::SameLine();
   if (ImGui::Button("Discard", ImVec2(110, 0))) go_on(true);
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGuiKey_Escape)) {
     panel.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   }

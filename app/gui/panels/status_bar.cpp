@@ -1,14 +1,16 @@
 // One line at the bottom: frame rate, simulated time, the rollout and the device.
 #include <imgui.h>
+#include <imgui_internal.h>  // BeginViewportSideBar
 
 #include "gui/panels/panels.h"
 #include "gui/theme.h"
 
 namespace nudge::gui {
 
-void draw_status_bar(const StudioState& state, const studio::Rect& area) {
+void draw_status_bar(const StudioState& state) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8, 2));
-  begin_panel("##status", area, false);
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings;
+  ImGui::BeginViewportSideBar("##status", ImGui::GetMainViewport(), ImGuiDir_Down, ImGui::GetFrameHeight(), kFlags);
   const double fps = state.ui.frame_seconds > 0 ? 1.0 / state.ui.frame_seconds : 0;
   ImGui::Text("%.0f fps (%.1f ms)", fps, state.ui.frame_seconds * 1000);
   ImGui::SameLine(0, 24);
@@ -31,7 +33,7 @@ void draw_status_bar(const StudioState& state, const studio::Rect& area) {
   }
   ImGui::SameLine(0, 24);
   ImGui::TextDisabled("%s", state.ui.device_name.c_str());
-  end_panel();
+  ImGui::End();
   ImGui::PopStyleVar();
 }
 

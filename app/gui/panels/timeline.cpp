@@ -179,7 +179,7 @@ void adjoint_track(const StudioState& state, studio::Playback& play, float left,
     const double llo = std::log10(lo), lhi = std::max(std::log10(hi), llo + 1e-9);
     std::vector<ImVec2> run;
     const auto flush = [&] {
-      if (run.size() > 1) dl->AddPolyline(run.data(), int(run.size()), IM_COL32(240, 170, 60, 255), 0, 1.5f);
+      if (run.size() > 1) dl->AddPolyline(run.data(), int(run.size()), IM_COL32(240, 170, 60, 255), 1.5f);
       run.clear();
     };
     const int stride = std::max(1, steps / int(width));  // about one point per pixel
@@ -209,8 +209,11 @@ void adjoint_track(const StudioState& state, studio::Playback& play, float left,
 }  // namespace
 
 void draw_timeline(const StudioState& state, studio::Playback& play,
-                   OptimiseState::ControllerOutputs& controller_outputs, const studio::Rect& area) {
-  begin_panel("Timeline", area, false);
+                   OptimiseState::ControllerOutputs& controller_outputs, bool* open) {
+  if (!begin_panel(panel_name::kTimeline, open)) {
+    end_panel();
+    return;
+  }
   const float button = ImGui::GetFrameHeight() * 1.6f;
   if (ImGui::Button("|<", ImVec2(button, 0))) play.seek(0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("First frame (Home)");

@@ -158,8 +158,6 @@ static OrderedJson controls_json(const Scene& scene) {
 
 static Problem check_topology(const Scene& scene) {
   const int n = scene.particle_count(), s = scene.spring_count(), c = scene.channels;
-  if (n < 1 && scene.body_count() == 0)
-    return std::string("particles.position: found no particles and no bodies; expected at least one of either");
   for (int i = 0; i < n; ++i)
     if (scene.pinned[i] > 1)
       return found(index_path("particles.pinned", i), int{scene.pinned[i]}, "0 (free) or 1 (pinned)");
@@ -207,10 +205,8 @@ extern const SceneSection kParticlesSection{
     "particles",
     ReadStage::Particles,
     [](const SectionInput& in, Scene& scene) -> AfterShaping {
-      if (in.node)
-        in.reader.read_particles(*in.node, scene);
-      else if (scene.bodies.empty())
-        in.reader.required(in.top, "particles", "an object with the particles' \"position\" (or a \"bodies\" array)");
+      // None is an empty scene (File > New saves one): valid, with nothing to simulate.
+      if (in.node) in.reader.read_particles(*in.node, scene);
       return {};
     },
     [](const Scene& scene) { return scene.particle_count() > 0 ? particles_json(scene) : OrderedJson(); },
