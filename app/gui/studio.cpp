@@ -134,6 +134,7 @@ void Studio::drop_derived_state() {
 void Studio::set_document(studio::Document document) {
   drop_derived_state();
   disposer_.dispose(std::move(state_.shot.tracking));  // its track belongs to the old document
+  state_.ui.view.arrow_scale.metres_per_unit = 0;      // a fixed arrow scale is the new scene's to set
   state_.shot.selected_track = -1;
   state_.shot.track_drag.reset();
   state_.shot.tool.mode = ShotState::FootageTool::Mode::None;
@@ -433,7 +434,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   return options;
 }
 
-render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const {
+render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport, float* arrow_scale) const {
   view::SceneDrawOptions options = shown_draw_options();
   const Scene& scene = state_.scene();
   const Trajectory* traj = state_.trajectory();
@@ -455,8 +456,10 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport) const 
   // Per-element colours: stress from the motion shown, gradients from the snapshot's scene.
   view::add_element_colors(list, state_.ui.view.element_colors, scene, traj, frame, options,
                            state_.optimise.iterate ? &state_.optimise.iterate->scene : nullptr);
-  if (overlay != view::GradientOverlay::None)
-    view::add_gradient_overlay(list, overlay, state_.optimise.iterate->scene, traj, frame, options);
+  *arrow_scale = overlay != view::GradientOverlay::None
+                     ? view::add_gradient_overlay(list, overlay, state_.optimise.iterate->scene, traj, frame, options,
+                                                  state_.ui.view.arrow_scale)
+                     : 0;
   // dL/dx at the play head, from the newest state adjoint (it may lag the motion by one
   // computation; the arrows then sit at this motion's positions).
   if (state_.ui.view.adjoint_arrows && state_.trust.adjoints && state_.trust.adjoints->error.empty() && traj)
@@ -762,6 +765,7 @@ bool Studio::frame(double wall_seconds) {
   if (v.timeline) draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, &v.timeline);
   if (v.log) draw_log_panel(state_.log, state_.ui, &v.log);
   draw_viewport_overlay(state_.ui, viewport);
+  draw_arrow_scale_legend(state_.ui.view, viewport);
   draw_shot_overlay(state_, viewport);
   draw_popups(state_, state_.ui, state_.commands);
   handle_viewport_mouse(viewport);
@@ -769,7 +773,11 @@ bool Studio::frame(double wall_seconds) {
   if (viewport.height > 0) viewport_aspect_ = viewport.width / viewport.height;
   timings_.ui = since(ui_start);
   const Clock::time_point list_start = Clock::now();
-  const render::DrawList list = viewport_draw_list(viewport);
+  ViewFlags& flags = state_.ui.view;
+  const render::DrawList list = viewport_draw_list(viewport, &flags.arrow_scale_drawn);
+  // A fixed scale not set yet (a new overlay, a new document) takes the first one drawn.
+  if (flags.arrow_scale.fixed && !flags.arrow_scale.is_fixed() && flags.arrow_scale_drawn > 0)
+    flags.arrow_scale.metres_per_unit = flags.arrow_scale_drawn;
   timings_.draw_list = since(list_start);
   // ImGui works in window units; the framebuffer may have more pixels (HiDPI).
   const ImGuiIO& io = ImGui::GetIO();

@@ -94,7 +94,8 @@ private:
   view::ViewportProjector viewport_projector(const studio::Rect& viewport) const;
   // The motion's draw options with the user's camera and the View menu's layers.
   view::SceneDrawOptions shown_draw_options() const;
-  render::DrawList viewport_draw_list(const studio::Rect& viewport) const;
+  // `arrow_scale` receives the gradient arrows' world units per unit of gradient (0: none).
+  render::DrawList viewport_draw_list(const studio::Rect& viewport, float* arrow_scale) const;
   // The panels' commands, one handler each (studio_commands.cpp). run_commands dispatches
   // them with std::visit, so a command added to Command without a handler does not compile.
   void run_commands();

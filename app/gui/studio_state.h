@@ -192,6 +192,10 @@ struct ViewFlags {
   // Gradients of the shown iterate drawn over the scene (the optimiser's start when it
   // has not run: choosing an overlay evaluates it).
   view::GradientOverlay gradient = view::GradientOverlay::None;
+  // The gradient arrows' length: fixed (set from the first gradient drawn, so arrows shrink
+  // as the optimiser converges) or normalised; the legend in the viewport chooses.
+  view::ArrowScale arrow_scale{.fixed = true};
+  float arrow_scale_drawn = 0;  // world units per unit of gradient in the last frame; 0: none
   // The cloth's triangles and the soft bodies' tets coloured per element, by stress at
   // the frame shown or by a per-element gradient (evaluated as the overlays' are).
   view::ElementColoring element_colors;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -86,14 +87,25 @@ std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view n
   return std::nullopt;
 }
 
-void add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& origins,
-                          const std::vector<glm::vec3>& vectors, float length, std::string legend) {
+std::string arrow_legend(std::string_view what, std::string_view unit, float metres_per_unit, bool fixed) {
+  char scale[96];
+  // One metre of arrow stands for this much of the vector.
+  std::snprintf(scale, sizeof scale, "1 m = %.3g", metres_per_unit > 0 ? 1.0 / double(metres_per_unit) : 0.0);
+  std::string text = std::string(what) + ": steepest ascent; " + scale;
+  if (!unit.empty()) text += " (loss per " + std::string(unit) + ")";
+  return text + (fixed ? "; fixed scale" : "; longest normalised");
+}
+
+float add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& origins,
+                           const std::vector<glm::vec3>& vectors, float length, std::string_view what,
+                           std::string_view unit, ArrowScale scale) {
   float largest = 0;
   for (const glm::vec3& v : vectors) largest = std::max(largest, glm::length(v));
-  if (!(largest > 0) || !std::isfinite(largest)) return;
+  if (!(largest > 0) || !std::isfinite(largest)) return 0;
+  const bool fixed = scale.is_fixed();
   render::ArrowBatch arrows;
-  arrows.scale = length / largest;
-  arrows.max_length = length;
+  arrows.scale = fixed ? scale.metres_per_unit : length / largest;
+  arrows.max_length = fixed ? ArrowScale::kFixedScaleReach * length : length;
   arrows.width_pixels = 3;
   for (std::size_t i = 0; i < vectors.size(); ++i) {
     const float magnitude = glm::length(vectors[i]);
@@ -102,45 +114,57 @@ void add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& 
     arrows.vectors.push_back(vectors[i]);
     arrows.colors.push_back(render::map_value(render::ColorMap::Sequential, magnitude, 0, largest));
   }
+  const float used = arrows.scale;
   list.arrows.push_back(std::move(arrows));
-  list.legends.push_back({render::ColorMap::Sequential, 0, largest, std::move(legend)});
+  list.legends.push_back({render::ColorMap::Sequential, 0, largest, arrow_legend(what, unit, used, fixed)});
+  return used;
 }
 
-void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+namespace {
+
+// "|dL/d initial velocity|" and the parameter's unit, for the legend.
+std::string gradient_what(ParamId which) { return "dL/d " + std::string(param_name(which)); }
+
+}  // namespace
+
+float add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                                   ArrowScale scale) {
   const Parameter& param = scene.params[which];
   const int n = scene.particle_count();
-  if (param.grad.size() != std::size_t(3 * n)) return;
+  if (param.grad.size() != std::size_t(3 * n)) return 0;
   std::vector<glm::vec3> origins, vectors;
   for (int i = 0; i < n; ++i) {
     origins.push_back(particle_position(scene, nullptr, 0, i));
     vectors.push_back(gradient_of(param, i));
   }
-  add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
+  return add_magnitude_arrows(list, origins, vectors, length, gradient_what(which), param_facts(which).unit, scale);
 }
 
-void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+float add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                               ArrowScale scale) {
   const Parameter& param = scene.params[which];
   const int bodies = scene.body_count();
-  if (param.grad.size() != std::size_t(3 * bodies)) return;
+  if (param.grad.size() != std::size_t(3 * bodies)) return 0;
   std::vector<glm::vec3> origins, vectors;
   for (int b = 0; b < bodies; ++b) {
     origins.push_back(value_of(scene.params[ParamId::BodyPosition], b));
     vectors.push_back(gradient_of(param, b));
   }
-  add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
+  return add_magnitude_arrows(list, origins, vectors, length, gradient_what(which), param_facts(which).unit, scale);
 }
 
-void add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length) {
+float add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                                ArrowScale scale) {
   const Parameter& param = scene.params[which];
   const Parameter& anchors = scene.params[ParamId::JointAnchor];
   const int joints = scene.joint_count();
-  if (param.grad.size() != std::size_t(3 * joints) || anchors.value.size() != std::size_t(3 * joints)) return;
+  if (param.grad.size() != std::size_t(3 * joints) || anchors.value.size() != std::size_t(3 * joints)) return 0;
   std::vector<glm::vec3> origins, vectors;
   for (int j = 0; j < joints; ++j) {
     origins.push_back(value_of(anchors, j));
     vectors.push_back(gradient_of(param, j));
   }
-  add_magnitude_arrows(list, origins, vectors, length, "|" + std::string(param_name(which)) + " gradient|");
+  return add_magnitude_arrows(list, origins, vectors, length, gradient_what(which), param_facts(which).unit, scale);
 }
 
 void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
@@ -184,27 +208,27 @@ void add_body_gradient_colors(render::DrawList& list, const Scene& scene, ParamI
   list.legends.push_back({render::ColorMap::Diverging, -range, range, std::string(param_name(which)) + " gradient"});
 }
 
-void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
-                          int step, const SceneDrawOptions& options) {
-  if (overlay == GradientOverlay::None) return;
+float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
+                           int step, const SceneDrawOptions& options, ArrowScale scale) {
+  if (overlay == GradientOverlay::None) return 0;
   const ParamId which = overlay.param;
   const ParamFacts& facts = param_facts(which);
   const float arrow_length = options.bounds.radius() / 3;
   // Bodies and joints: long enough to be seen beside the bodies.
   const float body_arrow_length = std::max(arrow_length, 3 * largest_body_reach(scene));
   switch (facts.overlay) {
-    case ParamOverlay::None: return;
+    case ParamOverlay::None: return 0;
     case ParamOverlay::Colors:
       if (facts.element == ParamElement::Spring) add_spring_gradient_colors(list, scene, traj, step, which);
       if (facts.element == ParamElement::Body && facts.cols == 1 && options.bodies)
         add_body_gradient_colors(list, scene, which);
-      return;
+      return 0;
     case ParamOverlay::Arrows:
-      if (facts.cols != 3) return;
+      if (facts.cols != 3) return 0;
       switch (facts.element) {
-        case ParamElement::Particle: add_particle_gradient_arrows(list, scene, which, arrow_length); return;
-        case ParamElement::Body: add_body_gradient_arrows(list, scene, which, body_arrow_length); return;
-        case ParamElement::Joint: add_joint_gradient_arrows(list, scene, which, body_arrow_length); return;
+        case ParamElement::Particle: return add_particle_gradient_arrows(list, scene, which, arrow_length, scale);
+        case ParamElement::Body: return add_body_gradient_arrows(list, scene, which, body_arrow_length, scale);
+        case ParamElement::Joint: return add_joint_gradient_arrows(list, scene, which, body_arrow_length, scale);
         case ParamElement::Spring:
         case ParamElement::Scene:
         case ParamElement::StepChannel:
@@ -212,10 +236,11 @@ void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const
         case ParamElement::Triangle:
         case ParamElement::BendingEdge:
         case ParamElement::Tet:
-        case ParamElement::ControllerWeight: return;  // no position to draw at
+        case ParamElement::ControllerWeight: return 0;  // no position to draw at
       }
-      return;
+      return 0;
   }
+  return 0;
 }
 
 }  // namespace nudge::view

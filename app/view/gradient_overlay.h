@@ -6,6 +6,7 @@
 // in the scene's parameters (a gradient evaluation wrote them).
 #pragma once
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,24 +43,46 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene);
 // The overlay of the parameter named as in scene files ("stiffness"), if there is one.
 std::optional<GradientOverlay> gradient_overlay_for_parameter(std::string_view name);
 
-// Arrows of `vectors` at `origins`, the longest `length` world units, coloured by
-// magnitude on the sequential map, with a legend of that range; zero vectors draw
-// nothing, and all-zero or non-finite ones nothing at all.
-void add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& origins,
-                          const std::vector<glm::vec3>& vectors, float length, std::string legend);
+// How long an arrow is for its vector. Normalised: the longest arrow is the length the
+// caller gives, whatever the vectors' size (shapes compare, sizes do not). Fixed: a vector
+// of size 1 is `metres_per_unit` world units long, so a gradient that shrinks as the
+// optimiser converges draws shorter; arrows longer than kFixedScaleReach times the given
+// length are cut there (their colour still gives their size).
+struct ArrowScale {
+  static constexpr float kFixedScaleReach = 4;
+  bool fixed = false;
+  float metres_per_unit = 0;  // with fixed; 0 or less draws normalised
+  bool is_fixed() const { return fixed && metres_per_unit > 0 && std::isfinite(metres_per_unit); }
+};
+
+// The legend's text: what is drawn and at what scale, e.g. "dL/d initial velocity:
+// steepest ascent; 1 m = 0.25 (loss per m/s); fixed scale".
+std::string arrow_legend(std::string_view what, std::string_view unit, float metres_per_unit, bool fixed);
+
+// Arrows of `vectors` at `origins`, scaled as `scale` says (normalised: the longest
+// `length` world units), coloured by magnitude on the sequential map, with a legend of
+// that range labelled `what` and the scale; zero vectors draw nothing, and all-zero or
+// non-finite ones nothing at all. Returns the world units per unit of vector used (0 when
+// nothing was drawn).
+float add_magnitude_arrows(render::DrawList& list, const std::vector<glm::vec3>& origins,
+                           const std::vector<glm::vec3>& vectors, float length, std::string_view what,
+                           std::string_view unit = {}, ArrowScale scale = {});
 
 // Arrows of the gradient (the direction in which the loss grows fastest) at the initial
-// positions, coloured by magnitude on the sequential map. The longest is `length` world
-// units; zero gradients draw nothing.
-void add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
+// positions, coloured by magnitude on the sequential map; `length` and `scale` as for
+// add_magnitude_arrows, whose return value they pass on. Zero gradients draw nothing.
+float add_particle_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                                   ArrowScale scale = {});
 
 // Arrows of a body parameter's gradient (3 per body) at each body's initial centre of
-// mass, coloured by magnitude; the longest is `length` world units.
-void add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
+// mass, coloured by magnitude.
+float add_body_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                               ArrowScale scale = {});
 
 // Arrows of a joint parameter's gradient (3 per joint) at each joint's initial anchor
-// (joint_anchor), coloured by magnitude; the longest is `length` world units.
-void add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length);
+// (joint_anchor), coloured by magnitude.
+float add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                                ArrowScale scale = {});
 
 // Every spring at step `step` of traj (or at the initial positions when null), coloured
 // by its gradient on the diverging map over [-max|g|, max|g|]: red where increasing the
@@ -73,10 +96,11 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
 void add_body_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which);
 
 // The overlay for a scene drawn by scene_draw_list with `options`, by the parameter's
-// element and overlay: arrows a third of the motion's size (Particle, Body or Joint with
-// Arrows), or the coloured springs (Spring with Colors; then draw the scene without its
-// own springs). Other pairs draw nothing.
-void add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
-                          int step, const SceneDrawOptions& options);
+// element and overlay: arrows (Particle, Body or Joint with Arrows; normalised, the
+// longest a third of the motion's size, or at the fixed `scale`), or the coloured springs
+// (Spring with Colors; then draw the scene without its own springs). Other pairs draw
+// nothing. Returns the arrows' world units per unit of gradient (0: no arrows drawn).
+float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
+                           int step, const SceneDrawOptions& options, ArrowScale scale = {});
 
 }  // namespace nudge::view

@@ -20,7 +20,7 @@ void add_state_adjoint_arrows(render::DrawList& list, const Scene& scene, const 
     origins.push_back(particle_position(scene, &traj, step, i));
     vectors.emplace_back(float(a[3 * i]), float(a[3 * i + 1]), float(a[3 * i + 2]));
   }
-  add_magnitude_arrows(list, origins, vectors, length, "|dL/dx| at step " + std::to_string(step));
+  add_magnitude_arrows(list, origins, vectors, length, "dL/dx at step " + std::to_string(step), "m");
 }
 
 }  // namespace nudge::view

@@ -172,7 +172,7 @@ TEST_CASE("gradient overlay: a joint's anchor gradient is offered and drawn as a
   CHECK(list.arrows[0].vectors[0] == glm::vec3(2, 0, 0));
   REQUIRE(list.legends.size() == 1);
   CHECK(list.legends[0].max == doctest::Approx(2));
-  CHECK(list.legends[0].label == "|joint_anchor gradient|");
+  CHECK(list.legends[0].label.starts_with("dL/d joint_anchor: steepest ascent; 1 m = "));
   const float length = list.arrows[0].max_length;
   CHECK(length >= 3 * view::largest_body_reach(scene));  // as long as the body arrows
   const render::Image image = draw(gpu, list);
@@ -287,6 +287,39 @@ TEST_CASE("gradient overlay: bodies take the diverging colour of their density's
   // The half length's overlay is offered only where some body is a capsule.
   CHECK_FALSE(view::gradient_overlay_applies({ParamId::BodyHalfLength}, scene));
   CHECK(view::gradient_overlay_applies({ParamId::BodyRadius}, scene));
+}
+
+// The complaint: normalised arrows draw a 2e-13 gradient at the optimum as long as 4.6 at
+// the start. At a fixed scale an arrow's length is the gradient's size times the scale,
+// and the legend says which scale and that the arrows point where the loss increases.
+TEST_CASE("gradient overlay: normalised or at a fixed scale, stated in the legend") {
+  Scene scene = scene_with({0, 0, 0, 1, 0, 0}, {});
+  scene.params[ParamId::InitialVelocity].grad = {4, 0, 0, 0, -2, 0};
+  const float length = 1.0f;
+  render::DrawList normalised = empty_list();
+  const float used = view::add_particle_gradient_arrows(normalised, scene, ParamId::InitialVelocity, length);
+  CHECK(used == doctest::Approx(0.25));  // the longest (4) is `length` long
+  REQUIRE(normalised.arrows.size() == 1);
+  CHECK(normalised.arrows[0].scale == doctest::Approx(0.25));
+  CHECK(normalised.legends[0].label ==
+        "dL/d initial_velocity: steepest ascent; 1 m = 4 (loss per m/s); longest normalised");
+
+  // The optimiser has shrunk the gradient a million times: at the start's scale the
+  // arrows are a millionth as long; normalised they would look the same.
+  scene.params[ParamId::InitialVelocity].grad = {4e-6, 0, 0, 0, -2e-6, 0};
+  render::DrawList fixed = empty_list();
+  const view::ArrowScale start{.fixed = true, .metres_per_unit = used};
+  CHECK(view::add_particle_gradient_arrows(fixed, scene, ParamId::InitialVelocity, length, start) == used);
+  REQUIRE(fixed.arrows.size() == 1);
+  CHECK(fixed.arrows[0].scale == doctest::Approx(0.25));
+  CHECK(fixed.arrows[0].scale * glm::length(fixed.arrows[0].vectors[0]) == doctest::Approx(1e-6));
+  CHECK(fixed.legends[0].label == "dL/d initial_velocity: steepest ascent; 1 m = 4 (loss per m/s); fixed scale");
+  // A gradient much larger than the scale expected is cut at 4 lengths, not across the scene.
+  CHECK(fixed.arrows[0].max_length == doctest::Approx(view::ArrowScale::kFixedScaleReach * length));
+  // A fixed scale that is not set yet draws normalised.
+  render::DrawList unset = empty_list();
+  CHECK(view::add_particle_gradient_arrows(unset, scene, ParamId::InitialVelocity, length, {.fixed = true}) ==
+        doctest::Approx(0.25e6));
 }
 
 TEST_CASE("gradient overlay: zero or missing gradients draw nothing") {

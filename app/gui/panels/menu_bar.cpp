@@ -81,7 +81,10 @@ void view_menu(const Panel& panel) {
     for (view::GradientOverlay overlay : view::gradient_overlays()) {
       const std::string label = view::gradient_overlay_label(overlay);
       const bool applies = view::gradient_overlay_applies(overlay, panel.state.document.scene());
-      if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay, applies)) v.gradient = overlay;
+      if (ImGui::MenuItem(label.c_str(), nullptr, v.gradient == overlay, applies) && v.gradient != overlay) {
+        v.gradient = overlay;
+        v.arrow_scale.metres_per_unit = 0;  // a fixed scale is set again from this gradient
+      }
     }
     ImGui::EndMenu();
   }

@@ -39,6 +39,9 @@ void draw_log_panel(studio::AppLog& log, UiState& ui, bool* open);
 void draw_status_bar(const StudioState& state);
 // The error banner over the top of the viewport, and the "computing" note.
 void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
+// While gradient arrows are drawn: what they show (the direction of steepest increase),
+// their scale, and the choice of fixed or normalised length; at the viewport's bottom left.
+void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport);
 // Open and Save As dialogs, Help > Keys and About.
 void draw_popups(const StudioState& state, UiState& ui, CommandQueue& commands);
 

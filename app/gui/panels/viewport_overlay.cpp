@@ -1,7 +1,11 @@
-// What is written over the 3D view: the error banner of the last failed action.
+// What is written over the 3D view: the error banner of the last failed action, and the
+// gradient arrows' legend.
 #include <imgui.h>
 
+#include <string>
+
 #include "gui/panels/panels.h"
+#include "nudge/parameter_facts.h"
 #include "gui/theme.h"
 
 namespace nudge::gui {
@@ -27,6 +31,41 @@ void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport) {
   ImGui::End();
   ImGui::PopStyleVar();
   ImGui::PopStyleColor(3);
+}
+
+void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport) {
+  if (view.arrow_scale_drawn <= 0 || viewport.empty()) return;
+  const float margin = 8;
+  ImGui::SetNextWindowPos(ImVec2(viewport.x + margin, viewport.bottom() - margin), ImGuiCond_Always, ImVec2(0, 1));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoDocking | ImGuiWindowFlags_NoFocusOnAppearing;
+  if (ImGui::Begin("##arrow scale", nullptr, kFlags)) {
+    const std::string label = view::gradient_overlay_label(view.gradient);
+    const std::string_view unit = param_facts(view::gradient_overlay_parameter(view.gradient)).unit;
+    ImGui::Text("%s: arrows point where the loss increases fastest", label.c_str());
+    ImGui::Text("1 m of arrow = %.3g%s%s", 1.0 / double(view.arrow_scale_drawn), unit.empty() ? "" : " loss per ",
+                std::string(unit).c_str());
+    int mode = view.arrow_scale.fixed ? 0 : 1;
+    if (ImGui::RadioButton("fixed scale", &mode, 0)) view.arrow_scale.fixed = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Lengths are the gradient's size times one scale, set from the first gradient shown:\n"
+          "as the optimiser converges the arrows shrink with the gradient.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("longest normalised", &mode, 1)) view.arrow_scale.fixed = false;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The longest arrow is a third of the scene's size, however small the gradient:\n"
+          "directions compare, sizes do not.");
+    if (view.arrow_scale.fixed) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Rescale")) view.arrow_scale.metres_per_unit = 0;  // set again from the next frame
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set the fixed scale from the gradient shown now.");
+    }
+  }
+  ImGui::End();
 }
 
 }  // namespace nudge::gui
