@@ -102,7 +102,9 @@ void add_cloth_throw(CLI::App& bench, int& exit_code) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
-  CLI::App* bench = app.add_subcommand("bench", "Benchmarks of ../shared/bench/SPEC.md");
+  CLI::App* bench = app.add_subcommand("bench",
+                                       "Benchmarks: B1 and B3 (the cloth problems the README's Speed section compares "
+                                       "with the peers), and the window's frame time");
   bench->require_subcommand(1);
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cloth = bench->add_subcommand("cloth", "B1: gradient of a hanging mass-spring sheet");

@@ -1,6 +1,7 @@
 // nudge gradient SCENE [--out r.json]: one forward and backward pass; the loss, each
 // objective term's loss, and the full gradient of every parameter (or of those named by
 // --params), entry by entry, so results can be compared with other tools.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -40,8 +41,11 @@ int run_gradient(const GradientArgs& args) {
   if (!scene) return kExitBadInput;
   std::optional<std::vector<ParamId>> chosen = parse_parameter_list_or_report(args.params);
   if (!chosen) return kExitBadInput;
+  // By default the scene's own parameters: those with entries, as the studio's Scene panel
+  // lists them (a scene without bodies has no body_density, one without springs no stiffness).
   if (chosen->empty())
-    for (int p = 0; p < kParamCount; ++p) chosen->push_back(static_cast<ParamId>(p));
+    for (int p = 0; p < kParamCount; ++p)
+      if (scene->params[static_cast<ParamId>(p)].size() > 0) chosen->push_back(static_cast<ParamId>(p));
   auto sim = create_simulator_or_report(*scene, args.device);
   if (!sim) return kExitBadInput;
   ParameterSet params = scene->params;
@@ -65,7 +69,9 @@ int run_gradient(const GradientArgs& args) {
   }
 
   std::printf("gradient of %s on %s: loss %.10g\n", args.scene.c_str(), sim->device_name().c_str(), eval->loss);
-  std::printf("%-18s %10s %16s %16s %8s\n", "parameter", "shape", "|gradient|", "largest |entry|", "at");
+  int name_width = 9;  // "parameter"
+  for (ParamId id : *chosen) name_width = std::max(name_width, int(param_name(id).size()));
+  std::printf("%-*s %10s %16s %16s %8s\n", name_width, "parameter", "shape", "|gradient|", "largest |entry|", "at");
   for (ParamId id : *chosen) {
     const Parameter& p = params[id];
     double norm = 0, largest = 0;
@@ -75,8 +81,8 @@ int run_gradient(const GradientArgs& args) {
       if (std::fabs(p.grad[i]) > largest) largest = std::fabs(p.grad[i]), at = i;
     }
     const std::string shape = std::to_string(p.rows) + " x " + std::to_string(p.cols);
-    std::printf("%-18s %10s %16.8e %16.8e %8s%s\n", std::string(param_name(id)).c_str(), shape.c_str(), std::sqrt(norm),
-                largest, at < 0 ? "-" : std::to_string(at).c_str(), p.optimize ? "  (optimised)" : "");
+    std::printf("%-*s %10s %16.8e %16.8e %8s%s\n", name_width, std::string(param_name(id)).c_str(), shape.c_str(),
+                std::sqrt(norm), largest, at < 0 ? "-" : std::to_string(at).c_str(), p.optimize ? "  (optimised)" : "");
   }
   if (args.out.empty()) return kExitOk;
 
@@ -109,7 +115,8 @@ void add_gradient_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("gradient", "The loss and the full gradient of every parameter, entry by entry");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--out", args->out, "Result JSON: loss, term losses, each parameter's shape, value and gradient");
-  cmd->add_option("--params", args->params, "Only these parameters, comma-separated (default: all)");
+  cmd->add_option("--params", args->params,
+                  "Only these parameters, comma-separated (default: every parameter the scene has entries of)");
   add_device_options(*cmd, args->device);
   cmd->callback([args, &exit_code] { exit_code = run_gradient(*args); });
 }

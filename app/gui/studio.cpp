@@ -127,6 +127,7 @@ void Studio::drop_derived_state() {
   disposer_.dispose(std::move(state_.optimise.comparison));
   disposer_.dispose(std::move(state_.optimise.mpc));
   state_.optimise.iterate.reset();
+  state_.optimise.committed.reset();
   state_.optimise.initial_iterate.reset();
   state_.optimise.previous_iterate.reset();
 }
@@ -271,11 +272,13 @@ void Studio::adopt_newest_iterate() {
     state_.optimise.previous_iterate.reset();  // back at the start (a reset)
   else if (state_.optimise.iterate && state_.optimise.iterate->iteration < newest->iteration)
     state_.optimise.previous_iterate = state_.optimise.iterate;  // the iterate shown before this one
-  if (newest->state == studio::RunState::Finished && newest->iteration > 0 &&
-      !(state_.optimise.iterate && state_.optimise.iterate->state == studio::RunState::Finished))
+  const bool just_finished = newest->state == studio::RunState::Finished && newest->iteration > 0 &&
+                             !(state_.optimise.iterate && state_.optimise.iterate->state == studio::RunState::Finished);
+  if (just_finished)
     state_.log.info("optimisation finished at iteration " + std::to_string(newest->iteration) + ": loss " +
                     shortest(newest->loss) + (newest->message.empty() ? "" : " (" + newest->message + ")"));
   state_.optimise.iterate = newest;
+  if (just_finished && newest->trajectory.steps > 0) commit_run(newest);
   if (newest->trajectory.steps == 0) return;  // it failed: the message is in the panel
   // The viewport plays the iterate's motion, as it plays a rollout's.
   auto motion = std::make_shared<studio::RolloutResult>();
@@ -657,15 +660,28 @@ void Studio::export_iterate(const command::Export& request) {
 void Studio::edit_parameter(const command::EditParameter& edit) {
   Scene edited = state_.point_scene();
   Parameter& p = edited.params[edit.id];
-  const std::string name = std::string(param_name(edit.id)) + "[" + std::to_string(edit.first) + "]";
-  if (edit.first < 0 || size_t(edit.first) + edit.values.size() > p.value.size()) return;  // the scene changed
-  for (size_t k = 0; k < edit.values.size(); ++k) {
-    const double v = edit.values[k];
-    if (p.optimize && (v < p.lower || v > p.upper))
-      return show_error("edit of " + name + ": " + shortest(v) + " is outside the optimisation bounds [" +
-                        shortest(p.lower) + ", " + shortest(p.upper) + "]; nothing changed");
-    p.value[size_t(edit.first) + k] = v;
-  }
+  const std::string name =
+      std::string(param_name(edit.id)) + "[" + std::to_string(edit.first) + "]" +
+      (edit.also_firsts.empty() ? "" : " and " + std::to_string(edit.also_firsts.size()) + " more");
+  const auto fits = [&](int first) { return first >= 0 && size_t(first) + edit.values.size() <= p.value.size(); };
+  if (!fits(edit.first)) return;  // the scene changed
+  for (int first : edit.also_firsts)
+    if (!fits(first)) return;
+  // Every element the edit covers: the one shown, then the rest of the selection, each
+  // set to the values typed or moved by the change typed.
+  std::vector<double> change(edit.values.size());
+  for (size_t k = 0; k < edit.values.size(); ++k) change[k] = edit.values[k] - p.value[size_t(edit.first) + k];
+  std::vector<int> firsts{edit.first};
+  firsts.insert(firsts.end(), edit.also_firsts.begin(), edit.also_firsts.end());
+  for (int first : firsts)
+    for (size_t k = 0; k < edit.values.size(); ++k) {
+      double& value = p.value[size_t(first) + k];
+      const double v = edit.relative ? value + change[k] : edit.values[k];
+      if (p.optimize && (v < p.lower || v > p.upper))
+        return show_error("edit of " + name + ": " + shortest(v) + " is outside the optimisation bounds [" +
+                          shortest(p.lower) + ", " + shortest(p.upper) + "]; nothing changed");
+      value = v;
+    }
   // The engine's own checks (finite, positive masses...), so nothing it rejects gets in.
   if (Status ok = check_scene(edited); !ok)
     return show_error("edit of " + name + ": " + ok.error().message + "; nothing changed");
@@ -687,7 +703,7 @@ void Studio::edit_scene_shown(const command::EditScene& edit) {
   // the edit. The optimiser's session ends (on the disposer's thread), which pauses it;
   // Start resumes from the edited scene.
   const std::shared_ptr<const studio::OptimizationSnapshot> iterate = state_.optimise.iterate;
-  const bool moved = iterate && iterate->iteration > 0 && iterate->trajectory.steps > 0;
+  const bool moved = state_.optimise.unapplied();
   Scene base = moved ? iterate->scene : state_.document.scene();
   if (moved) base.optimizer = state_.optimise.settings;
   Result<Scene> edited = edit.apply(base);
@@ -719,15 +735,33 @@ void Studio::show_history_step(const std::string& what) {
 }
 
 bool Studio::would_lose_work(const std::variant<command::NewScene, command::Open, command::Quit>& action) {
-  if (!state_.document.dirty()) return false;
+  if (!state_.document.dirty() && !state_.optimise.unapplied()) return false;
   state_.ui.popups.unsaved = action;
-  state_.log.info(state_.document.display_name() + " has unsaved changes: Save, Discard or Cancel");
+  state_.log.info(state_.document.display_name() +
+                  (state_.document.dirty() ? " has unsaved changes" : " has an optimiser run not in the scene") +
+                  ": Save, Discard or Cancel");
   return true;
+}
+
+void Studio::commit_run(const std::shared_ptr<const studio::OptimizationSnapshot>& run) {
+  // The run's result becomes one step of the document's history; the session, its curves
+  // and the motion shown stay (they are the document's scene now).
+  Scene result = run->scene;
+  result.optimizer = state_.optimise.settings;
+  const double start_loss = state_.optimise.initial_iterate ? state_.optimise.initial_iterate->loss : run->loss;
+  const std::string label = "optimise (" + std::string(method_name(state_.optimise.settings.method)) + ", " +
+                            std::to_string(run->iteration) + " iterations): loss " + shortest(start_loss) + " -> " +
+                            shortest(run->loss);
+  state_.document.replace_scene(std::move(result), label);
+  state_.optimise.committed = run;
+  window_.set_title(state_.document.title());
+  state_.log.info("iteration " + std::to_string(run->iteration) +
+                  "'s parameters are now the scene's: one step of history (Ctrl+Z undoes it, unsaved)");
 }
 
 bool Studio::frame(double wall_seconds) {
   // Closing the window with unsaved changes asks first (Quit{confirmed} closes).
-  if (window_.should_close() && !close_confirmed_ && state_.document.dirty()) {
+  if (window_.should_close() && !close_confirmed_ && (state_.document.dirty() || state_.optimise.unapplied())) {
     window_.cancel_close();
     would_lose_work(command::Quit{});
   }

@@ -151,6 +151,8 @@ private:
   // Whether `action` would lose unsaved changes; then it asks (the Unsaved Changes popup
   // holds the action until the user answers) and the action waits.
   bool would_lose_work(const std::variant<command::NewScene, command::Open, command::Quit>& action);
+  // A finished run's result as a step of the document's history (the run stays shown).
+  void commit_run(const std::shared_ptr<const studio::OptimizationSnapshot>& run);
   void show_error(const std::string& message);
   void set_document(studio::Document document);
   void adopt_opened(studio::Document document);  // set_document, plus the log and recent files

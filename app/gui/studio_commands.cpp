@@ -50,7 +50,11 @@ void Studio::handle(const command::SaveAs& c) {
     state_.ui.banner.clear();
     window_.set_title(state_.document.title());
     remember_recent(c.path);
+    // Save chosen in the Unsaved Changes prompt for a scene with no file: go on.
+    if (auto next = std::exchange(state_.ui.popups.after_save_as, std::nullopt))
+      std::visit([&](auto action) { state_.queue(action); }, *next);
   }
+  state_.ui.popups.after_save_as.reset();  // a failed save drops the action: nothing is lost
 }
 
 void Studio::handle(const command::Quit& c) {
@@ -109,13 +113,22 @@ void Studio::handle(const command::OptimizeStep&) {
 }
 
 void Studio::handle(const command::OptimizeReset&) {
+  // A committed run's start is a step back in the history (Ctrl+Z); Reset after it starts
+  // the next run from the scene as it is now, the result.
+  if (state_.optimise.committed && state_.optimise.iterate == state_.optimise.committed) {
+    disposer_.dispose(std::move(state_.optimise.session));
+    state_.optimise.iterate.reset();
+    state_.optimise.committed.reset();
+    state_.optimise.initial_iterate.reset();
+    state_.optimise.previous_iterate.reset();
+    start_rollout();
+    return;
+  }
   if (state_.optimise.session) state_.optimise.session->reset();
 }
 
 void Studio::handle(const command::ApplyIterate&) {
-  if (!state_.optimise.iterate || state_.optimise.iterate->iteration <= 0 ||
-      state_.optimise.iterate->trajectory.steps <= 0)
-    return;
+  if (!state_.optimise.unapplied()) return;  // nothing moved, or the run is already a step
   const int iteration = state_.optimise.iterate->iteration;
   Scene applied = state_.optimise.iterate->scene;
   applied.optimizer = state_.optimise.settings;

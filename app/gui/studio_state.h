@@ -110,6 +110,11 @@ struct EditParameter {
   ParamId id = ParamId::Mass;
   int first = 0;
   std::vector<double> values;
+  // The other selected elements' first entries, which the same edit changes in one step:
+  // with `relative` they move by the change typed (positions: a group keeps its shape),
+  // else they take the values typed.
+  std::vector<int> also_firsts;
+  bool relative = false;
 };
 // An editor action on the document's scene (studio/scene_edits.h): a step of the history
 // named `label`, or its error shown and nothing changed.
@@ -224,6 +229,9 @@ struct Popups {
   // "Unsaved changes": what the user asked for (new, open, quit) that would lose them,
   // held until they choose Save, Discard or Cancel.
   std::optional<std::variant<command::NewScene, command::Open, command::Quit>> unsaved;
+  // Save chosen there for a scene with no file: the action goes on once Save As has
+  // saved it (and is dropped if the dialog is cancelled or the save fails).
+  std::optional<std::variant<command::NewScene, command::Open, command::Quit>> after_save_as;
   // A recovery file's scene, offered at start until the user answers.
   std::optional<studio::RecoveredScene> recovery;
 };
@@ -260,6 +268,14 @@ struct OptimiseState {
   std::unique_ptr<studio::OptimizationSession> session;
   OptimizerSettings settings;
   std::shared_ptr<const studio::OptimizationSnapshot> iterate;
+  // The finished run whose result is the document's newest step of history (a run is
+  // one step: Ctrl+Z takes the scene back to its start, Ctrl+Y brings the result again).
+  std::shared_ptr<const studio::OptimizationSnapshot> committed;
+  // Whether the iterate shown has moved from the document's scene and is not in its
+  // history yet: opening, new or quit ask before dropping it.
+  bool unapplied() const {
+    return iterate && iterate != committed && iterate->iteration > 0 && iterate->trajectory.steps > 0;
+  }
   // The controller's outputs along the shown iterate's motion, computed once per iterate
   // (and timeline width) for the timeline.
   struct ControllerOutputs {

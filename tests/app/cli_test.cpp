@@ -275,8 +275,12 @@ TEST_CASE("cli: gradient writes every parameter's full gradient, or those named"
   CHECK(v0["optimized"] == true);
   CHECK(v0["gradient"][0][0].get<double>() == doctest::Approx(-4.97276).epsilon(1e-5));
   CHECK(v0["gradient"][0][1].get<double>() == doctest::Approx(-0.398563).epsilon(1e-5));
-  for (const char* name : {"initial_position", "mass", "stiffness", "controls", "particle_radius", "contact_friction"})
-    CHECK(j["parameters"].contains(name));  // every parameter by default
+  // By default the scene's own parameters: the bouncing ball has no springs, bodies or controls.
+  for (const char* name : {"initial_position", "mass", "drag", "gravity", "particle_radius"})
+    CHECK_MESSAGE(j["parameters"].contains(name), name);
+  for (const char* name : {"stiffness", "controls", "body_density", "joint_anchor"})
+    CHECK_MESSAGE(!j["parameters"].contains(name), name);
+  CHECK(run.output.find("\nstiffness ") == std::string::npos);  // nor in the printed table
   const Run named = nudge("gradient scenes/projectile.json --params mass,drag --out '" + out.string() + "'");
   REQUIRE(named.exit_code == 0);
   const nlohmann::json two = nlohmann::json::parse(read_file(out));

@@ -49,7 +49,6 @@ ADD_CLOTH = (EDIT_MENU, EDIT_ADD, (420, 244), (455, 557))  # Edit, Add, Cloth...
 ADD_CHAIN = (EDIT_MENU, EDIT_ADD, (420, 223), (455, 528))  # Edit, Add, Chain..., the dialog's Add
 ADD_TARGET = (EDIT_MENU, EDIT_ADD, (420, 490))
 ADD_SOFT_BOX = (EDIT_MENU, EDIT_ADD, (420, 307), (455, 514))  # Edit, Add, Soft Box..., the dialog's Add             # Edit, Add, Target for the Selection
-APPLY_ITERATE = (EDIT_MENU, (120, 270))                   # Edit, Apply Iterate
 TARGET_X_FIELD = (1110, 218)  # the inspector's target x of a selected target objective
 INSPECTOR_TAB = (1010, 36)    # the right dock node's tabs in the default layout
 OPTIMISE_TAB = (1109, 36)
@@ -57,6 +56,8 @@ PARAMETERS_HEADING = (75, 196)  # the outliner's Parameters in a new scene with 
 INITIAL_VELOCITY_ROW = (90, 238)
 OPTIMISED_BOX = (1097, 107)     # the inspector's "optimised" tick of the parameter shown
 OPTIMISE_START = (985, 68)
+UNSAVED_SAVE_AS = (522, 436)  # the Unsaved Changes prompt's Save As... for a scene with no file
+UNSAVED_DISCARD = (640, 436)  # its Discard: the middle of its row of buttons, under the window's middle
 SAVE_AS_NAME_FIELD = (640, 556)
 SAVE_AS_SAVE = (427, 585)
 PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
@@ -528,7 +529,14 @@ class GuiTest:
             check(moved >= MIN_CHANGED_PIXELS, f"{moved} viewport pixels changed in 1 s (>= {MIN_CHANGED_PIXELS})")
             stderr = err_path.read_text(errors="replace")
             check("optimising with" in stderr, "the log says it is optimising")
+            # The run is not saved: a finished one is a step of the scene's history, a running
+            # one not yet in it. Closing asks either way; Discard closes.
             self.client_ok("close", title)
+            time.sleep(2)
+            stderr = err_path.read_text(errors="replace")
+            check(app.poll() is None and ": Save, Discard or Cancel" in stderr,
+                  "closing asks first (the run's result is not saved)")
+            self.click_all(self.client_ok("title", "Nudge"), [UNSAVED_DISCARD])
             code = app.wait(CLOSE_TIMEOUT_S)
             check(code == 0, f"nudge exited with code {code} (expected 0; 1 means a validation message)")
         finally:
@@ -783,19 +791,24 @@ class GuiTest:
             final_loss = float(found.group(2))
             check(final_loss < 0.9 * start_loss, f"it lowered the loss: {start_loss} -> {final_loss}")
 
-            self.click_all(title, APPLY_ITERATE)
             time.sleep(1)
-            check(f"iteration {found.group(1)}'s parameters are now the scene's" in stderr(),
-                  "Edit > Apply Iteration to the Scene")
-            self.client_ok("key", title + "*", "ctrl+s")  # untitled: Save As asks for a name
+            check(f"iteration {found.group(1)}'s parameters are now the scene's: one step of history" in stderr(),
+                  "the finished run's result is the scene's, as a step of history")
+            check(self.client_ok("title", "Nudge") == title + "*", "and the scene is unsaved (the title's mark)")
+            # File > New with the scene unsaved and untitled: the prompt's Save As... asks for a
+            # name, saves, and the new scene follows.
+            self.client_ok("key", title + "*", "ctrl+n")
             time.sleep(1.5)
-            self.click_all(title + "*", [SAVE_AS_NAME_FIELD], pause=0.7)
+            check("untitled has unsaved changes: Save, Discard or Cancel" in stderr(), "Ctrl+N asks first")
+            self.click_all(title + "*", [UNSAVED_SAVE_AS, SAVE_AS_NAME_FIELD], pause=0.7)
             self.client_ok("key", title + "*", "ctrl+a")
             self.type_text(title + "*", str(saved))
             self.click_all(title + "*", [SAVE_AS_SAVE])
-            time.sleep(1)
-            check(saved.is_file(), f"Save As wrote {saved}")
-            check(self.client_ok("title", "Nudge") == "Nudge - hanging_chain.json", "the title names the saved file")
+            time.sleep(1.5)
+            check(saved.is_file(), f"the prompt's Save As... wrote {saved}")
+            check(f"saved {saved}" in stderr() and stderr().rfind("new scene") > stderr().rfind(f"saved {saved}"),
+                  "then File > New went on (the log says saved, then new scene)")
+            check(self.client_ok("title", "Nudge") == "Nudge - untitled", "the title names the new scene")
             scene = json.loads(saved.read_text())
             check(len(scene["particles"]["position"]) == 11 and len(scene["springs"]["pairs"]) == 10,
                   "the file holds the chain only (11 particles, 10 springs): File > New added nothing")

@@ -219,14 +219,14 @@ void edit_menu(const StudioState& state, UiState& ui, EditorState& editor, Comma
   ImGui::MenuItem("Snap to Grid", nullptr, &panel.editor.snap);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("moves by the gizmo land on the grid; hold Ctrl while dragging to invert");
-  // The Optimise tab's "Apply to the scene", here too: it is a step of the history.
+  // The Optimise tab's "Apply to the scene", here too: it is a step of the history (a
+  // finished run is one by itself).
   ImGui::Separator();
-  const bool moved = panel.state.optimise.iterate && panel.state.optimise.iterate->iteration > 0 &&
-                     panel.state.optimise.iterate->trajectory.steps > 0;
+  const bool moved = panel.state.optimise.unapplied();
   if (ImGui::MenuItem("Apply Iterate", nullptr, false, moved)) panel.commands.push(command::ApplyIterate{});
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(moved ? "make iteration %d's parameters the scene's (an undoable step)"
-                            : "the optimiser has not moved from the scene's values",
+                            : "the optimiser has not moved from the scene's values, or its result already is them",
                       moved ? panel.state.optimise.iterate->iteration : 0);
   ImGui::EndMenu();
 }

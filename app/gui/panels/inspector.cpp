@@ -511,8 +511,10 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
     const studio::ElementKindFacts& kind = studio::element_kind_facts(sel.kind);
     ImGui::Text("%zu %s selected", members.size(), std::string(kind.plural).c_str());
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("The rows below are %s %d's. Shift+click adds or takes away.",
-                       std::string(kind.singular).c_str(), sel.index);
+    ImGui::TextWrapped(
+        "The rows below show %s %d; a value typed applies to all %zu (positions move together by the "
+        "change). Shift+click adds or takes away.",
+        std::string(kind.singular).c_str(), sel.index, members.size());
     ImGui::PopStyleColor();
     ImGui::Separator();
   }

@@ -10,6 +10,32 @@
 
 namespace nudge::gui::inspector {
 
+namespace {
+
+// The rows of parameters that a selection of this kind indexes; Scene for kinds that have
+// none of their own (colliders, attachments, objectives...).
+ParamElement param_element_of(studio::ElementKind kind) {
+  using K = studio::ElementKind;
+  switch (kind) {
+    case K::Particle: return ParamElement::Particle;
+    case K::Spring: return ParamElement::Spring;
+    case K::Body: return ParamElement::Body;
+    case K::Joint: return ParamElement::Joint;
+    case K::Triangle: return ParamElement::Triangle;
+    case K::BendingEdge: return ParamElement::BendingEdge;
+    case K::Tet: return ParamElement::Tet;
+    case K::None:
+    case K::Settings:
+    case K::Collider:
+    case K::Attachment:
+    case K::Objective:
+    case K::Parameter: return ParamElement::Scene;
+  }
+  return ParamElement::Scene;
+}
+
+}  // namespace
+
 void row(const char* label, const std::string& value) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -58,9 +84,26 @@ void edit_param_row(const Page& page, ParamId id, int row, const char* unit) {
   if (size_t(first + count) > p.value.size()) return;
   double values[3] = {0, 0, 0};
   for (int k = 0; k < count; ++k) values[k] = p.value[size_t(first + k)];
-  if (number_row(label.c_str(), values, count, unit_text.c_str(),
-                 std::string(param_name(id)) + (p.optimize ? " (optimised)" : "")))
-    page.commands.push(command::EditParameter{id, first, std::vector<double>(values, values + count)});
+  // With several elements selected, the row shown is the first's and an edit applies to
+  // every one: positions move together, other values are set alike.
+  const std::vector<int> members =
+      row == page.index && param_element_of(page.state.editor.selection.kind) == facts.element
+          ? page.state.editor.selection.members()
+          : std::vector<int>{};
+  std::string tooltip = std::string(param_name(id)) + (p.optimize ? " (optimised)" : "");
+  const bool relative = id == ParamId::InitialPosition || id == ParamId::BodyPosition;
+  if (members.size() > 1)
+    tooltip += relative ? "; the " + std::to_string(members.size()) + " selected move by the change"
+                        : "; applies to all " + std::to_string(members.size()) + " selected";
+  if (!number_row(label.c_str(), values, count, unit_text.c_str(), tooltip)) return;
+  command::EditParameter edit{.id = id,
+                              .first = first,
+                              .values = std::vector<double>(values, values + count),
+                              .also_firsts = {},
+                              .relative = relative};
+  for (int m : members)
+    if (m != row && size_t((m + 1) * count) <= p.value.size()) edit.also_firsts.push_back(m * count);
+  page.commands.push(std::move(edit));
 }
 
 // A label and, on its right, a small button; true when it is pressed.

@@ -383,12 +383,20 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
   }
 
   if (snap && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
-    parameter_table(start, snap->scene);
-    ImGui::BeginDisabled(running || snap->iteration == 0);
-    if (ImGui::Button("Apply to the scene")) commands.push(command::ApplyIterate{});
-    ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("Make this iterate's parameters the scene's (then File > Save)");
+    // Against the run's start (once a finished run is committed, the document is its result).
+    parameter_table(optimise.initial_iterate ? optimise.initial_iterate->scene : start, snap->scene);
+    if (optimise.committed && snap == optimise.committed.get()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
+      ImGui::TextWrapped("The run's result is the scene's: one step of history (Edit > Undo goes back to its start).");
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::BeginDisabled(running || !optimise.unapplied());
+      if (ImGui::Button("Apply to the scene")) commands.push(command::ApplyIterate{});
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip(
+            "Make this iterate's parameters the scene's, as a step of history (a finished run's are, by itself)");
+    }
   }
 
   if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(optimise, commands);

@@ -227,18 +227,33 @@ void unsaved_changes_popup(const Panel& panel) {
     panel.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   };
-  ImGui::Text("%s has changes that are not saved.", panel.state.document.display_name().c_str());
-  ImGui::TextDisabled("Save them first, discard them, or cancel and stay.");
+  const OptimiseState& optimise = panel.state.optimise;
+  if (panel.state.document.dirty())
+    ImGui::Text("%s has changes that are not saved.", panel.state.document.display_name().c_str());
+  if (optimise.unapplied())
+    ImGui::Text("The optimiser's iteration %d (loss %.4g) is not in the scene yet.", optimise.iterate->iteration,
+                optimise.iterate->loss);
+  ImGui::TextDisabled(optimise.unapplied() ? "Save applies the iteration and saves; Discard drops both."
+                                           : "Save them first, discard them, or cancel and stay.");
   ImGui::Separator();
-  const bool can_save = panel.state.document.has_path();
-  if (!can_save) ImGui::BeginDisabled();
-  if (ImGui::Button("Save", ImVec2(110, 0))) {
-    panel.commands.push(command::Save{});
-    go_on(false);
+  // The three buttons centred, so Discard sits under the middle of the window whatever
+  // the text above (the GUI test clicks it there).
+  const float row = 3 * 110 + 2 * ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), 0.5f * (ImGui::GetWindowWidth() - row)));
+  const bool has_file = panel.state.document.has_path();
+  if (ImGui::Button(has_file ? "Save" : "Save As...", ImVec2(110, 0))) {
+    if (optimise.unapplied()) panel.commands.push(command::ApplyIterate{});
+    if (has_file) {
+      panel.commands.push(command::Save{});
+      go_on(false);
+    } else {  // the action goes on once Save As has saved (studio_commands.cpp)
+      panel.ui.popups.after_save_as = *panel.ui.popups.unsaved;
+      panel.ui.popups.save_as = true;
+      panel.ui.popups.unsaved.reset();
+      ImGui::CloseCurrentPopup();
+    }
   }
-  if (!can_save) ImGui::EndDisabled();
-  if (!can_save && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("a new scene has no file yet: Cancel, then File > Save As");
+  if (!has_file && ImGui::IsItemHovered()) ImGui::SetTooltip("a new scene has no file yet: choose where to save it");
   ImGui::SameLine();
   if (ImGui::Button("Discard", ImVec2(110, 0))) go_on(true);
   ImGui::SameLine();
@@ -345,7 +360,10 @@ void draw_popups(const StudioState& state, UiState& ui, CommandQueue& commands) 
     if (fs::path path = file_dialog("Export", "Export", export_title(*g_export_kind)); !path.empty())
       panel.commands.push(command::Export{*g_export_kind, path});
   }
-  if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty()) panel.commands.push(command::SaveAs{path});
+  if (fs::path path = file_dialog("Save Scene As", "Save"); !path.empty())
+    panel.commands.push(command::SaveAs{path});
+  else if (!ImGui::IsPopupOpen("Save Scene As"))
+    panel.ui.popups.after_save_as.reset();  // cancelled: what waited on it is dropped
   marker_csv_dialog(panel);
   draw_generator_dialogs(panel.state, panel.ui, panel.commands);
   if (panel.ui.popups.keys) keys_window(&panel.ui.popups.keys);
