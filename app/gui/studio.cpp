@@ -110,10 +110,12 @@ Studio::Studio(Window& window, studio::AppLog& log, std::optional<studio::Docume
   state_.files.examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
   state_.files.recent_file = studio::default_recent_files_path();
   if (!state_.files.recent_file.empty()) state_.files.recent = studio::RecentFiles::load(state_.files.recent_file);
-  if (first)
+  if (first) {
     adopt_opened(std::move(*first));
-  else
+  } else {
     set_document(studio::Document{});
+    state_.ui.welcome = true;  // a start without a scene: the examples, and what to do first
+  }
 }
 
 void Studio::drop_derived_state() {
@@ -135,11 +137,13 @@ void Studio::drop_derived_state() {
 void Studio::set_document(studio::Document document) {
   drop_derived_state();
   disposer_.dispose(std::move(state_.shot.tracking));  // its track belongs to the old document
+  state_.ui.welcome = false;                           // the user has started: it steps aside
   state_.ui.view.arrow_scale.metres_per_unit = 0;      // a fixed arrow scale is the new scene's to set
   state_.shot.selected_track = -1;
   state_.shot.track_drag.reset();
   state_.shot.tool.mode = ShotState::FootageTool::Mode::None;
   state_.document = std::move(document);
+  note_file_on_disk();
   state_.optimise.settings = state_.document.scene().optimizer;
   state_.editor.selection = {Selection::Kind::Settings, 0};
   state_.ui.banner.clear();
@@ -721,6 +725,7 @@ void Studio::edit_scene_shown(const command::EditScene& edit) {
 
 void Studio::show_history_step(const std::string& what) {
   drop_derived_state();
+  state_.ui.welcome = false;  // the user has started: it steps aside
   // The same scene, edited: the view stays where the user had it; but the first things
   // added to an empty scene are framed (unless the user has moved the camera).
   if (!framed_empty_scene_) camera_moved_ = true;
@@ -801,6 +806,9 @@ bool Studio::frame(double wall_seconds) {
   draw_viewport_overlay(state_.ui, viewport);
   draw_arrow_scale_legend(state_.ui.view, viewport);
   draw_shot_overlay(state_, viewport);
+  update_example_pictures();
+  reload_if_changed_on_disk();
+  draw_welcome(state_, state_.ui, state_.commands);
   draw_popups(state_, state_.ui, state_.commands);
   handle_viewport_mouse(viewport);
 
@@ -829,6 +837,52 @@ bool Studio::frame(double wall_seconds) {
     return false;
   }
   return true;
+}
+
+void Studio::note_file_on_disk() {
+  std::error_code ec;
+  disk_time_ = state_.document.has_path() ? std::filesystem::last_write_time(state_.document.path(), ec)
+                                          : std::filesystem::file_time_type{};
+  if (ec) disk_time_ = {};
+  disk_change_reported_ = false;
+}
+
+void Studio::reload_if_changed_on_disk() {
+  // As MuJoCo's simulate does: a scene edited in a text editor shows here once saved there.
+  using Clock = std::chrono::steady_clock;
+  if (!state_.document.has_path() || Clock::now() - disk_checked_ < std::chrono::seconds(1)) return;
+  disk_checked_ = Clock::now();
+  std::error_code ec;
+  const std::filesystem::file_time_type now = std::filesystem::last_write_time(state_.document.path(), ec);
+  if (ec || now == disk_time_) return;  // gone (a save elsewhere will say so) or unchanged
+  const std::string name = state_.document.path().filename().string();
+  if (state_.document.dirty() || state_.optimise.unapplied()) {
+    if (!disk_change_reported_)
+      show_error(name + " changed on disk; the window keeps your unsaved changes (File > Open loads the file's)");
+    disk_change_reported_ = true;
+    return;
+  }
+  Result<studio::Document> reloaded = studio::Document::open(state_.document.path());
+  if (!reloaded) {  // half written by the editor, or broken: say so once, keep what is shown
+    if (!disk_change_reported_) show_error(reloaded.error().message + " (changed on disk; not reloaded)");
+    disk_change_reported_ = true;
+    return;
+  }
+  // The view stays: the same scene, edited elsewhere.
+  const studio::OrbitCamera camera = state_.ui.camera;
+  const bool camera_moved = camera_moved_, was_playing = state_.shown.playback.playing();
+  set_document(std::move(*reloaded));
+  state_.ui.camera = camera;
+  camera_moved_ = camera_moved;
+  if (was_playing) state_.shown.playback.play();
+  state_.log.info("reloaded " + name + ": it changed on disk");
+}
+
+void Studio::update_example_pictures() {
+  // Drawn in the background the first time the welcome panel shows, then kept.
+  if (state_.ui.welcome && !thumbnails_) thumbnails_ = std::make_unique<ExampleThumbnails>(state_.files.examples);
+  if (!thumbnails_) return;
+  for (auto& [index, image] : thumbnails_->take_ready()) state_.ui.example_pictures[index] = window_.add_texture(image);
 }
 
 void Studio::update_footage() {

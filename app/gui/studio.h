@@ -15,6 +15,7 @@
 #include "studio/recovery.h"
 #include "studio/panel_layout.h"
 #include "gui/dock_layout.h"
+#include "gui/example_thumbnails.h"
 #include "gui/viewport_editor.h"
 #include "gui/window.h"
 
@@ -169,11 +170,20 @@ private:
   studio::Recovery recovery_{studio::default_recovery_dir()};
   std::uint64_t seen_revision_ = 0;
   std::chrono::steady_clock::time_point changed_at_ = std::chrono::steady_clock::now();
-  bool autosave_failed_ = false;            // said once in the log
-  bool camera_moved_ = false;               // by the user since the document opened
-  bool framed_empty_scene_ = false;         // the camera framed a scene with nothing in it
-  bool dragging_ = false;                   // a right or middle drag that began in the viewport is going on
-  ViewportEditor editor_;                   // the left button: select, box-select, move with the gizmo
+  bool autosave_failed_ = false;                   // said once in the log
+  bool camera_moved_ = false;                      // by the user since the document opened
+  bool framed_empty_scene_ = false;                // the camera framed a scene with nothing in it
+  bool dragging_ = false;                          // a right or middle drag that began in the viewport is going on
+  ViewportEditor editor_;                          // the left button: select, box-select, move with the gizmo
+  std::unique_ptr<ExampleThumbnails> thumbnails_;  // the welcome panel's pictures, once asked for
+  // The document's file as last read or written, checked each second: reloaded when it
+  // changes on disk and nothing here is unsaved.
+  std::filesystem::file_time_type disk_time_{};
+  std::chrono::steady_clock::time_point disk_checked_{};
+  bool disk_change_reported_ = false;
+  void note_file_on_disk();
+  void reload_if_changed_on_disk();
+  void update_example_pictures();
   DockLayout dock_{default_layout_file()};  // where the panels are, kept between sessions
   bool close_confirmed_ = false;            // Quit chosen with unsaved changes discarded: closing may go on
   float viewport_aspect_ = 16.0f / 9.0f;

@@ -36,6 +36,7 @@ void Studio::handle(const command::Save&) {
   } else if (Status saved = state_.document.save(); !saved) {
     show_error(saved.error().message);
   } else {
+    note_file_on_disk();  // our own write is not a change to reload
     state_.log.info("saved " + state_.document.path().string());
     state_.ui.banner.clear();  // an error shown before is no longer the news
     window_.set_title(state_.document.title());
@@ -46,6 +47,7 @@ void Studio::handle(const command::SaveAs& c) {
   if (Status saved = state_.document.save_as(c.path); !saved) {
     show_error(saved.error().message);
   } else {
+    note_file_on_disk();
     state_.log.info("saved " + c.path.string());
     state_.ui.banner.clear();
     window_.set_title(state_.document.title());

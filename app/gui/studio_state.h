@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include <imgui.h>  // ImTextureRef: the examples' pictures
 
 #include "gui/frame_export.h"
 #include "studio/app_log.h"
@@ -372,6 +375,11 @@ struct UiState {
   // File > Export Frames, running (null when none has been asked for).
   std::unique_ptr<FrameExport> frame_export;
   bool frame_export_reported = false;
+  // Help > Welcome: shown at a start without a scene; it steps aside once the user opens,
+  // creates or edits something. The examples' pictures, by index in files.examples, as
+  // they are drawn.
+  bool welcome = false;
+  std::map<int, ImTextureRef> example_pictures;
 };
 
 // What the panels ask the studio to do this frame, carried out after drawing

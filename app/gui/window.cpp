@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -12,6 +13,7 @@
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // RegisterUserTexture
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 #include <implot.h>
@@ -55,6 +57,9 @@ struct Window::State {
   VkDescriptorPool imgui_pool = VK_NULL_HANDLE;
   bool imgui_context = false, implot_context = false, imgui_glfw = false, imgui_vulkan = false;
   std::vector<std::string> dropped;
+  // Images for the panels. Dear ImGui's Vulkan backend frees their GPU side at shutdown (they
+  // stay registered); the objects themselves go after it, with the State.
+  std::vector<std::unique_ptr<ImTextureData>> textures;
   std::vector<std::string> notes;
   bool vsync = true;
   double refresh_seconds = 1.0 / 60.0;
@@ -279,6 +284,17 @@ render::Status Window::render(const render::DrawList* scene, PixelRect viewport)
 }
 
 std::vector<std::string> Window::take_dropped_paths() { return std::exchange(state_->dropped, {}); }
+
+ImTextureRef Window::add_texture(const render::Image& image) {
+  auto texture = std::make_unique<ImTextureData>();
+  texture->Create(ImTextureFormat_RGBA32, image.width, image.height);
+  std::memcpy(texture->GetPixels(), image.rgba.data(), image.rgba.size());
+  texture->SetStatus(ImTextureStatus_WantCreate);
+  ImGui::RegisterUserTexture(texture.get());
+  const ImTextureRef ref(texture->GetTexRef());
+  state_->textures.push_back(std::move(texture));
+  return ref;
+}
 
 int Window::framebuffer_width() const {
   int w = 0, h = 0;

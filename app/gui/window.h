@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "nudge/render/draw_list.h"
+#include "nudge/render/image.h"
 #include "nudge/render/result.h"
 
 struct GLFWwindow;
@@ -59,6 +62,10 @@ public:
   // Renders `scene` into `viewport` (skipped when null or empty) and the ImGui frame over
   // it, then presents. A minimised window draws nothing and returns Ok.
   render::Status render(const render::DrawList* scene, PixelRect viewport);
+
+  // An image for the panels (ImGui::Image): uploaded by Dear ImGui's backend with the next
+  // frame, kept until the window closes.
+  ImTextureRef add_texture(const render::Image& image);
 
   // Paths dropped on the window since the last call.
   std::vector<std::string> take_dropped_paths();

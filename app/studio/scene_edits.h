@@ -53,6 +53,17 @@ Result<Scene> set_pinned(const Scene& scene, const std::vector<int>& particles, 
 // Moves the particles' initial positions by `delta` (m); springs keep their rest lengths.
 Result<Scene> move_particles(const Scene& scene, const std::vector<int>& particles, const Vec3& delta);
 
+// A turn and a uniform scale about a pivot, as the gizmo's rotate and scale and the
+// inspector's typed transform give them: p -> pivot + scale * rotate(rotation, p - pivot).
+struct Transform {
+  Vec3 pivot{0, 0, 0};
+  std::array<double, 4> rotation{0, 0, 0, 1};  // a quaternion x, y, z, w; normalised when applied
+  double scale = 1;                            // > 0
+};
+// Turns and scales the particles' initial positions about the pivot (their velocities stay
+// as they are); springs keep their rest lengths.
+Result<Scene> transform_particles(const Scene& scene, const std::vector<int>& particles, const Transform& transform);
+
 // ---- Springs and controls --------------------------------------------------------
 
 // A passive spring between particles a and b whose rest length is their current
@@ -216,6 +227,11 @@ Result<Scene> delete_colliders(const Scene& scene, const std::vector<int>& colli
 // would after moving the body in a file): move the other body too, or re-add the joint.
 // Springs keep their rest lengths.
 Result<Scene> move_bodies(const Scene& scene, const std::vector<int>& bodies, const Vec3& delta);
+// Turns and scales the bodies' initial centres about the pivot and turns their initial
+// orientations by the rotation (their shapes keep their sizes; velocities stay); what
+// follows them does as move_bodies says (attached particles, anchors of joints between
+// two moved bodies).
+Result<Scene> transform_bodies(const Scene& scene, const std::vector<int>& bodies, const Transform& transform);
 // Moves static colliders by `delta` (m): a box's, sphere's or capsule's position, a
 // plane's offset along its normal (only the normal part of delta moves a plane).
 Result<Scene> move_colliders(const Scene& scene, const std::vector<int>& colliders, const Vec3& delta);

@@ -90,6 +90,29 @@ Result<Scene> move_bodies(const Scene& scene, const std::vector<int>& bodies, co
   return finish(std::move(edited), action);
 }
 
+Result<Scene> transform_bodies(const Scene& scene, const std::vector<int>& bodies, const Transform& transform) {
+  constexpr std::string_view action = "transform bodies";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "body", bodies, scene.body_count())) return *error;
+  if (auto error = check_transform(action, transform)) return *error;
+  const std::set<int> moved(bodies.begin(), bodies.end());  // each once, however often listed
+  Scene edited = scene;
+  const auto point = [&](ParamId id, int row) {
+    transform_point(transform, &edited.params[id].value[3 * size_t(row)]);
+  };
+  for (int b : moved) {
+    point(ParamId::BodyPosition, b);
+    transform_orientation(transform, &edited.params[ParamId::BodyOrientation].value[4 * size_t(b)]);
+  }
+  // What follows a moved body, as move_bodies says.
+  for (const Attachment& a : scene.attachments)
+    if (moved.contains(a.body)) point(ParamId::InitialPosition, a.particle);
+  for (int j = 0; j < scene.joint_count(); ++j)
+    if (moved.contains(scene.joints[size_t(j)].parent) && moved.contains(scene.joints[size_t(j)].child))
+      point(ParamId::JointAnchor, j);
+  return finish(std::move(edited), action);
+}
+
 // ---- Joints -------------------------------------------------------------------------
 
 Result<Scene> add_joint(const Scene& scene, const Joint& joint, const Vec3& anchor) {

@@ -87,6 +87,17 @@ Result<Scene> move_particles(const Scene& scene, const std::vector<int>& particl
   return finish(std::move(edited), action);
 }
 
+Result<Scene> transform_particles(const Scene& scene, const std::vector<int>& particles, const Transform& transform) {
+  constexpr std::string_view action = "transform particles";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "particle", particles, scene.particle_count())) return *error;
+  if (auto error = check_transform(action, transform)) return *error;
+  Scene edited = scene;
+  std::vector<double>& x = edited.initial_positions();
+  for (int i : std::set<int>(particles.begin(), particles.end())) transform_point(transform, &x[3 * size_t(i)]);
+  return finish(std::move(edited), action);
+}
+
 // ---- Springs and controls ----------------------------------------------------------
 
 Result<Scene> add_spring(const Scene& scene, int a, int b, double stiffness, double damping) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "nudge/objective_facts.h"
+#include "nudge/quat.h"
 
 namespace nudge::studio::edits::support {
 
@@ -35,6 +36,38 @@ bool normalise_direction(double* v) {
   const double length = std::hypot(v[0] / scale, v[1] / scale, v[2] / scale);
   for (int k = 0; k < 3; ++k) v[k] = v[k] / scale / length;
   return true;
+}
+
+namespace {
+
+Quat<double> unit_rotation(const Transform& t) {
+  return normalize(Quat<double>{t.rotation[0], t.rotation[1], t.rotation[2], t.rotation[3]});
+}
+
+}  // namespace
+
+std::optional<Error> check_transform(std::string_view action, const Transform& t) {
+  const double q = std::hypot(std::hypot(t.rotation[0], t.rotation[1]), std::hypot(t.rotation[2], t.rotation[3]));
+  if (!finite(t.pivot)) return fail(action, "found pivot " + vec3_text(t.pivot) + "; expected finite values (m)");
+  if (!std::isfinite(q) || !(q > 0))
+    return fail(action,
+                "found a rotation quaternion of length " + number_text(q) + "; expected a finite, non-zero one");
+  if (!std::isfinite(t.scale) || !(t.scale > 0))
+    return fail(action, "found scale " + number_text(t.scale) + "; expected a finite scale > 0");
+  return std::nullopt;
+}
+
+void transform_point(const Transform& t, double* p) {
+  const nudge::Vec3<double> from{p[0] - t.pivot[0], p[1] - t.pivot[1], p[2] - t.pivot[2]};
+  const nudge::Vec3<double> to = rotate(unit_rotation(t), from);
+  p[0] = t.pivot[0] + t.scale * to.x;
+  p[1] = t.pivot[1] + t.scale * to.y;
+  p[2] = t.pivot[2] + t.scale * to.z;
+}
+
+void transform_orientation(const Transform& t, double* q) {
+  const Quat<double> turned = normalize(unit_rotation(t) * Quat<double>{q[0], q[1], q[2], q[3]});
+  q[0] = turned.x, q[1] = turned.y, q[2] = turned.z, q[3] = turned.w;
 }
 
 std::optional<Error> check_indices(std::string_view action, std::string_view element, const std::vector<int>& indices,

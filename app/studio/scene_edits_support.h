@@ -20,6 +20,11 @@ namespace nudge::studio::edits::support {
 std::string number_text(double x);
 std::string vec3_text(const Vec3& v);
 bool finite(const Vec3& v);
+// A transform's problem for `action` (a non-finite or zero rotation, a scale not > 0), or
+// nothing; and the transform of a point and of an orientation (x, y, z, w) by it.
+std::optional<Error> check_transform(std::string_view action, const Transform& transform);
+void transform_point(const Transform& transform, double* p);
+void transform_orientation(const Transform& transform, double* q);
 // Makes v (3 values) a unit vector as a scene file reads a direction: kept bit for bit
 // when it already is one (so saving and loading cannot change a last digit), else scaled
 // (so tiny or huge vectors cannot underflow or overflow). False for a zero or

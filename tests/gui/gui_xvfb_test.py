@@ -60,6 +60,9 @@ UNSAVED_SAVE_AS = (522, 436)  # the Unsaved Changes prompt's Save As... for a sc
 UNSAVED_DISCARD = (640, 436)  # its Discard: the middle of its row of buttons, under the window's middle
 SAVE_AS_NAME_FIELD = (640, 556)
 SAVE_AS_SAVE = (427, 585)
+HELP_MENU = (145, 12)
+HELP_WELCOME = (210, 40)
+WELCOME_PROJECTILE_CARD = (970, 265)  # the welcome panel's fourth card in "Learn what a gradient does"
 PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
 PROJECTILE_GIZMO_Y = (470, 167)     # the gizmo's y arrow on the selected ball
 
@@ -826,7 +829,14 @@ class GuiTest:
             reloaded = re.findall(r"hanging_chain.json: 1000 steps simulated in \d+ ms, loss ([0-9.e+-]+)", stderr())
             check(reloaded and abs(float(reloaded[-1]) - final_loss) <= 1e-5 * final_loss,
                   f"its loss is the optimised one: {reloaded[-1] if reloaded else None} vs {final_loss}")
-            self.client_ok("close", "Nudge - hanging_chain.json")
+            # Help > Welcome and Examples: a card opens its example, as a copy.
+            self.click_all("Nudge - hanging_chain.json", [HELP_MENU, HELP_WELCOME], pause=1.0)
+            time.sleep(3)  # the pictures are drawn in the background
+            self.click_all("Nudge - hanging_chain.json", [WELCOME_PROJECTILE_CARD])
+            time.sleep(2)
+            check("opened a copy of the example" in stderr() and "projectile.json" in stderr().split("opened a copy")[-1],
+                  "Help > Welcome and Examples: the projectile's card opens it as a copy")
+            self.client_ok("close", "Nudge - a copy of projectile.json")
             code = app.wait(CLOSE_TIMEOUT_S)
             check(code == 0, f"nudge exited with code {code} (nothing unsaved: no prompt)")
             layout = self.state_dir / "nudge" / "layout.ini"

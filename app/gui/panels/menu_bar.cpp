@@ -112,6 +112,7 @@ void view_menu(const Panel& panel) {
 
 void help_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("Help")) return;
+  if (ImGui::MenuItem("Welcome and Examples")) panel.ui.welcome = true;
   if (ImGui::MenuItem("Keys and Mouse", "F1")) panel.ui.popups.keys = true;
   if (ImGui::MenuItem("About Nudge")) panel.ui.popups.about = true;
   ImGui::EndMenu();

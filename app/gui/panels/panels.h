@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gui/dock_layout.h"
+#include "gui/example_thumbnails.h"
 #include "gui/studio_state.h"
 #include "nudge/joints.h"
 #include "studio/panel_layout.h"
@@ -42,6 +43,9 @@ void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // While gradient arrows are drawn: what they show (the direction of steepest increase),
 // their scale, and the choice of fixed or normalised length; at the viewport's bottom left.
 void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport);
+// Help > Welcome (gui/panels/welcome_panel.cpp): the examples as cards; a card queues its
+// Open.
+void draw_welcome(const StudioState& state, UiState& ui, CommandQueue& commands);
 // Open and Save As dialogs, Help > Keys and About.
 void draw_popups(const StudioState& state, UiState& ui, CommandQueue& commands);
 

@@ -24,6 +24,12 @@ void draw_status_bar(const StudioState& state) {
     ImGui::TextColored(theme::kErrorText, "rollout failed (see log)");
   else if (state.optimise.iterate)
     ImGui::Text("loss %.6g   optimiser iteration %d", current->evaluation.loss, state.optimise.iterate->iteration);
+  else if (current->seconds > 0)
+    // The real-time factor, as MuJoCo's simulate shows it: simulated seconds per second of
+    // computing the rollout.
+    ImGui::Text(play.duration() / current->seconds >= 10 ? "loss %.6g   rollout %.0f ms, %.0fx real time"
+                                                         : "loss %.6g   rollout %.0f ms, %.2gx real time",
+                current->evaluation.loss, current->seconds * 1000, play.duration() / current->seconds);
   else
     ImGui::Text("loss %.6g   rollout %.0f ms", current->evaluation.loss, current->seconds * 1000);
   if (state.ui.frame_export && !state.ui.frame_export->job().finished()) {
