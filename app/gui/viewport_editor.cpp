@@ -121,6 +121,26 @@ std::optional<command::EditScene> move_selection(const Scene& scene, const Selec
   }
 }
 
+std::optional<command::EditScene> transform_selection(const Scene& scene, const Selection& sel,
+                                                      const studio::edits::Transform& transform,
+                                                      const std::string& what) {
+  if (!selection_exists(scene, sel)) return std::nullopt;
+  const std::vector<int> members = sel.members();
+  switch (sel.kind) {
+    case Selection::Kind::Particle:
+      return command::EditScene{
+          "turn and scale " + counted(members.size(), "a particle", "particles") + " " + what,
+          [members, transform](const Scene& s) { return edits::transform_particles(s, members, transform); },
+          {}};
+    case Selection::Kind::Body:
+      return command::EditScene{
+          "turn and scale " + counted(members.size(), "a body", "bodies") + " " + what,
+          [members, transform](const Scene& s) { return edits::transform_bodies(s, members, transform); },
+          {}};
+    default: return std::nullopt;
+  }
+}
+
 glm::dvec3 snap_to_grid(glm::dvec3 origin, glm::dvec3 offset, double step) {
   if (!(step > 0)) return offset;
   for (int k = 0; k < 3; ++k)

@@ -12,6 +12,7 @@
 #include <glm/glm.hpp>
 
 #include "gui/studio_state.h"
+#include "studio/scene_edits.h"
 #include "view/gizmo.h"
 #include "view/picking.h"
 
@@ -23,6 +24,13 @@ std::optional<glm::dvec3> movable_origin(const Scene& scene, const Selection& se
 
 // The edit that moves the selection by `offset` (m), or empty when it cannot be moved.
 std::optional<command::EditScene> move_selection(const Scene& scene, const Selection& selection, glm::dvec3 offset);
+
+// The edit that turns and scales the selection (particles or bodies) about `pivot` by
+// `rotation` (a quaternion x, y, z, w) and `scale`, or empty when it cannot be turned.
+// `what` names the change in the edit's label ("by 90 degrees about y").
+std::optional<command::EditScene> transform_selection(const Scene& scene, const Selection& selection,
+                                                      const studio::edits::Transform& transform,
+                                                      const std::string& what);
 
 // The offset that brings `origin + offset` onto the grid of `step`, in the components the
 // offset changes (an axis drag stays on its axis).

@@ -870,6 +870,57 @@ TEST_CASE("scene edits: moving bodies carries their attached particles and the j
               "move bodies: found displacement [0, nan, 0]; expected finite values (m)");
 }
 
+// The gizmo's rotate and scale, and the inspector's typed transform: a turn of 90 degrees
+// about +y and a doubling about a pivot, worked by hand.
+TEST_CASE("scene edits: turning and scaling particles and bodies about a pivot") {
+  TempDir temp;
+  const double s = std::sqrt(0.5);  // a quarter turn about +y: (x, y, z) -> (z, y, -x)
+  const edits::Transform quarter{.pivot = {1, 2, 0}, .rotation = {0, s, 0, s}, .scale = 2};
+  const Scene chain = chain_scene(temp.path);
+  const std::vector<double> x = values(chain, ParamId::InitialPosition);
+  const Scene turned = ok(edits::transform_particles(chain, {1, 3, 1}, quarter));
+  const std::vector<double> y = values(turned, ParamId::InitialPosition);
+  for (int i : {1, 3}) {
+    CAPTURE(i);
+    const double dx = x[3 * size_t(i)] - 1, dy = x[3 * size_t(i) + 1] - 2, dz = x[3 * size_t(i) + 2];
+    CHECK(y[3 * size_t(i)] == doctest::Approx(1 + 2 * dz));
+    CHECK(y[3 * size_t(i) + 1] == doctest::Approx(2 + 2 * dy));
+    CHECK(y[3 * size_t(i) + 2] == doctest::Approx(-2 * dx));
+  }
+  for (int i : {0, 2, 4})
+    for (int k = 0; k < 3; ++k) CHECK(y[3 * size_t(i) + size_t(k)] == x[3 * size_t(i) + size_t(k)]);
+  CHECK(values(turned, ParamId::InitialVelocity) == values(chain, ParamId::InitialVelocity));
+  check_stable(turned, temp.path);
+
+  const Scene bodies = body_scene(temp.path);
+  const Scene moved = ok(edits::transform_bodies(bodies, {0, 2}, quarter));
+  // Body 0 was at (0, 1, 0): 2 x the turned offset (-1, -1, 0) -> (0, -1, 1) from the pivot.
+  const std::vector<double> p = values(moved, ParamId::BodyPosition);
+  CHECK(p[0] == doctest::Approx(1));
+  CHECK(p[1] == doctest::Approx(0));
+  CHECK(p[2] == doctest::Approx(2));
+  CHECK(p[3] == values(bodies, ParamId::BodyPosition)[3]);  // body 1 stays
+  // An unturned body now has the turn itself as its orientation.
+  const std::vector<double> q = values(moved, ParamId::BodyOrientation);
+  CHECK(q[1] == doctest::Approx(s));
+  CHECK(q[3] == doctest::Approx(s));
+  // The weld between bodies 0 and 2 turns with them; particle 1, held to body 0, follows.
+  CHECK(values(moved, ParamId::JointAnchor)[10] == doctest::Approx(0));  // y: 2 + 2 (1 - 2)
+  CHECK(values(moved, ParamId::JointAnchor)[1] ==
+        values(bodies, ParamId::JointAnchor)[1]);  // the hinge to the world stays
+  // Particle 1, held to body 0, was at (0.1, 2, 0): offset (-0.9, 0, 0) -> (0, 0, 0.9) x 2.
+  CHECK(values(moved, ParamId::InitialPosition)[3] == doctest::Approx(1));
+  CHECK(values(moved, ParamId::InitialPosition)[5] == doctest::Approx(1.8));
+  check_stable(moved, temp.path);
+
+  check_error(edits::transform_particles(chain, {0}, {.pivot = {0, 0, 0}, .rotation = {0, 0, 0, 0}, .scale = 1}),
+              "transform particles: found a rotation quaternion of length 0; expected a finite, non-zero one");
+  check_error(edits::transform_bodies(bodies, {0}, {.pivot = {0, 0, 0}, .rotation = {0, 0, 0, 1}, .scale = 0}),
+              "transform bodies: found scale 0; expected a finite scale > 0");
+  check_error(edits::transform_particles(chain, {9}, quarter),
+              "transform particles: particle 9 does not exist; expected an index in [0, 5)");
+}
+
 TEST_CASE("scene edits: moving colliders") {
   TempDir temp;
   ColliderShape plane;

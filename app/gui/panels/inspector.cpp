@@ -518,6 +518,7 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
     ImGui::PopStyleColor();
     ImGui::Separator();
   }
+  draw_transform_section(state, sel, commands);
   if (ImGui::BeginTable("properties", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("property", ImGuiTableColumnFlags_WidthStretch, 0.4f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.6f);

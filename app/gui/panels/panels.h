@@ -43,6 +43,9 @@ void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // While gradient arrows are drawn: what they show (the direction of steepest increase),
 // their scale, and the choice of fixed or normalised length; at the viewport's bottom left.
 void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport);
+// The inspector's Transform section for selected particles or bodies: move, turn and
+// scale typed in, about their centre (gui/panels/transform_section.cpp).
+void draw_transform_section(const StudioState& state, const Selection& selection, CommandQueue& commands);
 // Help > Welcome (gui/panels/welcome_panel.cpp): the examples as cards; a card queues its
 // Open.
 void draw_welcome(const StudioState& state, UiState& ui, CommandQueue& commands);
