@@ -377,6 +377,10 @@ void Studio::handle_keys() {
     if (std::optional<command::EditScene> deletion = delete_selection(state_)) state_.queue(std::move(*deletion));
   if (key_pressed(ImGuiKey_P))
     if (std::optional<command::EditScene> pin = toggle_pin_selection(state_)) state_.queue(std::move(*pin));
+  // The gizmo's tool, as in Unity and Godot: W move, E turn; S scale.
+  if (key_pressed(ImGuiKey_W)) state_.editor.tool = EditorState::Tool::Move;
+  if (key_pressed(ImGuiKey_E)) state_.editor.tool = EditorState::Tool::Turn;
+  if (key_pressed(ImGuiKey_S)) state_.editor.tool = EditorState::Tool::Scale;
 }
 
 view::ViewportProjector Studio::viewport_projector(const studio::Rect& viewport) const {
@@ -498,11 +502,13 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport, float*
     line.width_pixels = 4;
     list.lines.push_back(std::move(line));
   };
+  // A few selected particles stand out larger; many (a cloth's, a soft body's) are drawn at
+  // their own size so that the cloth between them stays visible.
+  const float highlight_radius = options.particle_radius * (members.size() > 8 ? 1.05f : 1.6f);
   for (const int i : members) {
     switch (sel.kind) {
       case Selection::Kind::Particle:
-        list.spheres.push_back(
-            {view::particle_position(scene, traj, frame, i), options.particle_radius * 1.6f, kHighlight});
+        list.spheres.push_back({view::particle_position(scene, traj, frame, i), highlight_radius, kHighlight});
         break;
       case Selection::Kind::Spring: {
         render::LineBatch line;
@@ -804,11 +810,14 @@ bool Studio::frame(double wall_seconds) {
   if (v.timeline) draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, &v.timeline);
   if (v.log) draw_log_panel(state_.log, state_.ui, &v.log);
   draw_viewport_overlay(state_.ui, viewport);
+  draw_gizmo_tools(state_, state_.editor, viewport);
   draw_arrow_scale_legend(state_.ui.view, viewport);
   draw_shot_overlay(state_, viewport);
   update_example_pictures();
   reload_if_changed_on_disk();
+  act_on_lesson_step();
   draw_welcome(state_, state_.ui, state_.commands);
+  draw_lesson_panel(state_.ui);
   draw_popups(state_, state_.ui, state_.commands);
   handle_viewport_mouse(viewport);
 

@@ -184,6 +184,8 @@ private:
   void note_file_on_disk();
   void reload_if_changed_on_disk();
   void update_example_pictures();
+  // The action of the lesson step just reached (Help > Lessons), once (gui/lesson_actions.cpp).
+  void act_on_lesson_step();
   DockLayout dock_{default_layout_file()};  // where the panels are, kept between sessions
   bool close_confirmed_ = false;            // Quit chosen with unsaved changes discarded: closing may go on
   float viewport_aspect_ = 16.0f / 9.0f;

@@ -292,6 +292,7 @@ struct OptimiseState {
   std::shared_ptr<const studio::OptimizationSnapshot> initial_iterate, previous_iterate;
   bool loss_log_scale = true;
   std::unique_ptr<studio::MethodComparison> comparison;  // GD against CMA-ES
+  bool open_comparison = false;                          // open its section next frame
   std::unique_ptr<studio::MpcRun> mpc;                   // model predictive control
   MpcSettings mpc_settings;                              // its settings, for the next run
   // Backpropagation through the last `horizon` steps only (0: all), for the optimiser and
@@ -351,6 +352,10 @@ struct EditorState {
   std::optional<Scene> clipboard;
   // Snap moves to the grid (Edit > Snap to Grid; holding Ctrl while dragging inverts it).
   bool snap = true;
+  // The viewport gizmo's tool for selected particles or bodies: W moves (the translate
+  // gizmo), E turns and S scales (ImGuizmo's rotate and uniform scale) about their centre.
+  enum class Tool { Move, Turn, Scale };
+  Tool tool = Tool::Move;
 };
 
 // The window itself: what is shown, the camera, dialogs, the banner, timing, the log's
@@ -380,6 +385,15 @@ struct UiState {
   // they are drawn.
   bool welcome = false;
   std::map<int, ImTextureRef> example_pictures;
+  // Help > Lessons: the lesson shown (index into studio::lessons(); -1: none), its step,
+  // and whether that step's action is still to be carried out (next frame).
+  struct LessonPlace {
+    int lesson = -1;
+    int step = 0;
+    bool act = false;
+  } lesson;
+  // A dock window to show and bring to the front next frame (its panel_name), or null.
+  const char* bring_panel = nullptr;
 };
 
 // What the panels ask the studio to do this frame, carried out after drawing

@@ -1,10 +1,16 @@
 #include "gui/viewport_editor.h"
 
+#include <ImGuizmo.h>
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
 #include <string>
 #include <vector>
 
@@ -121,6 +127,12 @@ std::optional<command::EditScene> move_selection(const Scene& scene, const Selec
   }
 }
 
+bool translate_tool(const StudioState& state) {
+  const Selection::Kind kind = state.editor.selection.kind;
+  return state.editor.tool == EditorState::Tool::Move ||
+         (kind != Selection::Kind::Particle && kind != Selection::Kind::Body);
+}
+
 std::optional<command::EditScene> transform_selection(const Scene& scene, const Selection& sel,
                                                       const studio::edits::Transform& transform,
                                                       const std::string& what) {
@@ -148,15 +160,71 @@ glm::dvec3 snap_to_grid(glm::dvec3 origin, glm::dvec3 offset, double step) {
   return offset;
 }
 
+void ViewportEditor::handle_turn_scale(StudioState& state, const view::ViewportProjector& projector,
+                                       glm::dvec3 origin) {
+  const render::Camera& camera = projector.camera();
+  const view::PixelRect& rect = projector.viewport();
+  // ImGuizmo takes OpenGL-style matrices (column-major, clip z in [-1, 1]).
+  const glm::mat4 view = glm::lookAt(camera.eye, camera.target, glm::vec3(0, 1, 0));
+  const glm::mat4 projection = glm::perspective(glm::radians(camera.fov_y_degrees), float(rect.width / rect.height),
+                                                camera.near_plane, camera.far_plane);
+  ImGuizmo::SetDrawlist(ImGui::GetBackgroundDrawList());  // under the panels, over the scene
+  ImGuizmo::SetOrthographic(false);
+  ImGuizmo::SetRect(float(rect.x), float(rect.y), float(rect.width), float(rect.height));
+  if (!turn_scale_using_) {  // identity at the centre: the drag's matrix is the change itself
+    const glm::mat4 at = glm::translate(glm::mat4(1.0f), glm::vec3(origin));
+    std::memcpy(turn_scale_matrix_, glm::value_ptr(at), sizeof turn_scale_matrix_);
+  }
+  const bool turn = state.editor.tool == EditorState::Tool::Turn;
+  // Snaps: 15 degrees, or a tenth of the size, with Snap to Grid (Ctrl inverts it).
+  const bool snap = state.editor.snap != ImGui::GetIO().KeyCtrl;
+  const float step[3] = {turn ? 15.0f : 0.1f, turn ? 15.0f : 0.1f, turn ? 15.0f : 0.1f};
+  ImGuizmo::Manipulate(glm::value_ptr(view), glm::value_ptr(projection), turn ? ImGuizmo::ROTATE : ImGuizmo::SCALEU,
+                       ImGuizmo::WORLD, turn_scale_matrix_, nullptr, snap ? step : nullptr);
+  const bool was_using = turn_scale_using_;
+  turn_scale_over_ = ImGuizmo::IsOver();
+  turn_scale_using_ = ImGuizmo::IsUsingAny();
+  if (turn_scale_using_ && !was_using) {  // edits are to the start: show it
+    state.shown.playback.pause();
+    state.shown.playback.seek(0);
+  }
+  if (!was_using || turn_scale_using_) return;
+  // Released: the matrix is translate(origin) * rotation * scale.
+  const glm::mat4 m = glm::make_mat4(turn_scale_matrix_);
+  const glm::mat3 linear(m);
+  const double scale = (glm::length(linear[0]) + glm::length(linear[1]) + glm::length(linear[2])) / 3.0;
+  if (!(scale > 0) || !std::isfinite(scale)) return;
+  const glm::dquat q = glm::quat_cast(glm::dmat3(linear) / scale);
+  const studio::edits::Transform t{
+      .pivot = {origin.x, origin.y, origin.z}, .rotation = {q.x, q.y, q.z, q.w}, .scale = scale};
+  const double degrees = glm::degrees(2 * std::acos(std::min(1.0, std::abs(q.w))));
+  if (degrees < 1e-6 && std::abs(scale - 1) < 1e-9) return;  // a click: nothing changed
+  char what[96];
+  if (turn)
+    std::snprintf(what, sizeof what, "by %.4g degrees", degrees);
+  else
+    std::snprintf(what, sizeof what, "by x%.4g", scale);
+  if (std::optional<command::EditScene> e = transform_selection(state.point_scene(), state.editor.selection, t, what))
+    state.queue(std::move(*e));
+}
+
 bool ViewportEditor::handle_mouse(StudioState& state, const view::ViewportProjector& projector,
                                   const view::SceneDrawOptions& options, bool mouse_in_viewport) {
   const ImGuiIO& io = ImGui::GetIO();
   mouse_ = {io.MousePos.x, io.MousePos.y};
   const std::optional<glm::dvec3> origin = movable_origin(state.point_scene(), state.editor.selection);
+  const bool turnable = origin && !translate_tool(state);
+  if (turnable && mode_ == Mode::Idle) {
+    handle_turn_scale(state, projector, *origin);
+    if (turn_scale_active()) return false;  // the handles have the mouse
+  } else {
+    turn_scale_over_ = turn_scale_using_ = false;
+  }
   const bool free_to_start = mouse_in_viewport && !io.WantCaptureMouse;
 
   hovered_ = view::GizmoHandle::None;
-  if (mode_ == Mode::Idle && origin && free_to_start) hovered_ = view::gizmo_handle_at(projector, *origin, mouse_);
+  const bool translate = origin && translate_tool(state);
+  if (mode_ == Mode::Idle && translate && free_to_start) hovered_ = view::gizmo_handle_at(projector, *origin, mouse_);
 
   if (mode_ == Mode::Idle && free_to_start && ImGui::IsMouseClicked(0)) {
     press_ = mouse_;
@@ -264,7 +332,7 @@ void ViewportEditor::add_to_draw_list(render::DrawList& list, const StudioState&
                                       const view::ViewportProjector& projector, float particle_radius) const {
   const Scene& scene = state.point_scene();
   const std::optional<glm::dvec3> origin = movable_origin(scene, state.editor.selection);
-  if (!origin) return;
+  if (!origin || !translate_tool(state)) return;
   if (mode_ != Mode::Gizmo) {
     view::add_gizmo(list, projector, *origin, hovered_);
     return;
@@ -292,7 +360,8 @@ void ViewportEditor::draw_overlay(const StudioState& state, const view::Viewport
     draw->AddRect(a, b, IM_COL32(120, 170, 255, 200));
   }
   // The gizmo's outline over the scene: a body in front of it cannot hide it.
-  const std::optional<glm::dvec3> origin = movable_origin(state.point_scene(), state.editor.selection);
+  const std::optional<glm::dvec3> origin =
+      translate_tool(state) ? movable_origin(state.point_scene(), state.editor.selection) : std::nullopt;
   if (origin) {
     const glm::dvec3 at = mode_ == Mode::Gizmo ? origin_at_press_ + current_offset(state, projector) : *origin;
     if (const std::optional<view::GizmoScreen> g = view::gizmo_screen(projector, at)) {

@@ -25,6 +25,10 @@ std::optional<glm::dvec3> movable_origin(const Scene& scene, const Selection& se
 // The edit that moves the selection by `offset` (m), or empty when it cannot be moved.
 std::optional<command::EditScene> move_selection(const Scene& scene, const Selection& selection, glm::dvec3 offset);
 
+// Whether the selection's gizmo is the translate one: the Move tool, or a selection the
+// Turn and Scale tools do not apply to (colliders, a target).
+bool translate_tool(const StudioState& state);
+
 // The edit that turns and scales the selection (particles or bodies) about `pivot` by
 // `rotation` (a quaternion x, y, z, w) and `scale`, or empty when it cannot be turned.
 // `what` names the change in the edit's label ("by 90 degrees about y").
@@ -51,6 +55,9 @@ public:
   bool cancel(StudioState& state);
 
   Mode mode() const { return mode_; }
+  // Whether ImGuizmo's turn or scale handles are under the cursor or being dragged (the
+  // viewport's own mouse handling then leaves the mouse to them).
+  bool turn_scale_active() const { return turn_scale_over_ || turn_scale_using_; }
 
   // The selection moved as far as the drag has gone, and the gizmo: into the scene's draw
   // list (depth-tested, as the scene) ...
@@ -62,6 +69,9 @@ public:
 
 private:
   glm::dvec3 current_offset(const StudioState& state, const view::ViewportProjector& projector) const;
+  // The Turn and Scale tools: ImGuizmo's handles at the selection's centre; a drag queues
+  // the turn or scale when it ends.
+  void handle_turn_scale(StudioState& state, const view::ViewportProjector& projector, glm::dvec3 origin);
   void click(StudioState& state, const view::ViewportProjector& projector, const view::SceneDrawOptions& options,
              bool add);
   void finish_box(StudioState& state, const view::ViewportProjector& projector, bool add);
@@ -73,6 +83,8 @@ private:
   view::GizmoHandle dragged_ = view::GizmoHandle::None;
   glm::dvec3 origin_at_press_{0, 0, 0};
   bool snap_inverted_ = false;  // Ctrl held during the gizmo drag
+  bool turn_scale_over_ = false, turn_scale_using_ = false;
+  float turn_scale_matrix_[16] = {};  // the handles' matrix during a drag, from identity at its centre
 };
 
 }  // namespace nudge::gui

@@ -17,6 +17,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 #include <implot.h>
+#include <ImGuizmo.h>
 
 #include "gui/theme.h"
 #include "nudge/render/gpu_context.h"
@@ -253,6 +254,7 @@ void Window::begin_ui_frame() {
   ImGui_ImplVulkan_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  ImGuizmo::BeginFrame();
 }
 
 render::Status Window::render(const render::DrawList* scene, PixelRect viewport) {

@@ -52,11 +52,15 @@ void video_section(const Panel& panel, const Scene& scene) {
   }
   ImGui::SetNextItemWidth(-1);
   ImGui::InputTextWithHint("##video", "video file or image folder, relative to the scene", &path);
+  ImGui::SetItemTooltip(
+      "The shot: a video file (FFmpeg reads it) or a folder of numbered images, relative to the scene file");
   ImGui::SetNextItemWidth(90);
   ImGui::InputDouble("fps", &fps, 0, 0, "%.6g");
+  ImGui::SetItemTooltip("The shot's frames per second");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(70);
   ImGui::InputDouble("first frame", &first, 0, 0, "%.0f");
+  ImGui::SetItemTooltip("The shot's frame that is the simulation's step 0");
   ImGui::SameLine();
   if (ImGui::Button("Apply")) {
     const std::filesystem::path video = path;
@@ -66,6 +70,7 @@ void video_section(const Panel& panel, const Scene& scene) {
       return studio::edits::set_footage(sc, video, rate, start);
     }));
   }
+  ImGui::SetItemTooltip("Use this video, rate and first frame for the scene (one step of history)");
   if (const footage::VideoReader* video = panel.shot.view.video()) {
     std::string info = std::to_string(video->width()) + " x " + std::to_string(video->height()) + ", " +
                        std::to_string(video->frame_count()) + " frames at " + number(video->fps()) + " fps";
@@ -86,6 +91,7 @@ void camera_section(const Panel& panel, const Scene& scene) {
   const bool can_look = scene.footage.camera || panel.shot.view.video();
   ImGui::BeginDisabled(!can_look);
   ImGui::Checkbox("Look through the shot's camera (C)", &panel.ui.view.through_shot);
+  ImGui::SetItemTooltip("See the scene through the fitted camera with the shot's frame behind it");
   ImGui::EndDisabled();
   if (const std::optional<PinholeCamera>& c = scene.footage.camera)
     ImGui::TextWrapped("Camera: focal %s px (%s deg vertical), at %s m", number(c->focal).c_str(),
@@ -114,18 +120,21 @@ void camera_section(const Panel& panel, const Scene& scene) {
           return studio::edits::delete_correspondence(sc, index);
         }));
       }
+      ImGui::SetItemTooltip("Delete this correspondence");
       ImGui::PopID();
     }
     ImGui::EndTable();
   }
   ImGui::SetNextItemWidth(180);
   ImGui::InputScalarN("##world", ImGuiDataType_Double, panel.shot.tool.world, 3, nullptr, nullptr, "%.4g");
+  ImGui::SetItemTooltip("The world point (m) of the next correspondence; then click where it is in the shot");
   ImGui::SameLine();
   ImGui::BeginDisabled(!can_look);
   if (ImGui::Button("Place Point in View")) {
     panel.shot.tool.mode = Mode::PlacePoint;
     panel.ui.view.through_shot = true;
   }
+  ImGui::SetItemTooltip("Click in the viewport where the world point above appears in the shot");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("A point whose place in the world (m) you know: type it, then click where it shows in the shot");
@@ -138,6 +147,7 @@ void camera_section(const Panel& panel, const Scene& scene) {
           "camera from the view", [taken](const Scene& sc) { return studio::edits::set_footage_camera(sc, taken); }));
     }
   }
+  ImGui::SetItemTooltip("Start the shot's camera from the viewport's current camera");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Orbit until the scene lines up with the shot, then take that view as the shot's camera");
@@ -160,6 +170,7 @@ void camera_section(const Panel& panel, const Scene& scene) {
           "fit camera", [camera](const Scene& sc) { return studio::edits::set_footage_camera(sc, camera); }));
     }
   }
+  ImGui::SetItemTooltip("Fit the camera's pose and focal length to the correspondences (at least 4)");
   ImGui::EndDisabled();
 }
 
@@ -186,12 +197,14 @@ void tracks_section(const Panel& panel, const Scene& scene) {
   }
   ImGui::SetNextItemWidth(120);
   ImGui::InputText("##name", &panel.shot.tool.track_name);
+  ImGui::SetItemTooltip("The new track's name");
   ImGui::SameLine();
   ImGui::BeginDisabled(!scene.footage.camera && !panel.shot.view.video());
   if (ImGui::Button("Add Track in View")) {
     panel.shot.tool.mode = Mode::AddTrack;
     panel.ui.view.through_shot = true;
   }
+  ImGui::SetItemTooltip("Click a feature in the shot at the frame shown to start a 2D track there");
   ImGui::EndDisabled();
 
   const Track* selected = scene.footage.track(panel.shot.selected_track);
@@ -200,6 +213,7 @@ void tracks_section(const Panel& panel, const Scene& scene) {
   const bool tracking = panel.shot.tracking && !panel.shot.tracking->job().finished();
   ImGui::BeginDisabled(tracking || !panel.shot.view.video());
   if (ImGui::Button("Track Through the Shot")) panel.commands.push(command::TrackFeature{id});
+  ImGui::SetItemTooltip("Follow the selected track's feature through every frame (optical flow), in the background");
   ImGui::EndDisabled();
   if (tracking) {
     ImGui::SameLine();
@@ -212,6 +226,7 @@ void tracks_section(const Panel& panel, const Scene& scene) {
     panel.commands.push(command::EditScene("bind track " + std::to_string(id) + " to particle " + std::to_string(p),
                                            [id, p](const Scene& sc) { return studio::edits::bind_track(sc, id, p); }));
   }
+  ImGui::SetItemTooltip("The selected particle should follow this track: a markers objective through the camera");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("A tracks objective then compares the particle, seen through the camera, with this track");
@@ -221,6 +236,7 @@ void tracks_section(const Panel& panel, const Scene& scene) {
                                            [id](const Scene& sc) { return studio::edits::delete_track(sc, id); }));
     panel.shot.selected_track = -1;
   }
+  ImGui::SetItemTooltip("Delete the selected track and the objectives that use it");
   ImGui::TextDisabled("Drag its point in the view to correct it on a frame; tracking again keeps the corrections.");
 }
 
@@ -237,6 +253,8 @@ void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& u
   tracks_section(panel, scene);
   heading("Export the motion shown");
   if (ImGui::Button("CSV...")) panel.ui.popups.export_file = command::ExportKind::MotionCsv;
+  ImGui::SetItemTooltip(
+      "Save every particle's and body's position at the shot's frames as CSV, with their pixel positions");
   ImGui::SameLine();
   if (ImGui::Button("glTF...")) panel.ui.popups.export_file = command::ExportKind::MotionGltf;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("An animated node per particle and body, and the shot's camera");
@@ -244,6 +262,7 @@ void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& u
   const bool exporting = panel.ui.frame_export && !panel.ui.frame_export->job().finished();
   ImGui::BeginDisabled(!scene.footage.camera || !panel.shot.view.video() || exporting);
   if (ImGui::Button("Frames over the Shot...")) panel.ui.popups.export_file = command::ExportKind::FramesOverShot;
+  ImGui::SetItemTooltip("Draw the motion over the shot's frames as PNGs into a folder");
   ImGui::EndDisabled();
 }
 

@@ -102,6 +102,7 @@ void draw_gradient_check_contents(const StudioState& state, CommandQueue& comman
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::InputInt("entries per parameter", &f.samples);
+  ImGui::SetItemTooltip("How many entries of each chosen parameter to check (spread over it); each costs two rollouts");
   f.samples = std::clamp(f.samples, 1, 1000);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("larger arrays are sampled (always their first and last entries)");
 
@@ -111,6 +112,7 @@ void draw_gradient_check_contents(const StudioState& state, CommandQueue& comman
   const bool busy = state.trust.gradient_check && !state.trust.gradient_check->job().finished();
   ImGui::BeginDisabled(busy || chosen.empty());
   if (ImGui::Button("Check gradients")) commands.push(command::CheckGradients{chosen, f.samples});
+  ImGui::SetItemTooltip("Compare the adjoint gradient with central finite differences in float64, in the background");
   ImGui::EndDisabled();
   if (busy) {
     if (job_progress(state.trust.gradient_check->job(), "entries")) state.trust.gradient_check->cancel();

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gui/panels/inspector_rows.h"
@@ -533,6 +535,15 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
 
 void draw_side_panels(StudioState& state) {
   ViewFlags& v = state.ui.view;
+  // A panel named by a lesson's step: shown and brought forward.
+  bool bring_inspector = false, bring_landscape = false, bring_check = false;
+  if (const char* bring = std::exchange(state.ui.bring_panel, nullptr)) {
+    bring_inspector = std::string_view(bring) == panel_name::kInspector;
+    bring_landscape = std::string_view(bring) == panel_name::kLandscape;
+    bring_check = std::string_view(bring) == panel_name::kCheck;
+    if (std::string_view(bring) == panel_name::kOptimise) state.ui.select_optimizer_tab = true;
+    if (std::string_view(bring) == panel_name::kFootage) state.ui.select_footage_tab = true;
+  }
   // Asked to the front (an optimiser run started, footage opened): shown, and its tab
   // selected wherever the user docked it.
   const auto side_panel = [](const char* name, bool* open, bool* bring_forward) {
@@ -546,7 +557,7 @@ void draw_side_panels(StudioState& state) {
     end_panel();
     return false;
   };
-  if (side_panel(panel_name::kInspector, &v.inspector, nullptr)) {
+  if (side_panel(panel_name::kInspector, &v.inspector, &bring_inspector)) {
     inspector_contents(state, state.editor, state.commands);
     end_panel();
   }
@@ -554,11 +565,11 @@ void draw_side_panels(StudioState& state) {
     draw_optimizer_contents(state.document, state.optimise, state.ui.popups, state.commands);
     end_panel();
   }
-  if (side_panel(panel_name::kLandscape, &v.landscape, nullptr)) {
+  if (side_panel(panel_name::kLandscape, &v.landscape, &bring_landscape)) {
     draw_landscape_contents(state, state.commands);
     end_panel();
   }
-  if (side_panel(panel_name::kCheck, &v.check, nullptr)) {
+  if (side_panel(panel_name::kCheck, &v.check, &bring_check)) {
     draw_gradient_check_contents(state, state.commands);
     end_panel();
   }

@@ -107,6 +107,9 @@ void axis_editor(const char* id, AxisForm& axis, const Scene& scene) {
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   ImGui::DragFloatRange2("range", &axis.from, &axis.to, std::max(1e-4f, 0.01f * (axis.to - axis.from)), 0, 0, "%.4g",
                          "%.4g");
+  ImGui::SetItemTooltip(
+      "How far from the point the line or grid reaches each way, in the parameter's units (drag, or Ctrl+click to "
+      "type)");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(axis.parameter < 0 ? "distance along the unit descent direction"
                                          : "offsets from the current value (kept within the bounds)");
@@ -313,8 +316,10 @@ void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
                      state.optimise.iterate ? "the optimiser's current point" : "the scene's values");
   int mode = f.grid ? 1 : 0;
   ImGui::RadioButton("line", &mode, 0);
+  ImGui::SetItemTooltip("The loss along one parameter entry, or along the descent direction");
   ImGui::SameLine();
   ImGui::RadioButton("grid of two parameters", &mode, 1);
+  ImGui::SetItemTooltip("The loss over a grid of two entries, coloured");
   if (mode == 1 && !f.grid) choose_grid_axes(f, scene);
   f.grid = mode == 1;
   axis_editor(f.grid ? "across" : "along", f.a, scene);
@@ -322,6 +327,7 @@ void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
   int& samples = f.grid ? f.grid_samples : f.line_samples;
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   ImGui::InputInt(f.grid ? "per axis" : "samples", &samples);
+  ImGui::SetItemTooltip("Rollouts along each axis: a grid costs this many squared");
   samples = std::clamp(samples, 3, f.grid ? 101 : 1001);
 
   const bool busy = state.trust.landscape && !state.trust.landscape->job().finished();
@@ -333,10 +339,12 @@ void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
     if (f.grid) request.b = to_axis(f.b, samples);
     commands.push(command::ComputeLandscape{std::move(request)});
   }
+  ImGui::SetItemTooltip("Run the rollouts in the background; the plot fills in as they arrive");
   ImGui::EndDisabled();
   if (busy && job_progress(state.trust.landscape->job(), "rollouts")) state.trust.landscape->cancel();
   ImGui::SameLine();
   ImGui::Checkbox("log", &f.log_scale);
+  ImGui::SetItemTooltip("Plot log10 of the loss (when it is positive everywhere)");
   if (!state.trust.landscape) return;
   const auto result = state.trust.landscape->latest();
   if (!result->error.empty() && result->error != "cancelled") {

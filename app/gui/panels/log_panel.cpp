@@ -13,6 +13,7 @@ void draw_log_panel(studio::AppLog& log, UiState& ui, bool* open) {
   }
   const std::uint64_t generation = log.generation();
   if (ImGui::SmallButton("Clear")) log.clear();
+  ImGui::SetItemTooltip("Empty the log (it is also written to stderr)");
   ImGui::SameLine();
   ImGui::TextDisabled("%d error(s)", log.error_count());
   ImGui::BeginChild("entries", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

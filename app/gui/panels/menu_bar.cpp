@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gui/panels/panels.h"
+#include "studio/lessons.h"
 
 namespace nudge::gui {
 
@@ -21,7 +22,9 @@ struct Panel {
 void file_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("File")) return;
   if (ImGui::MenuItem("New", "Ctrl+N")) panel.commands.push(command::NewScene{});
+  ImGui::SetItemTooltip("An empty scene: 1 s of time, gravity and a ground; add to it from Edit > Add");
   if (ImGui::MenuItem("Open...", "Ctrl+O")) panel.ui.popups.open_file = true;
+  ImGui::SetItemTooltip("Open a scene file (JSON); a shipped example opens as a copy");
   if (ImGui::BeginMenu("Open Recent", !panel.state.files.recent.paths().empty())) {
     for (const std::filesystem::path& path : panel.state.files.recent.paths())
       if (ImGui::MenuItem(path.filename().string().c_str(), path.parent_path().string().c_str()))
@@ -37,12 +40,15 @@ void file_menu(const Panel& panel) {
   }
   ImGui::Separator();
   if (ImGui::MenuItem("Save", "Ctrl+S")) panel.commands.push(command::Save{});
+  ImGui::SetItemTooltip("Save to the scene's file (a new scene or an example's copy asks where)");
   if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) panel.ui.popups.save_as = true;
+  ImGui::SetItemTooltip("Save to another file; its tracks' and meshes' paths are rewritten for its folder");
   const bool exporting = panel.ui.frame_export && !panel.ui.frame_export->job().finished();
   if (ImGui::MenuItem("Export Frames...", nullptr, false, panel.state.trajectory() != nullptr && !exporting))
     panel.ui.popups.export_file = command::ExportKind::Frames;
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) panel.commands.push(command::Quit{});
+  ImGui::SetItemTooltip("Close the window (unsaved changes ask first)");
   ImGui::EndMenu();
 }
 
@@ -60,6 +66,7 @@ void view_menu(const Panel& panel) {
     ImGui::MenuItem(panel_name::kLog, nullptr, &v.log);
     ImGui::Separator();
     if (ImGui::MenuItem("Reset Layout")) panel.ui.reset_layout = true;
+    ImGui::SetItemTooltip("Put every panel back where the first start had it");
     ImGui::EndMenu();
   }
   ImGui::Separator();
@@ -73,9 +80,11 @@ void view_menu(const Panel& panel) {
   if (panel.state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
   if (!panel.state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
+  ImGui::SetItemTooltip("The ground plane's grid: x red, z blue, 0.1 m or 1 m cells");
   ImGui::MenuItem("Through the Shot's Camera", "C", &v.through_shot,
                   panel.state.document.scene().footage.camera.has_value() || panel.state.shot.view.video() != nullptr);
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
+  ImGui::SetItemTooltip("While optimising: the start (grey) and the previous iterate (blue) drawn faintly");
   if (ImGui::BeginMenu("Gradient Overlay")) {
     // One for each parameter the facts table draws, offered where the scene has its elements.
     for (view::GradientOverlay overlay : view::gradient_overlays()) {
@@ -100,20 +109,40 @@ void view_menu(const Panel& panel) {
   }
   ImGui::MenuItem("Control Gradients on the Timeline", nullptr, &v.control_gradients,
                   panel.state.document.scene().channels > 0);
+  ImGui::SetItemTooltip(
+      "dL/du, the loss's gradient for each control channel at each step, as a heat strip under the timeline");
   ImGui::MenuItem("Controller Outputs on the Timeline", nullptr, &v.controller_outputs,
                   panel.state.document.scene().controller.enabled());
+  ImGui::SetItemTooltip("What the controller network adds to each channel, step by step");
   ImGui::MenuItem("Adjoint dL/dx at the Play Head", nullptr, &v.adjoint_arrows);
+  ImGui::SetItemTooltip(
+      "Arrows of dL/dx at the step shown: how the rest of the motion's loss depends on where each particle is then");
   ImGui::MenuItem("Adjoint |dL/dx| on the Timeline", nullptr, &v.adjoint_track);
+  ImGui::SetItemTooltip(
+      "The adjoint's size against time, log scale: where gradients grow or vanish going back in time");
   ImGui::Separator();
   if (ImGui::MenuItem("Frame All", "F")) panel.commands.push(command::FrameAll{});
+  ImGui::SetItemTooltip("Turn the camera to show the whole motion and the objectives' targets");
   if (ImGui::MenuItem("Reset Camera", "R")) panel.commands.push(command::ResetCamera{});
+  ImGui::SetItemTooltip("The scene's own camera, or a framing one");
   ImGui::EndMenu();
 }
 
 void help_menu(const Panel& panel) {
   if (!ImGui::BeginMenu("Help")) return;
   if (ImGui::MenuItem("Welcome and Examples")) panel.ui.welcome = true;
+  if (ImGui::BeginMenu("Lessons")) {
+    for (std::size_t i = 0; i < studio::lessons().size(); ++i) {
+      const studio::Lesson& lesson = studio::lessons()[i];
+      if (ImGui::MenuItem(std::string(lesson.title).c_str())) panel.ui.lesson = {int(i), 0, true};
+      ImGui::SetItemTooltip("%s (%zu steps; it opens its example)", std::string(lesson.summary).c_str(),
+                            lesson.steps.size());
+    }
+    ImGui::EndMenu();
+  }
+  ImGui::SetItemTooltip("What Nudge does, what to do first, and every example");
   if (ImGui::MenuItem("Keys and Mouse", "F1")) panel.ui.popups.keys = true;
+  ImGui::SetItemTooltip("Every key and mouse action");
   if (ImGui::MenuItem("About Nudge")) panel.ui.popups.about = true;
   ImGui::EndMenu();
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gui/panels/panels.h"
@@ -33,6 +34,9 @@ bool settings_editor(OptimizerSettings& s, bool running) {
     s.method = static_cast<OptimizerMethod>(method);
     changed = true;
   }
+  ImGui::SetItemTooltip(
+      "How the next run moves the optimised parameters: gradient descent with momentum, Adam, L-BFGS (quasi-Newton, "
+      "with a line search), or CMA-ES (samples the loss alone, no gradient)");
   float rate = static_cast<float>(s.learning_rate);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   const bool gradient_based = uses_gradient(s.method);
@@ -41,11 +45,14 @@ bool settings_editor(OptimizerSettings& s, bool running) {
     s.learning_rate = std::clamp(double(rate), 1e-9, 1e3);
     changed = true;
   }
+  ImGui::SetItemTooltip(
+      "The step size of gradient descent and Adam (drag, or Ctrl+click to type); L-BFGS finds its own");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   if (ImGui::InputInt("iterations", &s.iterations, 10, 100)) {
     s.iterations = std::clamp(s.iterations, 1, 1'000'000);
     changed = true;
   }
+  ImGui::SetItemTooltip("How many iterations the next run makes at most");
   if (s.method == OptimizerMethod::GradientDescent) {
     float momentum = static_cast<float>(s.momentum);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
@@ -53,6 +60,7 @@ bool settings_editor(OptimizerSettings& s, bool running) {
       s.momentum = momentum;
       changed = true;
     }
+    ImGui::SetItemTooltip("Gradient descent's momentum: how much of the last step each step keeps (0: none)");
   }
   if (s.method == OptimizerMethod::CMAES) {
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
@@ -60,12 +68,14 @@ bool settings_editor(OptimizerSettings& s, bool running) {
       s.population = s.population == 1 ? 2 : std::clamp(s.population, 0, 100000);
       changed = true;
     }
+    ImGui::SetItemTooltip("CMA-ES: samples per generation (0: the default, 4 + 3 ln n for n parameters)");
     float sigma = static_cast<float>(s.sigma);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
     if (ImGui::DragFloat("sigma", &sigma, 0.01f * sigma, 1e-6f, 10.0f, "%.3g", ImGuiSliderFlags_Logarithmic)) {
       s.sigma = std::clamp(double(sigma), 1e-9, 1e3);
       changed = true;
     }
+    ImGui::SetItemTooltip("CMA-ES: the first spread of its samples, in the parameters' own units");
   }
   float clip = static_cast<float>(s.clip);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
@@ -73,6 +83,9 @@ bool settings_editor(OptimizerSettings& s, bool running) {
     s.clip = std::max(0.0f, clip);
     changed = true;
   }
+  ImGui::SetItemTooltip(
+      "Scale the gradient down to this norm when it is larger (0: off): keeps a blown-up gradient from throwing the "
+      "parameters far");
   ImGui::EndDisabled();
   return changed;
 }
@@ -185,16 +198,20 @@ void mpc_section(OptimiseState& optimise, CommandQueue& commands) {
   const float width = -ImGui::GetFontSize() * 9;
   ImGui::SetNextItemWidth(width);
   ImGui::InputInt("horizon (steps)", &settings.horizon, 10, 100);
+  ImGui::SetItemTooltip("Model predictive control: how many steps ahead each plan looks");
   ImGui::SetNextItemWidth(width);
   ImGui::InputInt("re-plan every", &settings.replan_every, 1, 10);
+  ImGui::SetItemTooltip("Model predictive control: how many of each plan's steps are executed before planning again");
   ImGui::SetNextItemWidth(width);
   ImGui::InputInt("iterations per plan", &settings.iterations, 1, 10);
+  ImGui::SetItemTooltip("Model predictive control: the optimiser's iterations for each plan");
   settings.horizon = std::clamp(settings.horizon, 1, 1000000);
   settings.replan_every = std::clamp(settings.replan_every, 1, settings.horizon);
   settings.iterations = std::clamp(settings.iterations, 1, 100000);
   const bool busy = optimise.mpc && !optimise.mpc->job().finished();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Run MPC")) commands.push(command::RunMpc{settings});
+  ImGui::SetItemTooltip("Plan, execute the first steps, re-plan, to the end of the motion, in the background");
   ImGui::EndDisabled();
   if (busy && job_progress(optimise.mpc->job(), "plans")) optimise.mpc->cancel();
   if (!optimise.mpc) return;
@@ -232,8 +249,12 @@ void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
       "backward pass; CMA-ES runs forward passes only.");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   ImGui::Combo("against CMA-ES", &method, methods, IM_ARRAYSIZE(methods));
+  ImGui::SetItemTooltip("The gradient method to compare: the scene's own optimiser settings, or another");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7);
   ImGui::InputInt("simulations", &budget, 50, 500);
+  ImGui::SetItemTooltip(
+      "The budget both methods get: a gradient costs one forward and one backward pass, a CMA-ES sample one forward "
+      "pass");
   budget = std::clamp(budget, 10, 100000);
   const bool busy = optimise.comparison && !optimise.comparison->job().finished();
   ImGui::BeginDisabled(busy);
@@ -246,6 +267,8 @@ void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
     cmaes.tolerance = cmaes.loss_tolerance = 0;
     commands.push(command::CompareMethods{{gradient, cmaes}, budget});
   }
+  ImGui::SetItemTooltip(
+      "Run both from the scene's start in the background and plot their best loss against the simulations run");
   ImGui::EndDisabled();
   if (busy && job_progress(optimise.comparison->job(), "simulations")) optimise.comparison->cancel();
   if (!optimise.comparison) return;
@@ -300,18 +323,23 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
   ImGui::BeginDisabled(running);
   if (ImGui::Button(run == RunState::Paused ? "Resume" : "Start", ImVec2(button, 0)))
     commands.push(command::OptimizeStart{});
+  ImGui::SetItemTooltip(
+      "Run the optimiser from the shown iterate (the scene's values at first); the viewport plays each iterate");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!running);
   if (ImGui::Button("Pause", ImVec2(button, 0))) commands.push(command::OptimizePause{});
+  ImGui::SetItemTooltip("Stop after the current iteration; Resume goes on with the optimiser's state kept");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(running);
   if (ImGui::Button("Step", ImVec2(button, 0))) commands.push(command::OptimizeStep{});
+  ImGui::SetItemTooltip("One iteration, then pause");
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::BeginDisabled(!optimise.session);
   if (ImGui::Button("Reset", ImVec2(button, 0))) commands.push(command::OptimizeReset{});
+  ImGui::SetItemTooltip("Back to the run's start (a finished run's result stays in the scene's history: Edit > Undo)");
   ImGui::EndDisabled();
 
   if (snap) {
@@ -355,6 +383,7 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
     const bool positive =
         std::all_of(snap->loss_history.begin(), snap->loss_history.end(), [](double v) { return v > 0; });
     ImGui::Checkbox("log scale", &optimise.loss_log_scale);
+    ImGui::SetItemTooltip("Plot the loss and gradient norm on log axes (when they are positive)");
     if (optimise.loss_log_scale && !positive) {
       ImGui::SameLine();
       ImGui::TextDisabled("(the loss is not positive: linear)");
@@ -399,6 +428,7 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
     }
   }
 
+  if (std::exchange(optimise.open_comparison, false)) ImGui::SetNextItemOpen(true);  // a lesson ran it
   if (ImGui::CollapsingHeader("Compare with CMA-ES")) comparison_section(optimise, commands);
   if (optimise.mpc && !optimise.mpc->job().finished())
     ImGui::SetNextItemOpen(true);  // a run started from the command line shows
@@ -406,9 +436,13 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
 
   if (snap && ImGui::CollapsingHeader("Export")) {
     if (ImGui::Button("Loss history (CSV)...")) popups.export_file = command::ExportKind::LossHistoryCsv;
+    ImGui::SetItemTooltip("Save the loss and gradient norm of every iteration as CSV");
     if (ImGui::Button("Optimised parameters (JSON)...")) popups.export_file = command::ExportKind::ParametersJson;
+    ImGui::SetItemTooltip("Save the optimised parameters' values at the shown iterate as JSON");
     if (ImGui::Button("Optimised scene (JSON)...")) popups.export_file = command::ExportKind::OptimizedScene;
+    ImGui::SetItemTooltip("Save the scene with the shown iterate's values as a new scene file");
     if (ImGui::Button("Frames of this iterate (PNG)...")) popups.export_file = command::ExportKind::Frames;
+    ImGui::SetItemTooltip("Draw the shown iterate's motion as PNG frames into a folder");
   }
 }
 

@@ -43,9 +43,15 @@ void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // While gradient arrows are drawn: what they show (the direction of steepest increase),
 // their scale, and the choice of fixed or normalised length; at the viewport's bottom left.
 void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport);
+// While particles or bodies are selected: the gizmo's Move, Turn and Scale tools (W, E,
+// S) as buttons at the viewport's top left.
+void draw_gizmo_tools(const StudioState& state, EditorState& editor, const studio::Rect& viewport);
 // The inspector's Transform section for selected particles or bodies: move, turn and
 // scale typed in, about their centre (gui/panels/transform_section.cpp).
 void draw_transform_section(const StudioState& state, const Selection& selection, CommandQueue& commands);
+// Help > Lessons: the lesson's step, with Back and Next (gui/panels/lesson_panel.cpp);
+// moving to a step asks for its action (ui.lesson.act), which the studio carries out.
+void draw_lesson_panel(UiState& ui);
 // Help > Welcome (gui/panels/welcome_panel.cpp): the examples as cards; a card queues its
 // Open.
 void draw_welcome(const StudioState& state, UiState& ui, CommandQueue& commands);

@@ -167,6 +167,7 @@ void keys_window(bool* open) {
       {"Ctrl+S, Ctrl+Shift+S", "save, save as"},
       {"Ctrl+Z, Ctrl+Shift+Z (Ctrl+Y)", "undo, redo (Edit > History: any step)"},
       {"Delete, P", "delete the selection, pin or free the selected particles"},
+      {"W, E, S", "the gizmo moves, turns or scales the selected particles or bodies"},
       {"Ctrl+C, Ctrl+V", "copy the selected particles or bodies; paste (also in another scene)"},
       {"Ctrl+D", "duplicate the selected particles or bodies"},
       {"Esc", "clear the selection, or cancel binding a marker"},

@@ -68,4 +68,40 @@ void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport) {
   ImGui::End();
 }
 
+void draw_gizmo_tools(const StudioState& state, EditorState& editor, const studio::Rect& viewport) {
+  const Selection::Kind kind = editor.selection.kind;
+  if ((kind != Selection::Kind::Particle && kind != Selection::Kind::Body) ||
+      !selection_exists(state.point_scene(), editor.selection) || viewport.empty())
+    return;
+  const float margin = 8;
+  // Below the error banner's place when there is one.
+  const float top = viewport.y + margin + (state.ui.banner.empty() ? 0 : 3 * ImGui::GetFrameHeight());
+  ImGui::SetNextWindowPos(ImVec2(viewport.x + margin, top));
+  ImGui::SetNextWindowBgAlpha(0.8f);
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoDocking | ImGuiWindowFlags_NoFocusOnAppearing;
+  if (ImGui::Begin("##gizmo tools", nullptr, kFlags)) {
+    using Tool = EditorState::Tool;
+    const struct {
+      Tool tool;
+      const char* label;
+      const char* tip;
+    } tools[] = {{Tool::Move, "Move", "W: arrows along x, y, z and a square in the view plane"},
+                 {Tool::Turn, "Turn",
+                  "E: rings about x, y, z and the view direction, about their centre (15 degree "
+                  "steps with Snap to Grid)"},
+                 {Tool::Scale, "Scale", "S: scale their distances from their centre"}};
+    for (const auto& t : tools) {
+      if (&t != tools) ImGui::SameLine();
+      const bool on = editor.tool == t.tool;
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+      if (ImGui::SmallButton(t.label)) editor.tool = t.tool;
+      if (on) ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.tip);
+    }
+  }
+  ImGui::End();
+}
+
 }  // namespace nudge::gui
