@@ -67,6 +67,23 @@ Result<Scene> delete_bodies(const Scene& scene, const std::vector<int>& bodies) 
   return finish(std::move(edited), action);
 }
 
+namespace {
+
+// What follows moved bodies, by `place` (the parameter and row of a point to move): an
+// attached particle starts where it is held, so it goes with its body (once: a particle is
+// attached to one body); an anchor is a world point both sides hold, so it goes only when
+// both do (the world never does).
+template <class Place>
+void move_followers(const Scene& scene, const std::set<int>& moved, Place&& place) {
+  for (const Attachment& a : scene.attachments)
+    if (moved.contains(a.body)) place(ParamId::InitialPosition, a.particle);
+  for (int j = 0; j < scene.joint_count(); ++j)
+    if (moved.contains(scene.joints[size_t(j)].parent) && moved.contains(scene.joints[size_t(j)].child))
+      place(ParamId::JointAnchor, j);
+}
+
+}  // namespace
+
 Result<Scene> move_bodies(const Scene& scene, const std::vector<int>& bodies, const Vec3& delta) {
   constexpr std::string_view action = "move bodies";
   if (auto error = check_input(scene, action)) return *error;
@@ -78,15 +95,7 @@ Result<Scene> move_bodies(const Scene& scene, const std::vector<int>& bodies, co
     for (size_t k = 0; k < 3; ++k) edited.params[id].value[3 * size_t(row) + k] += delta[k];
   };
   for (int b : moved) shift(ParamId::BodyPosition, b);
-  // An attached particle starts where it is held: it moves with its body (once: a
-  // particle is attached to one body).
-  for (const Attachment& a : scene.attachments)
-    if (moved.contains(a.body)) shift(ParamId::InitialPosition, a.particle);
-  // An anchor is a world point both sides hold: it moves only when both do (the world
-  // never does).
-  for (int j = 0; j < scene.joint_count(); ++j)
-    if (moved.contains(scene.joints[size_t(j)].parent) && moved.contains(scene.joints[size_t(j)].child))
-      shift(ParamId::JointAnchor, j);
+  move_followers(scene, moved, shift);
   return finish(std::move(edited), action);
 }
 
@@ -104,12 +113,7 @@ Result<Scene> transform_bodies(const Scene& scene, const std::vector<int>& bodie
     point(ParamId::BodyPosition, b);
     transform_orientation(transform, &edited.params[ParamId::BodyOrientation].value[4 * size_t(b)]);
   }
-  // What follows a moved body, as move_bodies says.
-  for (const Attachment& a : scene.attachments)
-    if (moved.contains(a.body)) point(ParamId::InitialPosition, a.particle);
-  for (int j = 0; j < scene.joint_count(); ++j)
-    if (moved.contains(scene.joints[size_t(j)].parent) && moved.contains(scene.joints[size_t(j)].child))
-      point(ParamId::JointAnchor, j);
+  move_followers(scene, moved, point);
   return finish(std::move(edited), action);
 }
 

@@ -866,7 +866,8 @@ class GuiTest:
             time.sleep(1.5)
             check("undid move a particle" in stderr(), "Ctrl+Z undid the move")
             check(self.client_ok("title", "Nudge") == title, "back to the file")
-            self.client_ok("drag", title, "300", "40", "930", "590", "ctrl")
+            # From below the gizmo's tool buttons (top left of the view, while the ball is selected).
+            self.client_ok("drag", title, "300", "75", "930", "590", "ctrl")
             time.sleep(1.5)
             check("selected 1 particle(s)" in stderr(), "Ctrl+drag over the view box-selected the ball")
             self.client_ok("key", title, "ctrl+d")
