@@ -109,17 +109,27 @@ void add_items(const Panel& panel) {
         [](const Scene& before, const Scene& after) {
           return appended(K::Particle, before.particle_count(), after.particle_count());
         });
+  ImGui::SetItemTooltip("A free particle of 0.1 kg above the middle of the view");
   builder_item(panel, "Spring Between the Two Selected Particles", nullptr, connect_with_spring(panel.state),
                "select exactly two particles (Shift+click the second)");
   ImGui::Separator();
   using G = Popups::Generator;
   if (ImGui::MenuItem("Chain...")) panel.ui.popups.generator = G::Chain;
+  ImGui::SetItemTooltip(
+      "A chain of particles joined by springs, its first pinned: place, links, spacing, mass, stiffness");
   if (ImGui::MenuItem("Cloth...")) panel.ui.popups.generator = G::Cloth;
+  ImGui::SetItemTooltip(
+      "A sheet of particles with springs or triangles (and bending), pinned along an edge or at corners");
   if (ImGui::MenuItem("Soft Block...")) panel.ui.popups.generator = G::SoftBlock;
+  ImGui::SetItemTooltip("A block of particles and springs on a lattice");
   if (ImGui::MenuItem("Walker Robot...")) panel.ui.popups.generator = G::Walker;
+  ImGui::SetItemTooltip("A DiffTaichi-style legged robot: muscles on their own control channels, ready to optimise");
   if (ImGui::MenuItem("Soft Box...")) panel.ui.popups.generator = G::SoftBox;
+  ImGui::SetItemTooltip("A box of Neo-Hookean tetrahedra");
   if (ImGui::MenuItem("Soft Ball...")) panel.ui.popups.generator = G::SoftBall;
+  ImGui::SetItemTooltip("A ball of Neo-Hookean tetrahedra");
   if (ImGui::MenuItem("Import Tet Mesh...")) panel.ui.popups.generator = G::ImportTetMesh;
+  ImGui::SetItemTooltip("A tetrahedral mesh from TetGen .node/.ele files or a Gmsh .msh 2.2 file");
   ImGui::Separator();
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
     if (!ImGui::MenuItem(item)) return;
@@ -143,6 +153,7 @@ void add_items(const Panel& panel) {
     queue_edit(
         panel.commands, "add a ground plane", [](const Scene& s) { return edits::add_collider(s, ColliderShape{}); },
         new_collider);
+  ImGui::SetItemTooltip("A static plane at y = 0 that particles and bodies land on");
   if (ImGui::MenuItem("Box obstacle (collider)"))
     queue_edit(
         panel.commands, "add a box obstacle",
@@ -154,6 +165,7 @@ void add_items(const Panel& panel) {
           return edits::add_collider(s, box);
         },
         new_collider);
+  ImGui::SetItemTooltip("A static box in front of the view");
   ImGui::Separator();
   builder_item(panel, "Target for the Selection", nullptr, add_target_for_selection(panel.state),
                "select particles or bodies: the target pulls their centroid");
@@ -166,6 +178,8 @@ void add_items(const Panel& panel) {
       panel.state.log.error(panel.ui.banner);
     }
   }
+  ImGui::SetItemTooltip(
+      "A markers objective from a CSV track (frame, marker, x, y, z), its first marker bound to the selected particle");
   if (ImGui::BeginMenu("Objective Term")) {
     builder_item(panel, "Come to Rest", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Velocity),
                  "select particles or bodies: their centroid's velocity at the end, pulled to zero");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gui/panels/panels.h"
+#include "studio/example_guide.h"
 #include "studio/lessons.h"
 
 namespace nudge::gui {
@@ -34,8 +35,25 @@ void file_menu(const Panel& panel) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Examples", !panel.state.files.examples.empty())) {
-    for (const std::filesystem::path& path : panel.state.files.examples)
+    // Grouped as the welcome panel groups them, each with its line on what to try.
+    for (studio::Audience audience :
+         {studio::Audience::Teach, studio::Audience::Match, studio::Audience::Design, studio::Audience::Compare}) {
+      ImGui::SeparatorText(std::string(studio::audience_title(audience)).c_str());
+      for (const std::filesystem::path& path : panel.state.files.examples) {
+        const studio::ExampleGuide* guide = studio::example_guide(path.stem().string());
+        if (!guide || guide->audience != audience) continue;
+        if (ImGui::MenuItem(path.stem().string().c_str())) panel.commands.push(command::Open{path});
+        ImGui::SetItemTooltip("%s", std::string(guide->try_this).c_str());
+      }
+    }
+    // A scene put in the examples folder without a guide line still opens from here.
+    bool others = false;
+    for (const std::filesystem::path& path : panel.state.files.examples) {
+      if (studio::example_guide(path.stem().string())) continue;
+      if (!others) ImGui::SeparatorText("Others");
+      others = true;
       if (ImGui::MenuItem(path.stem().string().c_str())) panel.commands.push(command::Open{path});
+    }
     ImGui::EndMenu();
   }
   ImGui::Separator();
