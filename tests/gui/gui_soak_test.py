@@ -7,7 +7,7 @@ window that stops answering. Seeded, so a failure can be replayed: the seed and 
 events are printed.
 
 Usage: gui_soak_test.py --nudge PATH --client PATH --source-dir DIR --out DIR
-                        [--seconds N (default: $NUDGE_SOAK_SECONDS or 60)] [--seed S]"""
+                        [--seconds N (default: $NUDGE_SOAK_SECONDS or 30)] [--seed S]"""
 import argparse
 import os
 import random
@@ -32,7 +32,7 @@ def main():
     parser.add_argument("--client", required=True)
     parser.add_argument("--source-dir", required=True)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--seconds", type=float, default=float(os.environ.get("NUDGE_SOAK_SECONDS", "60")))
+    parser.add_argument("--seconds", type=float, default=float(os.environ.get("NUDGE_SOAK_SECONDS", "30")))
     # A fixed seed by default, so that CI runs the same input each time; any other seed
     # (NUDGE_SOAK_SEED, --seed) explores further.
     parser.add_argument("--seed", type=int, default=int(os.environ.get("NUDGE_SOAK_SEED", "12345")))
