@@ -52,6 +52,7 @@ ADD_SOFT_BOX = (EDIT_MENU, EDIT_ADD, (420, 307), (455, 514))  # Edit, Add, Soft 
 TARGET_X_FIELD = (1110, 218)  # the inspector's target x of a selected target objective
 INSPECTOR_TAB = (1010, 36)    # the right dock node's tabs in the default layout
 OPTIMISE_TAB = (1109, 36)
+MULTI_MASS_FIELD = (1165, 270)  # the inspector's mass with several particles selected (Transform folded)
 PARAMETERS_HEADING = (75, 196)  # the outliner's Parameters in a new scene with a chain and a target
 INITIAL_VELOCITY_ROW = (90, 238)
 OPTIMISED_BOX = (1097, 107)     # the inspector's "optimised" tick of the parameter shown
@@ -766,7 +767,14 @@ class GuiTest:
             self.click_all(title, ADD_CHAIN)
             time.sleep(2)
             check("add a chain of 10 links" in stderr(), "Edit > Add > Chain..., Add: the log says the chain was added")
-            self.click_all(title, ADD_TARGET)  # the chain's particles are selected: a target for them
+            # The chain's 11 particles are selected: a mass typed in the inspector is every one's.
+            self.click_all(title + "*", [MULTI_MASS_FIELD], pause=0.7)
+            self.client_ok("key", title + "*", "ctrl+a")
+            self.type_text(title + "*", "0.05")
+            self.client_ok("key", title + "*", "Return")
+            time.sleep(1.5)
+            check("edited mass[0] and 10 more" in stderr(), "a mass typed with 11 particles selected edits all 11")
+            self.click_all(title + "*", ADD_TARGET)  # the chain's particles are selected: a target for them
             time.sleep(2)
             check("add a target for 11 particles" in stderr(), "Edit > Add > Target for the Selection")
             # Type the target's x: 0.3 m (the chain hangs from x = 0; its centre swings to -0.4).
