@@ -767,8 +767,9 @@ class GuiTest:
             self.click_all(title, ADD_CHAIN)
             time.sleep(2)
             check("add a chain of 10 links" in stderr(), "Edit > Add > Chain..., Add: the log says the chain was added")
-            # The chain's 11 particles are selected: a mass typed in the inspector is every one's.
-            self.click_all(title + "*", [MULTI_MASS_FIELD], pause=0.7)
+            # The chain's 11 particles are selected: a mass typed in the inspector is every one's
+            # (the Inspector's tab first: the layout kept from the steps before may show another).
+            self.click_all(title + "*", [INSPECTOR_TAB, MULTI_MASS_FIELD], pause=0.7)
             self.client_ok("key", title + "*", "ctrl+a")
             self.type_text(title + "*", "0.05")
             self.client_ok("key", title + "*", "Return")
