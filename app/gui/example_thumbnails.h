@@ -23,7 +23,6 @@ public:
 
   // The pictures drawn since the last call, by their index in `scenes`.
   std::vector<std::pair<int, render::Image>> take_ready();
-  bool finished() const { return job_->finished(); }
 
 private:
   std::vector<std::filesystem::path> scenes_;

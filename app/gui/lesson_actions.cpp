@@ -55,12 +55,9 @@ void Studio::act_on_lesson_step() {
       ui.bring_panel = panel_name::kOptimise;
       return;
     case A::CompareWithCmaes: {
-      OptimizerSettings gradient = state_.optimise.settings;
-      if (!uses_gradient(gradient.method)) gradient.method = OptimizerMethod::Adam;
-      OptimizerSettings cmaes = state_.optimise.settings;
-      cmaes.method = OptimizerMethod::CMAES;
-      gradient.tolerance = gradient.loss_tolerance = cmaes.tolerance = cmaes.loss_tolerance = 0;
-      state_.queue(command::CompareMethods{{gradient, cmaes}, 200});
+      const OptimizerSettings& settings = state_.optimise.settings;
+      state_.queue(command::CompareMethods::against_cmaes(settings,
+                                                          command::CompareMethods::own_gradient_method(settings), 200));
       state_.optimise.open_comparison = true;
       ui.bring_panel = panel_name::kOptimise;
       return;

@@ -583,6 +583,11 @@ void Studio::report_frame_export() {
 void Studio::replace_scene_in_place(Scene scene, const std::string& label) {
   studio::Document document = state_.document;
   document.replace_scene(std::move(scene), label);
+  set_document_keeping_view(std::move(document));
+  window_.set_title(state_.document.title());
+}
+
+void Studio::set_document_keeping_view(studio::Document document) {
   const bool was_playing = state_.shown.playback.playing();
   const studio::OrbitCamera camera = state_.ui.camera;
   const bool camera_moved = camera_moved_;
@@ -590,7 +595,6 @@ void Studio::replace_scene_in_place(Scene scene, const std::string& label) {
   state_.ui.camera = camera;
   camera_moved_ = camera_moved;
   if (was_playing) state_.shown.playback.play();
-  window_.set_title(state_.document.title());
 }
 
 // A finished model predictive control run's executed controls become the document's
@@ -877,13 +881,7 @@ void Studio::reload_if_changed_on_disk() {
     disk_change_reported_ = true;
     return;
   }
-  // The view stays: the same scene, edited elsewhere.
-  const studio::OrbitCamera camera = state_.ui.camera;
-  const bool camera_moved = camera_moved_, was_playing = state_.shown.playback.playing();
-  set_document(std::move(*reloaded));
-  state_.ui.camera = camera;
-  camera_moved_ = camera_moved;
-  if (was_playing) state_.shown.playback.play();
+  set_document_keeping_view(std::move(*reloaded));  // the same scene, edited elsewhere
   state_.log.info("reloaded " + name + ": it changed on disk");
 }
 

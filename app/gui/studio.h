@@ -48,13 +48,13 @@ public:
   void start_mpc(MpcSettings settings) {
     state_.optimise.mpc_settings = settings;
     state_.queue(command::RunMpc{settings});
-    state_.ui.select_optimizer_tab = true;
+    state_.ui.bring_panel = panel_name::kOptimise;
   }
   void show_gradient(view::GradientOverlay overlay) { state_.ui.view.gradient = overlay; }
   // Through the footage's camera, the shot behind the scene, the Footage tab in front.
   void look_through_shot() {
     state_.ui.view.through_shot = true;
-    state_.ui.select_footage_tab = true;
+    state_.ui.bring_panel = panel_name::kFootage;
   }
   // A track under the timeline, by its command-line name: controls, controller, adjoint.
   void show_timeline_track(const std::string& track) {
@@ -138,6 +138,8 @@ private:
   void update_footage();
   void start_tracking(int track);
   void replace_scene_in_place(Scene scene, const std::string& label);
+  // set_document, keeping the camera and whether the motion plays (the same scene, changed).
+  void set_document_keeping_view(studio::Document document);
   void export_frames(const std::filesystem::path& folder, bool over_shot = false);
   void report_frame_export();  // once, when an export has finished
   void edit_parameter(const command::EditParameter& edit);

@@ -101,7 +101,7 @@ void Studio::handle(const command::ResetCamera&) {
 
 void Studio::handle(const command::OptimizeStart&) {
   optimization_session().start();
-  state_.ui.select_optimizer_tab = true;
+  state_.ui.bring_panel = panel_name::kOptimise;
   state_.log.info("optimising with " + std::string(method_name(state_.optimise.settings.method)));
 }
 
@@ -111,7 +111,7 @@ void Studio::handle(const command::OptimizePause&) {
 
 void Studio::handle(const command::OptimizeStep&) {
   optimization_session().step();
-  state_.ui.select_optimizer_tab = true;
+  state_.ui.bring_panel = panel_name::kOptimise;
 }
 
 void Studio::handle(const command::OptimizeReset&) {

@@ -149,6 +149,20 @@ struct ComputeLandscape {
 struct CompareMethods {
   std::vector<OptimizerSettings> methods;
   int budget = 200;  // simulations per method
+
+  // The gradient method the scene's settings name, or Adam when they name CMA-ES itself.
+  static OptimizerMethod own_gradient_method(const OptimizerSettings& settings) {
+    return uses_gradient(settings.method) ? settings.method : OptimizerMethod::Adam;
+  }
+  // `gradient` against CMA-ES, both with the scene's settings (learning rate, clip,
+  // sigma...) and the whole budget: no early stop.
+  static CompareMethods against_cmaes(const OptimizerSettings& settings, OptimizerMethod gradient, int budget) {
+    OptimizerSettings g = settings, cmaes = settings;
+    g.method = gradient;
+    cmaes.method = OptimizerMethod::CMAES;
+    g.tolerance = g.loss_tolerance = cmaes.tolerance = cmaes.loss_tolerance = 0;
+    return {{g, cmaes}, budget};
+  }
 };
 struct CheckGradients {
   std::vector<ParamId> parameters;  // empty: all
@@ -367,9 +381,7 @@ struct UiState {
   // The newest error of a user action (a file that did not open...), shown in a banner
   // over the viewport until dismissed or replaced. Also in the log.
   std::string banner;
-  bool reset_layout = false;          // View > Panels > Reset Layout, done next frame
-  bool select_optimizer_tab = false;  // bring the Optimise tab to the front next frame
-  bool select_footage_tab = false;    // the same for the Footage tab
+  bool reset_layout = false;  // View > Panels > Reset Layout, done next frame
   // Frame timing for the status bar (seconds per frame, smoothed).
   double frame_seconds = 1.0 / 60.0;
   std::string device_name;
@@ -392,7 +404,8 @@ struct UiState {
     int step = 0;
     bool act = false;
   } lesson;
-  // A dock window to show and bring to the front next frame (its panel_name), or null.
+  // A dock window to show and bring to the front next frame (its panel_name, from
+  // gui/dock_layout.h), or null.
   const char* bring_panel = nullptr;
 };
 

@@ -58,6 +58,11 @@ std::string_view audience_title(Audience audience) {
   return "";
 }
 
+std::span<const Audience> audiences() {
+  static constexpr std::array kAudiences{A::Teach, A::Match, A::Design, A::Compare};
+  return kAudiences;
+}
+
 std::span<const ExampleGuide> example_guides() { return kGuides; }
 
 const ExampleGuide* example_guide(std::string_view stem) {

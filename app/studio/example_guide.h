@@ -10,6 +10,8 @@ namespace nudge::studio {
 
 enum class Audience { Teach, Match, Design, Compare };
 
+// Every audience, in the order the welcome panel and File > Examples group them.
+std::span<const Audience> audiences();
 // The welcome panel's heading for a group: "Learn what a gradient does" ...
 std::string_view audience_title(Audience audience);
 

@@ -535,45 +535,36 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
 
 void draw_side_panels(StudioState& state) {
   ViewFlags& v = state.ui.view;
-  // A panel named by a lesson's step: shown and brought forward.
-  bool bring_inspector = false, bring_landscape = false, bring_check = false;
-  if (const char* bring = std::exchange(state.ui.bring_panel, nullptr)) {
-    bring_inspector = std::string_view(bring) == panel_name::kInspector;
-    bring_landscape = std::string_view(bring) == panel_name::kLandscape;
-    bring_check = std::string_view(bring) == panel_name::kCheck;
-    if (std::string_view(bring) == panel_name::kOptimise) state.ui.select_optimizer_tab = true;
-    if (std::string_view(bring) == panel_name::kFootage) state.ui.select_footage_tab = true;
-  }
-  // Asked to the front (an optimiser run started, footage opened): shown, and its tab
-  // selected wherever the user docked it.
-  const auto side_panel = [](const char* name, bool* open, bool* bring_forward) {
-    if (bring_forward && *bring_forward) {
+  // The panel asked to the front (an optimiser run started, footage opened, a lesson's
+  // step): shown, and its tab selected wherever the user docked it.
+  const char* bring = std::exchange(state.ui.bring_panel, nullptr);
+  const auto side_panel = [bring](const char* name, bool* open) {
+    if (bring && std::string_view(bring) == name) {
       *open = true;
       ImGui::SetNextWindowFocus();
-      *bring_forward = false;
     }
     if (!*open) return false;
     if (begin_panel(name, open)) return true;
     end_panel();
     return false;
   };
-  if (side_panel(panel_name::kInspector, &v.inspector, &bring_inspector)) {
+  if (side_panel(panel_name::kInspector, &v.inspector)) {
     inspector_contents(state, state.editor, state.commands);
     end_panel();
   }
-  if (side_panel(panel_name::kOptimise, &v.optimise, &state.ui.select_optimizer_tab)) {
+  if (side_panel(panel_name::kOptimise, &v.optimise)) {
     draw_optimizer_contents(state.document, state.optimise, state.ui.popups, state.commands);
     end_panel();
   }
-  if (side_panel(panel_name::kLandscape, &v.landscape, &bring_landscape)) {
+  if (side_panel(panel_name::kLandscape, &v.landscape)) {
     draw_landscape_contents(state, state.commands);
     end_panel();
   }
-  if (side_panel(panel_name::kCheck, &v.check, &bring_check)) {
+  if (side_panel(panel_name::kCheck, &v.check)) {
     draw_gradient_check_contents(state, state.commands);
     end_panel();
   }
-  if (side_panel(panel_name::kFootage, &v.footage, &state.ui.select_footage_tab)) {
+  if (side_panel(panel_name::kFootage, &v.footage)) {
     draw_footage_contents(state, state.shot, state.ui, state.commands);
     end_panel();
   }

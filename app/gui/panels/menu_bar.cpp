@@ -36,8 +36,7 @@ void file_menu(const Panel& panel) {
   }
   if (ImGui::BeginMenu("Examples", !panel.state.files.examples.empty())) {
     // Grouped as the welcome panel groups them, each with its line on what to try.
-    for (studio::Audience audience :
-         {studio::Audience::Teach, studio::Audience::Match, studio::Audience::Design, studio::Audience::Compare}) {
+    for (studio::Audience audience : studio::audiences()) {
       ImGui::SeparatorText(std::string(studio::audience_title(audience)).c_str());
       for (const std::filesystem::path& path : panel.state.files.examples) {
         const studio::ExampleGuide* guide = studio::example_guide(path.stem().string());

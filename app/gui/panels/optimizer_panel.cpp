@@ -239,8 +239,7 @@ void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
   // comparison is of the run the user would make, not of a method they did not choose.
   static int method = 0;
   static int budget = 200;
-  const OptimizerMethod own =
-      uses_gradient(optimise.settings.method) ? optimise.settings.method : OptimizerMethod::Adam;
+  const OptimizerMethod own = command::CompareMethods::own_gradient_method(optimise.settings);
   const std::string own_label = "the scene's settings (" + std::string(method_label(own)) + ")";
   const char* const methods[] = {own_label.c_str(), kMethodLabels[0], kMethodLabels[1], kMethodLabels[2]};
   ImGui::TextWrapped(
@@ -259,13 +258,8 @@ void comparison_section(OptimiseState& optimise, CommandQueue& commands) {
   const bool busy = optimise.comparison && !optimise.comparison->job().finished();
   ImGui::BeginDisabled(busy);
   if (ImGui::Button("Compare")) {
-    OptimizerSettings gradient = optimise.settings;  // its learning rate, momentum, clip
-    gradient.method = method == 0 ? own : static_cast<OptimizerMethod>(method - 1);
-    gradient.tolerance = gradient.loss_tolerance = 0;  // both run the whole budget
-    OptimizerSettings cmaes = optimise.settings;
-    cmaes.method = OptimizerMethod::CMAES;
-    cmaes.tolerance = cmaes.loss_tolerance = 0;
-    commands.push(command::CompareMethods{{gradient, cmaes}, budget});
+    const OptimizerMethod gradient = method == 0 ? own : static_cast<OptimizerMethod>(method - 1);
+    commands.push(command::CompareMethods::against_cmaes(optimise.settings, gradient, budget));
   }
   ImGui::SetItemTooltip(
       "Run both from the scene's start in the background and plot their best loss against the simulations run");

@@ -64,8 +64,7 @@ void draw_welcome(const StudioState& state, UiState& ui, CommandQueue& commands)
   bool close = false;
   const float card = ExampleThumbnails::kWidth + 2 * ImGui::GetStyle().FramePadding.x + ImGui::GetStyle().ItemSpacing.x;
   const int columns = std::max(1, int(ImGui::GetContentRegionAvail().x / card));
-  for (studio::Audience audience :
-       {studio::Audience::Teach, studio::Audience::Match, studio::Audience::Design, studio::Audience::Compare}) {
+  for (studio::Audience audience : studio::audiences()) {
     ImGui::SeparatorText(std::string(studio::audience_title(audience)).c_str());
     if (!ImGui::BeginTable(std::string(studio::audience_title(audience)).c_str(), columns)) continue;
     for (std::size_t i = 0; i < state.files.examples.size(); ++i) {
