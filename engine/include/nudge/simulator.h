@@ -47,9 +47,10 @@ struct Trajectory {
   std::vector<double> x;
   std::vector<double> v;
   // Rigid bodies: (steps + 1) x B x 3 centres of mass, (steps + 1) x B x 4 orientations
-  // (x, y, z, w).
+  // (x, y, z, w), and (steps + 1) x B x 3 linear and angular velocities (world frame).
   int bodies = 0;
   std::vector<double> body_x, body_q;
+  std::vector<double> body_v, body_w;
 };
 
 // Per-call options of Simulator::gradient.

@@ -12,6 +12,7 @@
 //   state_fields(fields): the arrays of the state it holds (sim/state_layout.h)
 //   unsupported(params): why these values cannot run on what it built from its scene
 //     (a family that is present only where its parameters are set), or nothing
+//   contacts(m, state, out): the contacts it makes in a state, for live play (host only)
 // and phase members taking a StepPass (forward) or an AdjointPass (sim/step_pass.h).
 //
 // One step, forward (Box2D's solver stages, written down):
@@ -36,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "nudge/live_simulation.h"
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
@@ -107,6 +109,20 @@ public:
         f.download_gradients(p, adj0, exec);
       else if constexpr (requires { f.download_gradients(p, exec); })
         f.download_gradients(p, exec);
+    });
+  }
+
+  // The one family F of the list, for what only it does (live play holds its controls).
+  template <template <class, class> class F>
+  F<T, Exec>& family() {
+    return std::get<F<T, Exec>>(families_);
+  }
+
+  // Live play, on a host rollout only: every contact in state s (nudge/live_simulation.h),
+  // family by family, from those that have contacts(m, s, out).
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    each([&](const auto& f) {
+      if constexpr (requires { f.contacts(m, s, out); }) f.contacts(m, s, out);
     });
   }
 

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "nudge/assert.h"
+#include "nudge/live_simulation.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
 #include "sim/backend.h"
@@ -63,21 +64,33 @@ using Families =
 template <class T, Backend Exec>
 class Rollout {
 public:
-  Rollout(const Scene& scene, Exec exec, int checkpoint_every)
+  Rollout(const Scene& scene, Exec exec, int checkpoint_every) : Rollout(scene, std::move(exec), checkpoint_every, false) {}
+
+  // A rollout that only steps, for live play (sim/live_simulation.cpp): two state slots,
+  // nothing recorded.
+  struct Live {};
+  Rollout(const Scene& scene, Exec exec, Live) : Rollout(scene, std::move(exec), 0, true) {}
+
+private:
+  Rollout(const Scene& scene, Exec exec, int checkpoint_every, bool live)
       : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
         steps_(scene.settings.steps),
-        checkpoint_every_(checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
+        checkpoint_every_(!live && checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
     // Particles come first in the list, so every slot begins with x: a state is passed
     // around as its view, and its slot is where x starts.
     NUDGE_ASSERT(!layout_.fields().empty() && layout_.fields().front().array == StateArray::X);
-    const size_t stored = checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1) : size_t(steps_ + 1);
+    const size_t stored = live               ? size_t(2)
+                          : checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1)
+                                              : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
     if (checkpoint_every_) exec_.resize(segment_, size_t(checkpoint_every_ + 1) * layout_.size());
     exec_.resize(adj_state_, layout_.size());
     exec_.resize(adj_f_, particle_values());
     if (scene.settings.integrator == Integrator::ImplicitEuler) implicit_.emplace(scene, exec_);
   }
+
+public:
 
   // The implicit step's solver statistics, or nullptr for the semi-implicit step.
   const ImplicitStats* implicit_stats() const { return implicit_ ? &implicit_->stats() : nullptr; }
@@ -161,46 +174,115 @@ public:
 
   // Every state of the last forward(), in double.
   Trajectory trajectory() {
-    const int n = particles_;
-    Trajectory traj;
-    traj.steps = steps_;
-    traj.particles = n;
-    traj.dt = static_cast<double>(dt_);
-    const size_t values = particle_values();
-    traj.x.resize((steps_ + 1) * values);
-    traj.v.resize((steps_ + 1) * values);
-    const int nb = bodies_;
-    traj.bodies = nb;
-    traj.body_x.resize((steps_ + 1) * 3 * size_t(nb));
-    traj.body_q.resize((steps_ + 1) * 4 * size_t(nb));
-    std::vector<T> host(layout_.size());
-    auto append = [&](int t, StateView<T> s) {
-      exec_.download(s.x, host.size(), host.data());  // the whole slot: x, then v
-      const StateView<const T> h = layout_.view(static_cast<const T*>(host.data()));
-      for (int i = 0; i < n; ++i)  // structures of arrays to xyz triples
-        for (int k = 0; k < 3; ++k) {
-          traj.x[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(h.x[size_t(k) * n + i]);
-          traj.v[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(h.v[size_t(k) * n + i]);
-        }
-      for (int b = 0; b < nb; ++b) {
-        for (int k = 0; k < 3; ++k)
-          traj.body_x[(size_t(t) * nb + b) * 3 + k] = static_cast<double>(h.body_x[size_t(k) * nb + b]);
-        for (int k = 0; k < 4; ++k)
-          traj.body_q[(size_t(t) * nb + b) * 4 + k] = static_cast<double>(h.body_q[size_t(k) * nb + b]);
-      }
-    };
+    Trajectory traj = sized_trajectory(steps_);
     if (!checkpoint_every_) {
-      for (int t = 0; t <= steps_; ++t) append(t, state(t));
+      for (int t = 0; t <= steps_; ++t) store_frame(traj, t, state(t));
     } else {
       for (int seg = 0, t0 = 0; t0 < steps_; ++seg, t0 += checkpoint_every_) {
         const int len = run_segment(seg, t0);
-        for (int j = (seg == 0 ? 0 : 1); j <= len; ++j) append(t0 + j, segment(j));
+        for (int j = (seg == 0 ? 0 : 1); j <= len; ++j) store_frame(traj, t0 + j, segment(j));
       }
     }
     return traj;
   }
 
+  // Live play (sim/live_simulation.cpp): the parameters, and the initial state into slot 0.
+  std::optional<std::string> live_upload(const ParameterSet& params) {
+    if (std::optional<std::string> why = families_.unsupported(params)) return why;
+    upload_parameters(params);
+    return std::nullopt;
+  }
+  // Slot 0 holds the current state; live_step writes the next one into slot 1.
+  StateView<T> live_state() { return state(0); }
+  StateView<T> live_next() { return state(1); }
+  const StateLayout& layout() const { return layout_; }
+  // One step from slot 0 into slot 1 at row t of the per-step inputs (the caller holds t
+  // below the step count), with channel c carrying held[c] where it is set. Returns the
+  // error of a step that produced NaN or Inf; slot 0 is untouched either way.
+  std::optional<Error> live_step(int t, const std::vector<std::optional<double>>& held) {
+    auto& controls = families_.template family<ControlFamily>();
+    std::vector<T> saved;
+    step(t, state(0), state(1), [&] { saved = controls.hold_row(t, held, exec_); });
+    controls.restore_row(t, saved, exec_);
+    return find_non_finite(t + 1, t + 1, [&](int) { return state(1); });
+  }
+  void live_accept() { copy_state(state(0), state(1)); }
+  // The state in slot 0 as a trajectory of one frame, and frame `frame` of a trajectory
+  // (of this scene's sizes) into slot 0.
+  Trajectory live_read() {
+    Trajectory one = sized_trajectory(0);
+    store_frame(one, 0, state(0));
+    return one;
+  }
+  void live_write(const Trajectory& traj, int frame) {
+    const int n = particles_, nb = bodies_;
+    const size_t t = size_t(frame), values = particle_values();
+    exec_.host_modify(state(0).x, layout_.size(), host_state_, [&](T* slot) {
+      const StateView<T> h = layout_.view(slot);
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) {
+          h.x[size_t(k) * n + i] = static_cast<T>(traj.x[t * values + 3 * size_t(i) + k]);
+          h.v[size_t(k) * n + i] = static_cast<T>(traj.v[t * values + 3 * size_t(i) + k]);
+        }
+      for (int b = 0; b < nb; ++b) {
+        for (int k = 0; k < 3; ++k) {
+          h.body_x[size_t(k) * nb + b] = static_cast<T>(traj.body_x[(t * nb + b) * 3 + k]);
+          h.body_v[size_t(k) * nb + b] = static_cast<T>(traj.body_v[(t * nb + b) * 3 + k]);
+          h.body_w[size_t(k) * nb + b] = static_cast<T>(traj.body_w[(t * nb + b) * 3 + k]);
+        }
+        for (int k = 0; k < 4; ++k) h.body_q[size_t(k) * nb + b] = static_cast<T>(traj.body_q[(t * nb + b) * 4 + k]);
+      }
+    });
+  }
+  ModelView<T> live_model() const { return model_view(); }
+  // Every contact in slot 0 (a host rollout's only: the families read the state in place).
+  std::vector<Contact> live_contacts() {
+    std::vector<Contact> out;
+    families_.contacts(model_view(), state(0), out);
+    return out;
+  }
+
 private:
+  // A trajectory of `steps` steps of this rollout's sizes, zeroed.
+  Trajectory sized_trajectory(int steps) const {
+    Trajectory traj;
+    traj.steps = steps;
+    traj.particles = particles_;
+    traj.dt = static_cast<double>(dt_);
+    traj.bodies = bodies_;
+    const size_t frames = size_t(steps) + 1, nb = size_t(bodies_);
+    traj.x.resize(frames * particle_values());
+    traj.v.resize(frames * particle_values());
+    traj.body_x.resize(frames * 3 * nb);
+    traj.body_q.resize(frames * 4 * nb);
+    traj.body_v.resize(frames * 3 * nb);
+    traj.body_w.resize(frames * 3 * nb);
+    return traj;
+  }
+
+  // State s as frame t of traj: structures of arrays to xyz triples, in double.
+  void store_frame(Trajectory& traj, int t, StateView<T> s) {
+    const int n = particles_, nb = bodies_;
+    const size_t values = particle_values();
+    host_frame_.resize(layout_.size());
+    exec_.download(s.x, host_frame_.size(), host_frame_.data());  // the whole slot: x, then v
+    const StateView<const T> h = layout_.view(static_cast<const T*>(host_frame_.data()));
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) {
+        traj.x[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(h.x[size_t(k) * n + i]);
+        traj.v[size_t(t) * values + 3 * size_t(i) + k] = static_cast<double>(h.v[size_t(k) * n + i]);
+      }
+    for (int b = 0; b < nb; ++b) {
+      for (int k = 0; k < 3; ++k) {
+        traj.body_x[(size_t(t) * nb + b) * 3 + k] = static_cast<double>(h.body_x[size_t(k) * nb + b]);
+        traj.body_v[(size_t(t) * nb + b) * 3 + k] = static_cast<double>(h.body_v[size_t(k) * nb + b]);
+        traj.body_w[(size_t(t) * nb + b) * 3 + k] = static_cast<double>(h.body_w[size_t(k) * nb + b]);
+      }
+      for (int k = 0; k < 4; ++k)
+        traj.body_q[(size_t(t) * nb + b) * 4 + k] = static_cast<double>(h.body_q[size_t(k) * nb + b]);
+    }
+  }
+
   StateView<T> state(int slot) { return layout_.view(exec_.data(states_) + size_t(slot) * layout_.size()); }
   StateView<T> segment(int j) { return layout_.view(exec_.data(segment_) + size_t(j) * layout_.size()); }
   StateView<T> adj_state() { return layout_.view(exec_.data(adj_state_)); }
@@ -250,10 +332,13 @@ private:
   // One step: the phases of sim/family_list.h. The implicit step
   // (sim/implicit_euler.h) runs the interaction and particle phases until its Newton
   // solve converges.
-  void step(int t, StateView<const T> s, StateView<T> next) {
+  // after_control runs once the controls of step t are written (live play holds some).
+  template <class AfterControl = void (*)()>
+  void step(int t, StateView<const T> s, StateView<T> next, AfterControl after_control = [] {}) {
     const ModelView<T> m = model_view();
     const StepPass<T, Exec> pass{exec_, m, t, s, next};
     families_.control(pass);  // row t of the controls the actuators read
+    after_control();
     if (implicit_) {
       implicit_->step(exec_, m, t, s, next, families_);
     } else {
@@ -372,7 +457,7 @@ private:
   Array adj_state_;  // dL/dstate at the step the backward pass has reached
   Array adj_f_;      // dL/dF per particle for one step, 3 x n
   // Host copies used when the backend's memory is not host memory.
-  std::vector<T> host_state_, host_adj_;
+  std::vector<T> host_state_, host_adj_, host_frame_;
 };
 
 }  // namespace nudge

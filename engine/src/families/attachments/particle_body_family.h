@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "families/bodies/body_kernels.h"
+#include "families/colliders/contact_report.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/step_pass.h"
@@ -73,6 +74,27 @@ public:
     if (active() && bodies_ > 0)
       pass.exec.launch(bodies_,
                        BodyParticleAdjointKernel<T>{pass.m, pass.state, pass.adj_f, pass.adj, pass.grad.bodies});
+  }
+
+  // Live play: each particle within a body's reach (not the body it is attached to), with
+  // the force on the particle.
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    if (!contact_) return;
+    const BodyModel<T>& bm = m.bodies;
+    for (int i = 0; i < n_; ++i) {
+      const Vec3<T> x = load3(s.x, i, n_), v = load3(s.v, i, n_);
+      const T radius = m.colliders.radius[i];
+      for (int b = 0; b < bodies_; ++b) {
+        const BodyState<T> sb = load_body(s, b, bodies_);
+        if (particle_apart(m, i, x, sb, b)) continue;
+        const SphereTouch<T> touch = sphere_touch_body(bm.shape[b], sb, x, radius);
+        if (touch.depth <= -smooth_reach(m.colliders.smoothing)) continue;
+        const Vec3<T> f = body_pair_contact(m.colliders, bm.shape[b], particle_as_body(x, v), sb, Vec3<T>{0, 0, 0},
+                                            radius, m.particles.mass[i], bm.mass[b])
+                              .a.force;
+        out.push_back(make_contact(Contact::Kind::ParticleBody, i, b, touch.point, f, touch.depth));
+      }
+    }
   }
 
   void zero_gradients(const Exec& exec) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "families/bodies/body_kernels.h"
+#include "families/colliders/contact_report.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/step_pass.h"
@@ -200,6 +201,25 @@ public:
   // Last: after the joints' and body contacts' adjoints, each body adds its slots' share.
   void gather_body_adjoints(const AdjointPass<T, Exec>& pass) const {
     if (pass.m.coupling.slots > 0) pass.exec.launch(count_, BodyGatherAdjointKernel<T>{pass.m, pass.adj});
+  }
+
+  // Live play: each contact point of each body within a collider's reach, with its force.
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    const BodyModel<T>& bm = m.bodies;
+    const ColliderModel<T>& cm = m.colliders;
+    for (int b = 0; b < bm.count; ++b) {
+      const BodyState<T> sb = load_body(s, b, bm.count);
+      for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j) {
+        const Vec3<T> offset = load3(bm.point_offset, j, bm.points);
+        const Vec3<T> p = sb.x + rotate(sb.q, offset);
+        for (int c = 0; c < cm.count; ++c) {
+          const SphereTouch<T> touch = sphere_touch(cm.shapes[c], p, bm.point_radius[j]);
+          if (touch.depth <= -smooth_reach(cm.smoothing)) continue;
+          const Wrench<T> w = body_point_contact(cm, cm.shapes[c], sb, offset, bm.point_radius[j], bm.mass[b]);
+          out.push_back(make_contact(Contact::Kind::BodyCollider, b, c, touch.point, w.force, touch.depth));
+        }
+      }
+    }
   }
 
   void zero_gradients(const Exec& exec) {

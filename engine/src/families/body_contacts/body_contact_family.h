@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "families/colliders/contact_report.h"
 #include "kernels/body_pair_kernels.h"
 #include "families/bodies/body_family.h"
 #include "nudge/scene.h"
@@ -65,6 +66,24 @@ public:
   void adjoint_couple_bodies(const AdjointPass<T, Exec>& pass, int first) const {
     if (count_ > 0)
       pass.exec.launch(count_, BodyPairContactAdjointKernel<T>{pass.m, pass.state, pass.grad.body_contacts, first});
+  }
+
+  // Live play: each contact point of an item's point body within the reach of its shape
+  // body, with the force on the point body.
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    const BodyModel<T>& bm = m.bodies;
+    for (const auto& [a, b] : items_) {
+      const BodyState<T> sa = load_body(s, a, bm.count), sb = load_body(s, b, bm.count);
+      if (bodies_apart(m, sa, sb, a, b)) continue;
+      for (int j = bm.point_start[a]; j < bm.point_start[a + 1]; ++j) {
+        const Vec3<T> offset = load3(bm.point_offset, j, bm.points);
+        const SphereTouch<T> touch = sphere_touch_body(bm.shape[b], sb, sa.x + rotate(sa.q, offset), bm.point_radius[j]);
+        if (touch.depth <= -smooth_reach(m.colliders.smoothing)) continue;
+        const PairWrench<T> w =
+            body_pair_contact(m.colliders, bm.shape[b], sa, sb, offset, bm.point_radius[j], bm.mass[a], bm.mass[b]);
+        out.push_back(make_contact(Contact::Kind::BodyBody, a, b, touch.point, w.a.force, touch.depth));
+      }
+    }
   }
 
   void zero_gradients(const Exec& exec) {

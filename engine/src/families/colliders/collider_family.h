@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "families/colliders/collider_model.h"
+#include "families/colliders/contact_report.h"
+#include "kernels/model.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
 #include "sim/step_pass.h"
@@ -55,6 +57,20 @@ public:
 
   void put_model(ModelView<T>& m, const Exec& exec) const { m.colliders = model(exec); }
   void put_grad(GradView<T>& g, const Exec& exec) { g.colliders = grad(exec); }
+
+  // Live play: each particle within a collider's reach, with the force on it.
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    const ColliderModel<T>& cm = m.colliders;
+    for (int i = 0; i < particles_; ++i) {
+      const Vec3<T> x = load3(s.x, i, particles_), v = load3(s.v, i, particles_);
+      for (int k = 0; k < cm.count; ++k) {
+        const SphereTouch<T> touch = sphere_touch(cm.shapes[k], x, cm.radius[i]);
+        if (touch.depth <= -smooth_reach(cm.smoothing)) continue;
+        const Vec3<T> f = collider_contact_force(cm, cm.shapes[k], x, v, cm.radius[i], m.particles.mass[i]);
+        out.push_back(make_contact(Contact::Kind::ParticleCollider, i, k, touch.point, f, touch.depth));
+      }
+    }
+  }
 
   void zero_gradients(const Exec& exec) {
     for (auto* a : {&g_stiffness_, &g_damping_, &g_friction_, &g_radius_}) {

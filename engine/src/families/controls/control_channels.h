@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "nudge/scene.h"
@@ -39,6 +40,26 @@ public:
   const T* base(const Exec& exec) const { return exec.data(base_); }
   const T* values(const Exec& exec) const { return exec.data(driven_ ? driven_values_ : base_); }
   T* driven_values(const Exec& exec) { return exec.data(driven_values_); }
+
+  // Live play: channel c of row t carries held[c] where it is set. Returns the row as it
+  // was, for restore_row once the step has read it.
+  std::vector<T> hold_row(int t, const std::vector<std::optional<double>>& held, const Exec& exec) {
+    std::vector<T> saved, scratch;
+    if (channels_ == 0) return saved;
+    T* row = exec.data(driven_ ? driven_values_ : base_) + size_t(t) * size_t(channels_);
+    exec.host_modify(row, size_t(channels_), scratch, [&](T* values) {
+      saved.assign(values, values + channels_);
+      for (size_t c = 0; c < held.size() && c < size_t(channels_); ++c)
+        if (held[c]) values[c] = static_cast<T>(*held[c]);
+    });
+    return saved;
+  }
+  void restore_row(int t, const std::vector<T>& saved, const Exec& exec) {
+    if (saved.empty()) return;
+    std::vector<T> scratch;
+    T* row = exec.data(driven_ ? driven_values_ : base_) + size_t(t) * size_t(channels_);
+    exec.host_modify(row, saved.size(), scratch, [&](T* values) { std::copy(saved.begin(), saved.end(), values); });
+  }
 
   void zero_gradients(const Exec& exec) {
     exec.resize(g_controls_, std::max<size_t>(1, size_t(steps_) * size_t(channels_)));

@@ -40,6 +40,12 @@ public:
     controller_.adjoint(pass.exec, pass.t, pass.state, pass.adj, channels_);
   }
 
+  // Live play (nudge/live_simulation.h): channels held by hand at row t, and back.
+  std::vector<T> hold_row(int t, const std::vector<std::optional<double>>& held, const Exec& exec) {
+    return channels_.hold_row(t, held, exec);
+  }
+  void restore_row(int t, const std::vector<T>& saved, const Exec& exec) { channels_.restore_row(t, saved, exec); }
+
   void zero_gradients(const Exec& exec) {
     channels_.zero_gradients(exec);
     controller_.zero_gradients(exec);

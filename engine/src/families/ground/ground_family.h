@@ -4,6 +4,11 @@
 // parameters (ground_stiffness, friction) and their per-particle gradient shares.
 #pragma once
 
+#include <vector>
+
+#include "families/colliders/contact_report.h"
+#include "families/ground/ground_contact.h"
+#include "families/ground/ground_projection.h"
 #include "kernels/model.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
@@ -42,6 +47,21 @@ public:
     g.friction = friction_;
     g.contact_smoothing = static_cast<T>(ground_.contact_smoothing);
     g.friction_smoothing = static_cast<T>(ground_.friction_smoothing);
+  }
+
+  // Live play: each particle within the contact's reach of the ground, with the penalty
+  // force on it (none where the ground projects or stops particles: a constraint there).
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    if (!ground_.enabled) return;
+    const T reach = ground_penalty(m.ground) ? smooth_reach(m.ground.contact_smoothing) : T(0);
+    for (int i = 0; i < particles_; ++i) {
+      const Vec3<T> x = load3(s.x, i, particles_), v = load3(s.v, i, particles_);
+      const T depth = m.ground.height - x.y;
+      if (depth < -reach) continue;
+      const Vec3<T> f = ground_penalty(m.ground) ? contact_force(m.ground, x, v) : Vec3<T>{0, 0, 0};
+      out.push_back(
+          make_contact(Contact::Kind::ParticleGround, i, -1, Vec3<T>{x.x, m.ground.height, x.z}, f, depth));
+    }
   }
 
   void zero_gradients(const Exec& exec) {
