@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +16,7 @@
 #include "nudge/parameter_facts.h"
 #include "footage/motion_export.h"
 #include "studio/scene_edits.h"
+#include "view/contact_draw.h"
 #include "view/footage_plate.h"
 #include "view/state_adjoint_arrows.h"
 
@@ -409,6 +412,11 @@ void Studio::handle_viewport_mouse(const studio::Rect& viewport) {
     }
     return;
   }
+  // Ctrl+right drag pulls a particle or body while the scene runs live.
+  if (handle_pull_mouse(viewport_projector(viewport), inside)) {
+    editor_.draw_overlay(state_, viewport_projector(viewport));
+    return;
+  }
   // The left button selects, box-selects and drags the gizmo; a plain left drag orbits
   // (with Shift, pans). The right and middle buttons pan.
   const bool orbit = editor_.handle_mouse(state_, viewport_projector(viewport), shown_draw_options(), inside);
@@ -448,10 +456,14 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
 render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport, float* arrow_scale) const {
   view::SceneDrawOptions options = shown_draw_options();
   const Scene& scene = state_.scene();
-  const Trajectory* traj = state_.trajectory();
-  const int frame = traj ? std::min(state_.shown.playback.frame(), traj->steps) : 0;
-  // Gradients come from the optimiser's snapshot, whose scene is the one shown.
-  const view::GradientOverlay overlay = state_.optimise.iterate ? state_.ui.view.gradient : view::GradientOverlay::None;
+  const StudioState::Frame shown = state_.shown_frame();
+  const Trajectory* traj = shown.traj;
+  const int frame = shown.step;
+  const bool live = state_.live.play != nullptr;
+  // Gradients come from the optimiser's snapshot, whose scene is the one shown; they are
+  // of the recorded motion, so live play draws none.
+  const view::GradientOverlay overlay =
+      state_.optimise.iterate && !live ? state_.ui.view.gradient : view::GradientOverlay::None;
   if (view::is_spring_overlay(overlay)) options.springs = false;  // the overlay colours them instead
   // Through the shot's camera, with its frame behind the scene.
   const std::optional<PinholeCamera> shot = state_.ui.view.through_shot ? shot_view_camera(state_) : std::nullopt;
@@ -473,18 +485,39 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport, float*
                      : 0;
   // dL/dx at the play head, from the newest state adjoint (it may lag the motion by one
   // computation; the arrows then sit at this motion's positions).
-  if (state_.ui.view.adjoint_arrows && state_.trust.adjoints && state_.trust.adjoints->error.empty() && traj)
+  if (state_.ui.view.adjoint_arrows && state_.trust.adjoints && state_.trust.adjoints->error.empty() && traj && !live)
     view::add_state_adjoint_arrows(list, scene, *traj, state_.trust.adjoints->adjoints, frame,
                                    options.bounds.radius() / 3);
 
-  if (state_.ui.view.ghosts && state_.optimise.iterate && state_.optimise.iterate->iteration > 0) {
+  if (state_.ui.view.ghosts && state_.optimise.iterate && state_.optimise.iterate->iteration > 0 && !live) {
     add_ghost(list, state_.optimise.initial_iterate.get(), frame, options.particle_radius, kInitialGhost);
     if (state_.optimise.previous_iterate != state_.optimise.initial_iterate)
       add_ghost(list, state_.optimise.previous_iterate.get(), frame, options.particle_radius, kPreviousGhost);
   }
 
-  if (state_.ui.view.ghosts && state_.optimise.mpc)
+  if (state_.ui.view.ghosts && state_.optimise.mpc && !live)
     add_planned_horizon(list, scene, *state_.optimise.mpc->latest(), frame, options.particle_radius);
+
+  view::add_contacts(list, state_.live.contacts, state_.live.contact_scale, 0.35f * options.particle_radius);
+  // Live play's pull: a line from the point grabbed to the cursor's target.
+  if (live && state_.live.play->pulled()) {
+    const Pull& pull = *state_.live.play->pulled();
+    glm::dvec3 from{0, 0, 0};
+    if (pull.kind == Pull::Kind::Particle) {
+      from = glm::dvec3(view::particle_position(scene, traj, frame, pull.index));
+    } else {
+      const view::BodyPlacement at = view::body_placement(scene, traj, frame, pull.index);
+      const glm::dquat q(at.orientation.w, at.orientation.x, at.orientation.y, at.orientation.z);
+      from = at.position + q * glm::dvec3(pull.offset[0], pull.offset[1], pull.offset[2]);
+    }
+    const glm::vec3 target(pull.target[0], pull.target[1], pull.target[2]);
+    render::LineBatch line;
+    line.points = {glm::vec3(from), target};
+    line.colors = {view::colors::kContactForce};
+    line.width_pixels = 3;
+    list.lines.push_back(std::move(line));
+    list.spheres.push_back({target, 0.5f * options.particle_radius, view::colors::kContactPoint});
+  }
 
   // The selected elements, drawn over the scene in the highlight colour.
   const Selection& sel = state_.editor.selection;
@@ -791,7 +824,9 @@ bool Studio::frame(double wall_seconds) {
   update_state_adjoints();
   update_footage();
   report_frame_export();
-  state_.shown.playback.advance(wall_seconds);
+  advance_live(wall_seconds);
+  if (!state_.live.play) state_.shown.playback.advance(wall_seconds);
+  update_contacts();
   // Smoothed over about half a second of frames, for a readable number.
   const double blend = std::clamp(wall_seconds * 2.0, 0.02, 1.0);
   state_.ui.frame_seconds += (wall_seconds - state_.ui.frame_seconds) * blend;
@@ -811,11 +846,13 @@ bool Studio::frame(double wall_seconds) {
   ViewFlags& v = state_.ui.view;
   if (v.outliner) draw_outliner(state_, state_.editor, state_.commands, &v.outliner);
   draw_side_panels(state_);
-  if (v.timeline) draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, &v.timeline);
+  if (v.timeline)
+    draw_timeline(state_, state_.shown.playback, state_.optimise.controller_outputs, state_.commands, &v.timeline);
   if (v.log) draw_log_panel(state_.log, state_.ui, &v.log);
   draw_viewport_overlay(state_.ui, viewport);
   draw_gizmo_tools(state_, state_.editor, viewport);
   draw_arrow_scale_legend(state_.ui.view, viewport);
+  draw_contact_legend(state_, viewport);
   draw_shot_overlay(state_, viewport);
   update_example_pictures();
   reload_if_changed_on_disk();

@@ -132,6 +132,7 @@ private:
   void handle(const command::GoToHistory& c);
   // Footage
   void handle(const command::TrackFeature& c);
+  void handle(const command::Live& c);
   void export_iterate(const command::Export& request);
   void apply_mpc();
   // The shot's video and frame at the play head; a finished tracking run taken in.
@@ -188,6 +189,13 @@ private:
   void update_example_pictures();
   // The action of the lesson step just reached (Help > Lessons), once (gui/lesson_actions.cpp).
   void act_on_lesson_step();
+  // Live play (gui/studio_live.cpp): its steps for this frame's time, its end when its
+  // motion is replaced, the contacts drawn, and the Ctrl+right drag that pulls an element
+  // (returns whether the mouse was used for it).
+  void advance_live(double wall_seconds);
+  void end_live(const std::string& why);
+  void update_contacts();
+  bool handle_pull_mouse(const view::ViewportProjector& projector, bool mouse_in_viewport);
   DockLayout dock_{default_layout_file()};  // where the panels are, kept between sessions
   bool close_confirmed_ = false;            // Quit chosen with unsaved changes discarded: closing may go on
   float viewport_aspect_ = 16.0f / 9.0f;

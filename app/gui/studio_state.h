@@ -21,6 +21,7 @@
 #include "studio/document.h"
 #include "studio/element_kinds.h"
 #include "studio/footage_view.h"
+#include "studio/live_play.h"
 #include "studio/gradient_check_run.h"
 #include "studio/loss_landscape.h"
 #include "studio/method_comparison.h"
@@ -178,6 +179,10 @@ struct ApplyMpc {};
 struct TrackFeature {
   int track = -1;
 };
+// Live play: start it from the play head (and play), or end it (the recorded motion again).
+struct Live {
+  bool on = true;
+};
 }  // namespace command
 
 using Command =
@@ -186,7 +191,7 @@ using Command =
                  command::OptimizeStep, command::OptimizeReset, command::ApplyIterate, command::Export,
                  command::ComputeLandscape, command::CheckGradients, command::EditParameter, command::CompareMethods,
                  command::Undo, command::Redo, command::GoToHistory, command::EditScene, command::Recover,
-                 command::RunMpc, command::ApplyMpc, command::TrackFeature>;
+                 command::RunMpc, command::ApplyMpc, command::TrackFeature, command::Live>;
 
 // Which panels and scene layers are shown (the View menu).
 struct ViewFlags {
@@ -197,6 +202,7 @@ struct ViewFlags {
   bool landscape = true;
   bool check = true;
   bool footage = true;
+  bool live = true;
   bool timeline = true;
   bool log = true;
   // Scene layers
@@ -210,7 +216,8 @@ struct ViewFlags {
   bool joints = true;
   bool attachments = true;
   bool grid = true;
-  bool ghosts = true;  // the initial and previous iterates while optimising
+  bool ghosts = true;     // the initial and previous iterates while optimising
+  bool contacts = false;  // contact points and forces, of live play or at the play head
   // Gradients of the shown iterate drawn over the scene (the optimiser's start when it
   // has not run: choosing an overlay evaluates it).
   view::GradientOverlay gradient = view::GradientOverlay::None;
@@ -409,6 +416,19 @@ struct UiState {
   const char* bring_panel = nullptr;
 };
 
+// Live play (the Live tab, or a Ctrl+right drag on the scene): the scene simulated as it
+// is watched, from the play head on, pulled with the mouse and driven by hand.
+struct LiveState {
+  std::unique_ptr<studio::LivePlay> play;  // null: the recorded motion is shown
+  studio::ContactProbe probe;              // the recorded motion's contacts at the play head
+  // The Ctrl+right drag pulling an element: the depth (along the view) of the plane facing
+  // the camera that the cursor moves the pull's target in.
+  std::optional<double> drag_depth;
+  // View > Contacts: those drawn this frame, and metres of arrow per newton.
+  std::vector<Contact> contacts;
+  double contact_scale = 0;
+};
+
 // What the panels ask the studio to do this frame, carried out after drawing
 // (Studio::run_commands), so that no panel half-applies an action.
 struct CommandQueue {
@@ -428,6 +448,7 @@ struct StudioState {
   ShotState shot;
   EditorState editor;
   UiState ui;
+  LiveState live;
 
   CommandQueue commands;
   void queue(Command c) { commands.push(std::move(c)); }
@@ -441,6 +462,16 @@ struct StudioState {
   const Trajectory* trajectory() const {
     const studio::RolloutResult* current = shown.current();
     return current && current->ok() ? &current->trajectory : nullptr;
+  }
+  // The state drawn, picked and inspected: live play's, or the motion's at the play head.
+  struct Frame {
+    const Trajectory* traj = nullptr;  // null before the motion comes: the initial state
+    int step = 0;                      // into traj
+  };
+  Frame shown_frame() const {
+    if (live.play) return {&live.play->state(), 0};
+    const Trajectory* traj = trajectory();
+    return {traj, traj ? std::clamp(shown.playback.frame(), 0, traj->steps) : 0};
   }
 };
 

@@ -280,9 +280,8 @@ glm::dvec3 ViewportEditor::current_offset(const StudioState& state, const view::
 void ViewportEditor::click(StudioState& state, const view::ViewportProjector& projector,
                            const view::SceneDrawOptions& options, bool add) {
   const Scene& scene = state.scene();
-  const Trajectory* traj = state.trajectory();
-  const int frame = traj ? std::min(state.shown.playback.frame(), traj->steps) : 0;
-  const std::optional<view::Pick> hit = view::pick(scene, traj, frame, options, projector, mouse_);
+  const StudioState::Frame shown = state.shown_frame();
+  const std::optional<view::Pick> hit = view::pick(scene, shown.traj, shown.step, options, projector, mouse_);
 
   if (state.editor.binding_marker) {
     if (!hit || hit->kind != view::Pick::Kind::Particle) {
@@ -307,9 +306,8 @@ void ViewportEditor::click(StudioState& state, const view::ViewportProjector& pr
 }
 
 void ViewportEditor::finish_box(StudioState& state, const view::ViewportProjector& projector, bool add) {
-  const Trajectory* traj = state.trajectory();
-  const int frame = traj ? std::min(state.shown.playback.frame(), traj->steps) : 0;
-  const view::BoxSelection box = view::box_select(state.scene(), traj, frame, projector, press_, mouse_);
+  const StudioState::Frame shown = state.shown_frame();
+  const view::BoxSelection box = view::box_select(state.scene(), shown.traj, shown.step, projector, press_, mouse_);
   if (box.empty()) {
     if (!add) state.editor.selection = {Selection::Kind::Settings, 0, {}};
     return;

@@ -56,12 +56,11 @@ Vec3<double> particle_x(const Trajectory& one, int i) {
 }  // namespace
 
 TEST_CASE("live play: step by step, the rollout's states to the last bit, in every family") {
-  const std::vector<Scene> scenes = {
-      test::make_feature_scene(60),          test::make_controlled_scene(60),
-      test::make_body_scene(0.004, 80),      test::make_body_collision_scene(0.004, 80),
-      test::make_joint_scene(80),            test::make_particle_body_scene(0.004, 80),
-      test::make_triangle_sheet(4, 4, 60),   test::make_tet_block(2, 1, 1, 60),
-      test::make_implicit_sheet(30)};
+  const std::vector<Scene> scenes = {test::make_feature_scene(60),        test::make_controlled_scene(60),
+                                     test::make_body_scene(0.004, 80),    test::make_body_collision_scene(0.004, 80),
+                                     test::make_joint_scene(80),          test::make_particle_body_scene(0.004, 80),
+                                     test::make_triangle_sheet(4, 4, 60), test::make_tet_block(2, 1, 1, 60),
+                                     test::make_implicit_sheet(30)};
   for (const Scene& scene : scenes) {
     CAPTURE(scene.name);
     const Trajectory traj = rollout_of(scene, scene.params);
@@ -76,6 +75,26 @@ TEST_CASE("live play: step by step, the rollout's states to the last bit, in eve
     for (int t = 0; t < 20; ++t) REQUIRE(live->step().ok());
     CHECK(live->step_index() == traj.steps + 20);
     CHECK(live->time() == doctest::Approx((traj.steps + 20) * scene.settings.dt));
+  }
+}
+
+TEST_CASE("live play: past the end, the per-step tables hold their last row and a controller's clock runs on") {
+  // The same as a longer rollout whose extra control rows repeat the last one.
+  const Scene scene = test::make_controlled_scene(60);
+  Scene longer = scene;
+  longer.settings.steps = 90;
+  shape_parameters(longer);
+  std::vector<double>& u = longer.params[ParamId::Controls].value;
+  const std::vector<double>& u0 = scene.params[ParamId::Controls].value;
+  const size_t channels = size_t(scene.channels);
+  for (size_t t = 0; t < 90; ++t)
+    for (size_t c = 0; c < channels; ++c) u[t * channels + c] = u0[std::min<size_t>(t, 59) * channels + c];
+  longer.params[ParamId::ControllerWeights].value = scene.params[ParamId::ControllerWeights].value;
+  const Trajectory expected = rollout_of(longer, longer.params);
+  std::unique_ptr<LiveSimulation> live = live_of(scene);
+  for (int t = 1; t <= 90; ++t) {
+    REQUIRE(live->step().ok());
+    if (differing(expected, t, live->state()) != 0) FAIL("step " << t << " differs from the longer rollout's");
   }
 }
 

@@ -117,7 +117,7 @@ def main():
                 ev = ["click", title, str(x), str(y)]
             elif kind == "drag":
                 ev = ["drag", title, str(x), str(y), str(rng.randrange(W)), str(rng.randrange(H)),
-                      rng.choice(["none", "ctrl", "shift"])]
+                      rng.choice(["none", "ctrl", "shift", "ctrl+right"])]
             elif kind == "key":
                 ev = ["key", title, rng.choice(KEYS)]
             elif kind == "menu":  # a menu of the bar, then somewhere in it

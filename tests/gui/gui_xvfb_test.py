@@ -64,6 +64,10 @@ SAVE_AS_SAVE = (427, 585)
 HELP_MENU = (145, 12)
 HELP_WELCOME = (210, 40)
 WELCOME_PROJECTILE_CARD = (970, 265)  # the welcome panel's fourth card in "Learn what a gradient does"
+VIEW_MENU = (111, 12)
+VIEW_CONTACTS = (124, 214)          # View > Contacts for a scene without joints, attachments or cloth
+BILLIARDS_CUE_BALL = (447, 488)     # scenes/billiards.json's cue ball at frame 0
+CONTACT_COLOUR = (242, 115, 230)    # view/contact_draw.h's force arrows (unlit: the exact colour)
 PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
 PROJECTILE_GIZMO_Y = (470, 167)     # the gizmo's y arrow on the selected ball
 
@@ -892,6 +896,35 @@ class GuiTest:
         finally:
             stop(app)
 
+    # n. live play: contacts drawn, a Ctrl+right drag pulls the cue ball, nothing is edited
+    def check_live_play(self):
+        log("step n: View > Contacts, Ctrl+right drag the cue ball of scenes/billiards.json, close")
+        app, err_path = self.start_nudge("live", "scenes/billiards.json")
+        title = "Nudge - a copy of billiards.json"
+        stderr = lambda: err_path.read_text(errors="replace")
+        try:
+            self.click_all(title, [VIEW_MENU, VIEW_CONTACTS], pause=1.0)
+            time.sleep(1.5)
+            shot = Screenshot(self.out / "gui_contacts.png", self.env)
+            touching = sum(1 for _ in shot.positions(CONTACT_COLOUR))
+            check(touching > 0, f"View > Contacts draws where the balls touch the cloth ({touching} pixels)")
+            self.client_ok("drag", title, *map(str, BILLIARDS_CUE_BALL), "560", "300", "ctrl+right")
+            time.sleep(1)
+            check("live play from frame 0" in stderr(), "Ctrl+right drag on the cue ball started live play")
+            first = Screenshot(self.out / "gui_live_1.png", self.env)
+            time.sleep(1.5)
+            second = Screenshot(self.out / "gui_live_2.png", self.env)
+            differing = sum(first.pixel(x, y) != second.pixel(x, y)
+                            for x in range(300, 930, 3) for y in range(40, 590, 3))
+            check(differing > 0, f"live play goes on after the drag ({differing} sampled pixels changed in 1.5 s)")
+            check(app.poll() is None, "nudge still runs")
+            check(self.client_ok("title", "Nudge") == title, "live play changed nothing in the scene (no '*')")
+            self.client_ok("close", title)
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code} (nothing unsaved: no prompt)")
+        finally:
+            stop(app)
+
     def run(self):
         steps = [("a: start Xvfb", self.start_xvfb),
                  ("b: start the app", self.start_app),
@@ -910,7 +943,8 @@ class GuiTest:
                  ("j2: a soft box from its dialog", self.check_add_soft_box),
                  ("k: crash recovery", self.check_crash_recovery),
                  ("l: build, optimise, save and load a scene", self.check_build_optimise_save_load),
-                 ("m: pick, move, box select and duplicate in the viewport", self.check_viewport_editing)]
+                 ("m: pick, move, box select and duplicate in the viewport", self.check_viewport_editing),
+                 ("n: live play: contacts, a pull with the mouse", self.check_live_play)]
         if self.only:
             steps = [step for step in steps if step[0].split(":")[0] in self.only]
         for name, step in steps:

@@ -12,7 +12,7 @@
 //   x11_test_client minimise TITLE_SUBSTRING SECONDS               unmap it for a while (as a
 //                                                                  window manager minimises), then map it
 //   x11_test_client key TITLE_SUBSTRING [ctrl+][shift+]KEYSYM_NAME  send a key press and release
-//   x11_test_client drag TITLE_SUBSTRING X1 Y1 X2 Y2 [ctrl|shift|none]  left-button drag
+//   x11_test_client drag TITLE_SUBSTRING X1 Y1 X2 Y2 [ctrl|shift|none][+right]  a drag (left button, or right)
 //
 // Exit codes: 0 done, 1 the action failed (no such window, timeout, refused), 2 bad usage or no
 // display. Every failure names what failed on stderr.
@@ -370,7 +370,8 @@ static void move_pointer(Window w, Window own, int x, int y, int cx, int cy, uns
   check_x_errors("pointer motion");
 }
 
-static void send_button(Window w, Window own, int type, int x, int y, int cx, int cy, unsigned int state) {
+static void send_button(Window w, Window own, int type, int x, int y, int cx, int cy, unsigned int state,
+                        unsigned int which) {
   XButtonEvent button;
   memset(&button, 0, sizeof button);
   button.type = type;
@@ -382,7 +383,7 @@ static void send_button(Window w, Window own, int type, int x, int y, int cx, in
   button.y = cy;
   button.x_root = x + cx;
   button.y_root = y + cy;
-  button.button = Button1;
+  button.button = which;
   button.state = state;
   button.same_screen = True;
   if (!XSendEvent(dpy, w, True, type == ButtonPress ? ButtonPressMask : ButtonReleaseMask, (XEvent*)&button))
@@ -391,7 +392,8 @@ static void send_button(Window w, Window own, int type, int x, int y, int cx, in
 }
 
 // A left-button drag from (X1, Y1) to (X2, Y2), window-relative, in 10 steps; MODIFIER
-// ("ctrl", "shift" or "none") is held throughout. Slow on purpose: an app drawn by a
+// ("ctrl", "shift" or "none", and "+right" for the right button: "ctrl+right") is held
+// throughout. Slow on purpose: an app drawn by a
 // software renderer may take a quarter of a second per frame, and must see the press
 // where it happened, some steps of the way, and the release.
 static int cmd_drag(const char* needle, char** coords, const char* modifier) {
@@ -401,23 +403,29 @@ static int cmd_drag(const char* needle, char** coords, const char* modifier) {
   const int x1 = atoi(coords[0]), y1 = atoi(coords[1]), x2 = atoi(coords[2]), y2 = atoi(coords[3]);
   if (x1 < 0 || y1 < 0 || x1 >= width || y1 >= height || x2 < 0 || y2 < 0 || x2 >= width || y2 >= height)
     fail(EXIT_USAGE, "drag: a point is outside the %dx%d window", width, height);
-  unsigned int mods = 0;
+  unsigned int mods = 0, which = Button1, held = Button1Mask;
   KeyCode mod_code = 0;
-  if (modifier && !strcmp(modifier, "ctrl")) mods = ControlMask, mod_code = require_keycode("Control_L", NULL);
-  else if (modifier && !strcmp(modifier, "shift")) mods = ShiftMask, mod_code = require_keycode("Shift_L", NULL);
-  else if (modifier && strcmp(modifier, "none")) fail(EXIT_USAGE, "drag: modifier \"%s\" is not ctrl, shift or none", modifier);
+  char key[16] = "none";
+  if (modifier) {
+    const char* plus = strstr(modifier, "+right");
+    if (plus && !plus[6]) which = Button3, held = Button3Mask;
+    snprintf(key, sizeof key, "%.*s", plus && !plus[6] ? (int)(plus - modifier) : (int)strlen(modifier), modifier);
+  }
+  if (!strcmp(key, "ctrl")) mods = ControlMask, mod_code = require_keycode("Control_L", NULL);
+  else if (!strcmp(key, "shift")) mods = ShiftMask, mod_code = require_keycode("Shift_L", NULL);
+  else if (strcmp(key, "none")) fail(EXIT_USAGE, "drag: modifier \"%s\" is not ctrl, shift or none (with +right or not)", modifier);
   Window own = make_own_window();
   move_pointer(w, own, x, y, x1, y1, 0);
   sleep_s(0.6);
   if (mod_code) send_key(w, KeyPress, mod_code, 0, server_time(own), x, y, width, height), sleep_s(0.3);
-  send_button(w, own, ButtonPress, x, y, x1, y1, mods);
+  send_button(w, own, ButtonPress, x, y, x1, y1, mods, which);
   sleep_s(0.6);
   for (int k = 1; k <= 10; ++k) {
-    move_pointer(w, own, x, y, x1 + (x2 - x1) * k / 10, y1 + (y2 - y1) * k / 10, mods | Button1Mask);
+    move_pointer(w, own, x, y, x1 + (x2 - x1) * k / 10, y1 + (y2 - y1) * k / 10, mods | held);
     sleep_s(0.15);
   }
   sleep_s(0.6);
-  send_button(w, own, ButtonRelease, x, y, x2, y2, mods | Button1Mask);
+  send_button(w, own, ButtonRelease, x, y, x2, y2, mods | held, which);
   sleep_s(0.1);
   if (mod_code) send_key(w, KeyRelease, mod_code, mods, server_time(own), x, y, width, height);
   return 0;
@@ -435,9 +443,9 @@ static int cmd_click(const char* needle, const char* x_arg, const char* y_arg) {
   Window own = make_own_window();
   move_pointer(w, own, x, y, cx, cy, 0);
   sleep_s(0.15);
-  send_button(w, own, ButtonPress, x, y, cx, cy, 0);
+  send_button(w, own, ButtonPress, x, y, cx, cy, 0, Button1);
   sleep_s(0.15);
-  send_button(w, own, ButtonRelease, x, y, cx, cy, Button1Mask);
+  send_button(w, own, ButtonRelease, x, y, cx, cy, Button1Mask, Button1);
   return 0;
 }
 

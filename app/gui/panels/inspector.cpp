@@ -21,6 +21,14 @@ namespace {
 
 using namespace inspector;
 
+// Which state the rows below it read: the motion's frame, or live play's.
+void frame_row(const StudioState& state, int t) {
+  if (state.live.play)
+    row("state", "live, t = " + number(state.live.play->time()) + " s");
+  else
+    row("frame", std::to_string(t) + " (t = " + number(t * state.scene().settings.dt) + " s)");
+}
+
 // The ground plane y = height: a checkbox switches it on or off, Enter applies a height.
 void ground_row(const Page& page, const Ground& ground) {
   ImGui::TableNextRow();
@@ -124,10 +132,11 @@ void particle(const Page& page) {
   const auto corners = [i](const std::vector<int>& indices) { return std::count(indices.begin(), indices.end(), i); };
   if (const auto n = corners(scene.triangles)) row("in triangles", std::to_string(n));
   if (const auto n = corners(scene.tets)) row("in tets", std::to_string(n));
-  if (const Trajectory* traj = state.trajectory()) {
-    const int t = state.shown.playback.frame();
+  if (const StudioState::Frame shown = state.shown_frame(); shown.traj) {
+    const Trajectory* traj = shown.traj;
+    const int t = shown.step;
     const size_t at = (size_t(t) * size_t(traj->particles) + size_t(i)) * 3;
-    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+    frame_row(state, t);
     row("position", vec3(traj->x.data() + at) + " m");
     row("velocity", vec3(traj->v.data() + at) + " m/s");
   }
@@ -238,8 +247,9 @@ void spring(const Page& page) {
   edit_element_rows(page, ParamElement::Spring, j, [](ParamId) { return false; });
   const int channel = scene.spring_channel[size_t(j)];
   muscle_rows(page, scene, j);
-  if (const Trajectory* traj = state.trajectory()) {
-    const int t = state.shown.playback.frame();
+  if (const StudioState::Frame shown = state.shown_frame(); shown.traj) {
+    const Trajectory* traj = shown.traj;
+    const int t = shown.step;
     const double* xa = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(a)) * 3;
     const double* xb = traj->x.data() + (size_t(t) * size_t(traj->particles) + size_t(b)) * 3;
     const double length = std::sqrt((xa[0] - xb[0]) * (xa[0] - xb[0]) + (xa[1] - xb[1]) * (xa[1] - xb[1]) +
@@ -277,9 +287,10 @@ void body(const Page& page) {
                     [](ParamId id) { return is_body_size(id) || param_facts(id).cols > 3; });
   const double* q = &p[ParamId::BodyOrientation].value[4 * size_t(b)];
   row("initial orientation", vec3(q) + ", " + number(q[3]) + " (x, y, z, w)");
-  if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
-    const int t = state.shown.playback.frame();
-    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+  if (const StudioState::Frame shown = state.shown_frame(); shown.traj && shown.traj->bodies == scene.body_count()) {
+    const Trajectory* traj = shown.traj;
+    const int t = shown.step;
+    frame_row(state, t);
     row("position", vec3(&traj->body_x[(size_t(t) * traj->bodies + b) * 3]) + " m");
     const double* qt = &traj->body_q[(size_t(t) * traj->bodies + b) * 4];
     row("orientation", vec3(qt) + ", " + number(qt[3]));
@@ -354,9 +365,10 @@ void joint(const Page& page) {
     else if (joint.type != JointType::Fixed)
       edit_param_row(page, id, j, turns ? "N m s/rad" : "N s/m");
   }
-  if (const Trajectory* traj = state.trajectory(); traj && traj->bodies == scene.body_count()) {
-    const int t = std::clamp(state.shown.playback.frame(), 0, traj->steps);
-    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+  if (const StudioState::Frame shown = state.shown_frame(); shown.traj && shown.traj->bodies == scene.body_count()) {
+    const Trajectory* traj = shown.traj;
+    const int t = shown.step;
+    frame_row(state, t);
     // Zero while the joint holds; the locks are springs, so it opens under load. A
     // prismatic joint's anchors part along the axis by design: the slide.
     const view::JointPlace place = view::joint_place(scene, traj, t, j);
@@ -388,9 +400,10 @@ void attachment(const Page& page) {
   row("offset", vec3(offset) + " m (body frame, from its centre)");
   row("spring", number(scene.joint_settings.stiffness) + " N/m, " + number(scene.joint_settings.damping) +
                     " N s/m (the joints')");
-  if (const Trajectory* traj = state.trajectory()) {
-    const int t = std::clamp(state.shown.playback.frame(), 0, traj->steps);
-    row("frame", std::to_string(t) + " (t = " + number(t * traj->dt) + " s)");
+  if (const StudioState::Frame shown = state.shown_frame(); shown.traj) {
+    const Trajectory* traj = shown.traj;
+    const int t = shown.step;
+    frame_row(state, t);
     // Zero while the spring holds; it stretches under load.
     const view::AttachmentPlace now = view::attachment_place(scene, traj, t, a);
     const double point[3] = {now.point.x, now.point.y, now.point.z};
@@ -566,6 +579,10 @@ void draw_side_panels(StudioState& state) {
   }
   if (side_panel(panel_name::kFootage, &v.footage)) {
     draw_footage_contents(state, state.shot, state.ui, state.commands);
+    end_panel();
+  }
+  if (side_panel(panel_name::kLive, &v.live)) {
+    draw_live_contents(state, state.live, v, state.commands);
     end_panel();
   }
 }

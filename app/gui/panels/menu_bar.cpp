@@ -79,6 +79,7 @@ void view_menu(const Panel& panel) {
     ImGui::MenuItem(panel_name::kLandscape, nullptr, &v.landscape);
     ImGui::MenuItem("Check (Gradients)", nullptr, &v.check);
     ImGui::MenuItem(panel_name::kFootage, nullptr, &v.footage);
+    ImGui::MenuItem(panel_name::kLive, nullptr, &v.live);
     ImGui::MenuItem(panel_name::kTimeline, nullptr, &v.timeline);
     ImGui::MenuItem(panel_name::kLog, nullptr, &v.log);
     ImGui::Separator();
@@ -100,6 +101,8 @@ void view_menu(const Panel& panel) {
   ImGui::SetItemTooltip("The ground plane's grid: x red, z blue, 0.1 m or 1 m cells");
   ImGui::MenuItem("Through the Shot's Camera", "C", &v.through_shot,
                   panel.state.document.scene().footage.camera.has_value() || panel.state.shot.view.video() != nullptr);
+  ImGui::MenuItem("Contacts", nullptr, &v.contacts);
+  ImGui::SetItemTooltip("Where things touch and the force of each contact, at the play head or in live play");
   ImGui::MenuItem("Ghosts of Earlier Iterates", nullptr, &v.ghosts);
   ImGui::SetItemTooltip("While optimising: the start (grey) and the previous iterate (blue) drawn faintly");
   if (ImGui::BeginMenu("Gradient Overlay")) {

@@ -30,9 +30,11 @@ void draw_optimizer_contents(const studio::Document& document, OptimiseState& op
 void draw_landscape_contents(const StudioState& state, CommandQueue& commands);
 void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands);
 void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& ui, CommandQueue& commands);
+// The Live tab (live play: its clock, the control channels' sliders, contacts).
+void draw_live_contents(const StudioState& state, LiveState& live, ViewFlags& view, CommandQueue& commands);
 // Reads the state; changes only the play head and its cache of the controller's outputs.
 void draw_timeline(const StudioState& state, studio::Playback& play,
-                   OptimiseState::ControllerOutputs& controller_outputs, bool* open);
+                   OptimiseState::ControllerOutputs& controller_outputs, CommandQueue& commands, bool* open);
 // The log and the window's copy of its entries.
 void draw_log_panel(studio::AppLog& log, UiState& ui, bool* open);
 // Reads only: the frame rate, the motion's state, the device; a strip along the window's
@@ -43,6 +45,8 @@ void draw_viewport_overlay(UiState& ui, const studio::Rect& viewport);
 // While gradient arrows are drawn: what they show (the direction of steepest increase),
 // their scale, and the choice of fixed or normalised length; at the viewport's bottom left.
 void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport);
+// View > Contacts: how many are drawn, their total force, and the arrows' scale.
+void draw_contact_legend(const StudioState& state, const studio::Rect& viewport);
 // While particles or bodies are selected: the gizmo's Move, Turn and Scale tools (W, E,
 // S) as buttons at the viewport's top left.
 void draw_gizmo_tools(const StudioState& state, EditorState& editor, const studio::Rect& viewport);

@@ -177,6 +177,7 @@ void keys_window(bool* open) {
       {"Drag a gizmo arrow", "move the selection along that axis"},
       {"Drag the gizmo's square", "move the selection in the view plane"},
       {"Ctrl while dragging the gizmo", "the opposite of Edit > Snap to Grid"},
+      {"Ctrl+right drag", "live play: pull a particle or body towards the cursor (the Live tab)"},
       {"Ctrl+Q", "quit"},
       {"F1", "this window"},
       {"Drop a file", "open it"},

@@ -15,7 +15,12 @@ void draw_status_bar(const StudioState& state) {
   ImGui::Text("%.0f fps (%.1f ms)", fps, state.ui.frame_seconds * 1000);
   ImGui::SameLine(0, 24);
   const studio::Playback& play = state.shown.playback;
-  ImGui::Text("t = %.3f / %.3f s", play.sim_time(), play.duration());
+  if (state.live.play)
+    // The real-time factor of live play: simulated seconds per second of play.
+    ImGui::TextColored(theme::kWarningText, "LIVE t = %.3f s, %.2fx real time", state.live.play->time(),
+                       state.live.play->real_time_factor());
+  else
+    ImGui::Text("t = %.3f / %.3f s", play.sim_time(), play.duration());
   ImGui::SameLine(0, 24);
   const studio::RolloutResult* current = state.shown.current();
   if (!current)

@@ -209,12 +209,31 @@ void adjoint_track(const StudioState& state, studio::Playback& play, float left,
 }  // namespace
 
 void draw_timeline(const StudioState& state, studio::Playback& play,
-                   OptimiseState::ControllerOutputs& controller_outputs, bool* open) {
+                   OptimiseState::ControllerOutputs& controller_outputs, CommandQueue& commands, bool* open) {
   if (!begin_panel(panel_name::kTimeline, open)) {
     end_panel();
     return;
   }
   const float button = ImGui::GetFrameHeight() * 1.6f;
+  // Live play has no frames to scrub: play or pause, the speed, and the way back.
+  if (state.live.play) {
+    if (ImGui::Button(play.playing() ? "Pause" : "Play", ImVec2(button * 1.8f, 0))) play.toggle();
+    ImGui::SetItemTooltip("Play or pause live play (Space)");
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.95f, 0.78f, 0.35f, 1), "LIVE  t = %.3f s  (step %d)", state.live.play->time(),
+                       state.live.play->step_index());
+    ImGui::SameLine();
+    float speed = static_cast<float>(play.speed());
+    ImGui::SetNextItemWidth(4.5f * ImGui::GetFrameHeight());
+    if (ImGui::DragFloat("speed", &speed, 0.01f, float(studio::Playback::kMinSpeed), float(studio::Playback::kMaxSpeed),
+                         "%.2fx", ImGuiSliderFlags_Logarithmic))
+      play.set_speed(speed);
+    ImGui::SameLine();
+    if (ImGui::Button("Back to the recorded motion")) commands.push(command::Live{false});
+    ImGui::SetItemTooltip("End live play (it changes nothing in the scene)");
+    end_panel();
+    return;
+  }
   if (ImGui::Button("|<", ImVec2(button, 0))) play.seek(0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("First frame (Home)");
   ImGui::SameLine();

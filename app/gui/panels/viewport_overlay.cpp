@@ -2,6 +2,8 @@
 // gradient arrows' legend.
 #include <imgui.h>
 
+#include <cmath>
+
 #include <string>
 
 #include "gui/panels/panels.h"
@@ -64,6 +66,27 @@ void draw_arrow_scale_legend(ViewFlags& view, const studio::Rect& viewport) {
       if (ImGui::SmallButton("Rescale")) view.arrow_scale.metres_per_unit = 0;  // set again from the next frame
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Set the fixed scale from the gradient shown now.");
     }
+  }
+  ImGui::End();
+}
+
+void draw_contact_legend(const StudioState& state, const studio::Rect& viewport) {
+  if (!state.ui.view.contacts || viewport.empty() || state.live.contact_scale <= 0) return;
+  const float margin = 8;
+  ImGui::SetNextWindowPos(ImVec2(viewport.right() - margin, viewport.bottom() - margin), ImGuiCond_Always,
+                          ImVec2(1, 1));
+  ImGui::SetNextWindowBgAlpha(0.85f);
+  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
+                                      ImGuiWindowFlags_NoDocking | ImGuiWindowFlags_NoFocusOnAppearing |
+                                      ImGuiWindowFlags_NoInputs;
+  if (ImGui::Begin("##contact scale", nullptr, kFlags)) {
+    double total = 0;
+    for (const Contact& c : state.live.contacts)
+      total += std::sqrt(c.force[0] * c.force[0] + c.force[1] * c.force[1] + c.force[2] * c.force[2]);
+    ImGui::Text("%zu contact%s%s, %.3g N in all", state.live.contacts.size(),
+                state.live.contacts.size() == 1 ? "" : "s", state.live.play ? " (live)" : "", total);
+    ImGui::Text("force arrows: 1 m = %.3g N", 1.0 / state.live.contact_scale);
   }
   ImGui::End();
 }

@@ -5,7 +5,7 @@
 // It runs the rollout's own step (the same families, kernels and order, on the CPU in
 // float64), so with nothing pulled and no channel set, step k's state is the rollout's
 // state k to the last bit. Past the scene's last step it goes on: every per-step input
-// (controls, joint motor targets) holds its last row.
+// (controls, joint motor targets) holds its last row, while a controller's clock runs on.
 #pragma once
 
 #include <array>
@@ -31,8 +31,8 @@ struct Contact {
   };
   Kind kind = Kind::ParticleGround;
   int a = -1, b = -1;
-  std::array<double, 3> point{};   // world, m: where the force acts
-  std::array<double, 3> force{};   // world, N: on a (b feels the opposite); zero where the ground projects
+  std::array<double, 3> point{};  // world, m: where the force acts
+  std::array<double, 3> force{};  // world, N: on a (b feels the opposite); zero where the ground projects
   // m: how far a is inside b; negative within the reach of a smooth contact law, which
   // pushes before things touch (reported up to five of its switch widths away)
   double depth = 0;

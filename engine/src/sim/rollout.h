@@ -64,9 +64,10 @@ using Families =
 template <class T, Backend Exec>
 class Rollout {
 public:
-  Rollout(const Scene& scene, Exec exec, int checkpoint_every) : Rollout(scene, std::move(exec), checkpoint_every, false) {}
+  Rollout(const Scene& scene, Exec exec, int checkpoint_every)
+      : Rollout(scene, std::move(exec), checkpoint_every, false) {}
 
-  // A rollout that only steps, for live play (sim/live_simulation.cpp): two state slots,
+  // A rollout that only steps, for live play (cpu/cpu_live_simulation.cpp): two state slots,
   // nothing recorded.
   struct Live {};
   Rollout(const Scene& scene, Exec exec, Live) : Rollout(scene, std::move(exec), 0, true) {}
@@ -80,7 +81,7 @@ private:
     // Particles come first in the list, so every slot begins with x: a state is passed
     // around as its view, and its slot is where x starts.
     NUDGE_ASSERT(!layout_.fields().empty() && layout_.fields().front().array == StateArray::X);
-    const size_t stored = live               ? size_t(2)
+    const size_t stored = live                ? size_t(2)
                           : checkpoint_every_ ? size_t((steps_ - 1) / checkpoint_every_ + 1)
                                               : size_t(steps_ + 1);
     exec_.resize(states_, stored * layout_.size());
@@ -91,7 +92,6 @@ private:
   }
 
 public:
-
   // The implicit step's solver statistics, or nullptr for the semi-implicit step.
   const ImplicitStats* implicit_stats() const { return implicit_ ? &implicit_->stats() : nullptr; }
 
@@ -186,7 +186,7 @@ public:
     return traj;
   }
 
-  // Live play (sim/live_simulation.cpp): the parameters, and the initial state into slot 0.
+  // Live play (cpu/cpu_live_simulation.cpp): the parameters, and the initial state into slot 0.
   std::optional<std::string> live_upload(const ParameterSet& params) {
     if (std::optional<std::string> why = families_.unsupported(params)) return why;
     upload_parameters(params);
@@ -199,10 +199,12 @@ public:
   // One step from slot 0 into slot 1 at row t of the per-step inputs (the caller holds t
   // below the step count), with channel c carrying held[c] where it is set. Returns the
   // error of a step that produced NaN or Inf; slot 0 is untouched either way.
-  std::optional<Error> live_step(int t, const std::vector<std::optional<double>>& held) {
+  // clock_step: the step whose time a controller's clock reads (it runs on past the end).
+  std::optional<Error> live_step(int t, int clock_step, const std::vector<std::optional<double>>& held) {
     auto& controls = families_.template family<ControlFamily>();
     std::vector<T> saved;
-    step(t, state(0), state(1), [&] { saved = controls.hold_row(t, held, exec_); });
+    step(
+        t, state(0), state(1), [&] { saved = controls.hold_row(t, held, exec_); }, clock_step);
     controls.restore_row(t, saved, exec_);
     return find_non_finite(t + 1, t + 1, [&](int) { return state(1); });
   }
@@ -334,9 +336,10 @@ private:
   // solve converges.
   // after_control runs once the controls of step t are written (live play holds some).
   template <class AfterControl = void (*)()>
-  void step(int t, StateView<const T> s, StateView<T> next, AfterControl after_control = [] {}) {
+  void step(
+      int t, StateView<const T> s, StateView<T> next, AfterControl after_control = [] {}, int clock_step = -1) {
     const ModelView<T> m = model_view();
-    const StepPass<T, Exec> pass{exec_, m, t, s, next};
+    const StepPass<T, Exec> pass{exec_, m, t, s, next, clock_step};
     families_.control(pass);  // row t of the controls the actuators read
     after_control();
     if (implicit_) {

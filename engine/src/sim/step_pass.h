@@ -16,6 +16,9 @@ struct StepPass {
   int t;                     // the step
   StateView<const T> state;  // the state at step t
   StateView<T> next;         // the state at t + 1, which the integrating phases write
+  // The step whose time a clock reads (a controller's sine inputs): t, except in live play
+  // past the motion's end, where the per-step tables' last row t serves later steps.
+  int clock_step = -1;
 };
 
 template <class T, class Exec>

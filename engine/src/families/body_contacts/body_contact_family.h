@@ -77,7 +77,8 @@ public:
       if (bodies_apart(m, sa, sb, a, b)) continue;
       for (int j = bm.point_start[a]; j < bm.point_start[a + 1]; ++j) {
         const Vec3<T> offset = load3(bm.point_offset, j, bm.points);
-        const SphereTouch<T> touch = sphere_touch_body(bm.shape[b], sb, sa.x + rotate(sa.q, offset), bm.point_radius[j]);
+        const SphereTouch<T> touch =
+            sphere_touch_body(bm.shape[b], sb, sa.x + rotate(sa.q, offset), bm.point_radius[j]);
         if (touch.depth <= -smooth_reach(m.colliders.smoothing)) continue;
         const PairWrench<T> w =
             body_pair_contact(m.colliders, bm.shape[b], sa, sb, offset, bm.point_radius[j], bm.mass[a], bm.mass[b]);

@@ -34,9 +34,12 @@ public:
   }
 
   // Writes row `step` of the controls the actuators read: the parameter plus the outputs.
-  void compute(const Exec& exec, int step, StateView<const T> state, ControlChannels<T, Exec>& controls) {
+  // clock_step: the step whose time the clock inputs read (live play past the motion's
+  // end writes the last row while its clock runs on); the step itself when negative.
+  void compute(const Exec& exec, int step, StateView<const T> state, ControlChannels<T, Exec>& controls,
+               int clock_step = -1) {
     if (!enabled_) return;
-    run_forward(exec, model(exec, controls), step, state);
+    run_forward(exec, model(exec, controls), step, state, clock_step < 0 ? step : clock_step);
   }
 
   // After the actuators' adjoints at `step`: from dL/dcontrols[step] to the weights'
@@ -45,7 +48,7 @@ public:
                ControlChannels<T, Exec>& controls) {
     if (!enabled_) return;
     const ControllerModel<T> m = model(exec, controls);
-    run_forward(exec, m, step, state);  // the step's activations, recomputed from its state
+    run_forward(exec, m, step, state, step);  // the step's activations, recomputed from its state
     const ControllerScratch<T> s = scratch(exec);
     const ControllerGrad<T> g{exec.data(g_weights_)};
     exec.launch(sizes_.back(), ControllerOutputAdjointKernel<T>{m, step, controls.grad(exec), s});
@@ -72,10 +75,10 @@ private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
 
-  void run_forward(const Exec& exec, const ControllerModel<T>& m, int step, StateView<const T> state) {
+  void run_forward(const Exec& exec, const ControllerModel<T>& m, int step, StateView<const T> state, int clock_step) {
     const ControllerScratch<T> s = scratch(exec);
     exec.launch(1, ControllerCentroidKernel<T>{m, n_, state, s});
-    exec.launch(features_, ControllerFeatureKernel<T>{m, n_, static_cast<T>(step * dt_), state, s});
+    exec.launch(features_, ControllerFeatureKernel<T>{m, n_, static_cast<T>(clock_step * dt_), state, s});
     for (int l = 0; l < int(sizes_.size()); ++l)
       exec.launch(sizes_[size_t(l)], ControllerLayerKernel<T>{m, l, step, s});
   }

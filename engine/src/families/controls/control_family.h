@@ -33,7 +33,9 @@ public:
   }
 
   // Row t of the controls the actuators read: the parameter plus the controller's outputs.
-  void control(const StepPass<T, Exec>& pass) { controller_.compute(pass.exec, pass.t, pass.state, channels_); }
+  void control(const StepPass<T, Exec>& pass) {
+    controller_.compute(pass.exec, pass.t, pass.state, channels_, pass.clock_step);
+  }
 
   // After every actuator has left dL/dcontrols at step t: the controller's share of dL/dstate_t.
   void adjoint_control(const AdjointPass<T, Exec>& pass) {

@@ -59,8 +59,7 @@ public:
       const T depth = m.ground.height - x.y;
       if (depth < -reach) continue;
       const Vec3<T> f = ground_penalty(m.ground) ? contact_force(m.ground, x, v) : Vec3<T>{0, 0, 0};
-      out.push_back(
-          make_contact(Contact::Kind::ParticleGround, i, -1, Vec3<T>{x.x, m.ground.height, x.z}, f, depth));
+      out.push_back(make_contact(Contact::Kind::ParticleGround, i, -1, Vec3<T>{x.x, m.ground.height, x.z}, f, depth));
     }
   }
 

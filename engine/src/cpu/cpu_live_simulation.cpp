@@ -54,7 +54,7 @@ public:
   Status step() override {
     // Past the scene's last step, the per-step inputs hold their last row.
     const int row = std::min(step_, std::max(steps_ - 1, 0));
-    if (std::optional<Error> error = rollout_.live_step(row, held_)) return *error;
+    if (std::optional<Error> error = rollout_.live_step(row, step_, held_)) return *error;
     if (pull_) apply_pull(*pull_);
     rollout_.live_accept();
     ++step_;
