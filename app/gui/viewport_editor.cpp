@@ -190,14 +190,12 @@ void ViewportEditor::handle_turn_scale(StudioState& state, const view::ViewportP
   }
   if (!was_using || turn_scale_using_) return;
   // Released: the matrix is translate(origin) * rotation * scale.
-  const glm::mat4 m = glm::make_mat4(turn_scale_matrix_);
-  const glm::mat3 linear(m);
-  const double scale = (glm::length(linear[0]) + glm::length(linear[1]) + glm::length(linear[2])) / 3.0;
-  if (!(scale > 0) || !std::isfinite(scale)) return;
-  const glm::dquat q = glm::quat_cast(glm::dmat3(linear) / scale);
+  const std::optional<view::TurnScale> change = view::turn_scale_of(glm::make_mat4(turn_scale_matrix_));
+  if (!change) return;
+  const glm::dquat q = change->rotation;
+  const double scale = change->scale, degrees = change->degrees();
   const studio::edits::Transform t{
       .pivot = {origin.x, origin.y, origin.z}, .rotation = {q.x, q.y, q.z, q.w}, .scale = scale};
-  const double degrees = glm::degrees(2 * std::acos(std::min(1.0, std::abs(q.w))));
   if (degrees < 1e-6 && std::abs(scale - 1) < 1e-9) return;  // a click: nothing changed
   char what[96];
   if (turn)

@@ -125,6 +125,15 @@ double default_snap_step(const Bounds& bounds) {
   return std::pow(10.0, std::round(std::log10(static_cast<double>(bounds.radius())))) / 10;
 }
 
+double TurnScale::degrees() const { return glm::degrees(2 * std::acos(std::min(1.0, std::abs(rotation.w)))); }
+
+std::optional<TurnScale> turn_scale_of(const glm::mat4& matrix) {
+  const glm::dmat3 linear{glm::mat3(matrix)};
+  const double scale = (glm::length(linear[0]) + glm::length(linear[1]) + glm::length(linear[2])) / 3.0;
+  if (!(scale > 0) || !std::isfinite(scale)) return std::nullopt;
+  return TurnScale{glm::normalize(glm::quat_cast(linear / scale)), scale};
+}
+
 render::Rgba gizmo_color(GizmoHandle handle, bool highlighted) {
   render::Rgba c{0.85f, 0.85f, 0.85f, 1};
   switch (handle) {

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "nudge/render/draw_list.h"
 #include "view/picking.h"
@@ -76,5 +77,17 @@ void add_gizmo(render::DrawList& list, const ViewportProjector& projector, glm::
 
 // The colour of a handle as add_gizmo draws it (the square: white-ish).
 render::Rgba gizmo_color(GizmoHandle handle, bool highlighted);
+
+// What a turn-and-scale gizmo's matrix does (ImGuizmo's, column-major, started as the
+// identity at the pivot: translate(pivot) R S translate(-pivot) about it, or R S at the
+// origin): the rotation as a unit quaternion (x, y, z, w) and the uniform scale (the
+// mean length of the linear part's columns). Empty when the scale is not positive and
+// finite.
+struct TurnScale {
+  glm::dquat rotation{1, 0, 0, 0};
+  double scale = 1;
+  double degrees() const;  // the rotation's angle, in [0, 180]
+};
+std::optional<TurnScale> turn_scale_of(const glm::mat4& matrix);
 
 }  // namespace nudge::view

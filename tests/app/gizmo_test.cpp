@@ -6,6 +6,9 @@
 #include <cmath>
 
 #include "nudge/render/camera.h"
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+
 #include "view/gizmo.h"
 #include "view/picking.h"
 
@@ -222,4 +225,36 @@ TEST_CASE("gizmo: drawn as three arrows and a square, the highlighted handle bri
     const render::Rgba dim = view::gizmo_color(h, false), lit = view::gizmo_color(h, true);
     CHECK(lit.r + lit.g + lit.b > dim.r + dim.g + dim.b);
   }
+}
+
+TEST_CASE("turn and scale gizmo: its matrix gives back the turn and the scale, wherever the pivot") {
+  const glm::dvec3 axes[] = {{0, 1, 0}, {1, 0, 0}, glm::normalize(glm::dvec3{1, 2, -0.5})};
+  for (const glm::dvec3& axis : axes)
+    for (const double degrees : {0.0, 15.0, 90.0, 179.0})
+      for (const double scale : {0.5, 1.0, 2.5}) {
+        CAPTURE(degrees);
+        CAPTURE(scale);
+        const glm::dquat q = glm::angleAxis(glm::radians(degrees), axis);
+        const glm::dvec3 pivot{0.3, -1.2, 4.0};
+        // translate(pivot) R S translate(-pivot), in float as ImGuizmo keeps it.
+        const glm::dmat4 m = glm::translate(glm::dmat4(1), pivot) * glm::mat4_cast(q) *
+                             glm::scale(glm::dmat4(1), glm::dvec3(scale)) * glm::translate(glm::dmat4(1), -pivot);
+        const std::optional<view::TurnScale> got = view::turn_scale_of(glm::mat4(m));
+        REQUIRE(got.has_value());
+        CHECK(got->scale == doctest::Approx(scale).epsilon(1e-6));
+        CHECK(got->degrees() == doctest::Approx(degrees).epsilon(1e-4).scale(1));
+        // The same turn (q and -q are one rotation).
+        CHECK(std::abs(glm::dot(got->rotation, q)) == doctest::Approx(1.0).epsilon(1e-6));
+      }
+}
+
+TEST_CASE("turn and scale gizmo: a matrix that collapses or is not finite is no change") {
+  CHECK(!view::turn_scale_of(glm::mat4(0.0f)).has_value());
+  glm::mat4 bad(1.0f);
+  bad[0][0] = std::nanf("");
+  CHECK(!view::turn_scale_of(bad).has_value());
+  const std::optional<view::TurnScale> identity = view::turn_scale_of(glm::mat4(1.0f));
+  REQUIRE(identity.has_value());
+  CHECK(identity->scale == 1.0);
+  CHECK(identity->degrees() == 0.0);
 }

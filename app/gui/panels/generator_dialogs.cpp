@@ -114,6 +114,7 @@ void field(const char* label, T* values, int count, const char* unit, const char
     ImGui::InputScalarN("##v", ImGuiDataType_Double, values, count, nullptr, nullptr, "%.6g");
   else
     ImGui::InputScalarN("##v", ImGuiDataType_S32, values, count);
+  if (tooltip) ImGui::SetItemTooltip("%s", tooltip);  // on the numbers too, not only the label
   if (unit && *unit) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", unit);
@@ -129,6 +130,7 @@ void check_row(const char* label, bool* value) {
   ImGui::TableNextColumn();
   ImGui::PushID(label);
   ImGui::Checkbox("##v", value);
+  ImGui::SetItemTooltip("pinned particles stay where they are placed: a fixed support");
   ImGui::PopID();
 }
 
@@ -262,8 +264,10 @@ Build cloth_dialog() {
           "columns and cell diagonals");
     ImGui::TableNextColumn();
     ImGui::RadioButton("membrane + bending", &v.kind, 0);
+    ImGui::SetItemTooltip("continuum triangles (as Warp's cloth): stretch, shear and bending are separate parameters");
     ImGui::SameLine();
     ImGui::RadioButton("springs", &v.kind, 1);
+    ImGui::SetItemTooltip("a mass-spring lattice: simpler, one stiffness for everything");
     if (v.kind == 0)
       membrane_fields(v.membrane);
     else
@@ -274,10 +278,13 @@ Build cloth_dialog() {
     ImGui::TextUnformatted("pin");
     ImGui::TableNextColumn();
     ImGui::RadioButton("none", &v.pins, 0);
+    ImGui::SetItemTooltip("nothing holds the sheet: it falls");
     ImGui::SameLine();
     ImGui::RadioButton("top row", &v.pins, 1);
+    ImGui::SetItemTooltip("the top row of particles stays put: a curtain");
     ImGui::SameLine();
     ImGui::RadioButton("top corners", &v.pins, 2);
+    ImGui::SetItemTooltip("the two top corners stay put: the sheet sags between them");
     ImGui::EndTable();
   }
   Build b;
@@ -308,7 +315,7 @@ Build cloth_dialog() {
 Build block_dialog() {
   BlockValues& v = g_block;
   if (begin_fields()) {
-    field("centre", v.centre.data(), 3, "m");
+    field("centre", v.centre.data(), 3, "m", "the middle of the block");
     field("size", v.size.data(), 3, "m", "along x, y and z");
     field("particles", v.resolution, 3, "", "along x, y and z, 2 or more each");
     material_fields(v.material);
@@ -344,11 +351,11 @@ Build walker_dialog() {
   edits::WalkerShape& w = v.shape;
   if (begin_fields()) {
     field("corner", v.corner.data(), 3, "m", "the left foot's outer corner; the robot stands in the x-y plane");
-    field("body width", &w.body_cols, 1, "cells");
-    field("body height", &w.body_rows, 1, "cells");
+    field("body width", &w.body_cols, 1, "cells", "the body's width in lattice cells");
+    field("body height", &w.body_rows, 1, "cells", "the body's height in lattice cells, above the legs");
     field("legs", &w.legs, 1, "", "at most (body width + 1) / 2, so that they stand a column apart at least");
-    field("leg height", &w.leg_rows, 1, "cells");
-    field("cell size", &w.cell_size, 1, "m");
+    field("leg height", &w.leg_rows, 1, "cells", "each leg's height in lattice cells");
+    field("cell size", &w.cell_size, 1, "m", "the side of one square cell of the lattice");
     field("actuation", &w.actuation, 1, "", "a muscle's rest length scales by 1 + actuation x control");
     material_fields(v.material);
     ImGui::EndTable();
@@ -380,7 +387,7 @@ Build walker_dialog() {
 Build soft_box_dialog() {
   SoftBoxValues& v = g_soft_box;
   if (begin_fields()) {
-    field("centre", v.centre.data(), 3, "m");
+    field("centre", v.centre.data(), 3, "m", "the middle of the box");
     field("size", v.size.data(), 3, "m", "along x, y and z");
     field("cells", v.cells, 3, "", "along x, y and z, 1 or more each; five tets a cell");
     soft_fields(v.material);
@@ -409,8 +416,8 @@ Build soft_box_dialog() {
 Build soft_ball_dialog() {
   SoftBallValues& v = g_soft_ball;
   if (begin_fields()) {
-    field("centre", v.centre.data(), 3, "m");
-    field("radius", &v.radius, 1, "m");
+    field("centre", v.centre.data(), 3, "m", "the middle of the ball");
+    field("radius", &v.radius, 1, "m", "of the sphere its surface approximates");
     field("resolution", &v.resolution, 1, "cells", "across the ball, 1 or more; six tets a cell");
     soft_fields(v.material);
     ImGui::EndTable();
@@ -443,6 +450,7 @@ Build import_dialog() {
     ImGui::TableNextColumn();
     ImGui::SetNextItemWidth(300.0f);
     if (ImGui::InputText("##path", v.path, sizeof v.path)) g_add_error.clear();
+    ImGui::SetItemTooltip("a TetGen .node/.ele pair (either name) or a Gmsh .msh file; relative to where nudge runs");
     field("scale", &v.scale, 1, "", "the file's units to metres, about its origin");
     field("offset", v.offset.data(), 3, "m", "added after scaling");
     soft_fields(v.material);
@@ -512,7 +520,9 @@ void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue&
   ImGui::Separator();
   const bool can_add = build.problem.empty() && build.apply;
   if (!can_add) ImGui::BeginDisabled();
-  if (ImGui::Button("Add", ImVec2(110, 0))) {
+  const bool add = ImGui::Button("Add", ImVec2(110, 0));
+  ImGui::SetItemTooltip("Add it to the scene: one step of the history (Ctrl+Z takes it away)");
+  if (add) {
     Result<Scene> tried = build.try_first ? build.apply(state.document.scene()) : Result<Scene>(Scene{});
     if (tried) {
       queue_edit(commands, build.label, build.apply, new_particles);
@@ -523,7 +533,9 @@ void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue&
   }
   if (!can_add) ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGuiKey_Escape)) ImGui::CloseCurrentPopup();
+  const bool cancel = ImGui::Button("Cancel", ImVec2(110, 0));
+  ImGui::SetItemTooltip("Close without adding anything (Esc)");
+  if (cancel || ImGui::IsKeyPressed(ImGuiKey_Escape)) ImGui::CloseCurrentPopup();
   if (!build.problem.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(theme::kWarningText, "%s", build.problem.c_str());

@@ -43,6 +43,7 @@ struct LandscapeForm {
   AxisForm a, b;
   int line_samples = 41, grid_samples = 21;
   bool log_scale = true;
+  const void* shows = nullptr;  // the landscape the form was last set from or asked for
 };
 
 LandscapeForm& form() {
@@ -133,6 +134,24 @@ void choose_grid_axes(LandscapeForm& f, const Scene& scene) {
   f.a.index = entries[0].index;
   f.b.parameter = static_cast<int>(entries[1].id);
   f.b.index = entries[1].index;
+}
+
+// The form as a request made elsewhere (a lesson's step) asked, so that Compute asks again
+// for what is shown.
+void follow_axis(AxisForm& form, const LandscapeAxis& axis) {
+  form.parameter = axis.kind == LandscapeAxis::Kind::Parameter ? static_cast<int>(axis.entry.id) : -1;
+  form.index = axis.kind == LandscapeAxis::Kind::Parameter ? axis.entry.index : 0;
+  form.from = float(axis.from);
+  form.to = float(axis.to);
+  form.shown = axis.kind == LandscapeAxis::Kind::Parameter ? axis.entry : ParamEntry{ParamId::InitialPosition, -1};
+  form.range_set = true;
+}
+
+void follow_request(LandscapeForm& f, const studio::LandscapeRequest& request) {
+  f.grid = request.b.has_value();
+  follow_axis(f.a, request.a);
+  if (request.b) follow_axis(f.b, *request.b);
+  (f.grid ? f.grid_samples : f.line_samples) = request.a.samples;
 }
 
 LandscapeAxis to_axis(const AxisForm& form, int samples) {
@@ -312,6 +331,11 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
 void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
   LandscapeForm& f = form();
   const Scene& scene = state.point_scene();
+  // A landscape this form did not ask for (a lesson's): the form shows what it asked.
+  if (const studio::LossLandscape* shown = state.trust.landscape.get(); shown && shown != f.shows) {
+    f.shows = shown;
+    follow_request(f, shown->latest()->request);
+  }
   ImGui::TextWrapped("The loss around %s.",
                      state.optimise.iterate ? "the optimiser's current point" : "the scene's values");
   int mode = f.grid ? 1 : 0;
@@ -338,6 +362,7 @@ void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
     request.a = to_axis(f.a, samples);
     if (f.grid) request.b = to_axis(f.b, samples);
     commands.push(command::ComputeLandscape{std::move(request)});
+    f.shows = nullptr;  // the next landscape is this form's own: following it changes nothing
   }
   ImGui::SetItemTooltip("Run the rollouts in the background; the plot fills in as they arrive");
   ImGui::EndDisabled();

@@ -117,6 +117,7 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
   const fs::path folder = g_dialog.folder;  // a click below may change it mid-listing
   if (folder.has_parent_path() && folder != folder.root_path() && ImGui::Selectable("../"))
     g_dialog.folder = folder.parent_path();
+  ImGui::SetItemTooltip("the folder above");
   for (const fs::directory_entry& entry : g_dialog.entries) {
     std::error_code e;
     const std::string name = entry.path().filename().string();
@@ -134,12 +135,17 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
   ImGui::EndChild();
   ImGui::SetNextItemWidth(-1);
   const bool entered = ImGui::InputText("##name", &g_dialog.name, ImGuiInputTextFlags_EnterReturnsTrue);
-  if ((ImGui::Button(action, ImVec2(120, 0)) || entered) && !g_dialog.name.empty()) {
+  ImGui::SetItemTooltip("a file name in the folder above, or a whole path; Enter does what %s does", action);
+  const bool act = ImGui::Button(action, ImVec2(120, 0));
+  ImGui::SetItemTooltip("%s the file named below the listing (or double-click a file)", action);
+  if ((act || entered) && !g_dialog.name.empty()) {
     const fs::path typed(g_dialog.name);
     chosen = typed.is_absolute() ? typed : g_dialog.folder / typed;
   }
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGuiKey_Escape)) ImGui::CloseCurrentPopup();
+  const bool cancel = ImGui::Button("Cancel", ImVec2(120, 0));
+  ImGui::SetItemTooltip("Close without choosing (Esc)");
+  if (cancel || ImGui::IsKeyPressed(ImGuiKey_Escape)) ImGui::CloseCurrentPopup();
   if (!chosen.empty()) ImGui::CloseCurrentPopup();
   ImGui::EndPopup();
   return chosen;
@@ -258,8 +264,11 @@ void unsaved_changes_popup(const Panel& panel) {
   if (!has_file && ImGui::IsItemHovered()) ImGui::SetTooltip("a new scene has no file yet: choose where to save it");
   ImGui::SameLine();
   if (ImGui::Button("Discard", ImVec2(110, 0))) go_on(true);
+  ImGui::SetItemTooltip("Drop the unsaved changes and go on");
   ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(110, 0)) || ImGui::IsKeyPressed(ImGuiKey_Escape)) {
+  const bool cancel = ImGui::Button("Cancel", ImVec2(110, 0));
+  ImGui::SetItemTooltip("Keep working on this scene (Esc)");
+  if (cancel || ImGui::IsKeyPressed(ImGuiKey_Escape)) {
     panel.ui.popups.unsaved.reset();
     ImGui::CloseCurrentPopup();
   }
@@ -284,8 +293,11 @@ void recovery_popup(const Panel& panel) {
     panel.commands.push(command::Recover{true});
     ImGui::CloseCurrentPopup();
   }
+  ImGui::SetItemTooltip("Open the recovered scene, unsaved (Save keeps it)");
   ImGui::SameLine();
-  if (ImGui::Button("Discard", ImVec2(120, 0))) {
+  const bool discard = ImGui::Button("Discard", ImVec2(120, 0));
+  ImGui::SetItemTooltip("Delete the recovered changes for good");
+  if (discard) {
     panel.commands.push(command::Recover{false});
     ImGui::CloseCurrentPopup();
   }
