@@ -43,6 +43,9 @@ DefaultCommand window_command() {
            "--timeline", options->timeline_tracks,
            "Show these tracks under the timeline: controls (dL/du), controller (its outputs), adjoint (|dL/dx|)")
         ->check(CLI::IsMember({"controls", "controller", "adjoint"}));
+    app.add_flag("--live", options->live,
+                 "Start live play once the motion is computed: Ctrl+right drag pulls, the Live tab's sliders drive");
+    app.add_flag("--contacts", options->contacts, "Draw contact points and forces (View > Contacts)");
     app.add_flag("--through-shot", options->through_shot,
                  "Look through the footage's camera with the shot behind the scene (the Footage tab)");
     app.add_option("--quit-after", options->quit_after_seconds,

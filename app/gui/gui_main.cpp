@@ -73,6 +73,8 @@ int run_gui(const GuiOptions& options) {
   studio.offer_recovery();
   if (options.play) studio.play();
   if (options.through_shot) studio.look_through_shot();
+  if (options.contacts) studio.show_contacts();
+  if (options.live) studio.start_live_when_ready();
   if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
     studio.show_gradient(*overlay);
   for (const std::string& track : options.timeline_tracks) studio.show_timeline_track(track);

@@ -14,6 +14,8 @@ struct GuiOptions {
   std::string gradient_overlay;              // a parameter name (initial_velocity, stiffness...) or empty
   std::vector<std::string> timeline_tracks;  // "controls", "controller", "adjoint": View's timeline tracks shown
   bool through_shot = false;                 // look through the footage's camera, its frame behind the scene
+  bool live = false;                         // start live play once the motion is computed (the Live tab)
+  bool contacts = false;                     // View > Contacts
   double quit_after_seconds = 0;             // > 0: close by itself after this long (demos, scripts)
   int samples = 0;                           // 0: 4 on a GPU, 1 on a CPU rasteriser
   bool vsync = true;

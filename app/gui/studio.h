@@ -56,6 +56,9 @@ public:
     state_.ui.view.through_shot = true;
     state_.ui.bring_panel = panel_name::kFootage;
   }
+  void show_contacts() { state_.ui.view.contacts = true; }
+  // Live play from frame 0 once the motion has come (`--live`), the Live tab in front.
+  void start_live_when_ready() { live_when_ready_ = true; }
   // A track under the timeline, by its command-line name: controls, controller, adjoint.
   void show_timeline_track(const std::string& track) {
     if (track == "controls") state_.ui.view.control_gradients = true;
@@ -198,6 +201,7 @@ private:
   bool handle_pull_mouse(const view::ViewportProjector& projector, bool mouse_in_viewport);
   DockLayout dock_{default_layout_file()};  // where the panels are, kept between sessions
   bool close_confirmed_ = false;            // Quit chosen with unsaved changes discarded: closing may go on
+  bool live_when_ready_ = false;            // `--live`: start live play once the motion comes
   float viewport_aspect_ = 16.0f / 9.0f;
   FrameTimings timings_;
 };

@@ -49,6 +49,11 @@ void Studio::end_live(const std::string& why) {
 }
 
 void Studio::advance_live(double wall_seconds) {
+  if (live_when_ready_ && state_.shown.current() && state_.shown.current()->ok()) {
+    live_when_ready_ = false;
+    handle(command::Live{true});
+    state_.ui.bring_panel = panel_name::kLive;
+  }
   studio::LivePlay* play = state_.live.play.get();
   if (!play) return;
   // An edit, an undo or another scene replaced the motion it runs from.

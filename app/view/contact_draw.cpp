@@ -15,8 +15,9 @@ double contact_arrow_scale(const Scene& scene, const SceneDrawOptions& options) 
     mass += p[ParamId::BodyDensity].value[size_t(b)] * unit_mass_properties(body, body_shape_size(body, p, b)).volume;
   }
   const std::vector<double>& g = p[ParamId::Gravity].value;
-  const double weight = mass * std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-  const double length = 0.25 * options.bounds.radius();
+  const int elements = scene.particle_count() + scene.body_count();
+  const double weight = elements > 0 ? mass / elements * std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) : 0;
+  const double length = 0.1 * options.bounds.radius();
   return weight > 0 ? length / weight : length;
 }
 

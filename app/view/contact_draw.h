@@ -12,8 +12,9 @@
 
 namespace nudge::view {
 
-// Metres of arrow per newton: the scene's whole weight (its particles' and bodies'
-// masses times |g|) draws as a quarter of the scene's radius; without gravity, 1 N does.
+// Metres of arrow per newton: the weight of one element (particle or body) on average,
+// m |g| with m the scene's mass over its element count, draws as a tenth of the scene's
+// radius, so that what rests on one contact shows; without gravity, 1 N does.
 double contact_arrow_scale(const Scene& scene, const SceneDrawOptions& options);
 
 void add_contacts(render::DrawList& list, const std::vector<Contact>& contacts, double metres_per_newton,

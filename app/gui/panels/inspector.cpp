@@ -2,6 +2,7 @@
 // can be typed in (Enter applies): while optimising, the edit goes to the optimiser's
 // iterate (the run pauses there and resumes from it); otherwise to the document.
 #include <imgui.h>
+#include <imgui_internal.h>  // the dock node's tab bar: scroll a brought panel's tab into view
 
 #include <algorithm>
 #include <cmath>
@@ -546,18 +547,35 @@ void inspector_contents(const StudioState& state, EditorState& editor, CommandQu
 
 }  // namespace
 
+namespace {
+
+// The current dock window's tab selected and scrolled into view: focus selects it, but a
+// tab bar that scrolls (more tabs than fit) does not show it without this.
+void scroll_to_own_tab() {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  ImGuiDockNode* node = window->DockNode;
+  if (!node || !node->TabBar) return;
+  if (ImGuiTabItem* tab = ImGui::TabBarFindTabByID(node->TabBar, window->TabId))
+    ImGui::TabBarQueueFocus(node->TabBar, tab);
+}
+
+}  // namespace
+
 void draw_side_panels(StudioState& state) {
   ViewFlags& v = state.ui.view;
   // The panel asked to the front (an optimiser run started, footage opened, a lesson's
   // step): shown, and its tab selected wherever the user docked it.
   const char* bring = std::exchange(state.ui.bring_panel, nullptr);
   const auto side_panel = [bring](const char* name, bool* open) {
-    if (bring && std::string_view(bring) == name) {
+    const bool brought = bring && std::string_view(bring) == name;
+    if (brought) {
       *open = true;
       ImGui::SetNextWindowFocus();
     }
     if (!*open) return false;
-    if (begin_panel(name, open)) return true;
+    const bool visible = begin_panel(name, open);
+    if (brought) scroll_to_own_tab();
+    if (visible) return true;
     end_panel();
     return false;
   };
