@@ -49,6 +49,17 @@ int differing(const Trajectory& traj, int t, const Trajectory& one) {
   return count;
 }
 
+// The feature scene's four particles alone, free, with no external force: they fall.
+Scene free_particles() {
+  Scene scene = test::make_feature_scene(60, false);
+  scene.spring_a.clear(), scene.spring_b.clear(), scene.spring_channel.clear(), scene.actuation.clear();
+  scene.channels = 0;
+  scene.objectives.clear();
+  shape_parameters(scene);
+  scene.params[ParamId::ExternalForce].value.assign(12, 0.0);
+  return scene;
+}
+
 Vec3<double> particle_x(const Trajectory& one, int i) {
   return {one.x[3 * size_t(i)], one.x[3 * size_t(i) + 1], one.x[3 * size_t(i) + 2]};
 }
@@ -134,12 +145,7 @@ TEST_CASE("live play: a held channel is the controls parameter set to that value
 }
 
 TEST_CASE("live play: a pulled particle hangs below the cursor by g / k, the spring's stretch") {
-  Scene scene = test::make_feature_scene(60, false);
-  scene.spring_a.clear(), scene.spring_b.clear(), scene.spring_channel.clear(), scene.actuation.clear();
-  scene.channels = 0;
-  scene.objectives.clear();
-  shape_parameters(scene);
-  scene.params[ParamId::ExternalForce].value.assign(12, 0.0);
+  Scene scene = free_particles();
   scene.params[ParamId::Drag].value = {0.0};
   std::unique_ptr<LiveSimulation> live = live_of(scene);
   Pull pull;
@@ -194,12 +200,7 @@ TEST_CASE("live play: a body pulled off its centre turns the way r x F says; at 
 
 TEST_CASE("live play: what rests on the ground or a collider is carried by its contacts") {
   SUBCASE("a particle on the penalty ground") {
-    Scene scene = test::make_feature_scene(60, false);
-    scene.spring_a.clear(), scene.spring_b.clear(), scene.spring_channel.clear(), scene.actuation.clear();
-    scene.channels = 0;
-    scene.objectives.clear();
-    shape_parameters(scene);
-    scene.params[ParamId::ExternalForce].value.assign(12, 0.0);
+    const Scene scene = free_particles();
     std::unique_ptr<LiveSimulation> live = live_of(scene);
     // 30 s: all four come to rest (the soft ground damps their bounce at about 0.8 / s).
     for (int t = 0; t < 15000; ++t) REQUIRE(live->step().ok());

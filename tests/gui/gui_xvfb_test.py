@@ -707,6 +707,12 @@ class GuiTest:
         time.sleep(3)
         return app, err_path
 
+    def fresh_layout(self):
+        """Forget the panels' arrangement and selected tabs that earlier steps left (a panel
+        brought forward scrolls its tab bar): the next start lays them out as a first start
+        does, where this test's coordinates point."""
+        (self.state_dir / "nudge" / "layout.ini").unlink(missing_ok=True)
+
     def start_projectile(self, tag):
         return self.start_nudge(tag, "scenes/projectile.json")
 
@@ -763,6 +769,7 @@ class GuiTest:
     def check_build_optimise_save_load(self):
         log("step l: New (empty) scene; add a hanging chain and a target with the mouse; optimise; save; load it back")
         saved = self.temp_dir("nudge-gui-build-") / "hanging_chain.json"
+        self.fresh_layout()
         app, err_path = self.start_nudge("build")
         try:
             title = "Nudge - untitled"
@@ -861,6 +868,7 @@ class GuiTest:
     # m. the viewport: pick, drag the gizmo, undo, box select, duplicate, Esc
     def check_viewport_editing(self):
         log("step m: click the ball, drag the gizmo's y arrow, Ctrl+Z, Ctrl+drag a box, Ctrl+D on scenes/projectile.json")
+        self.fresh_layout()
         app, err_path = self.start_projectile("viewport")
         title = "Nudge - a copy of projectile.json"
         stderr = lambda: err_path.read_text(errors="replace")
@@ -899,6 +907,7 @@ class GuiTest:
     # n. live play: contacts drawn, a Ctrl+right drag pulls the cue ball, nothing is edited
     def check_live_play(self):
         log("step n: View > Contacts, Ctrl+right drag the cue ball of scenes/billiards.json, close")
+        self.fresh_layout()
         app, err_path = self.start_nudge("live", "scenes/billiards.json")
         title = "Nudge - a copy of billiards.json"
         stderr = lambda: err_path.read_text(errors="replace")

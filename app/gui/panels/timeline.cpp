@@ -206,6 +206,15 @@ void adjoint_track(const StudioState& state, studio::Playback& play, float left,
   dl->AddText(ImVec2(legend_x, p0.y + 0.5f * height), ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
 }
 
+// Simulated seconds per second of play, dragged on a log scale.
+void speed_control(studio::Playback& play) {
+  float speed = static_cast<float>(play.speed());
+  ImGui::SetNextItemWidth(4.5f * ImGui::GetFrameHeight());
+  if (ImGui::DragFloat("speed", &speed, 0.01f, float(studio::Playback::kMinSpeed), float(studio::Playback::kMaxSpeed),
+                       "%.2fx", ImGuiSliderFlags_Logarithmic))
+    play.set_speed(speed);
+}
+
 }  // namespace
 
 void draw_timeline(const StudioState& state, studio::Playback& play,
@@ -223,11 +232,7 @@ void draw_timeline(const StudioState& state, studio::Playback& play,
     ImGui::TextColored(ImVec4(0.95f, 0.78f, 0.35f, 1), "LIVE  t = %.3f s  (step %d)", state.live.play->time(),
                        state.live.play->step_index());
     ImGui::SameLine();
-    float speed = static_cast<float>(play.speed());
-    ImGui::SetNextItemWidth(4.5f * ImGui::GetFrameHeight());
-    if (ImGui::DragFloat("speed", &speed, 0.01f, float(studio::Playback::kMinSpeed), float(studio::Playback::kMaxSpeed),
-                         "%.2fx", ImGuiSliderFlags_Logarithmic))
-      play.set_speed(speed);
+    speed_control(play);
     ImGui::SameLine();
     if (ImGui::Button("Back to the recorded motion")) commands.push(command::Live{false});
     ImGui::SetItemTooltip("End live play (it changes nothing in the scene)");
@@ -263,11 +268,7 @@ void draw_timeline(const StudioState& state, studio::Playback& play,
                                             (ImGui::GetItemRectSize().x - 4.0f) / float(play.frame_count()));
   const float track_left = ImGui::GetItemRectMin().x + grab, track_right = ImGui::GetItemRectMax().x - grab;
   ImGui::SameLine();
-  float speed = static_cast<float>(play.speed());
-  ImGui::SetNextItemWidth(4.5f * ImGui::GetFrameHeight());
-  if (ImGui::DragFloat("speed", &speed, 0.01f, float(studio::Playback::kMinSpeed), float(studio::Playback::kMaxSpeed),
-                       "%.2fx", ImGuiSliderFlags_Logarithmic))
-    play.set_speed(speed);
+  speed_control(play);
   ImGui::SameLine();
   bool loop = play.loop();
   if (ImGui::Checkbox("Loop", &loop)) play.set_loop(loop);
