@@ -76,7 +76,9 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::Triangle:
     case ParamElement::BendingEdge:
     case ParamElement::Tet:
-    case ParamElement::ControllerWeight: break;  // nothing to draw on (yet)
+    case ParamElement::ControllerWeight:
+    case ParamElement::MaterialPoint:
+    case ParamElement::Material: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -236,7 +238,9 @@ float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, cons
         case ParamElement::Triangle:
         case ParamElement::BendingEdge:
         case ParamElement::Tet:
-        case ParamElement::ControllerWeight: return 0;  // no position to draw at
+        case ParamElement::ControllerWeight:
+        case ParamElement::MaterialPoint:
+        case ParamElement::Material: return 0;  // no position to draw at
       }
       return 0;
   }

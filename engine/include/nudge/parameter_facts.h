@@ -26,6 +26,8 @@ enum class ParamElement {
   BendingEdge,       // E rows
   Tet,               // Tet rows
   ControllerWeight,  // P rows: the controller's weights (Controller::weight_count)
+  MaterialPoint,     // the material points' count
+  Material,          // the material points' materials
 };
 
 // The values a parameter may take.

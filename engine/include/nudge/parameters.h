@@ -61,6 +61,15 @@ enum class ParamId : int {
   // The controller's network (nudge/controller.h): per layer W (out x in, row-major), then b.
   ControllerWeights,  // P x 1
   QuadraticDrag,      // N x 1, kg/m: force -c |v - wind| (v - wind) (families/quadratic_drag)
+  // Material points (nudge/material_points.h): P points, M materials.
+  PointPosition,          // P x 3, m, each point's initial position
+  PointVelocity,          // P x 3, m/s, initial velocity
+  PointMass,              // P x 1, kg
+  PointVolume,            // P x 1, m^d: its share of the body's volume (area in 2D)
+  MaterialYoungsModulus,  // M x 1, Pa (solids)
+  MaterialPoissonRatio,   // M x 1, in (-1, 0.5) (solids)
+  MaterialBulkModulus,    // M x 1, Pa (liquids)
+  MaterialViscosity,      // M x 1, Pa s (liquids)
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -14,6 +14,7 @@
 #include "nudge/actuators.h"
 #include "nudge/controller.h"
 #include "nudge/footage.h"
+#include "nudge/material_points.h"
 #include "nudge/joints.h"
 #include "nudge/optimizer.h"
 #include "nudge/parameters.h"
@@ -99,6 +100,7 @@ struct Objective {
   int step = -1;                    // -1: the final step T
   std::vector<int> particles;       // Target, Positions, Velocity, Travel
   std::vector<int> bodies;          // Target, Velocity: bodies' centres of mass in the centroid; Orientation
+  std::vector<int> points;          // Target, Velocity: material points in the centroid
   std::vector<double> target;       // 3 values (Target, Velocity) or |P| x 3 (Positions)
   double direction[3] = {1, 0, 0};  // Travel, Orientation (world), unit length
   double axis[3] = {0, 1, 0};       // Orientation: the axis in each body's frame, unit length
@@ -167,6 +169,8 @@ struct Scene {
   std::vector<Joint> joints;
   JointSettings joint_settings;
   std::vector<Attachment> attachments;  // particles held to bodies (by the joints' stiffness and damping)
+  // Continua sampled by material points, on their own grid (nudge/material_points.h).
+  MaterialPoints material_points;
 
   ParameterSet params;
   // The shot the scene is matched to: its camera and 2D tracks (tracks objectives read them).

@@ -51,6 +51,10 @@ struct Trajectory {
   int bodies = 0;
   std::vector<double> body_x, body_q;
   std::vector<double> body_v, body_w;
+  // Material points: (steps + 1) x P x 3 positions (their velocities and deformations stay
+  // in the rollout).
+  int points = 0;
+  std::vector<double> point_x;
 };
 
 // Per-call options of Simulator::gradient.

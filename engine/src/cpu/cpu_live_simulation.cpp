@@ -22,12 +22,13 @@ class CpuLiveSimulation final : public LiveSimulation {
 public:
   explicit CpuLiveSimulation(const Scene& scene)
       : steps_(scene.settings.steps), dt_(scene.settings.dt), particles_(scene.particle_count()),
-        bodies_(scene.body_count()), channels_(scene.channels),
+        bodies_(scene.body_count()), points_(scene.material_points.count()), channels_(scene.channels),
         rollout_(scene, CpuExec{std::make_shared<ThreadPool>(1)}, LiveRollout::Live{}),
         held_(size_t(std::max(scene.channels, 0))) {}
 
   Status upload(const ParameterSet& params) {
     if (std::optional<std::string> why = rollout_.live_upload(params)) return Error{*why};
+    params_ = params;
     state_ = rollout_.live_read();
     return Ok{};
   }
@@ -37,6 +38,9 @@ public:
       return Error{"live play: the motion has " + std::to_string(traj.particles) + " particles and " +
                    std::to_string(traj.bodies) + " bodies, the scene " + std::to_string(particles_) + " and " +
                    std::to_string(bodies_)};
+    // A trajectory keeps the material points' positions only: their velocities and
+    // deformations at a later frame are not there to start from.
+    if (points_ > 0 && frame > 0) return Error{"live play: a scene with material points starts from its first frame"};
     if (frame < 0 || frame > traj.steps)
       return Error{"live play: frame " + std::to_string(frame) + " is outside the motion's 0.." +
                    std::to_string(traj.steps)};
@@ -45,6 +49,7 @@ public:
                        traj.body_x.size() == frames * 3 * nb && traj.body_q.size() == frames * 4 * nb &&
                        traj.body_v.size() == frames * 3 * nb && traj.body_w.size() == frames * 3 * nb;
     if (!sized) return Error{"live play: the motion's arrays do not match its sizes (body velocities missing?)"};
+    if (points_ > 0) (void)rollout_.live_upload(params_);  // the points' initial state again
     rollout_.live_write(traj, frame);
     step_ = frame;
     state_ = rollout_.live_read();
@@ -133,10 +138,11 @@ private:
 
   int steps_;
   double dt_;
-  int particles_, bodies_, channels_;
+  int particles_, bodies_, points_, channels_;
   mutable LiveRollout rollout_;  // reading a state downloads it into the rollout's buffer
   std::vector<std::optional<double>> held_;
   std::optional<Pull> pull_;
+  ParameterSet params_;  // as uploaded: the material points' initial state comes from them
   int step_ = 0;
   mutable Trajectory state_;
   mutable bool stale_ = false;

@@ -28,7 +28,9 @@ Counts counts_of(const Scene& scene) {
           scene.triangle_count(),
           scene.bending_count(),
           scene.tet_count(),
-          scene.controller.weight_count(scene.particle_count())};
+          scene.controller.weight_count(scene.particle_count()),
+          scene.material_points.count(),
+          static_cast<int>(scene.material_points.materials.size())};
 }
 
 Shape shape_of(ParamId id, const Counts& n) {
@@ -50,6 +52,8 @@ Shape shape_of(ParamId id, const Counts& n) {
     case ParamElement::BendingEdge: return {n.bending_edges, f.cols};
     case ParamElement::Tet: return {n.tets, f.cols};
     case ParamElement::ControllerWeight: return {n.controller_weights, f.cols};
+    case ParamElement::MaterialPoint: return {n.points, f.cols};
+    case ParamElement::Material: return {n.materials, f.cols};
   }
   return {};
 }

@@ -323,6 +323,21 @@ public:
   }
 
   // A non-empty list of distinct body indices.
+  std::vector<int> point_list(const Node& node, const Scene& scene) const {
+    const int count = scene.material_points.count();
+    const std::string range = "a material point index in [0, " + std::to_string(count) + ")";
+    if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of material point indices");
+    std::vector<int> list;
+    for (std::size_t k = 0; k < node.size(); ++k) {
+      const Node element = node.element(k);
+      if (count == 0) fail_found(element, "a material point index (the scene has no material points)");
+      const int q = static_cast<int>(integer(element, 0, count - 1, range));
+      if (std::find(list.begin(), list.end(), q) != list.end()) fail_found(element, "each material point once");
+      list.push_back(q);
+    }
+    return list;
+  }
+
   std::vector<int> body_list(const Node& node, const Scene& scene) const {
     const int count = scene.body_count();
     if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of body indices");

@@ -36,6 +36,7 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("file");
   if (layout.lists_particles()) keys.push_back("particles");
   if (layout.lists_bodies()) keys.push_back("bodies");
+  if (layout.elements == ObjectiveElements::ParticlesOrBodies) keys.push_back("points");
   if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
   if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
@@ -90,10 +91,11 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       break;
     case ObjectiveElements::ParticlesOrBodies:
       if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
+      if (auto points = optional(node, "points")) o.points = point_list(*points, scene);
       if (auto particles = optional(node, "particles"))
         o.particles = particle_list(*particles);
-      else if (o.bodies.empty())
-        required(node, "particles", "a non-empty array of particle indices (or \"bodies\")");
+      else if (o.bodies.empty() && o.points.empty())
+        required(node, "particles", "a non-empty array of particle indices (or \"bodies\", or \"points\")");
       break;
     case ObjectiveElements::Bodies:
       o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
@@ -285,6 +287,7 @@ OrderedJson objective_json(const Objective& o) {
   if (objective_uses_particles(o)) j["particles"] = o.particles;
   if (layout.elements == ObjectiveElements::Bodies || (layout.lists_bodies() && !o.bodies.empty()))
     j["bodies"] = o.bodies;
+  if (!o.points.empty()) j["points"] = o.points;
   if (layout.one_target()) j["target"] = o.target;
   if (layout.target == ObjectiveTarget::PerParticle) j["targets"] = rows(o.target, 3);
   if (layout.binding != ObjectiveBinding::None) {
@@ -416,6 +419,16 @@ static Problem check_objectives(const Scene& scene) {
       return where + ".bodies: found none; expected the bodies whose axis to turn";
     if (!objective_reads_bodies(o.type) && !o.bodies.empty())
       return where + ".bodies: only " + objective_names_where(objective_reads_bodies) + " objectives read bodies";
+    if (!o.points.empty() && layout.elements != ObjectiveElements::ParticlesOrBodies)
+      return where + ".points: only target and velocity objectives read material points";
+    std::set<int> points;
+    for (std::size_t i = 0; i < o.points.size(); ++i) {
+      const std::string at = index_path(where + ".points", static_cast<long long>(i));
+      const int count = scene.material_points.count();
+      if (o.points[i] < 0 || o.points[i] >= count)
+        return found(at, o.points[i], "a material point index in [0, " + std::to_string(count) + ")");
+      if (!points.insert(o.points[i]).second) return found(at, o.points[i], "each material point once");
+    }
     std::set<int> bodies;
     for (std::size_t i = 0; i < o.bodies.size(); ++i) {
       const std::string at = index_path(where + ".bodies", static_cast<long long>(i));

@@ -149,6 +149,7 @@ struct Shape {
 // The counts a parameter's shape follows from.
 struct Counts {
   int particles, springs, steps, channels, bodies, joints, triangles, bending_edges, tets, controller_weights;
+  int points, materials;  // material points
 };
 
 Counts counts_of(const Scene& scene);

@@ -27,18 +27,24 @@ struct StateView {
   // With the time-of-impact ground: each particle's velocity after the forces and before
   // the ground (3 x n), which the step's adjoint needs; else null.
   T* v_pre = nullptr;
+  // Material points (P, families/material_points/): position and velocity (3 x P), affine
+  // velocity C and deformation gradient F (9 x P, entry k of point p at k * P + p).
+  T* point_x = nullptr;
+  T* point_v = nullptr;
+  T* point_c = nullptr;
+  T* point_f = nullptr;
 
   // A writable view reads as a read-only one. (A template, so that the view of const T
   // declares no conversion to itself.)
   template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
   NUDGE_HD operator StateView<const U>() const {
-    return {x, v, body_x, body_q, body_v, body_w, v_pre};
+    return {x, v, body_x, body_q, body_v, body_w, v_pre, point_x, point_v, point_c, point_f};
   }
 };
 
 // The arrays of a StateView by name, for the host code that lays out and checks a slot
 // whatever arrays its families declare.
-enum class StateArray { X, V, BodyX, BodyQ, BodyV, BodyW, VPre };
+enum class StateArray { X, V, BodyX, BodyQ, BodyV, BodyW, VPre, PointX, PointV, PointC, PointF };
 
 template <class T>
 T*& state_array(StateView<T>& s, StateArray array) {
@@ -49,6 +55,10 @@ T*& state_array(StateView<T>& s, StateArray array) {
     case StateArray::BodyQ: return s.body_q;
     case StateArray::BodyV: return s.body_v;
     case StateArray::BodyW: return s.body_w;
+    case StateArray::PointX: return s.point_x;
+    case StateArray::PointV: return s.point_v;
+    case StateArray::PointC: return s.point_c;
+    case StateArray::PointF: return s.point_f;
     case StateArray::VPre: break;
   }
   return s.v_pre;

@@ -73,7 +73,7 @@ bool objective_reads_bodies(ObjectiveType type) { return objective_kind(type).la
 
 bool objective_uses_particles(const Objective& o) {
   const ObjectiveElements e = objective_kind(o.type).layout.elements;
-  if (e == ObjectiveElements::ParticlesOrBodies) return !o.particles.empty() || o.bodies.empty();
+  if (e == ObjectiveElements::ParticlesOrBodies) return !o.particles.empty() || (o.bodies.empty() && o.points.empty());
   return e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll;
 }
 

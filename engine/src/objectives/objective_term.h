@@ -107,10 +107,12 @@ public:
 
 // Where the state's arrays keep particles and bodies (structure of arrays).
 struct StateSizes {
-  int particles = 0, bodies = 0;
-  // Component k of particle p in a 3 x n array, of body b in a 3 x B (or 4 x B) array.
+  int particles = 0, bodies = 0, points = 0;
+  // Component k of particle p in a 3 x n array, of body b in a 3 x B (or 4 x B) array, of
+  // material point q in a 3 x P array.
   std::size_t particle(int p, int k) const { return std::size_t(k) * std::size_t(particles) + std::size_t(p); }
   std::size_t body(int b, int k) const { return std::size_t(k) * std::size_t(bodies) + std::size_t(b); }
+  std::size_t point(int q, int k) const { return std::size_t(k) * std::size_t(points) + std::size_t(q); }
 };
 
 // The mean of the listed particles' entries of a (3 x n) and bodies' entries of b

@@ -21,7 +21,9 @@
 //   integrate_particles   gather them, add the local forces (ground, colliders, bodies), integrate
 //   couple_bodies(first)  wrenches between bodies into coupling slots (joints, contacts, actuators)
 //   integrate_bodies      gather the wrenches, integrate
+//   integrate_continua    what has a step of its own on its own grid (material points)
 // and its adjoint, in this order:
+//   adjoint_integrate_continua,
 //   couple_bodies again (the slots hold another step's), adjoint_integrate_bodies,
 //   adjoint_integrate_particles, gather_particle_body_adjoints,
 //   adjoint_interaction_forces, adjoint_couple_bodies(first), adjoint_control,
@@ -142,8 +144,15 @@ public:
   void integrate_bodies(const StepPass<T, Exec>& s) {
     run(s, [](auto& f, const auto& p) -> decltype(f.integrate_bodies(p)) { f.integrate_bodies(p); });
   }
+  void integrate_continua(const StepPass<T, Exec>& s) {
+    run(s, [](auto& f, const auto& p) -> decltype(f.integrate_continua(p)) { f.integrate_continua(p); });
+  }
 
   // The adjoint phases.
+  void adjoint_integrate_continua(const AdjointPass<T, Exec>& a) {
+    run(a,
+        [](auto& f, const auto& p) -> decltype(f.adjoint_integrate_continua(p)) { f.adjoint_integrate_continua(p); });
+  }
   void adjoint_integrate_bodies(const AdjointPass<T, Exec>& a) {
     run(a, [](auto& f, const auto& p) -> decltype(f.adjoint_integrate_bodies(p)) { f.adjoint_integrate_bodies(p); });
   }

@@ -165,6 +165,22 @@ constexpr ParamFacts kFacts[kParamCount] = {
      default_network_weights},
     {ParamId::QuadraticDrag, "quadratic_drag", E::Particle, 1, "kg/m", 0.0, R::NonNegative, "particles.quadratic_drag",
      "a quadratic drag coefficient >= 0 (kg/m)", "quadratic drag", O::None, F::ColumnWhenSet},
+    {ParamId::PointPosition, "point_position", E::MaterialPoint, 3, "m", 0.0, R::Finite, "material_points.position",
+     "a finite position (m)", "initial position", O::None, F::Custom},
+    {ParamId::PointVelocity, "point_velocity", E::MaterialPoint, 3, "m/s", 0.0, R::Finite, "material_points.velocity",
+     "a finite velocity (m/s)", "initial velocity", O::None, F::Column},
+    {ParamId::PointMass, "point_mass", E::MaterialPoint, 1, "kg", 1.0, R::Positive, "material_points.mass",
+     "a mass > 0 (kg)", "mass", O::None, F::Column},
+    {ParamId::PointVolume, "point_volume", E::MaterialPoint, 1, "m^d", 1.0, R::Positive, "material_points.volume",
+     "a volume > 0 (m^3, or m^2 in 2D)", "volume", O::None, F::Column},
+    {ParamId::MaterialYoungsModulus, "material_youngs_modulus", E::Material, 1, "Pa", 0.0, R::NonNegative,
+     "material_points.materials.youngs_modulus", "a Young's modulus >= 0 (Pa)", "Young's modulus", O::None, F::Field},
+    {ParamId::MaterialPoissonRatio, "material_poisson_ratio", E::Material, 1, "", 0.0, R::Finite,
+     "material_points.materials.poisson_ratio", "a Poisson ratio in (-1, 0.5)", "Poisson ratio", O::None, F::Field},
+    {ParamId::MaterialBulkModulus, "material_bulk_modulus", E::Material, 1, "Pa", 0.0, R::NonNegative,
+     "material_points.materials.bulk_modulus", "a bulk modulus >= 0 (Pa)", "bulk modulus", O::None, F::Field},
+    {ParamId::MaterialViscosity, "material_viscosity", E::Material, 1, "Pa s", 0.0, R::NonNegative,
+     "material_points.materials.viscosity", "a viscosity >= 0 (Pa s)", "viscosity", O::None, F::Field},
 };
 
 constexpr bool in_id_order() {
@@ -215,6 +231,8 @@ std::string_view param_element_name(ParamElement element) {
     case ParamElement::BendingEdge: return "bending edge";
     case ParamElement::Tet: return "tet";
     case ParamElement::ControllerWeight: return "weight";
+    case ParamElement::MaterialPoint: return "material point";
+    case ParamElement::Material: return "material";
   }
   return "element";
 }

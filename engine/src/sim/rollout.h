@@ -41,6 +41,7 @@
 #include "sim/family_list.h"
 #include "families/ground/ground_family.h"
 #include "families/joints/joint_family.h"
+#include "families/material_points/material_point_family.h"
 #include "families/attachments/particle_body_family.h"
 #include "families/particles/particle_family.h"
 #include "families/springs/spring_family.h"
@@ -57,9 +58,9 @@ inline constexpr int kFiniteCheckInterval = 64;
 // is part of the results' bits: a new family is appended before ControlFamily, which
 // points the actuators' models at its table after they have written theirs.
 template <class T, Backend Exec>
-using Families =
-    FamilyList<T, Exec, ParticleFamily, SpringFamily, ElementFamilies, GroundFamily, ColliderFamily, BodyFamily,
-               JointFamily, BodyContactFamily, BodyActuatorFamily, ParticleBodyFamily, ControlFamily>;
+using Families = FamilyList<T, Exec, ParticleFamily, SpringFamily, ElementFamilies, GroundFamily, ColliderFamily,
+                            BodyFamily, JointFamily, BodyContactFamily, BodyActuatorFamily, ParticleBodyFamily,
+                            MaterialPointFamily, ControlFamily>;
 
 template <class T, Backend Exec>
 class Rollout {
@@ -75,7 +76,7 @@ public:
 private:
   Rollout(const Scene& scene, Exec exec, int checkpoint_every, bool live)
       : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
-        steps_(scene.settings.steps),
+        points_(scene.material_points.count()), steps_(scene.settings.steps),
         checkpoint_every_(!live && checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
     // Particles come first in the list, so every slot begins with x: a state is passed
@@ -259,6 +260,8 @@ private:
     traj.body_q.resize(frames * 4 * nb);
     traj.body_v.resize(frames * 3 * nb);
     traj.body_w.resize(frames * 3 * nb);
+    traj.points = points_;
+    traj.point_x.resize(frames * 3 * size_t(points_));
     return traj;
   }
 
@@ -283,6 +286,10 @@ private:
       for (int k = 0; k < 4; ++k)
         traj.body_q[(size_t(t) * nb + b) * 4 + k] = static_cast<double>(h.body_q[size_t(k) * nb + b]);
     }
+    const int np = points_;
+    for (int i = 0; i < np; ++i)
+      for (int k = 0; k < 3; ++k)
+        traj.point_x[(size_t(t) * np + i) * 3 + k] = static_cast<double>(h.point_x[size_t(k) * np + i]);
   }
 
   StateView<T> state(int slot) { return layout_.view(exec_.data(states_) + size_t(slot) * layout_.size()); }
@@ -350,6 +357,7 @@ private:
     }
     families_.couple_bodies(pass);
     families_.integrate_bodies(pass);
+    families_.integrate_continua(pass);
   }
 
   // One step's adjoint: from dL/dstate_{t+1} in adj_state to dL/dstate_t. s: the state
@@ -357,6 +365,7 @@ private:
   void adjoint_step(int t, StateView<const T> s, StateView<const T> next, const GradView<T>& grad) {
     const ModelView<T> m = model_view();
     const AdjointPass<T, Exec> pass{exec_, m, t, s, next, adj_state(), exec_.data(adj_f_), grad};
+    families_.adjoint_integrate_continua(pass);  // the last phase's adjoint first
     // The bodies' adjoint first: it needs step t's whole wrench (the slots hold another
     // step's), and leaves the bodies' dL/dwrench, which the particles' adjoint reads.
     families_.couple_bodies(StepPass<T, Exec>{exec_, m, t, s, {}});
@@ -447,7 +456,7 @@ private:
 
   Exec exec_;
   Objectives objectives_;
-  int particles_, bodies_;
+  int particles_, bodies_, points_;
   int steps_, checkpoint_every_;
   T dt_;
   Families<T, Exec> families_;

@@ -1,0 +1,257 @@
+// The material points as a family of the rollout (nudge/material_points.h): their state
+// (x, v, C, F per point) in the rollout's slots, their parameters, and one MLS-MPM step
+// per rollout step (mpm_stepper.h) in the continua phase, after the particles and the
+// bodies, with its adjoint first in the step's adjoint. A point's muscle reads its
+// channel of the controls table every actuator reads; the adjoint adds to its gradient
+// channel by channel, in point order. A scene without material points has no state,
+// arrays or phase work from it.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "families/material_points/mpm_stepper.h"
+#include "kernels/model.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/soa.h"
+#include "sim/state_layout.h"
+#include "sim/step_pass.h"
+
+namespace nudge {
+
+// Lame parameters of a Young's modulus and a Poisson ratio, and their derivatives.
+struct LameParameters {
+  double mu, lambda;
+  double dmu_de, dmu_dnu, dlambda_de, dlambda_dnu;
+};
+
+inline LameParameters lame_parameters(double e, double nu) {
+  const double a = 1 + nu, b = 1 - 2 * nu;
+  return {e / (2 * a),      nu * e / (a * b), 1 / (2 * a),
+          -e / (2 * a * a), nu / (a * b),     e * (1 + 2 * nu * nu) / (a * a * b * b)};
+}
+
+// Per point: this step's pull, its channel's control times the actuation.
+template <class T>
+struct MpmPullKernel {
+  const int* channel;  // n
+  const T* controls;   // steps x channels
+  int channels, t;
+  T actuation;
+  T* act;  // n
+  NUDGE_HD void operator()(int p) const {
+    const int c = channel[p];
+    act[p] = c >= 0 ? actuation * controls[t * channels + c] : T(0);
+  }
+};
+
+// Per channel: the step's dL/dcontrol from its points' dL/d(pull), in point order.
+template <class T>
+struct MpmPullAdjointKernel {
+  const int* start;   // channels + 1
+  const int* points;  // the points of each channel, ascending
+  const T* adj_act;   // n
+  T actuation;
+  T* adj_controls;  // steps x channels
+  int channels, t;
+  NUDGE_HD void operator()(int c) const {
+    T sum = 0;
+    for (int k = start[c]; k < start[c + 1]; ++k) sum += adj_act[points[k]];
+    adj_controls[t * channels + c] += actuation * sum;
+  }
+};
+
+// Per node: this step's share of dL/dgravity added to the rollout's.
+template <class T>
+struct MpmGravitySumKernel {
+  const T* step;
+  T* total;
+  NUDGE_HD void operator()(int i) const { total[i] += step[i]; }
+};
+
+template <class T, Backend Exec>
+class MaterialPointFamily {
+public:
+  MaterialPointFamily(const Scene& scene, const Exec& exec)
+      : points_(scene.material_points), n_(scene.material_points.count()), channels_(scene.channels) {
+    if (n_ == 0) return;
+    grid_.dims = points_.dims;
+    grid_.cells = points_.cells;
+    grid_.dx = static_cast<T>(points_.dx());
+    grid_.inv_dx = static_cast<T>(1 / points_.dx());
+    for (int k = 0; k < 3; ++k) grid_.origin[k] = static_cast<T>(points_.origin[k]);
+    grid_.bound = points_.wall_cells;
+    for (int k = 0; k < 6; ++k) grid_.friction[k] = static_cast<T>(points_.wall_friction[k]);
+    grid_.dt = static_cast<T>(scene.settings.dt);
+    exec.upload(material_, points_.material);
+    exec.upload(channel_, points_.channel);
+    std::vector<int> kinds;
+    for (const ContinuumMaterial& m : points_.materials) kinds.push_back(static_cast<int>(m.model));
+    exec.upload(kind_, kinds);
+    // The points of each channel, for the controls' adjoint.
+    std::vector<int> start(size_t(channels_ > 0 ? channels_ : 0) + 1, 0), members;
+    for (int c = 0; c < channels_; ++c) {
+      for (int p = 0; p < n_; ++p)
+        if (points_.channel[size_t(p)] == c) members.push_back(p);
+      start[size_t(c) + 1] = static_cast<int>(members.size());
+    }
+    if (members.empty()) members.push_back(0);
+    exec.upload(channel_start_, start);
+    exec.upload(channel_points_, members);
+    exec.resize(act_, size_t(n_));
+    exec.resize(adj_act_, size_t(n_));
+    stepper_.reserve(exec, grid_, n_);
+  }
+
+  void state_fields(std::vector<StateField>& out) const {
+    if (n_ == 0) return;
+    out.push_back({StateArray::PointX, 3, n_, "material point", "position"});
+    out.push_back({StateArray::PointV, 3, n_, "material point", "velocity"});
+    out.push_back({StateArray::PointC, 9, n_, "material point", "affine velocity"});
+    out.push_back({StateArray::PointF, 9, n_, "material point", "deformation gradient"});
+  }
+
+  // The initial state (C = 0, F = I) and the parameters.
+  void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
+    if (n_ == 0) return;
+    exec.upload_to(initial.point_x, soa_from_triples<T>(p[ParamId::PointPosition].value, n_));
+    exec.upload_to(initial.point_v, soa_from_triples<T>(p[ParamId::PointVelocity].value, n_));
+    std::vector<T> c(9 * size_t(n_), T(0)), f(9 * size_t(n_), T(0));
+    for (int i = 0; i < n_; ++i)
+      for (int k : {0, 4, 8}) f[size_t(k) * n_ + i] = T(1);
+    exec.upload_to(initial.point_c, c);
+    exec.upload_to(initial.point_f, f);
+    const auto upload_values = [&](Array& a, ParamId id) {
+      const std::vector<double>& v = p[id].value;
+      exec.upload(a, std::vector<T>(v.begin(), v.end()));
+    };
+    upload_values(mass_, ParamId::PointMass);
+    upload_values(volume_, ParamId::PointVolume);
+    upload_values(bulk_, ParamId::MaterialBulkModulus);
+    upload_values(viscosity_, ParamId::MaterialViscosity);
+    std::vector<T> mu, lambda;
+    for (size_t m = 0; m < points_.materials.size(); ++m) {
+      const LameParameters l =
+          lame_parameters(p[ParamId::MaterialYoungsModulus].value[m], p[ParamId::MaterialPoissonRatio].value[m]);
+      mu.push_back(static_cast<T>(l.mu));
+      lambda.push_back(static_cast<T>(l.lambda));
+    }
+    exec.upload(mu_, mu);
+    exec.upload(lambda_, lambda);
+    for (int k = 0; k < 3; ++k) grid_.gravity[k] = static_cast<T>(p[ParamId::Gravity].value[size_t(k)]);
+  }
+
+  void integrate_continua(const StepPass<T, Exec>& pass) {
+    if (n_ == 0) return;
+    pull(pass.exec, pass.m, pass.t);
+    stepper_.forward(pass.exec, grid_, model(pass.exec), point_state(pass.state), point_state(pass.next));
+  }
+
+  void adjoint_integrate_continua(const AdjointPass<T, Exec>& pass) {
+    if (n_ == 0) return;
+    const Exec& exec = pass.exec;
+    pull(exec, pass.m, pass.t);
+    stepper_.adjoint(exec, grid_, model(exec), point_state(pass.state), point_state(pass.adj), grad(exec));
+    exec.launch(grid_.node_count() * 3, MpmGravitySumKernel<T>{stepper_.gravity_shares(exec), exec.data(g_gravity_)});
+    if (channels_ > 0 && !pass.grad.operator_product)
+      exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
+                                                     exec.data(adj_act_), static_cast<T>(points_.actuation),
+                                                     pass.grad.actuators.controls, channels_, pass.t});
+  }
+
+  void zero_gradients(const Exec& exec) {
+    if (n_ == 0) return;
+    for (auto* a : {&g_mu_, &g_lambda_, &g_bulk_, &g_viscosity_, &g_mass_, &g_volume_}) {
+      exec.resize(*a, size_t(n_));
+      exec.zero(*a);
+    }
+    exec.resize(g_gravity_, 3 * size_t(grid_.node_count()));
+    exec.zero(g_gravity_);
+  }
+
+  // The initial state's adjoint is the initial position's and velocity's gradient (C and F
+  // start fixed); each material's sums its points' shares in point order.
+  void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {
+    if (n_ == 0) return;
+    p[ParamId::PointPosition].grad = triples_from_soa(fetch_values(exec, adj0.point_x, 3 * size_t(n_)).data(), n_);
+    p[ParamId::PointVelocity].grad = triples_from_soa(fetch_values(exec, adj0.point_v, 3 * size_t(n_)).data(), n_);
+    p[ParamId::PointMass].grad = fetch_values(exec, exec.data(g_mass_), size_t(n_));
+    p[ParamId::PointVolume].grad = fetch_values(exec, exec.data(g_volume_), size_t(n_));
+    const std::vector<double> mu = fetch_values(exec, exec.data(g_mu_), size_t(n_));
+    const std::vector<double> lambda = fetch_values(exec, exec.data(g_lambda_), size_t(n_));
+    const std::vector<double> bulk = fetch_values(exec, exec.data(g_bulk_), size_t(n_));
+    const std::vector<double> viscosity = fetch_values(exec, exec.data(g_viscosity_), size_t(n_));
+    const size_t materials = points_.materials.size();
+    std::vector<double> sum_mu(materials, 0.0), sum_lambda(materials, 0.0);
+    for (auto id : {ParamId::MaterialBulkModulus, ParamId::MaterialViscosity, ParamId::MaterialYoungsModulus,
+                    ParamId::MaterialPoissonRatio})
+      p[id].grad.assign(materials, 0.0);
+    for (int i = 0; i < n_; ++i) {
+      const size_t m = size_t(points_.material[size_t(i)]);
+      sum_mu[m] += mu[size_t(i)];
+      sum_lambda[m] += lambda[size_t(i)];
+      p[ParamId::MaterialBulkModulus].grad[m] += bulk[size_t(i)];
+      p[ParamId::MaterialViscosity].grad[m] += viscosity[size_t(i)];
+    }
+    for (size_t m = 0; m < materials; ++m) {
+      const LameParameters l =
+          lame_parameters(p[ParamId::MaterialYoungsModulus].value[m], p[ParamId::MaterialPoissonRatio].value[m]);
+      p[ParamId::MaterialYoungsModulus].grad[m] = sum_mu[m] * l.dmu_de + sum_lambda[m] * l.dlambda_de;
+      p[ParamId::MaterialPoissonRatio].grad[m] = sum_mu[m] * l.dmu_dnu + sum_lambda[m] * l.dlambda_dnu;
+    }
+    // Gravity: after the particles' and the bodies' shares, the grid nodes' in order.
+    const std::vector<double> g = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(grid_.node_count()));
+    const size_t nodes = size_t(grid_.node_count());
+    for (int k = 0; k < 3; ++k) {
+      double sum = 0;
+      for (size_t i = 0; i < nodes; ++i) sum += g[size_t(k) * nodes + i];
+      p[ParamId::Gravity].grad[size_t(k)] += sum;
+    }
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+  using IntArray = typename Exec::template Array<int>;
+
+  static MpmPointState<T> point_state(StateView<const T> s) {
+    return {const_cast<T*>(s.point_x), const_cast<T*>(s.point_v), const_cast<T*>(s.point_c), const_cast<T*>(s.point_f)};
+  }
+
+  void pull(const Exec& exec, const ModelView<T>& m, int t) {
+    if (channels_ == 0 || points_.actuation == 0) {
+      exec.zero(act_);
+      return;
+    }
+    exec.launch(n_, MpmPullKernel<T>{exec.data(channel_), m.actuators.controls, m.actuators.channels, t,
+                                     static_cast<T>(points_.actuation), exec.data(act_)});
+  }
+
+  MpmPointsModel<T> model(const Exec& exec) const {
+    MpmPointsModel<T> m;
+    m.n = n_;
+    m.material = exec.data(material_);
+    m.mass = exec.data(mass_);
+    m.volume = exec.data(volume_);
+    m.kind = exec.data(kind_);
+    m.mu = exec.data(mu_), m.lambda = exec.data(lambda_), m.bulk = exec.data(bulk_);
+    m.viscosity = exec.data(viscosity_);
+    m.act = exec.data(act_);
+    return m;
+  }
+
+  MpmPointGrad<T> grad(const Exec& exec) {
+    return {exec.data(g_mu_),   exec.data(g_lambda_), exec.data(g_bulk_), exec.data(g_viscosity_),
+            exec.data(g_mass_), exec.data(g_volume_), exec.data(adj_act_)};
+  }
+
+  MaterialPoints points_;
+  int n_, channels_;
+  MpmGrid<T> grid_;
+  MpmStepper<T, Exec> stepper_;
+  IntArray material_, channel_, kind_, channel_start_, channel_points_;
+  Array mass_, volume_, mu_, lambda_, bulk_, viscosity_, act_;
+  Array g_mu_, g_lambda_, g_bulk_, g_viscosity_, g_mass_, g_volume_, g_gravity_, adj_act_;
+};
+
+}  // namespace nudge
