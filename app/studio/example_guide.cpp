@@ -44,6 +44,7 @@ constexpr std::array kGuides{
     ExampleGuide{"softbody_bounce", A::Compare, "Warp's soft body example, reproduced to compare numbers."},
     ExampleGuide{"mass_spring_robot2", A::Compare, "DiffTaichi's robot 2, reproduced for a side-by-side run."},
     ExampleGuide{"mass_spring_robot3", A::Compare, "DiffTaichi's robot 3, reproduced for a side-by-side run."},
+    ExampleGuide{"diffmpm", A::Compare, "DiffTaichi's soft robot of material points (MLS-MPM): Optimise its gait."},
 };
 
 }  // namespace

@@ -222,7 +222,8 @@ bool reads_something(const Objective& o) {
     case ObjectiveElements::None: return true;  // the controls alone
     case ObjectiveElements::Particles:
     case ObjectiveElements::ParticlesOrAll: return !o.particles.empty();
-    case ObjectiveElements::ParticlesOrBodies: return !o.particles.empty() || !o.bodies.empty();
+    case ObjectiveElements::ParticlesOrPoints: return !o.particles.empty() || !o.points.empty();
+    case ObjectiveElements::ParticlesOrBodies: return !o.particles.empty() || !o.bodies.empty() || !o.points.empty();
     case ObjectiveElements::Bodies: return !o.bodies.empty();
   }
   return true;

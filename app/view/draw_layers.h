@@ -47,5 +47,7 @@ void draw_joints(const DrawContext& context, render::DrawList& list);
 void draw_attachments(const DrawContext& context, render::DrawList& list);
 // objective_draw.cpp
 void draw_objectives(const DrawContext& context, render::DrawList& list);
+// material_point_draw.cpp
+void draw_material_points(const DrawContext& context, render::DrawList& list);
 
 }  // namespace nudge::view

@@ -141,8 +141,9 @@ void draw_actuators(const DrawContext& context, render::DrawList& list) {
 }
 
 // The layers in drawing order: a family's look is one entry here.
-constexpr DrawLayer kLayers[] = {draw_springs,   draw_colliders, draw_bodies,      draw_cloth,     draw_soft_bodies,
-                                 draw_particles, draw_joints,    draw_attachments, draw_actuators, draw_objectives};
+constexpr DrawLayer kLayers[] = {draw_springs,     draw_colliders,  draw_bodies,         draw_cloth,
+                                 draw_soft_bodies, draw_particles,  draw_joints,         draw_attachments,
+                                 draw_actuators,   draw_objectives, draw_material_points};
 
 }  // namespace
 
@@ -180,8 +181,11 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
       traj && traj->bodies == scene.body_count() ? traj->body_x : scene.body_positions();
   const float reach = largest_body_reach(scene);
   Bounds b;
+  const std::vector<double>& material_points = traj && traj->points == scene.material_points.count()
+                                                   ? traj->point_x
+                                                   : scene.params[ParamId::PointPosition].value;
   // An empty scene (File > New): the room around the origin where Edit > Add puts things.
-  if (xyz.size() + body_x.size() < 3) return Bounds{glm::vec3(-1, 0, -1), glm::vec3(1, 2, 1)};
+  if (xyz.size() + body_x.size() + material_points.size() < 3) return Bounds{glm::vec3(-1, 0, -1), glm::vec3(1, 2, 1)};
   b.lo = glm::vec3(std::numeric_limits<float>::max());
   b.hi = glm::vec3(std::numeric_limits<float>::lowest());
   const auto include = [&](const std::vector<double>& points, float margin) {
@@ -193,6 +197,7 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
     }
   };
   include(xyz, 0);
+  include(material_points, 0);
   include(body_x, reach);
   include(scene.joint_anchors(), 0);  // a pivot in the world may be off every body
   // Where the objectives want things to be: framing shows the goal with the motion.

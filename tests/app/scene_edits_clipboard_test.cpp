@@ -253,6 +253,8 @@ TEST_CASE("scene edits: extracting a whole scene and pasting it into an empty on
       scenes.emplace_back(entry.path().stem().string(), load_example(entry.path().stem().string()));
   for (const auto& [name, scene] : scenes) {
     CAPTURE(name);
+    // Material points alone (diffmpm): the clipboard carries particles and bodies only.
+    if (scene.particle_count() + scene.body_count() == 0) continue;
     const Scene copy = ok(edits::extract(scene, all(scene.particle_count()), all(scene.body_count())));
     const Scene pasted = ok(edits::merge(empty_like(scene), copy, {0, 0, 0}));
     check_same_elements(pasted, scene);

@@ -130,7 +130,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
                                "drape",
                                "soft_walker",
                                "mass_spring_robot2",
-                               "mass_spring_robot3"}) {
+                               "mass_spring_robot3",
+                               "diffmpm"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -559,6 +560,21 @@ TEST_CASE("example: the mass_spring robots' first rollout is DiffTaichi's") {
     CHECK(max_z == 0.0);         // a planar robot stays in z = 0
     CHECK(lowest > 0.1 - 1e-4);  // on the plane: only particles slower than 1e-4 m/s sink, as in DiffTaichi
   }
+}
+
+// DiffTaichi's examples/diffmpm.py on taichi 1.7.4 (bench/difftaichi_diffmpm.py, seed 0,
+// float32): at iterate 0 the loss -x_avg is -0.25038719 with x_avg at the start 0.25, so
+// the travel is 0.00038719, and the gradient's norm over the 16 weights and 4 biases is
+// 0.2759070. Nudge's are float64.
+TEST_CASE("example: diffmpm's first rollout and gradient are DiffTaichi's" * doctest::skip(test::kSanitized)) {
+  Scene scene = load_example("diffmpm");
+  const std::unique_ptr<Simulator> sim = cpu_simulator(scene);
+  const Result<Evaluation> eval = sim->gradient(scene.params);
+  REQUIRE(eval.ok());
+  CHECK(-eval->loss == doctest::Approx(0.00038719).epsilon(1e-3));  // float32 against float64
+  double norm = 0;
+  for (double g : scene.params[ParamId::ControllerWeights].grad) norm += g * g;
+  CHECK(std::sqrt(norm) == doctest::Approx(0.2759070).epsilon(1e-4));
 }
 
 TEST_CASE("example: the mass_spring robots learn to walk with DiffTaichi's update rule" *

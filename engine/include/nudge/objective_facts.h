@@ -13,7 +13,8 @@ namespace nudge {
 // Which particles and bodies an objective reads.
 enum class ObjectiveElements : unsigned char {
   None,               // neither (effort, smoothness; markers and tracks bind their own)
-  Particles,          // "particles", required (travel)
+  Particles,          // "particles", required
+  ParticlesOrPoints,  // "particles", material "points" or both: their centroid (travel)
   ParticlesOrAll,     // "particles", every particle when absent (positions)
   ParticlesOrBodies,  // "particles", "bodies" or both: their centroid (target, velocity)
   Bodies,             // "bodies", required (orientation)
@@ -47,7 +48,11 @@ struct ObjectiveLayout {
   // (target, velocity, orientation).
   constexpr bool lists_particles() const {
     return elements == ObjectiveElements::Particles || elements == ObjectiveElements::ParticlesOrAll ||
-           elements == ObjectiveElements::ParticlesOrBodies;
+           elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::ParticlesOrPoints;
+  }
+  // Material points join the centroid of target, velocity and travel objectives.
+  constexpr bool lists_points() const {
+    return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::ParticlesOrPoints;
   }
   constexpr bool lists_bodies() const {
     return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::Bodies;

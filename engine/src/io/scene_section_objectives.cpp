@@ -36,7 +36,7 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("file");
   if (layout.lists_particles()) keys.push_back("particles");
   if (layout.lists_bodies()) keys.push_back("bodies");
-  if (layout.elements == ObjectiveElements::ParticlesOrBodies) keys.push_back("points");
+  if (layout.lists_points()) keys.push_back("points");
   if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
   if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
@@ -88,6 +88,13 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       } else {
         for (int i = 0; i < scene.particle_count(); ++i) o.particles.push_back(i);
       }
+      break;
+    case ObjectiveElements::ParticlesOrPoints:
+      if (auto points = optional(node, "points")) o.points = point_list(*points, scene);
+      if (auto particles = optional(node, "particles"))
+        o.particles = particle_list(*particles);
+      else if (o.points.empty())
+        required(node, "particles", "a non-empty array of particle indices (or material \"points\")");
       break;
     case ObjectiveElements::ParticlesOrBodies:
       if (auto bodies = optional(node, "bodies")) o.bodies = body_list(*bodies, scene);
@@ -419,8 +426,8 @@ static Problem check_objectives(const Scene& scene) {
       return where + ".bodies: found none; expected the bodies whose axis to turn";
     if (!objective_reads_bodies(o.type) && !o.bodies.empty())
       return where + ".bodies: only " + objective_names_where(objective_reads_bodies) + " objectives read bodies";
-    if (!o.points.empty() && layout.elements != ObjectiveElements::ParticlesOrBodies)
-      return where + ".points: only target and velocity objectives read material points";
+    if (!o.points.empty() && !layout.lists_points())
+      return where + ".points: only target, velocity and travel objectives read material points";
     std::set<int> points;
     for (std::size_t i = 0; i < o.points.size(); ++i) {
       const std::string at = index_path(where + ".points", static_cast<long long>(i));

@@ -24,7 +24,7 @@ constexpr ObjectiveLayout kCentroidVelocity{
 constexpr ObjectiveLayout kPointTargets{E::ParticlesOrAll, Target::PerParticle, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kMarkerFile{E::None, Target::None, B::MarkerFile, false, false, {1, 0, 0}, false};
 constexpr ObjectiveLayout kControlsOnly{};
-constexpr ObjectiveLayout kTravel{E::Particles, Target::None, B::None, false, true, {1, 0, 0}, true};
+constexpr ObjectiveLayout kTravel{E::ParticlesOrPoints, Target::None, B::None, false, true, {1, 0, 0}, true};
 // By default the body's axis is to point up.
 constexpr ObjectiveLayout kOrientation{E::Bodies, Target::None, B::None, true, true, {0, 1, 0}, true};
 constexpr ObjectiveLayout kFootageTracks{E::None, Target::None, B::FootageTracks, false, false, {1, 0, 0}, false};
@@ -74,6 +74,7 @@ bool objective_reads_bodies(ObjectiveType type) { return objective_kind(type).la
 bool objective_uses_particles(const Objective& o) {
   const ObjectiveElements e = objective_kind(o.type).layout.elements;
   if (e == ObjectiveElements::ParticlesOrBodies) return !o.particles.empty() || (o.bodies.empty() && o.points.empty());
+  if (e == ObjectiveElements::ParticlesOrPoints) return !o.particles.empty() || o.points.empty();
   return e == ObjectiveElements::Particles || e == ObjectiveElements::ParticlesOrAll;
 }
 

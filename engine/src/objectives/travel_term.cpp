@@ -1,5 +1,6 @@
-// Travel: -w dot(c_t - c_0, direction), c the centroid of the objective's particles:
-// maximise the distance travelled along a direction by the objective's step.
+// Travel: -w dot(c_t - c_0, direction), c the centroid of the objective's particles and
+// material points: maximise the distance travelled along a direction by the objective's
+// step.
 #include <algorithm>
 #include <memory>
 
@@ -13,8 +14,8 @@ class TravelTerm final : public StateTerm<TravelTerm> {
 public:
   explicit TravelTerm(const ObjectiveSource& source)
       : weight_(source.objective.weight), step_(source.step), particles_(source.objective.particles),
-        share_(1.0 / static_cast<double>(
-                         std::max<size_t>(1, source.objective.particles.size() + source.objective.bodies.size()))),
+        points_(source.objective.points),
+        share_(1.0 / static_cast<double>(std::max<size_t>(1, particles_.size() + points_.size()))),
         sizes_(source.sizes) {
     std::copy_n(source.objective.direction, 3, direction_);
   }
@@ -27,8 +28,12 @@ public:
   template <class T>
   void state_loss(int t, StateView<const T> s, double& loss) const {
     if (!reads(t)) return;
-    double c[3];
-    centroid(particles_, s.x, {}, static_cast<const T*>(nullptr), sizes_, c);
+    double c[3] = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+      for (int p : particles_) c[k] += static_cast<double>(s.x[sizes_.particle(p, k)]);
+      for (int q : points_) c[k] += static_cast<double>(s.point_x[sizes_.point(q, k)]);
+      c[k] /= static_cast<double>(std::max<size_t>(1, particles_.size() + points_.size()));
+    }
     const double sign = t == 0 ? 1.0 : -1.0;  // L = -w dir . (c_t - c_0)
     double l = 0.0;
     for (int k = 0; k < 3; ++k) l += sign * weight_ * direction_[k] * c[k];
@@ -39,9 +44,11 @@ public:
   void state_grad(int t, StateView<const T>, StateView<T> adj) const {
     if (!reads(t)) return;
     const double sign = t == 0 ? 1.0 : -1.0;
-    for (int p : particles_)
-      for (int k = 0; k < 3; ++k)
-        adj.x[sizes_.particle(p, k)] += static_cast<T>(sign * weight_ * direction_[k] * share_);
+    for (int k = 0; k < 3; ++k) {
+      const T g = static_cast<T>(sign * weight_ * direction_[k] * share_);
+      for (int p : particles_) adj.x[sizes_.particle(p, k)] += g;
+      for (int q : points_) adj.point_x[sizes_.point(q, k)] += g;
+    }
   }
 
 private:
@@ -50,7 +57,7 @@ private:
 
   double weight_;
   int step_;
-  std::vector<int> particles_;
+  std::vector<int> particles_, points_;
   double share_;
   StateSizes sizes_;
   double direction_[3] = {1, 0, 0};
