@@ -63,30 +63,70 @@ NUDGE_HD PointMaterial<T> point_material(const MpmPointsModel<T>& m, int p) {
 }
 
 // The bins: the points sorted (stably) by the linear index of the cell of their first
-// node; points of cell c are order[start[c] .. start[c + 1]).
+// node; points of cell c are order[start[c] .. start[c + 1]). With each point's place on
+// the grid and its B-spline values, computed once per step (a node visits each point
+// around it: nine or 27 visits, which multiply these).
 template <class T>
 struct MpmBins {
   int* cell = nullptr;   // n
   int* order = nullptr;  // n
   int* start = nullptr;  // nodes + 1
+  T* fx = nullptr;       // 3 x n: the point's offset from its first node, in cells
+  T* w = nullptr;        // 9 x n: entry 3 axis + o of point p at (3 axis + o) n + p
+  T* dw = nullptr;       // 9 x n: their derivatives
 };
 
-// One index: counting sort of every point (serial, and so the same order everywhere).
+// Per point: its place, B-spline values and cell.
 template <class T>
-struct MpmBinKernel {
+struct MpmPlaceKernel {
   MpmGrid<T> g;
   int n;
   const T* x;
   MpmBins<T> bins;
+  NUDGE_HD void operator()(int p) const {
+    const GridPlace<T> place = grid_place(g, load3(x, p, n));
+    for (int k = 0; k < 3; ++k) {
+      bins.fx[k * n + p] = place.fx[k];
+      for (int o = 0; o < 3; ++o) {
+        bins.w[(3 * k + o) * n + p] = bspline(place.fx[k], o);
+        bins.dw[(3 * k + o) * n + p] = bspline_derivative(place.fx[k], o);
+      }
+    }
+    bins.cell[p] = g.node_index(place.base[0], place.base[1], place.base[2]);
+  }
+};
+
+// node_weight from a point's stored values: the same products, so the same bits.
+template <class T>
+NUDGE_HD NodeWeight<T> stored_node_weight(const MpmGrid<T>& g, const MpmBins<T>& bins, int n, int p, const int o[3]) {
+  T nn[3], dn[3];
+  T rel[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    if (k < g.dims) {
+      nn[k] = bins.w[(3 * k + o[k]) * n + p];
+      dn[k] = bins.dw[(3 * k + o[k]) * n + p];
+      rel[k] = T(o[k]) - bins.fx[k * n + p];
+    } else {
+      nn[k] = T(1);
+      dn[k] = T(0);
+    }
+  }
+  return {nn[0] * nn[1] * nn[2],
+          {dn[0] * nn[1] * nn[2], nn[0] * dn[1] * nn[2], nn[0] * nn[1] * dn[2]},
+          {rel[0], rel[1], rel[2]}};
+}
+
+// One index: counting sort of every point by its cell (serial, and so the same order
+// everywhere).
+template <class T>
+struct MpmBinKernel {
+  MpmGrid<T> g;
+  int n;
+  MpmBins<T> bins;
   NUDGE_HD void operator()(int) const {
     const int nodes = g.node_count();
     for (int c = 0; c <= nodes; ++c) bins.start[c] = 0;
-    for (int p = 0; p < n; ++p) {
-      const GridPlace<T> place = grid_place(g, load3(x, p, n));
-      const int c = g.node_index(place.base[0], place.base[1], place.base[2]);
-      bins.cell[p] = c;
-      ++bins.start[c + 1];
-    }
+    for (int p = 0; p < n; ++p) ++bins.start[bins.cell[p] + 1];
     for (int c = 0; c < nodes; ++c) bins.start[c + 1] += bins.start[c];
     // start[c] is now where cell c begins; fill, advancing a cursor kept in cell[]'s place.
     for (int p = 0; p < n; ++p) bins.order[p] = -1;
@@ -118,8 +158,7 @@ struct MpmPrepareKernel {
 // Calls visit(p, weight) for every point whose stencil covers node (i, j, k), cell by
 // cell in stencil order, each cell's points in bin order.
 template <class T, class Visit>
-NUDGE_HD void for_points_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, const T* x, int n, const int node[3],
-                                 Visit visit) {
+NUDGE_HD void for_points_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, int n, const int node[3], Visit visit) {
   for (int q = 0; q < stencil_size(g); ++q) {
     int o[3];
     stencil_offset(g, q, o);
@@ -129,7 +168,7 @@ NUDGE_HD void for_points_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, co
     const int c = g.node_index(b0, b1, b2);
     for (int at = bins.start[c]; at < bins.start[c + 1]; ++at) {
       const int p = bins.order[at];
-      visit(p, node_weight(g, grid_place(g, load3(x, p, n)), o));
+      visit(p, stored_node_weight(g, bins, n, p, o));
     }
   }
 }
@@ -148,8 +187,7 @@ template <class T>
 struct MpmGridKernel {
   MpmGrid<T> g;
   MpmPointsModel<T> m;
-  MpmBins<T> bins;
-  const T* x;       // 3 x n, the step's positions
+  MpmBins<T> bins;  // the step's places and bins
   const T* v;       // 3 x n
   const T* affine;  // 9 x n
   T* momentum;      // 3 x nodes
@@ -160,7 +198,7 @@ struct MpmGridKernel {
     node_of(g, id, node);
     Vec3<T> mv{0, 0, 0};
     T mm = 0;
-    for_points_at_node(g, bins, x, m.n, node, [&](int p, const NodeWeight<T>& nw) {
+    for_points_at_node(g, bins, m.n, node, [&](int p, const NodeWeight<T>& nw) {
       const NodeShare<T> share = node_share(g, nw, m.mass[p], load3(v, p, m.n), load_mat(affine, p, m.n));
       mv += share.momentum;
       mm += share.mass;
@@ -233,7 +271,6 @@ struct MpmAdjGridKernel {
   MpmGrid<T> g;
   int n;
   MpmBins<T> bins;
-  const T* x;         // 3 x n
   const T* momentum;  // 3 x nodes
   const T* mass;      // nodes
   const T* velocity;  // 3 x nodes
@@ -247,7 +284,7 @@ struct MpmAdjGridKernel {
     const int nodes = g.node_count();
     const Vec3<T> nv = load3(velocity, id, nodes);
     Vec3<T> adj_v{0, 0, 0};
-    for_points_at_node(g, bins, x, n, node, [&](int p, const NodeWeight<T>& nw) {
+    for_points_at_node(g, bins, n, node, [&](int p, const NodeWeight<T>& nw) {
       Vec3<T> unused{0, 0, 0};
       adj_node_gather(g, nw, nv, load3(next.vn, p, n), load_mat(next.cn, p, n), adj_v, unused);
     });

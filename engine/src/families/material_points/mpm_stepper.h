@@ -20,6 +20,9 @@ public:
     exec.resize(cell_, points);
     exec.resize(order_, points);
     exec.resize(start_, nodes + 1);
+    exec.resize(fx_, 3 * points);
+    exec.resize(w_, 9 * points);
+    exec.resize(dw_, 9 * points);
     exec.resize(affine_, 9 * points);
     exec.resize(momentum_, 3 * nodes);
     exec.resize(mass_, nodes);
@@ -50,9 +53,9 @@ public:
     grid_of_step(exec, g, m, s, scratch_next);
     const MpmNextAdjoint<T> next{exec.data(next_vn_), exec.data(next_cn_), exec.data(next_xn_), exec.data(next_fn_)};
     exec.launch(m.n, MpmTakeNextAdjointKernel<T>{g.dt, m.n, adj, next});
-    exec.launch(g.node_count(), MpmAdjGridKernel<T>{g, m.n, bins(exec), s.x, exec.data(momentum_), exec.data(mass_),
-                                                    exec.data(velocity_), next, exec.data(adj_momentum_),
-                                                    exec.data(adj_mass_), exec.data(adj_gravity_)});
+    exec.launch(g.node_count(),
+                MpmAdjGridKernel<T>{g, m.n, bins(exec), exec.data(momentum_), exec.data(mass_), exec.data(velocity_),
+                                    next, exec.data(adj_momentum_), exec.data(adj_mass_), exec.data(adj_gravity_)});
     if (g.dims == 2)
       launch_adj_points<2>(exec, g, m, s, adj, grad, next);
     else
@@ -63,16 +66,19 @@ public:
   const T* gravity_shares(const Exec& exec) const { return exec.data(adj_gravity_); }
 
 private:
-  MpmBins<T> bins(const Exec& exec) { return {exec.data(cell_), exec.data(order_), exec.data(start_)}; }
+  MpmBins<T> bins(const Exec& exec) {
+    return {exec.data(cell_), exec.data(order_), exec.data(start_), exec.data(fx_), exec.data(w_), exec.data(dw_)};
+  }
 
   void grid_of_step(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, MpmPointState<T> s,
                     MpmPointState<T> next) {
-    exec.launch(1, MpmBinKernel<T>{g, m.n, s.x, bins(exec)});
+    exec.launch(m.n, MpmPlaceKernel<T>{g, m.n, s.x, bins(exec)});
+    exec.launch(1, MpmBinKernel<T>{g, m.n, bins(exec)});
     if (g.dims == 2)
       exec.launch(m.n, MpmPrepareKernel<2, T>{g, m, s, next, exec.data(affine_)});
     else
       exec.launch(m.n, MpmPrepareKernel<3, T>{g, m, s, next, exec.data(affine_)});
-    exec.launch(g.node_count(), MpmGridKernel<T>{g, m, bins(exec), s.x, s.v, exec.data(affine_), exec.data(momentum_),
+    exec.launch(g.node_count(), MpmGridKernel<T>{g, m, bins(exec), s.v, exec.data(affine_), exec.data(momentum_),
                                                  exec.data(mass_), exec.data(velocity_)});
   }
 
@@ -86,6 +92,7 @@ private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
   IntArray cell_, order_, start_;
+  Array fx_, w_, dw_;
   Array affine_, momentum_, mass_, velocity_;
   Array adj_momentum_, adj_mass_, adj_gravity_;
   Array next_vn_, next_cn_, next_xn_, next_fn_;
