@@ -20,4 +20,15 @@ inline double central_difference(double& p, const std::function<double()>& f) {
   return (up - down) / (2 * h);
 }
 
+// The same with a chosen step h.
+inline double central_difference(double& p, const std::function<double()>& f, double h) {
+  const double saved = p;
+  p = saved + h;
+  const double up = f();
+  p = saved - h;
+  const double down = f();
+  p = saved;
+  return (up - down) / (2 * h);
+}
+
 }  // namespace nudge::test

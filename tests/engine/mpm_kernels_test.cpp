@@ -12,8 +12,16 @@
 #include <vector>
 
 #include "families/material_points/mpm_transfer.h"
+#include "central_difference.h"
 
 using namespace nudge;
+
+namespace {
+// d loss / d entry by central differences of step h (central_difference.h).
+double central(const std::function<double()>& loss, double& entry, double h) {
+  return test::central_difference(entry, loss, h);
+}
+}  // namespace
 
 namespace {
 
@@ -40,17 +48,6 @@ M random_affine(int dims, double scale) {
   M c = random_matrix(scale);
   if (dims == 2) c(0, 2) = c(1, 2) = c(2, 0) = c(2, 1) = c(2, 2) = 0;
   return c;
-}
-
-// Central difference of f along one entry.
-double central(const std::function<double()>& f, double& entry, double h) {
-  const double keep = entry;
-  entry = keep + h;
-  const double up = f();
-  entry = keep - h;
-  const double down = f();
-  entry = keep;
-  return (up - down) / (2 * h);
 }
 
 // Relative 1e-5, with an absolute floor of 1e-6 for the differences' rounding noise (a

@@ -74,6 +74,20 @@ template <class T> NUDGE_HD Mat33<T> inverse(const Mat33<T>& a) {
            (a.m[0] * a.m[4] - a.m[1] * a.m[3]) * inv_det}};
 }
 
+// Matrix i of a structure of arrays of `count` matrices (9 x count: entry k of matrix i
+// at k * count + i), as the rollout's states and models keep them.
+template <class T> NUDGE_HD Mat33<T> load_matrix(const T* a, int i, int count) {
+  Mat33<T> m;
+  for (int k = 0; k < 9; ++k) m.m[k] = a[k * count + i];
+  return m;
+}
+template <class T> NUDGE_HD void store_matrix(T* a, int i, int count, const Mat33<T>& m) {
+  for (int k = 0; k < 9; ++k) a[k * count + i] = m.m[k];
+}
+template <class T> NUDGE_HD void add_matrix(T* a, int i, int count, const Mat33<T>& m) {
+  for (int k = 0; k < 9; ++k) a[k * count + i] += m.m[k];
+}
+
 // Adjoints.
 
 // r = A v:  dL/dA += dL/dr v^T,  dL/dv += A^T dL/dr

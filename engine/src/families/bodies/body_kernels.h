@@ -13,18 +13,6 @@
 namespace nudge {
 
 template <class T>
-NUDGE_HD Mat33<T> load_matrix(const T* a, int b, int count) {
-  Mat33<T> m;
-  for (int k = 0; k < 9; ++k) m.m[k] = a[k * count + b];
-  return m;
-}
-
-template <class T>
-NUDGE_HD void add_matrix(T* a, int b, int count, const Mat33<T>& m) {
-  for (int k = 0; k < 9; ++k) a[k * count + b] += m.m[k];
-}
-
-template <class T>
 NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
   return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
 }

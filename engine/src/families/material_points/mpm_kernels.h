@@ -12,17 +12,6 @@
 
 namespace nudge {
 
-template <class T>
-NUDGE_HD Mat33<T> load_mat(const T* a, int p, int n) {
-  Mat33<T> m;
-  for (int k = 0; k < 9; ++k) m.m[k] = a[k * n + p];
-  return m;
-}
-template <class T>
-NUDGE_HD void store_mat(T* a, int p, int n, const Mat33<T>& m) {
-  for (int k = 0; k < 9; ++k) a[k * n + p] = m.m[k];
-}
-
 // The points' state at one step, as the kernels read and write it.
 template <class T>
 struct MpmPointState {
@@ -148,10 +137,10 @@ struct MpmPrepareKernel {
   T* affine;
   NUDGE_HD void operator()(int p) const {
     const PointMaterial<T> pm = point_material(m, p);
-    const Mat33<T> c = load_mat(s.c, p, m.n), f = load_mat(s.f, p, m.n);
+    const Mat33<T> c = load_matrix(s.c, p, m.n), f = load_matrix(s.f, p, m.n);
     const Mat33<T> f_new = advanced_gradient<D>(g, pm, c, f);
-    store_mat(next.f, p, m.n, f_new);
-    store_mat(affine, p, m.n, affine_momentum(g, pm, c, f_new));
+    store_matrix(next.f, p, m.n, f_new);
+    store_matrix(affine, p, m.n, affine_momentum(g, pm, c, f_new));
   }
 };
 
@@ -199,7 +188,7 @@ struct MpmGridKernel {
     Vec3<T> mv{0, 0, 0};
     T mm = 0;
     for_points_at_node(g, bins, m.n, node, [&](int p, const NodeWeight<T>& nw) {
-      const NodeShare<T> share = node_share(g, nw, m.mass[p], load3(v, p, m.n), load_mat(affine, p, m.n));
+      const NodeShare<T> share = node_share(g, nw, m.mass[p], load3(v, p, m.n), load_matrix(affine, p, m.n));
       mv += share.momentum;
       mm += share.mass;
     });
@@ -232,7 +221,7 @@ struct MpmGatherKernel {
       cn += u.c;
     }
     store3(next.v, p, n, vn);
-    store_mat(next.c, p, n, cn);
+    store_matrix(next.c, p, n, cn);
     store3(next.x, p, n, x + g.dt * vn);
   }
 };
@@ -286,7 +275,7 @@ struct MpmAdjGridKernel {
     Vec3<T> adj_v{0, 0, 0};
     for_points_at_node(g, bins, n, node, [&](int p, const NodeWeight<T>& nw) {
       Vec3<T> unused{0, 0, 0};
-      adj_node_gather(g, nw, nv, load3(next.vn, p, n), load_mat(next.cn, p, n), adj_v, unused);
+      adj_node_gather(g, nw, nv, load3(next.vn, p, n), load_matrix(next.cn, p, n), adj_v, unused);
     });
     Vec3<T> am{0, 0, 0}, ag{0, 0, 0};
     T amass = 0;
@@ -326,11 +315,11 @@ struct MpmAdjPointKernel {
   NUDGE_HD void operator()(int p) const {
     const int n = m.n, nodes = g.node_count();
     const Vec3<T> x = load3(s.x, p, n), v = load3(s.v, p, n);
-    const Mat33<T> a = load_mat(affine, p, n);
+    const Mat33<T> a = load_matrix(affine, p, n);
     const PointMaterial<T> pm = point_material(m, p);
     const GridPlace<T> place = grid_place(g, x);
     const Vec3<T> adj_vn = load3(next.vn, p, n);
-    const Mat33<T> adj_cn = load_mat(next.cn, p, n);
+    const Mat33<T> adj_cn = load_matrix(next.cn, p, n);
     Vec3<T> adj_fx{0, 0, 0}, adj_v{0, 0, 0};
     Mat33<T> adj_a = zero33<T>();
     T adj_point_mass = 0;
@@ -345,11 +334,11 @@ struct MpmAdjPointKernel {
                      adj_fx);
     }
     PointAdjoint<T> pa;
-    adj_point_prepare<D>(g, pm, load_mat(s.c, p, n), load_mat(s.f, p, n), adj_a, load_mat(next.fn, p, n), pa);
+    adj_point_prepare<D>(g, pm, load_matrix(s.c, p, n), load_matrix(s.f, p, n), adj_a, load_matrix(next.fn, p, n), pa);
     store3(adj.x, p, n, load3(next.xn, p, n) + g.inv_dx * adj_fx);
     store3(adj.v, p, n, adj_v);
-    store_mat(adj.c, p, n, pa.c);
-    store_mat(adj.f, p, n, pa.f);
+    store_matrix(adj.c, p, n, pa.c);
+    store_matrix(adj.f, p, n, pa.f);
     grad.mu[p] += pa.law.mu;
     grad.lambda[p] += pa.law.lambda;
     grad.bulk[p] += pa.law.bulk;
