@@ -16,6 +16,7 @@
 #include "cpu/cpu_exec.h"
 #include "families/material_points/mpm_stepper.h"
 #include "central_difference.h"
+#include "sanitized.h"
 
 using namespace nudge;
 
@@ -159,7 +160,7 @@ TEST_CASE("mpm rollout: the gradient of every input against central differences,
   for (const int dims : {2, 3}) {
     CAPTURE(dims);
     Block b = make_block(dims, dims == 2 ? 4 : 2);
-    const int steps = 40;
+    const int steps = test::kSanitized ? 15 : 40;
     States s = rollout(b, steps);
     const Gradients g = backward(b, s, steps);
     const auto loss = [&] {
@@ -232,7 +233,8 @@ TEST_CASE("mpm rollout: without gravity or walls the momentum is kept") {
   }
 }
 
-TEST_CASE("mpm rollout: a block dropped on the sticky floor comes to rest on it") {
+// 3000 steps: release only (the sanitizers run the same kernels in the shorter tests).
+TEST_CASE("mpm rollout: a block dropped on the sticky floor comes to rest on it" * doctest::skip(test::kSanitized)) {
   Block b = make_block(2, 6, 32);
   b.grid.friction[2] = -1;  // sticky
   b.act.assign(b.act.size(), 0.0);
