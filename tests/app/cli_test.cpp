@@ -84,6 +84,7 @@ TEST_CASE("cli: validate accepts every example scene") {
       CHECK(contains(run.output, " 81 particles, 0 springs, 128 triangles, 176 bending edges, 0 tets, "));
     if (entry.path().filename() == "soft_walker.json")
       CHECK(contains(run.output, " 117 particles, 0 springs, 0 triangles, 0 bending edges, 240 tets, "));
+    if (entry.path().filename() == "diffmpm.json") CHECK(contains(run.output, " 0 tets, 2976 material points, "));
   }
 }
 
