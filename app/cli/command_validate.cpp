@@ -21,9 +21,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     std::cout << *path << ": ok: " << scene->particle_count() << " particles, " << scene->spring_count() << " springs, "
               << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, "
               << scene->tet_count() << " tets, " << scene->material_points.count() << " material points, "
-              << scene->body_count() << " bodies, " << scene->joint_count()
-              << " joints, " << scene->colliders.size() << " colliders, " << scene->settings.steps << " steps of "
-              << scene->settings.dt << " s ("
+              << scene->body_count() << " bodies, " << scene->joint_count() << " joints, " << scene->colliders.size()
+              << " colliders, " << scene->settings.steps << " steps of " << scene->settings.dt << " s ("
               << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
               << scene->channels << " control channels, " << scene->actuator_count() << " actuators, "
               << scene->objectives.size() << " objective terms\n";
