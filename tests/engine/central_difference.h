@@ -7,20 +7,7 @@
 
 namespace nudge::test {
 
-// d f / d p at p's value, by (f(p + h) - f(p - h)) / 2h with h = 1e-6 max(1, |p|);
-// p is restored.
-inline double central_difference(double& p, const std::function<double()>& f) {
-  const double saved = p;
-  const double h = 1e-6 * std::max(1.0, std::fabs(saved));
-  p = saved + h;
-  const double up = f();
-  p = saved - h;
-  const double down = f();
-  p = saved;
-  return (up - down) / (2 * h);
-}
-
-// The same with a chosen step h.
+// d f / d p at p's value, by (f(p + h) - f(p - h)) / 2h; p is restored.
 inline double central_difference(double& p, const std::function<double()>& f, double h) {
   const double saved = p;
   p = saved + h;
@@ -29,6 +16,11 @@ inline double central_difference(double& p, const std::function<double()>& f, do
   const double down = f();
   p = saved;
   return (up - down) / (2 * h);
+}
+
+// The same with h = 1e-6 max(1, |p|).
+inline double central_difference(double& p, const std::function<double()>& f) {
+  return central_difference(p, f, 1e-6 * std::max(1.0, std::fabs(p)));
 }
 
 }  // namespace nudge::test

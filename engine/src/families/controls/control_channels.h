@@ -45,9 +45,10 @@ public:
   // was, for restore_row once the step has read it.
   std::vector<T> hold_row(int t, const std::vector<std::optional<double>>& held, const Exec& exec) {
     std::vector<T> saved, scratch;
-    if (channels_ == 0) return saved;
-    T* row = exec.data(driven_ ? driven_values_ : base_) + size_t(t) * size_t(channels_);
-    exec.host_modify(row, size_t(channels_), scratch, [&](T* values) {
+    const bool any =
+        std::any_of(held.begin(), held.end(), [](const std::optional<double>& h) { return h.has_value(); });
+    if (channels_ == 0 || !any) return saved;  // nothing held: the row as it is
+    exec.host_modify(row_of(t, exec), size_t(channels_), scratch, [&](T* values) {
       saved.assign(values, values + channels_);
       for (size_t c = 0; c < held.size() && c < size_t(channels_); ++c)
         if (held[c]) values[c] = static_cast<T>(*held[c]);
@@ -57,8 +58,8 @@ public:
   void restore_row(int t, const std::vector<T>& saved, const Exec& exec) {
     if (saved.empty()) return;
     std::vector<T> scratch;
-    T* row = exec.data(driven_ ? driven_values_ : base_) + size_t(t) * size_t(channels_);
-    exec.host_modify(row, saved.size(), scratch, [&](T* values) { std::copy(saved.begin(), saved.end(), values); });
+    exec.host_modify(row_of(t, exec), saved.size(), scratch,
+                     [&](T* values) { std::copy(saved.begin(), saved.end(), values); });
   }
 
   void zero_gradients(const Exec& exec) {
@@ -72,6 +73,11 @@ public:
   }
 
 private:
+  // Row t of the table the actuators read.
+  T* row_of(int t, const Exec& exec) {
+    return exec.data(driven_ ? driven_values_ : base_) + size_t(t) * size_t(channels_);
+  }
+
   using Array = typename Exec::template Array<T>;
   int steps_, channels_;
   bool driven_;  // a controller adds to some channels

@@ -100,6 +100,7 @@ public:
     exec.upload(channel_start_, start);
     exec.upload(channel_points_, members);
     exec.resize(act_, size_t(n_));
+    exec.zero(act_);  // stays 0 without muscles (pull() then has nothing to do)
     exec.resize(adj_act_, size_t(n_));
     stepper_.reserve(exec, grid_, n_);
   }
@@ -219,10 +220,7 @@ private:
   }
 
   void pull(const Exec& exec, const ModelView<T>& m, int t) {
-    if (channels_ == 0 || points_.actuation == 0) {
-      exec.zero(act_);
-      return;
-    }
+    if (channels_ == 0 || points_.actuation == 0) return;
     exec.launch(n_, MpmPullKernel<T>{exec.data(channel_), m.actuators.controls, m.actuators.channels, t,
                                      static_cast<T>(points_.actuation), exec.data(act_)});
   }
