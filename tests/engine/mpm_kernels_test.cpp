@@ -1,6 +1,7 @@
 // The material point method's pieces (families/material_points/): every constitutive
 // model's stress, a point's preparation, its share of a node, the grid's velocity with
-// its walls, the gather back, and one whole step composed of them, each adjoint against
+// its walls and its boundaries (turning collider shapes), the gather back, and one whole
+// step composed of them, each adjoint against
 // central differences in double, in 2D and 3D.
 #include <doctest/doctest.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "families/material_points/mpm_boundary.h"
 #include "families/material_points/mpm_transfer.h"
 #include "central_difference.h"
 
@@ -190,6 +192,59 @@ TEST_CASE("mpm: a node's velocity with gravity and the walls, against central di
         check_close(adj_mass, central(loss, mass, 1e-7), "mass", 0);
       }
   }
+}
+
+TEST_CASE("mpm: a node's velocity at a turning boundary, against central differences") {
+  // One group turning about a pivot on a tilted axis, with a box, a sphere and a capsule;
+  // nodes well inside each (a small change moves no node across a face or a switch).
+  Collider<double> box{}, sphere{}, capsule{};
+  box.type = ShapeType::Box, sphere.type = ShapeType::Sphere, capsule.type = ShapeType::Capsule;
+  for (Collider<double>* c : {&box, &sphere, &capsule})
+    for (int k = 0; k < 9; ++k) c->rotation[k] = k % 4 == 0 ? 1.0 : 0.0;
+  const double q = 0.3;  // the box turned about z by q
+  box.rotation[0] = std::cos(q), box.rotation[1] = -std::sin(q), box.rotation[3] = std::sin(q),
+  box.rotation[4] = std::cos(q);
+  box.position[0] = 0.2, box.position[1] = 0.1, box.size[0] = 0.2, box.size[1] = 0.05, box.size[2] = 0.3;
+  sphere.position[0] = -0.3, sphere.size[0] = 0.15;
+  capsule.position[1] = 0.5, capsule.size[0] = 0.1, capsule.size[1] = 0.2;
+  const std::vector<MpmBoundaryPart<double>> parts = {{box, 0}, {sphere, 0}, {capsule, 0}};
+  const V axis = normalize(V{0.2, 0.1, 1.0});
+  MpmBoundaryGroup<double> group{{0.05, -0.02, 0.0}, {axis.x, axis.y, axis.z}, 0.4, 0, 1.0};
+  const std::array<V, 3> inside = {V{0.25, 0.12, 0.05}, V{-0.35, 0.05, 0.03}, V{0.02, 0.68, 0.01}};
+  for (const double friction : {-1.0, 0.0, 0.4})
+    for (size_t which = 0; which < inside.size(); ++which)
+      for (int trial = 0; trial < 3; ++trial) {
+        CAPTURE(friction);
+        CAPTURE(which);
+        group.friction = friction;
+        MpmGroupMotion<double> motion{0.05 * uniform(), uniform()};
+        const MpmBoundaries<double> bounds{3, parts.data(), &group, &motion};
+        // The node sits where the turned part holds it: the point turned with the part.
+        const V x = V{group.pivot[0], group.pivot[1], group.pivot[2]} +
+                    turn_about(axis, motion.angle, inside[which] - V{group.pivot[0], group.pivot[1], group.pivot[2]});
+        REQUIRE(boundary_contact(bounds, x).part == int(which));
+        const SdfSample<double> sdf = boundary_contact(bounds, x).sdf;
+        const V solid = boundary_contact(bounds, x).solid_v;
+        // Moving into the part, with some slip along it.
+        V v = solid - 0.8 * sdf.normal + 0.5 * V{uniform(), uniform(), uniform()};
+        if (trial == 2)
+          v = solid - 0.8 * sdf.normal + 0.1 * V{uniform(), uniform(), uniform()};  // friction may stop it
+        REQUIRE(dot(v - solid, sdf.normal) < 0);
+        const V weight{uniform(), uniform(), uniform()};
+        const auto loss = [&] { return dot(weight, boundary_velocity(bounds, x, v)); };
+        V adj_v{0, 0, 0};
+        const BoundaryShare<double> share = adj_boundary_velocity(bounds, x, v, weight, adj_v);
+        CHECK(share.group == 0);
+        for (int k = 0; k < 3; ++k) check_close((&adj_v.x)[k], central(loss, (&v.x)[k], 1e-7), "v", k);
+        check_close(share.rate, central(loss, motion.rate, 1e-7), "rate", 0);
+        check_close(share.angle, central(loss, motion.angle, 1e-7), "angle", 0);
+        // Leaving it: unchanged, and owing the turn nothing.
+        const V away = solid + 0.8 * sdf.normal;
+        CHECK(length(boundary_velocity(bounds, x, away) - away) == 0);
+        V adj_away{0, 0, 0};
+        CHECK(adj_boundary_velocity(bounds, x, away, weight, adj_away).group == -1);
+        CHECK(length(adj_away - weight) == 0);
+      }
 }
 
 // One whole step of a few points, composed of the pieces in the order the family runs

@@ -106,7 +106,7 @@ States rollout(const Block& b, int steps, int threads = 1) {
   s.x.push_back(b.x), s.v.push_back(b.v), s.c.push_back(b.c), s.f.push_back(b.f);
   for (int t = 0; t < steps; ++t) {
     s.x.push_back(b.x), s.v.push_back(b.v), s.c.push_back(b.c), s.f.push_back(b.f);
-    stepper.forward(exec, b.grid, model_of(b), view(s, t), view(s, t + 1));
+    stepper.forward(exec, b.grid, model_of(b), {}, view(s, t), view(s, t + 1));
   }
   return s;
 }
@@ -139,7 +139,7 @@ Gradients backward(const Block& b, States& s, int steps) {
   for (int t = steps - 1; t >= 0; --t) {
     MpmPointGrad<double> grad{g.mu.data(),   g.lambda.data(), g.bulk.data(),  g.viscosity.data(),
                               g.mass.data(), g.volume.data(), step_act.data()};
-    stepper.adjoint(exec, b.grid, model_of(b), view(s, t), {ax.data(), av.data(), ac.data(), af.data()}, grad);
+    stepper.adjoint(exec, b.grid, model_of(b), {}, view(s, t), {ax.data(), av.data(), ac.data(), af.data()}, grad);
     for (size_t p = 0; p < n; ++p) g.act[p] += step_act[p];
     const int nodes = b.grid.node_count();
     for (int a = 0; a < 3; ++a)

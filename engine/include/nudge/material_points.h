@@ -2,8 +2,9 @@
 // their own deformation, simulated by MLS-MPM on a background grid (Hu et al. 2018, as
 // DiffTaichi's diffmpm): each step the points' mass and momentum go to the grid, the grid
 // moves under gravity and its walls, and the points take their new velocity and
-// deformation back. They meet nothing else in the scene yet (particles, bodies and
-// colliders pass through them); the grid's walls hold them in its box.
+// deformation back. The grid's walls hold them in its box; the scene's colliders and the
+// vessels (rigid containers a control channel turns about a hinge, MaterialVessel) are
+// boundaries of the grid. Particles and bodies pass through them.
 //
 // Per point: its material, a control channel (its muscle, along the body's y), and the
 // parameters point_position, point_velocity, point_mass and point_volume. Per material:
@@ -15,6 +16,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "nudge/colliders.h"
 
 namespace nudge {
 
@@ -32,6 +35,22 @@ struct ContinuumMaterial {
   MaterialModel model = MaterialModel::NeoHookean;
 };
 
+// A rigid container the points meet (a cup, a mug, a paddle): collider shapes fixed to
+// each other, placed as at angle 0, turned about a hinge (pivot, axis) by the angle
+// gain * controls[t][channel] at step t (radians; none without a channel). A grid node
+// inside a part moving into it is stopped (sticky, friction < 0) or slides with Coulomb
+// friction, relative to the part's own motion: the turn's rate is the change of angle
+// since the step before.
+struct MaterialVessel {
+  std::string name;
+  std::vector<ColliderShape> parts;  // boxes, spheres, capsules
+  double pivot[3] = {0, 0, 0};       // m
+  double axis[3] = {0, 0, 1};        // unit; a 2D grid turns about z
+  int channel = -1;
+  double gain = 1.0;       // rad per unit of control
+  double friction = -1.0;  // a Coulomb coefficient >= 0, or < 0 for sticky
+};
+
 struct MaterialPoints {
   int dims = 3;  // 2: the x-y plane (every z is 0)
   // The grid: cells per side of a square (cube) of side `size` from `origin`; its walls
@@ -46,6 +65,9 @@ struct MaterialPoints {
   std::vector<int> material;  // per point: an index into materials
   std::vector<int> channel;   // per point: its muscle's control channel, -1 for none
   double actuation = 0;       // Pa per unit of control: a muscle's pull along the body's y
+  std::vector<MaterialVessel> vessels;
+  // How the grid meets the scene's colliders: a Coulomb coefficient >= 0, or < 0 sticky.
+  double collider_friction = 0.0;
 
   int count() const { return static_cast<int>(material.size()); }
   bool enabled() const { return !material.empty(); }

@@ -124,6 +124,9 @@ void write_param_columns(OrderedJson& json, const Scene& scene, std::string_view
 // Adds object `index`'s fields to its `json` ("bodies[b].density"), in the table's order.
 void write_param_fields(OrderedJson& json, const Scene& scene, std::string_view section, int index);
 
+// colliders_section.cpp: one collider shape as the file writes it (colliders, vessels' parts).
+OrderedJson collider_json(const ColliderShape& c);
+
 // ---- Checking ---------------------------------------------------------------------
 // The invariants the engine relies on for any scene, loaded or built in code, are each
 // section's check (its row); check_scene (scene_check.cpp) runs them. Messages name the
@@ -153,6 +156,9 @@ struct Counts {
 };
 
 Counts counts_of(const Scene& scene);
+
+// colliders_section.cpp: one collider shape's invariants, its place named `at`.
+Problem check_collider_shape(const ColliderShape& c, const std::string& at);
 Shape shape_of(ParamId id, const Counts& n);
 
 }  // namespace nudge::scene_io

@@ -112,8 +112,6 @@ void SceneReader::read_contact(const Node& node, Scene& scene) const {
 
 // ---- Writing ----------------------------------------------------------------------
 
-namespace {
-
 OrderedJson collider_json(const ColliderShape& c) {
   OrderedJson j;
   j["type"] = collider_type_name(c.type);
@@ -143,8 +141,6 @@ OrderedJson collider_json(const ColliderShape& c) {
   return j;
 }
 
-}  // namespace
-
 static OrderedJson colliders_json(const Scene& scene) {
   OrderedJson colliders = OrderedJson::array();
   for (const ColliderShape& c : scene.colliders) colliders.push_back(collider_json(c));
@@ -165,41 +161,43 @@ static OrderedJson contact_json(const Scene& scene) {
 
 // ---- Checking ---------------------------------------------------------------------
 
-// The shapes' numbers (their sizes > 0, directions and rotations of unit length) and
-// the contact settings.
-static Problem check_colliders(const Scene& scene) {
-  for (std::size_t i = 0; i < scene.colliders.size(); ++i) {
-    const ColliderShape& c = scene.colliders[i];
-    const std::string at = index_path("colliders", static_cast<long long>(i));
-    const auto vector_problem = [&](std::string_view key, const double* v, int count) -> Problem {
-      for (int k = 0; k < count; ++k)
-        if (!finite(v[k])) return found(index_path(at + "." + std::string(key), k), v[k], "a finite number");
-      return std::nullopt;
-    };
-    const auto unit = [](const double* v, int count) {
-      double sum = 0;
-      for (int k = 0; k < count; ++k) sum += v[k] * v[k];
-      return std::abs(std::sqrt(sum) - 1) <= 1e-6;
-    };
-    if (c.type == ColliderType::Plane) {
-      if (Problem p = vector_problem("normal", c.normal, 3)) return p;
-      if (!unit(c.normal, 3)) return at + ".normal: not of unit length; expected a unit normal [x, y, z]";
-      if (!finite(c.offset)) return found(at + ".offset", c.offset, "a finite offset (m)");
-      continue;
-    }
-    if (Problem p = vector_problem("position", c.position, 3)) return p;
-    if (Problem p = vector_problem("orientation", c.orientation, 4)) return p;
-    if (!unit(c.orientation, 4))
-      return at + ".orientation: not of unit length; expected a unit quaternion [x, y, z, w]";
-    if (c.type == ColliderType::Box)
-      for (int k = 0; k < 3; ++k)
-        if (!positive(c.half_extents[k]))
-          return found(index_path(at + ".half_extents", k), c.half_extents[k], "a half extent > 0 (m)");
-    if ((c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) && !positive(c.radius))
-      return found(at + ".radius", c.radius, "a radius > 0 (m)");
-    if (c.type == ColliderType::Capsule && !positive(c.half_length))
-      return found(at + ".half_length", c.half_length, "half the axis' length > 0 (m)");
+// A shape's numbers: its sizes > 0, directions and rotations of unit length.
+Problem check_collider_shape(const ColliderShape& c, const std::string& at) {
+  const auto vector_problem = [&](std::string_view key, const double* v, int count) -> Problem {
+    for (int k = 0; k < count; ++k)
+      if (!finite(v[k])) return found(index_path(at + "." + std::string(key), k), v[k], "a finite number");
+    return std::nullopt;
+  };
+  const auto unit = [](const double* v, int count) {
+    double sum = 0;
+    for (int k = 0; k < count; ++k) sum += v[k] * v[k];
+    return std::abs(std::sqrt(sum) - 1) <= 1e-6;
+  };
+  if (c.type == ColliderType::Plane) {
+    if (Problem p = vector_problem("normal", c.normal, 3)) return p;
+    if (!unit(c.normal, 3)) return at + ".normal: not of unit length; expected a unit normal [x, y, z]";
+    if (!finite(c.offset)) return found(at + ".offset", c.offset, "a finite offset (m)");
+    return std::nullopt;
   }
+  if (Problem p = vector_problem("position", c.position, 3)) return p;
+  if (Problem p = vector_problem("orientation", c.orientation, 4)) return p;
+  if (!unit(c.orientation, 4)) return at + ".orientation: not of unit length; expected a unit quaternion [x, y, z, w]";
+  if (c.type == ColliderType::Box)
+    for (int k = 0; k < 3; ++k)
+      if (!positive(c.half_extents[k]))
+        return found(index_path(at + ".half_extents", k), c.half_extents[k], "a half extent > 0 (m)");
+  if ((c.type == ColliderType::Sphere || c.type == ColliderType::Capsule) && !positive(c.radius))
+    return found(at + ".radius", c.radius, "a radius > 0 (m)");
+  if (c.type == ColliderType::Capsule && !positive(c.half_length))
+    return found(at + ".half_length", c.half_length, "half the axis' length > 0 (m)");
+  return std::nullopt;
+}
+
+// Every shape's numbers, and the contact settings.
+static Problem check_colliders(const Scene& scene) {
+  for (std::size_t i = 0; i < scene.colliders.size(); ++i)
+    if (Problem p = check_collider_shape(scene.colliders[i], index_path("colliders", static_cast<long long>(i))))
+      return p;
   if (!non_negative(scene.contact.smoothing))
     return found("contact.smoothing", scene.contact.smoothing, "a width >= 0 (m)");
   if (!positive(scene.contact.friction_smoothing))

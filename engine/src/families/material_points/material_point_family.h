@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 
+#include "families/colliders/collider_placement.h"
 #include "families/material_points/mpm_stepper.h"
 #include "kernels/model.h"
 #include "nudge/scene.h"
@@ -62,6 +63,50 @@ struct MpmPullAdjointKernel {
   }
 };
 
+// Per boundary group: this step's turn, from its channel's control at t and t - 1.
+template <class T>
+struct MpmGroupMotionKernel {
+  const MpmBoundaryGroup<T>* group;
+  const T* controls;  // steps x channels
+  int channels, t;
+  T dt;
+  MpmGroupMotion<T>* motion;
+  NUDGE_HD void operator()(int i) const {
+    const MpmBoundaryGroup<T>& g = group[i];
+    if (g.channel < 0) {
+      motion[i] = MpmGroupMotion<T>{};
+      return;
+    }
+    const T angle = g.gain * controls[t * channels + g.channel];
+    const T before = t > 0 ? g.gain * controls[(t - 1) * channels + g.channel] : angle;
+    motion[i] = {angle, (angle - before) / dt};
+  }
+};
+
+// One index: the nodes' shares of each turning group's angle and rate, summed in node
+// order, to the controls at t and t - 1 (groups may share a channel, so one index).
+template <class T>
+struct MpmGroupMotionAdjointKernel {
+  const MpmBoundaryGroup<T>* group;
+  int groups, nodes;
+  MpmBoundaryShares<T> shares;
+  T* adj_controls;  // steps x channels
+  int channels, t;
+  T dt;
+  NUDGE_HD void operator()(int) const {
+    for (int i = 0; i < groups; ++i) {
+      const MpmBoundaryGroup<T>& g = group[i];
+      if (g.channel < 0) continue;
+      T angle = 0, rate = 0;
+      for (int k = 0; k < nodes; ++k)
+        if (shares.group[k] == i) angle += shares.angle[k], rate += shares.rate[k];
+      if (t == 0) rate = 0;  // the first step's rate is 0 whatever the control
+      adj_controls[t * channels + g.channel] += g.gain * (angle + rate / dt);
+      if (t > 0) adj_controls[(t - 1) * channels + g.channel] -= g.gain * rate / dt;
+    }
+  }
+};
+
 // Per node: this step's share of dL/dgravity added to the rollout's.
 template <class T>
 struct MpmGravitySumKernel {
@@ -102,6 +147,7 @@ public:
     exec.resize(act_, size_t(n_));
     exec.zero(act_);  // stays 0 without muscles (pull() then has nothing to do)
     exec.resize(adj_act_, size_t(n_));
+    upload_boundaries(scene, exec);
     stepper_.reserve(exec, grid_, n_);
   }
 
@@ -146,14 +192,22 @@ public:
   void integrate_continua(const StepPass<T, Exec>& pass) {
     if (n_ == 0) return;
     pull(pass.exec, pass.m, pass.t);
-    stepper_.forward(pass.exec, grid_, model(pass.exec), point_state(pass.state), point_state(pass.next));
+    move_boundaries(pass.exec, pass.m, pass.t);
+    stepper_.forward(pass.exec, grid_, model(pass.exec), boundaries(pass.exec), point_state(pass.state),
+                     point_state(pass.next));
   }
 
   void adjoint_integrate_continua(const AdjointPass<T, Exec>& pass) {
     if (n_ == 0) return;
     const Exec& exec = pass.exec;
     pull(exec, pass.m, pass.t);
-    stepper_.adjoint(exec, grid_, model(exec), point_state(pass.state), point_state(pass.adj), grad(exec));
+    move_boundaries(exec, pass.m, pass.t);
+    stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), point_state(pass.state), point_state(pass.adj),
+                     grad(exec));
+    if (turning_ && !pass.grad.operator_product)
+      exec.launch(1, MpmGroupMotionAdjointKernel<T>{exec.data(groups_), groups_count_, grid_.node_count(),
+                                                    stepper_.boundary_shares(exec), pass.grad.actuators.controls,
+                                                    channels_, pass.t, grid_.dt});
     exec.launch(grid_.node_count() * 3, MpmGravitySumKernel<T>{stepper_.gravity_shares(exec), exec.data(g_gravity_)});
     if (channels_ > 0 && !pass.grad.operator_product)
       exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
@@ -219,6 +273,52 @@ private:
     return {const_cast<T*>(s.point_x), const_cast<T*>(s.point_v), const_cast<T*>(s.point_c), const_cast<T*>(s.point_f)};
   }
 
+  // The vessels (a group each, in order), then the scene's colliders (one group that
+  // never turns): their parts in that order, each placed as at angle 0.
+  void upload_boundaries(const Scene& scene, const Exec& exec) {
+    std::vector<MpmBoundaryGroup<T>> groups;
+    std::vector<MpmBoundaryPart<T>> parts;
+    const auto group_of = [](const double* pivot, const double* axis, double friction, int channel, double gain) {
+      MpmBoundaryGroup<T> g{};
+      for (int k = 0; k < 3; ++k) g.pivot[k] = static_cast<T>(pivot[k]), g.axis[k] = static_cast<T>(axis[k]);
+      g.friction = static_cast<T>(friction);
+      g.channel = channel;
+      g.gain = static_cast<T>(gain);
+      return g;
+    };
+    for (const MaterialVessel& v : points_.vessels) {
+      for (const ColliderShape& shape : v.parts)
+        parts.push_back({placed_collider<T>(shape), static_cast<int>(groups.size())});
+      groups.push_back(group_of(v.pivot, v.axis, v.friction, v.channel, v.gain));
+      turning_ = turning_ || v.channel >= 0;
+    }
+    if (!scene.colliders.empty()) {
+      const double zero[3] = {0, 0, 0}, z[3] = {0, 0, 1};
+      for (const ColliderShape& shape : scene.colliders)
+        parts.push_back({placed_collider<T>(shape), static_cast<int>(groups.size())});
+      groups.push_back(group_of(zero, z, points_.collider_friction, -1, 0));
+    }
+    parts_count_ = static_cast<int>(parts.size());
+    groups_count_ = static_cast<int>(groups.size());
+    if (groups.empty()) return;
+    exec.upload(parts_, parts);
+    exec.upload(groups_, groups);
+    exec.resize(motion_, groups.size());
+    exec.upload(motion_, std::vector<MpmGroupMotion<T>>(groups.size()));
+  }
+
+  // This step's turn of every group.
+  void move_boundaries(const Exec& exec, const ModelView<T>& m, int t) {
+    if (!turning_) return;
+    exec.launch(groups_count_, MpmGroupMotionKernel<T>{exec.data(groups_), m.actuators.controls, m.actuators.channels,
+                                                       t, grid_.dt, exec.data(motion_)});
+  }
+
+  MpmBoundaries<T> boundaries(const Exec& exec) const {
+    if (parts_count_ == 0) return {};
+    return {parts_count_, exec.data(parts_), exec.data(groups_), exec.data(motion_)};
+  }
+
   void pull(const Exec& exec, const ModelView<T>& m, int t) {
     if (channels_ == 0 || points_.actuation == 0) return;
     exec.launch(n_, MpmPullKernel<T>{exec.data(channel_), m.actuators.controls, m.actuators.channels, t,
@@ -247,6 +347,11 @@ private:
   int n_, channels_;
   MpmGrid<T> grid_;
   MpmStepper<T, Exec> stepper_;
+  int parts_count_ = 0, groups_count_ = 0;
+  bool turning_ = false;  // some vessel is on a channel
+  typename Exec::template Array<MpmBoundaryPart<T>> parts_;
+  typename Exec::template Array<MpmBoundaryGroup<T>> groups_;
+  typename Exec::template Array<MpmGroupMotion<T>> motion_;
   IntArray material_, channel_, kind_, channel_start_, channel_points_;
   Array mass_, volume_, mu_, lambda_, bulk_, viscosity_, act_;
   Array g_mu_, g_lambda_, g_bulk_, g_viscosity_, g_mass_, g_volume_, g_gravity_, adj_act_;

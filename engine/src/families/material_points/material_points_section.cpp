@@ -1,6 +1,7 @@
 // The "material_points" section (nudge/material_points.h): the grid, the materials, and
 // every point's position, material, channel and parameters; how it is read from a scene
 // file, written back and checked. The materials' names, for messages and files.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -36,7 +37,35 @@ constexpr const char* kSection = "material_points";
 constexpr const char* kMaterials = "material_points.materials";
 constexpr const char* kModels = "neo_hookean, fixed_corotated or liquid";
 
+constexpr const char* kFriction = "a friction coefficient >= 0, or < 0 for sticky";
+
 // ---- Reading ----------------------------------------------------------------------
+
+void read_vessels(const SceneReader& r, const Node& node, Scene& scene) {
+  r.expect_array(node, "an array of vessels: {\"parts\", \"pivot\", \"axis\", \"channel\", ...}");
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    const Node item = node.element(k);
+    if (!item.json.is_object()) r.fail_found(item, "a vessel object with its \"parts\"");
+    r.expect_object(item, {"name", "parts", "pivot", "axis", "channel", "gain", "friction"});
+    MaterialVessel v;
+    if (auto name = r.optional(item, "name")) v.name = r.string(*name, "a vessel name");
+    const Node parts = r.required(item, "parts", "an array of collider shapes (box, sphere, capsule)");
+    r.expect_array(parts, "an array of collider shapes (box, sphere, capsule)");
+    if (parts.size() == 0) r.fail_found(parts, "at least one part");
+    for (std::size_t p = 0; p < parts.size(); ++p) v.parts.push_back(r.read_collider(parts.element(p)));
+    if (auto pivot = r.optional(item, "pivot")) {
+      const std::array<double, 3> a = r.vec3(*pivot, "the hinge's point [x, y, z] (m)");
+      std::copy(a.begin(), a.end(), v.pivot);
+    }
+    if (auto axis = r.optional(item, "axis")) r.unit_vector(*axis, r.vec3(*axis, "the hinge's axis [x, y, z]"), v.axis);
+    if (auto channel = r.optional(item, "channel"))
+      v.channel = static_cast<int>(r.integer(*channel, -1, std::max(scene.channels, 0) - 1,
+                                             "-1 (fixed) or a channel in [0, " + std::to_string(scene.channels) + ")"));
+    if (auto gain = r.optional(item, "gain")) v.gain = r.number(*gain, "radians per unit of control");
+    if (auto friction = r.optional(item, "friction")) v.friction = r.number(*friction, kFriction);
+    scene.material_points.vessels.push_back(std::move(v));
+  }
+}
 
 // One number for every point, or one per point.
 std::vector<int> read_index_column(const SceneReader& r, const Node& section, const char* key, std::size_t count,
@@ -57,7 +86,7 @@ AfterShaping read_material_points(const SectionInput& in, Scene& scene) {
   const SceneReader& r = in.reader;
   const Node& node = *in.node;
   r.expect_object(node, section_keys(kSection, {"dimensions", "grid", "actuation", "materials", "position", "material",
-                                                "channel"}));
+                                                "channel", "vessels", "collider_friction"}));
   MaterialPoints& mp = scene.material_points;
   if (auto dims = r.optional(node, "dimensions"))
     mp.dims = static_cast<int>(r.integer(*dims, 2, 3, "2 (the x-y plane) or 3"));
@@ -86,6 +115,8 @@ AfterShaping read_material_points(const SectionInput& in, Scene& scene) {
   }
   if (auto actuation = r.optional(node, "actuation"))
     mp.actuation = r.number(*actuation, "a muscle's pull per unit of control (Pa)");
+  if (auto friction = r.optional(node, "collider_friction")) mp.collider_friction = r.number(*friction, kFriction);
+  if (auto vessels = r.optional(node, "vessels")) read_vessels(r, *vessels, scene);
 
   const Node materials = r.required(node, "materials", "an array of materials: {\"model\", ...}");
   r.expect_array(materials, "an array of materials");
@@ -157,11 +188,56 @@ OrderedJson material_points_json(const Scene& scene) {
   j["position"] = position;
   j["material"] = mp.material;
   j["channel"] = mp.channel;
+  j["collider_friction"] = mp.collider_friction;
+  if (!mp.vessels.empty()) {
+    OrderedJson vessels = OrderedJson::array();
+    for (const MaterialVessel& v : mp.vessels) {
+      OrderedJson item;
+      if (!v.name.empty()) item["name"] = v.name;
+      OrderedJson parts = OrderedJson::array();
+      for (const ColliderShape& part : v.parts) parts.push_back(collider_json(part));
+      item["parts"] = parts;
+      item["pivot"] = {v.pivot[0], v.pivot[1], v.pivot[2]};
+      item["axis"] = {v.axis[0], v.axis[1], v.axis[2]};
+      item["channel"] = v.channel;
+      item["gain"] = v.gain;
+      item["friction"] = v.friction;
+      vessels.push_back(item);
+    }
+    j["vessels"] = vessels;
+  }
   write_param_columns(j, scene, kSection);
   return j;
 }
 
 // ---- Checking ---------------------------------------------------------------------
+
+// A vessel's parts and hinge; on a 2D grid everything turns about z (and stays in the
+// x-y plane).
+Problem check_vessel(const MaterialVessel& v, int dims, int channels, const std::string& at) {
+  if (v.parts.empty()) return at + ".parts: found none; expected at least one collider shape";
+  for (size_t p = 0; p < v.parts.size(); ++p) {
+    const std::string part = index_path(at + ".parts", static_cast<long long>(p));
+    if (Problem problem = check_collider_shape(v.parts[p], part)) return problem;
+    const ColliderShape& c = v.parts[p];
+    if (dims == 2 && c.type == ColliderType::Plane && std::abs(c.normal[2]) > 1e-9)
+      return found(index_path(part + ".normal", 2), c.normal[2], "0: a 2D grid's planes are lines of the x-y plane");
+    if (dims == 2 && c.type != ColliderType::Plane &&
+        (std::abs(c.orientation[0]) > 1e-9 || std::abs(c.orientation[1]) > 1e-9))
+      return part + ".orientation: turns out of the x-y plane; expected a turn about z on a 2D grid ([0, 0, z, w])";
+  }
+  for (int k = 0; k < 3; ++k)
+    if (!std::isfinite(v.pivot[k])) return found(index_path(at + ".pivot", k), v.pivot[k], "a finite number (m)");
+  const double len = std::sqrt(v.axis[0] * v.axis[0] + v.axis[1] * v.axis[1] + v.axis[2] * v.axis[2]);
+  if (!(std::abs(len - 1) <= 1e-6)) return at + ".axis: not of unit length; expected a unit axis [x, y, z]";
+  if (dims == 2 && std::abs(std::abs(v.axis[2]) - 1) > 1e-9)
+    return at + ".axis: not along z; expected [0, 0, 1] or [0, 0, -1] on a 2D grid";
+  if (v.channel < -1 || v.channel >= channels)
+    return found(at + ".channel", v.channel, "-1 (fixed) or a channel in [0, " + std::to_string(channels) + ")");
+  if (!std::isfinite(v.gain)) return found(at + ".gain", v.gain, "a finite number (rad per unit of control)");
+  if (!std::isfinite(v.friction)) return found(at + ".friction", v.friction, kFriction);
+  return std::nullopt;
+}
 
 Problem check_material_points(const Scene& scene) {
   const MaterialPoints& mp = scene.material_points;
@@ -176,6 +252,11 @@ Problem check_material_points(const Scene& scene) {
     if (!std::isfinite(mp.wall_friction[k]))
       return found(index_path(at + ".grid.wall_friction", k), mp.wall_friction[k], "a finite number");
   if (!std::isfinite(mp.actuation)) return found(at + ".actuation", mp.actuation, "a finite pull per unit (Pa)");
+  if (!std::isfinite(mp.collider_friction)) return found(at + ".collider_friction", mp.collider_friction, kFriction);
+  for (size_t k = 0; k < mp.vessels.size(); ++k)
+    if (Problem p = check_vessel(mp.vessels[k], mp.dims, scene.channels,
+                                 index_path(at + ".vessels", static_cast<long long>(k))))
+      return p;
   if (mp.materials.empty()) return at + ".materials: found none; expected at least one";
   const int n = mp.count();
   if (mp.channel.size() != size_t(n))

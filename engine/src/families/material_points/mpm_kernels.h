@@ -8,6 +8,7 @@
 // and F (entry k of point p at k * n + p).
 #pragma once
 
+#include "families/material_points/mpm_boundary.h"
 #include "families/material_points/mpm_transfer.h"
 
 namespace nudge {
@@ -171,11 +172,19 @@ NUDGE_HD void node_of(const MpmGrid<T>& g, int id, int node[3]) {
   }
 }
 
-// Per node: its momentum and mass from the points around it, then its velocity.
+// Where node (i, j, k) is in the world (a 2D grid's nodes at the origin's z).
+template <class T>
+NUDGE_HD Vec3<T> node_position(const MpmGrid<T>& g, const int node[3]) {
+  return {g.origin[0] + g.dx * T(node[0]), g.origin[1] + g.dx * T(node[1]), g.origin[2] + g.dx * T(node[2])};
+}
+
+// Per node: its momentum and mass from the points around it, then its velocity (the
+// walls, then the boundaries).
 template <class T>
 struct MpmGridKernel {
   MpmGrid<T> g;
   MpmPointsModel<T> m;
+  MpmBoundaries<T> bounds;
   MpmBins<T> bins;  // the step's places and bins
   const T* v;       // 3 x n
   const T* affine;  // 9 x n
@@ -195,7 +204,8 @@ struct MpmGridKernel {
     const int nodes = g.node_count();
     store3(momentum, id, nodes, mv);
     mass[id] = mm;
-    store3(velocity, id, nodes, grid_velocity(g, node, mv, mm));
+    const Vec3<T> walled = grid_velocity(g, node, mv, mm);
+    store3(velocity, id, nodes, boundary_velocity(bounds, node_position(g, node), walled));
   }
 };
 
@@ -253,11 +263,21 @@ struct MpmTakeNextAdjointKernel {
   }
 };
 
+// Each node's share of its boundary group's turn (BoundaryShare), nodes long.
+template <class T>
+struct MpmBoundaryShares {
+  int* group = nullptr;
+  T* angle = nullptr;
+  T* rate = nullptr;
+};
+
 // Per node: dL/d(its velocity) from the gather of every point around it, then dL/d(its
-// momentum and mass) through the grid update, and its share of dL/dgravity.
+// momentum and mass) through the boundaries and the grid update, and its shares of
+// dL/dgravity and of its boundary's turn.
 template <class T>
 struct MpmAdjGridKernel {
   MpmGrid<T> g;
+  MpmBoundaries<T> bounds;
   int n;
   MpmBins<T> bins;
   const T* momentum;  // 3 x nodes
@@ -267,6 +287,7 @@ struct MpmAdjGridKernel {
   T* adj_momentum;  // 3 x nodes
   T* adj_mass;      // nodes
   T* adj_gravity;   // 3 x nodes: each node's share
+  MpmBoundaryShares<T> shares;
   NUDGE_HD void operator()(int id) const {
     int node[3];
     node_of(g, id, node);
@@ -277,9 +298,14 @@ struct MpmAdjGridKernel {
       Vec3<T> unused{0, 0, 0};
       adj_node_gather(g, nw, nv, load3(next.vn, p, n), load_matrix(next.cn, p, n), adj_v, unused);
     });
+    const Vec3<T> mv = load3(momentum, id, nodes);
+    Vec3<T> adj_walled{0, 0, 0};
+    const BoundaryShare<T> share =
+        adj_boundary_velocity(bounds, node_position(g, node), grid_velocity(g, node, mv, mass[id]), adj_v, adj_walled);
+    shares.group[id] = share.group, shares.angle[id] = share.angle, shares.rate[id] = share.rate;
     Vec3<T> am{0, 0, 0}, ag{0, 0, 0};
     T amass = 0;
-    adj_grid_velocity(g, node, load3(momentum, id, nodes), mass[id], adj_v, am, amass, ag);
+    adj_grid_velocity(g, node, mv, mass[id], adj_walled, am, amass, ag);
     store3(adj_momentum, id, nodes, am);
     adj_mass[id] = amass;
     store3(adj_gravity, id, nodes, ag);

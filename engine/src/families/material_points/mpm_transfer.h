@@ -217,8 +217,9 @@ NUDGE_HD Vec3<T> wall_velocity(Vec3<T> v, Vec3<T> n, T mu) {
   return (T(1) + mu * vn / lt) * vt;
 }
 
+// Adds dL/dv (and dL/dn where asked) given dL/d(wall_velocity's result).
 template <class T>
-NUDGE_HD void adj_wall_velocity(Vec3<T> v, Vec3<T> n, T mu, Vec3<T> adj_ret, Vec3<T>& adj_v) {
+NUDGE_HD void adj_wall_velocity(Vec3<T> v, Vec3<T> n, T mu, Vec3<T> adj_ret, Vec3<T>& adj_v, Vec3<T>* adj_n = nullptr) {
   if (mu < T(0)) return;
   const T vn = dot(v, n);
   const Vec3<T> vt = v - vn * n;
@@ -232,8 +233,9 @@ NUDGE_HD void adj_wall_velocity(Vec3<T> v, Vec3<T> n, T mu, Vec3<T> adj_ret, Vec
   const T adj_lt = -adj_s * mu * vn / (lt * lt);
   const T len = lt - T(1e-10);
   if (len > T(0)) adj_vt += (adj_lt / len) * vt;
-  // vt = v - vn n
+  // vt = v - vn n, vn = v . n
   adj_v += adj_vt + (adj_vn - dot(adj_vt, n)) * n;
+  if (adj_n) *adj_n += (adj_vn - dot(adj_vt, n)) * v - vn * adj_vt;
 }
 
 // The velocity of node (i, j, k) from its momentum and mass.
