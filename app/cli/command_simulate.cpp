@@ -1,6 +1,6 @@
-// nudge simulate SCENE [--out traj.csv] [--bodies-out bodies.csv]: runs the rollout,
-// reports the loss of each objective term, and writes the trajectory of the particles
-// and of the bodies.
+// nudge simulate SCENE [--out traj.csv] [--bodies-out bodies.csv] [--points-out points.csv]:
+// runs the rollout, reports the loss of each objective term, and writes the trajectory
+// of the particles, of the bodies and of the material points.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -16,7 +16,7 @@ namespace nudge {
 namespace {
 
 struct SimulateArgs {
-  std::string scene, out, bodies_out;
+  std::string scene, out, bodies_out, points_out;
   DeviceOptions device;
 };
 
@@ -44,6 +44,20 @@ std::string body_trajectory_csv(const Trajectory& traj) {
       const double* q = &traj.body_q[(size_t(t) * traj.bodies + b) * 4];
       const int len = std::snprintf(row, sizeof row, "%d,%.9g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", t,
                                     t * traj.dt, b, x[0], x[1], x[2], q[0], q[1], q[2], q[3]);
+      csv.append(row, size_t(len));
+    }
+  return csv;
+}
+
+// Material points' positions (their velocities stay in the rollout).
+std::string point_trajectory_csv(const Trajectory& traj) {
+  std::string csv = "step,time,point,x,y,z\n";
+  char row[320];
+  for (int t = 0; t <= traj.steps; ++t)
+    for (int q = 0; q < traj.points; ++q) {
+      const double* x = &traj.point_x[(size_t(t) * traj.points + q) * 3];
+      const int len =
+          std::snprintf(row, sizeof row, "%d,%.9g,%d,%.17g,%.17g,%.17g\n", t, t * traj.dt, q, x[0], x[1], x[2]);
       csv.append(row, size_t(len));
     }
   return csv;
@@ -80,6 +94,8 @@ int run_simulate(const SimulateArgs& args) {
     if (int code = write_csv(args.out, trajectory_csv(*traj)); code != kExitOk) return code;
   if (!args.bodies_out.empty())
     if (int code = write_csv(args.bodies_out, body_trajectory_csv(*traj)); code != kExitOk) return code;
+  if (!args.points_out.empty())
+    if (int code = write_csv(args.points_out, point_trajectory_csv(*traj)); code != kExitOk) return code;
   return kExitOk;
 }
 
@@ -91,6 +107,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--out", args->out, "Trajectory CSV: step,time,particle,x,y,z,vx,vy,vz");
   cmd->add_option("--bodies-out", args->bodies_out, "Body trajectory CSV: step,time,body,x,y,z,qx,qy,qz,qw");
+  cmd->add_option("--points-out", args->points_out, "Material points' trajectory CSV: step,time,point,x,y,z");
   add_device_options(*cmd, args->device);
   cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });
 }

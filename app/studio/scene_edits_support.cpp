@@ -225,6 +225,7 @@ bool reads_something(const Objective& o) {
     case ObjectiveElements::ParticlesOrPoints: return !o.particles.empty() || !o.points.empty();
     case ObjectiveElements::ParticlesOrBodies: return !o.particles.empty() || !o.bodies.empty() || !o.points.empty();
     case ObjectiveElements::Bodies: return !o.bodies.empty();
+    case ObjectiveElements::PointsOrAll: return !o.points.empty();
   }
   return true;
 }

@@ -198,6 +198,14 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   };
   include(xyz, 0);
   include(material_points, 0);
+  // The material points' vessels: each part's centre, with its reach.
+  for (const MaterialVessel& vessel : scene.material_points.vessels)
+    for (const ColliderShape& part : vessel.parts) {
+      const double part_reach = part.type == ColliderType::Box
+                               ? std::hypot(part.half_extents[0], part.half_extents[1], part.half_extents[2])
+                               : part.radius + part.half_length;
+      include({part.position[0], part.position[1], part.position[2]}, static_cast<float>(part_reach));
+    }
   include(body_x, reach);
   include(scene.joint_anchors(), 0);  // a pivot in the world may be off every body
   // Where the objectives want things to be: framing shows the goal with the motion.

@@ -110,6 +110,7 @@ Scene make_cup_scene(int steps) {
   cup.pivot[0] = 0.5, cup.pivot[1] = 0.3;
   cup.channel = 0;
   cup.gain = 0.5;
+  cup.angle = 0.05;
   cup.friction = 0.3;
   mp.vessels = {cup};
   mp.collider_friction = -1;
@@ -135,7 +136,8 @@ Scene make_cup_scene(int steps) {
   p[ParamId::MaterialBulkModulus].value = {40.0};
   p[ParamId::MaterialViscosity].value = {0.1};
   p[ParamId::Gravity].value = {0.0, -3.8, 0.0};
-  for (int t = 0; t < steps; ++t) p[ParamId::Controls].value[size_t(t)] = -2.0 * t / steps + 0.3 * std::sin(0.3 * t);
+  // Turning rates (rad/s, times the gain): the cup turns back and forth by a few degrees.
+  for (int t = 0; t < steps; ++t) p[ParamId::Controls].value[size_t(t)] = -6.0 + 8.0 * std::sin(0.1 * t);
   Objective target;
   target.type = ObjectiveType::Target;
   for (int q = 0; q < n; ++q) target.points.push_back(q);

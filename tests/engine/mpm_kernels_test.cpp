@@ -196,7 +196,8 @@ TEST_CASE("mpm: a node's velocity with gravity and the walls, against central di
 
 TEST_CASE("mpm: a node's velocity at a turning boundary, against central differences") {
   // One group turning about a pivot on a tilted axis, with a box, a sphere and a capsule;
-  // nodes well inside each (a small change moves no node across a face or a switch).
+  // nodes within each one's reach outside it, and inside it (a small change moves no node
+  // across a face or a switch).
   Collider<double> box{}, sphere{}, capsule{};
   box.type = ShapeType::Box, sphere.type = ShapeType::Sphere, capsule.type = ShapeType::Capsule;
   for (Collider<double>* c : {&box, &sphere, &capsule})
@@ -210,19 +211,29 @@ TEST_CASE("mpm: a node's velocity at a turning boundary, against central differe
   const std::vector<MpmBoundaryPart<double>> parts = {{box, 0}, {sphere, 0}, {capsule, 0}};
   const V axis = normalize(V{0.2, 0.1, 1.0});
   MpmBoundaryGroup<double> group{{0.05, -0.02, 0.0}, {axis.x, axis.y, axis.z}, 0.4, 0, 1.0};
+  // Outside each part by 6 to 10 mm (the reach is 2 cm): past the box's +y face, off the
+  // sphere, off the capsule's side.
+  const std::array<V, 3> near = {V{0.23004, 0.172096, 0.05}, V{-0.43714, 0.06857, 0.04571}, V{0.08, 0.6, 0.07}};
   const std::array<V, 3> inside = {V{0.25, 0.12, 0.05}, V{-0.35, 0.05, 0.03}, V{0.02, 0.68, 0.01}};
   for (const double friction : {-1.0, 0.0, 0.4})
-    for (size_t which = 0; which < inside.size(); ++which)
+    for (size_t which = 0; which < near.size(); ++which)
       for (int trial = 0; trial < 3; ++trial) {
         CAPTURE(friction);
         CAPTURE(which);
         group.friction = friction;
         MpmGroupMotion<double> motion{0.05 * uniform(), uniform()};
-        const MpmBoundaries<double> bounds{3, parts.data(), &group, &motion};
+        std::vector<Collider<double>> turned;
+        for (const MpmBoundaryPart<double>& part : parts) turned.push_back(turned_shape(part, group, motion.angle));
+        const auto bounds_at = [&](const MpmGroupMotion<double>& m) {  // the shapes follow the angle
+          for (size_t i = 0; i < parts.size(); ++i) turned[i] = turned_shape(parts[i], group, m.angle);
+          return MpmBoundaries<double>{3, 0.02, parts.data(), &group, &motion, turned.data()};
+        };
+        const MpmBoundaries<double> bounds = bounds_at(motion);
         // The node sits where the turned part holds it: the point turned with the part.
         const V x = V{group.pivot[0], group.pivot[1], group.pivot[2]} +
-                    turn_about(axis, motion.angle, inside[which] - V{group.pivot[0], group.pivot[1], group.pivot[2]});
+                    turn_about(axis, motion.angle, near[which] - V{group.pivot[0], group.pivot[1], group.pivot[2]});
         REQUIRE(boundary_contact(bounds, x).part == int(which));
+        REQUIRE(boundary_contact(bounds, x).sdf.distance > 0.005);
         const SdfSample<double> sdf = boundary_contact(bounds, x).sdf;
         const V solid = boundary_contact(bounds, x).solid_v;
         // Moving into the part, with some slip along it.
@@ -231,19 +242,32 @@ TEST_CASE("mpm: a node's velocity at a turning boundary, against central differe
           v = solid - 0.8 * sdf.normal + 0.1 * V{uniform(), uniform(), uniform()};  // friction may stop it
         REQUIRE(dot(v - solid, sdf.normal) < 0);
         const V weight{uniform(), uniform(), uniform()};
-        const auto loss = [&] { return dot(weight, boundary_velocity(bounds, x, v)); };
+        const auto loss = [&] { return dot(weight, boundary_velocity(bounds_at(motion), x, v)); };
         V adj_v{0, 0, 0};
         const BoundaryShare<double> share = adj_boundary_velocity(bounds, x, v, weight, adj_v);
         CHECK(share.group == 0);
         for (int k = 0; k < 3; ++k) check_close((&adj_v.x)[k], central(loss, (&v.x)[k], 1e-7), "v", k);
         check_close(share.rate, central(loss, motion.rate, 1e-7), "rate", 0);
         check_close(share.angle, central(loss, motion.angle, 1e-7), "angle", 0);
+        bounds_at(motion);
         // Leaving it: unchanged, and owing the turn nothing.
         const V away = solid + 0.8 * sdf.normal;
         CHECK(length(boundary_velocity(bounds, x, away) - away) == 0);
         V adj_away{0, 0, 0};
         CHECK(adj_boundary_velocity(bounds, x, away, weight, adj_away).group == -1);
         CHECK(length(adj_away - weight) == 0);
+        // Inside the part: the node moves with it, whatever its velocity was.
+        const V deep = V{group.pivot[0], group.pivot[1], group.pivot[2]} +
+                       turn_about(axis, motion.angle, inside[which] - V{group.pivot[0], group.pivot[1], group.pivot[2]});
+        REQUIRE(boundary_contact(bounds, deep).sdf.distance < -0.005);
+        const auto deep_loss = [&] { return dot(weight, boundary_velocity(bounds_at(motion), deep, v)); };
+        CHECK(length(boundary_velocity(bounds, deep, v) - boundary_contact(bounds, deep).solid_v) == 0);
+        V adj_deep{0, 0, 0};
+        const BoundaryShare<double> deep_share = adj_boundary_velocity(bounds, deep, v, weight, adj_deep);
+        CHECK(length(adj_deep) == 0);
+        check_close(deep_share.rate, central(deep_loss, motion.rate, 1e-7), "rate inside", 0);
+        check_close(deep_share.angle, central(deep_loss, motion.angle, 1e-7), "angle inside", 0);
+        bounds_at(motion);
       }
 }
 

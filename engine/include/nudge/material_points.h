@@ -36,18 +36,19 @@ struct ContinuumMaterial {
 };
 
 // A rigid container the points meet (a cup, a mug, a paddle): collider shapes fixed to
-// each other, placed as at angle 0, turned about a hinge (pivot, axis) by the angle
-// gain * controls[t][channel] at step t (radians; none without a channel). A grid node
-// inside a part moving into it is stopped (sticky, friction < 0) or slides with Coulomb
-// friction, relative to the part's own motion: the turn's rate is the change of angle
-// since the step before.
+// each other, placed as at angle 0, turned about a hinge (pivot, axis) from `angle` at
+// the rate gain * controls[t][channel] during step t (rad/s; none without a channel): its
+// angle is part of the state. A grid node within a cell of a part, moving into it, is
+// stopped (sticky, friction < 0) or slides with Coulomb friction, relative to the part's
+// own motion.
 struct MaterialVessel {
   std::string name;
   std::vector<ColliderShape> parts;  // boxes, spheres, capsules
   double pivot[3] = {0, 0, 0};       // m
   double axis[3] = {0, 0, 1};        // unit; a 2D grid turns about z
+  double angle = 0.0;  // rad, at the start
   int channel = -1;
-  double gain = 1.0;       // rad per unit of control
+  double gain = 1.0;       // rad/s per unit of control
   double friction = -1.0;  // a Coulomb coefficient >= 0, or < 0 for sticky
 };
 

@@ -18,6 +18,7 @@ enum class ObjectiveElements : unsigned char {
   ParticlesOrAll,     // "particles", every particle when absent (positions)
   ParticlesOrBodies,  // "particles", "bodies" or both: their centroid (target, velocity)
   Bodies,             // "bodies", required (orientation)
+  PointsOrAll,        // material "points", every point when absent (inside)
 };
 
 // What it compares them with.
@@ -26,6 +27,7 @@ enum class ObjectiveTarget : unsigned char {
   Position,     // "target": [x, y, z] (m)
   Velocity,     // "target": [x, y, z] (m/s)
   PerParticle,  // "targets": [x, y, z] per listed particle, or an "offset" from where they start
+  Region,       // "region": {"lower": [x, y, z], "upper": [x, y, z], "softness": m}, a box
 };
 
 // Reference motion bound to particles and bodies ("bind", "bind_bodies").
@@ -50,9 +52,11 @@ struct ObjectiveLayout {
     return elements == ObjectiveElements::Particles || elements == ObjectiveElements::ParticlesOrAll ||
            elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::ParticlesOrPoints;
   }
-  // Material points join the centroid of target, velocity and travel objectives.
+  // Material points join the centroid of target, velocity and travel objectives, and are
+  // what an inside objective counts.
   constexpr bool lists_points() const {
-    return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::ParticlesOrPoints;
+    return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::ParticlesOrPoints ||
+           elements == ObjectiveElements::PointsOrAll;
   }
   constexpr bool lists_bodies() const {
     return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::Bodies;

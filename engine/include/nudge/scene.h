@@ -88,6 +88,7 @@ enum class ObjectiveType {
   Orientation,  // w / |B| * sum_b |R_b,t axis - direction|^2: bodies' axes pointing a way
   Smoothness,   // w * (mean squared change per step of the spring controls + of the joint controls)
   Tracks,       // w * sum c |project(x_step(frame)) - uv|^2 / sum c: 2D tracks of the footage, c = weight x confidence
+  Inside,       // w * (1 - mean of s(x_q)): material points inside a box region, s a smooth indicator
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -100,8 +101,10 @@ struct Objective {
   int step = -1;                    // -1: the final step T
   std::vector<int> particles;       // Target, Positions, Velocity, Travel
   std::vector<int> bodies;          // Target, Velocity: bodies' centres of mass in the centroid; Orientation
-  std::vector<int> points;          // Target, Velocity: material points in the centroid
-  std::vector<double> target;       // 3 values (Target, Velocity) or |P| x 3 (Positions)
+  std::vector<int> points;          // Target, Velocity, Travel: material points in the centroid; Inside
+  // 3 values (Target, Velocity), |P| x 3 (Positions), or a region's lower and upper corners
+  // and its softness, 7 values (Inside)
+  std::vector<double> target;
   double direction[3] = {1, 0, 0};  // Travel, Orientation (world), unit length
   double axis[3] = {0, 1, 0};       // Orientation: the axis in each body's frame, unit length
   // Markers (and Tracks: bind and bind_bodies pair footage track ids with particles and bodies)

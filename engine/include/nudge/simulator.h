@@ -55,6 +55,9 @@ struct Trajectory {
   // in the rollout).
   int points = 0;
   std::vector<double> point_x;
+  // Their vessels: (steps + 1) x V angles about each one's hinge (rad).
+  int vessels = 0;
+  std::vector<double> vessel_angle;
 };
 
 // Per-call options of Simulator::gradient.

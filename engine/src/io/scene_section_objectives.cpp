@@ -39,6 +39,7 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.lists_points()) keys.push_back("points");
   if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
+  if (layout.target == ObjectiveTarget::Region) keys.push_back("region");
   if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("steps_per_frame");
   if (layout.axis) keys.push_back("axis");
@@ -107,6 +108,13 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
     case ObjectiveElements::Bodies:
       o.bodies = body_list(required(node, "bodies", "a non-empty array of body indices"), scene);
       break;
+    case ObjectiveElements::PointsOrAll:
+      if (auto points = optional(node, "points")) {
+        o.points = point_list(*points, scene);
+      } else {
+        for (int i = 0; i < scene.material_points.count(); ++i) o.points.push_back(i);
+      }
+      break;
   }
   switch (layout.target) {
     case ObjectiveTarget::None: break;
@@ -120,6 +128,24 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       break;
     }
     case ObjectiveTarget::PerParticle: read_position_targets(node, scene, o); break;
+    case ObjectiveTarget::Region: {
+      const Node region = required(node, "region", "a box: {\"lower\": [x, y, z], \"upper\": [x, y, z]}");
+      if (!region.json.is_object()) fail_found(region, "a box: {\"lower\": [x, y, z], \"upper\": [x, y, z]}");
+      expect_object(region, {"lower", "upper", "softness"});
+      const std::array<double, 3> lower = vec3(required(region, "lower", "its lowest corner [x, y, z] (m)"),
+                                               "its lowest corner [x, y, z] (m)");
+      const Node upper_node = required(region, "upper", "its highest corner [x, y, z] (m)");
+      const std::array<double, 3> upper = vec3(upper_node, "its highest corner [x, y, z] (m)");
+      for (std::size_t k = 0; k < 3; ++k)
+        if (!(upper[k] > lower[k])) fail_found(upper_node.element(k), "a coordinate above the lower corner's");
+      double softness = 0.01 * std::min({upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]});
+      if (auto soft = optional(region, "softness"))
+        softness = number(*soft, "the indicator's width > 0 (m)", positive);
+      o.target.assign(lower.begin(), lower.end());
+      o.target.insert(o.target.end(), upper.begin(), upper.end());
+      o.target.push_back(softness);
+      break;
+    }
   }
   switch (layout.binding) {
     case ObjectiveBinding::None: break;
@@ -297,6 +323,13 @@ OrderedJson objective_json(const Objective& o) {
   if (!o.points.empty()) j["points"] = o.points;
   if (layout.one_target()) j["target"] = o.target;
   if (layout.target == ObjectiveTarget::PerParticle) j["targets"] = rows(o.target, 3);
+  if (layout.target == ObjectiveTarget::Region && o.target.size() == 7) {
+    OrderedJson region;
+    region["lower"] = {o.target[0], o.target[1], o.target[2]};
+    region["upper"] = {o.target[3], o.target[4], o.target[5]};
+    region["softness"] = o.target[6];
+    j["region"] = region;
+  }
   if (layout.binding != ObjectiveBinding::None) {
     if (!o.bind.empty()) j["bind"] = pairs_json(o.bind);
     if (!o.bind_bodies.empty()) j["bind_bodies"] = pairs_json(o.bind_bodies);
@@ -427,7 +460,9 @@ static Problem check_objectives(const Scene& scene) {
     if (!objective_reads_bodies(o.type) && !o.bodies.empty())
       return where + ".bodies: only " + objective_names_where(objective_reads_bodies) + " objectives read bodies";
     if (!o.points.empty() && !layout.lists_points())
-      return where + ".points: only target, velocity and travel objectives read material points";
+      return where + ".points: only target, velocity, travel and inside objectives read material points";
+    if (layout.elements == ObjectiveElements::PointsOrAll && o.points.empty())
+      return where + ".points: found none; expected the material points it counts";
     std::set<int> points;
     for (std::size_t i = 0; i < o.points.size(); ++i) {
       const std::string at = index_path(where + ".points", static_cast<long long>(i));
@@ -447,6 +482,7 @@ static Problem check_objectives(const Scene& scene) {
     std::size_t target_size = 0;
     if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
+    if (layout.target == ObjectiveTarget::Region) target_size = 7;
     if (o.target.size() != target_size)
       return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +
              std::to_string(target_size);
@@ -454,6 +490,13 @@ static Problem check_objectives(const Scene& scene) {
       if (!finite(o.target[i]))
         return found(index_path(where + ".target", static_cast<long long>(i)), o.target[i], "a finite number");
 
+    if (layout.target == ObjectiveTarget::Region) {
+      for (int axis = 0; axis < 3; ++axis)
+        if (!(o.target[size_t(axis) + 3] > o.target[size_t(axis)]))
+          return found(index_path(where + ".region.upper", axis), o.target[size_t(axis) + 3],
+                       "a coordinate above the lower corner's");
+      if (!(o.target[6] > 0)) return found(where + ".region.softness", o.target[6], "a width > 0 (m)");
+    }
     if (layout.direction) {
       const double length = std::hypot(o.direction[0], o.direction[1], o.direction[2]);
       if (!finite(length) || std::abs(length - 1.0) > 1e-9)

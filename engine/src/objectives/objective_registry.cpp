@@ -28,6 +28,7 @@ constexpr ObjectiveLayout kTravel{E::ParticlesOrPoints, Target::None, B::None, f
 // By default the body's axis is to point up.
 constexpr ObjectiveLayout kOrientation{E::Bodies, Target::None, B::None, true, true, {0, 1, 0}, true};
 constexpr ObjectiveLayout kFootageTracks{E::None, Target::None, B::FootageTracks, false, false, {1, 0, 0}, false};
+constexpr ObjectiveLayout kInside{E::PointsOrAll, Target::Region, B::None, false, false, {1, 0, 0}, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
@@ -40,6 +41,7 @@ constexpr ObjectiveKind kKinds[] = {
     {T::Orientation, "orientation", kOrientation, make_orientation_term},
     {T::Smoothness, "smoothness", kControlsOnly, make_smoothness_term},
     {T::Tracks, "tracks", kFootageTracks, make_tracks_term},
+    {T::Inside, "inside", kInside, make_inside_term},
 };
 
 constexpr bool in_type_order() {
@@ -48,7 +50,7 @@ constexpr bool in_type_order() {
   return true;
 }
 static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
-static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Tracks) + 1,  // the last type
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Inside) + 1,  // the last type
               "kKinds must list every objective type");
 
 }  // namespace

@@ -43,5 +43,6 @@ std::unique_ptr<ObjectiveTerm> make_smoothness_term(const ObjectiveSource& sourc
 std::unique_ptr<ObjectiveTerm> make_travel_term(const ObjectiveSource& source);       // travel_term.cpp
 std::unique_ptr<ObjectiveTerm> make_orientation_term(const ObjectiveSource& source);  // orientation_term.cpp
 std::unique_ptr<ObjectiveTerm> make_tracks_term(const ObjectiveSource& source);       // tracks_term.cpp
+std::unique_ptr<ObjectiveTerm> make_inside_term(const ObjectiveSource& source);       // inside_term.cpp
 
 }  // namespace nudge

@@ -76,7 +76,8 @@ public:
 private:
   Rollout(const Scene& scene, Exec exec, int checkpoint_every, bool live)
       : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
-        points_(scene.material_points.count()), steps_(scene.settings.steps),
+        points_(scene.material_points.count()),
+        vessels_(scene.material_points.enabled() ? static_cast<int>(scene.material_points.vessels.size()) : 0), steps_(scene.settings.steps),
         checkpoint_every_(!live && checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
     // Particles come first in the list, so every slot begins with x: a state is passed
@@ -262,6 +263,8 @@ private:
     traj.body_w.resize(frames * 3 * nb);
     traj.points = points_;
     traj.point_x.resize(frames * 3 * size_t(points_));
+    traj.vessels = vessels_;
+    traj.vessel_angle.resize(frames * size_t(vessels_));
     return traj;
   }
 
@@ -290,6 +293,8 @@ private:
     for (int i = 0; i < np; ++i)
       for (int k = 0; k < 3; ++k)
         traj.point_x[(size_t(t) * np + i) * 3 + k] = static_cast<double>(h.point_x[size_t(k) * np + i]);
+    for (int v = 0; v < vessels_; ++v)
+      traj.vessel_angle[size_t(t) * size_t(vessels_) + size_t(v)] = static_cast<double>(h.vessel_angle[v]);
   }
 
   StateView<T> state(int slot) { return layout_.view(exec_.data(states_) + size_t(slot) * layout_.size()); }
@@ -456,7 +461,7 @@ private:
 
   Exec exec_;
   Objectives objectives_;
-  int particles_, bodies_, points_;
+  int particles_, bodies_, points_, vessels_;
   int steps_, checkpoint_every_;
   T dt_;
   Families<T, Exec> families_;

@@ -63,46 +63,49 @@ struct MpmPullAdjointKernel {
   }
 };
 
-// Per boundary group: this step's turn, from its channel's control at t and t - 1.
+// Per boundary group: this step's turn, the vessel's angle in the state (the scene's
+// colliders, the last group, do not turn) and the rate its channel's control gives;
+// and the next state's angle.
 template <class T>
 struct MpmGroupMotionKernel {
   const MpmBoundaryGroup<T>* group;
+  int vessels;
   const T* controls;  // steps x channels
   int channels, t;
   T dt;
+  const T* angle;    // vessels: the state's
+  T* next_angle;     // vessels; null in the adjoint
   MpmGroupMotion<T>* motion;
   NUDGE_HD void operator()(int i) const {
     const MpmBoundaryGroup<T>& g = group[i];
-    if (g.channel < 0) {
-      motion[i] = MpmGroupMotion<T>{};
-      return;
-    }
-    const T angle = g.gain * controls[t * channels + g.channel];
-    const T before = t > 0 ? g.gain * controls[(t - 1) * channels + g.channel] : angle;
-    motion[i] = {angle, (angle - before) / dt};
+    const T at = i < vessels ? angle[i] : T(0);
+    const T rate = g.channel >= 0 ? g.gain * controls[t * channels + g.channel] : T(0);
+    motion[i] = {at, rate};
+    if (next_angle && i < vessels) next_angle[i] = at + dt * rate;
   }
 };
 
-// One index: the nodes' shares of each turning group's angle and rate, summed in node
-// order, to the controls at t and t - 1 (groups may share a channel, so one index).
+// One index: each vessel's adjoint through angle' = angle + dt gain u_t, with the nodes'
+// shares of its angle and rate summed in node order (vessels may share a channel, so
+// one index adds to the controls).
 template <class T>
 struct MpmGroupMotionAdjointKernel {
   const MpmBoundaryGroup<T>* group;
-  int groups, nodes;
+  int vessels, nodes;
   MpmBoundaryShares<T> shares;
-  T* adj_controls;  // steps x channels
+  T* adj_angle;     // vessels: dL/dangle' on entry, dL/dangle on return
+  T* adj_controls;  // steps x channels; null: no controls' gradient
   int channels, t;
   T dt;
   NUDGE_HD void operator()(int) const {
-    for (int i = 0; i < groups; ++i) {
+    for (int i = 0; i < vessels; ++i) {
       const MpmBoundaryGroup<T>& g = group[i];
-      if (g.channel < 0) continue;
       T angle = 0, rate = 0;
       for (int k = 0; k < nodes; ++k)
         if (shares.group[k] == i) angle += shares.angle[k], rate += shares.rate[k];
-      if (t == 0) rate = 0;  // the first step's rate is 0 whatever the control
-      adj_controls[t * channels + g.channel] += g.gain * (angle + rate / dt);
-      if (t > 0) adj_controls[(t - 1) * channels + g.channel] -= g.gain * rate / dt;
+      const T after = adj_angle[i];
+      adj_angle[i] = after + angle;
+      if (adj_controls && g.channel >= 0) adj_controls[t * channels + g.channel] += g.gain * (dt * after + rate);
     }
   }
 };
@@ -157,6 +160,7 @@ public:
     out.push_back({StateArray::PointV, 3, n_, "material point", "velocity"});
     out.push_back({StateArray::PointC, 9, n_, "material point", "affine velocity"});
     out.push_back({StateArray::PointF, 9, n_, "material point", "deformation gradient"});
+    if (vessels_ > 0) out.push_back({StateArray::VesselAngle, 1, vessels_, "vessel", "angle"});
   }
 
   // The initial state (C = 0, F = I) and the parameters.
@@ -169,6 +173,11 @@ public:
       for (int k : {0, 4, 8}) f[size_t(k) * n_ + i] = T(1);
     exec.upload_to(initial.point_c, c);
     exec.upload_to(initial.point_f, f);
+    if (vessels_ > 0) {
+      std::vector<T> angles;
+      for (const MaterialVessel& v : points_.vessels) angles.push_back(static_cast<T>(v.angle));
+      exec.upload_to(initial.vessel_angle, angles);
+    }
     const auto upload_values = [&](Array& a, ParamId id) {
       const std::vector<double>& v = p[id].value;
       exec.upload(a, std::vector<T>(v.begin(), v.end()));
@@ -192,7 +201,7 @@ public:
   void integrate_continua(const StepPass<T, Exec>& pass) {
     if (n_ == 0) return;
     pull(pass.exec, pass.m, pass.t);
-    move_boundaries(pass.exec, pass.m, pass.t);
+    move_boundaries(pass.exec, pass.m, pass.t, pass.state.vessel_angle, pass.next.vessel_angle);
     stepper_.forward(pass.exec, grid_, model(pass.exec), boundaries(pass.exec), point_state(pass.state),
                      point_state(pass.next));
   }
@@ -201,13 +210,14 @@ public:
     if (n_ == 0) return;
     const Exec& exec = pass.exec;
     pull(exec, pass.m, pass.t);
-    move_boundaries(exec, pass.m, pass.t);
+    move_boundaries(exec, pass.m, pass.t, pass.state.vessel_angle, nullptr);
     stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), point_state(pass.state), point_state(pass.adj),
                      grad(exec));
-    if (turning_ && !pass.grad.operator_product)
-      exec.launch(1, MpmGroupMotionAdjointKernel<T>{exec.data(groups_), groups_count_, grid_.node_count(),
-                                                    stepper_.boundary_shares(exec), pass.grad.actuators.controls,
-                                                    channels_, pass.t, grid_.dt});
+    if (vessels_ > 0)
+      exec.launch(1, MpmGroupMotionAdjointKernel<T>{
+                         exec.data(groups_), vessels_, grid_.node_count(), stepper_.boundary_shares(exec),
+                         pass.adj.vessel_angle, pass.grad.operator_product ? nullptr : pass.grad.actuators.controls,
+                         channels_, pass.t, grid_.dt});
     exec.launch(grid_.node_count() * 3, MpmGravitySumKernel<T>{stepper_.gravity_shares(exec), exec.data(g_gravity_)});
     if (channels_ > 0 && !pass.grad.operator_product)
       exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
@@ -290,8 +300,8 @@ private:
       for (const ColliderShape& shape : v.parts)
         parts.push_back({placed_collider<T>(shape), static_cast<int>(groups.size())});
       groups.push_back(group_of(v.pivot, v.axis, v.friction, v.channel, v.gain));
-      turning_ = turning_ || v.channel >= 0;
     }
+    vessels_ = static_cast<int>(points_.vessels.size());
     if (!scene.colliders.empty()) {
       const double zero[3] = {0, 0, 0}, z[3] = {0, 0, 1};
       for (const ColliderShape& shape : scene.colliders)
@@ -305,18 +315,25 @@ private:
     exec.upload(groups_, groups);
     exec.resize(motion_, groups.size());
     exec.upload(motion_, std::vector<MpmGroupMotion<T>>(groups.size()));
+    std::vector<Collider<T>> shapes;
+    for (const MpmBoundaryPart<T>& part : parts) shapes.push_back(part.shape);
+    exec.upload(turned_, shapes);  // at angle 0 until a turn moves them
   }
 
-  // This step's turn of every group.
-  void move_boundaries(const Exec& exec, const ModelView<T>& m, int t) {
-    if (!turning_) return;
-    exec.launch(groups_count_, MpmGroupMotionKernel<T>{exec.data(groups_), m.actuators.controls, m.actuators.channels,
-                                                       t, grid_.dt, exec.data(motion_)});
+  // This step's turn of every group, and its parts' shapes there; the next state's angles
+  // where given.
+  void move_boundaries(const Exec& exec, const ModelView<T>& m, int t, const T* angle, T* next_angle) {
+    if (vessels_ == 0) return;
+    exec.launch(groups_count_,
+                MpmGroupMotionKernel<T>{exec.data(groups_), vessels_, m.actuators.controls, m.actuators.channels, t,
+                                        grid_.dt, angle, next_angle, exec.data(motion_)});
+    exec.launch(parts_count_, MpmTurnPartsKernel<T>{exec.data(parts_), exec.data(groups_), exec.data(motion_),
+                                                    exec.data(turned_)});
   }
 
   MpmBoundaries<T> boundaries(const Exec& exec) const {
     if (parts_count_ == 0) return {};
-    return {parts_count_, exec.data(parts_), exec.data(groups_), exec.data(motion_)};
+    return {parts_count_, grid_.dx, exec.data(parts_), exec.data(groups_), exec.data(motion_), exec.data(turned_)};
   }
 
   void pull(const Exec& exec, const ModelView<T>& m, int t) {
@@ -347,11 +364,11 @@ private:
   int n_, channels_;
   MpmGrid<T> grid_;
   MpmStepper<T, Exec> stepper_;
-  int parts_count_ = 0, groups_count_ = 0;
-  bool turning_ = false;  // some vessel is on a channel
+  int parts_count_ = 0, groups_count_ = 0, vessels_ = 0;
   typename Exec::template Array<MpmBoundaryPart<T>> parts_;
   typename Exec::template Array<MpmBoundaryGroup<T>> groups_;
   typename Exec::template Array<MpmGroupMotion<T>> motion_;
+  typename Exec::template Array<Collider<T>> turned_;
   IntArray material_, channel_, kind_, channel_start_, channel_points_;
   Array mass_, volume_, mu_, lambda_, bulk_, viscosity_, act_;
   Array g_mu_, g_lambda_, g_bulk_, g_viscosity_, g_mass_, g_volume_, g_gravity_, adj_act_;

@@ -46,7 +46,7 @@ void read_vessels(const SceneReader& r, const Node& node, Scene& scene) {
   for (std::size_t k = 0; k < node.size(); ++k) {
     const Node item = node.element(k);
     if (!item.json.is_object()) r.fail_found(item, "a vessel object with its \"parts\"");
-    r.expect_object(item, {"name", "parts", "pivot", "axis", "channel", "gain", "friction"});
+    r.expect_object(item, {"name", "parts", "pivot", "axis", "angle", "channel", "gain", "friction"});
     MaterialVessel v;
     if (auto name = r.optional(item, "name")) v.name = r.string(*name, "a vessel name");
     const Node parts = r.required(item, "parts", "an array of collider shapes (box, sphere, capsule)");
@@ -61,7 +61,8 @@ void read_vessels(const SceneReader& r, const Node& node, Scene& scene) {
     if (auto channel = r.optional(item, "channel"))
       v.channel = static_cast<int>(r.integer(*channel, -1, std::max(scene.channels, 0) - 1,
                                              "-1 (fixed) or a channel in [0, " + std::to_string(scene.channels) + ")"));
-    if (auto gain = r.optional(item, "gain")) v.gain = r.number(*gain, "radians per unit of control");
+    if (auto angle = r.optional(item, "angle")) v.angle = r.number(*angle, "the angle it starts at (rad)");
+    if (auto gain = r.optional(item, "gain")) v.gain = r.number(*gain, "rad/s per unit of control");
     if (auto friction = r.optional(item, "friction")) v.friction = r.number(*friction, kFriction);
     scene.material_points.vessels.push_back(std::move(v));
   }
@@ -199,6 +200,7 @@ OrderedJson material_points_json(const Scene& scene) {
       item["parts"] = parts;
       item["pivot"] = {v.pivot[0], v.pivot[1], v.pivot[2]};
       item["axis"] = {v.axis[0], v.axis[1], v.axis[2]};
+      item["angle"] = v.angle;
       item["channel"] = v.channel;
       item["gain"] = v.gain;
       item["friction"] = v.friction;
@@ -234,7 +236,8 @@ Problem check_vessel(const MaterialVessel& v, int dims, int channels, const std:
     return at + ".axis: not along z; expected [0, 0, 1] or [0, 0, -1] on a 2D grid";
   if (v.channel < -1 || v.channel >= channels)
     return found(at + ".channel", v.channel, "-1 (fixed) or a channel in [0, " + std::to_string(channels) + ")");
-  if (!std::isfinite(v.gain)) return found(at + ".gain", v.gain, "a finite number (rad per unit of control)");
+  if (!std::isfinite(v.angle)) return found(at + ".angle", v.angle, "a finite angle (rad)");
+  if (!std::isfinite(v.gain)) return found(at + ".gain", v.gain, "a finite number (rad/s per unit of control)");
   if (!std::isfinite(v.friction)) return found(at + ".friction", v.friction, kFriction);
   return std::nullopt;
 }

@@ -2,8 +2,12 @@
 // about a hinge (a vessel, nudge/material_points.h; the scene's colliders are a group
 // that never turns). A grid node inside a part, moving into it relative to the part's
 // own motion, is stopped (sticky) or slides with Coulomb friction on it: the standard
-// MPM boundary, applied to the node's velocity after the walls. A node meets the first
-// part that holds it, so every node has at most one contact, which its adjoint redoes.
+// MPM boundary, applied to the node's velocity after the walls. The boundary reaches a
+// cell beyond each part's surface, so the liquid's side of a wall is held by nodes whose
+// normal faces the liquid; a node inside a part moves with it, whatever its normal (in a
+// thin wall, the nodes nearer the far face have the far face's normal, and would let
+// the liquid through). A node meets the first part that reaches it, so every node has at
+// most one contact, which its adjoint redoes.
 //
 // The adjoint gives dL/d(node velocity in) and the node's shares of dL/d(angle) and
 // dL/d(rate) of its group's turn: the part's velocity there is rate * a x (x - pivot),
@@ -41,9 +45,11 @@ struct MpmGroupMotion {
 template <class T>
 struct MpmBoundaries {
   int parts = 0;
+  T reach = 0;  // m beyond a part's surface: the grid's cell
   const MpmBoundaryPart<T>* part = nullptr;
   const MpmBoundaryGroup<T>* group = nullptr;
   const MpmGroupMotion<T>* motion = nullptr;  // per group, this step's
+  const Collider<T>* shape = nullptr;         // per part, turned to this step's angle (turned_shape)
 };
 
 // R(axis, angle) a, by Rodrigues' formula.
@@ -78,6 +84,19 @@ NUDGE_HD Collider<T> turned_shape(const MpmBoundaryPart<T>& p, const MpmBoundary
   return c;
 }
 
+// Per part: its shape at its group's angle this step.
+template <class T>
+struct MpmTurnPartsKernel {
+  const MpmBoundaryPart<T>* part;
+  const MpmBoundaryGroup<T>* group;
+  const MpmGroupMotion<T>* motion;
+  Collider<T>* shape;
+  NUDGE_HD void operator()(int i) const {
+    const int g = part[i].group;
+    shape[i] = turned_shape(part[i], group[g], motion[g].angle);
+  }
+};
+
 // What a node meets: the first part holding it, or none (part < 0).
 template <class T>
 struct BoundaryContact {
@@ -91,14 +110,11 @@ template <class T>
 NUDGE_HD BoundaryContact<T> boundary_contact(const MpmBoundaries<T>& b, Vec3<T> x) {
   BoundaryContact<T> c;
   for (int i = 0; i < b.parts; ++i) {
-    const MpmBoundaryPart<T>& p = b.part[i];
-    const MpmBoundaryGroup<T>& g = b.group[p.group];
-    const MpmGroupMotion<T> motion = b.motion[p.group];
-    const Collider<T> shape = turned_shape(p, g, motion.angle);
-    const SdfSample<T> sdf = collider_sdf(shape, x);
-    if (!(sdf.distance < T(0))) continue;
-    c.part = i, c.shape = shape, c.sdf = sdf;
-    c.solid_v = motion.rate * cross(group_axis(g), x - group_pivot(g));
+    const SdfSample<T> sdf = collider_sdf(b.shape[i], x);
+    if (!(sdf.distance < b.reach)) continue;
+    const MpmBoundaryGroup<T>& g = b.group[b.part[i].group];
+    c.part = i, c.shape = b.shape[i], c.sdf = sdf;
+    c.solid_v = b.motion[b.part[i].group].rate * cross(group_axis(g), x - group_pivot(g));
     return c;
   }
   return c;
@@ -110,6 +126,7 @@ NUDGE_HD Vec3<T> boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T>
   if (b.parts == 0) return v;
   const BoundaryContact<T> c = boundary_contact(b, x);
   if (c.part < 0) return v;
+  if (c.sdf.distance < T(0)) return c.solid_v;  // inside: the part's own motion
   const Vec3<T> rel = v - c.solid_v;
   if (dot(rel, c.sdf.normal) >= T(0)) return v;  // leaving it
   return c.solid_v + wall_velocity(rel, c.sdf.normal, b.group[b.part[c.part].group].friction);
@@ -128,6 +145,12 @@ NUDGE_HD BoundaryShare<T> adj_boundary_velocity(const MpmBoundaries<T>& b, Vec3<
                                                 Vec3<T>& adj_v) {
   BoundaryShare<T> share;
   const BoundaryContact<T> c = b.parts == 0 ? BoundaryContact<T>{} : boundary_contact(b, x);
+  if (c.part >= 0 && c.sdf.distance < T(0)) {  // out = solid_v = rate (a x r)
+    const MpmBoundaryGroup<T>& g = b.group[b.part[c.part].group];
+    share.group = b.part[c.part].group;
+    share.rate = dot(adj_out, cross(group_axis(g), x - group_pivot(g)));
+    return share;
+  }
   const Vec3<T> rel = c.part < 0 ? v : v - c.solid_v;
   if (c.part < 0 || dot(rel, c.sdf.normal) >= T(0)) {
     adj_v += adj_out;

@@ -205,7 +205,8 @@ struct MpmGridKernel {
     store3(momentum, id, nodes, mv);
     mass[id] = mm;
     const Vec3<T> walled = grid_velocity(g, node, mv, mm);
-    store3(velocity, id, nodes, boundary_velocity(bounds, node_position(g, node), walled));
+    // A node without mass has no point around it to read its velocity: no boundary work.
+    store3(velocity, id, nodes, mm > T(0) ? boundary_velocity(bounds, node_position(g, node), walled) : walled);
   }
 };
 
@@ -300,8 +301,12 @@ struct MpmAdjGridKernel {
     });
     const Vec3<T> mv = load3(momentum, id, nodes);
     Vec3<T> adj_walled{0, 0, 0};
-    const BoundaryShare<T> share =
-        adj_boundary_velocity(bounds, node_position(g, node), grid_velocity(g, node, mv, mass[id]), adj_v, adj_walled);
+    BoundaryShare<T> share;
+    if (mass[id] > T(0))
+      share = adj_boundary_velocity(bounds, node_position(g, node), grid_velocity(g, node, mv, mass[id]), adj_v,
+                                    adj_walled);
+    else
+      adj_walled = adj_v;
     shares.group[id] = share.group, shares.angle[id] = share.angle, shares.rate[id] = share.rate;
     Vec3<T> am{0, 0, 0}, ag{0, 0, 0};
     T amass = 0;
