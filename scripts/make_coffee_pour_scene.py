@@ -3,10 +3,9 @@
 
 A 2D scene (a vertical slice through the cup and the mug) of material points: weakly
 compressible liquid (MLS-MPM) in a cup of three boxes, turned about a hinge at its
-bottom right corner by one control channel (its turning rate in rad/s at each step, optimised), above a mug of
+bottom right corner by one control channel (its turning rate in rad/s, keyframes a controller interpolates, optimised), above a mug of
 three fixed boxes whose centre is 20 cm to the right of the cup's and 23 cm lower. The
-objective "inside" counts the liquid in the mug at the end; "smoothness" keeps the pour's
-angle from jittering step to step. The first pour tilts the cup too far too fast, so the
+objective "inside" counts the liquid in the mug at the end. The first pour tilts the cup too far too fast, so the
 liquid overshoots the mug; optimisation finds a pour that lands in it.
 
     python3 scripts/make_coffee_pour_scene.py scenes/coffee_pour.json
@@ -46,13 +45,13 @@ def container(cx, floor, inner_w, inner_h):
     ]
 
 
-def first_pour(steps, dt, seconds_to_tilt, final_angle):
-    """The turning rate (rad/s) of an ease-in-out tilt to final_angle over seconds_to_tilt, then held."""
+def first_pour(keys, seconds, seconds_to_tilt, final_angle):
+    """Keyframes (rad/s) of the turning rate of an ease-in-out tilt to final_angle over
+    seconds_to_tilt, then held: the rate at each key's time."""
     values = []
-    for t in range(steps):
-        s = (t + 0.5) * dt / seconds_to_tilt
-        rate = final_angle * 0.5 * math.pi / seconds_to_tilt * math.sin(math.pi * s) if s < 1 else 0.0
-        values.append([rate])
+    for j in range(keys):
+        s = j * seconds / (keys - 1) / seconds_to_tilt
+        values.append(final_angle * 0.5 * math.pi / seconds_to_tilt * math.sin(math.pi * s) if s < 1 else 0.0)
     return values
 
 
@@ -64,11 +63,12 @@ def main():
     parser.add_argument("--tilt-seconds", type=float, default=0.35)
     parser.add_argument("--angle", type=float, default=2.2, help="the first pour's final tilt (rad)")
     parser.add_argument("--bulk", type=float, default=1e4, help="the liquid's bulk modulus (Pa)")
+    parser.add_argument("--viscosity", type=float, default=0.5, help="the liquid's viscosity (Pa s)")
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--lr", type=float, default=0.3)
+    parser.add_argument("--keys", type=int, default=7, help="keyframes of the turning rate")
     parser.add_argument("--softness", type=float, default=0.01)
     parser.add_argument("--target-weight", type=float, default=0.0)
-    parser.add_argument("--smooth-weight", type=float, default=1e-3)
     parser.add_argument("--mug-floor", type=float, default=MUG_FLOOR)
     args = parser.parse_args()
     steps = int(round(args.seconds / args.dt))
@@ -94,15 +94,19 @@ def main():
             "A cup of liquid on a hinge pours into a mug 20 cm away and lower: a 2D slice, "
             f"{len(positions)} material points of weakly compressible liquid (MLS-MPM, bulk modulus "
             f"{args.bulk:g} Pa) in a cup that one control channel turns about its bottom right corner, "
-            "one turning rate per step. The first pour tilts too far too fast and overshoots; optimisation "
-            "(Adam on the per-step rates) finds a pour that lands in the mug. Made by "
+            "its turning rate a curve through a few keyframes. The first pour tilts too far too fast and overshoots; optimisation "
+            "(Adam on the keyframes) finds a pour that lands in the mug. Made by "
             "scripts/make_coffee_pour_scene.py."),
         "simulation": {"dt": args.dt, "steps": steps, "gravity": [0, -9.81, 0]},
-        "controls": {"channels": 1, "values": first_pour(steps, args.dt, args.tilt_seconds, args.angle)},
+        "controls": {"channels": 1, "values": 0},
+        # The turning rate: keyframes a linear layer interpolates (its weights; bias 0).
+        "controller": {"inputs": [{"type": "keyframes", "count": args.keys, "duration": args.seconds}],
+                       "layers": [{"size": 1, "activation": "linear"}], "channels": [0],
+                       "weights": first_pour(args.keys, args.seconds, args.tilt_seconds, args.angle) + [0.0]},
         "material_points": {
             "dimensions": 2,
             "grid": {"cells": CELLS, "origin": [0, 0, 0], "size": SIZE, "wall_cells": 3, "wall_friction": 0.0},
-            "materials": [{"name": "coffee", "model": "liquid", "bulk_modulus": args.bulk, "viscosity": 0.5}],
+            "materials": [{"name": "coffee", "model": "liquid", "bulk_modulus": args.bulk, "viscosity": args.viscosity}],
             "position": positions,
             "material": 0,
             "channel": -1,
@@ -116,14 +120,13 @@ def main():
                  "friction": 0.0},
             ],
         },
-        "parameters": {"controls": {"optimize": True, "lower": -10.0, "upper": 10.0}},
+        "parameters": {"controller_weights": {"optimize": True, "lower": -10.0, "upper": 10.0}},
         "objectives": [
             {"type": "inside",
              "region": {"lower": [MUG_X - MUG_INNER_W / 2, mug_floor, -0.1],
                         "upper": [MUG_X + MUG_INNER_W / 2, mug_floor + MUG_INNER_H + 0.02, 0.1],
                         "softness": args.softness},
              "step": -1, "weight": 1.0},
-            {"type": "smoothness", "weight": args.smooth_weight},
         ],
         "optimizer": {"method": "adam", "iterations": args.iterations, "learning_rate": args.lr},
         "camera": {"eye": [0.3, 0.25, 0.9], "target": [0.3, 0.22, 0.0], "fov_degrees": 40},

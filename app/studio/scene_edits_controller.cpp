@@ -34,7 +34,8 @@ std::optional<std::string> remove_controller_particles(Scene& scene, const Index
       const size_t per_particle = in.type == ControllerInputType::State ? size_t(2 * na) : 1;
       for (size_t p = 0; p < observed.size(); ++p) input_kept.insert(input_kept.end(), per_particle, bool(kept_at[p]));
     } else {
-      input_kept.insert(input_kept.end(), size_t(in.type == ControllerInputType::Sine ? in.count : na), true);
+      const bool clock = in.type == ControllerInputType::Sine || in.type == ControllerInputType::Keyframes;
+      input_kept.insert(input_kept.end(), size_t(clock ? in.count : na), true);
     }
   }
   const int inputs = static_cast<int>(input_kept.size()), size = c.layers[0].size;

@@ -88,6 +88,19 @@ void draw_objectives(const DrawContext& context, render::DrawList& list) {
       if (layout.target == ObjectiveTarget::PerParticle)
         for (size_t k = 0; k < o.particles.size() && 3 * k + 2 < o.target.size(); ++k)
           target_at(vec(&o.target[3 * k]), position(xyz, offset, o.particles[k]));
+      if (layout.target == ObjectiveTarget::Region && o.target.size() == 7) {  // the box's twelve edges
+        render::LineBatch box;
+        box.width_pixels = 2.0f;
+        box.colors = {colors::kTarget};
+        const glm::vec3 lo = vec(o.target.data()), hi = vec(&o.target[3]);
+        const auto corner = [&](int c) {
+          return glm::vec3(c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z);
+        };
+        for (int c = 0; c < 8; ++c)
+          for (int axis : {1, 2, 4})
+            if (!(c & axis)) box.points.insert(box.points.end(), {corner(c), corner(c | axis)});
+        list.lines.push_back(std::move(box));
+      }
       if (layout.binding == ObjectiveBinding::MarkerFile) {
         add_marker_tracks(list, o, traj);
         // The marker frame at or before this step.

@@ -49,6 +49,11 @@ std::vector<double> network_outputs(const Scene& scene, const std::vector<double
         if (c.axes[k]) in.push_back(input.point[k] - centroid[k]);
     if (input.type == ControllerInputType::Contact)
       for (int i : observed) in.push_back(1.0 / (1.0 + std::exp((x[3 * i + 1] - input.height) / input.width)));
+    if (input.type == ControllerInputType::Keyframes) {  // linear interpolation's weights
+      const double span = input.duration / (input.count - 1);
+      const double at = std::min(step * scene.settings.dt, input.duration) / span;
+      for (int j = 0; j < input.count; ++j) in.push_back(std::max(0.0, 1.0 - std::fabs(at - j)));
+    }
   }
   REQUIRE(int(in.size()) == c.input_count(n));
   const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
@@ -157,7 +162,7 @@ TEST_CASE("controller: a network on some particles and two axes; a truncated hor
   scene.controller.inputs.erase(scene.controller.inputs.begin());  // no clock
   scene.params[ParamId::ControllerWeights].value.clear();
   shape_parameters(scene);
-  REQUIRE(scene.params[ParamId::ControllerWeights].size() == (2 * 2 * 2 + 2 + 2 + 1) * 6 + 7 * 5 + 6 * 2);
+  REQUIRE(scene.params[ParamId::ControllerWeights].size() == (2 * 2 * 2 + 2 + 2 + 4 + 1) * 6 + 7 * 5 + 6 * 2);
   REQUIRE(check_scene(scene).ok());
   test::check_against_central_differences(scene, {ParamId::ControllerWeights, ParamId::InitialVelocity});
 }
@@ -243,4 +248,22 @@ TEST_CASE("controller: the scene file reads, writes and checks every input, cont
   Scene checked = *scene;
   checked.controller.inputs[3].width = -1;
   CHECK(check_scene(checked).error().message.find("controller.inputs[3].width") != std::string::npos);
+
+  // Keyframes: a count of at least two and a positive duration, read and written back.
+  const Result<Scene> keyed =
+      parse_scene(scene_text(R"({"type": "keyframes", "count": 5, "duration": 0.03})"), "c.json");
+  REQUIRE_MESSAGE(keyed.ok(), (keyed.ok() ? "" : keyed.error().message));
+  CHECK(keyed->controller.inputs[3].type == ControllerInputType::Keyframes);
+  CHECK(keyed->controller.input_count(2) == 2 + 8 + 2 + 5);
+  REQUIRE(save_scene(*keyed, dir.path / "k.json").ok());
+  const Result<Scene> keyed_again = load_scene(dir.path / "k.json");
+  REQUIRE(keyed_again.ok());
+  CHECK(keyed_again->controller.inputs[3].count == 5);
+  CHECK(keyed_again->controller.inputs[3].duration == 0.03);
+  const Result<Scene> one_key = parse_scene(scene_text(R"({"type": "keyframes", "count": 1})"), "c.json");
+  REQUIRE_FALSE(one_key.ok());
+  CHECK(one_key.error().message.find("controller.inputs[3].count") != std::string::npos);
+  Scene no_time = *keyed;
+  no_time.controller.inputs[3].duration = 0;
+  CHECK(check_scene(no_time).error().message.find("controller.inputs[3].duration: found 0") != std::string::npos);
 }

@@ -142,7 +142,13 @@ Scene make_cup_scene(int steps) {
   target.type = ObjectiveType::Target;
   for (int q = 0; q < n; ++q) target.points.push_back(q);
   target.target = {0.8, 0.3, 0.0};
-  scene.objectives = {target};
+  // And the share of them inside a box the liquid reaches (a few softness widths deep).
+  Objective inside;
+  inside.type = ObjectiveType::Inside;
+  for (int q = 0; q < n; q += 2) inside.points.push_back(q);
+  inside.target = {0.45, 0.35, -0.1, 0.6, 0.5, 0.1, 0.02};
+  inside.weight = 2.0;
+  scene.objectives = {target, inside};
   return scene;
 }
 
@@ -296,6 +302,9 @@ TEST_CASE("material points: a vessel round-trips through a file, and a bad one i
   CHECK(b.gain == a.gain);
   CHECK(b.friction == a.friction);
   CHECK(loaded->material_points.collider_friction == -1);
+  CHECK(loaded->objectives.at(1).type == ObjectiveType::Inside);
+  CHECK(loaded->objectives.at(1).target == scene.objectives.at(1).target);
+  CHECK(loaded->objectives.at(1).points == scene.objectives.at(1).points);
   const Result<Trajectory> from_code = test::cpu_simulator(scene, 1)->trajectory(scene.params);
   const Result<Trajectory> from_file = test::cpu_simulator(*loaded, 1)->trajectory(loaded->params);
   REQUIRE(from_code.ok());
@@ -328,4 +337,10 @@ TEST_CASE("material points: a vessel round-trips through a file, and a bad one i
   Scene channel = scene;
   channel.material_points.vessels[0].channel = 3;
   CHECK(problem(channel).find("material_points.vessels[0].channel: found 3") != std::string::npos);
+  Scene inverted = scene;
+  inverted.objectives[1].target[4] = 0.2;  // the upper corner's y below the lower's
+  CHECK(problem(inverted).find("objectives[1].region.upper[1]: found 0.2") != std::string::npos);
+  Scene soft = scene;
+  soft.objectives[1].target[6] = 0;
+  CHECK(problem(soft).find("objectives[1].region.softness: found 0") != std::string::npos);
 }

@@ -196,8 +196,8 @@ TEST_CASE("mpm: a node's velocity with gravity and the walls, against central di
 
 TEST_CASE("mpm: a node's velocity at a turning boundary, against central differences") {
   // One group turning about a pivot on a tilted axis, with a box, a sphere and a capsule;
-  // nodes within each one's reach outside it, and inside it (a small change moves no node
-  // across a face or a switch).
+  // nodes in each one's band outside it, a cell deep inside it (moving with it), half a
+  // reach inside (both rules blended), and one within reach of two parts at once.
   Collider<double> box{}, sphere{}, capsule{};
   box.type = ShapeType::Box, sphere.type = ShapeType::Sphere, capsule.type = ShapeType::Capsule;
   for (Collider<double>* c : {&box, &sphere, &capsule})
@@ -208,67 +208,82 @@ TEST_CASE("mpm: a node's velocity at a turning boundary, against central differe
   box.position[0] = 0.2, box.position[1] = 0.1, box.size[0] = 0.2, box.size[1] = 0.05, box.size[2] = 0.3;
   sphere.position[0] = -0.3, sphere.size[0] = 0.15;
   capsule.position[1] = 0.5, capsule.size[0] = 0.1, capsule.size[1] = 0.2;
-  const std::vector<MpmBoundaryPart<double>> parts = {{box, 0}, {sphere, 0}, {capsule, 0}};
+  // A second sphere just above the box's +y face: a node there is within reach of both.
+  Collider<double> cap = sphere;
+  cap.position[0] = 0.23004, cap.position[1] = 0.172096 + 0.11, cap.position[2] = 0.05, cap.size[0] = 0.1;
+  // The two groups: the first turns, the second (the capsule) turns about another axis.
+  const std::vector<MpmBoundaryPart<double>> parts = {{box, 0}, {sphere, 0}, {capsule, 1}, {cap, 0}};
   const V axis = normalize(V{0.2, 0.1, 1.0});
-  MpmBoundaryGroup<double> group{{0.05, -0.02, 0.0}, {axis.x, axis.y, axis.z}, 0.4, 0, 1.0};
-  // Outside each part by 6 to 10 mm (the reach is 2 cm): past the box's +y face, off the
-  // sphere, off the capsule's side.
-  const std::array<V, 3> near = {V{0.23004, 0.172096, 0.05}, V{-0.43714, 0.06857, 0.04571}, V{0.08, 0.6, 0.07}};
-  const std::array<V, 3> inside = {V{0.25, 0.12, 0.05}, V{-0.35, 0.05, 0.03}, V{0.02, 0.68, 0.01}};
+  MpmBoundaryGroup<double> groups[2] = {{{0.05, -0.02, 0.0}, {axis.x, axis.y, axis.z}, 0.4, 0, 1.0},
+                                        {{0.0, 0.3, 0.1}, {0.0, 0.0, 1.0}, 0.4, 0, 1.0}};
+  constexpr double reach = 0.02;
+  // Positions as at angle 0 (each is turned with its group's angle below): past the box's
+  // +y face (and 1 cm from the second sphere: two contacts), off the sphere, off the
+  // capsule's side (6 to 10 mm out); deep inside each; 6 mm inside the box.
+  struct Case {
+    V at;
+    int group;
+  };
+  const std::vector<Case> cases = {{{0.23004, 0.172096, 0.05}, 0}, {{-0.43714, 0.06857, 0.04571}, 0},
+                                   {{0.08, 0.6, 0.07}, 1},         {{0.25, 0.12, 0.05}, 0},
+                                   {{-0.35, 0.05, 0.03}, 0},       {{0.02, 0.68, 0.01}, 1},
+                                   {{0.21, 0.144, 0.05}, 0}};
   for (const double friction : {-1.0, 0.0, 0.4})
-    for (size_t which = 0; which < near.size(); ++which)
+    for (size_t which = 0; which < cases.size(); ++which)
       for (int trial = 0; trial < 3; ++trial) {
         CAPTURE(friction);
         CAPTURE(which);
-        group.friction = friction;
-        MpmGroupMotion<double> motion{0.05 * uniform(), uniform()};
-        std::vector<Collider<double>> turned;
-        for (const MpmBoundaryPart<double>& part : parts) turned.push_back(turned_shape(part, group, motion.angle));
-        const auto bounds_at = [&](const MpmGroupMotion<double>& m) {  // the shapes follow the angle
-          for (size_t i = 0; i < parts.size(); ++i) turned[i] = turned_shape(parts[i], group, m.angle);
-          return MpmBoundaries<double>{3, 0.02, parts.data(), &group, &motion, turned.data()};
+        groups[0].friction = groups[1].friction = friction;
+        MpmGroupMotion<double> motion[2] = {{0.05 * uniform(), uniform()}, {0.05 * uniform(), uniform()}};
+        std::vector<Collider<double>> turned(parts.size());
+        const auto bounds_now = [&] {  // the shapes follow the angles
+          for (size_t i = 0; i < parts.size(); ++i)
+            turned[i] = turned_shape(parts[i], groups[parts[i].group], motion[parts[i].group].angle);
+          return MpmBoundaries<double>{4, 2, reach, parts.data(), groups, motion, turned.data()};
         };
-        const MpmBoundaries<double> bounds = bounds_at(motion);
-        // The node sits where the turned part holds it: the point turned with the part.
-        const V x = V{group.pivot[0], group.pivot[1], group.pivot[2]} +
-                    turn_about(axis, motion.angle, near[which] - V{group.pivot[0], group.pivot[1], group.pivot[2]});
-        REQUIRE(boundary_contact(bounds, x).part == int(which));
-        REQUIRE(boundary_contact(bounds, x).sdf.distance > 0.005);
-        const SdfSample<double> sdf = boundary_contact(bounds, x).sdf;
-        const V solid = boundary_contact(bounds, x).solid_v;
-        // Moving into the part, with some slip along it.
-        V v = solid - 0.8 * sdf.normal + 0.5 * V{uniform(), uniform(), uniform()};
-        if (trial == 2)
-          v = solid - 0.8 * sdf.normal + 0.1 * V{uniform(), uniform(), uniform()};  // friction may stop it
-        REQUIRE(dot(v - solid, sdf.normal) < 0);
+        const MpmBoundaries<double> bounds = bounds_now();
+        const MpmBoundaryGroup<double>& g = groups[cases[which].group];
+        const V pivot{g.pivot[0], g.pivot[1], g.pivot[2]}, gaxis{g.axis[0], g.axis[1], g.axis[2]};
+        const V x = pivot + turn_about(gaxis, motion[cases[which].group].angle, cases[which].at - pivot);
+        int within = 0;
+        SdfSample<double> sdf{};
+        for (size_t i = 0; i < parts.size(); ++i) {
+          const SdfSample<double> s = collider_sdf(turned[i], x);
+          if (s.distance < reach) ++within, sdf = s;
+          // No node sits on a switch: a face, the reach, a cell deep.
+          CHECK(std::fabs(s.distance) > 1e-3);
+          CHECK(std::fabs(s.distance - reach) > 1e-3);
+          CHECK(std::fabs(s.distance + reach) > 1e-3);
+        }
+        REQUIRE(within >= 1);
+        if (which == 0) CHECK(within == 2);
+        // Moving into the (last) part it meets, with some slip along it.
+        V v = -0.8 * sdf.normal + 0.5 * V{uniform(), uniform(), uniform()};
+        if (trial == 2) v = -0.8 * sdf.normal + 0.1 * V{uniform(), uniform(), uniform()};  // friction may stop it
         const V weight{uniform(), uniform(), uniform()};
-        const auto loss = [&] { return dot(weight, boundary_velocity(bounds_at(motion), x, v)); };
+        const auto loss = [&] { return dot(weight, boundary_velocity(bounds_now(), x, v)); };
         V adj_v{0, 0, 0};
-        const BoundaryShare<double> share = adj_boundary_velocity(bounds, x, v, weight, adj_v);
-        CHECK(share.group == 0);
+        double angle[2] = {0, 0}, rate[2] = {0, 0};
+        adj_boundary_velocity(bounds, x, v, weight, adj_v, angle, rate);
         for (int k = 0; k < 3; ++k) check_close((&adj_v.x)[k], central(loss, (&v.x)[k], 1e-7), "v", k);
-        check_close(share.rate, central(loss, motion.rate, 1e-7), "rate", 0);
-        check_close(share.angle, central(loss, motion.angle, 1e-7), "angle", 0);
-        bounds_at(motion);
-        // Leaving it: unchanged, and owing the turn nothing.
-        const V away = solid + 0.8 * sdf.normal;
-        CHECK(length(boundary_velocity(bounds, x, away) - away) == 0);
-        V adj_away{0, 0, 0};
-        CHECK(adj_boundary_velocity(bounds, x, away, weight, adj_away).group == -1);
-        CHECK(length(adj_away - weight) == 0);
-        // Inside the part: the node moves with it, whatever its velocity was.
-        const V deep = V{group.pivot[0], group.pivot[1], group.pivot[2]} +
-                       turn_about(axis, motion.angle, inside[which] - V{group.pivot[0], group.pivot[1], group.pivot[2]});
-        REQUIRE(boundary_contact(bounds, deep).sdf.distance < -0.005);
-        const auto deep_loss = [&] { return dot(weight, boundary_velocity(bounds_at(motion), deep, v)); };
-        CHECK(length(boundary_velocity(bounds, deep, v) - boundary_contact(bounds, deep).solid_v) == 0);
-        V adj_deep{0, 0, 0};
-        const BoundaryShare<double> deep_share = adj_boundary_velocity(bounds, deep, v, weight, adj_deep);
-        CHECK(length(adj_deep) == 0);
-        check_close(deep_share.rate, central(deep_loss, motion.rate, 1e-7), "rate inside", 0);
-        check_close(deep_share.angle, central(deep_loss, motion.angle, 1e-7), "angle inside", 0);
-        bounds_at(motion);
+        for (int k = 0; k < 2; ++k) {
+          check_close(rate[k], central(loss, motion[k].rate, 1e-7), "rate", k);
+          check_close(angle[k], central(loss, motion[k].angle, 1e-7), "angle", k);
+        }
+        bounds_now();
       }
+  // A node a cell deep moves with its part; one out of reach keeps its velocity.
+  MpmGroupMotion<double> motion[2] = {{0.02, 0.7}, {0.0, 0.0}};
+  std::vector<Collider<double>> turned;
+  for (const MpmBoundaryPart<double>& part : parts)
+    turned.push_back(turned_shape(part, groups[part.group], motion[part.group].angle));
+  const MpmBoundaries<double> bounds{4, 2, reach, parts.data(), groups, motion, turned.data()};
+  const V deep = V{groups[0].pivot[0], groups[0].pivot[1], 0} +
+                 turn_about(axis, 0.02, V{-0.35, 0.05, 0.03} - V{groups[0].pivot[0], groups[0].pivot[1], 0});
+  const V solid = 0.7 * cross(axis, deep - V{groups[0].pivot[0], groups[0].pivot[1], groups[0].pivot[2]});
+  CHECK(length(boundary_velocity(bounds, deep, V{3, -2, 1}) - solid) < 1e-15);
+  const V far{2, 2, 2};
+  CHECK(length(boundary_velocity(bounds, far, V{3, -2, 1}) - V{3, -2, 1}) == 0);
 }
 
 // One whole step of a few points, composed of the pieces in the order the family runs

@@ -76,11 +76,12 @@ inline Scene make_feature_scene(int steps = 60, bool pinned = true) {
 
 // The feature scene (four particles, two actuated springs on two channels, the ground, an
 // objective of every type) driven by a three-layer network that reads the clock, every
-// particle's state and a target point, through every smooth activation.
+// particle's state, a target point, contact flags and keyframes of time, through every
+// smooth activation.
 inline Scene make_controlled_scene(int steps = 60) {
   Scene scene = make_feature_scene(steps);
   Controller& c = scene.controller;
-  c.inputs.resize(4);
+  c.inputs.resize(5);
   c.inputs[0].type = ControllerInputType::Sine;
   c.inputs[0].count = 3;
   c.inputs[0].omega = 20.0;
@@ -94,6 +95,9 @@ inline Scene make_controlled_scene(int steps = 60) {
   c.inputs[3].type = ControllerInputType::Contact;  // smooth flags near the ground
   c.inputs[3].height = 0.02;
   c.inputs[3].width = 0.01;
+  c.inputs[4].type = ControllerInputType::Keyframes;  // four keys, the last before the end
+  c.inputs[4].count = 4;
+  c.inputs[4].duration = 0.8 * steps * scene.settings.dt;
   c.layers = {{6, Activation::Tanh}, {5, Activation::Sigmoid}, {2, Activation::Linear}};
   c.channels = {1, 0};  // crossed, so a mix-up of outputs and channels shows
   c.seed = 7;

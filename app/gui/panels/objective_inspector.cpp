@@ -162,6 +162,12 @@ void objective(const Page& page) {
   }
   if (layout.target == ObjectiveTarget::Velocity && o.target.size() == 3)
     row("target velocity", vec3(o.target.data()) + " m/s");
+  if (layout.target == ObjectiveTarget::Region && o.target.size() == 7) {
+    row("material points", std::to_string(o.points.size()) + " counted");
+    row("region from", vec3(o.target.data()) + " m");
+    row("region to", vec3(&o.target[3]) + " m");
+    row("softness", number(o.target[6]) + " m (the indicator's width at the faces)");
+  }
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
   if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
   if (layout.binding == ObjectiveBinding::MarkerFile) markers(page, scene, k);

@@ -11,6 +11,9 @@
 //   target: (point - c) on each axis
 //   contact: per observed particle, a smooth contact flag sigmoid((height - y_i) / width):
 //           about 1 below the plane y = height, 0 above, switching over a few widths
+//   keyframes: count hat functions of time, max(0, 1 - |t dt - j D| / D), D = duration /
+//           (count - 1), time held at `duration` after it: through a linear layer, its
+//           weights are keyframes of a piecewise linear curve (a pour's turning rate)
 // The axes are a subset of x, y, z (a planar robot reads x and y only).
 //
 // The weights are one parameter ("controller_weights", P x 1): per layer in order,
@@ -30,14 +33,16 @@ enum class Activation { Tanh, Relu, Sigmoid, Linear };
 std::string_view activation_name(Activation a);
 std::optional<Activation> activation_from_name(std::string_view name);
 
-enum class ControllerInputType { Sine, State, Target, Contact };
+enum class ControllerInputType { Sine, State, Target, Contact, Keyframes };
 
-std::string_view controller_input_name(ControllerInputType type);  // "sine", "state", "target", "contact"
+// "sine", "state", "target", "contact", "keyframes"
+std::string_view controller_input_name(ControllerInputType type);
 std::optional<ControllerInputType> controller_input_from_name(std::string_view name);
 
 struct ControllerInput {
   ControllerInputType type = ControllerInputType::Sine;
-  int count = 1;                // sine: how many phases
+  int count = 1;                // sine: how many phases; keyframes: how many keys (>= 2)
+  double duration = 1.0;        // keyframes: s, from the first key to the last
   double omega = 1.0;           // sine: rad/s
   double position_scale = 1.0;  // state
   double velocity_scale = 1.0;  // state

@@ -9,7 +9,7 @@ namespace nudge {
 namespace {
 
 constexpr std::string_view kActivationNames[] = {"tanh", "relu", "sigmoid", "linear"};
-constexpr std::string_view kInputNames[] = {"sine", "state", "target", "contact"};
+constexpr std::string_view kInputNames[] = {"sine", "state", "target", "contact", "keyframes"};
 
 // SplitMix64: a tiny generator whose stream is fixed by its definition, not by a
 // standard library's choice of algorithm, so default weights are the same everywhere.
@@ -43,7 +43,7 @@ std::optional<Activation> activation_from_name(std::string_view name) {
 std::string_view controller_input_name(ControllerInputType type) { return kInputNames[static_cast<int>(type)]; }
 
 std::optional<ControllerInputType> controller_input_from_name(std::string_view name) {
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < int(std::size(kInputNames)); ++i)
     if (kInputNames[i] == name) return static_cast<ControllerInputType>(i);
   return std::nullopt;
 }
@@ -60,7 +60,8 @@ int Controller::input_count(int particle_count) const {
   int n = 0;
   for (const ControllerInput& in : inputs) {
     switch (in.type) {
-      case ControllerInputType::Sine: n += in.count; break;
+      case ControllerInputType::Sine:
+      case ControllerInputType::Keyframes: n += in.count; break;
       case ControllerInputType::State: n += 2 * axis_count() * observed_count; break;
       case ControllerInputType::Target: n += axis_count(); break;
       case ControllerInputType::Contact: n += observed_count; break;

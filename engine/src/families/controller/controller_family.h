@@ -151,6 +151,11 @@ private:
           p[0] = static_cast<T>(in.height);
           p[1] = static_cast<T>(in.width);
           break;
+        case ControllerInputType::Keyframes:
+          count = in.count;
+          p[0] = static_cast<T>(in.duration);
+          p[1] = static_cast<T>(in.count);
+          break;
       }
       first.push_back(first.back() + count);
       param.insert(param.end(), p, p + 5);

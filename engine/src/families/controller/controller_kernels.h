@@ -96,6 +96,8 @@ struct ControllerFeatureKernel {  // over features
       }
     } else if (m.block_kind[k] == kBlockContact) {
       value = controller_contact_flag(state.x[n + m.observed_particle[r]], param[0], param[1]);
+    } else if (m.block_kind[k] == kBlockKeyframes) {
+      value = keyframe_weight(time, param[0], static_cast<int>(param[1]), r);
     } else {
       const int a = m.axis[r];
       value = param[a] - scratch.centroid[a];

@@ -3,10 +3,22 @@
 // accumulators, as kernels see them.
 #pragma once
 
+#include "nudge/config.h"
+
 namespace nudge {
 
 // How an input block of the feature vector is computed (ControllerInputType's order).
-enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget = 2, kBlockContact = 3 };
+enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget = 2, kBlockContact = 3, kBlockKeyframes = 4 };
+
+// Key r's hat function of time: 1 at key r, falling to 0 at its neighbours; time held at
+// the last key after it.
+template <class T>
+NUDGE_HD T keyframe_weight(T time, T duration, int count, int r) {
+  const T span = duration / T(count - 1);
+  const T at = (time < duration ? time : duration) / span - T(r);
+  const T hat = T(1) - (at < T(0) ? -at : at);
+  return hat > T(0) ? hat : T(0);
+}
 
 template <class T>
 struct ControllerModel {

@@ -43,6 +43,9 @@ std::vector<double> controller_outputs_at(const Controller& c, double dt, const 
       case ControllerInputType::Contact:
         for (int i : observed) in.push_back(controller_contact_flag(x[3 * i + 1], input.height, input.width));
         break;
+      case ControllerInputType::Keyframes:
+        for (int j = 0; j < input.count; ++j) in.push_back(keyframe_weight(t * dt, input.duration, input.count, j));
+        break;
     }
   }
   for (int l = 0; l < int(c.layers.size()); ++l) {

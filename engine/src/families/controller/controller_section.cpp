@@ -17,6 +17,7 @@ namespace {
 constexpr int kMaxControllerLayers = 16;
 constexpr int kMaxLayerSize = 4096;
 constexpr int kMaxSinePhases = 1024;
+constexpr int kMaxKeyframes = 1024;
 constexpr long long kMaxControllerWeights = 10'000'000;
 
 std::string axes_text(const bool axes[3]) {
@@ -48,16 +49,16 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
     }
   }
 
-  const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target, contact)");
+  const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target, contact, keyframes)");
   if (!inputs.json.is_array() || inputs.json.empty())
-    fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact)");
+    fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact, keyframes)");
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Node item = inputs.element(k);
-    if (!item.json.is_object()) fail_found(item, "an input object with a \"type\" (sine, state, target, contact)");
-    const Node type_node = required(item, "type", "the input's type: sine, state, target or contact");
+    if (!item.json.is_object()) fail_found(item, "an input object with a \"type\" (sine, state, target, contact, keyframes)");
+    const Node type_node = required(item, "type", "the input's type: sine, state, target, contact or keyframes");
     const std::optional<ControllerInputType> type =
-        controller_input_from_name(string(type_node, "sine, state, target or contact"));
-    if (!type) fail_found(type_node, "one of: sine, state, target, contact");
+        controller_input_from_name(string(type_node, "sine, state, target, contact or keyframes"));
+    if (!type) fail_found(type_node, "one of: sine, state, target, contact, keyframes");
     ControllerInput in;
     in.type = *type;
     switch (*type) {
@@ -65,6 +66,12 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
         expect_object(item, {"type", "count", "omega"});
         if (auto count = optional(item, "count")) in.count = int_in(*count, 1, kMaxSinePhases, "a number of phases");
         if (auto omega = optional(item, "omega")) in.omega = number(*omega, "an angular frequency (rad/s)");
+        break;
+      case ControllerInputType::Keyframes:
+        expect_object(item, {"type", "count", "duration"});
+        in.count = int_in(required(item, "count", "a number of keys >= 2"), 2, kMaxKeyframes, "a number of keys");
+        if (auto duration = optional(item, "duration"))
+          in.duration = number(*duration, "the time from the first key to the last > 0 (s)", positive);
         break;
       case ControllerInputType::State:
         expect_object(item, {"type", "position_scale", "velocity_scale"});
@@ -169,6 +176,10 @@ static OrderedJson controller_json(const Scene& scene) {
         item["velocity_scale"] = in.velocity_scale;
         break;
       case ControllerInputType::Target: item["point"] = vec3_json(in.point); break;
+      case ControllerInputType::Keyframes:
+        item["count"] = in.count;
+        item["duration"] = in.duration;
+        break;
       case ControllerInputType::Contact:
         item["height"] = in.height;
         item["width"] = in.width;
@@ -212,6 +223,10 @@ static Problem check_controller(const Scene& scene) {
     const std::string where = index_path("controller.inputs", long(k));
     if (in.type == ControllerInputType::Sine && (in.count < 1 || in.count > kMaxSinePhases))
       return found(where + ".count", in.count, "a number of phases in [1, " + std::to_string(kMaxSinePhases) + "]");
+    if (in.type == ControllerInputType::Keyframes && (in.count < 2 || in.count > kMaxKeyframes))
+      return found(where + ".count", in.count, "a number of keys in [2, " + std::to_string(kMaxKeyframes) + "]");
+    if (!(in.duration > 0) || !std::isfinite(in.duration))
+      return found(where + ".duration", in.duration, "a duration > 0 (s)");
     if (!std::isfinite(in.omega)) return found(where + ".omega", in.omega, "an angular frequency (rad/s)");
     if (!std::isfinite(in.position_scale)) return found(where + ".position_scale", in.position_scale, "a finite scale");
     if (!std::isfinite(in.velocity_scale)) return found(where + ".velocity_scale", in.velocity_scale, "a finite scale");

@@ -101,8 +101,7 @@ struct MpmGroupMotionAdjointKernel {
     for (int i = 0; i < vessels; ++i) {
       const MpmBoundaryGroup<T>& g = group[i];
       T angle = 0, rate = 0;
-      for (int k = 0; k < nodes; ++k)
-        if (shares.group[k] == i) angle += shares.angle[k], rate += shares.rate[k];
+      for (int k = 0; k < nodes; ++k) angle += shares.angle[i * nodes + k], rate += shares.rate[i * nodes + k];
       const T after = adj_angle[i];
       adj_angle[i] = after + angle;
       if (adj_controls && g.channel >= 0) adj_controls[t * channels + g.channel] += g.gain * (dt * after + rate);
@@ -151,7 +150,7 @@ public:
     exec.zero(act_);  // stays 0 without muscles (pull() then has nothing to do)
     exec.resize(adj_act_, size_t(n_));
     upload_boundaries(scene, exec);
-    stepper_.reserve(exec, grid_, n_);
+    stepper_.reserve(exec, grid_, n_, groups_count_);
   }
 
   void state_fields(std::vector<StateField>& out) const {
@@ -333,7 +332,8 @@ private:
 
   MpmBoundaries<T> boundaries(const Exec& exec) const {
     if (parts_count_ == 0) return {};
-    return {parts_count_, grid_.dx, exec.data(parts_), exec.data(groups_), exec.data(motion_), exec.data(turned_)};
+    return {parts_count_, groups_count_, grid_.dx, exec.data(parts_), exec.data(groups_), exec.data(motion_),
+            exec.data(turned_)};
   }
 
   void pull(const Exec& exec, const ModelView<T>& m, int t) {

@@ -1,18 +1,21 @@
 // The grid's boundaries besides its walls: collider shapes, each of a group that may turn
 // about a hinge (a vessel, nudge/material_points.h; the scene's colliders are a group
-// that never turns). A grid node inside a part, moving into it relative to the part's
-// own motion, is stopped (sticky) or slides with Coulomb friction on it: the standard
-// MPM boundary, applied to the node's velocity after the walls. The boundary reaches a
-// cell beyond each part's surface, so the liquid's side of a wall is held by nodes whose
-// normal faces the liquid; a node inside a part moves with it, whatever its normal (in a
-// thin wall, the nodes nearer the far face have the far face's normal, and would let
-// the liquid through). A node meets the first part that reaches it, so every node has at
-// most one contact, which its adjoint redoes.
+// that never turns). A grid node near a part, moving into it relative to the part's own
+// motion, is stopped (sticky) or slides with Coulomb friction on it: the standard MPM
+// boundary, applied to the node's velocity after the walls. Each part reaches a cell
+// beyond its surface, so the liquid's side of a wall is held by nodes whose normal faces
+// the liquid, and a node a cell inside a part moves with it, whatever its normal (in a
+// thin wall, the nodes nearer the far face have the far face's normal, and would let the
+// liquid through). Between, smooth steps blend the rules in, so the node's velocity is
+// continuous as a turning part sweeps past it: a hard switch makes the loss jump under
+// a small change of the turn, and its gradient useless (a finite difference disagrees).
+// The parts a node is within reach of act in turn.
 //
 // The adjoint gives dL/d(node velocity in) and the node's shares of dL/d(angle) and
-// dL/d(rate) of its group's turn: the part's velocity there is rate * a x (x - pivot),
-// and a turn by d(angle) carries the normal to R n(pivot + R^T (x - pivot)), whose
-// derivative is a x n - (dn/dx)(a x (x - pivot)).
+// dL/d(rate) of each group's turn: the part's velocity there is rate * a x (x - pivot),
+// and a turn by d(angle) carries phi and the normal to phi(pivot + R^T (x - pivot)) and
+// R n(pivot + R^T (x - pivot)), whose derivatives are -grad phi . (a x r) and
+// a x n - (dn/dx)(a x r).
 #pragma once
 
 #include "families/colliders/collider_sdf.h"
@@ -44,7 +47,7 @@ struct MpmGroupMotion {
 
 template <class T>
 struct MpmBoundaries {
-  int parts = 0;
+  int parts = 0, groups = 0;
   T reach = 0;  // m beyond a part's surface: the grid's cell
   const MpmBoundaryPart<T>* part = nullptr;
   const MpmBoundaryGroup<T>* group = nullptr;
@@ -97,76 +100,127 @@ struct MpmTurnPartsKernel {
   }
 };
 
-// What a node meets: the first part holding it, or none (part < 0).
+// The smooth step 3u^2 - 2u^3 of u clamped to [0, 1], and its slope.
 template <class T>
-struct BoundaryContact {
-  int part = -1;
+NUDGE_HD T smooth_step(T u) {
+  u = u < T(0) ? T(0) : (u > T(1) ? T(1) : u);
+  return u * u * (T(3) - T(2) * u);
+}
+template <class T>
+NUDGE_HD T smooth_step_slope(T u) {
+  return u <= T(0) || u >= T(1) ? T(0) : T(6) * u * (T(1) - u);
+}
+
+// One part's effect on a node at x: where it is, how it moves there, how far the node is
+// within its reach (band: 0 at the reach, 1 at the surface and inside) and how deep
+// inside (depth: 0 at the surface, 1 a reach deep).
+template <class T>
+struct PartContact {
   Collider<T> shape;
   SdfSample<T> sdf;
-  Vec3<T> solid_v;  // the part's velocity at the node
+  Vec3<T> arm;      // a x (x - pivot): the part's velocity per unit rate
+  Vec3<T> solid_v;  // rate * arm
+  T band, depth;
+  T friction;
 };
 
 template <class T>
-NUDGE_HD BoundaryContact<T> boundary_contact(const MpmBoundaries<T>& b, Vec3<T> x) {
-  BoundaryContact<T> c;
-  for (int i = 0; i < b.parts; ++i) {
-    const SdfSample<T> sdf = collider_sdf(b.shape[i], x);
-    if (!(sdf.distance < b.reach)) continue;
-    const MpmBoundaryGroup<T>& g = b.group[b.part[i].group];
-    c.part = i, c.shape = b.shape[i], c.sdf = sdf;
-    c.solid_v = b.motion[b.part[i].group].rate * cross(group_axis(g), x - group_pivot(g));
-    return c;
-  }
+NUDGE_HD PartContact<T> part_contact(const MpmBoundaries<T>& b, int i, Vec3<T> x, SdfSample<T> sdf) {
+  const MpmBoundaryGroup<T>& g = b.group[b.part[i].group];
+  PartContact<T> c;
+  c.shape = b.shape[i], c.sdf = sdf;
+  c.arm = cross(group_axis(g), x - group_pivot(g));
+  c.solid_v = b.motion[b.part[i].group].rate * c.arm;
+  c.band = smooth_step((b.reach - sdf.distance) / b.reach);
+  c.depth = smooth_step(-sdf.distance / b.reach);
+  c.friction = g.friction;
   return c;
 }
 
-// The node's velocity v (after the walls) after the boundaries, at node position x.
+// One part's map of the node's velocity: the surface's rule (moving in relative to the
+// part: stopped, or sliding with friction) blended in over the band, then the part's own
+// velocity blended in over the depth. Continuous in x, v and the part's motion, so a
+// part sweeping past a node does not jolt it.
 template <class T>
-NUDGE_HD Vec3<T> boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T> v) {
-  if (b.parts == 0) return v;
-  const BoundaryContact<T> c = boundary_contact(b, x);
-  if (c.part < 0) return v;
-  if (c.sdf.distance < T(0)) return c.solid_v;  // inside: the part's own motion
+NUDGE_HD Vec3<T> part_velocity(const PartContact<T>& c, Vec3<T> v) {
   const Vec3<T> rel = v - c.solid_v;
-  if (dot(rel, c.sdf.normal) >= T(0)) return v;  // leaving it
-  return c.solid_v + wall_velocity(rel, c.sdf.normal, b.group[b.part[c.part].group].friction);
+  const Vec3<T> surface = dot(rel, c.sdf.normal) < T(0) ? c.solid_v + wall_velocity(rel, c.sdf.normal, c.friction) : v;
+  const Vec3<T> banded = v + c.band * (surface - v);
+  return banded + c.depth * (c.solid_v - banded);
 }
 
-// The node's share of its group's dL/d(angle) and dL/d(rate); group < 0 for none.
-template <class T>
-struct BoundaryShare {
-  int group = -1;
-  T angle = 0, rate = 0;
-};
+// How many parts one node can meet at once (a corner of three, and a fourth); more are
+// passed over, in both passes alike.
+inline constexpr int kMaxNodeContacts = 4;
 
-// Given dL/d(boundary_velocity's result): adds dL/dv, returns the node's share.
+// The node's velocity v (after the walls) after the boundaries, at node position x: each
+// part within its reach in turn.
 template <class T>
-NUDGE_HD BoundaryShare<T> adj_boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T> v, Vec3<T> adj_out,
-                                                Vec3<T>& adj_v) {
-  BoundaryShare<T> share;
-  const BoundaryContact<T> c = b.parts == 0 ? BoundaryContact<T>{} : boundary_contact(b, x);
-  if (c.part >= 0 && c.sdf.distance < T(0)) {  // out = solid_v = rate (a x r)
-    const MpmBoundaryGroup<T>& g = b.group[b.part[c.part].group];
-    share.group = b.part[c.part].group;
-    share.rate = dot(adj_out, cross(group_axis(g), x - group_pivot(g)));
-    return share;
+NUDGE_HD Vec3<T> boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T> v) {
+  int count = 0;
+  for (int i = 0; i < b.parts && count < kMaxNodeContacts; ++i) {
+    const SdfSample<T> sdf = collider_sdf(b.shape[i], x);
+    if (!(sdf.distance < b.reach)) continue;
+    v = part_velocity(part_contact(b, i, x, sdf), v);
+    ++count;
   }
-  const Vec3<T> rel = c.part < 0 ? v : v - c.solid_v;
-  if (c.part < 0 || dot(rel, c.sdf.normal) >= T(0)) {
-    adj_v += adj_out;
-    return share;
+  return v;
+}
+
+// Given dL/d(boundary_velocity's result): adds dL/dv, and each group's shares of
+// dL/d(angle) and dL/d(rate) to angle[g * stride], rate[g * stride].
+template <class T>
+NUDGE_HD void adj_boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T> v, Vec3<T> adj_out, Vec3<T>& adj_v,
+                                    T* angle, T* rate, int stride = 1) {
+  // Forward again, keeping each contact's input velocity.
+  int part[kMaxNodeContacts];
+  SdfSample<T> sdf[kMaxNodeContacts];
+  Vec3<T> input[kMaxNodeContacts];
+  int count = 0;
+  for (int i = 0; i < b.parts && count < kMaxNodeContacts; ++i) {
+    const SdfSample<T> s = collider_sdf(b.shape[i], x);
+    if (!(s.distance < b.reach)) continue;
+    part[count] = i, sdf[count] = s, input[count] = v;
+    v = part_velocity(part_contact(b, i, x, s), v);
+    ++count;
   }
-  const MpmBoundaryGroup<T>& g = b.group[b.part[c.part].group];
-  Vec3<T> adj_rel{0, 0, 0}, adj_n{0, 0, 0};
-  adj_wall_velocity(rel, c.sdf.normal, g.friction, adj_out, adj_rel, &adj_n);
-  adj_v += adj_rel;
-  const Vec3<T> axis = group_axis(g), arm = cross(axis, x - group_pivot(g));
-  share.group = b.part[c.part].group;
-  // out = solid_v + W(v - solid_v, n): solid_v = rate (a x r)
-  share.rate = dot(adj_out - adj_rel, arm);
-  const Vec3<T> adj_x = collider_sdf_adjoint(c.shape, x, T(0), adj_n);
-  share.angle = dot(adj_n, cross(axis, c.sdf.normal)) - dot(adj_x, arm);
-  return share;
+  for (int k = count - 1; k >= 0; --k) {
+    const PartContact<T> c = part_contact(b, part[k], x, sdf[k]);
+    const Vec3<T> vin = input[k], rel = vin - c.solid_v;
+    const bool moving_in = dot(rel, c.sdf.normal) < T(0);
+    const Vec3<T> surface = moving_in ? c.solid_v + wall_velocity(rel, c.sdf.normal, c.friction) : vin;
+    const Vec3<T> banded = vin + c.band * (surface - vin);
+    // out = banded + depth (solid_v - banded)
+    const Vec3<T> adj_banded = (T(1) - c.depth) * adj_out;
+    Vec3<T> adj_solid = c.depth * adj_out;
+    const T adj_depth = dot(adj_out, c.solid_v - banded);
+    // banded = vin + band (surface - vin)
+    Vec3<T> adj_in = (T(1) - c.band) * adj_banded;
+    const Vec3<T> adj_surface = c.band * adj_banded;
+    const T adj_band = dot(adj_banded, surface - vin);
+    Vec3<T> adj_n{0, 0, 0};
+    if (moving_in) {  // surface = solid_v + W(vin - solid_v, n)
+      Vec3<T> adj_rel{0, 0, 0};
+      adj_wall_velocity(rel, c.sdf.normal, c.friction, adj_surface, adj_rel, &adj_n);
+      adj_in += adj_rel;
+      adj_solid += adj_surface - adj_rel;
+    } else {
+      adj_in += adj_surface;
+    }
+    // band = S((reach - phi) / reach), depth = S(-phi / reach)
+    const T adj_phi = -(adj_band * smooth_step_slope((b.reach - c.sdf.distance) / b.reach) +
+                        adj_depth * smooth_step_slope(-c.sdf.distance / b.reach)) /
+                      b.reach;
+    const int g = b.part[part[k]].group;
+    const Vec3<T> axis = group_axis(b.group[g]);
+    rate[g * stride] += dot(adj_solid, c.arm);
+    // A turn by d(angle) moves the surface under the fixed node: phi and n seen from x
+    // turned back by d(angle), and n turned forward.
+    const Vec3<T> adj_x = collider_sdf_adjoint(c.shape, x, adj_phi, adj_n);
+    angle[g * stride] += dot(adj_n, cross(axis, c.sdf.normal)) - dot(adj_x, c.arm);
+    adj_out = adj_in;
+  }
+  adj_v += adj_out;
 }
 
 }  // namespace nudge

@@ -264,10 +264,10 @@ struct MpmTakeNextAdjointKernel {
   }
 };
 
-// Each node's share of its boundary group's turn (BoundaryShare), nodes long.
+// Each node's shares of each boundary group's dL/d(angle) and dL/d(rate): entry
+// g * nodes + node.
 template <class T>
 struct MpmBoundaryShares {
-  int* group = nullptr;
   T* angle = nullptr;
   T* rate = nullptr;
 };
@@ -301,13 +301,12 @@ struct MpmAdjGridKernel {
     });
     const Vec3<T> mv = load3(momentum, id, nodes);
     Vec3<T> adj_walled{0, 0, 0};
-    BoundaryShare<T> share;
-    if (mass[id] > T(0))
-      share = adj_boundary_velocity(bounds, node_position(g, node), grid_velocity(g, node, mv, mass[id]), adj_v,
-                                    adj_walled);
+    for (int k = 0; k < bounds.groups; ++k) shares.angle[k * nodes + id] = shares.rate[k * nodes + id] = T(0);
+    if (mass[id] > T(0) && bounds.parts > 0)
+      adj_boundary_velocity(bounds, node_position(g, node), grid_velocity(g, node, mv, mass[id]), adj_v, adj_walled,
+                            shares.angle + id, shares.rate + id, nodes);
     else
       adj_walled = adj_v;
-    shares.group[id] = share.group, shares.angle[id] = share.angle, shares.rate[id] = share.rate;
     Vec3<T> am{0, 0, 0}, ag{0, 0, 0};
     T amass = 0;
     adj_grid_velocity(g, node, mv, mass[id], adj_walled, am, amass, ag);

@@ -15,7 +15,7 @@ template <class T, Backend Exec>
 class MpmStepper {
 public:
   // Sizes the scratch for n points on grid g.
-  void reserve(const Exec& exec, const MpmGrid<T>& g, int n) {
+  void reserve(const Exec& exec, const MpmGrid<T>& g, int n, int groups = 0) {
     const size_t nodes = size_t(g.node_count()), points = size_t(n > 0 ? n : 1);
     exec.resize(cell_, points);
     exec.resize(order_, points);
@@ -30,9 +30,9 @@ public:
     exec.resize(adj_momentum_, 3 * nodes);
     exec.resize(adj_mass_, nodes);
     exec.resize(adj_gravity_, 3 * nodes);
-    exec.resize(share_group_, nodes);
-    exec.resize(share_angle_, nodes);
-    exec.resize(share_rate_, nodes);
+    exec.resize(share_angle_, nodes * size_t(groups > 0 ? groups : 1));
+    exec.resize(share_rate_, nodes * size_t(groups > 0 ? groups : 1));
+
     for (auto* a : {&next_vn_, &next_xn_}) exec.resize(*a, 3 * points);
     for (auto* a : {&next_cn_, &next_fn_}) exec.resize(*a, 9 * points);
   }
@@ -71,7 +71,7 @@ public:
   const T* gravity_shares(const Exec& exec) const { return exec.data(adj_gravity_); }
   // Each node's share of its boundary group's turn from the last adjoint.
   MpmBoundaryShares<T> boundary_shares(const Exec& exec) {
-    return {exec.data(share_group_), exec.data(share_angle_), exec.data(share_rate_)};
+    return {exec.data(share_angle_), exec.data(share_rate_)};
   }
 
 private:
@@ -100,7 +100,7 @@ private:
 
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
-  IntArray cell_, order_, start_, share_group_;
+  IntArray cell_, order_, start_;
   Array fx_, w_, dw_;
   Array affine_, momentum_, mass_, velocity_;
   Array adj_momentum_, adj_mass_, adj_gravity_, share_angle_, share_rate_;
