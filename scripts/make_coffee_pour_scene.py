@@ -9,8 +9,9 @@ lower. The turning rate is a curve through nine keyframes over the 2 s (a contro
 keyframe inputs through a linear layer), whose values are optimised. The objectives:
 "inside", the share of the liquid outside the mug at the end (a smooth indicator of the
 mug's box), and "target", the liquid's centroid pulled towards the mug's middle (a
-gradient from anywhere). The first pour tilts the cup by 2.2 rad in 0.4 s: too fast, so
-a third of the coffee flies over the mug; optimisation slows it down.
+gradient from anywhere). The first pour's keyframes sample an ease-in-out tilt of 2.2 rad
+in 0.4 s (the curve through them turns the cup by 2 rad in 0.5 s): too fast, so a third
+of the coffee flies over the mug; optimisation slows it down.
 
     python3 scripts/make_coffee_pour_scene.py scenes/coffee_pour.json
 """

@@ -76,13 +76,20 @@ void draw_objectives(const DrawContext& context, render::DrawList& list) {
       return moving_bodies ? position(traj->body_x, size_t(step) * traj->bodies * 3, b)
                            : position(scene.body_positions(), 0, b);
     };
+    const int points = scene.material_points.count();
+    const bool moving_points = traj && traj->points == points;
+    const auto point_at = [&](int q) {
+      return moving_points ? position(traj->point_x, size_t(step) * size_t(points) * 3, q)
+                           : position(scene.params[ParamId::PointPosition].value, 0, q);
+    };
     for (const Objective& o : scene.objectives) {
       const ObjectiveLayout& layout = objective_layout(o.type);
       if (layout.target == ObjectiveTarget::Position && o.target.size() == 3) {
         // The centroid of the term's particles and bodies, as the engine takes it.
         glm::vec3 c = centroid(o.particles, xyz, offset) * static_cast<float>(o.particles.size());
         for (int b : o.bodies) c += body_at(b);
-        const size_t count = o.particles.size() + o.bodies.size();
+        for (int q : o.points) c += point_at(q);
+        const size_t count = o.particles.size() + o.bodies.size() + o.points.size();
         target_at(vec(o.target.data()), count ? c / static_cast<float>(count) : c);
       }
       if (layout.target == ObjectiveTarget::PerParticle)
