@@ -25,10 +25,11 @@ ColliderShape turned_part(const MaterialVessel& vessel, const ColliderShape& par
   const Vec3<double> pivot{vessel.pivot[0], vessel.pivot[1], vessel.pivot[2]};
   const Quat<double> turn = quat_from_axis_angle(axis, angle);
   ColliderShape out = part;
-  const Vec3<double> at = pivot + rotate(turn, Vec3<double>{part.position[0], part.position[1], part.position[2]} - pivot);
+  const Vec3<double> at =
+      pivot + rotate(turn, Vec3<double>{part.position[0], part.position[1], part.position[2]} - pivot);
   out.position[0] = at.x, out.position[1] = at.y, out.position[2] = at.z;
-  const Quat<double> q = turn * Quat<double>{part.orientation[0], part.orientation[1], part.orientation[2],
-                                             part.orientation[3]};
+  const Quat<double> q =
+      turn * Quat<double>{part.orientation[0], part.orientation[1], part.orientation[2], part.orientation[3]};
   out.orientation[0] = q.x, out.orientation[1] = q.y, out.orientation[2] = q.z, out.orientation[3] = q.w;
   return out;
 }
@@ -44,8 +45,8 @@ void draw_vessels(const DrawContext& context, render::DrawList& list) {
     const double angle =
         moving ? context.traj->vessel_angle[size_t(context.step) * size_t(count) + size_t(v)] : vessel.angle;
     for (const ColliderShape& part : vessel.parts)
-      list.meshes.push_back(collider_mesh(turned_part(vessel, part, angle), bounds.center(), 2 * bounds.radius(),
-                                          colors::kCollider));
+      list.meshes.push_back(
+          collider_mesh(turned_part(vessel, part, angle), bounds.center(), 2 * bounds.radius(), colors::kCollider));
   }
 }
 

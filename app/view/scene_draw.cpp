@@ -202,8 +202,8 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   for (const MaterialVessel& vessel : scene.material_points.vessels)
     for (const ColliderShape& part : vessel.parts) {
       const double part_reach = part.type == ColliderType::Box
-                               ? std::hypot(part.half_extents[0], part.half_extents[1], part.half_extents[2])
-                               : part.radius + part.half_length;
+                                    ? std::hypot(part.half_extents[0], part.half_extents[1], part.half_extents[2])
+                                    : part.radius + part.half_length;
       include({part.position[0], part.position[1], part.position[2]}, static_cast<float>(part_reach));
     }
   include(body_x, reach);

@@ -46,7 +46,7 @@ struct MaterialVessel {
   std::vector<ColliderShape> parts;  // boxes, spheres, capsules
   double pivot[3] = {0, 0, 0};       // m
   double axis[3] = {0, 0, 1};        // unit; a 2D grid turns about z
-  double angle = 0.0;  // rad, at the start
+  double angle = 0.0;                // rad, at the start
   int channel = -1;
   double gain = 1.0;       // rad/s per unit of control
   double friction = -1.0;  // a Coulomb coefficient >= 0, or < 0 for sticky

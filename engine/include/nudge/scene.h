@@ -98,10 +98,10 @@ std::optional<ObjectiveType> objective_type_from_name(std::string_view name);
 struct Objective {
   ObjectiveType type = ObjectiveType::Target;
   double weight = 1.0;
-  int step = -1;                    // -1: the final step T
-  std::vector<int> particles;       // Target, Positions, Velocity, Travel
-  std::vector<int> bodies;          // Target, Velocity: bodies' centres of mass in the centroid; Orientation
-  std::vector<int> points;          // Target, Velocity, Travel: material points in the centroid; Inside
+  int step = -1;               // -1: the final step T
+  std::vector<int> particles;  // Target, Positions, Velocity, Travel
+  std::vector<int> bodies;     // Target, Velocity: bodies' centres of mass in the centroid; Orientation
+  std::vector<int> points;     // Target, Velocity, Travel: material points in the centroid; Inside
   // 3 values (Target, Velocity), |P| x 3 (Positions), or a region's lower and upper corners
   // and its softness, 7 values (Inside)
   std::vector<double> target;

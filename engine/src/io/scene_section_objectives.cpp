@@ -132,15 +132,14 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       const Node region = required(node, "region", "a box: {\"lower\": [x, y, z], \"upper\": [x, y, z]}");
       if (!region.json.is_object()) fail_found(region, "a box: {\"lower\": [x, y, z], \"upper\": [x, y, z]}");
       expect_object(region, {"lower", "upper", "softness"});
-      const std::array<double, 3> lower = vec3(required(region, "lower", "its lowest corner [x, y, z] (m)"),
-                                               "its lowest corner [x, y, z] (m)");
+      const std::array<double, 3> lower =
+          vec3(required(region, "lower", "its lowest corner [x, y, z] (m)"), "its lowest corner [x, y, z] (m)");
       const Node upper_node = required(region, "upper", "its highest corner [x, y, z] (m)");
       const std::array<double, 3> upper = vec3(upper_node, "its highest corner [x, y, z] (m)");
       for (std::size_t k = 0; k < 3; ++k)
         if (!(upper[k] > lower[k])) fail_found(upper_node.element(k), "a coordinate above the lower corner's");
       double softness = 0.01 * std::min({upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]});
-      if (auto soft = optional(region, "softness"))
-        softness = number(*soft, "the indicator's width > 0 (m)", positive);
+      if (auto soft = optional(region, "softness")) softness = number(*soft, "the indicator's width > 0 (m)", positive);
       o.target.assign(lower.begin(), lower.end());
       o.target.insert(o.target.end(), upper.begin(), upper.end());
       o.target.push_back(softness);

@@ -17,8 +17,7 @@ double logistic(double a) { return 1.0 / (1.0 + std::exp(-a)); }
 class InsideTerm final : public StateTerm<InsideTerm> {
 public:
   explicit InsideTerm(const ObjectiveSource& source)
-      : weight_(source.objective.weight), step_(source.step), points_(source.objective.points),
-        sizes_(source.sizes) {
+      : weight_(source.objective.weight), step_(source.step), points_(source.objective.points), sizes_(source.sizes) {
     for (int k = 0; k < 3; ++k) lower_[k] = source.objective.target[size_t(k)];
     for (int k = 0; k < 3; ++k) upper_[k] = source.objective.target[size_t(k) + 3];
     softness_ = source.objective.target[6];
@@ -57,8 +56,7 @@ private:
       value *= low[k] * high[k];
     }
     if (grad)  // d/dx of sig(a) = sig (1 - sig) da/dx; the product's other factors stay
-      for (int k = 0; k < 3; ++k)
-        grad[k] = value * ((1 - low[k]) - (1 - high[k])) / softness_;
+      for (int k = 0; k < 3; ++k) grad[k] = value * ((1 - low[k]) - (1 - high[k])) / softness_;
     return value;
   }
 

@@ -77,7 +77,8 @@ private:
   Rollout(const Scene& scene, Exec exec, int checkpoint_every, bool live)
       : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
         points_(scene.material_points.count()),
-        vessels_(scene.material_points.enabled() ? static_cast<int>(scene.material_points.vessels.size()) : 0), steps_(scene.settings.steps),
+        vessels_(scene.material_points.enabled() ? static_cast<int>(scene.material_points.vessels.size()) : 0),
+        steps_(scene.settings.steps),
         checkpoint_every_(!live && checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
     // Particles come first in the list, so every slot begins with x: a state is passed

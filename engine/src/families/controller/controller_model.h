@@ -8,7 +8,13 @@
 namespace nudge {
 
 // How an input block of the feature vector is computed (ControllerInputType's order).
-enum ControllerBlockKind : int { kBlockSine = 0, kBlockState = 1, kBlockTarget = 2, kBlockContact = 3, kBlockKeyframes = 4 };
+enum ControllerBlockKind : int {
+  kBlockSine = 0,
+  kBlockState = 1,
+  kBlockTarget = 2,
+  kBlockContact = 3,
+  kBlockKeyframes = 4
+};
 
 // Key r's hat function of time: 1 at key r, falling to 0 at its neighbours; time held at
 // the last key after it.

@@ -54,7 +54,8 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
     fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact, keyframes)");
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Node item = inputs.element(k);
-    if (!item.json.is_object()) fail_found(item, "an input object with a \"type\" (sine, state, target, contact, keyframes)");
+    if (!item.json.is_object())
+      fail_found(item, "an input object with a \"type\" (sine, state, target, contact, keyframes)");
     const Node type_node = required(item, "type", "the input's type: sine, state, target, contact or keyframes");
     const std::optional<ControllerInputType> type =
         controller_input_from_name(string(type_node, "sine, state, target, contact or keyframes"));

@@ -73,8 +73,8 @@ struct MpmGroupMotionKernel {
   const T* controls;  // steps x channels
   int channels, t;
   T dt;
-  const T* angle;    // vessels: the state's
-  T* next_angle;     // vessels; null in the adjoint
+  const T* angle;  // vessels: the state's
+  T* next_angle;   // vessels; null in the adjoint
   MpmGroupMotion<T>* motion;
   NUDGE_HD void operator()(int i) const {
     const MpmBoundaryGroup<T>& g = group[i];
@@ -213,10 +213,10 @@ public:
     stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), point_state(pass.state), point_state(pass.adj),
                      grad(exec));
     if (vessels_ > 0)
-      exec.launch(1, MpmGroupMotionAdjointKernel<T>{
-                         exec.data(groups_), vessels_, grid_.node_count(), stepper_.boundary_shares(exec),
-                         pass.adj.vessel_angle, pass.grad.operator_product ? nullptr : pass.grad.actuators.controls,
-                         channels_, pass.t, grid_.dt});
+      exec.launch(1, MpmGroupMotionAdjointKernel<T>{exec.data(groups_), vessels_, grid_.node_count(),
+                                                    stepper_.boundary_shares(exec), pass.adj.vessel_angle,
+                                                    pass.grad.operator_product ? nullptr : pass.grad.actuators.controls,
+                                                    channels_, pass.t, grid_.dt});
     exec.launch(grid_.node_count() * 3, MpmGravitySumKernel<T>{stepper_.gravity_shares(exec), exec.data(g_gravity_)});
     if (channels_ > 0 && !pass.grad.operator_product)
       exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
@@ -326,14 +326,14 @@ private:
     exec.launch(groups_count_,
                 MpmGroupMotionKernel<T>{exec.data(groups_), vessels_, m.actuators.controls, m.actuators.channels, t,
                                         grid_.dt, angle, next_angle, exec.data(motion_)});
-    exec.launch(parts_count_, MpmTurnPartsKernel<T>{exec.data(parts_), exec.data(groups_), exec.data(motion_),
-                                                    exec.data(turned_)});
+    exec.launch(parts_count_,
+                MpmTurnPartsKernel<T>{exec.data(parts_), exec.data(groups_), exec.data(motion_), exec.data(turned_)});
   }
 
   MpmBoundaries<T> boundaries(const Exec& exec) const {
     if (parts_count_ == 0) return {};
-    return {parts_count_, groups_count_, grid_.dx, exec.data(parts_), exec.data(groups_), exec.data(motion_),
-            exec.data(turned_)};
+    return {parts_count_,       groups_count_,      grid_.dx,          exec.data(parts_),
+            exec.data(groups_), exec.data(motion_), exec.data(turned_)};
   }
 
   void pull(const Exec& exec, const ModelView<T>& m, int t) {

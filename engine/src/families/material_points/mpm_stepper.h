@@ -70,9 +70,7 @@ public:
   // dL/dg's share of each node from the last adjoint (3 x nodes).
   const T* gravity_shares(const Exec& exec) const { return exec.data(adj_gravity_); }
   // Each node's share of its boundary group's turn from the last adjoint.
-  MpmBoundaryShares<T> boundary_shares(const Exec& exec) {
-    return {exec.data(share_angle_), exec.data(share_rate_)};
-  }
+  MpmBoundaryShares<T> boundary_shares(const Exec& exec) { return {exec.data(share_angle_), exec.data(share_rate_)}; }
 
 private:
   MpmBins<T> bins(const Exec& exec) {
