@@ -198,12 +198,13 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   };
   include(xyz, 0);
   include(material_points, 0);
-  // The material points' vessels: each part's centre, with its reach.
+  // The material points' vessels: each part's centre, with its reach (a plane has neither).
   for (const MaterialVessel& vessel : scene.material_points.vessels)
     for (const ColliderShape& part : vessel.parts) {
+      if (part.type == ColliderType::Plane) continue;
       const double part_reach = part.type == ColliderType::Box
                                     ? std::hypot(part.half_extents[0], part.half_extents[1], part.half_extents[2])
-                                    : part.radius + part.half_length;
+                                    : part.radius + (part.type == ColliderType::Capsule ? part.half_length : 0.0);
       include({part.position[0], part.position[1], part.position[2]}, static_cast<float>(part_reach));
     }
   include(body_x, reach);

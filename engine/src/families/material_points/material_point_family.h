@@ -3,8 +3,9 @@
 // per rollout step (mpm_stepper.h) in the continua phase, after the particles and the
 // bodies, with its adjoint first in the step's adjoint. A point's muscle reads its
 // channel of the controls table every actuator reads; the adjoint adds to its gradient
-// channel by channel, in point order. A scene without material points has no state,
-// arrays or phase work from it.
+// channel by channel, in point order. The grid's boundaries (mpm_boundary.h) are the
+// vessels, whose angles are state turned at their channels' rates, and the scene's
+// colliders. A scene without material points has no state, arrays or phase work from it.
 #pragma once
 
 #include <cmath>

@@ -35,10 +35,11 @@ struct MpmBoundaryGroup {
   T axis[3];    // unit
   T friction;   // >= 0 Coulomb, < 0 sticky
   int channel;  // -1: it does not turn
-  T gain;       // rad per unit of control
+  T gain;       // rad/s per unit of control
 };
 
-// A group's turn during one step: its angle and the rate that brought it there.
+// A group's turn during one step: its angle at the step's start (the state's) and the
+// rate its control gives during the step.
 template <class T>
 struct MpmGroupMotion {
   T angle = 0;
