@@ -15,6 +15,7 @@ namespace {
 
 render::Rgba material_color(MaterialModel model, size_t index) {
   if (model == MaterialModel::Liquid) return {0.25f, 0.55f, 0.95f, 1};
+  if (model == MaterialModel::Sand) return {0.86f, 0.72f, 0.45f, 1};
   constexpr render::Rgba kSolids[] = {{0.95f, 0.62f, 0.30f, 1}, {0.55f, 0.85f, 0.45f, 1}, {0.85f, 0.45f, 0.65f, 1}};
   return kSolids[index % 3];
 }

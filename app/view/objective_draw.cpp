@@ -108,6 +108,18 @@ void draw_objectives(const DrawContext& context, render::DrawList& list) {
             if (!(c & axis)) box.points.insert(box.points.end(), {corner(c), corner(c | axis)});
         list.lines.push_back(std::move(box));
       }
+      if (layout.target == ObjectiveTarget::PointSet) {  // a small cross at each of the shape's points
+        render::LineBatch crosses;
+        crosses.width_pixels = 1.5f;
+        crosses.colors = {colors::kTarget};
+        const float arm = bounds.radius() * 0.006f;
+        for (size_t q = 0; 3 * q + 2 < o.target.size(); ++q) {
+          const glm::vec3 y = vec(&o.target[3 * q]);
+          for (const glm::vec3 a : {glm::vec3(arm, 0, 0), glm::vec3(0, arm, 0), glm::vec3(0, 0, arm)})
+            crosses.points.insert(crosses.points.end(), {y - a, y + a});
+        }
+        list.lines.push_back(std::move(crosses));
+      }
       if (layout.binding == ObjectiveBinding::MarkerFile) {
         add_marker_tracks(list, o, traj);
         // The marker frame at or before this step.

@@ -63,9 +63,15 @@ void check_close(double adjoint, double fd, const std::string& what, int k) {
 MpmMaterialLaw<double> law_of(MpmModelKind kind) {
   MpmMaterialLaw<double> law;
   law.kind = kind;
-  law.mu = 3.0, law.lambda = 5.0, law.bulk = 7.0, law.viscosity = 0.4;
+  law.mu = 3.0, law.lambda = 5.0, law.bulk = 7.0, law.viscosity = 0.4, law.alpha = 0.4;
   return law;
 }
+
+// The 2D-only models (their polar decomposition is the x-y block's).
+bool plane_only(MpmModelKind kind) { return kind == MpmModelKind::FixedCorotated || kind == MpmModelKind::Sand; }
+
+constexpr MpmModelKind kAllModels[] = {MpmModelKind::NeoHookean, MpmModelKind::FixedCorotated, MpmModelKind::Liquid,
+                                       MpmModelKind::Sand};
 
 MpmGrid<double> test_grid(int dims) {
   MpmGrid<double> g;
@@ -82,12 +88,12 @@ MpmGrid<double> test_grid(int dims) {
 }  // namespace
 
 TEST_CASE("mpm: each material's stress adjoint matches central differences") {
-  for (const MpmModelKind kind : {MpmModelKind::NeoHookean, MpmModelKind::FixedCorotated, MpmModelKind::Liquid})
+  for (const MpmModelKind kind : kAllModels)
     for (const double act : {0.0, 1.7}) {
       CAPTURE(int(kind));
       CAPTURE(act);
       MpmMaterialLaw<double> law = law_of(kind);
-      M f = random_gradient(kind == MpmModelKind::FixedCorotated ? 2 : 3);
+      M f = random_gradient(plane_only(kind) ? 2 : 3);
       M c = random_affine(3, 0.5);
       double a = act;
       const M weight = random_matrix(1.0);
@@ -97,7 +103,7 @@ TEST_CASE("mpm: each material's stress adjoint matches central differences") {
       double adj_act = 0;
       adj_kirchhoff_stress(law, f, c, a, weight, adj_f, adj_c, adj_law, adj_act);
       for (int k = 0; k < 9; ++k) {
-        if (kind == MpmModelKind::FixedCorotated && (k % 3 == 2 || k / 3 == 2)) continue;  // 2D only
+        if (plane_only(kind) && (k % 3 == 2 || k / 3 == 2)) continue;  // 2D only
         check_close(adj_f.m[k], central(loss, f.m[k], 1e-6), "F", k);
         check_close(adj_c.m[k], central(loss, c.m[k], 1e-6), "C", k);
       }
@@ -105,42 +111,51 @@ TEST_CASE("mpm: each material's stress adjoint matches central differences") {
       check_close(adj_law.lambda, central(loss, law.lambda, 1e-6), "lambda", 0);
       check_close(adj_law.bulk, central(loss, law.bulk, 1e-6), "bulk", 0);
       check_close(adj_law.viscosity, central(loss, law.viscosity, 1e-6), "viscosity", 0);
+      check_close(adj_law.alpha, central(loss, law.alpha, 1e-6), "alpha", 0);
       check_close(adj_act, central(loss, a, 1e-6), "act", 0);
     }
 }
 
 TEST_CASE("mpm: a point's preparation (F' and the affine momentum) against central differences") {
   for (const int dims : {2, 3})
-    for (const MpmModelKind kind : {MpmModelKind::NeoHookean, MpmModelKind::FixedCorotated, MpmModelKind::Liquid}) {
-      if (dims == 3 && kind == MpmModelKind::FixedCorotated) continue;
-      CAPTURE(dims);
-      CAPTURE(int(kind));
-      const MpmGrid<double> g = test_grid(dims);
-      PointMaterial<double> pm{law_of(kind), 0.8, 2e-3, 0.9};
-      M f = random_gradient(dims), c = random_affine(dims, 3.0);
-      const M weight_a = random_matrix(1.0), weight_f = random_matrix(1.0);
-      const auto loss = [&] {
-        const M f_new = dims == 2 ? advanced_gradient<2>(g, pm, c, f) : advanced_gradient<3>(g, pm, c, f);
-        return inner(weight_a, affine_momentum(g, pm, c, f_new)) + inner(weight_f, f_new);
-      };
-      PointAdjoint<double> adj;
-      if (dims == 2)
-        adj_point_prepare<2>(g, pm, c, f, weight_a, weight_f, adj);
-      else
-        adj_point_prepare<3>(g, pm, c, f, weight_a, weight_f, adj);
-      for (int k = 0; k < 9; ++k) {
-        if (dims == 2 && (k % 3 == 2 || k / 3 == 2)) continue;
-        check_close(adj.f.m[k], central(loss, f.m[k], 1e-6), "F", k);
-        check_close(adj.c.m[k], central(loss, c.m[k], 1e-6), "C", k);
+    for (const MpmModelKind kind : kAllModels)
+      // Sand's return mapping has three cases: squeezed (onto the cone, or inside it),
+      // as it is, and stretched (no tension): F near 0.85 I, I and 1.15 I reach each.
+      for (const double squeeze : {0.85, 1.0, 1.15}) {
+        if (dims == 3 && plane_only(kind)) continue;
+        if (squeeze != 1.0 && kind != MpmModelKind::Sand) continue;
+        CAPTURE(dims);
+        CAPTURE(int(kind));
+        CAPTURE(squeeze);
+        const MpmGrid<double> g = test_grid(dims);
+        PointMaterial<double> pm{law_of(kind), 0.8, 2e-3, 0.9};
+        M f = random_gradient(dims), c = random_affine(dims, 3.0);
+        for (int k = 0; k < dims * 3; ++k)
+          if (k % 3 < dims) f.m[k] *= squeeze;
+        const M weight_a = random_matrix(1.0), weight_f = random_matrix(1.0);
+        const auto loss = [&] {
+          const M f_new = dims == 2 ? advanced_gradient<2>(g, pm, c, f) : advanced_gradient<3>(g, pm, c, f);
+          return inner(weight_a, affine_momentum(g, pm, c, f_new)) + inner(weight_f, f_new);
+        };
+        PointAdjoint<double> adj;
+        if (dims == 2)
+          adj_point_prepare<2>(g, pm, c, f, weight_a, weight_f, adj);
+        else
+          adj_point_prepare<3>(g, pm, c, f, weight_a, weight_f, adj);
+        for (int k = 0; k < 9; ++k) {
+          if (dims == 2 && (k % 3 == 2 || k / 3 == 2)) continue;
+          check_close(adj.f.m[k], central(loss, f.m[k], 1e-6), "F", k);
+          check_close(adj.c.m[k], central(loss, c.m[k], 1e-6), "C", k);
+        }
+        check_close(adj.mass, central(loss, pm.mass, 1e-6), "mass", 0);
+        check_close(adj.volume, central(loss, pm.volume, 1e-8), "volume", 0);
+        check_close(adj.act, central(loss, pm.act, 1e-6), "act", 0);
+        check_close(adj.law.mu, central(loss, pm.law.mu, 1e-6), "mu", 0);
+        check_close(adj.law.lambda, central(loss, pm.law.lambda, 1e-6), "lambda", 0);
+        check_close(adj.law.bulk, central(loss, pm.law.bulk, 1e-6), "bulk", 0);
+        check_close(adj.law.viscosity, central(loss, pm.law.viscosity, 1e-6), "viscosity", 0);
+        check_close(adj.law.alpha, central(loss, pm.law.alpha, 1e-6), "alpha", 0);
       }
-      check_close(adj.mass, central(loss, pm.mass, 1e-6), "mass", 0);
-      check_close(adj.volume, central(loss, pm.volume, 1e-8), "volume", 0);
-      check_close(adj.act, central(loss, pm.act, 1e-6), "act", 0);
-      check_close(adj.law.mu, central(loss, pm.law.mu, 1e-6), "mu", 0);
-      check_close(adj.law.lambda, central(loss, pm.law.lambda, 1e-6), "lambda", 0);
-      check_close(adj.law.bulk, central(loss, pm.law.bulk, 1e-6), "bulk", 0);
-      check_close(adj.law.viscosity, central(loss, pm.law.viscosity, 1e-6), "viscosity", 0);
-    }
 }
 
 TEST_CASE("mpm: the weights are a partition of unity with the right first moment") {
@@ -360,9 +375,9 @@ TEST_CASE("mpm: one whole step's adjoint, composed of the pieces, against centra
     MpmGrid<double> g = test_grid(dims);
     Points p;
     p.dims = dims;
-    const MpmModelKind kinds[3] = {MpmModelKind::NeoHookean,
+    const MpmModelKind kinds[4] = {MpmModelKind::NeoHookean,
                                    dims == 2 ? MpmModelKind::FixedCorotated : MpmModelKind::NeoHookean,
-                                   MpmModelKind::Liquid};
+                                   MpmModelKind::Liquid, dims == 2 ? MpmModelKind::Sand : MpmModelKind::NeoHookean};
     for (int i = 0; i < 6; ++i) {
       // Near one another (their stencils overlap), one near the floor.
       p.x.push_back(V{0.45 + 0.04 * uniform(), (i == 5 ? 0.16 : 0.45) + 0.04 * uniform(),
@@ -370,7 +385,7 @@ TEST_CASE("mpm: one whole step's adjoint, composed of the pieces, against centra
       p.v.push_back(V{uniform(), uniform(), dims == 3 ? uniform() : 0.0});
       p.c.push_back(random_affine(dims, 2.0));
       p.f.push_back(random_gradient(dims, 0.1));
-      p.material.push_back({law_of(kinds[i % 3]), 0.5 + 0.1 * i, 1e-3, i % 2 ? 0.7 : 0.0});
+      p.material.push_back({law_of(kinds[i % 4]), 0.5 + 0.1 * i, 1e-3, i % 2 ? 0.7 : 0.0});
     }
     // L = sum of random weights times every output.
     Step weight;

@@ -37,7 +37,7 @@ struct Block {
   std::vector<int> material;
   std::vector<double> mass, volume, act;
   std::vector<int> kind;
-  std::vector<double> mu, lambda, bulk, viscosity;
+  std::vector<double> mu, lambda, bulk, viscosity, alpha;
 };
 
 // A block of k^d points half a cell apart, solid (material 0) and, below it, a row of
@@ -54,6 +54,7 @@ Block make_block(int dims, int k, int cells = 16) {
   g.friction[2] = 0.5;
   b.kind = {int(dims == 2 ? MpmModelKind::FixedCorotated : MpmModelKind::NeoHookean), int(MpmModelKind::Liquid)};
   b.mu = {30.0, 0.0}, b.lambda = {20.0, 0.0}, b.bulk = {0.0, 50.0}, b.viscosity = {0.0, 0.3};
+  b.alpha = {0.0, 0.0};  // no sand here
   std::vector<std::array<double, 3>> points;
   const int kz = dims == 3 ? k : 1;
   for (int i = 0; i < k; ++i)
@@ -86,6 +87,7 @@ MpmPointsModel<double> model_of(const Block& b) {
   m.volume = b.volume.data();
   m.kind = b.kind.data();
   m.mu = b.mu.data(), m.lambda = b.lambda.data(), m.bulk = b.bulk.data(), m.viscosity = b.viscosity.data();
+  m.alpha = b.alpha.data();
   m.act = b.act.data();
   return m;
 }
@@ -121,8 +123,8 @@ double final_loss(const Block& b, const States& s, int steps) {
 }
 
 struct Gradients {
-  std::vector<double> x, v, c, f;                                      // dL/d(initial state)
-  std::vector<double> mu, lambda, bulk, viscosity, mass, volume, act;  // per point, summed over steps
+  std::vector<double> x, v, c, f;                                             // dL/d(initial state)
+  std::vector<double> mu, lambda, bulk, viscosity, alpha, mass, volume, act;  // per point, summed over steps
   double gravity[3] = {0, 0, 0};
 };
 
@@ -134,16 +136,20 @@ Gradients backward(const Block& b, States& s, int steps) {
   std::vector<double> ax(3 * n), av(3 * n), ac(9 * n, 0.0), af(9 * n, 0.0);
   for (size_t k = 0; k < 3 * n; ++k) ax[k] = std::sin(0.37 * double(k) + 1), av[k] = std::cos(0.23 * double(k));
   Gradients g;
-  for (auto* a : {&g.mu, &g.lambda, &g.bulk, &g.viscosity, &g.mass, &g.volume, &g.act}) a->assign(n, 0.0);
+  for (auto* a : {&g.mu, &g.lambda, &g.bulk, &g.viscosity, &g.alpha, &g.mass, &g.volume, &g.act}) a->assign(n, 0.0);
   std::vector<double> step_act(n);
   for (int t = steps - 1; t >= 0; --t) {
-    MpmPointGrad<double> grad{g.mu.data(),   g.lambda.data(), g.bulk.data(),  g.viscosity.data(),
-                              g.mass.data(), g.volume.data(), step_act.data()};
+    MpmPointGrad<double> grad;
+    grad.mu = g.mu.data(), grad.lambda = g.lambda.data(), grad.bulk = g.bulk.data();
+    grad.viscosity = g.viscosity.data(), grad.alpha = g.alpha.data(), grad.mass = g.mass.data();
+    grad.volume = g.volume.data(), grad.act = step_act.data();
     stepper.adjoint(exec, b.grid, model_of(b), {}, view(s, t), {ax.data(), av.data(), ac.data(), af.data()}, grad);
     for (size_t p = 0; p < n; ++p) g.act[p] += step_act[p];
     const int nodes = b.grid.node_count();
+    // The active nodes' shares (the others' are stale: no point reads them).
     for (int a = 0; a < 3; ++a)
-      for (int i = 0; i < nodes; ++i) g.gravity[a] += stepper.gravity_shares(exec)[size_t(a) * nodes + i];
+      for (int i = 0; i < stepper.active_count(); ++i)
+        g.gravity[a] += stepper.gravity_shares(exec)[size_t(a) * nodes + stepper.active_nodes(exec)[i]];
   }
   g.x = ax, g.v = av, g.c = ac, g.f = af;
   return g;

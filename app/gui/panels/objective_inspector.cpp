@@ -168,6 +168,10 @@ void objective(const Page& page) {
     row("region to", vec3(&o.target[3]) + " m");
     row("softness", number(o.target[6]) + " m (the indicator's width at the faces)");
   }
+  if (layout.target == ObjectiveTarget::PointSet) {
+    row("material points", std::to_string(o.points.size()) + " matched");
+    row("shape", std::to_string(o.target.size() / 3) + " target points (Chamfer distance, both ways)");
+  }
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
   if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
   if (layout.binding == ObjectiveBinding::MarkerFile) markers(page, scene, k);

@@ -25,9 +25,10 @@ enum class MaterialModel {
   NeoHookean,      // elastic solid, 2D and 3D
   FixedCorotated,  // elastic solid, DiffTaichi's diffmpm model; 2D only for now
   Liquid,          // weakly compressible, viscous
+  Sand,            // granular: Drucker-Prager plasticity on Hencky elasticity; 2D only for now
 };
 
-std::string_view material_model_name(MaterialModel model);  // "neo_hookean", "fixed_corotated", "liquid"
+std::string_view material_model_name(MaterialModel model);  // "neo_hookean", "fixed_corotated", "liquid", "sand"
 std::optional<MaterialModel> material_model_from_name(std::string_view name);
 
 struct ContinuumMaterial {

@@ -18,7 +18,7 @@ enum class ObjectiveElements : unsigned char {
   ParticlesOrAll,     // "particles", every particle when absent (positions)
   ParticlesOrBodies,  // "particles", "bodies" or both: their centroid (target, velocity)
   Bodies,             // "bodies", required (orientation)
-  PointsOrAll,        // material "points", every point when absent (inside)
+  PointsOrAll,        // material "points", every point when absent (inside, shape)
 };
 
 // What it compares them with.
@@ -28,6 +28,7 @@ enum class ObjectiveTarget : unsigned char {
   Velocity,     // "target": [x, y, z] (m/s)
   PerParticle,  // "targets": [x, y, z] per listed particle, or an "offset" from where they start
   Region,       // "region": {"lower": [x, y, z], "upper": [x, y, z], "softness": m}, a box
+  PointSet,     // "shape": [[x, y, z], ...], any number of points (m)
 };
 
 // Reference motion bound to particles and bodies ("bind", "bind_bodies").

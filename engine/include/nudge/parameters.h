@@ -70,6 +70,7 @@ enum class ParamId : int {
   MaterialPoissonRatio,   // M x 1, in (-1, 0.5) (solids)
   MaterialBulkModulus,    // M x 1, Pa (liquids)
   MaterialViscosity,      // M x 1, Pa s (liquids)
+  MaterialFrictionAngle,  // M x 1, degrees (sand: its Drucker-Prager cone)
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

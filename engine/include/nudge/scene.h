@@ -89,6 +89,7 @@ enum class ObjectiveType {
   Smoothness,   // w * (mean squared change per step of the spring controls + of the joint controls)
   Tracks,       // w * sum c |project(x_step(frame)) - uv|^2 / sum c: 2D tracks of the footage, c = weight x confidence
   Inside,       // w * (1 - mean of s(x_q)): material points inside a box region, s a smooth indicator
+  Shape,        // w * Chamfer distance between material points and a target point set (mean squared, both ways)
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -101,9 +102,9 @@ struct Objective {
   int step = -1;               // -1: the final step T
   std::vector<int> particles;  // Target, Positions, Velocity, Travel
   std::vector<int> bodies;     // Target, Velocity: bodies' centres of mass in the centroid; Orientation
-  std::vector<int> points;     // Target, Velocity, Travel: material points in the centroid; Inside
+  std::vector<int> points;     // Target, Velocity, Travel: material points in the centroid; Inside, Shape
   // 3 values (Target, Velocity), |P| x 3 (Positions), or a region's lower and upper corners
-  // and its softness, 7 values (Inside)
+  // and its softness, 7 values (Inside), or Q x 3 points of a target shape (Shape)
   std::vector<double> target;
   double direction[3] = {1, 0, 0};  // Travel, Orientation (world), unit length
   double axis[3] = {0, 1, 0};       // Orientation: the axis in each body's frame, unit length

@@ -40,6 +40,7 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
   if (layout.target == ObjectiveTarget::Region) keys.push_back("region");
+  if (layout.target == ObjectiveTarget::PointSet) keys.push_back("shape");
   if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("steps_per_frame");
   if (layout.axis) keys.push_back("axis");
@@ -143,6 +144,17 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       o.target.assign(lower.begin(), lower.end());
       o.target.insert(o.target.end(), upper.begin(), upper.end());
       o.target.push_back(softness);
+      break;
+    }
+    case ObjectiveTarget::PointSet: {
+      const std::string_view expected = "an array of [x, y, z] points (m), at least one";
+      const Node shape = required(node, "shape", expected);
+      expect_array(shape, expected);
+      if (shape.size() == 0) fail_found(shape, expected);
+      for (std::size_t i = 0; i < shape.size(); ++i) {
+        const std::array<double, 3> y = vec3(shape.element(i), "a point [x, y, z] (m)");
+        o.target.insert(o.target.end(), y.begin(), y.end());
+      }
       break;
     }
   }
@@ -329,6 +341,7 @@ OrderedJson objective_json(const Objective& o) {
     region["softness"] = o.target[6];
     j["region"] = region;
   }
+  if (layout.target == ObjectiveTarget::PointSet) j["shape"] = rows(o.target, 3);
   if (layout.binding != ObjectiveBinding::None) {
     if (!o.bind.empty()) j["bind"] = pairs_json(o.bind);
     if (!o.bind_bodies.empty()) j["bind_bodies"] = pairs_json(o.bind_bodies);
@@ -482,6 +495,12 @@ static Problem check_objectives(const Scene& scene) {
     if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
     if (layout.target == ObjectiveTarget::Region) target_size = 7;
+    if (layout.target == ObjectiveTarget::PointSet) {
+      if (o.target.empty() || o.target.size() % 3 != 0)
+        return where + ".shape: found " + std::to_string(o.target.size()) +
+               " values; expected a positive multiple of 3 (points [x, y, z])";
+      target_size = o.target.size();
+    }
     if (o.target.size() != target_size)
       return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +
              std::to_string(target_size);

@@ -29,6 +29,7 @@ constexpr ObjectiveLayout kTravel{E::ParticlesOrPoints, Target::None, B::None, f
 constexpr ObjectiveLayout kOrientation{E::Bodies, Target::None, B::None, true, true, {0, 1, 0}, true};
 constexpr ObjectiveLayout kFootageTracks{E::None, Target::None, B::FootageTracks, false, false, {1, 0, 0}, false};
 constexpr ObjectiveLayout kInside{E::PointsOrAll, Target::Region, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kShape{E::PointsOrAll, Target::PointSet, B::None, false, false, {1, 0, 0}, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
@@ -42,6 +43,7 @@ constexpr ObjectiveKind kKinds[] = {
     {T::Smoothness, "smoothness", kControlsOnly, make_smoothness_term},
     {T::Tracks, "tracks", kFootageTracks, make_tracks_term},
     {T::Inside, "inside", kInside, make_inside_term},
+    {T::Shape, "shape", kShape, make_shape_term},
 };
 
 constexpr bool in_type_order() {
@@ -50,7 +52,7 @@ constexpr bool in_type_order() {
   return true;
 }
 static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
-static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Inside) + 1,  // the last type
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Shape) + 1,  // the last type
               "kKinds must list every objective type");
 
 }  // namespace

@@ -181,6 +181,9 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "material_points.materials.bulk_modulus", "a bulk modulus >= 0 (Pa)", "bulk modulus", O::None, F::Field},
     {ParamId::MaterialViscosity, "material_viscosity", E::Material, 1, "Pa s", 0.0, R::NonNegative,
      "material_points.materials.viscosity", "a viscosity >= 0 (Pa s)", "viscosity", O::None, F::Field},
+    {ParamId::MaterialFrictionAngle, "material_friction_angle", E::Material, 1, "deg", 30.0, R::Finite,
+     "material_points.materials.friction_angle", "a friction angle in [0, 90) degrees", "friction angle", O::None,
+     F::Field},
 };
 
 constexpr bool in_id_order() {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include "families/colliders/collider_placement.h"
@@ -93,6 +94,8 @@ template <class T>
 struct MpmGroupMotionAdjointKernel {
   const MpmBoundaryGroup<T>* group;
   int vessels, nodes;
+  const int* active;  // the step's active nodes, in order (the others have no share)
+  int active_count;
   MpmBoundaryShares<T> shares;
   T* adj_angle;     // vessels: dL/dangle' on entry, dL/dangle on return
   T* adj_controls;  // steps x channels; null: no controls' gradient
@@ -102,7 +105,10 @@ struct MpmGroupMotionAdjointKernel {
     for (int i = 0; i < vessels; ++i) {
       const MpmBoundaryGroup<T>& g = group[i];
       T angle = 0, rate = 0;
-      for (int k = 0; k < nodes; ++k) angle += shares.angle[i * nodes + k], rate += shares.rate[i * nodes + k];
+      for (int a = 0; a < active_count; ++a) {
+        const int k = active[a];
+        angle += shares.angle[i * nodes + k], rate += shares.rate[i * nodes + k];
+      }
       const T after = adj_angle[i];
       adj_angle[i] = after + angle;
       if (adj_controls && g.channel >= 0) adj_controls[t * channels + g.channel] += g.gain * (dt * after + rate);
@@ -110,12 +116,17 @@ struct MpmGroupMotionAdjointKernel {
   }
 };
 
-// Per node: this step's share of dL/dgravity added to the rollout's.
+// Per active node: this step's share of dL/dgravity added to the rollout's.
 template <class T>
 struct MpmGravitySumKernel {
-  const T* step;
-  T* total;
-  NUDGE_HD void operator()(int i) const { total[i] += step[i]; }
+  const int* active;
+  int nodes;
+  const T* step;  // 3 x nodes
+  T* total;       // 3 x nodes
+  NUDGE_HD void operator()(int a) const {
+    const int id = active[a];
+    for (int k = 0; k < 3; ++k) total[k * nodes + id] += step[k * nodes + id];
+  }
 };
 
 template <class T, Backend Exec>
@@ -186,8 +197,9 @@ public:
     upload_values(volume_, ParamId::PointVolume);
     upload_values(bulk_, ParamId::MaterialBulkModulus);
     upload_values(viscosity_, ParamId::MaterialViscosity);
-    std::vector<T> mu, lambda;
+    std::vector<T> mu, lambda, alpha;
     for (size_t m = 0; m < points_.materials.size(); ++m) {
+      alpha.push_back(static_cast<T>(sand_alpha(radians(p[ParamId::MaterialFrictionAngle].value[m]))));
       const LameParameters l =
           lame_parameters(p[ParamId::MaterialYoungsModulus].value[m], p[ParamId::MaterialPoissonRatio].value[m]);
       mu.push_back(static_cast<T>(l.mu));
@@ -195,6 +207,7 @@ public:
     }
     exec.upload(mu_, mu);
     exec.upload(lambda_, lambda);
+    exec.upload(alpha_, alpha);
     for (int k = 0; k < 3; ++k) grid_.gravity[k] = static_cast<T>(p[ParamId::Gravity].value[size_t(k)]);
   }
 
@@ -215,10 +228,12 @@ public:
                      grad(exec));
     if (vessels_ > 0)
       exec.launch(1, MpmGroupMotionAdjointKernel<T>{exec.data(groups_), vessels_, grid_.node_count(),
+                                                    stepper_.active_nodes(exec), stepper_.active_count(),
                                                     stepper_.boundary_shares(exec), pass.adj.vessel_angle,
                                                     pass.grad.operator_product ? nullptr : pass.grad.actuators.controls,
                                                     channels_, pass.t, grid_.dt});
-    exec.launch(grid_.node_count() * 3, MpmGravitySumKernel<T>{stepper_.gravity_shares(exec), exec.data(g_gravity_)});
+    exec.launch(stepper_.active_count(), MpmGravitySumKernel<T>{stepper_.active_nodes(exec), grid_.node_count(),
+                                                                stepper_.gravity_shares(exec), exec.data(g_gravity_)});
     if (channels_ > 0 && !pass.grad.operator_product)
       exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
                                                      exec.data(adj_act_), static_cast<T>(points_.actuation),
@@ -227,7 +242,7 @@ public:
 
   void zero_gradients(const Exec& exec) {
     if (n_ == 0) return;
-    for (auto* a : {&g_mu_, &g_lambda_, &g_bulk_, &g_viscosity_, &g_mass_, &g_volume_}) {
+    for (auto* a : {&g_mu_, &g_lambda_, &g_bulk_, &g_viscosity_, &g_alpha_, &g_mass_, &g_volume_}) {
       exec.resize(*a, size_t(n_));
       exec.zero(*a);
     }
@@ -247,10 +262,11 @@ public:
     const std::vector<double> lambda = fetch_values(exec, exec.data(g_lambda_), size_t(n_));
     const std::vector<double> bulk = fetch_values(exec, exec.data(g_bulk_), size_t(n_));
     const std::vector<double> viscosity = fetch_values(exec, exec.data(g_viscosity_), size_t(n_));
+    const std::vector<double> alpha = fetch_values(exec, exec.data(g_alpha_), size_t(n_));
     const size_t materials = points_.materials.size();
-    std::vector<double> sum_mu(materials, 0.0), sum_lambda(materials, 0.0);
+    std::vector<double> sum_mu(materials, 0.0), sum_lambda(materials, 0.0), sum_alpha(materials, 0.0);
     for (auto id : {ParamId::MaterialBulkModulus, ParamId::MaterialViscosity, ParamId::MaterialYoungsModulus,
-                    ParamId::MaterialPoissonRatio})
+                    ParamId::MaterialPoissonRatio, ParamId::MaterialFrictionAngle})
       p[id].grad.assign(materials, 0.0);
     for (int i = 0; i < n_; ++i) {
       const size_t m = size_t(points_.material[size_t(i)]);
@@ -258,12 +274,16 @@ public:
       sum_lambda[m] += lambda[size_t(i)];
       p[ParamId::MaterialBulkModulus].grad[m] += bulk[size_t(i)];
       p[ParamId::MaterialViscosity].grad[m] += viscosity[size_t(i)];
+      sum_alpha[m] += alpha[size_t(i)];
     }
     for (size_t m = 0; m < materials; ++m) {
       const LameParameters l =
           lame_parameters(p[ParamId::MaterialYoungsModulus].value[m], p[ParamId::MaterialPoissonRatio].value[m]);
       p[ParamId::MaterialYoungsModulus].grad[m] = sum_mu[m] * l.dmu_de + sum_lambda[m] * l.dlambda_de;
       p[ParamId::MaterialPoissonRatio].grad[m] = sum_mu[m] * l.dmu_dnu + sum_lambda[m] * l.dlambda_dnu;
+      // alpha of the angle in degrees
+      const double phi = p[ParamId::MaterialFrictionAngle].value[m];
+      p[ParamId::MaterialFrictionAngle].grad[m] = sum_alpha[m] * sand_alpha_slope(radians(phi)) * radians(1.0);
     }
     // Gravity: after the particles' and the bodies' shares, the grid nodes' in order.
     const std::vector<double> g = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(grid_.node_count()));
@@ -278,6 +298,8 @@ public:
 private:
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
+
+  static double radians(double degrees) { return degrees * (std::numbers::pi / 180.0); }
 
   static MpmPointState<T> point_state(StateView<const T> s) {
     return {const_cast<T*>(s.point_x), const_cast<T*>(s.point_v), const_cast<T*>(s.point_c), const_cast<T*>(s.point_f)};
@@ -352,13 +374,14 @@ private:
     m.kind = exec.data(kind_);
     m.mu = exec.data(mu_), m.lambda = exec.data(lambda_), m.bulk = exec.data(bulk_);
     m.viscosity = exec.data(viscosity_);
+    m.alpha = exec.data(alpha_);
     m.act = exec.data(act_);
     return m;
   }
 
   MpmPointGrad<T> grad(const Exec& exec) {
-    return {exec.data(g_mu_),   exec.data(g_lambda_), exec.data(g_bulk_), exec.data(g_viscosity_),
-            exec.data(g_mass_), exec.data(g_volume_), exec.data(adj_act_)};
+    return {exec.data(g_mu_),    exec.data(g_lambda_), exec.data(g_bulk_),   exec.data(g_viscosity_),
+            exec.data(g_alpha_), exec.data(g_mass_),   exec.data(g_volume_), exec.data(adj_act_)};
   }
 
   MaterialPoints points_;
@@ -371,8 +394,8 @@ private:
   typename Exec::template Array<MpmGroupMotion<T>> motion_;
   typename Exec::template Array<Collider<T>> turned_;
   IntArray material_, channel_, kind_, channel_start_, channel_points_;
-  Array mass_, volume_, mu_, lambda_, bulk_, viscosity_, act_;
-  Array g_mu_, g_lambda_, g_bulk_, g_viscosity_, g_mass_, g_volume_, g_gravity_, adj_act_;
+  Array mass_, volume_, mu_, lambda_, bulk_, viscosity_, alpha_, act_;
+  Array g_mu_, g_lambda_, g_bulk_, g_viscosity_, g_alpha_, g_mass_, g_volume_, g_gravity_, adj_act_;
 };
 
 }  // namespace nudge

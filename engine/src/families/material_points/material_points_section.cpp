@@ -19,12 +19,14 @@ std::string_view material_model_name(MaterialModel model) {
     case MaterialModel::NeoHookean: return "neo_hookean";
     case MaterialModel::FixedCorotated: return "fixed_corotated";
     case MaterialModel::Liquid: return "liquid";
+    case MaterialModel::Sand: return "sand";
   }
   return "neo_hookean";
 }
 
 std::optional<MaterialModel> material_model_from_name(std::string_view name) {
-  for (MaterialModel m : {MaterialModel::NeoHookean, MaterialModel::FixedCorotated, MaterialModel::Liquid})
+  for (MaterialModel m :
+       {MaterialModel::NeoHookean, MaterialModel::FixedCorotated, MaterialModel::Liquid, MaterialModel::Sand})
     if (material_model_name(m) == name) return m;
   return std::nullopt;
 }
@@ -35,7 +37,7 @@ namespace {
 
 constexpr const char* kSection = "material_points";
 constexpr const char* kMaterials = "material_points.materials";
-constexpr const char* kModels = "neo_hookean, fixed_corotated or liquid";
+constexpr const char* kModels = "neo_hookean, fixed_corotated, liquid or sand";
 
 constexpr const char* kFriction = "a friction coefficient >= 0, or < 0 for sticky";
 
@@ -278,6 +280,17 @@ Problem check_material_points(const Scene& scene) {
         if (!(e > 0)) return found(item + ".youngs_modulus", e, "a Young's modulus > 0 (Pa) for a solid");
         if (!(nu > -1 && nu < 0.5)) return found(item + ".poisson_ratio", nu, "a Poisson ratio in (-1, 0.5)");
         break;
+      case MaterialModel::Sand: {
+        if (mp.dims != 2)
+          return item +
+                 ".model: sand needs the 2D return mapping (its 3D SVD is not written yet); a 3D scene "
+                 "uses neo_hookean or liquid";
+        if (!(e > 0)) return found(item + ".youngs_modulus", e, "a Young's modulus > 0 (Pa) for sand");
+        if (!(nu > -1 && nu < 0.5)) return found(item + ".poisson_ratio", nu, "a Poisson ratio in (-1, 0.5)");
+        const double phi = scene.params[ParamId::MaterialFrictionAngle].value[m];
+        if (!(phi >= 0 && phi < 90)) return found(item + ".friction_angle", phi, "a friction angle in [0, 90) degrees");
+        break;
+      }
       case MaterialModel::Liquid: {
         const double k = scene.params[ParamId::MaterialBulkModulus].value[m];
         if (!(k > 0)) return found(item + ".bulk_modulus", k, "a bulk modulus > 0 (Pa) for a liquid");

@@ -34,6 +34,7 @@ struct MpmPointsModel {
   const T* lambda = nullptr;      // materials
   const T* bulk = nullptr;        // materials
   const T* viscosity = nullptr;   // materials
+  const T* alpha = nullptr;       // materials: sand's cone slope
   const T* act = nullptr;         // n: this step's pull of each point (Pa), 0 without a muscle
 };
 
@@ -46,6 +47,7 @@ NUDGE_HD PointMaterial<T> point_material(const MpmPointsModel<T>& m, int p) {
   pm.law.lambda = m.lambda[k];
   pm.law.bulk = m.bulk[k];
   pm.law.viscosity = m.viscosity[k];
+  pm.law.alpha = m.alpha[k];
   pm.mass = m.mass[p];
   pm.volume = m.volume[p];
   pm.act = m.act[p];
@@ -53,17 +55,23 @@ NUDGE_HD PointMaterial<T> point_material(const MpmPointsModel<T>& m, int p) {
 }
 
 // The bins: the points sorted (stably) by the linear index of the cell of their first
-// node; points of cell c are order[start[c] .. start[c + 1]). With each point's place on
-// the grid and its B-spline values, computed once per step (a node visits each point
-// around it: nine or 27 visits, which multiply these).
+// node; points of cell c are order[start[c] .. start[c + 1]), and point p is at
+// slot[p] in that order. With each point's place on the grid and its B-spline values,
+// computed once per step (a node visits each point around it: nine or 27 visits, which
+// multiply these), and the active nodes: those with a point around them, in increasing
+// order (every other node has no mass, and no point reads it).
 template <class T>
 struct MpmBins {
-  int* cell = nullptr;   // n
-  int* order = nullptr;  // n
-  int* start = nullptr;  // nodes + 1
-  T* fx = nullptr;       // 3 x n: the point's offset from its first node, in cells
-  T* w = nullptr;        // 9 x n: entry 3 axis + o of point p at (3 axis + o) n + p
-  T* dw = nullptr;       // 9 x n: their derivatives
+  int* cell = nullptr;          // n
+  int* order = nullptr;         // n
+  int* slot = nullptr;          // n
+  int* start = nullptr;         // nodes + 1
+  int* active = nullptr;        // nodes: the first active_count[0] are the active nodes
+  int* active_count = nullptr;  // 1
+  int* mark = nullptr;          // nodes: scratch of the bin kernel
+  T* fx = nullptr;              // 3 x n: the point's offset from its first node, in cells
+  T* w = nullptr;               // 9 x n: entry 3 axis + o of point p at (3 axis + o) n + p
+  T* dw = nullptr;              // 9 x n: their derivatives
 };
 
 // Per point: its place, B-spline values and cell.
@@ -106,8 +114,14 @@ NUDGE_HD NodeWeight<T> stored_node_weight(const MpmGrid<T>& g, const MpmBins<T>&
           {rel[0], rel[1], rel[2]}};
 }
 
+// The grid node of offset o from the point's first node (its bin's cell).
+template <class T>
+NUDGE_HD int stencil_node(const MpmGrid<T>& g, int cell, const int o[3]) {
+  return cell + (g.dims == 2 ? o[0] * g.cells + o[1] : (o[0] * g.cells + o[1]) * g.cells + o[2]);
+}
+
 // One index: counting sort of every point by its cell (serial, and so the same order
-// everywhere).
+// everywhere), then the active nodes.
 template <class T>
 struct MpmBinKernel {
   MpmGrid<T> g;
@@ -118,48 +132,101 @@ struct MpmBinKernel {
     for (int c = 0; c <= nodes; ++c) bins.start[c] = 0;
     for (int p = 0; p < n; ++p) ++bins.start[bins.cell[p] + 1];
     for (int c = 0; c < nodes; ++c) bins.start[c + 1] += bins.start[c];
-    // start[c] is now where cell c begins; fill, advancing a cursor kept in cell[]'s place.
-    for (int p = 0; p < n; ++p) bins.order[p] = -1;
+    // start[c] is where cell c begins: place each point at its cell's cursor, kept in
+    // mark[] (all zero between calls: the stepper clears it once).
     for (int p = 0; p < n; ++p) {
       const int c = bins.cell[p];
-      int at = bins.start[c];
-      while (bins.order[at] >= 0) ++at;  // the cell's next free slot, in point order
+      const int at = bins.start[c] + bins.mark[c]++;
       bins.order[at] = p;
+      bins.slot[p] = at;
     }
+    // A node is active when a point's stencil covers it: mark the stencils of the
+    // occupied cells (each once), then list the marked nodes in order.
+    for (int at = 0; at < n; ++at) bins.mark[bins.cell[bins.order[at]]] = 0;
+    int last = -1;
+    for (int at = 0; at < n; ++at) {
+      const int c = bins.cell[bins.order[at]];
+      if (c == last) continue;
+      last = c;
+      for (int q = 0; q < stencil_size(g); ++q) {
+        int o[3];
+        stencil_offset(g, q, o);
+        bins.mark[stencil_node(g, c, o)] = 1;
+      }
+    }
+    int count = 0;
+    for (int c = 0; c < nodes; ++c)
+      if (bins.mark[c]) bins.active[count++] = c, bins.mark[c] = 0;
+    bins.active_count[0] = count;
   }
 };
 
-// Per point: F' into the next state, and the affine momentum A (9 x n scratch).
+// What a node needs of each point around it, written per point in bin order (so that a
+// node reads its points' records one after another) with D the grid's dimensions.
+// Scatter: b = m v - A dx fx and dA = dx A, so that the node o cells on from the point's
+// first node gets momentum w (b + dA o) and mass w m. Adjoint: e = dL/dv' - k dL/dC' fx
+// and kC = k dL/dC' (k = 4 / dx), so that dL/d(node velocity) gets w (e + kC o). Both
+// carry the B-spline values per axis, w[3 axis + o].
+template <int D>
+struct ScatterRecord {
+  static constexpr int b = 0, a = D, w = D + D * D, mass = w + 3 * D, size = mass + 1;
+};
+template <int D>
+struct GatherAdjointRecord {
+  static constexpr int e = 0, c = D, w = D + D * D, size = w + 3 * D;
+};
+
+template <int D, class T>
+NUDGE_HD void store_weights(const MpmBins<T>& bins, int n, int p, T* record) {
+  for (int k = 0; k < D; ++k)
+    for (int o = 0; o < 3; ++o) record[3 * k + o] = bins.w[(3 * k + o) * n + p];
+}
+
+// Per point: F' into the next state, the affine momentum A (9 x n scratch) and the
+// point's scatter record.
 template <int D, class T>
 struct MpmPrepareKernel {
   MpmGrid<T> g;
   MpmPointsModel<T> m;
   MpmPointState<T> s, next;
+  MpmBins<T> bins;
   T* affine;
+  T* records;  // ScatterRecord<D>::size x n, by slot
   NUDGE_HD void operator()(int p) const {
+    using R = ScatterRecord<D>;
     const PointMaterial<T> pm = point_material(m, p);
     const Mat33<T> c = load_matrix(s.c, p, m.n), f = load_matrix(s.f, p, m.n);
     const Mat33<T> f_new = advanced_gradient<D>(g, pm, c, f);
     store_matrix(next.f, p, m.n, f_new);
-    store_matrix(affine, p, m.n, affine_momentum(g, pm, c, f_new));
+    const Mat33<T> a = affine_momentum(g, pm, c, f_new);
+    store_matrix(affine, p, m.n, a);
+    T* r = records + size_t(bins.slot[p]) * R::size;
+    const Vec3<T> v = load3(s.v, p, m.n);
+    for (int k = 0; k < D; ++k) {
+      T afx = 0;
+      for (int l = 0; l < D; ++l) afx += a(k, l) * bins.fx[l * m.n + p];
+      r[R::b + k] = pm.mass * (&v.x)[k] - g.dx * afx;
+      for (int l = 0; l < D; ++l) r[R::a + D * k + l] = g.dx * a(k, l);
+    }
+    store_weights<D>(bins, m.n, p, r + R::w);
+    r[R::mass] = pm.mass;
   }
 };
 
-// Calls visit(p, weight) for every point whose stencil covers node (i, j, k), cell by
-// cell in stencil order, each cell's points in bin order.
-template <class T, class Visit>
-NUDGE_HD void for_points_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, int n, const int node[3], Visit visit) {
-  for (int q = 0; q < stencil_size(g); ++q) {
-    int o[3];
-    stencil_offset(g, q, o);
+// Calls visit(o, record) for the record of every point whose stencil covers node
+// (i, j, k), cell by cell in stencil order, each cell's points in bin order; o is the
+// node's offset from the point's first node.
+template <int D, int Size, class T, class Visit>
+NUDGE_HD void for_records_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, const T* records, const int node[3],
+                                  Visit visit) {
+  constexpr int stencil = D == 2 ? 9 : 27;
+  for (int q = 0; q < stencil; ++q) {
+    const int o[3] = {D == 2 ? q / 3 : q / 9, D == 2 ? q % 3 : (q / 3) % 3, D == 2 ? 0 : q % 3};
     const int b0 = node[0] - o[0], b1 = node[1] - o[1], b2 = node[2] - o[2];
-    if (b0 < 0 || b1 < 0 || b2 < 0 || b0 > g.cells - 3 || b1 > g.cells - 3) continue;
-    if (g.dims == 3 && b2 > g.cells - 3) continue;
+    if (b0 < 0 || b1 < 0 || b0 > g.cells - 3 || b1 > g.cells - 3) continue;
+    if (D == 3 && (b2 < 0 || b2 > g.cells - 3)) continue;
     const int c = g.node_index(b0, b1, b2);
-    for (int at = bins.start[c]; at < bins.start[c + 1]; ++at) {
-      const int p = bins.order[at];
-      visit(p, stored_node_weight(g, bins, n, p, o));
-    }
+    for (int at = bins.start[c]; at < bins.start[c + 1]; ++at) visit(o, records + size_t(at) * Size);
   }
 }
 
@@ -178,62 +245,67 @@ NUDGE_HD Vec3<T> node_position(const MpmGrid<T>& g, const int node[3]) {
   return {g.origin[0] + g.dx * T(node[0]), g.origin[1] + g.dx * T(node[1]), g.origin[2] + g.dx * T(node[2])};
 }
 
-// Per node: its momentum and mass from the points around it, then its velocity (the
-// walls, then the boundaries).
-template <class T>
+// Per active node (index i of the active list): its momentum and mass from the points
+// around it, then its velocity (the walls, then the boundaries).
+template <int D, class T>
 struct MpmGridKernel {
   MpmGrid<T> g;
-  MpmPointsModel<T> m;
   MpmBoundaries<T> bounds;
-  MpmBins<T> bins;  // the step's places and bins
-  const T* v;       // 3 x n
-  const T* affine;  // 9 x n
-  T* momentum;      // 3 x nodes
-  T* mass;          // nodes
-  T* velocity;      // 3 x nodes
-  NUDGE_HD void operator()(int id) const {
+  MpmBins<T> bins;   // the step's places and bins
+  const T* records;  // ScatterRecord<D>, by slot
+  T* momentum;       // 3 x nodes
+  T* mass;           // nodes
+  T* velocity;       // 3 x nodes
+  NUDGE_HD void operator()(int i) const {
+    using R = ScatterRecord<D>;
+    const int id = bins.active[i];
     int node[3];
     node_of(g, id, node);
-    Vec3<T> mv{0, 0, 0};
+    T mv[3] = {0, 0, 0};
     T mm = 0;
-    for_points_at_node(g, bins, m.n, node, [&](int p, const NodeWeight<T>& nw) {
-      const NodeShare<T> share = node_share(g, nw, m.mass[p], load3(v, p, m.n), load_matrix(affine, p, m.n));
-      mv += share.momentum;
-      mm += share.mass;
+    for_records_at_node<D, R::size>(g, bins, records, node, [&](const int o[3], const T* r) {
+      T w = r[R::w + o[0]] * r[R::w + 3 + o[1]];
+      if (D == 3) w *= r[R::w + 6 + o[2]];
+      for (int k = 0; k < D; ++k) {
+        T share = r[R::b + k];
+        for (int l = 0; l < D; ++l) share += r[R::a + D * k + l] * T(o[l]);
+        mv[k] += w * share;
+      }
+      mm += w * r[R::mass];
     });
     const int nodes = g.node_count();
-    store3(momentum, id, nodes, mv);
+    const Vec3<T> m3{mv[0], mv[1], mv[2]};
+    store3(momentum, id, nodes, m3);
     mass[id] = mm;
-    const Vec3<T> walled = grid_velocity(g, node, mv, mm);
-    // A node without mass has no point around it to read its velocity: no boundary work.
+    const Vec3<T> walled = grid_velocity(g, node, m3, mm);
+    // A node without mass has no point to read its velocity: no boundary work.
     store3(velocity, id, nodes, mm > T(0) ? boundary_velocity(bounds, node_position(g, node), walled) : walled);
   }
 };
 
-// Per point: v', C' from the grid, x' = x + dt v'.
-template <class T>
+// Per point: v', C' from the grid, x' = x + dt v' (its place from the step's bins).
+template <int D, class T>
 struct MpmGatherKernel {
   MpmGrid<T> g;
   int n;
+  MpmBins<T> bins;
   const T* velocity;  // 3 x nodes
   MpmPointState<T> s, next;
   NUDGE_HD void operator()(int p) const {
-    const Vec3<T> x = load3(s.x, p, n);
-    const GridPlace<T> place = grid_place(g, x);
-    const int nodes = g.node_count();
+    const int nodes = g.node_count(), cell = bins.cell[p];
     Vec3<T> vn{0, 0, 0};
     Mat33<T> cn = zero33<T>();
-    for (int q = 0; q < stencil_size(g); ++q) {
+    for (int q = 0; q < (D == 2 ? 9 : 27); ++q) {
       int o[3];
       stencil_offset(g, q, o);
-      const int id = g.node_index(place.base[0] + o[0], place.base[1] + o[1], place.base[2] + o[2]);
-      const PointUpdate<T> u = node_gather(g, node_weight(g, place, o), load3(velocity, id, nodes));
+      const PointUpdate<T> u =
+          node_gather(g, stored_node_weight(g, bins, n, p, o), load3(velocity, stencil_node(g, cell, o), nodes));
       vn += u.v;
       cn += u.c;
     }
     store3(next.v, p, n, vn);
     store_matrix(next.c, p, n, cn);
-    store3(next.x, p, n, x + g.dt * vn);
+    store3(next.x, p, n, load3(s.x, p, n) + g.dt * vn);
   }
 };
 
@@ -250,17 +322,30 @@ struct MpmNextAdjoint {
   T* fn;  // 9 x n
 };
 
-template <class T>
+template <int D, class T>
 struct MpmTakeNextAdjointKernel {
-  T dt;
+  MpmGrid<T> g;
   int n;
+  MpmBins<T> bins;
   MpmPointState<T> adj;
   MpmNextAdjoint<T> out;
+  T* records;  // GatherAdjointRecord<D>::size x n, by slot
   NUDGE_HD void operator()(int p) const {
+    using R = GatherAdjointRecord<D>;
     const Vec3<T> ax = load3(adj.x, p, n);
+    const Vec3<T> avn = load3(adj.v, p, n) + g.dt * ax;
     store3(out.xn, p, n, ax);
-    store3(out.vn, p, n, load3(adj.v, p, n) + dt * ax);
+    store3(out.vn, p, n, avn);
     for (int k = 0; k < 9; ++k) out.cn[k * n + p] = adj.c[k * n + p], out.fn[k * n + p] = adj.f[k * n + p];
+    const T kc = T(4) * g.inv_dx;
+    T* r = records + size_t(bins.slot[p]) * R::size;
+    for (int k = 0; k < D; ++k) {
+      T cfx = 0;
+      for (int l = 0; l < D; ++l) cfx += adj.c[(3 * k + l) * n + p] * bins.fx[l * n + p];
+      r[R::e + k] = (&avn.x)[k] - kc * cfx;
+      for (int l = 0; l < D; ++l) r[R::c + D * k + l] = kc * adj.c[(3 * k + l) * n + p];
+    }
+    store_weights<D>(bins, n, p, r + R::w);
   }
 };
 
@@ -275,30 +360,35 @@ struct MpmBoundaryShares {
 // Per node: dL/d(its velocity) from the gather of every point around it, then dL/d(its
 // momentum and mass) through the boundaries and the grid update, and its shares of
 // dL/dgravity and of its boundary's turn.
-template <class T>
+template <int D, class T>
 struct MpmAdjGridKernel {
   MpmGrid<T> g;
   MpmBoundaries<T> bounds;
-  int n;
   MpmBins<T> bins;
+  const T* records;   // GatherAdjointRecord<D>, by slot
   const T* momentum;  // 3 x nodes
   const T* mass;      // nodes
-  const T* velocity;  // 3 x nodes
-  MpmNextAdjoint<T> next;
-  T* adj_momentum;  // 3 x nodes
-  T* adj_mass;      // nodes
-  T* adj_gravity;   // 3 x nodes: each node's share
+  T* adj_momentum;    // 3 x nodes
+  T* adj_mass;        // nodes
+  T* adj_gravity;     // 3 x nodes: each node's share
   MpmBoundaryShares<T> shares;
-  NUDGE_HD void operator()(int id) const {
+  NUDGE_HD void operator()(int i) const {
+    using R = GatherAdjointRecord<D>;
+    const int id = bins.active[i];
     int node[3];
     node_of(g, id, node);
     const int nodes = g.node_count();
-    const Vec3<T> nv = load3(velocity, id, nodes);
-    Vec3<T> adj_v{0, 0, 0};
-    for_points_at_node(g, bins, n, node, [&](int p, const NodeWeight<T>& nw) {
-      Vec3<T> unused{0, 0, 0};
-      adj_node_gather(g, nw, nv, load3(next.vn, p, n), load_matrix(next.cn, p, n), adj_v, unused);
+    T av[3] = {0, 0, 0};
+    for_records_at_node<D, R::size>(g, bins, records, node, [&](const int o[3], const T* r) {
+      T w = r[R::w + o[0]] * r[R::w + 3 + o[1]];
+      if (D == 3) w *= r[R::w + 6 + o[2]];
+      for (int k = 0; k < D; ++k) {
+        T share = r[R::e + k];
+        for (int l = 0; l < D; ++l) share += r[R::c + D * k + l] * T(o[l]);
+        av[k] += w * share;
+      }
     });
+    const Vec3<T> adj_v{av[0], av[1], av[2]};
     const Vec3<T> mv = load3(momentum, id, nodes);
     Vec3<T> adj_walled{0, 0, 0};
     for (int k = 0; k < bounds.groups; ++k) shares.angle[k * nodes + id] = shares.rate[k * nodes + id] = T(0);
@@ -323,6 +413,7 @@ struct MpmPointGrad {
   T* lambda = nullptr;     // n
   T* bulk = nullptr;       // n
   T* viscosity = nullptr;  // n
+  T* alpha = nullptr;      // n
   T* mass = nullptr;       // n
   T* volume = nullptr;     // n
   T* act = nullptr;        // n: dL/d(this step's pull)
@@ -335,6 +426,7 @@ struct MpmAdjPointKernel {
   MpmGrid<T> g;
   MpmPointsModel<T> m;
   MpmPointState<T> s;     // the state at t
+  MpmBins<T> bins;        // the step's places
   const T* affine;        // 9 x n
   const T* velocity;      // 3 x nodes
   const T* adj_momentum;  // 3 x nodes
@@ -344,20 +436,20 @@ struct MpmAdjPointKernel {
   MpmPointGrad<T> grad;  // out: this step's shares, added
   NUDGE_HD void operator()(int p) const {
     const int n = m.n, nodes = g.node_count();
-    const Vec3<T> x = load3(s.x, p, n), v = load3(s.v, p, n);
+    const Vec3<T> v = load3(s.v, p, n);
     const Mat33<T> a = load_matrix(affine, p, n);
     const PointMaterial<T> pm = point_material(m, p);
-    const GridPlace<T> place = grid_place(g, x);
+    const int cell = bins.cell[p];
     const Vec3<T> adj_vn = load3(next.vn, p, n);
     const Mat33<T> adj_cn = load_matrix(next.cn, p, n);
     Vec3<T> adj_fx{0, 0, 0}, adj_v{0, 0, 0};
     Mat33<T> adj_a = zero33<T>();
     T adj_point_mass = 0;
-    for (int q = 0; q < stencil_size(g); ++q) {
+    for (int q = 0; q < (D == 2 ? 9 : 27); ++q) {
       int o[3];
       stencil_offset(g, q, o);
-      const int id = g.node_index(place.base[0] + o[0], place.base[1] + o[1], place.base[2] + o[2]);
-      const NodeWeight<T> nw = node_weight(g, place, o);
+      const int id = stencil_node(g, cell, o);
+      const NodeWeight<T> nw = stored_node_weight(g, bins, n, p, o);
       Vec3<T> unused{0, 0, 0};
       adj_node_gather(g, nw, load3(velocity, id, nodes), adj_vn, adj_cn, unused, adj_fx);
       adj_node_share(g, nw, pm.mass, v, a, load3(adj_momentum, id, nodes), adj_mass[id], adj_v, adj_a, adj_point_mass,
@@ -373,6 +465,7 @@ struct MpmAdjPointKernel {
     grad.lambda[p] += pa.law.lambda;
     grad.bulk[p] += pa.law.bulk;
     grad.viscosity[p] += pa.law.viscosity;
+    grad.alpha[p] += pa.law.alpha;
     grad.mass[p] += pa.mass + adj_point_mass;
     grad.volume[p] += pa.volume;
     grad.act[p] = pa.act;  // this step's: the caller takes it to the controls

@@ -7,7 +7,11 @@
 //   Neo-Hookean      tau = mu (F F^T - I) + lambda log(J) I
 //   fixed corotated  tau = 2 mu (F - R) F^T + lambda (J - 1) J I   (R: F's rotation; 2D)
 //   liquid           tau = K (J - 1) J I + eta J (C + C^T)        (F reset to J^(1/d) I)
+//   sand             tau = U (2 mu eps + lambda tr(eps) I) U^T      (eps = log Sigma; F projected
+//                                                                    onto a Drucker-Prager cone)
 //   actuation        tau += a (F e_y)(F e_y)^T                     (a muscle along the body's y)
+//
+// Sand is mpm_sand.h's, 2D only (the scene check says so).
 //
 // Fixed corotated is DiffTaichi's diffmpm model; its 3D rotation needs a differentiable
 // SVD, so 3D scenes use Neo-Hookean for now (the scene check says so).
@@ -15,24 +19,27 @@
 
 #include <cmath>
 
+#include "families/material_points/mpm_sand.h"
 #include "nudge/mat33.h"
 #include "nudge/vec3.h"
 
 namespace nudge {
 
-enum class MpmModelKind : int { NeoHookean = 0, FixedCorotated = 1, Liquid = 2 };
+// The values of MaterialModel (nudge/material_points.h), which the family uploads as ints.
+enum class MpmModelKind : int { NeoHookean = 0, FixedCorotated = 1, Liquid = 2, Sand = 3 };
 
 template <class T>
 struct MpmMaterialLaw {
   MpmModelKind kind = MpmModelKind::NeoHookean;
   T mu = 0, lambda = 0;       // Lame parameters (solids), Pa
   T bulk = 0, viscosity = 0;  // liquid: bulk modulus K (Pa) and dynamic viscosity eta (Pa s)
+  T alpha = 0;                // sand: the cone's slope (sand_alpha of the friction angle)
 };
 
 // The adjoints a material law's parameters receive.
 template <class T>
 struct MpmMaterialAdjoint {
-  T mu = 0, lambda = 0, bulk = 0, viscosity = 0;
+  T mu = 0, lambda = 0, bulk = 0, viscosity = 0, alpha = 0;
 };
 
 // The rotation of a 2D deformation gradient (the x-y block), as an angle: R(theta) is
@@ -93,6 +100,7 @@ NUDGE_HD Mat33<T> kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
     case MpmModelKind::Liquid:
       tau = (law.bulk * (j - T(1)) * j) * identity33<T>() + (law.viscosity * j) * (c + transpose(c));
       break;
+    case MpmModelKind::Sand: tau = sand_stress(f, law.mu, law.lambda); break;
   }
   if (act != T(0)) {
     const Vec3<T> fy{f(0, 1), f(1, 1), f(2, 1)};
@@ -149,6 +157,7 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       adj_c += (law.viscosity * j) * sym;
       break;
     }
+    case MpmModelKind::Sand: adj_sand_stress(f, law.mu, law.lambda, adj_tau, adj_f, adj_law.mu, adj_law.lambda); break;
   }
   if (adj_j != T(0)) adj_determinant(f, adj_j, adj_f);
   const Vec3<T> fy{f(0, 1), f(1, 1), f(2, 1)};

@@ -6,6 +6,9 @@
 // the units backwards.
 #pragma once
 
+#include <algorithm>
+#include <vector>
+
 #include "families/material_points/mpm_kernels.h"
 #include "sim/backend.h"
 
@@ -17,13 +20,19 @@ public:
   // Sizes the scratch for n points on grid g.
   void reserve(const Exec& exec, const MpmGrid<T>& g, int n, int groups = 0) {
     const size_t nodes = size_t(g.node_count()), points = size_t(n > 0 ? n : 1);
-    exec.resize(cell_, points);
-    exec.resize(order_, points);
+    for (auto* a : {&cell_, &order_, &slot_}) exec.resize(*a, points);
     exec.resize(start_, nodes + 1);
+    exec.resize(active_, nodes);
+    exec.resize(active_count_, 1);
+    exec.resize(mark_, nodes);
+    exec.zero(mark_);  // the bin kernel keeps it zero between steps
     exec.resize(fx_, 3 * points);
     exec.resize(w_, 9 * points);
     exec.resize(dw_, 9 * points);
     exec.resize(affine_, 9 * points);
+    const int record = g.dims == 2 ? std::max(ScatterRecord<2>::size, GatherAdjointRecord<2>::size)
+                                   : std::max(ScatterRecord<3>::size, GatherAdjointRecord<3>::size);
+    exec.resize(records_, size_t(record) * points);
     exec.resize(momentum_, 3 * nodes);
     exec.resize(mass_, nodes);
     exec.resize(velocity_, 3 * nodes);
@@ -41,66 +50,89 @@ public:
   void forward(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
                MpmPointState<T> s, MpmPointState<T> next) {
     if (m.n == 0) return;
-    grid_of_step(exec, g, m, b, s, next);
-    exec.launch(m.n, MpmGatherKernel<T>{g, m.n, exec.data(velocity_), s, next});
+    if (g.dims == 2)
+      forward_in<2>(exec, g, m, b, s, next);
+    else
+      forward_in<3>(exec, g, m, b, s, next);
   }
 
   // adj holds dL/d(next state) on entry and dL/d(state s) on return; grad receives this
-  // step's shares (act: this step's dL/d(pull) of each point, overwritten); adj_gravity
-  // receives dL/dg's share of each node (3 x nodes, overwritten), and boundary_shares
-  // each node's share of its boundary group's turn.
+  // step's shares (act: this step's dL/d(pull) of each point, overwritten). After it,
+  // active_nodes() lists the nodes whose gravity_shares() (3 x nodes) and
+  // boundary_shares() are this step's; the other nodes' entries are stale.
   void adjoint(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
                MpmPointState<T> s, MpmPointState<T> adj, MpmPointGrad<T> grad) {
     if (m.n == 0) return;
-    // The step's grid again, and F' into a scratch (the next state's F is not needed).
-    MpmPointState<T> scratch_next{nullptr, nullptr, nullptr, exec.data(next_fn_)};
-    grid_of_step(exec, g, m, b, s, scratch_next);
-    const MpmNextAdjoint<T> next{exec.data(next_vn_), exec.data(next_cn_), exec.data(next_xn_), exec.data(next_fn_)};
-    exec.launch(m.n, MpmTakeNextAdjointKernel<T>{g.dt, m.n, adj, next});
-    exec.launch(g.node_count(),
-                MpmAdjGridKernel<T>{g, b, m.n, bins(exec), exec.data(momentum_), exec.data(mass_), exec.data(velocity_),
-                                    next, exec.data(adj_momentum_), exec.data(adj_mass_), exec.data(adj_gravity_),
-                                    boundary_shares(exec)});
     if (g.dims == 2)
-      launch_adj_points<2>(exec, g, m, s, adj, grad, next);
+      adjoint_in<2>(exec, g, m, b, s, adj, grad);
     else
-      launch_adj_points<3>(exec, g, m, s, adj, grad, next);
+      adjoint_in<3>(exec, g, m, b, s, adj, grad);
   }
 
-  // dL/dg's share of each node from the last adjoint (3 x nodes).
+  // dL/dg's share of each active node from the last adjoint (3 x nodes).
   const T* gravity_shares(const Exec& exec) const { return exec.data(adj_gravity_); }
-  // Each node's share of its boundary group's turn from the last adjoint.
+  // Each active node's share of its boundary group's turn from the last adjoint.
   MpmBoundaryShares<T> boundary_shares(const Exec& exec) { return {exec.data(share_angle_), exec.data(share_rate_)}; }
+  // The last step's active nodes (ids in increasing order) and their count.
+  const int* active_nodes(const Exec& exec) const { return exec.data(active_); }
+  int active_count() const { return active_count_host_; }
 
 private:
   MpmBins<T> bins(const Exec& exec) {
-    return {exec.data(cell_), exec.data(order_), exec.data(start_), exec.data(fx_), exec.data(w_), exec.data(dw_)};
+    return {exec.data(cell_),         exec.data(order_), exec.data(slot_), exec.data(start_), exec.data(active_),
+            exec.data(active_count_), exec.data(mark_),  exec.data(fx_),   exec.data(w_),     exec.data(dw_)};
   }
 
+  // Node kernels do tens of point visits each: on the CPU they are spread a few nodes at
+  // a time (launch's chunks suit light elements), on the GPU a node per thread.
+  template <class Kernel>
+  void launch_nodes(const Exec& exec, const Kernel& kernel) const {
+    if constexpr (requires { exec.launch_blocks(0, kernel); })
+      exec.launch_blocks(active_count_host_, kernel);
+    else
+      exec.launch(active_count_host_, kernel);
+  }
+
+  template <int D>
+  void forward_in(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
+                  MpmPointState<T> s, MpmPointState<T> next) {
+    grid_of_step<D>(exec, g, m, b, s, next);
+    exec.launch(m.n, MpmGatherKernel<D, T>{g, m.n, bins(exec), exec.data(velocity_), s, next});
+  }
+
+  template <int D>
+  void adjoint_in(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
+                  MpmPointState<T> s, MpmPointState<T> adj, MpmPointGrad<T> grad) {
+    // The step's grid again, and F' into a scratch (the next state's F is not needed).
+    MpmPointState<T> scratch_next{nullptr, nullptr, nullptr, exec.data(next_fn_)};
+    grid_of_step<D>(exec, g, m, b, s, scratch_next);
+    const MpmNextAdjoint<T> next{exec.data(next_vn_), exec.data(next_cn_), exec.data(next_xn_), exec.data(next_fn_)};
+    exec.launch(m.n, MpmTakeNextAdjointKernel<D, T>{g, m.n, bins(exec), adj, next, exec.data(records_)});
+    launch_nodes(exec, MpmAdjGridKernel<D, T>{g, b, bins(exec), exec.data(records_), exec.data(momentum_),
+                                              exec.data(mass_), exec.data(adj_momentum_), exec.data(adj_mass_),
+                                              exec.data(adj_gravity_), boundary_shares(exec)});
+    exec.launch(m.n, MpmAdjPointKernel<D, T>{g, m, s, bins(exec), exec.data(affine_), exec.data(velocity_),
+                                             exec.data(adj_momentum_), exec.data(adj_mass_), next, adj, grad});
+  }
+
+  template <int D>
   void grid_of_step(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
                     MpmPointState<T> s, MpmPointState<T> next) {
     exec.launch(m.n, MpmPlaceKernel<T>{g, m.n, s.x, bins(exec)});
     exec.launch(1, MpmBinKernel<T>{g, m.n, bins(exec)});
-    if (g.dims == 2)
-      exec.launch(m.n, MpmPrepareKernel<2, T>{g, m, s, next, exec.data(affine_)});
-    else
-      exec.launch(m.n, MpmPrepareKernel<3, T>{g, m, s, next, exec.data(affine_)});
-    exec.launch(g.node_count(), MpmGridKernel<T>{g, m, b, bins(exec), s.v, exec.data(affine_), exec.data(momentum_),
-                                                 exec.data(mass_), exec.data(velocity_)});
-  }
-
-  template <int D>
-  void launch_adj_points(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, MpmPointState<T> s,
-                         MpmPointState<T> adj, MpmPointGrad<T> grad, const MpmNextAdjoint<T>& next) {
-    exec.launch(m.n, MpmAdjPointKernel<D, T>{g, m, s, exec.data(affine_), exec.data(velocity_),
-                                             exec.data(adj_momentum_), exec.data(adj_mass_), next, adj, grad});
+    active_count_host_ = *exec.host_view(static_cast<const int*>(exec.data(active_count_)), 1, count_host_);
+    exec.launch(m.n, MpmPrepareKernel<D, T>{g, m, s, next, bins(exec), exec.data(affine_), exec.data(records_)});
+    launch_nodes(exec, MpmGridKernel<D, T>{g, b, bins(exec), exec.data(records_), exec.data(momentum_),
+                                           exec.data(mass_), exec.data(velocity_)});
   }
 
   using Array = typename Exec::template Array<T>;
   using IntArray = typename Exec::template Array<int>;
-  IntArray cell_, order_, start_;
+  IntArray cell_, order_, slot_, start_, active_, active_count_, mark_;
+  std::vector<int> count_host_;
+  int active_count_host_ = 0;
   Array fx_, w_, dw_;
-  Array affine_, momentum_, mass_, velocity_;
+  Array affine_, records_, momentum_, mass_, velocity_;
   Array adj_momentum_, adj_mass_, adj_gravity_, share_angle_, share_rate_;
   Array next_vn_, next_cn_, next_xn_, next_fn_;
 };
