@@ -20,16 +20,26 @@ One JSON object a line: {"what": "iteration", "iteration": i, "loss": L, "grad_n
 "wall_s": ...} per iteration (the loss and gradient at iterate i, before its update; the
 iteration's forward + backward + update time), then {"what": "run", ...} with the losses,
 x_avg at the start, the mean seconds per iteration (without the first, which compiles the
-kernels) and the peak memory taichi reports when it can.
+kernels), and the process's resident memory before ti.init and at its peak, MiB.
 """
 import argparse
 import json
 import math
+import resource
 import sys
 import time
 
 import numpy as np
 import taichi as ti
+
+
+def resident_mib():
+    """The process's resident memory now (VmRSS), MiB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def main():
@@ -41,6 +51,7 @@ def main():
     parser.add_argument("--steps", type=int, default=1024, help="diffmpm.py's steps (it advances steps - 1)")
     args = parser.parse_args()
 
+    base_rss_mib = resident_mib()
     init = dict(default_fp=ti.f32, arch=ti.cpu if args.arch == "cpu" else ti.cuda, random_seed=0)
     if args.threads > 0 and args.arch == "cpu":
         init["cpu_max_num_threads"] = args.threads
@@ -274,7 +285,8 @@ def main():
     print(json.dumps({"what": "run", "impl": f"difftaichi-{args.arch} (taichi {ti.__version__}, float32)",
                       "particles": n_particles, "steps": steps, "losses": losses, "grad_norms": norms,
                       "x_avg_initial": x_avg_initial, "seconds_per_iter": sum(timed) / len(timed),
-                      "threads": args.threads}), flush=True)
+                      "threads": args.threads, "base_rss_mib": base_rss_mib,
+                      "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
     return 0
 
 
