@@ -248,7 +248,19 @@ struct Popups {
   bool marker_csv = false;                         // Edit > Load Marker CSV: its file dialog
   // Edit > Add's generator dialogs: the one to open on the next frame (the request is
   // then cleared; the dialog remembers its values between openings).
-  enum class Generator { None, Chain, Cloth, SoftBlock, Walker, SoftBox, SoftBall, ImportTetMesh };
+  enum class Generator {
+    None,
+    Chain,
+    Cloth,
+    SoftBlock,
+    Walker,
+    SoftBox,
+    SoftBall,
+    ImportTetMesh,
+    Liquid,
+    Sand,
+    SoftSolid
+  };
   Generator generator = Generator::None;
   // "Unsaved changes": what the user asked for (new, open, quit) that would lose them,
   // held until they choose Save, Discard or Cancel.

@@ -197,6 +197,29 @@ Result<Scene> delete_triangles(const Scene& scene, const std::vector<int>& trian
 Result<Scene> delete_bending_edges(const Scene& scene, const std::vector<int>& edges);
 Result<Scene> delete_tets(const Scene& scene, const std::vector<int>& tets);
 
+// ---- Material points ---------------------------------------------------------------
+
+// What Edit > Add > Liquid, Sand and Soft Solid fill a box with: a new material (a
+// liquid's bulk modulus and viscosity; a solid's or sand's Young's modulus and Poisson
+// ratio; sand's friction angle) and its density.
+struct MaterialBlock {
+  enum class Kind { Liquid, Sand, SoftSolid };
+  Kind kind = Kind::Liquid;
+  double density = 1000;       // kg/m^3 (per metre of depth in 2D), > 0
+  double young = 2e4;          // Pa, > 0 (sand, soft solid)
+  double poisson = 0.3;        // in (-1, 0.5) (sand, soft solid)
+  double bulk = 5e3;           // Pa, > 0 (liquid)
+  double viscosity = 0.1;      // Pa s, >= 0 (liquid)
+  double friction_angle = 30;  // degrees in [0, 90) (sand)
+};
+// Material points filling the box from `corner` to corner + size (m; x and y > 0), two per
+// grid cell along each axis, with a new material of the block's kind (a soft solid is
+// fixed corotated in 2D, Neo-Hookean in 3D). A scene without material points gets a grid
+// of 64 cells around the box, its side twice the box's largest: 3D, or 2D (the x-y plane
+// at the corner's z) when size z is 0. Otherwise the box must lie inside the scene's grid,
+// clear of its walls (in 2D its z is the grid's).
+Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const Vec3& size, const MaterialBlock& block);
+
 // ---- Rigid bodies, joints, attachments, colliders --------------------------------
 
 // A body of `body.shape` (a mesh body with its mesh) and `size` (the entries its shape

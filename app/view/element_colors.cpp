@@ -11,7 +11,40 @@ namespace nudge::view {
 namespace {
 
 bool per_element(ParamElement e) {
-  return e == ParamElement::Triangle || e == ParamElement::BendingEdge || e == ParamElement::Tet;
+  return e == ParamElement::Triangle || e == ParamElement::BendingEdge || e == ParamElement::Tet ||
+         e == ParamElement::MaterialPoint;
+}
+
+// Each material point's speed at the step: its move from the step before over dt (its
+// initial velocity at the start, or without a motion).
+std::vector<double> point_speeds(const Scene& scene, const Trajectory* traj, int step) {
+  const int n = scene.material_points.count();
+  std::vector<double> speed(size_t(n), 0.0);
+  const bool moving = traj && traj->points == n && traj->steps > 0 && traj->dt > 0;
+  const int at = moving ? std::clamp(step, 0, traj->steps) : 0;
+  for (int q = 0; q < n; ++q) {
+    double s2 = 0;
+    for (size_t k = 0; k < 3; ++k) {
+      const double d = at > 0 ? (traj->point_x[(size_t(at) * size_t(n) + size_t(q)) * 3 + k] -
+                                 traj->point_x[(size_t(at - 1) * size_t(n) + size_t(q)) * 3 + k]) /
+                                    traj->dt
+                              : scene.params[ParamId::PointVelocity].value[3 * size_t(q) + k];
+      s2 += d * d;
+    }
+    speed[size_t(q)] = std::sqrt(s2);
+  }
+  return speed;
+}
+
+// The material points' spheres are the list's last (draw_material_points is the last
+// layer): recoloured when they are there.
+bool color_points(render::DrawList& list, const Scene& scene, const SceneDrawOptions& options,
+                  const std::vector<render::Rgba>& per_point) {
+  const size_t n = size_t(scene.material_points.count());
+  if (!options.particles || n == 0 || list.spheres.size() < n || per_point.size() != n) return false;
+  const size_t first = list.spheres.size() - n;
+  for (size_t q = 0; q < n; ++q) list.spheres[first + q].color = per_point[q];
+  return true;
 }
 
 // Smooth normals of an indexed mesh: each vertex's the sum of its faces' area-weighted normals.
@@ -67,7 +100,8 @@ void color_tets(render::DrawList& list, int place, const TetSurface& surface,
 
 const std::vector<ElementColoring>& element_colorings() {
   static const std::vector<ElementColoring> colorings = [] {
-    std::vector<ElementColoring> list{{ElementColoring::Kind::None}, {ElementColoring::Kind::Stress}};
+    std::vector<ElementColoring> list{
+        {ElementColoring::Kind::None}, {ElementColoring::Kind::Stress}, {ElementColoring::Kind::Speed}};
     for (int i = 0; i < kParamCount; ++i) {
       const ParamFacts& facts = param_facts(ParamId(i));
       if (per_element(facts.element) && facts.cols == 1) list.push_back({ElementColoring::Kind::Gradient, ParamId(i)});
@@ -81,6 +115,7 @@ std::string element_coloring_label(ElementColoring coloring) {
   switch (coloring.kind) {
     case ElementColoring::Kind::None: return "None";
     case ElementColoring::Kind::Stress: return "Stress (energy density)";
+    case ElementColoring::Kind::Speed: return "Speed (material points)";
     case ElementColoring::Kind::Gradient: break;
   }
   std::string words(param_facts(coloring.param).name);
@@ -92,12 +127,14 @@ bool element_coloring_applies(ElementColoring coloring, const Scene& scene) {
   switch (coloring.kind) {
     case ElementColoring::Kind::None: return true;
     case ElementColoring::Kind::Stress: return scene.triangle_count() > 0 || scene.tet_count() > 0;
+    case ElementColoring::Kind::Speed: return scene.material_points.enabled();
     case ElementColoring::Kind::Gradient: break;
   }
   switch (param_facts(coloring.param).element) {
     case ParamElement::Triangle: return scene.triangle_count() > 0;
     case ParamElement::BendingEdge: return scene.bending_count() > 0;
     case ParamElement::Tet: return scene.tet_count() > 0;
+    case ParamElement::MaterialPoint: return scene.material_points.enabled();
     default: return false;
   }
 }
@@ -159,15 +196,23 @@ void add_element_colors(render::DrawList& list, ElementColoring coloring, const 
     }
     return;
   }
+  if (coloring.kind == ElementColoring::Kind::Speed) {
+    const std::vector<double> speed = point_speeds(scene, traj, step);
+    if (const float top = stress_max(speed); top > 0)
+      if (color_points(list, scene, options, colors_of(speed, render::ColorMap::Sequential, 0, top)))
+        list.legends.push_back({render::ColorMap::Sequential, 0, top, "material point speed (m/s)"});
+    return;
+  }
 
   // A gradient: the evaluated scene's, when it has a row per element.
   if (!gradients) return;
   const ParamElement element = param_facts(coloring.param).element;
   const std::vector<double>& grad = gradients->params[coloring.param].grad;
-  const size_t rows = element == ParamElement::Triangle      ? size_t(scene.triangle_count())
-                      : element == ParamElement::BendingEdge ? size_t(scene.bending_count())
-                      : element == ParamElement::Tet         ? size_t(scene.tet_count())
-                                                             : 0;
+  const size_t rows = element == ParamElement::Triangle        ? size_t(scene.triangle_count())
+                      : element == ParamElement::BendingEdge   ? size_t(scene.bending_count())
+                      : element == ParamElement::Tet           ? size_t(scene.tet_count())
+                      : element == ParamElement::MaterialPoint ? size_t(scene.material_points.count())
+                                                               : 0;
   if (rows == 0 || grad.size() != rows) return;
   const float range = gradient_half_range(grad);
   if (!(range > 0)) return;
@@ -180,6 +225,9 @@ void add_element_colors(render::DrawList& list, ElementColoring coloring, const 
     case ParamElement::Tet:
       if (places.tets < 0) return;
       color_tets(list, places.tets, *surface, colors);
+      break;
+    case ParamElement::MaterialPoint:
+      if (!color_points(list, scene, options, colors)) return;
       break;
     case ParamElement::BendingEdge: {
       // The edge v0-v1 the two triangles share (Scene::bending's last two indices).

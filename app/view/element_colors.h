@@ -1,8 +1,9 @@
 // View > Colour Elements By: the cloth's triangles and the soft bodies' surface faces
 // coloured per element, by stress (view/element_stress.h, on the sequential map from 0)
-// or by the gradient of a per-element parameter (triangle, bending edge or tet: the
-// last gradient evaluation's dL/dparam, on the diverging map centred at 0, as the
-// springs' gradient overlay), each family with a legend of its scale. A tet colours the
+// or by the gradient of a per-element parameter (triangle, bending edge, tet or material
+// point: the last gradient evaluation's dL/dparam, on the diverging map centred at 0, as
+// the springs' gradient overlay), and material points by their speed at the frame (on
+// the sequential map from 0), each family with a legend of its scale. A tet colours the
 // surface faces it bounds (inner tets are hidden); a bending edge colours the line of
 // the edge its two triangles share.
 #pragma once
@@ -18,14 +19,14 @@
 namespace nudge::view {
 
 struct ElementColoring {
-  enum class Kind { None, Stress, Gradient };
+  enum class Kind { None, Stress, Speed, Gradient };
   Kind kind = Kind::None;
   ParamId param = ParamId::Count;  // Gradient: the parameter, one value per element
   friend bool operator==(ElementColoring, ElementColoring) = default;
 };
 
-// None, Stress, then the gradient of every one-value-per-element parameter of triangles,
-// bending edges and tets, in ParamId order.
+// None, Stress, Speed, then the gradient of every one-value-per-element parameter of
+// triangles, bending edges, tets and material points, in ParamId order.
 const std::vector<ElementColoring>& element_colorings();
 // "None", "Stress (energy density)", "dL/d tet mu".
 std::string element_coloring_label(ElementColoring coloring);

@@ -265,3 +265,61 @@ TEST_CASE("element colours: cloth triangles by stress, bending edges' gradient o
   CHECK(edge.colors[0].b > edge.colors[0].r);  // negative: blue
   CHECK(edges.legends.back().min == -0.25f);
 }
+
+TEST_CASE("element colours: material points by speed at the frame, and by a per-point gradient") {
+  Scene scene;
+  scene.settings.dt = 0.01;
+  scene.settings.steps = 2;
+  MaterialPoints& mp = scene.material_points;
+  mp.dims = 2;
+  mp.cells = 16;
+  mp.materials = {{"water", MaterialModel::Liquid}};
+  mp.material = {0, 0, 0};
+  mp.channel = {-1, -1, -1};
+  shape_parameters(scene);
+  scene.params[ParamId::PointPosition].value = {0.3, 0.5, 0, 0.5, 0.5, 0, 0.7, 0.5, 0};
+  scene.params[ParamId::PointVelocity].value = {1, 0, 0, 0, 0, 0, 0, 2, 0};
+  // Point q moves q cm in the step before step 1.
+  Trajectory traj;
+  traj.steps = 2, traj.points = 3, traj.dt = 0.01;
+  traj.point_x = scene.params[ParamId::PointPosition].value;
+  for (int t = 1; t <= 2; ++t)
+    for (int q = 0; q < 3; ++q) traj.point_x.insert(traj.point_x.end(), {0.3 + 0.2 * q + 0.01 * q * t, 0.5, 0});
+  const std::vector<view::ElementColoring>& all = view::element_colorings();
+  const view::ElementColoring speed{view::ElementColoring::Kind::Speed};
+  REQUIRE(std::find(all.begin(), all.end(), speed) != all.end());
+  CHECK(view::element_coloring_applies(speed, scene));
+  CHECK(!view::element_coloring_applies(speed, soft_box()));
+  const view::ElementColoring mass{view::ElementColoring::Kind::Gradient, ParamId::PointMass};
+  REQUIRE(std::find(all.begin(), all.end(), mass) != all.end());
+  CHECK(view::element_coloring_applies(mass, scene));
+
+  const view::SceneDrawOptions options = view::scene_draw_options(scene, &traj, 1.5f);
+  render::DrawList list = view::scene_draw_list(scene, &traj, 1, options);
+  REQUIRE(list.spheres.size() == 3);
+  view::add_element_colors(list, speed, scene, &traj, 1, options, nullptr);
+  REQUIRE(list.legends.size() == 1);
+  CHECK(list.legends[0].max == doctest::Approx(2.0));  // 2 cm in 0.01 s
+  for (int q = 0; q < 3; ++q) {
+    const render::Rgba want = render::map_value(render::ColorMap::Sequential, float(q), 0, 2);
+    CHECK(list.spheres[size_t(q)].color.r == doctest::Approx(want.r));
+    CHECK(list.spheres[size_t(q)].color.g == doctest::Approx(want.g));
+  }
+  // At the start: the initial velocities (1, 0 and 2 m/s).
+  render::DrawList start = view::scene_draw_list(scene, &traj, 0, options);
+  view::add_element_colors(start, speed, scene, &traj, 0, options, nullptr);
+  REQUIRE(start.legends.size() == 1);
+  CHECK(start.legends[0].max == doctest::Approx(2.0));
+  CHECK(start.spheres[1].color.r == doctest::Approx(render::map_value(render::ColorMap::Sequential, 0, 0, 2).r));
+
+  Scene evaluated = scene;
+  evaluated.params[ParamId::PointMass].grad = {-1, 0, 3};
+  render::DrawList by_gradient = view::scene_draw_list(scene, &traj, 1, options);
+  view::add_element_colors(by_gradient, mass, scene, &traj, 1, options, &evaluated);
+  REQUIRE(by_gradient.legends.size() == 1);
+  CHECK(by_gradient.legends[0].map == render::ColorMap::Diverging);
+  CHECK(by_gradient.legends[0].max == 3.0f);
+  const render::Rgba reddest = render::map_value(render::ColorMap::Diverging, 3, -3, 3);
+  CHECK(by_gradient.spheres[2].color.r == doctest::Approx(reddest.r));
+  CHECK(render::validate(by_gradient).ok());
+}

@@ -131,6 +131,13 @@ void add_items(const Panel& panel) {
   if (ImGui::MenuItem("Import Tet Mesh...")) panel.ui.popups.generator = G::ImportTetMesh;
   ImGui::SetItemTooltip("A tetrahedral mesh from TetGen .node/.ele files or a Gmsh .msh 2.2 file");
   ImGui::Separator();
+  if (ImGui::MenuItem("Liquid...")) panel.ui.popups.generator = G::Liquid;
+  ImGui::SetItemTooltip("A box of liquid material points (MLS-MPM): bulk modulus, viscosity");
+  if (ImGui::MenuItem("Sand...")) panel.ui.popups.generator = G::Sand;
+  ImGui::SetItemTooltip("A box of sand material points (Drucker-Prager, 2D): stiffness, friction angle");
+  if (ImGui::MenuItem("Soft Solid...")) panel.ui.popups.generator = G::SoftSolid;
+  ImGui::SetItemTooltip("A box of elastic material points (jelly): Young's modulus, Poisson's ratio");
+  ImGui::Separator();
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
     if (!ImGui::MenuItem(item)) return;
     RigidBody b;

@@ -70,6 +70,11 @@ struct BlockValues {
   edits::Material material{0.05, 2000, 0.5};
   bool pin_bottom = false;
 };
+struct PointBlockValues {
+  Vec3 centre{0, 0, 0};
+  Vec3 size{0.2, 0.1, 0};  // z 0: a 2D slice
+  edits::MaterialBlock block;
+};
 struct WalkerValues {
   Vec3 corner{0, 0, 0};  // the left foot's outer corner (m)
   edits::WalkerShape shape;
@@ -84,7 +89,8 @@ WalkerValues g_walker;
 SoftBoxValues g_soft_box;
 SoftBallValues g_soft_ball;
 ImportValues g_import;
-std::string g_add_error;  // why the last Add failed (the import), shown until the dialog closes
+PointBlockValues g_points[3];  // liquid, sand, soft solid
+std::string g_add_error;       // why the last Add failed (the import), shown until the dialog closes
 
 constexpr const char* kTitles[] = {"",
                                    "Add a Chain",
@@ -93,7 +99,10 @@ constexpr const char* kTitles[] = {"",
                                    "Add a Walker Robot",
                                    "Add a Soft Box",
                                    "Add a Soft Ball",
-                                   "Import a Tet Mesh"};
+                                   "Import a Tet Mesh",
+                                   "Add Liquid",
+                                   "Add Sand",
+                                   "Add a Soft Solid"};
 
 const char* title(G g) { return kTitles[static_cast<int>(g)]; }
 
@@ -473,6 +482,45 @@ Build import_dialog() {
   return b;
 }
 
+// Material points filling a box (the kind the menu item chose).
+Build point_block_dialog(edits::MaterialBlock::Kind kind) {
+  using K = edits::MaterialBlock::Kind;
+  PointBlockValues& v = g_points[static_cast<int>(kind)];
+  v.block.kind = kind;
+  if (begin_fields()) {
+    field("centre", v.centre.data(), 3, "m", "the middle of the box the points fill");
+    field("size", v.size.data(), 3, "m", "the box's sides; a z of 0 makes a 2D slice (x-y plane)");
+    field("density", &v.block.density, 1, "kg/m^3", "per metre of depth in 2D");
+    if (kind == K::Liquid) {
+      field("bulk modulus", &v.block.bulk, 1, "Pa", "how hard it resists being squeezed");
+      field("viscosity", &v.block.viscosity, 1, "Pa s", "how thick it is");
+    } else {
+      field("Young's modulus", &v.block.young, 1, "Pa", "stiffness");
+      field("Poisson's ratio", &v.block.poisson, 1, "", "in (-1, 0.5)");
+      if (kind == K::Sand)
+        field("friction angle", &v.block.friction_angle, 1, "deg", "the steepest slope a heap keeps");
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled(
+      "Two points per grid cell along each axis. A scene without material points gets\n"
+      "a 64-cell grid around the box (twice its largest side); otherwise the box must\n"
+      "lie inside the scene's grid.");
+  Build b;
+  const PointBlockValues c = v;
+  b.label = std::string("add ") + (kind == K::Liquid ? "liquid" : kind == K::Sand ? "sand" : "a soft solid");
+  b.apply = [c](const Scene& s) {
+    const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2] - c.size[2] / 2};
+    return edits::add_material_block(s, corner, c.size, c.block);
+  };
+  b.try_first = true;  // the edit checks the box against the scene's grid
+  if (!finite(c.centre))
+    b.problem = "the centre must be finite";
+  else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] >= 0))
+    b.problem = "the size must be > 0 along x and y (z 0 for 2D)";
+  return b;
+}
+
 // Where a dialog's place starts when it opens: the drop point (its corner for the walker).
 void place_at_drop_point(const StudioState& state, G g) {
   const Vec3 at = drop_point(state);
@@ -484,6 +532,12 @@ void place_at_drop_point(const StudioState& state, G g) {
     case G::SoftBox: g_soft_box.centre = at; break;
     case G::SoftBall: g_soft_ball.centre = at; break;
     case G::ImportTetMesh: g_import.offset = at; break;
+    case G::Liquid:
+    case G::Sand:
+    case G::SoftSolid:
+      g_points[static_cast<int>(g) - static_cast<int>(G::Liquid)].centre = at;
+      g_points[static_cast<int>(g) - static_cast<int>(G::Liquid)].centre[2] = 0;
+      break;
     case G::None: break;
   }
 }
@@ -515,6 +569,9 @@ void draw_generator_dialogs(const StudioState& state, UiState& ui, CommandQueue&
     case G::SoftBox: build = soft_box_dialog(); break;
     case G::SoftBall: build = soft_ball_dialog(); break;
     case G::ImportTetMesh: build = import_dialog(); break;
+    case G::Liquid: build = point_block_dialog(edits::MaterialBlock::Kind::Liquid); break;
+    case G::Sand: build = point_block_dialog(edits::MaterialBlock::Kind::Sand); break;
+    case G::SoftSolid: build = point_block_dialog(edits::MaterialBlock::Kind::SoftSolid); break;
     case G::None: break;
   }
   ImGui::Separator();
