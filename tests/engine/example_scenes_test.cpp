@@ -132,7 +132,9 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
                                "mass_spring_robot2",
                                "mass_spring_robot3",
                                "diffmpm",
-                               "coffee_pour"}) {
+                               "coffee_pour",
+                               "sand_collapse",
+                               "jelly_bounce"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -589,6 +591,35 @@ TEST_CASE("example: coffee_pour's optimised pour puts 90 % of the coffee in the 
        opt.result.loss_history.front(), " -> ", opt.result.loss, " in ", opt.result.iterations, " iterations");
   CHECK(after.mug >= 0.9);
   CHECK(after.spilled <= 0.05);
+}
+
+TEST_CASE("example: sand_collapse fits the reference collapse's friction angle from its heap" *
+          doctest::skip(test::kSanitized)) {
+  const Scene scene = load_example("sand_collapse");
+  REQUIRE(scene.material_points.materials.at(0).model == MaterialModel::Sand);
+  REQUIRE(scene.objectives.at(0).type == ObjectiveType::Shape);
+  const double guess = scene.params[ParamId::MaterialFrictionAngle].value.at(0);
+  CHECK(guess == 20.0);  // the reference heap was made at 35 degrees (scripts/make_sand_collapse_scene.py)
+  const Optimised opt = optimise(scene);
+  const double fitted = opt.params[ParamId::MaterialFrictionAngle].value.at(0);
+  INFO("friction angle ", guess, " -> ", fitted, " degrees; loss ", opt.result.loss_history.front(), " -> ",
+       opt.result.loss, " in ", opt.result.iterations, " iterations");
+  CHECK(std::fabs(fitted - 35.0) < 1.0);  // 34.67 measured
+  CHECK(opt.result.loss < 0.1 * opt.result.loss_history.front());
+}
+
+TEST_CASE("example: jelly_bounce fits the reference bounce's Young's modulus from its centre's track" *
+          doctest::skip(test::kSanitized)) {
+  const Scene scene = load_example("jelly_bounce");
+  REQUIRE(scene.material_points.materials.at(0).model == MaterialModel::FixedCorotated);
+  const double guess = scene.params[ParamId::MaterialYoungsModulus].value.at(0);
+  CHECK(guess == 4000.0);  // the reference bounce was made at 15000 Pa (scripts/make_jelly_bounce_scene.py)
+  const Optimised opt = optimise(scene);
+  const double fitted = opt.params[ParamId::MaterialYoungsModulus].value.at(0);
+  INFO("Young's modulus ", guess, " -> ", fitted, " Pa; loss ", opt.result.loss_history.front(), " -> ",
+       opt.result.loss, " in ", opt.result.iterations, " iterations");
+  CHECK(relative_error(fitted, 15000.0) < 0.01);  // 15012 measured
+  CHECK(opt.result.loss < 0.01 * opt.result.loss_history.front());
 }
 
 TEST_CASE("example: the mass_spring robots' first rollout is DiffTaichi's") {

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Write sand_collapse: a granular column's friction angle fitted to a reference collapse.
+
+A 2D column of sand (MLS-MPM material points, Drucker-Prager plasticity) stands against
+the left wall of a box and is let go: it slumps and runs out along the floor, less far
+the steeper its friction angle. The reference is the same column collapsed with a
+friction angle of REFERENCE degrees (run by Nudge itself, `nudge simulate`), of which
+the final points are kept as a "shape" objective: the Chamfer distance between the
+column's final points and that reference heap, what a camera or a scanner would give.
+The scene starts from a wrong guess (GUESS degrees) and its optimiser fits the angle.
+
+    python3 scripts/make_sand_collapse_scene.py scenes/sand_collapse.json \
+        --nudge build/release/app/nudge
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import tempfile
+
+CELLS = 96
+SIZE = 0.5  # m
+DX = SIZE / CELLS
+WALL = 3 * DX  # the grid's walls are three nodes deep
+
+
+def column_scene(args, angle, shape=None):
+    spacing = DX / 2
+    nx, ny = int(round(args.width / spacing)), int(round(args.height / spacing))
+    positions = [[WALL + (i + 0.5) * spacing, WALL + (j + 0.5) * spacing, 0.0] for i in range(nx) for j in range(ny)]
+    volume = spacing * spacing
+    steps = int(round(args.seconds / args.dt))
+    scene = {
+        "format": "nudge-scene",
+        "version": 1,
+        "name": "sand_collapse",
+        "description": (
+            f"A column of sand {args.width * 100:g} cm wide and {args.height * 100:g} cm tall collapses along a "
+            f"floor: {len(positions)} material points (MLS-MPM, Drucker-Prager sand), 2D. The heap it leaves "
+            f"after {args.seconds:g} s is compared with a reference collapse (friction angle {args.reference:g} "
+            f"degrees) by the Chamfer distance; the optimiser fits the friction angle from a guess of "
+            f"{args.guess:g} degrees. Made by scripts/make_sand_collapse_scene.py."),
+        "simulation": {"dt": args.dt, "steps": steps, "gravity": [0, -9.81, 0]},
+        "material_points": {
+            "dimensions": 2,
+            "grid": {"cells": CELLS, "origin": [0, 0, 0], "size": SIZE, "wall_cells": 3,
+                     # a rough floor: the grains in contact with it stop
+                     "wall_friction": [0.0, 0.0, -1.0, 0.0, 0.0, 0.0]},
+            "materials": [{"name": "sand", "model": "sand", "youngs_modulus": args.youngs, "poisson_ratio": 0.3,
+                           "friction_angle": angle}],
+            "position": positions,
+            "material": 0,
+            "channel": -1,
+            "mass": args.density * volume,
+            "volume": volume,
+        },
+        "parameters": {"material_friction_angle": {"optimize": True, "lower": 5.0, "upper": 60.0}},
+        "objectives": [],
+        "optimizer": {"method": "adam", "iterations": args.iterations, "learning_rate": args.lr},
+        "camera": {"eye": [0.2, 0.08, 0.55], "target": [0.2, 0.06, 0.0], "fov_degrees": 40},
+    }
+    if shape is not None:
+        scene["objectives"].append({"type": "shape", "shape": shape, "step": -1, "weight": 1e4})
+    return scene
+
+
+def final_points(nudge, scene):
+    """The last step's material points of `scene`, simulated by `nudge simulate`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path, points = os.path.join(tmp, "reference.json"), os.path.join(tmp, "points.csv")
+        with open(path, "w") as f:
+            json.dump(scene, f)
+        subprocess.run([nudge, "simulate", path, "--points-out", points], check=True, stdout=subprocess.DEVNULL)
+        with open(points) as f:
+            rows = list(csv.DictReader(f))
+    last = max(int(r["step"]) for r in rows)
+    return [[round(float(r["x"]), 6), round(float(r["y"]), 6), 0.0] for r in rows if int(r["step"]) == last]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out")
+    parser.add_argument("--nudge", default="build/release/app/nudge", help="the nudge binary that runs the reference")
+    parser.add_argument("--reference", type=float, default=35.0, help="the reference's friction angle (degrees)")
+    parser.add_argument("--guess", type=float, default=20.0, help="the scene's first friction angle (degrees)")
+    parser.add_argument("--width", type=float, default=0.05, help="the column's width (m)")
+    parser.add_argument("--height", type=float, default=0.1, help="the column's height (m)")
+    parser.add_argument("--youngs", type=float, default=3e4, help="Young's modulus (Pa)")
+    parser.add_argument("--density", type=float, default=1600.0, help="kg/m^3 (per metre of depth in 2D)")
+    parser.add_argument("--dt", type=float, default=3e-4)
+    parser.add_argument("--seconds", type=float, default=0.45)
+    parser.add_argument("--iterations", type=int, default=12)
+    parser.add_argument("--lr", type=float, default=3.0)
+    args = parser.parse_args()
+    reference = final_points(args.nudge, column_scene(args, args.reference))
+    scene = column_scene(args, args.guess, shape=reference)
+    with open(args.out, "w") as f:
+        json.dump(scene, f, indent=1)
+        f.write("\n")
+    print(f"wrote {args.out}: {len(reference)} points, reference heap at {args.reference:g} degrees")
+
+
+if __name__ == "__main__":
+    main()
