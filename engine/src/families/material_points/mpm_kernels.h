@@ -94,26 +94,6 @@ struct MpmPlaceKernel {
   }
 };
 
-// node_weight from a point's stored values: the same products, so the same bits.
-template <class T>
-NUDGE_HD NodeWeight<T> stored_node_weight(const MpmGrid<T>& g, const MpmBins<T>& bins, int n, int p, const int o[3]) {
-  T nn[3], dn[3];
-  T rel[3] = {0, 0, 0};
-  for (int k = 0; k < 3; ++k) {
-    if (k < g.dims) {
-      nn[k] = bins.w[(3 * k + o[k]) * n + p];
-      dn[k] = bins.dw[(3 * k + o[k]) * n + p];
-      rel[k] = T(o[k]) - bins.fx[k * n + p];
-    } else {
-      nn[k] = T(1);
-      dn[k] = T(0);
-    }
-  }
-  return {nn[0] * nn[1] * nn[2],
-          {dn[0] * nn[1] * nn[2], nn[0] * dn[1] * nn[2], nn[0] * nn[1] * dn[2]},
-          {rel[0], rel[1], rel[2]}};
-}
-
 // The grid node of offset o from the point's first node (its bin's cell).
 template <class T>
 NUDGE_HD int stencil_node(const MpmGrid<T>& g, int cell, const int o[3]) {
@@ -283,7 +263,33 @@ struct MpmGridKernel {
   }
 };
 
-// Per point: v', C' from the grid, x' = x + dt v' (its place from the step's bins).
+// A point's B-spline values along each of the D axes, as stored for the step: the weight
+// of node offset o is the product of w[k][o_k], its derivative along axis j the same
+// product with dw[j][o_j] in place of w[j][o_j].
+template <int D, class T>
+struct PointSplines {
+  T w[D][3], dw[D][3], fx[D];
+
+  NUDGE_HD PointSplines(const MpmBins<T>& bins, int n, int p) {
+    for (int k = 0; k < D; ++k) {
+      fx[k] = bins.fx[k * n + p];
+      for (int o = 0; o < 3; ++o) w[k][o] = bins.w[(3 * k + o) * n + p], dw[k][o] = bins.dw[(3 * k + o) * n + p];
+    }
+  }
+  NUDGE_HD T weight(const int o[3]) const {
+    T r = w[0][o[0]];
+    for (int k = 1; k < D; ++k) r *= w[k][o[k]];
+    return r;
+  }
+  NUDGE_HD T weight_slope(const int o[3], int j) const {
+    T r = j == 0 ? dw[0][o[0]] : w[0][o[0]];
+    for (int k = 1; k < D; ++k) r *= j == k ? dw[k][o[k]] : w[k][o[k]];
+    return r;
+  }
+};
+
+// Per point: v', C' from the grid, x' = x + dt v' (its place from the step's bins). In
+// 2D the z parts stay 0: x's z does not move.
 template <int D, class T>
 struct MpmGatherKernel {
   MpmGrid<T> g;
@@ -293,19 +299,25 @@ struct MpmGatherKernel {
   MpmPointState<T> s, next;
   NUDGE_HD void operator()(int p) const {
     const int nodes = g.node_count(), cell = bins.cell[p];
-    Vec3<T> vn{0, 0, 0};
-    Mat33<T> cn = zero33<T>();
+    const PointSplines<D, T> sp(bins, n, p);
+    const T k = T(4) * g.inv_dx;
+    T vn[D] = {}, cn[D][D] = {};
     for (int q = 0; q < (D == 2 ? 9 : 27); ++q) {
       int o[3];
       stencil_offset(g, q, o);
-      const PointUpdate<T> u =
-          node_gather(g, stored_node_weight(g, bins, n, p, o), load3(velocity, stencil_node(g, cell, o), nodes));
-      vn += u.v;
-      cn += u.c;
+      const int id = stencil_node(g, cell, o);
+      const T w = sp.weight(o), kw = k * w;
+      for (int i = 0; i < D; ++i) {
+        const T nv = velocity[i * nodes + id];
+        vn[i] += w * nv;
+        for (int j = 0; j < D; ++j) cn[i][j] += kw * nv * (T(o[j]) - sp.fx[j]);
+      }
     }
-    store3(next.v, p, n, vn);
-    store_matrix(next.c, p, n, cn);
-    store3(next.x, p, n, load3(s.x, p, n) + g.dt * vn);
+    for (int i = 0; i < 3; ++i) {
+      next.v[i * n + p] = i < D ? vn[i] : T(0);
+      next.x[i * n + p] = s.x[i * n + p] + (i < D ? g.dt * vn[i] : T(0));
+      for (int j = 0; j < 3; ++j) next.c[(3 * i + j) * n + p] = i < D && j < D ? cn[i][j] : T(0);
+    }
   }
 };
 
@@ -434,31 +446,57 @@ struct MpmAdjPointKernel {
   MpmNextAdjoint<T> next;
   MpmPointState<T> adj;  // out: dL/dstate_t
   MpmPointGrad<T> grad;  // out: this step's shares, added
+  // adj_node_gather and adj_node_share for each node around the point, on the D axes
+  // only (in 2D nothing reaches z), then adj_point_prepare.
   NUDGE_HD void operator()(int p) const {
-    const int n = m.n, nodes = g.node_count();
-    const Vec3<T> v = load3(s.v, p, n);
-    const Mat33<T> a = load_matrix(affine, p, n);
+    const int n = m.n, nodes = g.node_count(), cell = bins.cell[p];
     const PointMaterial<T> pm = point_material(m, p);
-    const int cell = bins.cell[p];
-    const Vec3<T> adj_vn = load3(next.vn, p, n);
-    const Mat33<T> adj_cn = load_matrix(next.cn, p, n);
-    Vec3<T> adj_fx{0, 0, 0}, adj_v{0, 0, 0};
-    Mat33<T> adj_a = zero33<T>();
-    T adj_point_mass = 0;
+    const PointSplines<D, T> sp(bins, n, p);
+    const T k = T(4) * g.inv_dx, mass = pm.mass;
+    T v[D], avn[D], acn[D][D], a[D][D];
+    for (int i = 0; i < D; ++i) {
+      v[i] = s.v[i * n + p];
+      avn[i] = next.vn[i * n + p];
+      for (int j = 0; j < D; ++j) acn[i][j] = next.cn[(3 * i + j) * n + p], a[i][j] = affine[(3 * i + j) * n + p];
+    }
+    T adj_fx[D] = {}, adj_v[D] = {}, adj_a[D][D] = {}, adj_point_mass = 0;
     for (int q = 0; q < (D == 2 ? 9 : 27); ++q) {
       int o[3];
       stencil_offset(g, q, o);
       const int id = stencil_node(g, cell, o);
-      const NodeWeight<T> nw = stored_node_weight(g, bins, n, p, o);
-      Vec3<T> unused{0, 0, 0};
-      adj_node_gather(g, nw, load3(velocity, id, nodes), adj_vn, adj_cn, unused, adj_fx);
-      adj_node_share(g, nw, pm.mass, v, a, load3(adj_momentum, id, nodes), adj_mass[id], adj_v, adj_a, adj_point_mass,
-                     adj_fx);
+      const T w = sp.weight(o);
+      T rel[D], nv[D], am[D];
+      for (int i = 0; i < D; ++i)
+        rel[i] = T(o[i]) - sp.fx[i], nv[i] = velocity[i * nodes + id], am[i] = adj_momentum[i * nodes + id];
+      const T amass = adj_mass[id];
+      // d/dw of the gather (w nv, k w nv rel^T) and of the scatter (w (m v + A dx rel), w m)
+      T adj_w = amass * mass, to_mass = amass;
+      for (int i = 0; i < D; ++i) {
+        T crel = 0, inside = mass * v[i];
+        for (int j = 0; j < D; ++j) crel += acn[i][j] * rel[j], inside += a[i][j] * (g.dx * rel[j]);
+        adj_w += avn[i] * nv[i] + k * nv[i] * crel + am[i] * inside;
+        to_mass += am[i] * v[i];
+        adj_v[i] += w * mass * am[i];
+        for (int j = 0; j < D; ++j) adj_a[i][j] += w * am[i] * (g.dx * rel[j]);
+      }
+      adj_point_mass += w * to_mass;
+      // and through rel = o - fx
+      for (int j = 0; j < D; ++j) {
+        T back = 0;
+        for (int i = 0; i < D; ++i) back += k * acn[i][j] * nv[i] + g.dx * a[i][j] * am[i];
+        adj_fx[j] += adj_w * sp.weight_slope(o, j) - w * back;
+      }
     }
+    Mat33<T> adj_a33 = zero33<T>();
+    for (int i = 0; i < D; ++i)
+      for (int j = 0; j < D; ++j) adj_a33(i, j) = adj_a[i][j];
     PointAdjoint<T> pa;
-    adj_point_prepare<D>(g, pm, load_matrix(s.c, p, n), load_matrix(s.f, p, n), adj_a, load_matrix(next.fn, p, n), pa);
-    store3(adj.x, p, n, load3(next.xn, p, n) + g.inv_dx * adj_fx);
-    store3(adj.v, p, n, adj_v);
+    adj_point_prepare<D>(g, pm, load_matrix(s.c, p, n), load_matrix(s.f, p, n), adj_a33, load_matrix(next.fn, p, n),
+                         pa);
+    for (int i = 0; i < 3; ++i) {
+      adj.x[i * n + p] = next.xn[i * n + p] + (i < D ? g.inv_dx * adj_fx[i] : T(0));
+      adj.v[i * n + p] = i < D ? adj_v[i] : T(0);
+    }
     store_matrix(adj.c, p, n, pa.c);
     store_matrix(adj.f, p, n, pa.f);
     grad.mu[p] += pa.law.mu;

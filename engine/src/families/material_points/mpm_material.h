@@ -42,17 +42,25 @@ struct MpmMaterialAdjoint {
   T mu = 0, lambda = 0, bulk = 0, viscosity = 0, alpha = 0;
 };
 
-// The rotation of a 2D deformation gradient (the x-y block), as an angle: R(theta) is
-// the closest rotation to F, theta = atan2(F10 - F01, F00 + F11).
+// The rotation of a 2D deformation gradient (the x-y block): R(theta) is the closest
+// rotation to F, theta = atan2(F10 - F01, F00 + F11); its cos and sin are
+// (F00 + F11, F10 - F01) / their length, with no angle computed (a third of a 2D solid
+// point's step went to atan2, sin and cos). 1 and 0 when that length is 0, as
+// atan2(0, 0) = 0 gives.
 template <class T>
-NUDGE_HD T polar_angle_2d(const Mat33<T>& f) {
-  return std::atan2(f(1, 0) - f(0, 1), f(0, 0) + f(1, 1));
+struct PlaneRotation {
+  T c, s;
+};
+template <class T>
+NUDGE_HD PlaneRotation<T> polar_rotation_2d(const Mat33<T>& f) {
+  const T a = f(1, 0) - f(0, 1), b = f(0, 0) + f(1, 1);
+  const T r = std::sqrt(a * a + b * b);
+  if (!(r > T(0))) return {T(1), T(0)};
+  return {b / r, a / r};
 }
-
 template <class T>
-NUDGE_HD Mat33<T> rotation_2d(T theta) {
-  const T c = std::cos(theta), s = std::sin(theta);
-  return {{c, -s, 0, s, c, 0, 0, 0, 1}};
+NUDGE_HD Mat33<T> rotation_matrix(const PlaneRotation<T>& r) {
+  return {{r.c, -r.s, 0, r.s, r.c, 0, 0, 0, 1}};
 }
 
 template <class T>
@@ -94,7 +102,7 @@ NUDGE_HD Mat33<T> kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       tau = law.mu * (f * transpose(f) + T(-1) * identity33<T>()) + (law.lambda * std::log(j)) * identity33<T>();
       break;
     case MpmModelKind::FixedCorotated:
-      tau = (T(2) * law.mu) * ((f + T(-1) * rotation_2d(polar_angle_2d(f))) * transpose(f)) +
+      tau = (T(2) * law.mu) * ((f + T(-1) * rotation_matrix(polar_rotation_2d(f))) * transpose(f)) +
             (law.lambda * (j - T(1)) * j) * identity33<T>();
       break;
     case MpmModelKind::Liquid:
@@ -127,15 +135,15 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       adj_j += law.lambda * tr / j;
       break;
     case MpmModelKind::FixedCorotated: {
-      const T theta = polar_angle_2d(f);
-      const Mat33<T> r = rotation_2d(theta);
+      const PlaneRotation<T> rot = polar_rotation_2d(f);
+      const Mat33<T> r = rotation_matrix(rot);
       const Mat33<T> s = f + T(-1) * r;
       adj_law.mu += T(2) * inner(adj_tau, s * transpose(f));
       // 2 mu S F^T: dL/dS = 2 mu G F, dL/dF (the F^T) = 2 mu G^T S
       const Mat33<T> adj_s = (T(2) * law.mu) * (adj_tau * f);
       adj_f += adj_s + (T(2) * law.mu) * (transpose(adj_tau) * s);
       // R(theta), theta = atan2(a, b), a = F10 - F01, b = F00 + F11
-      const T cs = std::cos(theta), sn = std::sin(theta);
+      const T cs = rot.c, sn = rot.s;
       const T adj_theta =
           -(adj_s(0, 0) * -sn + adj_s(0, 1) * -cs + adj_s(1, 0) * cs + adj_s(1, 1) * -sn);  // dL/dR = -dL/dS
       const T a = f(1, 0) - f(0, 1), b = f(0, 0) + f(1, 1);
