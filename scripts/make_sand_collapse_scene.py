@@ -58,7 +58,7 @@ def column_scene(args, angle, shape=None):
         "parameters": {"material_friction_angle": {"optimize": True, "lower": 5.0, "upper": 60.0}},
         "objectives": [],
         "optimizer": {"method": "adam", "iterations": args.iterations, "learning_rate": args.lr},
-        "camera": {"eye": [0.2, 0.08, 0.55], "target": [0.2, 0.06, 0.0], "fov_degrees": 40},
+        "camera": {"eye": [0.17, 0.08, 0.42], "target": [0.17, 0.05, 0.0], "fov_degrees": 40},
     }
     if shape is not None:
         scene["objectives"].append({"type": "shape", "shape": shape, "step": -1, "weight": 1e4})
