@@ -215,8 +215,8 @@ struct MaterialBlock {
 // Material points filling the box from `corner` to corner + size (m; x and y > 0), two per
 // grid cell along each axis, with a new material of the block's kind (a soft solid is
 // fixed corotated in 2D, Neo-Hookean in 3D). A scene without material points gets a grid
-// of 64 cells around the box, its side twice the box's largest: 3D, or 2D (the x-y plane
-// at the corner's z) when size z is 0. Otherwise the box must lie inside the scene's grid,
+// around the box, its side twice the box's largest, of 64 cells in 2D (the x-y plane at
+// the corner's z, when size z is 0) or 32 in 3D. Otherwise the box must lie inside the scene's grid,
 // clear of its walls (in 2D its z is the grid's).
 Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const Vec3& size, const MaterialBlock& block);
 

@@ -54,11 +54,11 @@ Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const V
   Scene edited = scene;
   MaterialPoints& mp = edited.material_points;
   const bool fresh = !mp.enabled();
-  if (fresh) {  // a grid around the box: twice its largest side, 64 cells
+  if (fresh) {  // a grid around the box: twice its largest side, 64 cells (32 in 3D)
     const MaterialPoints defaults;
     mp = defaults;
     mp.dims = size[2] > 0 ? 3 : 2;
-    mp.cells = 64;
+    mp.cells = mp.dims == 2 ? 64 : 32;  // a cube of the box's side is 32^3 points
     mp.size = 2 * std::max({size[0], size[1], size[2]});
     for (int k = 0; k < 3; ++k) mp.origin[k] = corner[size_t(k)] + size[size_t(k)] / 2 - mp.size / 2;
     if (mp.dims == 2) mp.origin[2] = corner[2];

@@ -72,8 +72,9 @@ TEST_CASE("scene edits: a soft solid is fixed corotated in 2D and Neo-Hookean in
   CHECK(flat.material_points.materials[0].model == MaterialModel::FixedCorotated);
   const Scene deep = ok(edits::add_material_block(scene, {0, 0.5, 0}, {0.1, 0.1, 0.1}, jelly));
   CHECK(deep.material_points.dims == 3);
+  CHECK(deep.material_points.cells == 32);  // the box is 16 cells across: 32 points
   CHECK(deep.material_points.materials[0].model == MaterialModel::NeoHookean);
-  CHECK(deep.material_points.count() == 16 * 16 * 16);
+  CHECK(deep.material_points.count() == 32 * 32 * 32);
   check_stable(deep, temp.path);
 }
 
@@ -100,8 +101,10 @@ TEST_CASE("scene edits: a bad material block is an error that says what, and cha
   const Result<Scene> far = edits::add_material_block(one, {3, 0.5, 0}, {0.1, 0.1, 0}, edits::MaterialBlock{});
   REQUIRE_FALSE(far.ok());
   CHECK(far.error().message.find("reaches outside the material points' grid") != std::string::npos);
-  // Too many points.
-  const Result<Scene> huge = edits::add_material_block(scene, {0, 0, 0}, {1, 1, 1}, edits::MaterialBlock{});
+  // Too many points: a fine grid.
+  Scene fine = one;
+  fine.material_points.cells = 1024;
+  const Result<Scene> huge = edits::add_material_block(fine, {0, 0.5, 0}, {0.1, 0.1, 0}, edits::MaterialBlock{});
   REQUIRE_FALSE(huge.ok());
   CHECK(huge.error().message.find("points (2 per grid cell along each axis); expected at most 100000") !=
         std::string::npos);

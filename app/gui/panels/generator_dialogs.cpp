@@ -504,8 +504,8 @@ Build point_block_dialog(edits::MaterialBlock::Kind kind) {
   }
   ImGui::TextDisabled(
       "Two points per grid cell along each axis. A scene without material points gets\n"
-      "a 64-cell grid around the box (twice its largest side); otherwise the box must\n"
-      "lie inside the scene's grid.");
+      "a grid around the box (twice its largest side; 64 cells, 32 in 3D); otherwise\n"
+      "the box must lie inside the scene's grid.");
   Build b;
   const PointBlockValues c = v;
   b.label = std::string("add ") + (kind == K::Liquid ? "liquid" : kind == K::Sand ? "sand" : "a soft solid");
@@ -534,10 +534,19 @@ void place_at_drop_point(const StudioState& state, G g) {
     case G::ImportTetMesh: g_import.offset = at; break;
     case G::Liquid:
     case G::Sand:
-    case G::SoftSolid:
-      g_points[static_cast<int>(g) - static_cast<int>(G::Liquid)].centre = at;
-      g_points[static_cast<int>(g) - static_cast<int>(G::Liquid)].centre[2] = 0;
+    case G::SoftSolid: {
+      // Inside the scene's grid when it has one (its middle), else at the drop point.
+      PointBlockValues& v = g_points[static_cast<int>(g) - static_cast<int>(G::Liquid)];
+      const MaterialPoints& mp = state.document.scene().material_points;
+      if (mp.enabled()) {
+        for (int k = 0; k < 3; ++k) v.centre[size_t(k)] = mp.origin[k] + mp.size / 2;
+        if (mp.dims == 2) v.centre[2] = mp.origin[2], v.size[2] = 0;
+        for (int k = 0; k < mp.dims; ++k) v.size[size_t(k)] = std::min(v.size[size_t(k)], mp.size / 4);
+      } else {
+        v.centre = at;
+      }
       break;
+    }
     case G::None: break;
   }
 }
