@@ -12,11 +12,9 @@ ball too soft (GUESS Pa) and its optimiser fits the modulus.
     python3 scripts/make_jelly_bounce_scene.py scenes/jelly_bounce.json --nudge build/release/app/nudge
 """
 import argparse
-import csv
 import json
-import os
-import subprocess
-import tempfile
+
+from nudge_points_run import simulate_points
 
 CELLS = 64
 SIZE = 0.5  # m
@@ -73,21 +71,12 @@ def ball_scene(args, youngs, samples=None):
 
 def sampled_centres(nudge, scene, every):
     """The centroid of the material points every `every` steps, by `nudge simulate`."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path, points = os.path.join(tmp, "reference.json"), os.path.join(tmp, "points.csv")
-        with open(path, "w") as f:
-            json.dump(scene, f)
-        subprocess.run([nudge, "simulate", path, "--points-out", points], check=True, stdout=subprocess.DEVNULL)
-        sums = {}
-        with open(points) as f:
-            for r in csv.DictReader(f):
-                step = int(r["step"])
-                if step > 0 and step % every == 0:
-                    s = sums.setdefault(step, [0.0, 0.0, 0])
-                    s[0] += float(r["x"])
-                    s[1] += float(r["y"])
-                    s[2] += 1
-    return [(step, [round(s[0] / s[2], 7), round(s[1] / s[2], 7), 0.0]) for step, s in sorted(sums.items())]
+    centres = []
+    for step, points in sorted(simulate_points(nudge, scene).items()):
+        if step > 0 and step % every == 0:
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            centres.append((step, [round(sum(xs) / len(xs), 7), round(sum(ys) / len(ys), 7), 0.0]))
+    return centres
 
 
 def main():

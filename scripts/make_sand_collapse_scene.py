@@ -13,11 +13,9 @@ The scene starts from a wrong guess (GUESS degrees) and its optimiser fits the a
         --nudge build/release/app/nudge
 """
 import argparse
-import csv
 import json
-import os
-import subprocess
-import tempfile
+
+from nudge_points_run import simulate_points
 
 CELLS = 96
 SIZE = 0.5  # m
@@ -67,15 +65,8 @@ def column_scene(args, angle, shape=None):
 
 def final_points(nudge, scene):
     """The last step's material points of `scene`, simulated by `nudge simulate`."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path, points = os.path.join(tmp, "reference.json"), os.path.join(tmp, "points.csv")
-        with open(path, "w") as f:
-            json.dump(scene, f)
-        subprocess.run([nudge, "simulate", path, "--points-out", points], check=True, stdout=subprocess.DEVNULL)
-        with open(points) as f:
-            rows = list(csv.DictReader(f))
-    last = max(int(r["step"]) for r in rows)
-    return [[round(float(r["x"]), 6), round(float(r["y"]), 6), 0.0] for r in rows if int(r["step"]) == last]
+    steps = simulate_points(nudge, scene)
+    return [[round(x, 6), round(y, 6), 0.0] for x, y, _ in steps[max(steps)]]
 
 
 def main():

@@ -82,6 +82,32 @@ Scene make_point_scene(int dims, int steps = 50) {
   return scene;
 }
 
+// A 2D block of nx x ny points h apart from (x0, y0), of one material and no muscle.
+void add_block(MaterialPoints& mp, std::vector<double>& x, double x0, double y0, int nx, int ny, double h,
+               int material) {
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      x.insert(x.end(), {x0 + h * i, y0 + h * j, 0.0});
+      mp.material.push_back(material);
+      mp.channel.push_back(-1);
+    }
+}
+
+// The points' rows once the section is complete: positions x, each point's velocity
+// (vx(q), vy) in the plane, unit masses and a volume of h^2 each.
+template <class Vx>
+void set_2d_points(Scene& scene, const std::vector<double>& x, double h, Vx vx, double vy) {
+  shape_parameters(scene);
+  ParameterSet& p = scene.params;
+  p[ParamId::PointPosition].value = x;
+  for (int q = 0; q < scene.material_points.count(); ++q) {
+    p[ParamId::PointVelocity].value[3 * size_t(q)] = vx(q);
+    p[ParamId::PointVelocity].value[3 * size_t(q) + 1] = vy;
+    p[ParamId::PointMass].value[size_t(q)] = 1.0;
+    p[ParamId::PointVolume].value[size_t(q)] = h * h;
+  }
+}
+
 // Liquid in a cup of three boxes that channel 0 tilts about its bottom's middle, over a
 // fixed box (a scene collider) it spills onto; the objective pulls the liquid's centroid
 // towards the box.
@@ -117,22 +143,11 @@ Scene make_cup_scene(int steps) {
   scene.colliders = {box(0.8, 0.12, 0.1, 0.05)};
   std::vector<double> x;
   const double h = 0.5 / mp.cells;
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 4; ++j) {
-      x.insert(x.end(), {0.42 + h * i, 0.4 + h * j, 0.0});
-      mp.material.push_back(0);
-      mp.channel.push_back(-1);
-    }
-  shape_parameters(scene);
+  add_block(mp, x, 0.42, 0.4, 5, 4, h, 0);
+  set_2d_points(
+      scene, x, h, [](int q) { return 0.3 + 0.1 * std::sin(q); }, -0.6);
   ParameterSet& p = scene.params;
-  p[ParamId::PointPosition].value = x;
   const int n = mp.count();
-  for (int q = 0; q < n; ++q) {
-    p[ParamId::PointVelocity].value[3 * size_t(q)] = 0.3 + 0.1 * std::sin(q);
-    p[ParamId::PointVelocity].value[3 * size_t(q) + 1] = -0.6;
-    p[ParamId::PointMass].value[size_t(q)] = 1.0;
-    p[ParamId::PointVolume].value[size_t(q)] = h * h;
-  }
   p[ParamId::MaterialBulkModulus].value = {40.0};
   p[ParamId::MaterialViscosity].value = {0.1};
   p[ParamId::Gravity].value = {0.0, -3.8, 0.0};
@@ -169,28 +184,12 @@ Scene make_sand_scene(int steps) {
   mp.materials = {{"sand", MaterialModel::Sand}, {"jelly", MaterialModel::FixedCorotated}};
   std::vector<double> x;
   const double h = 0.5 / mp.cells;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 8; ++j) {
-      x.insert(x.end(), {0.4 + h * i, 0.2 + h * j, 0.0});
-      mp.material.push_back(0);
-      mp.channel.push_back(-1);
-    }
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      x.insert(x.end(), {0.56 + h * i, 0.2 + h * j, 0.0});
-      mp.material.push_back(1);
-      mp.channel.push_back(-1);
-    }
-  shape_parameters(scene);
+  add_block(mp, x, 0.4, 0.2, 4, 8, h, 0);
+  add_block(mp, x, 0.56, 0.2, 3, 3, h, 1);
+  set_2d_points(
+      scene, x, h, [](int q) { return 0.3 * std::sin(q); }, -1.0);
   ParameterSet& p = scene.params;
-  p[ParamId::PointPosition].value = x;
   const int n = mp.count();
-  for (int q = 0; q < n; ++q) {
-    p[ParamId::PointVelocity].value[3 * size_t(q)] = 0.3 * std::sin(q);
-    p[ParamId::PointVelocity].value[3 * size_t(q) + 1] = -1.0;
-    p[ParamId::PointMass].value[size_t(q)] = 1.0;
-    p[ParamId::PointVolume].value[size_t(q)] = h * h;
-  }
   p[ParamId::MaterialYoungsModulus].value = {400.0, 100.0};
   p[ParamId::MaterialPoissonRatio].value = {0.3, 0.2};
   p[ParamId::MaterialFrictionAngle].value = {30.0, 30.0};
