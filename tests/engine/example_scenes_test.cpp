@@ -153,6 +153,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
     Scene run = scene;
     if (test::kSanitized && run.material_points.count() > 0) {
       run.settings.steps = std::min(run.settings.steps, 50);
+      for (Objective& o : run.objectives)  // jelly_bounce samples its bounce every 50 steps
+        if (o.step > run.settings.steps) o.step = -1;
       shape_parameters(run);
     }
     std::unique_ptr<Simulator> sim = cpu_simulator(run);
