@@ -92,7 +92,7 @@ def main():
     parser.add_argument("--dt", type=float, default=4e-4)
     parser.add_argument("--seconds", type=float, default=0.4)
     parser.add_argument("--sample", type=float, default=0.02, help="seconds between the reference's samples")
-    parser.add_argument("--iterations", type=int, default=12)
+    parser.add_argument("--iterations", type=int, default=16)
     parser.add_argument("--lr", type=float, default=2000.0)
     args = parser.parse_args()
     every = int(round(args.sample / args.dt))

@@ -81,7 +81,7 @@ def main():
     parser.add_argument("--density", type=float, default=1600.0, help="kg/m^3 (per metre of depth in 2D)")
     parser.add_argument("--dt", type=float, default=3e-4)
     parser.add_argument("--seconds", type=float, default=0.45)
-    parser.add_argument("--iterations", type=int, default=12)
+    parser.add_argument("--iterations", type=int, default=8)
     parser.add_argument("--lr", type=float, default=3.0)
     args = parser.parse_args()
     reference = final_points(args.nudge, column_scene(args, args.reference))
