@@ -2,7 +2,10 @@
 // node per index), and their adjoints. Nothing is added to one address from two indices:
 // the scatter to the grid is written as a gather by node over the points binned by the
 // cell of their first node, in the bins' fixed order, so that every sum has one order
-// whatever the thread count (no atomics).
+// whatever the thread count (no atomics). The node gathers and the point's adjoint
+// compute node_share's, node_gather's and their adjoints' sums rearranged (per-point
+// records, the D axes only); the step and rollout tests check them against central
+// differences as mpm_kernels_test checks the pieces.
 //
 // Points' arrays are structures of arrays: 3 x n for x and v (z = 0 in 2D), 9 x n for C
 // and F (entry k of point p at k * n + p).
