@@ -196,10 +196,11 @@ struct MpmPrepareKernel {
   }
 };
 
-// Calls visit(o, record) for the record of every point whose stencil covers node
-// (i, j, k), cell by cell in stencil order, each cell's points in bin order; o is the
-// node's offset from the point's first node.
-template <int D, int Size, class T, class Visit>
+// Calls visit(o, record, w) for the record (of layout R, its weights at R::w) of every
+// point whose stencil covers node (i, j, k), cell by cell in stencil order, each cell's
+// points in bin order; o is the node's offset from the point's first node and w the
+// point's weight there.
+template <int D, class R, class T, class Visit>
 NUDGE_HD void for_records_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, const T* records, const int node[3],
                                   Visit visit) {
   constexpr int stencil = D == 2 ? 9 : 27;
@@ -209,7 +210,12 @@ NUDGE_HD void for_records_at_node(const MpmGrid<T>& g, const MpmBins<T>& bins, c
     if (b0 < 0 || b1 < 0 || b0 > g.cells - 3 || b1 > g.cells - 3) continue;
     if (D == 3 && (b2 < 0 || b2 > g.cells - 3)) continue;
     const int c = g.node_index(b0, b1, b2);
-    for (int at = bins.start[c]; at < bins.start[c + 1]; ++at) visit(o, records + size_t(at) * Size);
+    for (int at = bins.start[c]; at < bins.start[c + 1]; ++at) {
+      const T* r = records + size_t(at) * R::size;
+      T w = r[R::w + o[0]] * r[R::w + 3 + o[1]];
+      if (D == 3) w *= r[R::w + 6 + o[2]];
+      visit(o, r, w);
+    }
   }
 }
 
@@ -246,9 +252,7 @@ struct MpmGridKernel {
     node_of(g, id, node);
     T mv[3] = {0, 0, 0};
     T mm = 0;
-    for_records_at_node<D, R::size>(g, bins, records, node, [&](const int o[3], const T* r) {
-      T w = r[R::w + o[0]] * r[R::w + 3 + o[1]];
-      if (D == 3) w *= r[R::w + 6 + o[2]];
+    for_records_at_node<D, R>(g, bins, records, node, [&](const int o[3], const T* r, T w) {
       for (int k = 0; k < D; ++k) {
         T share = r[R::b + k];
         for (int l = 0; l < D; ++l) share += r[R::a + D * k + l] * T(o[l]);
@@ -394,9 +398,7 @@ struct MpmAdjGridKernel {
     node_of(g, id, node);
     const int nodes = g.node_count();
     T av[3] = {0, 0, 0};
-    for_records_at_node<D, R::size>(g, bins, records, node, [&](const int o[3], const T* r) {
-      T w = r[R::w + o[0]] * r[R::w + 3 + o[1]];
-      if (D == 3) w *= r[R::w + 6 + o[2]];
+    for_records_at_node<D, R>(g, bins, records, node, [&](const int o[3], const T* r, T w) {
       for (int k = 0; k < D; ++k) {
         T share = r[R::e + k];
         for (int l = 0; l < D; ++l) share += r[R::c + D * k + l] * T(o[l]);
