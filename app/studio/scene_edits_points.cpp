@@ -64,10 +64,6 @@ Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const V
     if (mp.dims == 2) mp.origin[2] = corner[2];
   }
   const int dims = mp.dims;
-  if (block.kind == MaterialBlock::Kind::Sand && dims == 3)
-    return fail(action,
-                "sand is 2D only for now (its 3D return mapping is not written yet); give the box a z size of "
-                "0 for a 2D scene");
   // Two points per cell along each axis, at the cells' quarters.
   const double spacing = mp.dx() / 2;
   long long counts[3] = {1, 1, 1};

@@ -93,9 +93,10 @@ TEST_CASE("scene edits: a bad material block is an error that says what, and cha
   check_error(edits::add_material_block(scene, {0, 0, 0}, {0.1, 0.1, 0}, b),
               "add material points: found friction angle 90; expected an angle in [0, 90) degrees");
   b.friction_angle = 30;
-  const Result<Scene> deep_sand = edits::add_material_block(scene, {0, 0, 0}, {0.1, 0.1, 0.1}, b);
-  REQUIRE_FALSE(deep_sand.ok());
-  CHECK(deep_sand.error().message.find("sand is 2D only for now") != std::string::npos);
+  // Sand in 3D: a box with depth makes a 3D grid of sand.
+  const Scene deep_sand = ok(edits::add_material_block(scene, {0, 0, 0}, {0.1, 0.1, 0.1}, b));
+  CHECK(deep_sand.material_points.dims == 3);
+  CHECK(deep_sand.material_points.materials.at(0).model == MaterialModel::Sand);
   // Outside an existing grid.
   const Scene one = ok(edits::add_material_block(scene, {0, 0.5, 0}, {0.1, 0.1, 0}, edits::MaterialBlock{}));
   const Result<Scene> far = edits::add_material_block(one, {3, 0.5, 0}, {0.1, 0.1, 0}, edits::MaterialBlock{});

@@ -23,9 +23,9 @@ namespace nudge {
 
 enum class MaterialModel {
   NeoHookean,      // elastic solid, 2D and 3D
-  FixedCorotated,  // elastic solid, DiffTaichi's diffmpm model; 2D only for now
+  FixedCorotated,  // elastic solid, DiffTaichi's diffmpm model
   Liquid,          // weakly compressible, viscous
-  Sand,            // granular: Drucker-Prager plasticity on Hencky elasticity; 2D only for now
+  Sand,            // granular: Drucker-Prager plasticity on Hencky elasticity
 };
 
 std::string_view material_model_name(MaterialModel model);  // "neo_hookean", "fixed_corotated", "liquid", "sand"

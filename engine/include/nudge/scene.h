@@ -90,6 +90,7 @@ enum class ObjectiveType {
   Tracks,       // w * sum c |project(x_step(frame)) - uv|^2 / sum c: 2D tracks of the footage, c = weight x confidence
   Inside,       // w * (1 - mean of s(x_q)): material points inside a box region, s a smooth indicator
   Shape,        // w * Chamfer distance between material points and a target point set (mean squared, both ways)
+  Rest,         // w * mean of |v_q|^2 / 2 over material points at step t: coming to rest
 };
 
 // The names used in scene files: "target", "positions", "markers", ...

@@ -30,6 +30,7 @@ constexpr ObjectiveLayout kOrientation{E::Bodies, Target::None, B::None, true, t
 constexpr ObjectiveLayout kFootageTracks{E::None, Target::None, B::FootageTracks, false, false, {1, 0, 0}, false};
 constexpr ObjectiveLayout kInside{E::PointsOrAll, Target::Region, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kShape{E::PointsOrAll, Target::PointSet, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kRest{E::PointsOrAll, Target::None, B::None, false, false, {1, 0, 0}, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
@@ -44,6 +45,7 @@ constexpr ObjectiveKind kKinds[] = {
     {T::Tracks, "tracks", kFootageTracks, make_tracks_term},
     {T::Inside, "inside", kInside, make_inside_term},
     {T::Shape, "shape", kShape, make_shape_term},
+    {T::Rest, "rest", kRest, make_rest_term},
 };
 
 constexpr bool in_type_order() {
@@ -52,7 +54,7 @@ constexpr bool in_type_order() {
   return true;
 }
 static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
-static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Shape) + 1,  // the last type
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Rest) + 1,  // the last type
               "kKinds must list every objective type");
 
 }  // namespace

@@ -45,5 +45,6 @@ std::unique_ptr<ObjectiveTerm> make_orientation_term(const ObjectiveSource& sour
 std::unique_ptr<ObjectiveTerm> make_tracks_term(const ObjectiveSource& source);       // tracks_term.cpp
 std::unique_ptr<ObjectiveTerm> make_inside_term(const ObjectiveSource& source);       // inside_term.cpp
 std::unique_ptr<ObjectiveTerm> make_shape_term(const ObjectiveSource& source);        // shape_term.cpp
+std::unique_ptr<ObjectiveTerm> make_rest_term(const ObjectiveSource& source);         // rest_term.cpp
 
 }  // namespace nudge

@@ -273,18 +273,11 @@ Problem check_material_points(const Scene& scene) {
     const double nu = scene.params[ParamId::MaterialPoissonRatio].value[m];
     switch (mp.materials[m].model) {
       case MaterialModel::FixedCorotated:
-        if (mp.dims != 2)
-          return item + ".model: fixed_corotated needs the 2D polar decomposition; a 3D scene uses neo_hookean";
-        [[fallthrough]];
       case MaterialModel::NeoHookean:
         if (!(e > 0)) return found(item + ".youngs_modulus", e, "a Young's modulus > 0 (Pa) for a solid");
         if (!(nu > -1 && nu < 0.5)) return found(item + ".poisson_ratio", nu, "a Poisson ratio in (-1, 0.5)");
         break;
       case MaterialModel::Sand: {
-        if (mp.dims != 2)
-          return item +
-                 ".model: sand needs the 2D return mapping (its 3D SVD is not written yet); a 3D scene "
-                 "uses neo_hookean or liquid";
         if (!(e > 0)) return found(item + ".youngs_modulus", e, "a Young's modulus > 0 (Pa) for sand");
         if (!(nu > -1 && nu < 0.5)) return found(item + ".poisson_ratio", nu, "a Poisson ratio in (-1, 0.5)");
         const double phi = scene.params[ParamId::MaterialFrictionAngle].value[m];

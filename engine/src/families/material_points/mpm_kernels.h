@@ -181,7 +181,7 @@ struct MpmPrepareKernel {
     const Mat33<T> c = load_matrix(s.c, p, m.n), f = load_matrix(s.f, p, m.n);
     const Mat33<T> f_new = advanced_gradient<D>(g, pm, c, f);
     store_matrix(next.f, p, m.n, f_new);
-    const Mat33<T> a = affine_momentum(g, pm, c, f_new);
+    const Mat33<T> a = affine_momentum<D>(g, pm, c, f_new);
     store_matrix(affine, p, m.n, a);
     T* r = records + size_t(bins.slot[p]) * R::size;
     const Vec3<T> v = load3(s.v, p, m.n);

@@ -5,16 +5,15 @@
 // in-plane area ratio and the z parts of tau never reach the grid.
 //
 //   Neo-Hookean      tau = mu (F F^T - I) + lambda log(J) I
-//   fixed corotated  tau = 2 mu (F - R) F^T + lambda (J - 1) J I   (R: F's rotation; 2D)
+//   fixed corotated  tau = 2 mu (F - R) F^T + lambda (J - 1) J I   (R: F's rotation)
 //   liquid           tau = K (J - 1) J I + eta J (C + C^T)        (F reset to J^(1/d) I)
 //   sand             tau = U (2 mu eps + lambda tr(eps) I) U^T      (eps = log Sigma; F projected
 //                                                                    onto a Drucker-Prager cone)
 //   actuation        tau += a (F e_y)(F e_y)^T                     (a muscle along the body's y)
 //
-// Sand is mpm_sand.h's, 2D only (the scene check says so).
-//
-// Fixed corotated is DiffTaichi's diffmpm model; its 3D rotation needs a differentiable
-// SVD, so 3D scenes use Neo-Hookean for now (the scene check says so).
+// Sand is mpm_sand.h's. Fixed corotated is DiffTaichi's diffmpm model; its rotation is
+// the polar angle's in 2D, and in 3D R = F H(C) with h_i = 1 / sigma_i
+// (kernels/spectral_function.h), so (F - R) F^T = F (I - H) F^T.
 #pragma once
 
 #include <cmath>
@@ -63,6 +62,16 @@ NUDGE_HD Mat33<T> rotation_matrix(const PlaneRotation<T>& r) {
   return {{r.c, -r.s, 0, r.s, r.c, 0, 0, 0, 1}};
 }
 
+// 3D fixed corotated's shear part: tau = F K F^T with k_i = 2 mu (1 - 1 / sigma_i).
+struct CorotatedShearMap {
+  bool inverted = false;
+  template <class S>
+  NUDGE_HD void operator()(const S lam[3], const S theta[3], S k[3]) const {
+    inverse_stretch(lam, inverted, k);
+    for (int i = 0; i < 3; ++i) k[i] = theta[0] * constant<S>(2.0) * (constant<S>(1.0) - k[i]);
+  }
+};
+
 template <class T>
 NUDGE_HD T trace(const Mat33<T>& a) {
   return a.m[0] + a.m[4] + a.m[8];
@@ -92,8 +101,8 @@ NUDGE_HD T adj_liquid_gradient(T j, const Mat33<T>& adj_f) {
 }
 
 // The Kirchhoff stress of F (and C, for a liquid's viscosity), with a muscle's pull
-// `act` (Pa) along the body's y.
-template <class T>
+// `act` (Pa) along the body's y, in D dimensions.
+template <int D, class T>
 NUDGE_HD Mat33<T> kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>& f, const Mat33<T>& c, T act) {
   const T j = determinant(f);
   Mat33<T> tau = zero33<T>();
@@ -102,13 +111,18 @@ NUDGE_HD Mat33<T> kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       tau = law.mu * (f * transpose(f) + T(-1) * identity33<T>()) + (law.lambda * std::log(j)) * identity33<T>();
       break;
     case MpmModelKind::FixedCorotated:
-      tau = (T(2) * law.mu) * ((f + T(-1) * rotation_matrix(polar_rotation_2d(f))) * transpose(f)) +
-            (law.lambda * (j - T(1)) * j) * identity33<T>();
+      if constexpr (D == 3) {
+        const T theta[3] = {law.mu, T(0), T(0)};
+        tau = spectral_congruence(f, CorotatedShearMap{j < T(0)}, theta);
+      } else {
+        tau = (T(2) * law.mu) * ((f + T(-1) * rotation_matrix(polar_rotation_2d(f))) * transpose(f));
+      }
+      tau += (law.lambda * (j - T(1)) * j) * identity33<T>();
       break;
     case MpmModelKind::Liquid:
       tau = (law.bulk * (j - T(1)) * j) * identity33<T>() + (law.viscosity * j) * (c + transpose(c));
       break;
-    case MpmModelKind::Sand: tau = sand_stress(f, law.mu, law.lambda); break;
+    case MpmModelKind::Sand: tau = sand_stress<D>(f, law.mu, law.lambda); break;
   }
   if (act != T(0)) {
     const Vec3<T> fy{f(0, 1), f(1, 1), f(2, 1)};
@@ -118,7 +132,7 @@ NUDGE_HD Mat33<T> kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
 }
 
 // Adds the adjoints of kirchhoff_stress's inputs given dL/dtau.
-template <class T>
+template <int D, class T>
 NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>& f, const Mat33<T>& c, T act,
                                    const Mat33<T>& adj_tau, Mat33<T>& adj_f, Mat33<T>& adj_c,
                                    MpmMaterialAdjoint<T>& adj_law, T& adj_act) {
@@ -135,6 +149,15 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       adj_j += law.lambda * tr / j;
       break;
     case MpmModelKind::FixedCorotated: {
+      adj_law.lambda += (j - T(1)) * j * tr;
+      adj_j += law.lambda * (T(2) * j - T(1)) * tr;
+      if constexpr (D == 3) {
+        const T theta[3] = {law.mu, T(0), T(0)};
+        T adj_theta[3] = {0, 0, 0};
+        adj_spectral_congruence(f, CorotatedShearMap{j < T(0)}, theta, adj_tau, adj_f, adj_theta);
+        adj_law.mu += adj_theta[0];
+        break;
+      }
       const PlaneRotation<T> rot = polar_rotation_2d(f);
       const Mat33<T> r = rotation_matrix(rot);
       const Mat33<T> s = f + T(-1) * r;
@@ -153,8 +176,6 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       adj_f(0, 1) -= adj_a;
       adj_f(0, 0) += adj_b;
       adj_f(1, 1) += adj_b;
-      adj_law.lambda += (j - T(1)) * j * tr;
-      adj_j += law.lambda * (T(2) * j - T(1)) * tr;
       break;
     }
     case MpmModelKind::Liquid: {
@@ -165,7 +186,9 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       adj_c += (law.viscosity * j) * sym;
       break;
     }
-    case MpmModelKind::Sand: adj_sand_stress(f, law.mu, law.lambda, adj_tau, adj_f, adj_law.mu, adj_law.lambda); break;
+    case MpmModelKind::Sand:
+      adj_sand_stress<D>(f, law.mu, law.lambda, adj_tau, adj_f, adj_law.mu, adj_law.lambda);
+      break;
   }
   if (adj_j != T(0)) adj_determinant(f, adj_j, adj_f);
   const Vec3<T> fy{f(0, 1), f(1, 1), f(2, 1)};

@@ -129,16 +129,16 @@ NUDGE_HD Mat33<T> advanced_gradient(const MpmGrid<T>& g, const PointMaterial<T>&
                                     const Mat33<T>& f) {
   const Mat33<T> fn = (identity33<T>() + g.dt * c) * f;
   if (pm.law.kind == MpmModelKind::Liquid) return liquid_gradient<D>(determinant(fn));
-  if (pm.law.kind == MpmModelKind::Sand) return sand_gradient(fn, pm.law.mu, pm.law.lambda, pm.law.alpha);
+  if (pm.law.kind == MpmModelKind::Sand) return sand_gradient<D>(fn, pm.law.mu, pm.law.lambda, pm.law.alpha);
   return fn;
 }
 
 // A = -(dt V 4 / dx^2) tau(F', C) + m C, given F' (advanced_gradient's).
-template <class T>
+template <int D, class T>
 NUDGE_HD Mat33<T> affine_momentum(const MpmGrid<T>& g, const PointMaterial<T>& pm, const Mat33<T>& c,
                                   const Mat33<T>& f_new) {
   const T k = g.dt * pm.volume * T(4) * g.inv_dx * g.inv_dx;
-  return (-k) * kirchhoff_stress(pm.law, f_new, c, pm.act) + pm.mass * c;
+  return (-k) * kirchhoff_stress<D>(pm.law, f_new, c, pm.act) + pm.mass * c;
 }
 
 // What the point's step owes: adjoints of F, C, its material and mass, volume and pull,
@@ -161,9 +161,9 @@ NUDGE_HD void adj_point_prepare(const MpmGrid<T>& g, const PointMaterial<T>& pm,
   // A = -k tau + m C
   out.c += pm.mass * adj_a;
   out.mass += inner(adj_a, c);
-  const Mat33<T> tau = kirchhoff_stress(pm.law, f_new, c, pm.act);
+  const Mat33<T> tau = kirchhoff_stress<D>(pm.law, f_new, c, pm.act);
   out.volume += -(g.dt * T(4) * g.inv_dx * g.inv_dx) * inner(adj_a, tau);
-  adj_kirchhoff_stress(pm.law, f_new, c, pm.act, (-k) * adj_a, adj_f_new, out.c, out.law, out.act);
+  adj_kirchhoff_stress<D>(pm.law, f_new, c, pm.act, (-k) * adj_a, adj_f_new, out.c, out.law, out.act);
   // F' from F (a liquid through J only, sand through its return mapping)
   Mat33<T> adj_fn = adj_f_new;
   if (liquid) {
@@ -171,8 +171,8 @@ NUDGE_HD void adj_point_prepare(const MpmGrid<T>& g, const PointMaterial<T>& pm,
     adj_determinant(fn, adj_liquid_gradient<D>(determinant(fn), adj_f_new), adj_fn);
   } else if (sand) {
     adj_fn = zero33<T>();
-    adj_sand_gradient(fn, pm.law.mu, pm.law.lambda, pm.law.alpha, adj_f_new, adj_fn, out.law.mu, out.law.lambda,
-                      out.law.alpha);
+    adj_sand_gradient<D>(fn, pm.law.mu, pm.law.lambda, pm.law.alpha, adj_f_new, adj_fn, out.law.mu, out.law.lambda,
+                         out.law.alpha);
   }
   // Fn = (I + dt C) F
   out.c += g.dt * (adj_fn * transpose(f));
