@@ -70,7 +70,7 @@ def column_scene(args, angle, shape=None):
         "objectives": [],
         "optimizer": {"method": "adam", "iterations": args.iterations, "learning_rate": args.lr},
         "camera": {"eye": [0.17, 0.08, 0.42], "target": [0.17, 0.05, 0.0], "fov_degrees": 40} if args.dims == 2
-        else {"eye": [0.32, 0.2, 0.32], "target": [0.06, 0.02, 0.06], "fov_degrees": 40},
+        else {"eye": [0.26, 0.16, 0.26], "target": [0.06, 0.04, 0.06], "fov_degrees": 40},
     }
     if shape is not None:
         scene["objectives"].append({"type": "shape", "shape": shape, "step": -1, "weight": 1e4})
@@ -94,13 +94,15 @@ def main():
     parser.add_argument("--height", type=float, default=0.1, help="the column's height (m)")
     parser.add_argument("--youngs", type=float, default=3e4, help="Young's modulus (Pa)")
     parser.add_argument("--density", type=float, default=1600.0, help="kg/m^3 (per metre of depth in 2D)")
-    parser.add_argument("--dt", type=float, default=3e-4)
-    parser.add_argument("--seconds", type=float, default=0.45)
+    parser.add_argument("--dt", type=float, help="the step (s; default 3e-4 in 2D, 4e-4 in 3D)")
+    parser.add_argument("--seconds", type=float, help="the collapse's duration (s; default 0.45 in 2D, 0.4 in 3D)")
     parser.add_argument("--iterations", type=int, default=8)
     parser.add_argument("--lr", type=float, default=3.0)
     args = parser.parse_args()
-    if args.width is None:
-        args.width = 0.05 if args.dims == 2 else 0.03
+    defaults = {"width": (0.05, 0.03), "dt": (3e-4, 4e-4), "seconds": (0.45, 0.4)}  # 2D, 3D
+    for key, (flat, deep) in defaults.items():
+        if getattr(args, key) is None:
+            setattr(args, key, flat if args.dims == 2 else deep)
     reference = final_points(args.nudge, column_scene(args, args.reference))
     scene = column_scene(args, args.guess, shape=reference)
     with open(args.out, "w") as f:

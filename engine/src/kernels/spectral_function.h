@@ -32,7 +32,9 @@ struct SymmetricEigen {
   Mat33<T> v;
 };
 
-// One Jacobi rotation in the (p, q) plane that zeroes a(p, q) (Numerical Recipes' tan).
+// One Jacobi rotation in the (p, q) plane that zeroes a(p, q) (Numerical Recipes' tan
+// t and its update of the diagonal): a = J^T a J and v = v J, with J the identity but
+// J_pp = J_qq = c, J_pq = s, J_qp = -s; only rows and columns p and q change.
 template <class T>
 NUDGE_HD void jacobi_rotate(Mat33<T>& a, Mat33<T>& v, int p, int q) {
   const T apq = a(p, q);
@@ -40,11 +42,18 @@ NUDGE_HD void jacobi_rotate(Mat33<T>& a, Mat33<T>& v, int p, int q) {
   const T theta = (a(q, q) - a(p, p)) / (T(2) * apq);
   const T t = (theta >= T(0) ? T(1) : T(-1)) / (std::fabs(theta) + std::sqrt(theta * theta + T(1)));
   const T c = T(1) / std::sqrt(t * t + T(1)), s = t * c;
-  Mat33<T> j = identity33<T>();
-  j(p, p) = c, j(q, q) = c, j(p, q) = s, j(q, p) = -s;
-  a = transpose(j) * a * j;
+  const int r = 3 - p - q;  // the third axis
+  const T arp = a(r, p), arq = a(r, q);
+  a(r, p) = a(p, r) = c * arp - s * arq;
+  a(r, q) = a(q, r) = s * arp + c * arq;
+  a(p, p) -= t * apq;
+  a(q, q) += t * apq;
   a(p, q) = a(q, p) = T(0);
-  v = v * j;
+  for (int k = 0; k < 3; ++k) {
+    const T vkp = v(k, p), vkq = v(k, q);
+    v(k, p) = c * vkp - s * vkq;
+    v(k, q) = s * vkp + c * vkq;
+  }
 }
 
 // Cyclic Jacobi: the off-diagonal shrinks quadratically; a handful of sweeps reaches
@@ -114,15 +123,17 @@ NUDGE_HD void adj_spectral_function(const SymmetricEigen<T>& e, const Map& map, 
 }
 
 // The two shapes the materials use: tau = F G(C) F^T (a stress) and F' = F G(C) (a
-// projected deformation gradient), with their adjoints (G is symmetric).
+// projected deformation gradient), with their adjoints (G is symmetric); e is F's
+// stretch_eigen, computed once by the caller.
 template <class T, class Map>
-NUDGE_HD Mat33<T> spectral_congruence(const Mat33<T>& f, const Map& map, const T theta[kSpectralParams]) {
-  return f * spectral_function(stretch_eigen(f), map, theta) * transpose(f);
+NUDGE_HD Mat33<T> spectral_congruence(const Mat33<T>& f, const SymmetricEigen<T>& e, const Map& map,
+                                      const T theta[kSpectralParams]) {
+  return f * spectral_function(e, map, theta) * transpose(f);
 }
 template <class T, class Map>
-NUDGE_HD void adj_spectral_congruence(const Mat33<T>& f, const Map& map, const T theta[kSpectralParams],
-                                      const Mat33<T>& adj_tau, Mat33<T>& adj_f, T adj_theta[kSpectralParams]) {
-  const SymmetricEigen<T> e = stretch_eigen(f);
+NUDGE_HD void adj_spectral_congruence(const Mat33<T>& f, const SymmetricEigen<T>& e, const Map& map,
+                                      const T theta[kSpectralParams], const Mat33<T>& adj_tau, Mat33<T>& adj_f,
+                                      T adj_theta[kSpectralParams]) {
   adj_f += (adj_tau + transpose(adj_tau)) * f * spectral_function(e, map, theta);
   Mat33<T> adj_c = zero33<T>();
   adj_spectral_function(e, map, theta, transpose(f) * adj_tau * f, adj_c, adj_theta);
@@ -130,13 +141,14 @@ NUDGE_HD void adj_spectral_congruence(const Mat33<T>& f, const Map& map, const T
 }
 
 template <class T, class Map>
-NUDGE_HD Mat33<T> spectral_product(const Mat33<T>& f, const Map& map, const T theta[kSpectralParams]) {
-  return f * spectral_function(stretch_eigen(f), map, theta);
+NUDGE_HD Mat33<T> spectral_product(const Mat33<T>& f, const SymmetricEigen<T>& e, const Map& map,
+                                   const T theta[kSpectralParams]) {
+  return f * spectral_function(e, map, theta);
 }
 template <class T, class Map>
-NUDGE_HD void adj_spectral_product(const Mat33<T>& f, const Map& map, const T theta[kSpectralParams],
-                                   const Mat33<T>& adj_out, Mat33<T>& adj_f, T adj_theta[kSpectralParams]) {
-  const SymmetricEigen<T> e = stretch_eigen(f);
+NUDGE_HD void adj_spectral_product(const Mat33<T>& f, const SymmetricEigen<T>& e, const Map& map,
+                                   const T theta[kSpectralParams], const Mat33<T>& adj_out, Mat33<T>& adj_f,
+                                   T adj_theta[kSpectralParams]) {
   adj_f += adj_out * spectral_function(e, map, theta);
   Mat33<T> adj_c = zero33<T>();
   adj_spectral_function(e, map, theta, transpose(f) * adj_out, adj_c, adj_theta);

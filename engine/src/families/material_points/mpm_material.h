@@ -113,7 +113,7 @@ NUDGE_HD Mat33<T> kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
     case MpmModelKind::FixedCorotated:
       if constexpr (D == 3) {
         const T theta[3] = {law.mu, T(0), T(0)};
-        tau = spectral_congruence(f, CorotatedShearMap{j < T(0)}, theta);
+        tau = spectral_congruence(f, stretch_eigen(f), CorotatedShearMap{j < T(0)}, theta);
       } else {
         tau = (T(2) * law.mu) * ((f + T(-1) * rotation_matrix(polar_rotation_2d(f))) * transpose(f));
       }
@@ -154,7 +154,7 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
       if constexpr (D == 3) {
         const T theta[3] = {law.mu, T(0), T(0)};
         T adj_theta[3] = {0, 0, 0};
-        adj_spectral_congruence(f, CorotatedShearMap{j < T(0)}, theta, adj_tau, adj_f, adj_theta);
+        adj_spectral_congruence(f, stretch_eigen(f), CorotatedShearMap{j < T(0)}, theta, adj_tau, adj_f, adj_theta);
         adj_law.mu += adj_theta[0];
         break;
       }

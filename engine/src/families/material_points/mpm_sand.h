@@ -202,7 +202,7 @@ NUDGE_HD Mat33<T> sand_stress(const Mat33<T>& f, T mu, T lambda) {
   if constexpr (D == 3) {
     if (!(determinant(f) > T(0))) return zero33<T>();
     const T theta[3] = {mu, lambda, T(0)};
-    return spectral_congruence(f, HenckyStressMap{}, theta);
+    return spectral_congruence(f, stretch_eigen(f), HenckyStressMap{}, theta);
   } else {
     T f2[4], tau[4];
     block_2d(f, f2);
@@ -211,10 +211,9 @@ NUDGE_HD Mat33<T> sand_stress(const Mat33<T>& f, T mu, T lambda) {
   }
 }
 
-// The 3D return mapping's case for F.
+// The 3D return mapping's case for F, given its stretch_eigen.
 template <class T>
-NUDGE_HD SandProjectMap sand_project_map(const Mat33<T>& f, T mu, T lambda, T alpha) {
-  const SymmetricEigen<T> e = stretch_eigen(f);
+NUDGE_HD SandProjectMap sand_project_map(const Mat33<T>& f, const SymmetricEigen<T>& e, T mu, T lambda, T alpha) {
   const T det = determinant(f);
   return {sand_case(e.lam, det, mu, lambda, alpha), det < T(0)};
 }
@@ -222,10 +221,11 @@ NUDGE_HD SandProjectMap sand_project_map(const Mat33<T>& f, T mu, T lambda, T al
 template <int D, class T>
 NUDGE_HD Mat33<T> sand_gradient(const Mat33<T>& f, T mu, T lambda, T alpha) {
   if constexpr (D == 3) {
-    const SandProjectMap map = sand_project_map(f, mu, lambda, alpha);
+    const SymmetricEigen<T> e = stretch_eigen(f);
+    const SandProjectMap map = sand_project_map(f, e, mu, lambda, alpha);
     if (map.which == SandCase::Kept) return f;
     const T theta[3] = {mu, lambda, alpha};
-    return spectral_product(f, map, theta);
+    return spectral_product(f, e, map, theta);
   } else {
     T f2[4], out[4];
     block_2d(f, f2);
@@ -242,7 +242,7 @@ NUDGE_HD void adj_sand_stress(const Mat33<T>& f, T mu, T lambda, const Mat33<T>&
     if (!(determinant(f) > T(0))) return;
     const T theta[3] = {mu, lambda, T(0)};
     T adj_theta[3] = {0, 0, 0};
-    adj_spectral_congruence(f, HenckyStressMap{}, theta, adj_tau, adj_f, adj_theta);
+    adj_spectral_congruence(f, stretch_eigen(f), HenckyStressMap{}, theta, adj_tau, adj_f, adj_theta);
     adj_mu += adj_theta[0];
     adj_lambda += adj_theta[1];
   } else {
@@ -264,14 +264,15 @@ template <int D, class T>
 NUDGE_HD void adj_sand_gradient(const Mat33<T>& f, T mu, T lambda, T alpha, const Mat33<T>& adj_out, Mat33<T>& adj_f,
                                 T& adj_mu, T& adj_lambda, T& adj_alpha) {
   if constexpr (D == 3) {
-    const SandProjectMap map = sand_project_map(f, mu, lambda, alpha);
+    const SymmetricEigen<T> e = stretch_eigen(f);
+    const SandProjectMap map = sand_project_map(f, e, mu, lambda, alpha);
     if (map.which == SandCase::Kept) {
       adj_f += adj_out;
       return;
     }
     const T theta[3] = {mu, lambda, alpha};
     T adj_theta[3] = {0, 0, 0};
-    adj_spectral_product(f, map, theta, adj_out, adj_f, adj_theta);
+    adj_spectral_product(f, e, map, theta, adj_out, adj_f, adj_theta);
     adj_mu += adj_theta[0];
     adj_lambda += adj_theta[1];
     adj_alpha += adj_theta[2];
