@@ -54,6 +54,7 @@ std::optional<Error> canonical_objective(std::string_view action, const Objectiv
         "a markers objective needs its marker_file, the CSV file its samples come from (saving writes its path)");
   if (objective_reads_particles(in.type)) out.particles = in.particles;
   if (objective_reads_bodies(in.type)) out.bodies = in.bodies;
+  if (layout.lists_points()) out.points = in.points;
   if (layout.target != ObjectiveTarget::None) out.target = in.target;
   if (layout.step) out.step = in.step;
   if (layout.binding != ObjectiveBinding::None) out.bind = in.bind, out.bind_bodies = in.bind_bodies;

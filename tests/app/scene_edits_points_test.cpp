@@ -50,6 +50,20 @@ TEST_CASE("scene edits: a box of liquid makes a grid around it, and sand joins i
   CHECK(two.material_points.count() == 64 * 32 + 16 * 16);
   CHECK(two.material_points.material.back() == 1);
   check_stable(two, temp.path);
+  // Objectives on the points: a rest term over all of them and a target on the sand's
+  // centroid keep their points (the studio's Objective Term menu adds these).
+  Objective rest;
+  rest.type = ObjectiveType::Rest;
+  for (int q = 0; q < two.material_points.count(); ++q) rest.points.push_back(q);
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.points = {64 * 32, 64 * 32 + 1};
+  target.target = {0.2, 0.4, 0.0};
+  const Scene aimed = ok(edits::add_objective(ok(edits::add_objective(two, rest)), target));
+  REQUIRE(aimed.objectives.size() == two.objectives.size() + 2);
+  CHECK(aimed.objectives.back().points == target.points);
+  CHECK(aimed.objectives[aimed.objectives.size() - 2].points == rest.points);
+  check_stable(aimed, temp.path);
   // It runs.
   Scene short_run = two;
   short_run.settings.steps = 5;

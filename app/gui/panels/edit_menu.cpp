@@ -190,6 +190,9 @@ void add_items(const Panel& panel) {
   if (ImGui::BeginMenu("Objective Term")) {
     builder_item(panel, "Come to Rest", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Velocity),
                  "select particles or bodies: their centroid's velocity at the end, pulled to zero");
+    builder_item(panel, "Material Points Come to Rest", nullptr,
+                 add_objective_for_selection(panel.state, ObjectiveType::Rest),
+                 "the scene has no material points (Edit > Add > Liquid, Sand or Soft Solid)");
     builder_item(panel, "Travel Along +x", nullptr, add_objective_for_selection(panel.state, ObjectiveType::Travel),
                  "select particles: rewards how far their centroid moves along +x");
     builder_item(panel, "Hold Final Positions", nullptr,

@@ -172,6 +172,8 @@ void objective(const Page& page) {
     row("material points", std::to_string(o.points.size()) + " matched");
     row("shape", std::to_string(o.target.size() / 3) + " target points (Chamfer distance, both ways)");
   }
+  if (o.type == ObjectiveType::Rest)
+    row("material points", std::to_string(o.points.size()) + " whose mean |v|^2 / 2 is brought to 0");
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");
   if (layout.direction) row("direction", vec3(o.direction) + (layout.axis ? " (world)" : ""));
   if (layout.binding == ObjectiveBinding::MarkerFile) markers(page, scene, k);

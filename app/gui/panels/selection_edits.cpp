@@ -241,6 +241,11 @@ std::optional<command::EditScene> add_objective_for_selection(const StudioState&
   o.step = -1;
   if (type == ObjectiveType::Effort) return add_objective_step("add a control effort term", o);
   if (type == ObjectiveType::Smoothness) return add_objective_step("add a control smoothness term", o);
+  if (type == ObjectiveType::Rest) {  // every material point
+    if (!scene.material_points.enabled()) return std::nullopt;
+    for (int q = 0; q < scene.material_points.count(); ++q) o.points.push_back(q);
+    return add_objective_step("add a rest term for the material points", o);
+  }
   if (!selection_exists(scene, sel)) return std::nullopt;
   const std::vector<int> all = sel.members();
   const bool particles = sel.kind == K::Particle, bodies = sel.kind == K::Body;
