@@ -219,6 +219,13 @@ struct MaterialBlock {
 // the corner's z, when size z is 0) or 32 in 3D. Otherwise the box must lie inside the scene's grid,
 // clear of its walls (in 2D its z is the grid's).
 Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const Vec3& size, const MaterialBlock& block);
+// The same filling the solid a closed OBJ mesh bounds (nudge/triangle_mesh.h), its
+// vertices scaled by `scale` about the file's origin and moved by `offset` (m): the
+// lattice's points inside it. In a scene with a 2D grid, or with `slice`, the mesh's
+// cross-section in the x-y plane (the grid's z, else the offset's). Errors name the
+// file's line, an open edge, a plane that misses the mesh, or a mesh that holds no point.
+Result<Scene> add_material_mesh(const Scene& scene, const std::filesystem::path& path, double scale, const Vec3& offset,
+                                bool slice, const MaterialBlock& block);
 
 // ---- Rigid bodies, joints, attachments, colliders --------------------------------
 

@@ -1,10 +1,15 @@
-// Material point generators (scene_edits.h): a box filled with liquid, sand or a soft
-// solid, as new material points of a new material (Edit > Add > Liquid, Sand, Soft Solid).
+// Material point generators (scene_edits.h): a box or a closed mesh filled with liquid,
+// sand or a soft solid, as new material points of a new material (Edit > Add > Liquid,
+// Sand, Soft Solid).
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "nudge/triangle_mesh.h"
 #include "studio/scene_edits.h"
 #include "studio/scene_edits_support.h"
 
@@ -41,16 +46,12 @@ std::optional<Error> check_block(std::string_view action, const MaterialBlock& b
   return std::nullopt;
 }
 
-}  // namespace
-
-Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const Vec3& size, const MaterialBlock& block) {
-  constexpr std::string_view action = "add material points";
-  if (auto error = check_input(scene, action)) return *error;
-  if (!finite(corner)) return fail(action, "found corner " + vec3_text(corner) + "; expected a finite point (m)");
-  if (!(finite(size) && size[0] > 0 && size[1] > 0 && size[2] >= 0))
-    return fail(action, "found size " + vec3_text(size) + "; expected x and y > 0 and z >= 0 (0: a 2D slice) (m)");
-  if (auto error = check_block(action, block)) return *error;
-
+// The lattice of two points per grid cell along each axis over the box from corner to
+// corner + size (every point, or those inside `mesh`), as a new material of the block's
+// kind; the grid is made around the box when the scene has none. `what` names the box's
+// source in errors ("the box", "the mesh's bounds").
+Result<Scene> fill_material(const Scene& scene, std::string_view action, const Vec3& corner, const Vec3& size,
+                            const MaterialBlock& block, const TriangleMesh* mesh, const std::string& what) {
   Scene edited = scene;
   MaterialPoints& mp = edited.material_points;
   const bool fresh = !mp.enabled();
@@ -68,21 +69,41 @@ Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const V
   const double spacing = mp.dx() / 2;
   long long counts[3] = {1, 1, 1};
   for (int k = 0; k < dims; ++k) counts[k] = std::max(1LL, std::llround(size[size_t(k)] / spacing));
-  const long long total = counts[0] * counts[1] * counts[2];
-  if (total > kMaxGeneratedParticles)
-    return fail(action, "found " + std::to_string(total) +
-                            " points (2 per grid cell along each axis); expected at "
-                            "most " +
+  const long long lattice = counts[0] * counts[1] * counts[2];
+  // A mesh keeps a share of its bounds' lattice; the bounds may hold a few times more.
+  if (lattice > (mesh ? 8 : 1) * kMaxGeneratedParticles)
+    return fail(action, "found " + std::to_string(lattice) +
+                            " points (2 per grid cell along each axis); expected at most " +
                             std::to_string(kMaxGeneratedParticles) + ": a smaller box");
   // Inside the grid, clear of its walls (a point there is held).
   const double wall = (mp.wall_cells + 0.5) * mp.dx();
   for (int k = 0; k < dims; ++k)
     if (corner[size_t(k)] < mp.origin[k] + wall || corner[size_t(k)] + size[size_t(k)] > mp.origin[k] + mp.size - wall)
-      return fail(action, "the box from " + vec3_text(corner) + " to " +
+      return fail(action, what + " from " + vec3_text(corner) + " to " +
                               vec3_text({corner[0] + size[0], corner[1] + size[1], corner[2] + size[2]}) +
                               " reaches outside the material points' grid (from " +
                               vec3_text({mp.origin[0], mp.origin[1], mp.origin[2]}) + ", side " + number_text(mp.size) +
                               " m, less its walls); expected a box inside it");
+  const std::array<double, 3> first{corner[0] + 0.5 * spacing, corner[1] + 0.5 * spacing,
+                                    dims == 3 ? corner[2] + 0.5 * spacing : mp.origin[2]};
+  std::vector<std::array<double, 3>> positions;
+  if (mesh) {
+    positions = lattice_points_inside(*mesh, first, spacing, {counts[0], counts[1], counts[2]});
+  } else {
+    for (long long i = 0; i < counts[0]; ++i)
+      for (long long j = 0; j < counts[1]; ++j)
+        for (long long l = 0; l < counts[2]; ++l)
+          positions.push_back(
+              {first[0] + double(i) * spacing, first[1] + double(j) * spacing, first[2] + double(l) * spacing});
+  }
+  const long long total = static_cast<long long>(positions.size());
+  if (total == 0)
+    return fail(action, "found no lattice point inside the mesh (2 per grid cell along each axis, " +
+                            number_text(spacing) + " m apart); expected a mesh larger than that, or a finer grid");
+  if (total > kMaxGeneratedParticles)
+    return fail(action, "found " + std::to_string(total) +
+                            " points (2 per grid cell along each axis); expected at most " +
+                            std::to_string(kMaxGeneratedParticles) + ": a smaller mesh");
 
   const int material = static_cast<int>(mp.materials.size());
   ContinuumMaterial m;
@@ -103,19 +124,58 @@ Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const V
 
   append_rows(p, ParamElement::MaterialPoint, static_cast<int>(total));
   const double volume = std::pow(spacing, dims);
-  for (long long i = 0; i < counts[0]; ++i)
-    for (long long j = 0; j < counts[1]; ++j)
-      for (long long l = 0; l < counts[2]; ++l) {
-        const size_t q = size_t(mp.count());
-        const double x[3] = {corner[0] + (double(i) + 0.5) * spacing, corner[1] + (double(j) + 0.5) * spacing,
-                             dims == 3 ? corner[2] + (double(l) + 0.5) * spacing : mp.origin[2]};
-        std::copy(x, x + 3, p[ParamId::PointPosition].value.begin() + std::ptrdiff_t(3 * q));
-        p[ParamId::PointMass].value[q] = block.density * volume;
-        p[ParamId::PointVolume].value[q] = volume;
-        mp.material.push_back(material);
-        mp.channel.push_back(-1);
-      }
+  for (const std::array<double, 3>& x : positions) {
+    const size_t q = size_t(mp.count());
+    std::copy(x.begin(), x.end(), p[ParamId::PointPosition].value.begin() + std::ptrdiff_t(3 * q));
+    p[ParamId::PointMass].value[q] = block.density * volume;
+    p[ParamId::PointVolume].value[q] = volume;
+    mp.material.push_back(material);
+    mp.channel.push_back(-1);
+  }
   return finish(std::move(edited), action);
+}
+
+}  // namespace
+
+Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const Vec3& size, const MaterialBlock& block) {
+  constexpr std::string_view action = "add material points";
+  if (auto error = check_input(scene, action)) return *error;
+  if (!finite(corner)) return fail(action, "found corner " + vec3_text(corner) + "; expected a finite point (m)");
+  if (!(finite(size) && size[0] > 0 && size[1] > 0 && size[2] >= 0))
+    return fail(action, "found size " + vec3_text(size) + "; expected x and y > 0 and z >= 0 (0: a 2D slice) (m)");
+  if (auto error = check_block(action, block)) return *error;
+  return fill_material(scene, action, corner, size, block, nullptr, "the box");
+}
+
+Result<Scene> add_material_mesh(const Scene& scene, const std::filesystem::path& path, double scale, const Vec3& offset,
+                                bool slice, const MaterialBlock& block) {
+  constexpr std::string_view action = "add material points";
+  if (auto error = check_input(scene, action)) return *error;
+  if (!(std::isfinite(scale) && scale > 0))
+    return fail(action, "found scale " + number_text(scale) + "; expected a scale > 0");
+  if (!finite(offset)) return fail(action, "found offset " + vec3_text(offset) + "; expected a finite point (m)");
+  if (auto error = check_block(action, block)) return *error;
+  Result<TriangleMesh> read = read_obj_mesh(path);
+  if (!read) return fail(action, read.error().message);
+  TriangleMesh mesh = std::move(*read);
+  if (std::optional<std::string> open = open_mesh_problem(mesh))
+    return fail(action, path.string() + ": " + *open + "; expected a closed surface (the points fill what it bounds)");
+  Vec3 low{1e300, 1e300, 1e300}, high{-1e300, -1e300, -1e300};
+  for (std::array<double, 3>& v : mesh.vertices)
+    for (size_t k = 0; k < 3; ++k) {
+      v[k] = v[k] * scale + offset[k];
+      low[k] = std::min(low[k], v[k]), high[k] = std::max(high[k], v[k]);
+    }
+  // A 2D scene (or slice) fills the mesh's cross-section in the x-y plane at the offset's z.
+  const bool flat = slice || (scene.material_points.enabled() && scene.material_points.dims == 2);
+  const double plane_z =
+      scene.material_points.enabled() && scene.material_points.dims == 2 ? scene.material_points.origin[2] : offset[2];
+  if (flat && !(plane_z > low[2] && plane_z < high[2]))
+    return fail(action, "the plane z = " + number_text(plane_z) + " misses the mesh (z from " + number_text(low[2]) +
+                            " to " + number_text(high[2]) + "); expected a plane through it");
+  const Vec3 corner{low[0], low[1], flat ? plane_z : low[2]};
+  const Vec3 size{high[0] - low[0], high[1] - low[1], flat ? 0.0 : high[2] - low[2]};
+  return fill_material(scene, action, corner, size, block, &mesh, "the mesh's bounds");
 }
 
 }  // namespace nudge::studio::edits

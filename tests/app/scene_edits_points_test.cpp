@@ -3,7 +3,11 @@
 // result valid, stable through a save, and it simulates; bad values name what is wrong.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "nudge/simulator.h"
 #include "scene_edits_test_scenes.h"
@@ -123,4 +127,70 @@ TEST_CASE("scene edits: a bad material block is an error that says what, and cha
   REQUIRE_FALSE(huge.ok());
   CHECK(huge.error().message.find("points (2 per grid cell along each axis); expected at most 100000") !=
         std::string::npos);
+}
+
+TEST_CASE("scene edits: a closed OBJ mesh filled with sand, in 3D and as a 2D slice; bad meshes named") {
+  TempDir temp;
+  const Scene scene = chain_scene(temp.path);
+  // A hollow cube 0.2 m across (a 0.1 m hole), its faces as quads.
+  const auto cube = [](double low, double high, int first, bool flip) {
+    std::string text;
+    for (int k = 0; k < 8; ++k)
+      text += "v " + std::to_string(k & 1 ? high : low) + " " + std::to_string(k & 2 ? high : low) + " " +
+              std::to_string(k & 4 ? high : low) + "\n";
+    const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& q : quads) {
+      text += "f";
+      for (int k = 0; k < 4; ++k) text += " " + std::to_string(first + q[flip ? 3 - k : k]);
+      text += "\n";
+    }
+    return text;
+  };
+  const std::filesystem::path hollow = temp.path / "hollow.obj";
+  std::ofstream(hollow) << cube(-0.1, 0.1, 1, false) << cube(-0.05, 0.05, 9, true);
+  edits::MaterialBlock sand;
+  sand.kind = edits::MaterialBlock::Kind::Sand;
+  const Scene deep = ok(edits::add_material_mesh(scene, hollow, 1.0, {0.5, 0.5, 0.5}, false, sand));
+  const MaterialPoints& mp = deep.material_points;
+  CHECK(mp.dims == 3);
+  CHECK(mp.cells == 32);
+  CHECK(mp.size == doctest::Approx(0.4));  // twice the mesh's bounds
+  // Spacing 0.4 / 64: 32 points across the cube, 16 across the hole.
+  CHECK(mp.count() == 32 * 32 * 32 - 16 * 16 * 16);
+  for (int q = 0; q < mp.count(); ++q) {
+    double inner = 0;  // the largest distance from the centre along an axis: outside the hole
+    for (int k = 0; k < 3; ++k)
+      inner = std::max(inner, std::fabs(values(deep, ParamId::PointPosition)[3 * size_t(q) + size_t(k)] - 0.5));
+    CHECK((inner > 0.05 && inner < 0.1));
+  }
+  check_stable(deep, temp.path);
+  // Half the size, as a slice at z = 0.5: a 2D grid of 64 cells over 0.2 m, so 64 points
+  // across the 0.1 m square and 32 across its hole.
+  const Scene flat = ok(edits::add_material_mesh(scene, hollow, 0.5, {0.5, 0.5, 0.5}, true, sand));
+  CHECK(flat.material_points.dims == 2);
+  CHECK(flat.material_points.count() == 64 * 64 - 32 * 32);
+
+  // Bad meshes and values: nothing changes, the error says what and where.
+  const std::filesystem::path open = temp.path / "open.obj";
+  std::string text = cube(0, 0.1, 1, false);
+  text.erase(text.rfind("f "));
+  std::ofstream(open) << text;
+  const Result<Scene> holed = edits::add_material_mesh(scene, open, 1.0, {0.5, 0.5, 0.5}, false, sand);
+  REQUIRE_FALSE(holed.ok());
+  CHECK(holed.error().message.find("open.obj: the edge between vertices") != std::string::npos);
+  CHECK(holed.error().message.find("expected a closed surface") != std::string::npos);
+  const std::filesystem::path broken = temp.path / "broken.obj";
+  std::ofstream(broken) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n";
+  const Result<Scene> bad_index = edits::add_material_mesh(scene, broken, 1.0, {0, 0, 0}, false, sand);
+  REQUIRE_FALSE(bad_index.ok());
+  CHECK(bad_index.error().message.find("broken.obj:4: found 'f 1 2 7'") != std::string::npos);
+  const Result<Scene> missing = edits::add_material_mesh(scene, temp.path / "none.obj", 1.0, {0, 0, 0}, false, sand);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message.find("none.obj") != std::string::npos);
+  check_error(edits::add_material_mesh(scene, hollow, 0.0, {0, 0, 0}, false, sand),
+              "add material points: found scale 0; expected a scale > 0");
+  // A slice plane that misses it: the 2D grid of the first fill is at z = 0.5.
+  const Result<Scene> off = edits::add_material_mesh(flat, hollow, 1.0, {0.5, 0.5, 2.0}, false, sand);
+  REQUIRE_FALSE(off.ok());
+  CHECK(off.error().message.find("the plane z = 0.5 misses the mesh") != std::string::npos);
 }

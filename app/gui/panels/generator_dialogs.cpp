@@ -71,8 +71,12 @@ struct BlockValues {
   bool pin_bottom = false;
 };
 struct PointBlockValues {
+  bool from_mesh = false;  // fill a closed OBJ mesh instead of the box
   Vec3 centre{0, 0, 0};
   Vec3 size{0.2, 0.1, 0};  // z 0: a 2D slice
+  char path[512] = "";     // the mesh
+  double scale = 1;
+  bool slice = false;  // the mesh's cross-section at the centre's z (2D)
   edits::MaterialBlock block;
 };
 struct WalkerValues {
@@ -487,9 +491,32 @@ Build point_block_dialog(edits::MaterialBlock::Kind kind) {
   using K = edits::MaterialBlock::Kind;
   PointBlockValues& v = g_points[static_cast<int>(kind)];
   v.block.kind = kind;
+  if (ImGui::RadioButton("a box", !v.from_mesh)) v.from_mesh = false, g_add_error.clear();
+  ImGui::SameLine();
+  if (ImGui::RadioButton("a closed mesh (OBJ)", v.from_mesh)) v.from_mesh = true, g_add_error.clear();
+  ImGui::SetItemTooltip("the solid a closed surface bounds: every edge shared by two faces");
   if (begin_fields()) {
-    field("centre", v.centre.data(), 3, "m", "the middle of the box the points fill");
-    field("size", v.size.data(), 3, "m", "the box's sides; a z of 0 makes a 2D slice (x-y plane)");
+    if (v.from_mesh) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted("file");
+      ImGui::TableNextColumn();
+      ImGui::SetNextItemWidth(300.0f);
+      if (ImGui::InputText("##path", v.path, sizeof v.path)) g_add_error.clear();
+      ImGui::SetItemTooltip("a Wavefront .obj file with faces; relative to where nudge runs");
+      field("scale", &v.scale, 1, "", "the file's units to metres, about its origin");
+      field("offset", v.centre.data(), 3, "m", "where the file's origin goes");
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("2D slice");
+      ImGui::TableNextColumn();
+      ImGui::Checkbox("##slice", &v.slice);
+      ImGui::SetItemTooltip("fill the mesh's cross-section in the x-y plane at the offset's z (a 2D scene does)");
+    } else {
+      field("centre", v.centre.data(), 3, "m", "the middle of the box the points fill");
+      field("size", v.size.data(), 3, "m", "the box's sides; a z of 0 makes a 2D slice (x-y plane)");
+    }
     field("density", &v.block.density, 1, "kg/m^3", "per metre of depth in 2D");
     if (kind == K::Liquid) {
       field("bulk modulus", &v.block.bulk, 1, "Pa", "how hard it resists being squeezed");
@@ -504,16 +531,30 @@ Build point_block_dialog(edits::MaterialBlock::Kind kind) {
   }
   ImGui::TextDisabled(
       "Two points per grid cell along each axis. A scene without material points gets\n"
-      "a grid around the box (twice its largest side; 64 cells, 32 in 3D); otherwise\n"
-      "the box must lie inside the scene's grid.");
+      "a grid around the box or the mesh (twice its largest side; 64 cells, 32 in 3D);\n"
+      "otherwise it must lie inside the scene's grid.");
   Build b;
   const PointBlockValues c = v;
   b.label = std::string("add ") + (kind == K::Liquid ? "liquid" : kind == K::Sand ? "sand" : "a soft solid");
+  b.try_first = true;  // the edit checks the box or the mesh against the scene's grid
+  if (c.from_mesh) {
+    const std::filesystem::path path = c.path;
+    b.label += " in " + path.filename().string();
+    b.apply = [c, path](const Scene& s) {
+      return edits::add_material_mesh(s, path, c.scale, c.centre, c.slice, c.block);
+    };
+    if (std::strlen(c.path) == 0)
+      b.problem = "name an .obj file";
+    else if (!(std::isfinite(c.scale) && c.scale > 0))
+      b.problem = "the scale must be > 0";
+    else if (!finite(c.centre))
+      b.problem = "the offset must be finite";
+    return b;
+  }
   b.apply = [c](const Scene& s) {
     const Vec3 corner{c.centre[0] - c.size[0] / 2, c.centre[1] - c.size[1] / 2, c.centre[2] - c.size[2] / 2};
     return edits::add_material_block(s, corner, c.size, c.block);
   };
-  b.try_first = true;  // the edit checks the box against the scene's grid
   if (!finite(c.centre))
     b.problem = "the centre must be finite";
   else if (!(finite(c.size) && c.size[0] > 0 && c.size[1] > 0 && c.size[2] >= 0))

@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "io/marker_csv.h"  // read_text_file, printable_excerpt
+#include "nudge/triangle_mesh.h"
 
 namespace nudge {
 
@@ -37,6 +39,16 @@ std::optional<double> parse_finite(std::string_view token) {
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (token.empty() || ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value))
     return std::nullopt;
+  return value;
+}
+
+// A face's vertex reference: the index before any '/', 1-based, or negative (from the
+// end of the vertices read so far).
+std::optional<long long> parse_index(std::string_view token) {
+  token = token.substr(0, token.find('/'));
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (token.empty() || ec != std::errc() || end != token.data() + token.size() || value == 0) return std::nullopt;
   return value;
 }
 
@@ -76,6 +88,51 @@ Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view t
   if (vertices.empty())
     return Error{std::string(file_label) + ": found no vertices; expected 'v x y z' lines (an OBJ file)"};
   return vertices;
+}
+
+Result<TriangleMesh> parse_obj_mesh(std::string_view text, std::string_view file_label) {
+  Result<std::vector<std::array<double, 3>>> vertices = parse_obj_vertices(text, file_label);
+  if (!vertices) return vertices.error();
+  TriangleMesh mesh;
+  mesh.vertices = std::move(*vertices);
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  long long seen = 0;  // vertices so far: where negative indices count from
+  int line_number = 0;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    const std::size_t end = std::min(text.find('\n', position), text.size());
+    const std::string_view line = trim(text.substr(position, end - position));
+    position = end + 1;
+    ++line_number;
+    std::string_view rest = line.substr(0, line.find('#'));
+    const std::string_view keyword = next_token(rest);
+    if (keyword == "v") ++seen;
+    if (keyword != "f") continue;
+    const std::string at = std::string(file_label) + ":" + std::to_string(line_number);
+    std::vector<int> corners;
+    for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+      const std::optional<long long> index = parse_index(token);
+      const long long resolved = !index ? 0 : *index > 0 ? *index : seen + *index + 1;
+      if (!index || resolved < 1 || resolved > seen)
+        return Error{at + ": found '" + printable_excerpt(line, 60) + "'; expected vertex indices from 1 to " +
+                     std::to_string(seen) + " (or -1 to -" + std::to_string(seen) + ") in 'f a b c ...'"};
+      corners.push_back(static_cast<int>(resolved - 1));
+    }
+    if (corners.size() < 3)
+      return Error{at + ": found '" + printable_excerpt(line, 60) +
+                   "'; expected 'f a b c ...' with at least three vertices"};
+    for (std::size_t k = 1; k + 1 < corners.size(); ++k)
+      mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
+  }
+  if (mesh.triangles.empty())
+    return Error{std::string(file_label) + ": found no faces; expected 'f' lines, a closed surface around the solid"};
+  return mesh;
+}
+
+Result<TriangleMesh> read_obj_mesh(const std::filesystem::path& file) {
+  Result<std::string> text = read_text_file(file, kMaxObjFileBytes, "an OBJ file (.obj)");
+  if (!text) return text.error();
+  return parse_obj_mesh(*text, file.string());
 }
 
 Result<std::vector<std::array<double, 3>>> read_obj_vertices(const std::filesystem::path& file) {
