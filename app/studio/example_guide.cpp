@@ -32,6 +32,7 @@ constexpr std::array kGuides{
                  "Throw a spinning box so it comes to rest upright on the mark, through every bounce."},
     ExampleGuide{"rock_throw", A::Match, "Toss an irregular stone so it tumbles, slides and stops on the mark."},
     ExampleGuide{"sand_collapse", A::Match, "Fit sand's friction angle so its collapse leaves the reference heap."},
+    ExampleGuide{"sand_collapse_3d", A::Match, "Fit the friction angle of a 3D sand column from the heap it leaves."},
     ExampleGuide{"jelly_bounce", A::Match, "Fit a jelly ball's stiffness so it squashes and bounces as the reference."},
     ExampleGuide{"coffee_pour", A::Design,
                  "Pour coffee into a mug: Optimise the cup's tilt until the coffee lands in it, not beside it."},
