@@ -518,6 +518,10 @@ TEST_CASE("material points: a bad section is an error that says what and where")
   Scene flat = make_point_scene(2);
   flat.params[ParamId::PointPosition].value[2] = 0.5;
   CHECK(problem(flat).find("expected the x-y plane") != std::string::npos);
+  Scene effort = make_point_scene(2);
+  effort.objectives[0].type = ObjectiveType::Effort;  // reads controls, not points
+  CHECK(problem(effort).find("objectives[0].points: only target, velocity, travel, inside, shape and rest objectives "
+                             "read material points") != std::string::npos);
 
   // From a file: the reader names the key.
   const test::TempDir dir("nudge-points-bad");

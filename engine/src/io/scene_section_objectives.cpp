@@ -472,7 +472,9 @@ static Problem check_objectives(const Scene& scene) {
     if (!objective_reads_bodies(o.type) && !o.bodies.empty())
       return where + ".bodies: only " + objective_names_where(objective_reads_bodies) + " objectives read bodies";
     if (!o.points.empty() && !layout.lists_points())
-      return where + ".points: only target, velocity, travel and inside objectives read material points";
+      return where + ".points: only " +
+             objective_names_where([](ObjectiveType t) { return objective_layout(t).lists_points(); }) +
+             " objectives read material points";
     if (layout.elements == ObjectiveElements::PointsOrAll && o.points.empty())
       return where + ".points: found none; expected the material points it counts";
     std::set<int> points;
