@@ -125,17 +125,25 @@ struct PartContact {
   T friction;
 };
 
+// A part's contact with a node at x, the part moving there at solid_v.
+template <class T>
+NUDGE_HD PartContact<T> make_part_contact(const Collider<T>& shape, SdfSample<T> sdf, Vec3<T> arm, Vec3<T> solid_v,
+                                          T friction, T reach) {
+  PartContact<T> c;
+  c.shape = shape, c.sdf = sdf;
+  c.arm = arm;
+  c.solid_v = solid_v;
+  c.band = smooth_step((reach - sdf.distance) / reach);
+  c.depth = smooth_step(-sdf.distance / reach);
+  c.friction = friction;
+  return c;
+}
+
 template <class T>
 NUDGE_HD PartContact<T> part_contact(const MpmBoundaries<T>& b, int i, Vec3<T> x, SdfSample<T> sdf) {
   const MpmBoundaryGroup<T>& g = b.group[b.part[i].group];
-  PartContact<T> c;
-  c.shape = b.shape[i], c.sdf = sdf;
-  c.arm = cross(group_axis(g), x - group_pivot(g));
-  c.solid_v = b.motion[b.part[i].group].rate * c.arm;
-  c.band = smooth_step((b.reach - sdf.distance) / b.reach);
-  c.depth = smooth_step(-sdf.distance / b.reach);
-  c.friction = g.friction;
-  return c;
+  const Vec3<T> arm = cross(group_axis(g), x - group_pivot(g));
+  return make_part_contact(b.shape[i], sdf, arm, b.motion[b.part[i].group].rate * arm, g.friction, b.reach);
 }
 
 // One part's map of the node's velocity: the surface's rule (moving in relative to the
@@ -168,6 +176,46 @@ NUDGE_HD Vec3<T> boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T>
   return v;
 }
 
+// One contact's adjoint: given its input velocity vin and dL/d(part_velocity's result),
+// dL/dvin and the contact's dL/d(solid_v), dL/d(the node's place as the shape sees it,
+// through phi and n: the shape moved by d is the node moved by -d) and dL/dn (of the
+// normal as placed, before any turn of it).
+template <class T>
+struct PartVelocityAdjoint {
+  Vec3<T> in, solid, x, n;
+};
+
+template <class T>
+NUDGE_HD PartVelocityAdjoint<T> adj_part_velocity(const PartContact<T>& c, T reach, Vec3<T> x, Vec3<T> vin,
+                                                  Vec3<T> adj_out) {
+  const Vec3<T> rel = vin - c.solid_v;
+  const bool moving_in = dot(rel, c.sdf.normal) < T(0);
+  const Vec3<T> surface = moving_in ? c.solid_v + wall_velocity(rel, c.sdf.normal, c.friction) : vin;
+  const Vec3<T> banded = vin + c.band * (surface - vin);
+  // out = banded + depth (solid_v - banded)
+  const Vec3<T> adj_banded = (T(1) - c.depth) * adj_out;
+  Vec3<T> adj_solid = c.depth * adj_out;
+  const T adj_depth = dot(adj_out, c.solid_v - banded);
+  // banded = vin + band (surface - vin)
+  Vec3<T> adj_in = (T(1) - c.band) * adj_banded;
+  const Vec3<T> adj_surface = c.band * adj_banded;
+  const T adj_band = dot(adj_banded, surface - vin);
+  Vec3<T> adj_n{0, 0, 0};
+  if (moving_in) {  // surface = solid_v + W(vin - solid_v, n)
+    Vec3<T> adj_rel{0, 0, 0};
+    adj_wall_velocity(rel, c.sdf.normal, c.friction, adj_surface, adj_rel, &adj_n);
+    adj_in += adj_rel;
+    adj_solid += adj_surface - adj_rel;
+  } else {
+    adj_in += adj_surface;
+  }
+  // band = S((reach - phi) / reach), depth = S(-phi / reach)
+  const T adj_phi = -(adj_band * smooth_step_slope((reach - c.sdf.distance) / reach) +
+                      adj_depth * smooth_step_slope(-c.sdf.distance / reach)) /
+                    reach;
+  return {adj_in, adj_solid, collider_sdf_adjoint(c.shape, x, adj_phi, adj_n), adj_n};
+}
+
 // Given dL/d(boundary_velocity's result): adds dL/dv, and each group's shares of
 // dL/d(angle) and dL/d(rate) to angle[g * stride], rate[g * stride].
 template <class T>
@@ -187,39 +235,14 @@ NUDGE_HD void adj_boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T
   }
   for (int k = count - 1; k >= 0; --k) {
     const PartContact<T> c = part_contact(b, part[k], x, sdf[k]);
-    const Vec3<T> vin = input[k], rel = vin - c.solid_v;
-    const bool moving_in = dot(rel, c.sdf.normal) < T(0);
-    const Vec3<T> surface = moving_in ? c.solid_v + wall_velocity(rel, c.sdf.normal, c.friction) : vin;
-    const Vec3<T> banded = vin + c.band * (surface - vin);
-    // out = banded + depth (solid_v - banded)
-    const Vec3<T> adj_banded = (T(1) - c.depth) * adj_out;
-    Vec3<T> adj_solid = c.depth * adj_out;
-    const T adj_depth = dot(adj_out, c.solid_v - banded);
-    // banded = vin + band (surface - vin)
-    Vec3<T> adj_in = (T(1) - c.band) * adj_banded;
-    const Vec3<T> adj_surface = c.band * adj_banded;
-    const T adj_band = dot(adj_banded, surface - vin);
-    Vec3<T> adj_n{0, 0, 0};
-    if (moving_in) {  // surface = solid_v + W(vin - solid_v, n)
-      Vec3<T> adj_rel{0, 0, 0};
-      adj_wall_velocity(rel, c.sdf.normal, c.friction, adj_surface, adj_rel, &adj_n);
-      adj_in += adj_rel;
-      adj_solid += adj_surface - adj_rel;
-    } else {
-      adj_in += adj_surface;
-    }
-    // band = S((reach - phi) / reach), depth = S(-phi / reach)
-    const T adj_phi = -(adj_band * smooth_step_slope((b.reach - c.sdf.distance) / b.reach) +
-                        adj_depth * smooth_step_slope(-c.sdf.distance / b.reach)) /
-                      b.reach;
+    const PartVelocityAdjoint<T> a = adj_part_velocity(c, b.reach, x, input[k], adj_out);
     const int g = b.part[part[k]].group;
     const Vec3<T> axis = group_axis(b.group[g]);
-    rate[g * stride] += dot(adj_solid, c.arm);
+    rate[g * stride] += dot(a.solid, c.arm);
     // A turn by d(angle) moves the surface under the fixed node: phi and n seen from x
     // turned back by d(angle), and n turned forward.
-    const Vec3<T> adj_x = collider_sdf_adjoint(c.shape, x, adj_phi, adj_n);
-    angle[g * stride] += dot(adj_n, cross(axis, c.sdf.normal)) - dot(adj_x, c.arm);
-    adj_out = adj_in;
+    angle[g * stride] += dot(a.n, cross(axis, c.sdf.normal)) - dot(a.x, c.arm);
+    adj_out = a.in;
   }
   adj_v += adj_out;
 }
