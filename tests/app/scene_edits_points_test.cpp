@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "../obj_cube.h"
 #include "nudge/simulator.h"
 #include "scene_edits_test_scenes.h"
 
@@ -133,19 +134,7 @@ TEST_CASE("scene edits: a closed OBJ mesh filled with sand, in 3D and as a 2D sl
   TempDir temp;
   const Scene scene = chain_scene(temp.path);
   // A hollow cube 0.2 m across (a 0.1 m hole), its faces as quads.
-  const auto cube = [](double low, double high, int first, bool flip) {
-    std::string text;
-    for (int k = 0; k < 8; ++k)
-      text += "v " + std::to_string(k & 1 ? high : low) + " " + std::to_string(k & 2 ? high : low) + " " +
-              std::to_string(k & 4 ? high : low) + "\n";
-    const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-    for (const auto& q : quads) {
-      text += "f";
-      for (int k = 0; k < 4; ++k) text += " " + std::to_string(first + q[flip ? 3 - k : k]);
-      text += "\n";
-    }
-    return text;
-  };
+  const auto cube = test::cube_obj;
   const std::filesystem::path hollow = temp.path / "hollow.obj";
   std::ofstream(hollow) << cube(-0.1, 0.1, 1, false) << cube(-0.05, 0.05, 9, true);
   edits::MaterialBlock sand;

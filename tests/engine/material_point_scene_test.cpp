@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "body_test_support.h"
@@ -210,8 +212,10 @@ Scene make_sand_scene(int steps) {
   return scene;
 }
 
-TEST_CASE("material points: sand's gradients (its friction angle's too) against central differences") {
-  const Scene scene = make_sand_scene(test::kSanitized ? 30 : 80);
+// Checks a sand scene's gradients (positions, velocities, E, nu, friction angle) against
+// central differences: every verifiable entry passes, at least `least` are checked, and
+// each `required` entry (a parameter and its row) is among them with a gradient not 0.
+void check_sand_gradients(const Scene& scene, int least, const std::vector<std::pair<ParamId, int>>& required) {
   REQUIRE_MESSAGE(check_scene(scene).ok(), check_scene(scene).error().message);
   GradCheckOptions options;
   options.samples_per_parameter = test::kSanitized ? 6 : 12;
@@ -220,34 +224,43 @@ TEST_CASE("material points: sand's gradients (its friction angle's too) against 
   Result<GradCheckReport> report = gradient_check(scene, options);
   REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
   int verified = 0;
-  bool angle = false;
+  std::set<std::pair<ParamId, int>> seen;
   for (const GradCheckEntry& e : report->entries) {
     INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
                              << e.finite_difference << ", uncertainty " << e.uncertainty);
     CHECK((e.passed || !e.verifiable));
     if (e.verifiable && e.adjoint != 0.0) {
       ++verified;
-      angle |= e.param == ParamId::MaterialFrictionAngle && e.index == 0;
+      seen.insert({e.param, e.index});
     }
   }
-  CHECK(verified >= (test::kSanitized ? 8 : 20));
-  CHECK(angle);  // the sand's angle moves the loss and is checked
+  CHECK(verified >= least);
+  for (const auto& entry : required) {
+    INFO(param_name(entry.first) << "[" << entry.second << "] moves the loss and is checked");
+    CHECK(seen.count(entry) == 1);
+  }
+}
+
+TEST_CASE("material points: sand's gradients (its friction angle's too) against central differences") {
+  check_sand_gradients(make_sand_scene(test::kSanitized ? 30 : 80), test::kSanitized ? 8 : 20,
+                       {{ParamId::MaterialFrictionAngle, 0}});
+}
+
+// The highest of the scene's first `sand` points after its rollout at a friction angle:
+// dropped and left to settle, at a steep angle a column keeps more of its height.
+double sand_top(Scene scene, double angle, int sand) {
+  scene.params[ParamId::MaterialFrictionAngle].value[0] = angle;
+  const Result<Trajectory> t = test::cpu_simulator(scene, 1)->trajectory(scene.params);
+  REQUIRE(t.ok());
+  const size_t last = size_t(t->steps) * size_t(t->points) * 3;
+  double top = 0;
+  for (int q = 0; q < sand; ++q) top = std::max(top, t->point_x[last + 3 * size_t(q) + 1]);
+  return top;
 }
 
 TEST_CASE("material points: sand slumps less at a steeper friction angle, the same bits on threads") {
-  // Dropped and left to settle: at a steep angle the column keeps more of its height.
-  Scene scene = make_sand_scene(400);  // 41 points: cheap under the sanitizers too
-  const auto spread = [&](double angle) {
-    scene.params[ParamId::MaterialFrictionAngle].value[0] = angle;
-    const Result<Trajectory> t = test::cpu_simulator(scene, 1)->trajectory(scene.params);
-    REQUIRE(t.ok());
-    // The sand's height at the end: the highest of its points.
-    const size_t last = size_t(t->steps) * size_t(t->points) * 3;
-    double top = 0;
-    for (int q = 0; q < 32; ++q) top = std::max(top, t->point_x[last + 3 * size_t(q) + 1]);
-    return top;
-  };
-  const double flat = spread(5.0), steep = spread(60.0);
+  const Scene scene = make_sand_scene(400);  // 41 points: cheap under the sanitizers too
+  const double flat = sand_top(scene, 5.0, 32), steep = sand_top(scene, 60.0, 32);
   CAPTURE(flat);
   CAPTURE(steep);
   CHECK(steep > flat + 0.02);
@@ -311,28 +324,9 @@ Scene make_sand_scene_3d(int steps) {
 
 TEST_CASE("material points: 3D sand and fixed corotated, and a rest objective, against central differences") {
   const Scene scene = make_sand_scene_3d(test::kSanitized ? 20 : 60);
-  REQUIRE_MESSAGE(check_scene(scene).ok(), check_scene(scene).error().message);
-  GradCheckOptions options;
-  options.samples_per_parameter = test::kSanitized ? 6 : 12;
-  options.parameters = {ParamId::PointPosition, ParamId::PointVelocity, ParamId::MaterialYoungsModulus,
-                        ParamId::MaterialPoissonRatio, ParamId::MaterialFrictionAngle};
-  Result<GradCheckReport> report = gradient_check(scene, options);
-  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
-  int verified = 0;
-  bool angle = false, jelly = false;
-  for (const GradCheckEntry& e : report->entries) {
-    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
-                             << e.finite_difference << ", uncertainty " << e.uncertainty);
-    CHECK((e.passed || !e.verifiable));
-    if (e.verifiable && e.adjoint != 0.0) {
-      ++verified;
-      angle |= e.param == ParamId::MaterialFrictionAngle && e.index == 0;
-      jelly |= e.param == ParamId::MaterialYoungsModulus && e.index == 1;
-    }
-  }
-  CHECK(verified >= (test::kSanitized ? 8 : 20));
-  CHECK(angle);  // the sand's angle moves the loss and is checked
-  CHECK(jelly);  // so does the corotated jelly's stiffness
+  // The sand's angle and the corotated jelly's stiffness move the loss and are checked.
+  check_sand_gradients(scene, test::kSanitized ? 8 : 20,
+                       {{ParamId::MaterialFrictionAngle, 0}, {ParamId::MaterialYoungsModulus, 1}});
 
   // The rest objective is the points' mean |v|^2 / 2 at its step: at step 0, the
   // velocities the scene starts with.
@@ -347,17 +341,8 @@ TEST_CASE("material points: 3D sand and fixed corotated, and a rest objective, a
 }
 
 TEST_CASE("material points: 3D sand slumps less at a steeper friction angle, the same bits on threads") {
-  Scene scene = make_sand_scene_3d(test::kSanitized ? 150 : 400);
-  const auto top = [&](double angle) {
-    scene.params[ParamId::MaterialFrictionAngle].value[0] = angle;
-    const Result<Trajectory> t = test::cpu_simulator(scene, 1)->trajectory(scene.params);
-    REQUIRE(t.ok());
-    const size_t last = size_t(t->steps) * size_t(t->points) * 3;
-    double y = 0;
-    for (int q = 0; q < 54; ++q) y = std::max(y, t->point_x[last + 3 * size_t(q) + 1]);
-    return y;
-  };
-  const double flat = top(5.0), steep = top(60.0);
+  const Scene scene = make_sand_scene_3d(test::kSanitized ? 150 : 400);
+  const double flat = sand_top(scene, 5.0, 54), steep = sand_top(scene, 60.0, 54);
   CAPTURE(flat);
   CAPTURE(steep);
   CHECK(steep > flat + 0.02);

@@ -4,32 +4,18 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <numbers>
 #include <string>
 
+#include "../obj_cube.h"
+#include "../source_dir.h"
 #include "nudge/triangle_mesh.h"
 
 using namespace nudge;
 
 namespace {
 
-// A cube's 8 vertices and 6 quads (outward), scaled and moved; `flip` turns the faces
-// inward (the inner wall of a hollow cube).
-std::string cube_obj(double low, double high, int first_vertex = 1, bool flip = false) {
-  std::string text;
-  for (int k = 0; k < 8; ++k)
-    text += "v " + std::to_string(k & 1 ? high : low) + " " + std::to_string(k & 2 ? high : low) + " " +
-            std::to_string(k & 4 ? high : low) + "\n";
-  const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& q : quads) {
-    text += "f";
-    for (int k = 0; k < 4; ++k) text += " " + std::to_string(first_vertex + q[flip ? 3 - k : k]);
-    text += "\n";
-  }
-  return text;
-}
+using test::cube_obj;
 
 TriangleMesh parsed(const std::string& text) {
   Result<TriangleMesh> mesh = parse_obj_mesh(text, "test.obj");
@@ -127,16 +113,8 @@ TEST_CASE("triangle mesh: the lattice inside a cube, a hollow cube, a sphere, an
   for (const auto& x : points) CHECK(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] < 1.0);
 }
 
-namespace {
-// The repository root: NUDGE_SOURCE_DIR (set by ctest), else three levels above this file.
-std::filesystem::path source_dir() {
-  if (const char* dir = std::getenv("NUDGE_SOURCE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
-}
-}  // namespace
-
 TEST_CASE("triangle mesh: the torus in assets/ is closed and holds its volume, its hole empty") {
-  Result<TriangleMesh> torus = read_obj_mesh(source_dir() / "assets" / "meshes" / "torus.obj");
+  Result<TriangleMesh> torus = read_obj_mesh(test::source_dir() / "assets" / "meshes" / "torus.obj");
   REQUIRE_MESSAGE(torus.ok(), (torus.ok() ? "" : torus.error().message));
   CHECK(torus->triangles.size() == 2 * 32 * 16);
   CHECK_FALSE(open_mesh_problem(*torus));

@@ -135,7 +135,8 @@ void field(const char* label, T* values, int count, const char* unit, const char
   ImGui::PopID();
 }
 
-void check_row(const char* label, bool* value) {
+void check_row(const char* label, bool* value,
+               const char* tooltip = "pinned particles stay where they are placed: a fixed support") {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::AlignTextToFramePadding();
@@ -143,8 +144,22 @@ void check_row(const char* label, bool* value) {
   ImGui::TableNextColumn();
   ImGui::PushID(label);
   ImGui::Checkbox("##v", value);
-  ImGui::SetItemTooltip("pinned particles stay where they are placed: a fixed support");
+  ImGui::SetItemTooltip("%s", tooltip);
   ImGui::PopID();
+}
+
+// A row with a file's path typed in (relative to where nudge runs); typing clears the
+// last Add's error.
+void path_row(char* path, std::size_t size, const char* what) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("file");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", what);
+  ImGui::TableNextColumn();
+  ImGui::SetNextItemWidth(300.0f);
+  if (ImGui::InputText("##path", path, size)) g_add_error.clear();
+  ImGui::SetItemTooltip("%s; relative to where nudge runs", what);
 }
 
 bool begin_fields() {
@@ -454,16 +469,7 @@ Build soft_ball_dialog() {
 Build import_dialog() {
   ImportValues& v = g_import;
   if (begin_fields()) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("file");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("a TetGen .node/.ele pair (either file, or their stem) or a Gmsh .msh 2.2 file");
-    ImGui::TableNextColumn();
-    ImGui::SetNextItemWidth(300.0f);
-    if (ImGui::InputText("##path", v.path, sizeof v.path)) g_add_error.clear();
-    ImGui::SetItemTooltip("a TetGen .node/.ele pair (either name) or a Gmsh .msh file; relative to where nudge runs");
+    path_row(v.path, sizeof v.path, "a TetGen .node/.ele pair (either file, or their stem) or a Gmsh .msh 2.2 file");
     field("scale", &v.scale, 1, "", "the file's units to metres, about its origin");
     field("offset", v.offset.data(), 3, "m", "added after scaling");
     soft_fields(v.material);
@@ -497,22 +503,11 @@ Build point_block_dialog(edits::MaterialBlock::Kind kind) {
   ImGui::SetItemTooltip("the solid a closed surface bounds: every edge shared by two faces");
   if (begin_fields()) {
     if (v.from_mesh) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::AlignTextToFramePadding();
-      ImGui::TextUnformatted("file");
-      ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(300.0f);
-      if (ImGui::InputText("##path", v.path, sizeof v.path)) g_add_error.clear();
-      ImGui::SetItemTooltip("a Wavefront .obj file with faces; relative to where nudge runs");
+      path_row(v.path, sizeof v.path, "a Wavefront .obj file with faces (a closed surface)");
       field("scale", &v.scale, 1, "", "the file's units to metres, about its origin");
       field("offset", v.centre.data(), 3, "m", "where the file's origin goes");
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted("2D slice");
-      ImGui::TableNextColumn();
-      ImGui::Checkbox("##slice", &v.slice);
-      ImGui::SetItemTooltip("fill the mesh's cross-section in the x-y plane at the offset's z (a 2D scene does)");
+      check_row("2D slice", &v.slice,
+                "fill the mesh's cross-section in the x-y plane at the offset's z (a 2D scene does)");
     } else {
       field("centre", v.centre.data(), 3, "m", "the middle of the box the points fill");
       field("size", v.size.data(), 3, "m", "the box's sides; a z of 0 makes a 2D slice (x-y plane)");

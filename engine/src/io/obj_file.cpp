@@ -52,11 +52,12 @@ std::optional<long long> parse_index(std::string_view token) {
   return value;
 }
 
-}  // namespace
-
-Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view text, std::string_view file_label) {
+// Calls f(line_number, line, keyword, rest) for each line of an OBJ text: the line
+// trimmed, its keyword (v, f, vn, ...) and the rest of it, a trailing comment cut off
+// (some exporters end lines with one). The first Error f returns stops it.
+template <class F>
+std::optional<Error> each_obj_line(std::string_view text, F&& f) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte order mark
-  std::vector<std::array<double, 3>> vertices;
   int line_number = 0;
   std::size_t position = 0;
   while (position < text.size()) {
@@ -64,27 +65,41 @@ Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view t
     const std::string_view line = trim(text.substr(position, end - position));
     position = end + 1;
     ++line_number;
-
-    std::string_view rest = line.substr(0, line.find('#'));  // some exporters end lines with a comment
-    if (next_token(rest) != "v") continue;                   // vn, vt, vp, f, g, o, #, ... are not positions
-
-    // x y z, then w, or r g b (MeshLab, ZBrush), or w r g b: 3 to 7 numbers in all.
-    double numbers[7] = {};
-    int count = 0;
-    bool valid = true;
-    for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-      const std::optional<double> value = parse_finite(token);
-      if (!value || count == 7) {
-        valid = false;
-        break;
-      }
-      numbers[count++] = *value;
-    }
-    if (!valid || count < 3)
-      return Error{std::string(file_label) + ":" + std::to_string(line_number) + ": found '" +
-                   printable_excerpt(line, 60) + "'; expected 'v x y z' with three finite numbers"};
-    vertices.push_back({numbers[0], numbers[1], numbers[2]});
+    std::string_view rest = line.substr(0, line.find('#'));
+    const std::string_view keyword = next_token(rest);
+    if (std::optional<Error> error = f(line_number, line, keyword, rest)) return error;
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view text, std::string_view file_label) {
+  std::vector<std::array<double, 3>> vertices;
+  const std::optional<Error> error =
+      each_obj_line(text,
+                    [&](int line_number, std::string_view line, std::string_view keyword,
+                        std::string_view rest) -> std::optional<Error> {
+                      if (keyword != "v") return std::nullopt;  // vn, vt, vp, f, g, o, #, ... are not positions
+                      // x y z, then w, or r g b (MeshLab, ZBrush), or w r g b: 3 to 7 numbers in all.
+                      double numbers[7] = {};
+                      int count = 0;
+                      bool valid = true;
+                      for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+                        const std::optional<double> value = parse_finite(token);
+                        if (!value || count == 7) {
+                          valid = false;
+                          break;
+                        }
+                        numbers[count++] = *value;
+                      }
+                      if (!valid || count < 3)
+                        return Error{std::string(file_label) + ":" + std::to_string(line_number) + ": found '" +
+                                     printable_excerpt(line, 60) + "'; expected 'v x y z' with three finite numbers"};
+                      vertices.push_back({numbers[0], numbers[1], numbers[2]});
+                      return std::nullopt;
+                    });
+  if (error) return *error;
   if (vertices.empty())
     return Error{std::string(file_label) + ": found no vertices; expected 'v x y z' lines (an OBJ file)"};
   return vertices;
@@ -95,35 +110,31 @@ Result<TriangleMesh> parse_obj_mesh(std::string_view text, std::string_view file
   if (!vertices) return vertices.error();
   TriangleMesh mesh;
   mesh.vertices = std::move(*vertices);
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   long long seen = 0;  // vertices so far: where negative indices count from
-  int line_number = 0;
-  std::size_t position = 0;
-  while (position < text.size()) {
-    const std::size_t end = std::min(text.find('\n', position), text.size());
-    const std::string_view line = trim(text.substr(position, end - position));
-    position = end + 1;
-    ++line_number;
-    std::string_view rest = line.substr(0, line.find('#'));
-    const std::string_view keyword = next_token(rest);
-    if (keyword == "v") ++seen;
-    if (keyword != "f") continue;
-    const std::string at = std::string(file_label) + ":" + std::to_string(line_number);
-    std::vector<int> corners;
-    for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-      const std::optional<long long> index = parse_index(token);
-      const long long resolved = !index ? 0 : *index > 0 ? *index : seen + *index + 1;
-      if (!index || resolved < 1 || resolved > seen)
-        return Error{at + ": found '" + printable_excerpt(line, 60) + "'; expected vertex indices from 1 to " +
-                     std::to_string(seen) + " (or -1 to -" + std::to_string(seen) + ") in 'f a b c ...'"};
-      corners.push_back(static_cast<int>(resolved - 1));
-    }
-    if (corners.size() < 3)
-      return Error{at + ": found '" + printable_excerpt(line, 60) +
-                   "'; expected 'f a b c ...' with at least three vertices"};
-    for (std::size_t k = 1; k + 1 < corners.size(); ++k)
-      mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
-  }
+  const std::optional<Error> error = each_obj_line(
+      text,
+      [&](int line_number, std::string_view line, std::string_view keyword,
+          std::string_view rest) -> std::optional<Error> {
+        if (keyword == "v") ++seen;
+        if (keyword != "f") return std::nullopt;
+        const std::string at = std::string(file_label) + ":" + std::to_string(line_number);
+        std::vector<int> corners;
+        for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+          const std::optional<long long> index = parse_index(token);
+          const long long resolved = !index ? 0 : *index > 0 ? *index : seen + *index + 1;
+          if (!index || resolved < 1 || resolved > seen)
+            return Error{at + ": found '" + printable_excerpt(line, 60) + "'; expected vertex indices from 1 to " +
+                         std::to_string(seen) + " (or -1 to -" + std::to_string(seen) + ") in 'f a b c ...'"};
+          corners.push_back(static_cast<int>(resolved - 1));
+        }
+        if (corners.size() < 3)
+          return Error{at + ": found '" + printable_excerpt(line, 60) +
+                       "'; expected 'f a b c ...' with at least three vertices"};
+        for (std::size_t k = 1; k + 1 < corners.size(); ++k)
+          mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
+        return std::nullopt;
+      });
+  if (error) return *error;
   if (mesh.triangles.empty())
     return Error{std::string(file_label) + ": found no faces; expected 'f' lines, a closed surface around the solid"};
   return mesh;
