@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "nudge/parameter_facts.h"
 #include "studio/scene_edits.h"
 
 namespace nudge::gui {
@@ -239,8 +240,14 @@ std::optional<command::EditScene> add_objective_for_selection(const StudioState&
   o.type = type;
   o.weight = 1.0;
   o.step = -1;
-  if (type == ObjectiveType::Effort) return add_objective_step("add a control effort term", o);
-  if (type == ObjectiveType::Smoothness) return add_objective_step("add a control smoothness term", o);
+  if (type == ObjectiveType::Effort || type == ObjectiveType::Smoothness) {
+    // The terms read the per-step control tables (channels, joint motors): none, nothing to do.
+    bool controls = false;
+    for (ParamId id : per_step_params()) controls |= !scene.params[id].value.empty();
+    if (!controls) return std::nullopt;
+    return add_objective_step(
+        type == ObjectiveType::Effort ? "add a control effort term" : "add a control smoothness term", o);
+  }
   if (type == ObjectiveType::Rest) {  // every material point
     if (!scene.material_points.enabled()) return std::nullopt;
     for (int q = 0; q < scene.material_points.count(); ++q) o.points.push_back(q);
