@@ -347,6 +347,14 @@ TEST_CASE("material points: 3D sand slumps less at a steeper friction angle, the
   CAPTURE(steep);
   CHECK(steep > flat + 0.02);
   test::check_same_bits(make_sand_scene_3d(test::kSanitized ? 20 : 60));
+  // float32 (its own Jacobi tolerance and eigenvalue-gap threshold) within rounding of
+  // float64 over the rollout.
+  const Scene short_run = make_sand_scene_3d(test::kSanitized ? 20 : 100);
+  const Result<Evaluation> f64 = test::cpu_simulator(short_run, 1)->evaluate(short_run.params);
+  const Result<Evaluation> f32 = test::cpu_simulator(short_run, 1, -1, Precision::Float32)->evaluate(short_run.params);
+  REQUIRE(f64.ok());
+  REQUIRE(f32.ok());
+  CHECK(f32->loss == doctest::Approx(f64->loss).epsilon(1e-4));
 }
 
 TEST_CASE("material points: sand and a shape objective round-trip through a file; bad ones are named") {
