@@ -166,10 +166,11 @@ Result<Scene> add_material_mesh(const Scene& scene, const std::filesystem::path&
       v[k] = v[k] * scale + offset[k];
       low[k] = std::min(low[k], v[k]), high[k] = std::max(high[k], v[k]);
     }
-  // A 2D scene (or slice) fills the mesh's cross-section in the x-y plane at the offset's z.
-  const bool flat = slice || (scene.material_points.enabled() && scene.material_points.dims == 2);
-  const double plane_z =
-      scene.material_points.enabled() && scene.material_points.dims == 2 ? scene.material_points.origin[2] : offset[2];
+  // A 2D scene (or slice) fills the mesh's cross-section in the x-y plane: the grid's z,
+  // else the offset's.
+  const bool grid_2d = scene.material_points.enabled() && scene.material_points.dims == 2;
+  const bool flat = slice || grid_2d;
+  const double plane_z = grid_2d ? scene.material_points.origin[2] : offset[2];
   if (flat && !(plane_z > low[2] && plane_z < high[2]))
     return fail(action, "the plane z = " + number_text(plane_z) + " misses the mesh (z from " + number_text(low[2]) +
                             " to " + number_text(high[2]) + "); expected a plane through it");

@@ -74,6 +74,56 @@ std::optional<Error> each_obj_line(std::string_view text, F&& f) {
 
 }  // namespace
 
+namespace {
+
+// A `v` line's position (its rest after the keyword), or the error naming the line.
+Result<std::array<double, 3>> parse_vertex(std::string_view rest, std::string_view line, int line_number,
+                                           std::string_view file_label) {
+  // x y z, then w, or r g b (MeshLab, ZBrush), or w r g b: 3 to 7 numbers in all.
+  double numbers[7] = {};
+  int count = 0;
+  for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+    const std::optional<double> value = parse_finite(token);
+    if (!value || count == 7) {
+      count = -1;
+      break;
+    }
+    numbers[count++] = *value;
+  }
+  if (count < 3)
+    return Error{std::string(file_label) + ":" + std::to_string(line_number) + ": found '" +
+                 printable_excerpt(line, 60) + "'; expected 'v x y z' with three finite numbers"};
+  return std::array<double, 3>{numbers[0], numbers[1], numbers[2]};
+}
+
+// An `f` line's corners (0-based, counted back from `seen` vertices when negative),
+// fanned into triangles, or the error naming the line.
+std::optional<Error> parse_face(std::string_view rest, std::string_view line, int line_number,
+                                std::string_view file_label, long long seen, TriangleMesh& mesh) {
+  const std::string at = std::string(file_label) + ":" + std::to_string(line_number);
+  std::vector<int> corners;
+  for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+    const std::optional<long long> index = parse_index(token);
+    const long long resolved = !index ? 0 : *index > 0 ? *index : seen + *index + 1;
+    if (!index || resolved < 1 || resolved > seen)
+      return Error{at + ": found '" + printable_excerpt(line, 60) + "'; expected vertex indices from 1 to " +
+                   std::to_string(seen) + " (or -1 to -" + std::to_string(seen) + ") in 'f a b c ...'"};
+    corners.push_back(static_cast<int>(resolved - 1));
+  }
+  if (corners.size() < 3)
+    return Error{at + ": found '" + printable_excerpt(line, 60) +
+                 "'; expected 'f a b c ...' with at least three vertices"};
+  for (std::size_t k = 1; k + 1 < corners.size(); ++k)
+    mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
+  return std::nullopt;
+}
+
+std::string no_vertices(std::string_view file_label) {
+  return std::string(file_label) + ": found no vertices; expected 'v x y z' lines (an OBJ file)";
+}
+
+}  // namespace
+
 Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view text, std::string_view file_label) {
   std::vector<std::array<double, 3>> vertices;
   const std::optional<Error> error =
@@ -81,60 +131,39 @@ Result<std::vector<std::array<double, 3>>> parse_obj_vertices(std::string_view t
                     [&](int line_number, std::string_view line, std::string_view keyword,
                         std::string_view rest) -> std::optional<Error> {
                       if (keyword != "v") return std::nullopt;  // vn, vt, vp, f, g, o, #, ... are not positions
-                      // x y z, then w, or r g b (MeshLab, ZBrush), or w r g b: 3 to 7 numbers in all.
-                      double numbers[7] = {};
-                      int count = 0;
-                      bool valid = true;
-                      for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-                        const std::optional<double> value = parse_finite(token);
-                        if (!value || count == 7) {
-                          valid = false;
-                          break;
-                        }
-                        numbers[count++] = *value;
-                      }
-                      if (!valid || count < 3)
-                        return Error{std::string(file_label) + ":" + std::to_string(line_number) + ": found '" +
-                                     printable_excerpt(line, 60) + "'; expected 'v x y z' with three finite numbers"};
-                      vertices.push_back({numbers[0], numbers[1], numbers[2]});
+                      Result<std::array<double, 3>> v = parse_vertex(rest, line, line_number, file_label);
+                      if (!v) return v.error();
+                      vertices.push_back(*v);
                       return std::nullopt;
                     });
   if (error) return *error;
-  if (vertices.empty())
-    return Error{std::string(file_label) + ": found no vertices; expected 'v x y z' lines (an OBJ file)"};
+  if (vertices.empty()) return Error{no_vertices(file_label)};
   return vertices;
 }
 
+// One pass: a face's negative indices count back from the vertices read so far. The
+// errors keep read_obj_vertices' precedence: a bad vertex anywhere, then no vertices,
+// then the first bad face.
 Result<TriangleMesh> parse_obj_mesh(std::string_view text, std::string_view file_label) {
-  Result<std::vector<std::array<double, 3>>> vertices = parse_obj_vertices(text, file_label);
-  if (!vertices) return vertices.error();
   TriangleMesh mesh;
-  mesh.vertices = std::move(*vertices);
-  long long seen = 0;  // vertices so far: where negative indices count from
-  const std::optional<Error> error = each_obj_line(
-      text,
-      [&](int line_number, std::string_view line, std::string_view keyword,
-          std::string_view rest) -> std::optional<Error> {
-        if (keyword == "v") ++seen;
-        if (keyword != "f") return std::nullopt;
-        const std::string at = std::string(file_label) + ":" + std::to_string(line_number);
-        std::vector<int> corners;
-        for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-          const std::optional<long long> index = parse_index(token);
-          const long long resolved = !index ? 0 : *index > 0 ? *index : seen + *index + 1;
-          if (!index || resolved < 1 || resolved > seen)
-            return Error{at + ": found '" + printable_excerpt(line, 60) + "'; expected vertex indices from 1 to " +
-                         std::to_string(seen) + " (or -1 to -" + std::to_string(seen) + ") in 'f a b c ...'"};
-          corners.push_back(static_cast<int>(resolved - 1));
-        }
-        if (corners.size() < 3)
-          return Error{at + ": found '" + printable_excerpt(line, 60) +
-                       "'; expected 'f a b c ...' with at least three vertices"};
-        for (std::size_t k = 1; k + 1 < corners.size(); ++k)
-          mesh.triangles.push_back({corners[0], corners[k], corners[k + 1]});
-        return std::nullopt;
-      });
-  if (error) return *error;
+  std::optional<Error> bad_face;
+  const std::optional<Error> bad_vertex =
+      each_obj_line(text,
+                    [&](int line_number, std::string_view line, std::string_view keyword,
+                        std::string_view rest) -> std::optional<Error> {
+                      if (keyword == "v") {
+                        Result<std::array<double, 3>> v = parse_vertex(rest, line, line_number, file_label);
+                        if (!v) return v.error();
+                        mesh.vertices.push_back(*v);
+                      } else if (keyword == "f" && !bad_face) {
+                        bad_face = parse_face(rest, line, line_number, file_label,
+                                              static_cast<long long>(mesh.vertices.size()), mesh);
+                      }
+                      return std::nullopt;
+                    });
+  if (bad_vertex) return *bad_vertex;
+  if (mesh.vertices.empty()) return Error{no_vertices(file_label)};
+  if (bad_face) return *bad_face;
   if (mesh.triangles.empty())
     return Error{std::string(file_label) + ": found no faces; expected 'f' lines, a closed surface around the solid"};
   return mesh;

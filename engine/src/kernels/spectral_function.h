@@ -95,15 +95,31 @@ NUDGE_HD Mat33<T> spectral_function(const SymmetricEigen<T>& e, const Map& map, 
   return e.v * diagonal33(Vec3<T>{g[0], g[1], g[2]}) * transpose(e.v);
 }
 
-// Given dL/dG, adds dL/dC (symmetric) and dL/dtheta.
+// The map's values and derivatives in one forward-mode pass, and G from the values (the
+// adjoints need both; the map runs once).
+template <class T>
+struct SpectralDuals {
+  Dual<T, 3 + kSpectralParams> g[3];
+  Mat33<T> value;  // G
+};
+
 template <class T, class Map>
-NUDGE_HD void adj_spectral_function(const SymmetricEigen<T>& e, const Map& map, const T theta[kSpectralParams],
-                                    const Mat33<T>& adj_g, Mat33<T>& adj_c, T adj_theta[kSpectralParams]) {
+NUDGE_HD SpectralDuals<T> spectral_duals(const SymmetricEigen<T>& e, const Map& map, const T theta[kSpectralParams]) {
   using D = Dual<T, 3 + kSpectralParams>;
-  D lam[3], th[kSpectralParams], g[3];
+  SpectralDuals<T> out;
+  D lam[3], th[kSpectralParams];
   for (int i = 0; i < 3; ++i) lam[i] = D::input(e.lam[i], i);
   for (int p = 0; p < kSpectralParams; ++p) th[p] = D::input(theta[p], 3 + p);
-  map(lam, th, g);
+  map(lam, th, out.g);
+  out.value = e.v * diagonal33(Vec3<T>{out.g[0].v, out.g[1].v, out.g[2].v}) * transpose(e.v);
+  return out;
+}
+
+// Given dL/dG, adds dL/dC (symmetric) and dL/dtheta; d is spectral_duals' for e.
+template <class T>
+NUDGE_HD void adj_spectral_function(const SymmetricEigen<T>& e, const SpectralDuals<T>& d, const Mat33<T>& adj_g,
+                                    Mat33<T>& adj_c, T adj_theta[kSpectralParams]) {
+  const auto& g = d.g;
   const Mat33<T> b = transpose(e.v) * adj_g * e.v;
   Mat33<T> in_basis = zero33<T>();
   for (int k = 0; k < 3; ++k)
@@ -134,9 +150,10 @@ template <class T, class Map>
 NUDGE_HD void adj_spectral_congruence(const Mat33<T>& f, const SymmetricEigen<T>& e, const Map& map,
                                       const T theta[kSpectralParams], const Mat33<T>& adj_tau, Mat33<T>& adj_f,
                                       T adj_theta[kSpectralParams]) {
-  adj_f += (adj_tau + transpose(adj_tau)) * f * spectral_function(e, map, theta);
+  const SpectralDuals<T> d = spectral_duals(e, map, theta);
+  adj_f += (adj_tau + transpose(adj_tau)) * f * d.value;
   Mat33<T> adj_c = zero33<T>();
-  adj_spectral_function(e, map, theta, transpose(f) * adj_tau * f, adj_c, adj_theta);
+  adj_spectral_function(e, d, transpose(f) * adj_tau * f, adj_c, adj_theta);
   adj_f += f * (adj_c + transpose(adj_c));
 }
 
@@ -149,9 +166,10 @@ template <class T, class Map>
 NUDGE_HD void adj_spectral_product(const Mat33<T>& f, const SymmetricEigen<T>& e, const Map& map,
                                    const T theta[kSpectralParams], const Mat33<T>& adj_out, Mat33<T>& adj_f,
                                    T adj_theta[kSpectralParams]) {
-  adj_f += adj_out * spectral_function(e, map, theta);
+  const SpectralDuals<T> d = spectral_duals(e, map, theta);
+  adj_f += adj_out * d.value;
   Mat33<T> adj_c = zero33<T>();
-  adj_spectral_function(e, map, theta, transpose(f) * adj_out, adj_c, adj_theta);
+  adj_spectral_function(e, d, transpose(f) * adj_out, adj_c, adj_theta);
   adj_f += f * (adj_c + transpose(adj_c));
 }
 

@@ -156,26 +156,26 @@ NUDGE_HD void adj_kirchhoff_stress(const MpmMaterialLaw<T>& law, const Mat33<T>&
         T adj_theta[3] = {0, 0, 0};
         adj_spectral_congruence(f, stretch_eigen(f), CorotatedShearMap{j < T(0)}, theta, adj_tau, adj_f, adj_theta);
         adj_law.mu += adj_theta[0];
-        break;
+      } else {
+        const PlaneRotation<T> rot = polar_rotation_2d(f);
+        const Mat33<T> r = rotation_matrix(rot);
+        const Mat33<T> s = f + T(-1) * r;
+        adj_law.mu += T(2) * inner(adj_tau, s * transpose(f));
+        // 2 mu S F^T: dL/dS = 2 mu G F, dL/dF (the F^T) = 2 mu G^T S
+        const Mat33<T> adj_s = (T(2) * law.mu) * (adj_tau * f);
+        adj_f += adj_s + (T(2) * law.mu) * (transpose(adj_tau) * s);
+        // R(theta), theta = atan2(a, b), a = F10 - F01, b = F00 + F11
+        const T cs = rot.c, sn = rot.s;
+        const T adj_theta =
+            -(adj_s(0, 0) * -sn + adj_s(0, 1) * -cs + adj_s(1, 0) * cs + adj_s(1, 1) * -sn);  // dL/dR = -dL/dS
+        const T a = f(1, 0) - f(0, 1), b = f(0, 0) + f(1, 1);
+        const T r2 = a * a + b * b;
+        const T adj_a = adj_theta * b / r2, adj_b = -adj_theta * a / r2;
+        adj_f(1, 0) += adj_a;
+        adj_f(0, 1) -= adj_a;
+        adj_f(0, 0) += adj_b;
+        adj_f(1, 1) += adj_b;
       }
-      const PlaneRotation<T> rot = polar_rotation_2d(f);
-      const Mat33<T> r = rotation_matrix(rot);
-      const Mat33<T> s = f + T(-1) * r;
-      adj_law.mu += T(2) * inner(adj_tau, s * transpose(f));
-      // 2 mu S F^T: dL/dS = 2 mu G F, dL/dF (the F^T) = 2 mu G^T S
-      const Mat33<T> adj_s = (T(2) * law.mu) * (adj_tau * f);
-      adj_f += adj_s + (T(2) * law.mu) * (transpose(adj_tau) * s);
-      // R(theta), theta = atan2(a, b), a = F10 - F01, b = F00 + F11
-      const T cs = rot.c, sn = rot.s;
-      const T adj_theta =
-          -(adj_s(0, 0) * -sn + adj_s(0, 1) * -cs + adj_s(1, 0) * cs + adj_s(1, 1) * -sn);  // dL/dR = -dL/dS
-      const T a = f(1, 0) - f(0, 1), b = f(0, 0) + f(1, 1);
-      const T r2 = a * a + b * b;
-      const T adj_a = adj_theta * b / r2, adj_b = -adj_theta * a / r2;
-      adj_f(1, 0) += adj_a;
-      adj_f(0, 1) -= adj_a;
-      adj_f(0, 0) += adj_b;
-      adj_f(1, 1) += adj_b;
       break;
     }
     case MpmModelKind::Liquid: {
