@@ -143,7 +143,7 @@ Gradients backward(const Block& b, States& s, int steps) {
     grad.mu = g.mu.data(), grad.lambda = g.lambda.data(), grad.bulk = g.bulk.data();
     grad.viscosity = g.viscosity.data(), grad.alpha = g.alpha.data(), grad.mass = g.mass.data();
     grad.volume = g.volume.data(), grad.act = step_act.data();
-    stepper.adjoint(exec, b.grid, model_of(b), {}, view(s, t), {ax.data(), av.data(), ac.data(), af.data()}, grad);
+    stepper.adjoint(exec, b.grid, model_of(b), {}, {}, view(s, t), {ax.data(), av.data(), ac.data(), af.data()}, grad);
     for (size_t p = 0; p < n; ++p) g.act[p] += step_act[p];
     const int nodes = b.grid.node_count();
     // The active nodes' shares (the others' are stale: no point reads them).

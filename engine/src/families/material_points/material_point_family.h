@@ -5,11 +5,16 @@
 // channel of the controls table every actuator reads; the adjoint adds to its gradient
 // channel by channel, in point order. The grid's boundaries (mpm_boundary.h) are the
 // vessels, whose angles are state turned at their channels' rates, and the scene's
-// colliders. A scene without material points has no state, arrays or phase work from it.
+// colliders. In 3D every body of the scene meets the grid too (mpm_body_boundary.h): its
+// shape is a boundary moving with it, and the momentum the nodes lose to it reaches it
+// as a wrench through a coupling slot, so the step's grid is made in couple_bodies,
+// before the bodies' step, and its adjoint runs in adjoint_couple_bodies, after theirs.
+// A scene without material points has no state, arrays or phase work from it.
 #pragma once
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 #include "families/colliders/collider_placement.h"
@@ -162,7 +167,20 @@ public:
     exec.zero(act_);  // stays 0 without muscles (pull() then has nothing to do)
     exec.resize(adj_act_, size_t(n_));
     upload_boundaries(scene, exec);
-    stepper_.reserve(exec, grid_, n_, groups_count_);
+    // Every body meets the points, in 3D (a 2D grid's masses are per unit depth).
+    bodies_ = points_.dims == 3 ? scene.body_count() : 0;
+    if (bodies_ > 0) {
+      exec.resize(body_shape_, size_t(bodies_));
+      exec.resize(body_motion_, size_t(bodies_));
+    }
+    stepper_.reserve(exec, grid_, n_, groups_count_, bodies_ > 0);
+  }
+
+  // Each body's slots for the wrench the grid gives it: (body, world), in body order.
+  std::vector<std::pair<int, int>> coupling_pairs() const {
+    std::vector<std::pair<int, int>> pairs;
+    for (int b = 0; b < bodies_; ++b) pairs.emplace_back(b, -1);
+    return pairs;
   }
 
   void state_fields(std::vector<StateField>& out) const {
@@ -209,10 +227,28 @@ public:
     exec.upload(lambda_, lambda);
     exec.upload(alpha_, alpha);
     for (int k = 0; k < 3; ++k) grid_.gravity[k] = static_cast<T>(p[ParamId::Gravity].value[size_t(k)]);
+    grid_of_ = {};  // new parameters: the last grid is stale
+  }
+
+  // With bodies, the step's grid comes before the bodies' step, which takes the wrench
+  // its nodes give each body (into slots 2 (first + b)); the gather back to the points
+  // comes after it, in the continua phase. In the adjoint, the grid made again here (the
+  // bodies' adjoint needs the wrench) serves adjoint_couple_bodies.
+  void couple_bodies(const StepPass<T, Exec>& pass, int first) {
+    if (bodies_ == 0) return;
+    grid_step(pass.exec, pass.m, pass.t, pass.state, pass.next);
+    pass.exec.launch(bodies_,
+                     MpmBodyWrenchSumKernel<T>{stepper_.with_node_records(pass.exec, body_view(pass.exec, pass.m)),
+                                               stepper_.active_nodes(pass.exec), stepper_.active_count(),
+                                               grid_.node_count(), pass.m.coupling, 2 * first});
   }
 
   void integrate_continua(const StepPass<T, Exec>& pass) {
     if (n_ == 0) return;
+    if (bodies_ > 0) {  // the grid was couple_bodies'
+      stepper_.gather(pass.exec, grid_, model(pass.exec), point_state(pass.state), point_state(pass.next));
+      return;
+    }
     pull(pass.exec, pass.m, pass.t);
     move_boundaries(pass.exec, pass.m, pass.t, pass.state.vessel_angle, pass.next.vessel_angle);
     stepper_.forward(pass.exec, grid_, model(pass.exec), boundaries(pass.exec), point_state(pass.state),
@@ -220,24 +256,29 @@ public:
   }
 
   void adjoint_integrate_continua(const AdjointPass<T, Exec>& pass) {
-    if (n_ == 0) return;
+    if (n_ == 0 || bodies_ > 0) return;  // with bodies: adjoint_couple_bodies
     const Exec& exec = pass.exec;
     pull(exec, pass.m, pass.t);
     move_boundaries(exec, pass.m, pass.t, pass.state.vessel_angle, nullptr);
-    stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), point_state(pass.state), point_state(pass.adj),
+    stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), {}, point_state(pass.state), point_state(pass.adj),
                      grad(exec));
-    if (vessels_ > 0)
-      exec.launch(1, MpmGroupMotionAdjointKernel<T>{exec.data(groups_), vessels_, grid_.node_count(),
-                                                    stepper_.active_nodes(exec), stepper_.active_count(),
-                                                    stepper_.boundary_shares(exec), pass.adj.vessel_angle,
-                                                    pass.grad.operator_product ? nullptr : pass.grad.actuators.controls,
-                                                    channels_, pass.t, grid_.dt});
-    exec.launch(stepper_.active_count(), MpmGravitySumKernel<T>{stepper_.active_nodes(exec), grid_.node_count(),
-                                                                stepper_.gravity_shares(exec), exec.data(g_gravity_)});
-    if (channels_ > 0 && !pass.grad.operator_product)
-      exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
-                                                     exec.data(adj_act_), static_cast<T>(points_.actuation),
-                                                     pass.grad.actuators.controls, channels_, pass.t});
+    adjoint_step_shares(pass);
+  }
+
+  // With bodies, the step's whole adjoint, once the bodies' adjoint has left their
+  // dL/dwrench: the bodies' shares of dL/dstate into their slots, their shapes' shares of
+  // dL/dsize into the bodies' gradient.
+  void adjoint_couple_bodies(const AdjointPass<T, Exec>& pass, int first) {
+    if (bodies_ == 0) return;
+    const Exec& exec = pass.exec;
+    if (grid_of_.t != pass.t || grid_of_.x != pass.state.point_x) grid_step(exec, pass.m, pass.t, pass.state, {});
+    const MpmBodies<T> bodies = body_view(exec, pass.m);
+    stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), bodies, point_state(pass.state), point_state(pass.adj),
+                     grad(exec), true);
+    exec.launch(bodies_, MpmBodyShareSumKernel<T>{stepper_.with_node_records(exec, bodies), stepper_.active_nodes(exec),
+                                                  stepper_.active_count(), grid_.node_count(), pass.state,
+                                                  pass.m.coupling, 2 * first, pass.grad.bodies.size});
+    adjoint_step_shares(pass);
   }
 
   void zero_gradients(const Exec& exec) {
@@ -359,6 +400,45 @@ private:
             exec.data(groups_), exec.data(motion_), exec.data(turned_)};
   }
 
+  // This step's vessels' turn, pulls and bodies' poses, and its grid from state s (the
+  // next state's vessel angles and F' where given).
+  void grid_step(const Exec& exec, const ModelView<T>& m, int t, StateView<const T> s, StateView<T> next) {
+    pull(exec, m, t);
+    move_boundaries(exec, m, t, s.vessel_angle, next.vessel_angle);
+    exec.launch(bodies_, MpmPoseBodiesKernel<T>{m.bodies, s, exec.data(body_shape_), exec.data(body_motion_)});
+    stepper_.grid(exec, grid_, model(exec), boundaries(exec), body_view(exec, m), point_state(s), point_state(next));
+    grid_of_ = {t, s.point_x};
+  }
+
+  MpmBodies<T> body_view(const Exec& exec, const ModelView<T>& m) const {
+    MpmBodies<T> b;
+    b.count = bodies_;
+    b.friction = static_cast<T>(points_.collider_friction);
+    b.shape = exec.data(body_shape_);
+    b.motion = exec.data(body_motion_);
+    b.bound = m.bodies.bound;
+    b.adj_wrench = m.coupling.adj_wrench;
+    return b;
+  }
+
+  // After a step's adjoint: the vessels' angles and their channels' controls, gravity
+  // and the pulls' controls.
+  void adjoint_step_shares(const AdjointPass<T, Exec>& pass) {
+    const Exec& exec = pass.exec;
+    if (vessels_ > 0)
+      exec.launch(1, MpmGroupMotionAdjointKernel<T>{exec.data(groups_), vessels_, grid_.node_count(),
+                                                    stepper_.active_nodes(exec), stepper_.active_count(),
+                                                    stepper_.boundary_shares(exec), pass.adj.vessel_angle,
+                                                    pass.grad.operator_product ? nullptr : pass.grad.actuators.controls,
+                                                    channels_, pass.t, grid_.dt});
+    exec.launch(stepper_.active_count(), MpmGravitySumKernel<T>{stepper_.active_nodes(exec), grid_.node_count(),
+                                                                stepper_.gravity_shares(exec), exec.data(g_gravity_)});
+    if (channels_ > 0 && !pass.grad.operator_product)
+      exec.launch(channels_, MpmPullAdjointKernel<T>{exec.data(channel_start_), exec.data(channel_points_),
+                                                     exec.data(adj_act_), static_cast<T>(points_.actuation),
+                                                     pass.grad.actuators.controls, channels_, pass.t});
+  }
+
   void pull(const Exec& exec, const ModelView<T>& m, int t) {
     if (channels_ == 0 || points_.actuation == 0) return;
     exec.launch(n_, MpmPullKernel<T>{exec.data(channel_), m.actuators.controls, m.actuators.channels, t,
@@ -388,6 +468,14 @@ private:
   int n_, channels_;
   MpmGrid<T> grid_;
   MpmStepper<T, Exec> stepper_;
+  int bodies_ = 0;  // the bodies the grid meets: all of the scene's, in 3D
+  typename Exec::template Array<Collider<T>> body_shape_;
+  typename Exec::template Array<BodyPartMotion<T>> body_motion_;
+  struct GridOf {
+    int t = -1;
+    const T* x = nullptr;
+  };
+  GridOf grid_of_;  // the step and the points' state of the stepper's last grid
   int parts_count_ = 0, groups_count_ = 0, vessels_ = 0;
   typename Exec::template Array<MpmBoundaryPart<T>> parts_;
   typename Exec::template Array<MpmBoundaryGroup<T>> groups_;

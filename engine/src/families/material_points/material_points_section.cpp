@@ -249,6 +249,10 @@ Problem check_material_points(const Scene& scene) {
   if (!mp.enabled()) return std::nullopt;
   const std::string at = kSection;
   if (mp.dims != 2 && mp.dims != 3) return found(at + ".dimensions", mp.dims, "2 or 3");
+  // A 2D grid's masses are per unit depth; a body's are not.
+  if (mp.dims == 2 && !scene.bodies.empty())
+    return at + ".dimensions: found 2 with " + std::to_string(scene.bodies.size()) +
+           " rigid bodies; bodies meet material points in 3D only (set \"dimensions\": 3, or remove the bodies)";
   if (mp.cells < 4 || mp.cells > 1024) return found(at + ".grid.cells", mp.cells, "cells per side in [4, 1024]");
   if (!(mp.size > 0) || !std::isfinite(mp.size)) return found(at + ".grid.size", mp.size, "a side > 0 (m)");
   if (mp.wall_cells < 1 || 2 * mp.wall_cells >= mp.cells)

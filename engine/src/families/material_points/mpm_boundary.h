@@ -179,7 +179,8 @@ NUDGE_HD Vec3<T> boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T>
 // One contact's adjoint: given its input velocity vin and dL/d(part_velocity's result),
 // dL/dvin and the contact's dL/d(solid_v), dL/d(the node's place as the shape sees it,
 // through phi and n: the shape moved by d is the node moved by -d) and dL/dn (of the
-// normal as placed, before any turn of it).
+// normal as placed, before any turn of it); dL/d(the shape's size) is added to adj_size
+// where given.
 template <class T>
 struct PartVelocityAdjoint {
   Vec3<T> in, solid, x, n;
@@ -187,7 +188,7 @@ struct PartVelocityAdjoint {
 
 template <class T>
 NUDGE_HD PartVelocityAdjoint<T> adj_part_velocity(const PartContact<T>& c, T reach, Vec3<T> x, Vec3<T> vin,
-                                                  Vec3<T> adj_out) {
+                                                  Vec3<T> adj_out, T* adj_size = nullptr) {
   const Vec3<T> rel = vin - c.solid_v;
   const bool moving_in = dot(rel, c.sdf.normal) < T(0);
   const Vec3<T> surface = moving_in ? c.solid_v + wall_velocity(rel, c.sdf.normal, c.friction) : vin;
@@ -213,7 +214,7 @@ NUDGE_HD PartVelocityAdjoint<T> adj_part_velocity(const PartContact<T>& c, T rea
   const T adj_phi = -(adj_band * smooth_step_slope((reach - c.sdf.distance) / reach) +
                       adj_depth * smooth_step_slope(-c.sdf.distance / reach)) /
                     reach;
-  return {adj_in, adj_solid, collider_sdf_adjoint(c.shape, x, adj_phi, adj_n), adj_n};
+  return {adj_in, adj_solid, collider_sdf_adjoint(c.shape, x, adj_phi, adj_n, adj_size), adj_n};
 }
 
 // Given dL/d(boundary_velocity's result): adds dL/dv, and each group's shares of

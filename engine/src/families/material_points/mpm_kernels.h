@@ -11,6 +11,7 @@
 // and F (entry k of point p at k * n + p).
 #pragma once
 
+#include "families/material_points/mpm_body_boundary.h"
 #include "families/material_points/mpm_boundary.h"
 #include "families/material_points/mpm_transfer.h"
 
@@ -235,11 +236,13 @@ NUDGE_HD Vec3<T> node_position(const MpmGrid<T>& g, const int node[3]) {
 }
 
 // Per active node (index i of the active list): its momentum and mass from the points
-// around it, then its velocity (the walls, then the boundaries).
+// around it, then its velocity (the walls, the boundaries, then the bodies, which it
+// gives the momentum it loses to them).
 template <int D, class T>
 struct MpmGridKernel {
   MpmGrid<T> g;
   MpmBoundaries<T> bounds;
+  MpmBodies<T> bodies;
   MpmBins<T> bins;   // the step's places and bins
   const T* records;  // ScatterRecord<D>, by slot
   T* momentum;       // 3 x nodes
@@ -266,7 +269,15 @@ struct MpmGridKernel {
     mass[id] = mm;
     const Vec3<T> walled = grid_velocity(g, node, m3, mm);
     // A node without mass has no point to read its velocity: no boundary work.
-    store3(velocity, id, nodes, mm > T(0) ? boundary_velocity(bounds, node_position(g, node), walled) : walled);
+    Vec3<T> v = walled;
+    if (mm > T(0)) {
+      const Vec3<T> x = node_position(g, node);
+      v = boundary_velocity(bounds, x, walled);
+      if (bodies.count > 0) v = bodies_velocity(bodies, g.dx, g.dt, id, nodes, x, v, mm);
+    } else if (bodies.count > 0) {
+      for (int s = 0; s < kMaxNodeBodies; ++s) bodies.node_body[s * nodes + id] = -1;
+    }
+    store3(velocity, id, nodes, v);
   }
 };
 
@@ -383,6 +394,7 @@ template <int D, class T>
 struct MpmAdjGridKernel {
   MpmGrid<T> g;
   MpmBoundaries<T> bounds;
+  MpmBodies<T> bodies;  // with adj_wrench: each body's shares at the node
   MpmBins<T> bins;
   const T* records;   // GatherAdjointRecord<D>, by slot
   const T* momentum;  // 3 x nodes
@@ -405,17 +417,26 @@ struct MpmAdjGridKernel {
         av[k] += w * share;
       }
     });
-    const Vec3<T> adj_v{av[0], av[1], av[2]};
+    Vec3<T> adj_v{av[0], av[1], av[2]};
     const Vec3<T> mv = load3(momentum, id, nodes);
+    const Vec3<T> x = node_position(g, node);
+    T amass = 0;
+    if (bodies.count > 0) {
+      if (mass[id] > T(0))
+        adj_v = adj_bodies_velocity(bodies, g.dx, g.dt, id, nodes, x,
+                                    boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id])), mass[id], adj_v,
+                                    amass);
+      else
+        for (int s = 0; s < kMaxNodeBodies; ++s) bodies.node_body[s * nodes + id] = -1;
+    }
     Vec3<T> adj_walled{0, 0, 0};
     for (int k = 0; k < bounds.groups; ++k) shares.angle[k * nodes + id] = shares.rate[k * nodes + id] = T(0);
     if (mass[id] > T(0) && bounds.parts > 0)
-      adj_boundary_velocity(bounds, node_position(g, node), grid_velocity(g, node, mv, mass[id]), adj_v, adj_walled,
-                            shares.angle + id, shares.rate + id, nodes);
+      adj_boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id]), adj_v, adj_walled, shares.angle + id,
+                            shares.rate + id, nodes);
     else
       adj_walled = adj_v;
     Vec3<T> am{0, 0, 0}, ag{0, 0, 0};
-    T amass = 0;
     adj_grid_velocity(g, node, mv, mass[id], adj_walled, am, amass, ag);
     store3(adj_momentum, id, nodes, am);
     adj_mass[id] = amass;
