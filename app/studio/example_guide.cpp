@@ -34,6 +34,7 @@ constexpr std::array kGuides{
     ExampleGuide{"sand_collapse", A::Match, "Fit sand's friction angle so its collapse leaves the reference heap."},
     ExampleGuide{"sand_collapse_3d", A::Match, "Fit the friction angle of a 3D sand column from the heap it leaves."},
     ExampleGuide{"jelly_bounce", A::Match, "Fit a jelly ball's stiffness so it squashes and bounces as the reference."},
+    ExampleGuide{"float_block", A::Match, "Fit a block's density from how deep it floats in a tank of water."},
     ExampleGuide{"coffee_pour", A::Design,
                  "Pour coffee into a mug: Optimise the cup's tilt until the coffee lands in it, not beside it."},
     ExampleGuide{"walker", A::Design, "Optimise the muscles' open-loop controls until the robot walks right."},

@@ -135,7 +135,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
                                "coffee_pour",
                                "sand_collapse",
                                "sand_collapse_3d",
-                               "jelly_bounce"}) {
+                               "jelly_bounce",
+                               "float_block"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -625,6 +626,21 @@ TEST_CASE("example: jelly_bounce fits the reference bounce's Young's modulus fro
   INFO("Young's modulus ", guess, " -> ", fitted, " Pa; loss ", opt.result.loss_history.front(), " -> ",
        opt.result.loss, " in ", opt.result.iterations, " iterations");
   CHECK(relative_error(fitted, 15000.0) < 0.01);  // 15012 measured
+  CHECK(opt.result.loss < 0.01 * opt.result.loss_history.front());
+}
+
+TEST_CASE("example: float_block fits a floating block's density from how deep it floats" *
+          doctest::skip(test::kSanitized)) {
+  const Scene scene = load_example("float_block");
+  REQUIRE(scene.body_count() == 1);
+  REQUIRE(scene.material_points.materials.at(0).model == MaterialModel::Liquid);
+  const double guess = scene.params[ParamId::BodyDensity].value.at(0);
+  CHECK(guess == 850.0);  // the reference block floats at 500 kg/m^3 (scripts/make_float_block_scene.py)
+  const Optimised opt = optimise(scene);
+  const double fitted = opt.params[ParamId::BodyDensity].value.at(0);
+  INFO("density ", guess, " -> ", fitted, " kg/m^3; loss ", opt.result.loss_history.front(), " -> ", opt.result.loss,
+       " in ", opt.result.iterations, " iterations");
+  CHECK(relative_error(fitted, 500.0) < 0.01);  // 500.1 measured
   CHECK(opt.result.loss < 0.01 * opt.result.loss_history.front());
 }
 

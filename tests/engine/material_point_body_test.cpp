@@ -252,7 +252,8 @@ TEST_CASE("material points and bodies: a paddle on a motor stirs liquid; its con
   CHECK(std::abs(q[2]) > 1e-3);
   GradCheckOptions options;
   options.samples_per_parameter = test::kSanitized ? 4 : 10;
-  options.parameters = {ParamId::JointControl, ParamId::BodyDensity, ParamId::JointAnchor, ParamId::MaterialBulkModulus};
+  options.parameters = {ParamId::JointControl, ParamId::BodyDensity, ParamId::JointAnchor,
+                        ParamId::MaterialBulkModulus};
   Result<GradCheckReport> report = gradient_check(scene, options);
   REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
   std::set<ParamId> seen;

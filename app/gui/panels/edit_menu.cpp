@@ -134,12 +134,18 @@ void add_items(const Panel& panel) {
   if (ImGui::MenuItem("Liquid...")) panel.ui.popups.generator = G::Liquid;
   ImGui::SetItemTooltip("A box of liquid material points (MLS-MPM): bulk modulus, viscosity");
   if (ImGui::MenuItem("Sand...")) panel.ui.popups.generator = G::Sand;
-  ImGui::SetItemTooltip("A box of sand material points (Drucker-Prager, 2D): stiffness, friction angle");
+  ImGui::SetItemTooltip("A box of sand material points (Drucker-Prager): stiffness, friction angle");
   if (ImGui::MenuItem("Soft Solid...")) panel.ui.popups.generator = G::SoftSolid;
   ImGui::SetItemTooltip("A box of elastic material points (jelly): Young's modulus, Poisson's ratio");
   ImGui::Separator();
+  // Bodies meet material points on a 3D grid only (a 2D grid's masses are per unit depth).
+  const MaterialPoints& points = panel.state.document.scene().material_points;
+  const bool bodies_fit = !points.enabled() || points.dims == 3;
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
-    if (!ImGui::MenuItem(item)) return;
+    const bool chosen = ImGui::MenuItem(item, nullptr, false, bodies_fit);
+    if (!bodies_fit && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("this scene's material points are on a 2D grid: bodies meet them in 3D only");
+    if (!chosen) return;
     RigidBody b;
     b.shape = shape;
     queue_edit(
