@@ -1,0 +1,15 @@
+"""Nudge from Python: scenes, rollouts and their gradients as NumPy arrays.
+
+    import nudge
+    scene = nudge.load_scene("scenes/projectile.json")
+    sim = nudge.Simulator(scene, device="cpu")
+    states = sim.simulate()                 # {"x": (steps + 1, particles, 3), ...}
+    loss, grads = sim.gradient()            # grads: {parameter name: dL/dvalue}
+    loss = sim.loss({"initial_velocity": scene.parameter("initial_velocity") * 1.1})
+
+Parameters are named as in scene files (`scene.parameter_names()`); every engine error
+is raised as nudge.Error with the engine's message.
+"""
+from ._nudge import Error, Scene, Simulator, load_scene, parse_scene
+
+__all__ = ["Error", "Scene", "Simulator", "load_scene", "parse_scene"]

@@ -1,0 +1,230 @@
+// The `nudge._nudge` extension: scenes, their parameters by name, and rollouts with their
+// gradients as NumPy arrays. Parameters are found by iterating the parameter facts table
+// (nudge/parameter_facts.h), so a parameter a family adds is reachable from Python with no
+// binding of its own. Engine errors are raised as nudge.Error with the engine's message;
+// rollouts release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nudge/parameter_facts.h"
+#include "nudge/scene.h"
+#include "nudge/simulator.h"
+
+namespace py = pybind11;
+using namespace nudge;
+
+namespace {
+
+// What the engine reports, raised in Python as nudge.Error.
+struct EngineError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+template <class T>
+T value_or_raise(Result<T> result) {
+  if (!result.ok()) throw EngineError(result.error().message);
+  return std::move(*result);
+}
+
+// A NumPy array over `values` without a copy: the array owns the vector.
+py::array_t<double> array_of(std::vector<double> values, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<double>(std::move(values));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+  return py::array_t<double>(shape, owned->data(), owner);
+}
+
+ParamId param_named(const std::string& name) {
+  if (std::optional<ParamId> id = param_from_name(name)) return *id;
+  std::string known;
+  for (int k = 0; k < kParamCount; ++k) {
+    if (k > 0) known += ", ";
+    known += param_name(ParamId(k));
+  }
+  throw EngineError("no parameter named '" + name + "'; the parameters are " + known);
+}
+
+py::array_t<double> parameter_values(const Parameter& p, const std::vector<double>& values) {
+  return array_of(values, {p.rows, p.cols});
+}
+
+// Writes `array` into parameter p's values, whose shape it must have (a flat array of
+// rows x cols values is taken too). Nothing changes when it does not fit.
+void set_values(Parameter& p, const py::array_t<double, py::array::c_style | py::array::forcecast>& array) {
+  const std::string name(param_name(p.id));
+  const bool same_shape = array.ndim() == 2 && array.shape(0) == p.rows && array.shape(1) == p.cols;
+  const bool flat = array.ndim() == 1 && array.shape(0) == p.size();
+  if (!same_shape && !flat) {
+    std::string got = "(";
+    for (py::ssize_t k = 0; k < array.ndim(); ++k) {
+      if (k > 0) got += ", ";
+      got += std::to_string(array.shape(k));
+    }
+    throw EngineError("parameter " + name + ": expected an array of shape (" + std::to_string(p.rows) + ", " +
+                      std::to_string(p.cols) + ") or " + std::to_string(p.size()) + " values, got shape " + got + ")");
+  }
+  p.value.assign(array.data(), array.data() + p.size());
+}
+
+// The parameters of one call: the scene's, with the given ones replaced.
+ParameterSet parameters_with(const Scene& scene, const py::dict& changes) {
+  ParameterSet p = scene.params;
+  for (const auto& [key, value] : changes)
+    set_values(p[param_named(py::cast<std::string>(key))],
+               py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(value));
+  return p;
+}
+
+// A simulator built for one scene, which keeps a copy of it.
+class PySimulator {
+public:
+  PySimulator(const Scene& scene, const std::string& device, const std::string& precision, int threads)
+      : scene_(scene) {
+    SimulatorOptions options;
+    const std::optional<Device> d = device_from_name(device);
+    if (!d) throw EngineError("device '" + device + "': expected auto, cpu or cuda");
+    const std::optional<Precision> p = precision_from_name(precision);
+    if (!p) throw EngineError("precision '" + precision + "': expected float32 or float64");
+    if (threads < 0) throw EngineError("threads " + std::to_string(threads) + ": expected 0 (all cores) or more");
+    options.device = *d, options.precision = *p, options.threads = threads;
+    simulator_ = value_or_raise(Simulator::create(scene_, options));
+  }
+
+  std::string device() const { return simulator_->device_name(); }
+
+  double loss(const py::dict& changes) {
+    const ParameterSet p = parameters_with(scene_, changes);
+    Result<Evaluation> e = [&] {
+      py::gil_scoped_release unlocked;
+      return simulator_->evaluate(p);
+    }();
+    return value_or_raise(std::move(e)).loss;
+  }
+
+  // (loss, {name: dL/dvalue}) for every parameter with values.
+  py::tuple gradient(const py::dict& changes) {
+    ParameterSet p = parameters_with(scene_, changes);
+    Result<Evaluation> e = [&] {
+      py::gil_scoped_release unlocked;
+      return simulator_->gradient(p);
+    }();
+    const double loss = value_or_raise(std::move(e)).loss;
+    py::dict grads;
+    for (Parameter& param : p.items)
+      if (param.size() > 0) grads[py::str(std::string(param_name(param.id)))] = parameter_values(param, param.grad);
+    return py::make_tuple(loss, grads);
+  }
+
+  // Every state of a rollout: arrays of (steps + 1) x count x width, by name.
+  py::dict simulate(const py::dict& changes) {
+    const ParameterSet p = parameters_with(scene_, changes);
+    Result<Trajectory> r = [&] {
+      py::gil_scoped_release unlocked;
+      return simulator_->trajectory(p);
+    }();
+    Trajectory t = value_or_raise(std::move(r));
+    const py::ssize_t frames = t.steps + 1;
+    py::dict out;
+    out["steps"] = t.steps;
+    out["dt"] = t.dt;
+    out["x"] = array_of(std::move(t.x), {frames, t.particles, 3});
+    out["v"] = array_of(std::move(t.v), {frames, t.particles, 3});
+    out["body_x"] = array_of(std::move(t.body_x), {frames, t.bodies, 3});
+    out["body_q"] = array_of(std::move(t.body_q), {frames, t.bodies, 4});
+    out["body_v"] = array_of(std::move(t.body_v), {frames, t.bodies, 3});
+    out["body_w"] = array_of(std::move(t.body_w), {frames, t.bodies, 3});
+    out["point_x"] = array_of(std::move(t.point_x), {frames, t.points, 3});
+    out["vessel_angle"] = array_of(std::move(t.vessel_angle), {frames, t.vessels});
+    return out;
+  }
+
+private:
+  Scene scene_;
+  std::unique_ptr<Simulator> simulator_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_nudge, m) {
+  m.doc() = "Nudge's differentiable physics engine (the compiled part of the nudge package)";
+  py::register_exception<EngineError>(m, "Error");
+
+  py::class_<Scene>(m, "Scene", "A scene: what is simulated, its parameters and its objectives")
+      .def_readwrite("name", &Scene::name)
+      .def_readwrite("description", &Scene::description)
+      .def_property(
+          "steps", [](const Scene& s) { return s.settings.steps; },
+          [](Scene& s, int steps) {
+            Scene changed = s;
+            changed.settings.steps = steps;
+            shape_parameters(changed);  // per-step parameters follow the length
+            (void)value_or_raise(check_scene(changed));
+            s = std::move(changed);
+          },
+          "the number of steps; per-step parameters (controls) are resized to it")
+      .def_property_readonly("dt", [](const Scene& s) { return s.settings.dt; })
+      .def_property_readonly("particle_count", &Scene::particle_count)
+      .def_property_readonly("body_count", &Scene::body_count)
+      .def_property_readonly("point_count", [](const Scene& s) { return s.material_points.count(); })
+      .def(
+          "parameter_names",
+          [](const Scene&) {
+            std::vector<std::string> names;
+            for (int k = 0; k < kParamCount; ++k) names.emplace_back(param_name(ParamId(k)));
+            return names;
+          },
+          "every parameter's name, as in scene files")
+      .def(
+          "parameter",
+          [](const Scene& s, const std::string& name) {
+            const Parameter& p = s.params[param_named(name)];
+            return parameter_values(p, p.value);
+          },
+          py::arg("name"), "a copy of the parameter's values, rows x cols")
+      .def(
+          "set_parameter",
+          [](Scene& s, const std::string& name,
+             const py::array_t<double, py::array::c_style | py::array::forcecast>& values) {
+            Scene changed = s;
+            set_values(changed.params[param_named(name)], values);
+            (void)value_or_raise(check_scene(changed));  // a value the scene cannot take changes nothing
+            s = std::move(changed);
+          },
+          py::arg("name"), py::arg("values"), "replace the parameter's values (same shape)")
+      .def(
+          "save", [](const Scene& s, const std::filesystem::path& path) { (void)value_or_raise(save_scene(s, path)); },
+          py::arg("path"), "write the scene file (atomically: a failed save leaves the old file)")
+      .def("__repr__", [](const Scene& s) {
+        return "<nudge.Scene '" + s.name + "': " + std::to_string(s.particle_count()) + " particles, " +
+               std::to_string(s.body_count()) + " bodies, " + std::to_string(s.material_points.count()) +
+               " material points, " + std::to_string(s.settings.steps) + " steps>";
+      });
+
+  m.def(
+      "load_scene", [](const std::filesystem::path& path) { return value_or_raise(load_scene(path)); }, py::arg("path"),
+      "read a scene file (JSON); errors say where");
+  m.def(
+      "parse_scene",
+      [](const std::string& text, const std::filesystem::path& source) {
+        return value_or_raise(parse_scene(text, source));
+      },
+      py::arg("text"), py::arg("source") = std::filesystem::path(), "a scene from JSON text");
+
+  py::class_<PySimulator>(m, "Simulator", "Runs a scene forward and backward")
+      .def(py::init<const Scene&, const std::string&, const std::string&, int>(), py::arg("scene"),
+           py::arg("device") = "auto", py::arg("precision") = "float64", py::arg("threads") = 0)
+      .def_property_readonly("device", &PySimulator::device)
+      .def("loss", &PySimulator::loss, py::arg("parameters") = py::dict(),
+           "the loss of one rollout; `parameters` replaces some of the scene's values by name")
+      .def("gradient", &PySimulator::gradient, py::arg("parameters") = py::dict(),
+           "(loss, {name: dL/dvalue}) of one rollout and its adjoint")
+      .def("simulate", &PySimulator::simulate, py::arg("parameters") = py::dict(),
+           "every state of one rollout as arrays of (steps + 1) x count x width");
+}
