@@ -1,0 +1,43 @@
+"""A Nudge rollout's loss as a PyTorch function of its parameters.
+
+    import torch, nudge, nudge.torch
+    sim = nudge.Simulator(nudge.load_scene("scenes/projectile.json"), device="cpu")
+    v = torch.tensor([[3.0, 4.0, 0.0]], dtype=torch.float64, requires_grad=True)
+    loss = nudge.torch.loss(sim, {"initial_velocity": v})
+    loss.backward()            # v.grad: dL/dv, from the engine's adjoint
+
+Each tensor replaces the scene's values of the parameter it is keyed by (its shape, or
+as many values); the others keep the scene's. The forward runs the rollout and, when a
+tensor needs a gradient, its adjoint too; the backward scales that gradient by the
+incoming one. Values go to the engine in double and the gradients come back in each
+tensor's dtype and device, so a torch network can produce parameters or controls.
+"""
+import torch as _torch
+
+
+class _RolloutLoss(_torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, sim, names, *tensors):
+        ctx.count = len(tensors)
+        values = {name: t.detach().to("cpu", _torch.float64).numpy() for name, t in zip(names, tensors)}
+        if any(ctx.needs_input_grad[2:]):
+            loss, grads = sim.gradient(values)
+            ctx.grads = [_torch.from_numpy(grads[name]).reshape(t.shape).to(t.device, t.dtype)
+                         for name, t in zip(names, tensors)]
+        else:
+            loss = sim.loss(values)
+            ctx.grads = None
+        return _torch.tensor(loss, dtype=_torch.float64, device=tensors[0].device if tensors else "cpu")
+
+    @staticmethod
+    def backward(ctx, grad_loss):
+        if ctx.grads is None:
+            return (None, None) + (None,) * ctx.count
+        return (None, None) + tuple(grad_loss.to(g.dtype) * g for g in ctx.grads)
+
+
+def loss(sim, parameters):
+    """The loss of one rollout of `sim` with `parameters` ({name: tensor}) in place of the
+    scene's values, differentiable with respect to each tensor."""
+    names = list(parameters)
+    return _RolloutLoss.apply(sim, names, *[parameters[name] for name in names])

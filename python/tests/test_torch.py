@@ -1,0 +1,54 @@
+"""nudge.torch: a rollout's loss inside PyTorch's autograd, checked by
+torch.autograd.gradcheck in double and by a torch parameter optimised through it."""
+import os
+import unittest
+
+import nudge
+
+try:
+    import torch
+    import nudge.torch
+except ImportError:  # PyTorch is optional for the package; scripts/setup installs python3-torch
+    torch = None
+
+SOURCE = os.environ.get("NUDGE_SOURCE", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+@unittest.skipIf(torch is None, "PyTorch is not installed")
+class TorchTest(unittest.TestCase):
+    def setUp(self):
+        self.scene = nudge.load_scene(os.path.join(SOURCE, "scenes", "projectile.json"))
+        self.sim = nudge.Simulator(self.scene, device="cpu", precision="float64", threads=1)
+
+    def test_gradcheck_in_double(self):
+        v = torch.tensor(self.scene.parameter("initial_velocity"), dtype=torch.float64, requires_grad=True)
+        drag = torch.tensor(self.scene.parameter("drag"), dtype=torch.float64, requires_grad=True)
+        self.assertTrue(torch.autograd.gradcheck(
+            lambda v, d: nudge.torch.loss(self.sim, {"initial_velocity": v, "drag": d}), (v, drag),
+            eps=1e-6, atol=1e-6, rtol=1e-5))
+
+    def test_the_loss_is_the_engines_and_a_network_can_feed_it(self):
+        v0 = self.scene.parameter("initial_velocity")
+        with torch.no_grad():
+            loss = nudge.torch.loss(self.sim, {"initial_velocity": torch.tensor(v0)})
+        self.assertAlmostEqual(loss.item(), self.sim.loss(), places=12)
+        # A tiny torch model produces the launch velocity; Adam through the rollout lands it.
+        torch.manual_seed(0)
+        net = torch.nn.Linear(1, 3).double()
+        with torch.no_grad():
+            net.bias.copy_(torch.tensor(v0[0]))
+            net.weight.zero_()
+        opt = torch.optim.Adam(net.parameters(), lr=0.2)
+        one = torch.ones(1, 1, dtype=torch.float64)
+        first = None
+        for _ in range(40):
+            opt.zero_grad()
+            loss = nudge.torch.loss(self.sim, {"initial_velocity": net(one)})
+            loss.backward()
+            opt.step()
+            first = first if first is not None else loss.item()
+        self.assertLess(loss.item(), 0.01 * first)
+
+
+if __name__ == "__main__":
+    unittest.main()
