@@ -6,10 +6,12 @@
     states = sim.simulate()                 # {"x": (steps + 1, particles, 3), ...}
     loss, grads = sim.gradient()            # grads: {parameter name: dL/dvalue}
     loss = sim.loss({"initial_velocity": scene.parameter("initial_velocity") * 1.1})
+    result = sim.optimize(callback=lambda info: print(info["loss"]))  # the scene's optimiser
+    entries = nudge.gradcheck(scene, ["initial_velocity"])             # against central differences
 
 Parameters are named as in scene files (`scene.parameter_names()`); every engine error
 is raised as nudge.Error with the engine's message.
 """
-from ._nudge import Error, Scene, Simulator, load_scene, parse_scene
+from ._nudge import Error, Scene, Simulator, gradcheck, load_scene, parse_scene
 
-__all__ = ["Error", "Scene", "Simulator", "load_scene", "parse_scene"]
+__all__ = ["Error", "Scene", "Simulator", "gradcheck", "load_scene", "parse_scene"]

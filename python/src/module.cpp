@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "nudge/gradcheck.h"
+#include "nudge/optimize_scene.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
@@ -122,6 +124,60 @@ public:
     return py::make_tuple(loss, grads);
   }
 
+  // The scene's optimiser (its settings, with `iterations`, `method` and `learning_rate`
+  // where given) on the parameters marked to optimise. `callback(info)` runs after each
+  // iteration with the GIL held; returning False stops (reason "cancelled"), and an
+  // exception it raises stops and is raised here.
+  py::dict optimize(const py::object& callback, std::optional<int> iterations, std::optional<std::string> method,
+                    std::optional<double> learning_rate) {
+    OptimizerSettings settings = scene_.optimizer;
+    if (iterations) {
+      if (*iterations < 1) throw EngineError("iterations " + std::to_string(*iterations) + ": expected 1 or more");
+      settings.iterations = *iterations;
+    }
+    if (method) {
+      const std::optional<OptimizerMethod> m = method_from_name(*method);
+      if (!m) throw EngineError("method '" + *method + "': expected gd, adam, lbfgs or cmaes");
+      settings.method = *m;
+    }
+    if (learning_rate) settings.learning_rate = *learning_rate;
+    if (scene_.params.optimized_size() == 0)
+      throw EngineError("nothing to optimise: mark a parameter with scene.set_optimized(name)");
+    ParameterSet params = scene_.params;
+    std::optional<py::error_already_set> raised;
+    const IterationCallback on_iteration = [&](const IterationInfo& info) {
+      if (callback.is_none()) return true;
+      py::gil_scoped_acquire locked;
+      try {
+        py::dict d;
+        d["iteration"] = info.iteration, d["loss"] = info.loss, d["grad_norm"] = info.grad_norm;
+        d["evaluations"] = info.evaluations;
+        const py::object go_on = callback(d);
+        return go_on.is_none() || go_on.cast<bool>();
+      } catch (py::error_already_set& e) {
+        raised = std::move(e);
+        return false;
+      }
+    };
+    Result<OptimizeResult> r = [&] {
+      py::gil_scoped_release unlocked;
+      return optimize_parameters(*simulator_, params, settings, on_iteration);
+    }();
+    if (raised) throw std::move(*raised);
+    const OptimizeResult result = value_or_raise(std::move(r));
+    py::dict out, found;
+    for (const Parameter& p : params.items)
+      if (p.optimize && p.size() > 0) found[py::str(std::string(param_name(p.id)))] = parameter_values(p, p.value);
+    out["parameters"] = found;
+    out["loss"] = result.loss;
+    out["loss_history"] = result.loss_history;
+    out["grad_norm_history"] = result.grad_norm_history;
+    out["iterations"] = result.iterations;
+    out["evaluations"] = result.evaluations;
+    out["reason"] = std::string(stop_reason_name(result.reason));
+    return out;
+  }
+
   // Every state of a rollout: arrays of (steps + 1) x count x width, by name.
   py::dict simulate(const py::dict& changes) {
     const ParameterSet p = parameters_with(scene_, changes);
@@ -199,6 +255,26 @@ PYBIND11_MODULE(_nudge, m) {
           },
           py::arg("name"), py::arg("values"), "replace the parameter's values (same shape)")
       .def(
+          "set_optimized",
+          [](Scene& s, const std::string& name, bool optimize, std::optional<double> lower,
+             std::optional<double> upper) {
+            Parameter& p = s.params[param_named(name)];
+            const double lo = lower.value_or(p.lower), hi = upper.value_or(p.upper);
+            if (!(lo <= hi)) throw EngineError("parameter " + name + ": lower bound above the upper");
+            p.optimize = optimize, p.lower = lo, p.upper = hi;
+          },
+          py::arg("name"), py::arg("optimize") = true, py::arg("lower") = py::none(), py::arg("upper") = py::none(),
+          "mark a parameter (all its rows) to optimise, within bounds")
+      .def(
+          "optimized",
+          [](const Scene& s) {
+            std::vector<std::string> names;
+            for (const Parameter& p : s.params.items)
+              if (p.optimize) names.emplace_back(param_name(p.id));
+            return names;
+          },
+          "the names of the parameters marked to optimise")
+      .def(
           "save", [](const Scene& s, const std::filesystem::path& path) { (void)value_or_raise(save_scene(s, path)); },
           py::arg("path"), "write the scene file (atomically: a failed save leaves the old file)")
       .def("__repr__", [](const Scene& s) {
@@ -217,6 +293,34 @@ PYBIND11_MODULE(_nudge, m) {
       },
       py::arg("text"), py::arg("source") = std::filesystem::path(), "a scene from JSON text");
 
+  m.def(
+      "gradcheck",
+      [](const Scene& scene, const std::vector<std::string>& parameters, int samples, int threads) {
+        GradCheckOptions options;
+        for (const std::string& name : parameters) options.parameters.push_back(param_named(name));
+        if (samples < 1) throw EngineError("samples " + std::to_string(samples) + ": expected 1 or more");
+        options.samples_per_parameter = samples;
+        options.threads = threads;
+        Result<GradCheckReport> r = [&] {
+          py::gil_scoped_release unlocked;
+          return gradient_check(scene, options);
+        }();
+        const GradCheckReport report = value_or_raise(std::move(r));
+        py::list entries;
+        for (const GradCheckEntry& e : report.entries) {
+          py::dict d;
+          d["parameter"] = std::string(param_name(e.param)), d["index"] = e.index, d["value"] = e.value;
+          d["adjoint"] = e.adjoint, d["finite_difference"] = e.finite_difference;
+          d["relative_error"] = e.relative_error, d["uncertainty"] = e.uncertainty;
+          d["verifiable"] = e.verifiable, d["passed"] = e.passed;
+          entries.append(d);
+        }
+        return entries;
+      },
+      py::arg("scene"), py::arg("parameters") = std::vector<std::string>{}, py::arg("samples") = 6,
+      py::arg("threads") = 1,
+      "the adjoint of sampled entries against central differences in double: one dict per entry");
+
   py::class_<PySimulator>(m, "Simulator", "Runs a scene forward and backward")
       .def(py::init<const Scene&, const std::string&, const std::string&, int>(), py::arg("scene"),
            py::arg("device") = "auto", py::arg("precision") = "float64", py::arg("threads") = 0)
@@ -225,6 +329,9 @@ PYBIND11_MODULE(_nudge, m) {
            "the loss of one rollout; `parameters` replaces some of the scene's values by name")
       .def("gradient", &PySimulator::gradient, py::arg("parameters") = py::dict(),
            "(loss, {name: dL/dvalue}) of one rollout and its adjoint")
+      .def("optimize", &PySimulator::optimize, py::arg("callback") = py::none(), py::arg("iterations") = py::none(),
+           py::arg("method") = py::none(), py::arg("learning_rate") = py::none(),
+           "run the scene's optimiser; returns the parameters found, the loss history and why it stopped")
       .def("simulate", &PySimulator::simulate, py::arg("parameters") = py::dict(),
            "every state of one rollout as arrays of (steps + 1) x count x width");
 }

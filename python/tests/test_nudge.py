@@ -113,5 +113,48 @@ class SimulatorTest(unittest.TestCase):
         self.assertGreater(sum(1 for t in ticks if start < t < end), 5)
 
 
+class OptimizeTest(unittest.TestCase):
+    def test_the_scenes_optimiser_with_a_callback(self):
+        scene = example("projectile")
+        self.assertEqual(scene.optimized(), ["initial_velocity"])
+        sim = nudge.Simulator(scene, device="cpu", threads=1)
+        seen = []
+        result = sim.optimize(callback=lambda info: seen.append(info["loss"]), iterations=40, method="adam",
+                              learning_rate=0.2)
+        self.assertGreater(result["iterations"], 5)
+        self.assertEqual(len(seen), result["iterations"])
+        self.assertEqual(result["loss_history"][1:], seen)
+        self.assertLess(result["loss"], 0.01 * result["loss_history"][0])
+        self.assertEqual(result["parameters"]["initial_velocity"].shape, (1, 3))
+        self.assertAlmostEqual(sim.loss({"initial_velocity": result["parameters"]["initial_velocity"]}), result["loss"],
+                               places=12)
+
+    def test_a_callback_stops_or_raises(self):
+        sim = nudge.Simulator(example("projectile"), device="cpu", threads=1)
+        stopped = sim.optimize(callback=lambda info: info["iteration"] < 3, iterations=50, method="adam",
+                               learning_rate=0.01)
+        self.assertEqual((stopped["iterations"], stopped["reason"]), (3, "cancelled"))
+
+        def fail(info):
+            raise ValueError("from the callback")
+        with self.assertRaisesRegex(ValueError, "from the callback"):
+            sim.optimize(callback=fail, iterations=5)
+        with self.assertRaisesRegex(nudge.Error, "method 'newton'"):
+            sim.optimize(method="newton")
+
+    def test_nothing_marked_is_an_error(self):
+        scene = example("projectile")
+        scene.set_optimized("initial_velocity", False)
+        with self.assertRaisesRegex(nudge.Error, "nothing to optimise"):
+            nudge.Simulator(scene, device="cpu").optimize()
+
+    def test_gradcheck(self):
+        entries = nudge.gradcheck(example("projectile"), ["initial_velocity"])
+        self.assertEqual(len(entries), 3)
+        for e in entries:
+            self.assertTrue(e["passed"], e)
+            self.assertEqual(e["parameter"], "initial_velocity")
+
+
 if __name__ == "__main__":
     unittest.main()
