@@ -41,3 +41,33 @@ def loss(sim, parameters):
     scene's values, differentiable with respect to each tensor."""
     names = list(parameters)
     return _RolloutLoss.apply(sim, names, *[parameters[name] for name in names])
+
+
+_POSITIONS = ("x", "body_x", "point_x")
+
+
+class _Trajectory(_torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, sim, names, *tensors):
+        values = {name: t.detach().to("cpu", _torch.float64).numpy() for name, t in zip(names, tensors)}
+        states = sim.simulate(values)
+        ctx.sim, ctx.names, ctx.values = sim, names, values
+        ctx.inputs = [(t.shape, t.dtype, t.device) for t in tensors]
+        return tuple(_torch.from_numpy(states[key]) for key in _POSITIONS)
+
+    @staticmethod
+    def backward(ctx, *grad_positions):
+        cotangents = {key: g.detach().to("cpu", _torch.float64).numpy()
+                      for key, g in zip(_POSITIONS, grad_positions) if g is not None}
+        grads = ctx.sim.vjp(cotangents, ctx.values)
+        return (None, None) + tuple(_torch.from_numpy(grads[name]).reshape(shape).to(device, dtype)
+                                    for name, (shape, dtype, device) in zip(ctx.names, ctx.inputs))
+
+
+def trajectory(sim, parameters):
+    """Every position of one rollout of `sim` with `parameters` ({name: tensor}) in place of
+    the scene's values: {"x": particles, "body_x": bodies' centres, "point_x": material
+    points}, (steps + 1) x count x 3 float64 tensors, differentiable with respect to each
+    tensor of `parameters` (the backward is the engine's adjoint of the positions, Simulator.vjp)."""
+    names = list(parameters)
+    return dict(zip(_POSITIONS, _Trajectory.apply(sim, names, *[parameters[name] for name in names])))

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -96,6 +97,7 @@ public:
     if (!p) throw EngineError("precision '" + precision + "': expected float32 or float64");
     if (threads < 0) throw EngineError("threads " + std::to_string(threads) + ": expected 0 (all cores) or more");
     options.device = *d, options.precision = *p, options.threads = threads;
+    options_ = options;
     simulator_ = value_or_raise(Simulator::create(scene_, options));
   }
 
@@ -178,6 +180,58 @@ public:
     return out;
   }
 
+  // The vector-Jacobian product of the trajectory's positions: {name: sum over steps of
+  // cotangent . d(positions)/d(value)} for every parameter with values, given the
+  // cotangents of "x", "body_x" and "point_x" ((steps + 1) x count x 3 each; a missing
+  // one is 0). It is the gradient of a `weights` objective (engine/src/objectives/
+  // weights_term.cpp) in place of the scene's objectives, run on a simulator made for it.
+  py::dict vjp(const py::dict& cotangents, const py::dict& changes) {
+    const int frames = scene_.settings.steps + 1;
+    const int counts[3] = {scene_.particle_count(), scene_.body_count(), scene_.material_points.count()};
+    const char* names[3] = {"x", "body_x", "point_x"};
+    std::vector<py::array_t<double, py::array::c_style | py::array::forcecast>> given(3);
+    for (int k = 0; k < 3; ++k) {
+      if (!cotangents.contains(names[k])) continue;
+      given[size_t(k)] = py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(cotangents[names[k]]);
+      const auto& a = given[size_t(k)];
+      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != counts[k] || a.shape(2) != 3)
+        throw EngineError(std::string("cotangent ") + names[k] + ": expected shape (" + std::to_string(frames) + ", " +
+                          std::to_string(counts[k]) + ", 3)");
+    }
+    for (const auto& [key, value] : cotangents) {
+      const std::string name = py::cast<std::string>(key);
+      if (name != "x" && name != "body_x" && name != "point_x")
+        throw EngineError("cotangent '" + name + "': expected x, body_x or point_x");
+    }
+    Objective weights;
+    weights.type = ObjectiveType::Weights;
+    const std::size_t per_step = 3 * std::size_t(counts[0] + counts[1] + counts[2]);
+    weights.target.assign(std::size_t(frames) * per_step, 0.0);
+    for (int t = 0; t < frames; ++t) {
+      double* w = weights.target.data() + std::size_t(t) * per_step;
+      for (int k = 0; k < 3; ++k) {
+        const std::size_t n = 3 * std::size_t(counts[k]);
+        if (given[size_t(k)]) std::copy_n(given[size_t(k)].data() + std::size_t(t) * n, n, w);
+        w += n;
+      }
+    }
+    Scene linear = scene_;
+    linear.params = parameters_with(scene_, changes);
+    linear.objectives = {std::move(weights)};
+    ParameterSet p = linear.params;
+    Result<Evaluation> e = [&] {
+      py::gil_scoped_release unlocked;
+      Result<std::unique_ptr<Simulator>> sim = Simulator::create(linear, options_);
+      if (!sim.ok()) return Result<Evaluation>(sim.error());
+      return (*sim)->gradient(p);
+    }();
+    (void)value_or_raise(std::move(e));
+    py::dict grads;
+    for (Parameter& param : p.items)
+      if (param.size() > 0) grads[py::str(std::string(param_name(param.id)))] = parameter_values(param, param.grad);
+    return grads;
+  }
+
   // Every state of a rollout: arrays of (steps + 1) x count x width, by name.
   py::dict simulate(const py::dict& changes) {
     const ParameterSet p = parameters_with(scene_, changes);
@@ -203,6 +257,7 @@ public:
 
 private:
   Scene scene_;
+  SimulatorOptions options_;
   std::unique_ptr<Simulator> simulator_;
 };
 
@@ -332,6 +387,8 @@ PYBIND11_MODULE(_nudge, m) {
       .def("optimize", &PySimulator::optimize, py::arg("callback") = py::none(), py::arg("iterations") = py::none(),
            py::arg("method") = py::none(), py::arg("learning_rate") = py::none(),
            "run the scene's optimiser; returns the parameters found, the loss history and why it stopped")
+      .def("vjp", &PySimulator::vjp, py::arg("cotangents"), py::arg("parameters") = py::dict(),
+           "{name: cotangent . d(positions)/d(value)}, given cotangents of x, body_x and point_x")
       .def("simulate", &PySimulator::simulate, py::arg("parameters") = py::dict(),
            "every state of one rollout as arrays of (steps + 1) x count x width");
 }

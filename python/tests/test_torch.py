@@ -49,6 +49,26 @@ class TorchTest(unittest.TestCase):
             first = first if first is not None else loss.item()
         self.assertLess(loss.item(), 0.01 * first)
 
+    def test_a_torch_loss_on_the_trajectory(self):
+        v = torch.tensor(self.scene.parameter("initial_velocity"), dtype=torch.float64, requires_grad=True)
+
+        def apex(v):  # the highest point of the flight, smoothly: a loss no objective of the scene has
+            y = nudge.torch.trajectory(self.sim, {"initial_velocity": v})["x"][:, 0, 1]
+            return torch.logsumexp(50 * y, 0) / 50
+
+        self.assertTrue(torch.autograd.gradcheck(apex, (v,), eps=1e-6, atol=1e-6, rtol=1e-5))
+
+    def test_body_positions_on_the_trajectory(self):
+        scene = nudge.load_scene(os.path.join(SOURCE, "scenes", "billiards.json"))
+        sim = nudge.Simulator(scene, device="cpu", precision="float64", threads=1)
+        v = torch.tensor(scene.parameter("body_velocity"), dtype=torch.float64, requires_grad=True)
+
+        def spread(v):  # how far apart the balls end, and the cue ball's path length
+            x = nudge.torch.trajectory(sim, {"body_velocity": v})["body_x"]
+            return (x[-1, 0] - x[-1, 1]).norm() + (x[1:, 0] - x[:-1, 0]).norm(dim=1).sum()
+
+        self.assertTrue(torch.autograd.gradcheck(spread, (v,), eps=1e-6, atol=1e-5, rtol=1e-4))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -172,6 +172,8 @@ void objective(const Page& page) {
     row("material points", std::to_string(o.points.size()) + " matched");
     row("shape", std::to_string(o.target.size() / 3) + " target points (Chamfer distance, both ways)");
   }
+  if (o.type == ObjectiveType::Weights)
+    row("weights", std::to_string(o.target.size()) + " (every step's positions, weighed: a trajectory's cotangent)");
   if (o.type == ObjectiveType::Rest)
     row("material points", std::to_string(o.points.size()) + " whose mean |v|^2 / 2 is brought to 0");
   if (layout.axis) row("axis", vec3(o.axis) + " (body frame)");

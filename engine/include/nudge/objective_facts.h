@@ -29,6 +29,10 @@ enum class ObjectiveTarget : unsigned char {
   PerParticle,  // "targets": [x, y, z] per listed particle, or an "offset" from where they start
   Region,       // "region": {"lower": [x, y, z], "upper": [x, y, z], "softness": m}, a box
   PointSet,     // "shape": [[x, y, z], ...], any number of points (m)
+  // "weights": (steps + 1) x (3 particles + 3 bodies + 3 points) numbers: at each step
+  // the particles' positions, the bodies' centres and the material points' positions,
+  // x, y, z each, weighed (the trajectory's layout)
+  StateWeights,
 };
 
 // Reference motion bound to particles and bodies ("bind", "bind_bodies").

@@ -91,6 +91,8 @@ enum class ObjectiveType {
   Inside,       // w * (1 - mean of s(x_q)): material points inside a box region, s a smooth indicator
   Shape,        // w * Chamfer distance between material points and a target point set (mean squared, both ways)
   Rest,         // w * mean of |v_q|^2 / 2 over material points at step t: coming to rest
+  Weights,      // w * sum_t <W_t, positions_t>: a linear function of the whole trajectory (what
+                // Python's autograd hands back as dL/dtrajectory, nudge.torch)
 };
 
 // The names used in scene files: "target", "positions", "markers", ...

@@ -41,6 +41,7 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
   if (layout.target == ObjectiveTarget::Region) keys.push_back("region");
   if (layout.target == ObjectiveTarget::PointSet) keys.push_back("shape");
+  if (layout.target == ObjectiveTarget::StateWeights) keys.push_back("weights");
   if (layout.binding != ObjectiveBinding::None) keys.insert(keys.end(), {"bind", "bind_bodies"});
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("steps_per_frame");
   if (layout.axis) keys.push_back("axis");
@@ -144,6 +145,15 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       o.target.assign(lower.begin(), lower.end());
       o.target.insert(o.target.end(), upper.begin(), upper.end());
       o.target.push_back(softness);
+      break;
+    }
+    case ObjectiveTarget::StateWeights: {
+      const std::string_view expected = "an array of (steps + 1) x 3 x (particles + bodies + material points) numbers";
+      const Node weights = required(node, "weights", expected);
+      expect_array(weights, expected);
+      o.target.reserve(weights.size());
+      for (std::size_t i = 0; i < weights.size(); ++i)
+        o.target.push_back(number(weights.element(i), "a finite number"));
       break;
     }
     case ObjectiveTarget::PointSet: {
@@ -342,6 +352,7 @@ OrderedJson objective_json(const Objective& o) {
     j["region"] = region;
   }
   if (layout.target == ObjectiveTarget::PointSet) j["shape"] = rows(o.target, 3);
+  if (layout.target == ObjectiveTarget::StateWeights) j["weights"] = o.target;
   if (layout.binding != ObjectiveBinding::None) {
     if (!o.bind.empty()) j["bind"] = pairs_json(o.bind);
     if (!o.bind_bodies.empty()) j["bind_bodies"] = pairs_json(o.bind_bodies);
@@ -497,6 +508,9 @@ static Problem check_objectives(const Scene& scene) {
     if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
     if (layout.target == ObjectiveTarget::Region) target_size = 7;
+    if (layout.target == ObjectiveTarget::StateWeights)
+      target_size = std::size_t(scene.settings.steps + 1) * 3 *
+                    std::size_t(scene.particle_count() + scene.body_count() + scene.material_points.count());
     if (layout.target == ObjectiveTarget::PointSet) {
       if (o.target.empty() || o.target.size() % 3 != 0)
         return where + ".shape: found " + std::to_string(o.target.size()) +
@@ -504,8 +518,8 @@ static Problem check_objectives(const Scene& scene) {
       target_size = o.target.size();
     }
     if (o.target.size() != target_size)
-      return where + ".target: found " + std::to_string(o.target.size()) + " values; expected " +
-             std::to_string(target_size);
+      return where + (layout.target == ObjectiveTarget::StateWeights ? ".weights" : ".target") + ": found " +
+             std::to_string(o.target.size()) + " values; expected " + std::to_string(target_size);
     for (std::size_t i = 0; i < o.target.size(); ++i)
       if (!finite(o.target[i]))
         return found(index_path(where + ".target", static_cast<long long>(i)), o.target[i], "a finite number");
