@@ -102,6 +102,7 @@ public:
   }
 
   std::string device() const { return simulator_->device_name(); }
+  const Scene& scene() const { return scene_; }
 
   double loss(const py::dict& changes) {
     const ParameterSet p = parameters_with(scene_, changes);
@@ -380,6 +381,8 @@ PYBIND11_MODULE(_nudge, m) {
       .def(py::init<const Scene&, const std::string&, const std::string&, int>(), py::arg("scene"),
            py::arg("device") = "auto", py::arg("precision") = "float64", py::arg("threads") = 0)
       .def_property_readonly("device", &PySimulator::device)
+      .def_property_readonly(
+          "scene", [](const PySimulator& sim) { return Scene(sim.scene()); }, "a copy of the scene it was made for")
       .def("loss", &PySimulator::loss, py::arg("parameters") = py::dict(),
            "the loss of one rollout; `parameters` replaces some of the scene's values by name")
       .def("gradient", &PySimulator::gradient, py::arg("parameters") = py::dict(),
