@@ -85,6 +85,14 @@ ParameterSet parameters_with(const Scene& scene, const py::dict& changes) {
   return p;
 }
 
+// {name: dL/dvalue} of every parameter with values.
+py::dict gradients_of(const ParameterSet& p) {
+  py::dict grads;
+  for (const Parameter& param : p.items)
+    if (param.size() > 0) grads[py::str(std::string(param_name(param.id)))] = parameter_values(param, param.grad);
+  return grads;
+}
+
 // A simulator built for one scene, which keeps a copy of it.
 class PySimulator {
 public:
@@ -121,10 +129,7 @@ public:
       return simulator_->gradient(p);
     }();
     const double loss = value_or_raise(std::move(e)).loss;
-    py::dict grads;
-    for (Parameter& param : p.items)
-      if (param.size() > 0) grads[py::str(std::string(param_name(param.id)))] = parameter_values(param, param.grad);
-    return py::make_tuple(loss, grads);
+    return py::make_tuple(loss, gradients_of(p));
   }
 
   // The scene's optimiser (its settings, with `iterations`, `method` and `learning_rate`
@@ -227,10 +232,7 @@ public:
       return (*sim)->gradient(p);
     }();
     (void)value_or_raise(std::move(e));
-    py::dict grads;
-    for (Parameter& param : p.items)
-      if (param.size() > 0) grads[py::str(std::string(param_name(param.id)))] = parameter_values(param, param.grad);
-    return grads;
+    return gradients_of(p);
   }
 
   // Every state of a rollout: arrays of (steps + 1) x count x width, by name.
