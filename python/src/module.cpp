@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,6 +26,9 @@ namespace py = pybind11;
 using namespace nudge;
 
 namespace {
+
+// What the engine reads from Python: a C-ordered array of double, converted if need be.
+using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 // What the engine reports, raised in Python as nudge.Error.
 struct EngineError : std::runtime_error {
@@ -60,7 +64,7 @@ py::array_t<double> parameter_values(const Parameter& p, const std::vector<doubl
 
 // Writes `array` into parameter p's values, whose shape it must have (a flat array of
 // rows x cols values is taken too). Nothing changes when it does not fit.
-void set_values(Parameter& p, const py::array_t<double, py::array::c_style | py::array::forcecast>& array) {
+void set_values(Parameter& p, const DoubleArray& array) {
   const std::string name(param_name(p.id));
   const bool same_shape = array.ndim() == 2 && array.shape(0) == p.rows && array.shape(1) == p.cols;
   const bool flat = array.ndim() == 1 && array.shape(0) == p.size();
@@ -80,8 +84,7 @@ void set_values(Parameter& p, const py::array_t<double, py::array::c_style | py:
 ParameterSet parameters_with(const Scene& scene, const py::dict& changes) {
   ParameterSet p = scene.params;
   for (const auto& [key, value] : changes)
-    set_values(p[param_named(py::cast<std::string>(key))],
-               py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(value));
+    set_values(p[param_named(py::cast<std::string>(key))], py::cast<DoubleArray>(value));
   return p;
 }
 
@@ -194,20 +197,17 @@ public:
   py::dict vjp(const py::dict& cotangents, const py::dict& changes) {
     const int frames = scene_.settings.steps + 1;
     const int counts[3] = {scene_.particle_count(), scene_.body_count(), scene_.material_points.count()};
-    const char* names[3] = {"x", "body_x", "point_x"};
-    std::vector<py::array_t<double, py::array::c_style | py::array::forcecast>> given(3);
-    for (int k = 0; k < 3; ++k) {
-      if (!cotangents.contains(names[k])) continue;
-      given[size_t(k)] = py::cast<py::array_t<double, py::array::c_style | py::array::forcecast>>(cotangents[names[k]]);
-      const auto& a = given[size_t(k)];
-      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != counts[k] || a.shape(2) != 3)
-        throw EngineError(std::string("cotangent ") + names[k] + ": expected shape (" + std::to_string(frames) + ", " +
-                          std::to_string(counts[k]) + ", 3)");
-    }
+    const std::string names[3] = {"x", "body_x", "point_x"};
+    std::optional<DoubleArray> given[3];  // a missing cotangent is 0
     for (const auto& [key, value] : cotangents) {
       const std::string name = py::cast<std::string>(key);
-      if (name != "x" && name != "body_x" && name != "point_x")
-        throw EngineError("cotangent '" + name + "': expected x, body_x or point_x");
+      const std::size_t k = std::size_t(std::find(std::begin(names), std::end(names), name) - std::begin(names));
+      if (k == 3) throw EngineError("cotangent '" + name + "': expected x, body_x or point_x");
+      DoubleArray a = py::cast<DoubleArray>(value);
+      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != counts[k] || a.shape(2) != 3)
+        throw EngineError("cotangent " + name + ": expected shape (" + std::to_string(frames) + ", " +
+                          std::to_string(counts[k]) + ", 3)");
+      given[k] = std::move(a);
     }
     Objective weights;
     weights.type = ObjectiveType::Weights;
@@ -217,7 +217,7 @@ public:
       double* w = weights.target.data() + std::size_t(t) * per_step;
       for (int k = 0; k < 3; ++k) {
         const std::size_t n = 3 * std::size_t(counts[k]);
-        if (given[size_t(k)]) std::copy_n(given[size_t(k)].data() + std::size_t(t) * n, n, w);
+        if (given[k]) std::copy_n(given[k]->data() + std::size_t(t) * n, n, w);
         w += n;
       }
     }
@@ -304,8 +304,7 @@ PYBIND11_MODULE(_nudge, m) {
           py::arg("name"), "a copy of the parameter's values, rows x cols")
       .def(
           "set_parameter",
-          [](Scene& s, const std::string& name,
-             const py::array_t<double, py::array::c_style | py::array::forcecast>& values) {
+          [](Scene& s, const std::string& name, const DoubleArray& values) {
             Scene changed = s;
             set_values(changed.params[param_named(name)], values);
             (void)value_or_raise(check_scene(changed));  // a value the scene cannot take changes nothing

@@ -113,6 +113,21 @@ class SimulatorTest(unittest.TestCase):
         self.assertGreater(sum(1 for t in ticks if start < t < end), 5)
 
 
+class VjpTest(unittest.TestCase):
+    def test_a_missing_cotangent_is_zero(self):
+        scene = example("tether")  # particles and a body
+        scene.steps = 50
+        sim = nudge.Simulator(scene, device="cpu", threads=1)
+        x = np.ones((51, scene.particle_count, 3))
+        alone = sim.vjp({"x": x})
+        with_zeros = sim.vjp({"x": x, "body_x": np.zeros((51, scene.body_count, 3))})
+        self.assertTrue(np.any(alone["body_velocity"] != 0))
+        for name, grad in alone.items():
+            np.testing.assert_array_equal(grad, with_zeros[name], err_msg=name)
+        with self.assertRaisesRegex(nudge.Error, "cotangent 'body_v'"):
+            sim.vjp({"body_v": x})
+
+
 class OptimizeTest(unittest.TestCase):
     def test_the_scenes_optimiser_with_a_callback(self):
         scene = example("projectile")
