@@ -13,11 +13,9 @@ wrong guess (GUESS kg/m^3) and its optimiser fits the density.
         --nudge build/release/app/nudge
 """
 import argparse
-import csv
 import json
-import os
-import subprocess
-import tempfile
+
+from nudge_points_run import simulate_bodies
 
 CELLS, SIZE, WALL_CELLS = 16, 0.5, 3
 HALF = [0.05, 0.03, 0.05]  # the block's half extents (m)
@@ -72,14 +70,8 @@ def tank_scene(args, density, targets=None):
 
 def body_centres(nudge, scene, steps):
     """The block's centre at each of `steps`, simulated by `nudge simulate`."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path, bodies = os.path.join(tmp, "reference.json"), os.path.join(tmp, "bodies.csv")
-        with open(path, "w") as f:
-            json.dump(scene, f)
-        subprocess.run([nudge, "simulate", path, "--bodies-out", bodies], check=True, stdout=subprocess.DEVNULL)
-        with open(bodies) as f:
-            rows = {int(r["step"]): [round(float(r[k]), 6) for k in "xyz"] for r in csv.DictReader(f)}
-    return {step: rows[step] for step in steps}
+    centres = simulate_bodies(nudge, scene)
+    return {step: [round(v, 6) for v in centres[step][0]] for step in steps}
 
 
 def main():

@@ -90,7 +90,8 @@ inline constexpr int kMaxNodeBodies = 2;
 // The bodies as the grid sees them in one step: each shape posed at the step's state
 // and the body's motion (MpmPoseBodiesKernel), and per node the bodies it met, in order,
 // with the wrench it gave each (forward) or each one's shares of dL (adjoint). Entry s of
-// node id is at s * nodes + id, its values at (kValues * s + k) * nodes + id.
+// node id is at s * nodes + id; its k-th wrench value at (6 s + k) * nodes + id, its k-th
+// share at (kShares s + k) * nodes + id.
 template <class T>
 struct MpmBodies {
   static constexpr int kShares = 15;  // centre, turn, v, w, size
@@ -145,12 +146,13 @@ NUDGE_HD bool body_reaches(const MpmBodies<T>& bodies, int b, T reach, Vec3<T> x
 }
 
 // The node's velocity v (after the other boundaries) after the bodies within reach, in
-// body order, each given the momentum the node loses to it; records them at node id.
+// body order, each given the momentum the node loses to it; records them at node id. A
+// node without mass meets none (no point reads its velocity).
 template <class T>
 NUDGE_HD Vec3<T> bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int id, int nodes, Vec3<T> x, Vec3<T> v,
                                  T mass) {
   int met = 0;
-  for (int b = 0; b < bodies.count && met < kMaxNodeBodies; ++b) {
+  for (int b = 0; b < bodies.count && met < kMaxNodeBodies && mass > T(0); ++b) {
     SdfSample<T> sdf;
     if (!body_reaches(bodies, b, reach, x, sdf)) continue;
     const BodyPartEffect<T> e =
@@ -168,29 +170,26 @@ NUDGE_HD Vec3<T> bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int 
 }
 
 // Given dL/d(bodies_velocity's result): returns dL/dv, adds dL/d(node mass), and writes
-// each body met's shares of dL (through the node's velocity and its wrench) at node id.
+// each body met's shares of dL (through the node's velocity and its wrench) at node id:
+// the bodies the step's bodies_velocity recorded there.
 template <class T>
 NUDGE_HD Vec3<T> adj_bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int id, int nodes, Vec3<T> x, Vec3<T> v,
                                      T mass, Vec3<T> adj_out, T& adj_mass) {
-  int body[kMaxNodeBodies];
+  // Forward again through the recorded bodies, keeping each one's input velocity.
   Vec3<T> input[kMaxNodeBodies];
   int met = 0;
-  for (int b = 0; b < bodies.count && met < kMaxNodeBodies; ++b) {
-    SdfSample<T> sdf;
-    if (!body_reaches(bodies, b, reach, x, sdf)) continue;
-    body[met] = b, input[met] = v;
+  for (; met < kMaxNodeBodies && bodies.node_body[met * nodes + id] >= 0; ++met) {
+    const int b = bodies.node_body[met * nodes + id];
+    input[met] = v;
     v = body_part_effect(bodies.shape[b], bodies.motion[b], bodies.friction, reach, dt, x, v, mass).v;
-    ++met;
   }
-  for (int s = met; s < kMaxNodeBodies; ++s) bodies.node_body[s * nodes + id] = -1;
   for (int s = met - 1; s >= 0; --s) {
-    const int b = body[s];
+    const int b = bodies.node_body[s * nodes + id];
     const Wrench<T> adj_w = load_wrench(bodies.adj_wrench, b, bodies.count);
     BodyPartShares<T> shares;
     Vec3<T> adj_in{0, 0, 0};
     adj_body_part_effect(bodies.shape[b], bodies.motion[b], bodies.friction, reach, dt, x, input[s], mass,
                          BodyPartEffect<T>{adj_out, adj_w.force, adj_w.torque}, adj_in, adj_mass, shares);
-    bodies.node_body[s * nodes + id] = b;
     const Vec3<T> parts[4] = {shares.centre, shares.turn, shares.v, shares.w};
     T* out = bodies.node_share + size_t(MpmBodies<T>::kShares * s) * nodes + id;
     for (int p = 0; p < 4; ++p)

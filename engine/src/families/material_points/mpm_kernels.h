@@ -269,14 +269,9 @@ struct MpmGridKernel {
     mass[id] = mm;
     const Vec3<T> walled = grid_velocity(g, node, m3, mm);
     // A node without mass has no point to read its velocity: no boundary work.
-    Vec3<T> v = walled;
-    if (mm > T(0)) {
-      const Vec3<T> x = node_position(g, node);
-      v = boundary_velocity(bounds, x, walled);
-      if (bodies.count > 0) v = bodies_velocity(bodies, g.dx, g.dt, id, nodes, x, v, mm);
-    } else if (bodies.count > 0) {
-      for (int s = 0; s < kMaxNodeBodies; ++s) bodies.node_body[s * nodes + id] = -1;
-    }
+    const Vec3<T> x = node_position(g, node);
+    Vec3<T> v = mm > T(0) ? boundary_velocity(bounds, x, walled) : walled;
+    if (bodies.count > 0) v = bodies_velocity(bodies, g.dx, g.dt, id, nodes, x, v, mm);
     store3(velocity, id, nodes, v);
   }
 };
@@ -421,14 +416,10 @@ struct MpmAdjGridKernel {
     const Vec3<T> mv = load3(momentum, id, nodes);
     const Vec3<T> x = node_position(g, node);
     T amass = 0;
-    if (bodies.count > 0) {
-      if (mass[id] > T(0))
-        adj_v = adj_bodies_velocity(bodies, g.dx, g.dt, id, nodes, x,
-                                    boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id])), mass[id], adj_v,
-                                    amass);
-      else
-        for (int s = 0; s < kMaxNodeBodies; ++s) bodies.node_body[s * nodes + id] = -1;
-    }
+    if (bodies.count > 0 && mass[id] > T(0))  // the bodies the step's grid recorded at the node
+      adj_v = adj_bodies_velocity(bodies, g.dx, g.dt, id, nodes, x,
+                                  boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id])), mass[id], adj_v,
+                                  amass);
     Vec3<T> adj_walled{0, 0, 0};
     for (int k = 0; k < bounds.groups; ++k) shares.angle[k * nodes + id] = shares.rate[k * nodes + id] = T(0);
     if (mass[id] > T(0) && bounds.parts > 0)
