@@ -23,6 +23,7 @@ int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand)
   add_mpc_command(app, exit_code);
   add_gradient_command(app, exit_code);
   add_gradcheck_command(app, exit_code);
+  add_sweep_command(app, exit_code);
   add_bench_command(app, exit_code);
 #ifdef NUDGE_WITH_FOOTAGE
   add_track_command(app, exit_code);

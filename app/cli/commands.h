@@ -11,6 +11,7 @@ void add_optimize_command(CLI::App& app, int& exit_code);
 void add_mpc_command(CLI::App& app, int& exit_code);
 void add_gradient_command(CLI::App& app, int& exit_code);
 void add_gradcheck_command(CLI::App& app, int& exit_code);
+void add_sweep_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
 #ifdef NUDGE_WITH_FOOTAGE
 void add_track_command(CLI::App& app, int& exit_code);

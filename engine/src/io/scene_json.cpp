@@ -22,6 +22,7 @@
 #include "io/marker_csv.h"
 #include "io/scene_section.h"
 #include "io/scene_sections.h"
+#include "io/scene_text.h"
 #include "nudge/atomic_file.h"
 #include "nudge/objective_facts.h"
 #include "nudge/scene.h"
@@ -192,6 +193,12 @@ Scene moved_scene(const Scene& scene, const std::filesystem::path& path) {
       body.mesh = std::move(mesh);
     }
   return moved;
+}
+
+std::string scene_json_text(const Scene& scene) {
+  std::string text;
+  write_pretty(text, scene_json(scene), 0);
+  return text;
 }
 
 Status save_scene(const Scene& scene, const std::filesystem::path& path) {
