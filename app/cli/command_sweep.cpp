@@ -2,7 +2,7 @@
 // [--out TABLE.csv] [--threads N] [--ray ADDRESS]: a grid of points over the scene's
 // parameters, each evaluated on its own and written as a row of a CSV table as it
 // finishes; run again, it resumes where it stopped (nudge/sweep.h). With --ray the points
-// run on a Ray cluster through the Python package (python -m nudge.sweep), which writes
+// run on a Ray cluster through the Python package (python -m nudge sweep), which writes
 // the same table.
 #include <unistd.h>
 
@@ -51,8 +51,8 @@ double row_loss(const SweepPlan& plan, const SweepRow& row) {
 // (else python3); a build tree's package (<build>/python, beside <build>/app/nudge) is put
 // first on its path, so that the package this binary was built with is the one used.
 int run_on_ray(const SweepArgs& args) {
-  std::vector<std::string> argv = {std::getenv("NUDGE_PYTHON") ? std::getenv("NUDGE_PYTHON") : "python3", "-m",
-                                   "nudge.sweep", args.scene};
+  std::vector<std::string> argv = {std::getenv("NUDGE_PYTHON") ? std::getenv("NUDGE_PYTHON") : "python3", "-m", "nudge",
+                                   "sweep", args.scene};
   for (const std::string& p : args.params) argv.insert(argv.end(), {"--param", p});
   argv.insert(argv.end(), {"--mode", args.mode, "--out", args.out, "--ray", args.ray, "--precision", args.precision});
   std::error_code ec;

@@ -22,7 +22,7 @@
 #include "io/marker_csv.h"
 #include "io/scene_section.h"
 #include "io/scene_sections.h"
-#include "io/scene_text.h"
+#include "nudge/scene_text.h"
 #include "nudge/atomic_file.h"
 #include "nudge/objective_facts.h"
 #include "nudge/scene.h"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <system_error>
 
-#include "io/scene_text.h"
+#include "nudge/scene_text.h"
 #include "nudge/sweep.h"
 
 namespace nudge {

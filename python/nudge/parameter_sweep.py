@@ -1,0 +1,153 @@
+"""Parameter sweeps from Python, on local threads or across a Ray cluster.
+
+    import nudge
+    table = nudge.sweep("scenes/pendulum_length.json", ["rest_length=0.5:1.2:50"], "pendulum.sweep.csv")
+    table["loss"]                      # one value per point, by point
+    nudge.sweep(scene, {"rest_length": (0.5, 1.2, 50), "damping": (10, 30, 4)}, "grid.csv",
+                mode="gradient", ray="auto")   # on the Ray cluster this machine belongs to
+
+The table is the one `nudge sweep` writes (nudge/sweep.h): one CSV row per point, written
+and flushed as each point finishes, so that a sweep that is stopped, on threads or on Ray,
+resumes where it stopped when called again with the same arguments; a Ray worker that dies
+mid-sweep loses no point, as Ray runs its task again (`retries`).
+
+Also a command: python -m nudge sweep SCENE --param k=a:b:n ... [--ray ADDRESS], which
+`nudge sweep --ray` runs.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+
+from . import _nudge
+
+__all__ = ["sweep", "read_sweep"]
+
+
+def _specs(params):
+    """--param texts from a list of them or a {name: (from, to, count) or value} dict."""
+    if isinstance(params, str):
+        return [params]
+    if isinstance(params, dict):
+        specs = []
+        for name, value in params.items():
+            if isinstance(value, (tuple, list)):
+                if len(value) != 3:
+                    raise _nudge.Error(f"sweep parameter {name}: expected (from, to, count), got {value!r}")
+                specs.append(f"{name}={value[0]!r}:{value[1]!r}:{int(value[2])}")
+            else:
+                specs.append(f"{name}={float(value)!r}")
+        return specs
+    return list(params)
+
+
+def read_sweep(path):
+    """A sweep's table, complete or not: {column name: array by point} ("status": a list of
+    str, "error: ..." where a point has no result)."""
+    return _nudge.read_sweep_table(os.fspath(path))["columns"]
+
+
+def sweep(scene, params, out, mode="loss", threads=0, ray=None, precision="float64", on_row=None, batch=None,
+          retries=3):
+    """Evaluates every point of the grid `params` spans on `scene` (a nudge.Scene or a scene
+    file) and writes the table `out`; returns it read back (read_sweep).
+
+    mode: "loss", "gradient" (the loss and its derivative along each axis) or "optimize"
+    (the scene's optimiser started at each point). threads: points at once on this machine
+    (0: every core). ray: None runs here; an address ("auto", "host:port") runs on that Ray
+    cluster, "local" on a Ray instance started here for the call. on_row((index, values,
+    status)) is called in the calling thread as each row is written; returning False stops
+    (the rows written stay, and a later call resumes). batch: points per Ray task."""
+    if isinstance(scene, (str, os.PathLike)):
+        scene = _nudge.load_scene(os.fspath(scene))
+    specs = _specs(params)
+    plan = _nudge.SweepPlan(scene, specs, mode)
+    table = _nudge.SweepTable(os.fspath(out), scene, plan)
+    if ray is None:
+        _nudge.run_sweep(scene, plan, table, threads, precision, on_row)
+    else:
+        _run_on_ray(scene, specs, plan, table, ray, precision, on_row, batch, retries)
+    del table  # closes the file
+    return read_sweep(out)
+
+
+def _package_parent():
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _run_on_ray(scene, specs, plan, table, address, precision, on_row, batch, retries):
+    try:
+        import ray
+    except ImportError as e:
+        raise _nudge.Error("a sweep on Ray needs the ray package (pip install ray)") from e
+    from . import _sweep_worker
+
+    pending = table.pending()
+    if not pending:
+        return
+    started_here = False
+    if not ray.is_initialized():
+        # Workers on this machine import the same nudge package as the driver; on other
+        # machines nudge must be installed (pip install) where the workers run.
+        path = os.pathsep.join(p for p in (_package_parent(), os.environ.get("PYTHONPATH", "")) if p)
+        runtime_env = {"env_vars": {"PYTHONPATH": path}}
+        # "local" starts a Ray instance of this machine's cores even where a cluster runs.
+        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, include_dashboard=False,
+                 configure_logging=False)
+        started_here = True
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        if batch is None:  # about four batches per worker, so that the last ones balance
+            batch = max(1, min(32, math.ceil(len(pending) / (4 * cpus))))
+        remote = ray.remote(_sweep_worker.evaluate_points).options(max_retries=retries, num_cpus=1)
+        scene_json = ray.put(scene.to_json())
+        fingerprint = plan.fingerprint(scene)
+        source = os.fspath(scene.source)
+        waiting = [
+            remote.remote(scene_json, source, specs, plan.mode, precision, fingerprint, pending[k:k + batch])
+            for k in range(0, len(pending), batch)
+        ]
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for index, values, status in ray.get(done[0]):
+                table.append(index, values, status)
+                if on_row is not None and on_row((index, values, status)) is False:
+                    for ref in waiting:
+                        ray.cancel(ref)
+                    return
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m nudge sweep",
+                                     description="A grid of parameter values, one CSV row per point (nudge sweep)")
+    parser.add_argument("scene")
+    parser.add_argument("--param", action="append", required=True, help="name=from:to:count, name[row]=..., name=value")
+    parser.add_argument("--mode", default="loss", choices=["loss", "gradient", "optimize"])
+    parser.add_argument("--out", help="the table (CSV); default: SCENE's name with .sweep.csv, here")
+    parser.add_argument("--threads", type=int, default=0, help="points at once on this machine (without --ray)")
+    parser.add_argument("--ray", help="a Ray cluster's address, auto, or local")
+    parser.add_argument("--precision", default="float64", choices=["float64", "float32"])
+    parser.add_argument("--batch", type=int, help="points per Ray task")
+    args = parser.parse_args(argv)
+    out = args.out or os.path.splitext(os.path.basename(args.scene))[0] + ".sweep.csv"
+    try:
+        scene = _nudge.load_scene(args.scene)
+        plan = _nudge.SweepPlan(scene, args.param, args.mode)
+        before = _nudge.SweepTable(out, scene, plan).done_count
+        where = f"Ray at {args.ray}" if args.ray else "local threads"
+        print(f"sweep of {args.scene}: {plan.point_count} points, {args.mode} mode, into {out} on {where}"
+              + (f"; resuming: {before} already there" if before else ""), flush=True)
+        start = time.perf_counter()
+        columns = sweep(scene, args.param, out, args.mode, args.threads, args.ray, args.precision, batch=args.batch)
+    except _nudge.Error as e:
+        print(f"nudge: error: {e}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - start
+    added = len(columns["index"]) - before
+    print(f"{added} points in {seconds:.1f} s ({added / seconds if seconds > 0 else 0:.1f} points/s)")
+    print(f"table: {out} ({len(columns['index'])} of {plan.point_count} points)")
+    return 0
