@@ -192,6 +192,34 @@ TEST_CASE("sweep: each mode's row is what the simulator gives at the point") {
   }
 }
 
+TEST_CASE("sweep: a row of the table is a scene again, with the found values in optimize mode") {
+  test::TempDir dir("sweep-row");
+  const Scene scene = pendulum();
+  const SweepPlan plan = plan_of(scene, {"rest_length=0.6:1.1:3", "gravity[0,1]=-9.81"}, SweepMode::Optimize);
+  auto table = SweepTable::open(dir.path / "starts.csv", scene, plan);
+  REQUIRE(table.ok());
+  SweepRunOptions options;
+  options.threads = 1;
+  REQUIRE(run_sweep(scene, plan, **table, options).ok());
+  Result<SweepTableContents> contents = read_sweep_table(dir.path / "starts.csv");
+  REQUIRE(contents.ok());
+  CHECK(sweep_axis_count(*contents) == 2);
+  const SweepRow& row = contents->rows.at(0);
+  Result<Scene> at = scene_at_sweep_row(scene, *contents, row);
+  REQUIRE_MESSAGE(at.ok(), (at.ok() ? std::string() : at.error().message));
+  CHECK(at->params[ParamId::RestLength].value[0] == row.values[6]);  // found:rest_length, not the start
+  CHECK(at->params[ParamId::Gravity].value[1] == -9.81);
+  // The scene the table was written from: its fingerprint's scene path, relative to the table.
+  CHECK((dir.path / contents->scene).lexically_normal() ==
+        (test::source_dir() / "scenes" / "pendulum_length.json").lexically_normal());
+
+  Result<Scene> other = load_scene(test::source_dir() / "scenes" / "projectile.json");  // no springs
+  REQUIRE(other.ok());
+  Result<Scene> wrong = scene_at_sweep_row(*other, *contents, row);
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().message.find("not this table's scene?") != std::string::npos);
+}
+
 TEST_CASE("sweep: the table is written as points finish, and a stopped sweep resumes to the serial run's table") {
   test::TempDir dir("sweep");
   const Scene scene = pendulum();

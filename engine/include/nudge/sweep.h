@@ -112,6 +112,14 @@ struct SweepTableContents {
 // killed is ignored; anything else malformed is an error naming the line.
 Result<SweepTableContents> read_sweep_table(const std::filesystem::path& path);
 
+// The columns of a table that are the sweep's axes: those between "index" and the first
+// result ("loss", or "start_loss" in optimize mode).
+int sweep_axis_count(const SweepTableContents& table);
+
+// The scene at one row of its table: the axes' values, and in optimize mode the values the
+// optimiser found, written into `scene` (the table's scene), then checked.
+Result<Scene> scene_at_sweep_row(const Scene& scene, const SweepTableContents& table, const SweepRow& row);
+
 // A table being written. Each row is written whole and flushed as it is appended, so a
 // sweep killed at any moment leaves every finished point in the file.
 class SweepTable {

@@ -100,4 +100,38 @@ SweepRow SweepEvaluator::evaluate(int index) {
   return row;
 }
 
+int sweep_axis_count(const SweepTableContents& table) {
+  int k = 1;
+  while (k + 1 < int(table.columns.size()) && table.columns[std::size_t(k)] != "loss" &&
+         table.columns[std::size_t(k)] != "start_loss")
+    ++k;
+  return k - 1;
+}
+
+Result<Scene> scene_at_sweep_row(const Scene& scene, const SweepTableContents& table, const SweepRow& row) {
+  Scene at = scene;
+  const auto set = [&](const std::string& label, double value) -> Status {
+    // A column's name is the axis's text, so it reads back as one.
+    Result<SweepAxis> axis = parse_sweep_axis(label + "=0");
+    if (!axis) return Error{"column '" + label + "': " + axis.error().message};
+    Parameter& p = at.params[axis->param];
+    if ((axis->row >= 0 && axis->row >= p.rows) || (axis->col >= 0 && axis->col >= p.cols) || p.size() == 0)
+      return Error{"column '" + label + "' names an entry the scene does not have (not this table's scene?)"};
+    for_each_swept_entry(p, *axis, [&](int k) { p.value[std::size_t(k)] = value; });
+    return Ok{};
+  };
+  const int axes = sweep_axis_count(table);
+  for (std::size_t c = 1; c + 1 < table.columns.size(); ++c) {
+    const std::string& name = table.columns[c];
+    const bool axis = int(c) <= axes, found = name.rfind("found:", 0) == 0;
+    if (!axis && !found) continue;
+    if (c - 1 >= row.values.size()) return Error{"point " + std::to_string(row.index) + ": its row is short"};
+    if (Status s = set(found ? name.substr(6) : name, row.values[c - 1]); !s)
+      return Error{"point " + std::to_string(row.index) + ": " + s.error().message};
+  }
+  if (Status valid = check_scene(at); !valid)
+    return Error{"point " + std::to_string(row.index) + ": " + valid.error().message};
+  return at;
+}
+
 }  // namespace nudge
