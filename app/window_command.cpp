@@ -29,7 +29,9 @@ DefaultCommand window_command() {
   DefaultCommand command;
   auto bench = std::make_shared<RenderBenchOptions>();
   command.add_options = [options, bench](CLI::App& app, int& exit_code) {
-    app.add_option("scene", options->scene, "Scene file (JSON) to open in the window");
+    app.add_option(
+        "scene", options->scene,
+        "Scene file (JSON) to open in the window, or a sweep's table (CSV, nudge sweep) to plot with its scene");
     app.add_flag("--play", options->play, "Start playing the motion at once");
     app.add_flag("--optimize", options->optimize, "Start optimising the scene at once (the Optimise tab)");
     app.add_option("--mpc", options->mpc,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gui/studio.h"
+#include "nudge/sweep.h"
 #include "gui/theme.h"
 #include "gui/window.h"
 #include "studio/app_log.h"
@@ -33,10 +34,22 @@ int run_gui(const GuiOptions& options) {
   // A scene named on the command line is checked before any window opens, like every
   // other command's input.
   std::optional<Result<studio::Document>> first;
-  if (!options.scene.empty()) {
+  // A sweep's table (.csv) opens in the Sweep tab, with the scene it was made from.
+  std::string sweep_table;
+  std::filesystem::path scene_file = options.scene;
+  if (scene_file.extension() == ".csv") {
+    Result<SweepTableContents> table = read_sweep_table(scene_file);
+    if (!table) {
+      std::cerr << studio::format_log_line(studio::LogLevel::Error, table.error().message) << "\n";
+      return kExitNoDisplay;
+    }
+    sweep_table = options.scene;
+    scene_file = table->scene.empty() ? std::filesystem::path() : scene_file.parent_path() / table->scene;
+  }
+  if (!scene_file.empty()) {
     // A shipped example opens as a copy: the window's first title already says so.
     const auto examples = studio::list_example_scenes(studio::examples_directory(NUDGE_SOURCE_SCENES_DIR));
-    first.emplace(studio::open_document(options.scene, examples));
+    first.emplace(studio::open_document(scene_file, examples));
     if (!*first) {
       std::cerr << studio::format_log_line(studio::LogLevel::Error, first->error().message) << "\n";
       return kExitNoDisplay;  // bad input: 2, as for every command
@@ -71,6 +84,7 @@ int run_gui(const GuiOptions& options) {
 
   Studio studio(window, log, first ? std::optional<studio::Document>(std::move(first->value())) : std::nullopt);
   studio.offer_recovery();
+  if (!sweep_table.empty()) studio.show_sweep(sweep_table);
   if (options.play) studio.play();
   if (options.through_shot) studio.look_through_shot();
   if (options.contacts) studio.show_contacts();

@@ -823,6 +823,7 @@ bool Studio::frame(double wall_seconds) {
   adopt_newest_iterate();
   update_state_adjoints();
   update_footage();
+  update_sweep();
   report_frame_export();
   advance_live(wall_seconds);
   if (!state_.live.play) state_.shown.playback.advance(wall_seconds);

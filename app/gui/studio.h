@@ -57,6 +57,8 @@ public:
     state_.ui.bring_panel = panel_name::kFootage;
   }
   void show_contacts() { state_.ui.view.contacts = true; }
+  // A sweep's table in the Sweep tab (`nudge TABLE.csv`), in front.
+  void show_sweep(const std::filesystem::path& table) { open_sweep(table); }
   // Live play from frame 0 once the motion has come (`--live`), the Live tab in front.
   void start_live_when_ready() { live_when_ready_ = true; }
   // A track under the timeline, by its command-line name: controls, controller, adjoint.
@@ -140,6 +142,11 @@ private:
   void apply_mpc();
   // The shot's video and frame at the play head; a finished tracking run taken in.
   void update_footage();
+  // The Sweep tab's table (gui/studio_sweep.cpp): opened, read again when its file
+  // changes, and a point of it opened as the document.
+  void open_sweep(const std::filesystem::path& path);
+  void update_sweep();
+  void open_sweep_point(int point);
   void start_tracking(int track);
   void replace_scene_in_place(Scene scene, const std::string& label);
   // set_document, keeping the camera and whether the motion plays (the same scene, changed).

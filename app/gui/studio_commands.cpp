@@ -26,8 +26,15 @@ void Studio::handle(const command::NewScene& c) {
 }
 
 void Studio::handle(const command::Open& c) {
+  if (c.sweep_point < 0 && c.path.extension() == ".csv") {  // a table replaces no document
+    open_sweep(c.path);
+    return;
+  }
   if (!c.confirmed && would_lose_work(c)) return;
-  open(c.path);
+  if (c.sweep_point >= 0)
+    open_sweep_point(c.sweep_point);
+  else
+    open(c.path);
 }
 
 void Studio::handle(const command::Save&) {

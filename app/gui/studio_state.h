@@ -35,6 +35,7 @@
 #include "view/time_strip.h"
 #include "studio/state_adjoint_run.h"
 #include "studio/tracking_run.h"
+#include "nudge/sweep.h"
 #include "view/element_colors.h"
 #include "view/gradient_overlay.h"
 #include "view/scene_draw.h"
@@ -79,9 +80,12 @@ namespace command {
 struct NewScene {
   bool confirmed = false;
 };
+// A scene file; a sweep's table (.csv, nudge/sweep.h) opens in the Sweep tab instead,
+// and with `sweep_point` the scene at that row of the table replaces the document.
 struct Open {
   std::filesystem::path path;
   bool confirmed = false;
+  int sweep_point = -1;  // a row of the table's rows
 };
 struct Save {};
 struct SaveAs {
@@ -203,6 +207,7 @@ struct ViewFlags {
   bool check = true;
   bool footage = true;
   bool live = true;
+  bool sweep = false;  // shown when a sweep's table is opened
   bool timeline = true;
   bool log = true;
   // Scene layers
@@ -441,6 +446,18 @@ struct LiveState {
   double contact_scale = 0;
 };
 
+// A sweep's table opened in the Sweep tab (File > Open, or dropped on the window): read
+// again whenever its file changes, so that a sweep still running fills the plot in.
+struct SweepView {
+  std::filesystem::path path;
+  std::shared_ptr<const SweepTableContents> table;  // null until one opens
+  std::filesystem::file_time_type written{};        // the file's time when it was read
+  std::chrono::steady_clock::time_point checked{};  // when the file's time was last looked at
+  int selected = -1;                                // a row of table->rows, or -1
+  int plotted = -1;                                 // the column plotted, or -1 for "loss"
+  int across = 0;                                   // with more than two axes: the one across
+};
+
 // What the panels ask the studio to do this frame, carried out after drawing
 // (Studio::run_commands), so that no panel half-applies an action.
 struct CommandQueue {
@@ -461,6 +478,7 @@ struct StudioState {
   EditorState editor;
   UiState ui;
   LiveState live;
+  SweepView sweep;
 
   CommandQueue commands;
   void queue(Command c) { commands.push(std::move(c)); }

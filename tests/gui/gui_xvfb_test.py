@@ -70,6 +70,9 @@ BILLIARDS_CUE_BALL = (447, 488)     # scenes/billiards.json's cue ball at frame 
 CONTACT_COLOUR = (242, 115, 230)    # view/contact_draw.h's force arrows (unlit: the exact colour)
 PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
 PROJECTILE_GIZMO_Y = (470, 167)     # the gizmo's y arrow on the selected ball
+SWEEP_PICK_LOWEST = (1069, 139)     # the Sweep tab's Pick the Lowest
+SWEEP_OPEN_POINT = (1010, 526)      # its Open as Scene under a one-parameter loss sweep's point
+SIDE_DOCK_LEFT = 946                # the right dock node's left edge in the default layout
 
 # Thresholds of the checks (pixels).
 MIN_BACKGROUND_PIXELS = 5000
@@ -905,6 +908,33 @@ class GuiTest:
             stop(app)
 
     # n. live play: contacts drawn, a Ctrl+right drag pulls the cue ball, nothing is edited
+    def check_sweep_table(self):
+        log("step o: nudge sweep writes a table; nudge TABLE plots it; its lowest point opens as the scene")
+        table = self.temp_dir("nudge-gui-sweep-") / "pendulum.sweep.csv"
+        subprocess.run([self.nudge, "sweep", "scenes/pendulum_length.json", "--param", "rest_length=0.6:1.0:9",
+                        "--out", str(table)], cwd=self.source_dir, check=True, capture_output=True, timeout=60)
+        self.fresh_layout()
+        app, err_path = self.start_nudge("sweep", str(table))
+        title = "Nudge - a copy of pendulum_length.json"
+        stderr = lambda: err_path.read_text(errors="replace")
+        try:
+            check("opened the sweep table" in stderr() and "9 points, loss mode" in stderr(),
+                  "the table opened in the Sweep tab with its 9 points")
+            shot = Screenshot(self.out / "gui_sweep.png", self.env)
+            curve = sum(1 for x, _ in shot.positions(PLOT_LINE) if x >= SIDE_DOCK_LEFT)
+            check(curve >= MIN_CURVE_PIXELS, f"the loss curve is drawn in the Sweep tab ({curve} pixels)")
+            self.click_all(title, [SWEEP_PICK_LOWEST, SWEEP_OPEN_POINT], pause=1.5)
+            time.sleep(1)
+            check("opened point 4 of" in stderr(), "Pick the Lowest, then Open as Scene, opened point 4 (0.8 m)")
+            opened = stderr().split("opened point 4 of", 1)[-1]
+            check("steps simulated" in opened and ", loss 0\n" in opened,
+                  "its rollout has the table's loss at 0.8 m, 0 (the track was made with it)")
+            self.client_ok("close", self.client_ok("title", "Nudge"))
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code}")
+        finally:
+            stop(app)
+
     def check_live_play(self):
         log("step n: View > Contacts, Ctrl+right drag the cue ball of scenes/billiards.json, close")
         self.fresh_layout()
@@ -953,7 +983,8 @@ class GuiTest:
                  ("k: crash recovery", self.check_crash_recovery),
                  ("l: build, optimise, save and load a scene", self.check_build_optimise_save_load),
                  ("m: pick, move, box select and duplicate in the viewport", self.check_viewport_editing),
-                 ("n: live play: contacts, a pull with the mouse", self.check_live_play)]
+                 ("n: live play: contacts, a pull with the mouse", self.check_live_play),
+                 ("o: a sweep's table plotted, its best point opened", self.check_sweep_table)]
         if self.only:
             steps = [step for step in steps if step[0].split(":")[0] in self.only]
         for name, step in steps:

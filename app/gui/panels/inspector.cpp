@@ -603,6 +603,10 @@ void draw_side_panels(StudioState& state) {
     draw_live_contents(state, state.live, v, state.commands);
     end_panel();
   }
+  if (side_panel(panel_name::kSweep, &v.sweep)) {
+    draw_sweep_contents(state, state.sweep, state.commands);
+    end_panel();
+  }
 }
 
 }  // namespace nudge::gui

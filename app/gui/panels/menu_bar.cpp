@@ -25,7 +25,9 @@ void file_menu(const Panel& panel) {
   if (ImGui::MenuItem("New", "Ctrl+N")) panel.commands.push(command::NewScene{});
   ImGui::SetItemTooltip("An empty scene: 1 s of time, gravity and a ground; add to it from Edit > Add");
   if (ImGui::MenuItem("Open...", "Ctrl+O")) panel.ui.popups.open_file = true;
-  ImGui::SetItemTooltip("Open a scene file (JSON); a shipped example opens as a copy");
+  ImGui::SetItemTooltip(
+      "Open a scene file (JSON), or a sweep's table (CSV, from nudge sweep) as a plot; a shipped example opens as a "
+      "copy");
   if (ImGui::BeginMenu("Open Recent", !panel.state.files.recent.paths().empty())) {
     for (const std::filesystem::path& path : panel.state.files.recent.paths())
       if (ImGui::MenuItem(path.filename().string().c_str(), path.parent_path().string().c_str()))
@@ -80,6 +82,7 @@ void view_menu(const Panel& panel) {
     ImGui::MenuItem("Check (Gradients)", nullptr, &v.check);
     ImGui::MenuItem(panel_name::kFootage, nullptr, &v.footage);
     ImGui::MenuItem(panel_name::kLive, nullptr, &v.live);
+    ImGui::MenuItem(panel_name::kSweep, nullptr, &v.sweep);
     ImGui::MenuItem(panel_name::kTimeline, nullptr, &v.timeline);
     ImGui::MenuItem(panel_name::kLog, nullptr, &v.log);
     ImGui::Separator();

@@ -1,4 +1,6 @@
+// The side panels' dock windows, and the progress line of their background jobs.
 #include <imgui.h>
+#include <imgui_internal.h>  // the dock of a window, and whether a layout knows one
 
 #include <cstdio>
 
@@ -6,7 +8,14 @@
 
 namespace nudge::gui {
 
-bool begin_panel(const char* name, bool* open) { return ImGui::Begin(name, open, ImGuiWindowFlags_NoCollapse); }
+bool begin_panel(const char* name, bool* open) {
+  // A panel a saved layout does not know yet (one added since it was written) first docks
+  // beside the Inspector, where the default layout puts the side panels.
+  if (!ImGui::FindWindowSettingsByID(ImHashStr(name)))
+    if (const ImGuiWindow* inspector = ImGui::FindWindowByName(panel_name::kInspector); inspector && inspector->DockId)
+      ImGui::SetNextWindowDockID(inspector->DockId, ImGuiCond_FirstUseEver);
+  return ImGui::Begin(name, open, ImGuiWindowFlags_NoCollapse);
+}
 
 void end_panel() { ImGui::End(); }
 
