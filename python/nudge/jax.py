@@ -10,15 +10,15 @@ run the engine through jax.pure_callback, so they compose with jax.grad and jax.
 
 loss_function(sim, names) is the rollout's loss as a function of those parameters'
 values (each in its parameter's shape); trajectory_function(sim, names) returns the
-positions {"x", "body_x", "point_x"}, (steps + 1) x count x 3 each, whose backward is the
-engine's vector-Jacobian product (Simulator.vjp). Without jax_enable_x64, values and
+states {"x", "v", "body_x", "body_q", "body_v", "body_w", "point_x"}, (steps + 1) x count
+x width each, whose backward is the engine's vector-Jacobian product (Simulator.vjp). Without jax_enable_x64, values and
 results are float32 on JAX's side (the engine still runs as the simulator was made).
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-_POSITIONS = ("x", "body_x", "point_x")
+_ARRAYS = ("x", "v", "body_x", "body_q", "body_v", "body_w", "point_x")
 
 
 def _float():
@@ -59,26 +59,30 @@ def loss_function(sim, names):
 
 
 def trajectory_function(sim, names):
-    """f(*values) -> {"x", "body_x", "point_x"}: every position of one rollout with
-    `names`' values replaced, differentiable (its backward is Simulator.vjp)."""
+    """f(*values) -> {"x", "v", "body_x", "body_q", "body_v", "body_w", "point_x"}: every
+    state of one rollout with `names`' values replaced, differentiable (its backward is
+    Simulator.vjp)."""
     names = tuple(names)
     scene = sim.scene
     frames = scene.steps + 1
-    shapes = tuple(jax.ShapeDtypeStruct((frames, count, 3), _float())
-                   for count in (scene.particle_count, scene.body_count, scene.point_count))
+    n, b, p = scene.particle_count, scene.body_count, scene.point_count
+    shapes = tuple(jax.ShapeDtypeStruct((frames, count, width), _float())
+                   for count, width in ((n, 3), (n, 3), (b, 3), (b, 4), (b, 3), (b, 3), (p, 3)))
 
-    def host_positions(*values):
+    def host_states(*values):
         states = sim.simulate(_host(names, values))
-        return tuple(np.asarray(states[key], dtype=_float()) for key in _POSITIONS)
+        return tuple(np.asarray(states[key], dtype=_float()) for key in _ARRAYS)
 
     def host_vjp(values, cotangents):
-        grads = sim.vjp(dict(zip(_POSITIONS, (np.asarray(c, dtype=np.float64) for c in cotangents))),
-                        _host(names, values))
+        # A zero cotangent (an array the loss did not read) is left out, so that the engine
+        # weighs the motion's arrays only when the loss reads them.
+        given = {key: np.asarray(c, dtype=np.float64) for key, c in zip(_ARRAYS, cotangents) if np.any(c)}
+        grads = sim.vjp(given, _host(names, values))
         return tuple(np.asarray(grads[name], dtype=_float()).reshape(np.shape(v)) for name, v in zip(names, values))
 
     @jax.custom_vjp
     def f(*values):
-        return jax.pure_callback(host_positions, shapes, *values)
+        return jax.pure_callback(host_states, shapes, *values)
 
     def forward(*values):
         return f(*values), values
@@ -88,4 +92,4 @@ def trajectory_function(sim, names):
         return jax.pure_callback(host_vjp, out, values, cotangents)
 
     f.defvjp(forward, backward)
-    return lambda *values: dict(zip(_POSITIONS, f(*values)))
+    return lambda *values: dict(zip(_ARRAYS, f(*values)))

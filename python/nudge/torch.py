@@ -43,7 +43,7 @@ def loss(sim, parameters):
     return _RolloutLoss.apply(sim, names, *[parameters[name] for name in names])
 
 
-_POSITIONS = ("x", "body_x", "point_x")
+_ARRAYS = ("x", "v", "body_x", "body_q", "body_v", "body_w", "point_x")
 
 
 class _Trajectory(_torch.autograd.Function):
@@ -53,21 +53,26 @@ class _Trajectory(_torch.autograd.Function):
         states = sim.simulate(values)
         ctx.sim, ctx.names, ctx.values = sim, names, values
         ctx.inputs = [(t.shape, t.dtype, t.device) for t in tensors]
-        return tuple(_torch.from_numpy(states[key]) for key in _POSITIONS)
+        return tuple(_torch.from_numpy(states[key]) for key in _ARRAYS)
 
     @staticmethod
-    def backward(ctx, *grad_positions):
+    def backward(ctx, *grad_arrays):
+        # An array the loss did not read has no cotangent (None, or zeros from autograd's
+        # materialisation); a zero one is left out, so that the engine weighs the motion's
+        # arrays only when the loss reads them.
         cotangents = {key: g.detach().to("cpu", _torch.float64).numpy()
-                      for key, g in zip(_POSITIONS, grad_positions) if g is not None}
+                      for key, g in zip(_ARRAYS, grad_arrays) if g is not None and bool(g.any())}
         grads = ctx.sim.vjp(cotangents, ctx.values)
         return (None, None) + tuple(_torch.from_numpy(grads[name]).reshape(shape).to(device, dtype)
                                     for name, (shape, dtype, device) in zip(ctx.names, ctx.inputs))
 
 
 def trajectory(sim, parameters):
-    """Every position of one rollout of `sim` with `parameters` ({name: tensor}) in place of
-    the scene's values: {"x": particles, "body_x": bodies' centres, "point_x": material
-    points}, (steps + 1) x count x 3 float64 tensors, differentiable with respect to each
-    tensor of `parameters` (the backward is the engine's adjoint of the positions, Simulator.vjp)."""
+    """Every state of one rollout of `sim` with `parameters` ({name: tensor}) in place of the
+    scene's values: {"x", "v": particles' positions and velocities; "body_x", "body_q",
+    "body_v", "body_w": bodies' centres, orientations (x, y, z, w), linear and angular
+    velocities; "point_x": material points' positions}, (steps + 1) x count x width float64
+    tensors, differentiable with respect to each tensor of `parameters` (the backward is
+    the engine's adjoint of the trajectory, Simulator.vjp)."""
     names = list(parameters)
-    return dict(zip(_POSITIONS, _Trajectory.apply(sim, names, *[parameters[name] for name in names])))
+    return dict(zip(_ARRAYS, _Trajectory.apply(sim, names, *[parameters[name] for name in names])))

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "nudge/gradcheck.h"
+#include "nudge/objective_facts.h"
 #include "nudge/optimize_scene.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
@@ -191,50 +192,65 @@ public:
     return out;
   }
 
-  // The vector-Jacobian product of the trajectory's positions: {name: sum over steps of
-  // cotangent . d(positions)/d(value)} for every parameter with values, given the
-  // cotangents of "x", "body_x" and "point_x" ((steps + 1) x count x 3 each; a missing
-  // one is 0). It is the gradient of a `weights` objective (engine/src/objectives/
-  // weights_term.cpp) in place of the scene's objectives, run on a simulator made for it.
+  // The vector-Jacobian product of the trajectory: {name: sum over steps of cotangent .
+  // d(state)/d(value)} for every parameter with values, given cotangents of the arrays
+  // simulate returns ("x", "v", "body_x", "body_q", "body_v", "body_w", "point_x"; a
+  // missing one is 0). It is the gradient of a `weights` objective (engine/src/objectives/
+  // weights_term.cpp) in place of the scene's objectives, run on a simulator made for it;
+  // its weights cover the motion's arrays only when a cotangent of one is given.
   py::dict vjp(const py::dict& cotangents, const py::dict& changes) {
+    struct Array {
+      const char* name;
+      int count, width;
+      bool motion;  // velocities and orientations: the weights' second part
+    };
+    const int n = scene_.particle_count(), b = scene_.body_count(), p = scene_.material_points.count();
+    // In the weights' order (nudge/objective_facts.h, weights_per_step).
+    const Array arrays[] = {{"x", n, 3, false},     {"body_x", b, 3, false}, {"point_x", p, 3, false},
+                            {"v", n, 3, true},      {"body_q", b, 4, true},  {"body_v", b, 3, true},
+                            {"body_w", b, 3, true}};
+    constexpr std::size_t kArrays = std::size(arrays);
     const int frames = scene_.settings.steps + 1;
-    const int counts[3] = {scene_.particle_count(), scene_.body_count(), scene_.material_points.count()};
-    const std::string names[3] = {"x", "body_x", "point_x"};
-    std::optional<DoubleArray> given[3];  // a missing cotangent is 0
+    std::optional<DoubleArray> given[kArrays];  // a missing cotangent is 0
+    bool motion = false;
     for (const auto& [key, value] : cotangents) {
       const std::string name = py::cast<std::string>(key);
-      const std::size_t k = std::size_t(std::find(std::begin(names), std::end(names), name) - std::begin(names));
-      if (k == 3) throw EngineError("cotangent '" + name + "': expected x, body_x or point_x");
+      std::size_t k = 0;
+      while (k < kArrays && name != arrays[k].name) ++k;
+      if (k == kArrays)
+        throw EngineError("cotangent '" + name + "': expected x, v, body_x, body_q, body_v, body_w or point_x");
       DoubleArray a = py::cast<DoubleArray>(value);
-      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != counts[k] || a.shape(2) != 3)
+      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != arrays[k].count || a.shape(2) != arrays[k].width)
         throw EngineError("cotangent " + name + ": expected shape (" + std::to_string(frames) + ", " +
-                          std::to_string(counts[k]) + ", 3)");
+                          std::to_string(arrays[k].count) + ", " + std::to_string(arrays[k].width) + ")");
+      motion = motion || arrays[k].motion;
       given[k] = std::move(a);
     }
     Objective weights;
     weights.type = ObjectiveType::Weights;
-    const std::size_t per_step = 3 * std::size_t(counts[0] + counts[1] + counts[2]);
+    const std::size_t per_step = weights_per_step(scene_, motion);
     weights.target.assign(std::size_t(frames) * per_step, 0.0);
     for (int t = 0; t < frames; ++t) {
       double* w = weights.target.data() + std::size_t(t) * per_step;
-      for (int k = 0; k < 3; ++k) {
-        const std::size_t n = 3 * std::size_t(counts[k]);
-        if (given[k]) std::copy_n(given[k]->data() + std::size_t(t) * n, n, w);
-        w += n;
+      for (std::size_t k = 0; k < kArrays; ++k) {
+        if (arrays[k].motion && !motion) break;
+        const std::size_t size = std::size_t(arrays[k].count * arrays[k].width);
+        if (given[k]) std::copy_n(given[k]->data() + std::size_t(t) * size, size, w);
+        w += size;
       }
     }
     Scene linear = scene_;
     linear.params = parameters_with(scene_, changes);
     linear.objectives = {std::move(weights)};
-    ParameterSet p = linear.params;
+    ParameterSet params = linear.params;
     Result<Evaluation> e = [&] {
       py::gil_scoped_release unlocked;
       Result<std::unique_ptr<Simulator>> sim = Simulator::create(linear, options_);
       if (!sim.ok()) return Result<Evaluation>(sim.error());
-      return (*sim)->gradient(p);
+      return (*sim)->gradient(params);
     }();
     (void)value_or_raise(std::move(e));
-    return gradients_of(p);
+    return gradients_of(params);
   }
 
   // Every state of a rollout: arrays of (steps + 1) x count x width, by name.
@@ -444,7 +460,8 @@ PYBIND11_MODULE(_nudge, m) {
            py::arg("method") = py::none(), py::arg("learning_rate") = py::none(),
            "run the scene's optimiser; returns the parameters found, the loss history and why it stopped")
       .def("vjp", &PySimulator::vjp, py::arg("cotangents"), py::arg("parameters") = py::dict(),
-           "{name: cotangent . d(positions)/d(value)}, given cotangents of x, body_x and point_x")
+           "{name: cotangent . d(trajectory)/d(value)}, given cotangents of simulate's arrays (x, v, body_x, "
+           "body_q, body_v, body_w, point_x; a missing one is 0)")
       .def("simulate", &PySimulator::simulate, py::arg("parameters") = py::dict(),
            "every state of one rollout as arrays of (steps + 1) x count x width");
 

@@ -124,8 +124,35 @@ class VjpTest(unittest.TestCase):
         self.assertTrue(np.any(alone["body_velocity"] != 0))
         for name, grad in alone.items():
             np.testing.assert_array_equal(grad, with_zeros[name], err_msg=name)
-        with self.assertRaisesRegex(nudge.Error, "cotangent 'body_v'"):
-            sim.vjp({"body_v": x})
+        with self.assertRaisesRegex(nudge.Error, "cotangent 'body_a': expected x, v, body_x"):
+            sim.vjp({"body_a": x})
+        with self.assertRaisesRegex(nudge.Error, r"cotangent body_q: expected shape \(51, 1, 4\)"):
+            sim.vjp({"body_q": x})
+
+    def test_velocities_and_orientations_against_central_differences(self):
+        scene = example("tether")
+        scene.steps = 50
+        sim = nudge.Simulator(scene, device="cpu", threads=1)
+        rng = np.random.default_rng(27)
+        states = sim.simulate()
+        names = ("x", "v", "body_x", "body_q", "body_v", "body_w")
+        cotangents = {name: rng.uniform(-1, 1, states[name].shape) for name in names}
+        grads = sim.vjp(cotangents)
+
+        def linear(parameters):  # sum over every array of cotangent . state
+            s = sim.simulate(parameters)
+            return sum(float(np.sum(cotangents[name] * s[name])) for name in names)
+
+        for name in ("initial_velocity", "body_angular_velocity"):
+            base = scene.parameter(name)
+            for index in ((0, 0), (0, 2)):
+                h = 1e-6
+                up, down = base.copy(), base.copy()
+                up[index] += h
+                down[index] -= h
+                difference = (linear({name: up}) - linear({name: down})) / (2 * h)
+                self.assertAlmostEqual(grads[name][index], difference, delta=1e-6 * max(1, abs(difference)),
+                                       msg=f"{name}{index}")
 
 
 class OptimizeTest(unittest.TestCase):

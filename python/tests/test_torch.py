@@ -69,6 +69,19 @@ class TorchTest(unittest.TestCase):
 
         self.assertTrue(torch.autograd.gradcheck(spread, (v,), eps=1e-6, atol=1e-5, rtol=1e-4))
 
+    def test_velocities_and_orientations_on_the_trajectory(self):
+        scene = nudge.load_scene(os.path.join(SOURCE, "scenes", "tether.json"))
+        scene.steps = 60
+        sim = nudge.Simulator(scene, device="cpu", precision="float64", threads=1)
+        w = torch.tensor(scene.parameter("body_angular_velocity") + 0.5, dtype=torch.float64, requires_grad=True)
+
+        def motion(w):  # a loss on the ball's turn and spin and on the rope's speed
+            states = nudge.torch.trajectory(sim, {"body_angular_velocity": w})
+            return (states["body_q"][-1, 0, :3].sum() + 0.1 * states["body_w"][-1, 0].square().sum()
+                    + 0.01 * states["v"][-1].square().sum() + states["body_v"][:, 0, 1].mean())
+
+        self.assertTrue(torch.autograd.gradcheck(motion, (w,), eps=1e-6, atol=1e-5, rtol=1e-4))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -13,6 +13,7 @@
 #include "../source_dir.h"
 #include "cpu_simulator.h"
 #include "nudge/gradcheck.h"
+#include "nudge/objective_facts.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
 #include "temp_dir.h"
@@ -28,11 +29,11 @@ Scene example(const std::string& name) {
 }
 
 // The scene with one weights objective of random weights in place of its own, over its
-// first `steps` steps.
-Scene with_random_weights(Scene scene, int steps) {
+// first `steps` steps; with `motion`, on the velocities and orientations too.
+Scene with_random_weights(Scene scene, int steps, bool motion = false) {
   scene.settings.steps = steps;
   shape_parameters(scene);
-  const size_t per_step = 3 * size_t(scene.particle_count() + scene.body_count() + scene.material_points.count());
+  const size_t per_step = weights_per_step(scene, motion);
   std::mt19937_64 rng(27);
   std::uniform_real_distribution<double> uniform(-1, 1);
   Objective o;
@@ -62,6 +63,47 @@ TEST_CASE("weights objective: its loss is the weights dotted with every position
   }
   CHECK(k == w.size());
   CHECK(eval->loss == doctest::Approx(0.5 * sum).epsilon(1e-12));
+}
+
+TEST_CASE("weights objective: with the motion, the weights dotted with velocities and orientations too") {
+  const Scene scene = with_random_weights(example("tether"), 60, true);
+  REQUIRE_MESSAGE(check_scene(scene).ok(), check_scene(scene).error().message);
+  const Result<Trajectory> traj = test::cpu_simulator(scene, 1)->trajectory(scene.params);
+  const Result<Evaluation> eval = test::cpu_simulator(scene, 1)->evaluate(scene.params);
+  REQUIRE(traj.ok());
+  REQUIRE(eval.ok());
+  REQUIRE(traj->bodies > 0);
+  const std::vector<double>& w = scene.objectives[0].target;
+  const size_t n = size_t(traj->particles), b = size_t(traj->bodies);
+  double sum = 0;
+  size_t k = 0;
+  const auto dot = [&](const std::vector<double>& a, int t, size_t count) {
+    for (size_t i = 0; i < count; ++i) sum += w[k++] * a[size_t(t) * count + i];
+  };
+  for (int t = 0; t <= traj->steps; ++t) {
+    dot(traj->x, t, 3 * n);
+    dot(traj->body_x, t, 3 * b);
+    dot(traj->v, t, 3 * n);
+    dot(traj->body_q, t, 4 * b);
+    dot(traj->body_v, t, 3 * b);
+    dot(traj->body_w, t, 3 * b);
+  }
+  CHECK(k == w.size());
+  CHECK(eval->loss == doctest::Approx(0.5 * sum).epsilon(1e-12));
+
+  GradCheckOptions options;
+  options.parameters = {ParamId::InitialVelocity, ParamId::BodyVelocity, ParamId::BodyAngularVelocity};
+  options.samples_per_parameter = 4;
+  const Result<GradCheckReport> report = gradient_check(scene, options);
+  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
+  int checked = 0;
+  for (const GradCheckEntry& e : report->entries) {
+    INFO(param_name(e.param) << "[" << e.index << "] adjoint " << e.adjoint << ", finite difference "
+                             << e.finite_difference);
+    CHECK(e.passed);
+    checked += e.adjoint != 0.0;
+  }
+  CHECK(checked >= 6);
 }
 
 TEST_CASE("weights objective: its gradient against central differences, particles, bodies and material points") {
@@ -100,5 +142,6 @@ TEST_CASE("weights objective: round-trips through a scene file; a wrong count is
   const Status checked = check_scene(short_of_one);
   REQUIRE_FALSE(checked.ok());
   CAPTURE(checked.error().message);
-  CHECK(checked.error().message.find("objectives[0].weights: found 32 values; expected 33") != std::string::npos);
+  CHECK(checked.error().message.find("objectives[0].weights: found 32 values; expected 33 (the positions') or 66 "
+                                    "(with the velocities and orientations)") != std::string::npos);
 }

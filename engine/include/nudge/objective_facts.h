@@ -4,6 +4,7 @@
 // kind's layout, and the studio shows and edits it from the same.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "nudge/scene.h"
@@ -29,11 +30,19 @@ enum class ObjectiveTarget : unsigned char {
   PerParticle,  // "targets": [x, y, z] per listed particle, or an "offset" from where they start
   Region,       // "region": {"lower": [x, y, z], "upper": [x, y, z], "softness": m}, a box
   PointSet,     // "shape": [[x, y, z], ...], any number of points (m)
-  // "weights": (steps + 1) x (3 particles + 3 bodies + 3 points) numbers: at each step
-  // the particles' positions, the bodies' centres and the material points' positions,
-  // x, y, z each, weighed (the trajectory's layout)
+  // "weights": (steps + 1) x weights_per_step numbers: at each step the particles'
+  // positions, the bodies' centres and the material points' positions, x, y, z each,
+  // weighed (the trajectory's layout), then optionally the motion's other arrays
   StateWeights,
 };
+
+// A weights objective's numbers per step: 3 per particle, body and material point (their
+// positions), and with `motion` also the particles' velocities (3 each) and the bodies'
+// orientations and linear and angular velocities (4 + 3 + 3 each), in that order.
+inline std::size_t weights_per_step(const Scene& scene, bool motion) {
+  const std::size_t n = std::size_t(scene.particle_count()), b = std::size_t(scene.body_count());
+  return 3 * (n + b + std::size_t(scene.material_points.count())) + (motion ? 3 * n + 10 * b : 0);
+}
 
 // Reference motion bound to particles and bodies ("bind", "bind_bodies").
 enum class ObjectiveBinding : unsigned char {

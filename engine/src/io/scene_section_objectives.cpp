@@ -148,7 +148,9 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       break;
     }
     case ObjectiveTarget::StateWeights: {
-      const std::string_view expected = "an array of (steps + 1) x 3 x (particles + bodies + material points) numbers";
+      const std::string_view expected =
+          "an array of (steps + 1) x 3 x (particles + bodies + material points) numbers, or (steps + 1) x (6 "
+          "particles + 13 bodies + 3 material points) with the velocities and orientations";
       const Node weights = required(node, "weights", expected);
       expect_array(weights, expected);
       o.target.reserve(weights.size());
@@ -508,9 +510,17 @@ static Problem check_objectives(const Scene& scene) {
     if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
     if (layout.target == ObjectiveTarget::Region) target_size = 7;
-    if (layout.target == ObjectiveTarget::StateWeights)
-      target_size = std::size_t(scene.settings.steps + 1) * 3 *
-                    std::size_t(scene.particle_count() + scene.body_count() + scene.material_points.count());
+    if (layout.target == ObjectiveTarget::StateWeights) {
+      // The positions' weights, or theirs and the motion's (velocities, orientations).
+      const std::size_t frames = std::size_t(scene.settings.steps + 1);
+      target_size = frames * weights_per_step(scene, false);
+      if (const std::size_t motion = frames * weights_per_step(scene, true); o.target.size() == motion)
+        target_size = motion;
+      else if (o.target.size() != target_size)
+        return where + ".weights: found " + std::to_string(o.target.size()) + " values; expected " +
+               std::to_string(target_size) + " (the positions') or " + std::to_string(motion) +
+               " (with the velocities and orientations)";
+    }
     if (layout.target == ObjectiveTarget::PointSet) {
       if (o.target.empty() || o.target.size() % 3 != 0)
         return where + ".shape: found " + std::to_string(o.target.size()) +
