@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "bindings.h"
 #include "nudge/gradcheck.h"
 #include "nudge/objective_facts.h"
 #include "nudge/optimize_scene.h"
@@ -23,81 +24,12 @@
 #include "nudge/scene.h"
 #include "nudge/scene_text.h"
 #include "nudge/simulator.h"
-#include "nudge/sweep.h"
 
 namespace py = pybind11;
 using namespace nudge;
+using namespace nudge::python;
 
 namespace {
-
-// What the engine reads from Python: a C-ordered array of double, converted if need be.
-using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
-
-// What the engine reports, raised in Python as nudge.Error.
-struct EngineError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-template <class T>
-T value_or_raise(Result<T> result) {
-  if (!result.ok()) throw EngineError(result.error().message);
-  return std::move(*result);
-}
-
-// A NumPy array over `values` without a copy: the array owns the vector.
-py::array_t<double> array_of(std::vector<double> values, std::vector<py::ssize_t> shape) {
-  auto* owned = new std::vector<double>(std::move(values));
-  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<double>*>(p); });
-  return py::array_t<double>(shape, owned->data(), owner);
-}
-
-ParamId param_named(const std::string& name) {
-  if (std::optional<ParamId> id = param_from_name(name)) return *id;
-  std::string known;
-  for (int k = 0; k < kParamCount; ++k) {
-    if (k > 0) known += ", ";
-    known += param_name(ParamId(k));
-  }
-  throw EngineError("no parameter named '" + name + "'; the parameters are " + known);
-}
-
-py::array_t<double> parameter_values(const Parameter& p, const std::vector<double>& values) {
-  return array_of(values, {p.rows, p.cols});
-}
-
-// Writes `array` into parameter p's values, whose shape it must have (a flat array of
-// rows x cols values is taken too). Nothing changes when it does not fit.
-void set_values(Parameter& p, const DoubleArray& array) {
-  const std::string name(param_name(p.id));
-  const bool same_shape = array.ndim() == 2 && array.shape(0) == p.rows && array.shape(1) == p.cols;
-  const bool flat = array.ndim() == 1 && array.shape(0) == p.size();
-  if (!same_shape && !flat) {
-    std::string got = "(";
-    for (py::ssize_t k = 0; k < array.ndim(); ++k) {
-      if (k > 0) got += ", ";
-      got += std::to_string(array.shape(k));
-    }
-    throw EngineError("parameter " + name + ": expected an array of shape (" + std::to_string(p.rows) + ", " +
-                      std::to_string(p.cols) + ") or " + std::to_string(p.size()) + " values, got shape " + got + ")");
-  }
-  p.value.assign(array.data(), array.data() + p.size());
-}
-
-// The parameters of one call: the scene's, with the given ones replaced.
-ParameterSet parameters_with(const Scene& scene, const py::dict& changes) {
-  ParameterSet p = scene.params;
-  for (const auto& [key, value] : changes)
-    set_values(p[param_named(py::cast<std::string>(key))], py::cast<DoubleArray>(value));
-  return p;
-}
-
-// {name: dL/dvalue} of every parameter with values.
-py::dict gradients_of(const ParameterSet& p) {
-  py::dict grads;
-  for (const Parameter& param : p.items)
-    if (param.size() > 0) grads[py::str(std::string(param_name(param.id)))] = parameter_values(param, param.grad);
-  return grads;
-}
 
 // A simulator built for one scene, which keeps a copy of it.
 class PySimulator {
@@ -206,8 +138,8 @@ public:
     };
     const int n = scene_.particle_count(), b = scene_.body_count(), p = scene_.material_points.count();
     // In the weights' order (nudge/objective_facts.h, weights_per_step).
-    const Array arrays[] = {{"x", n, 3, false},     {"body_x", b, 3, false}, {"point_x", p, 3, false},
-                            {"v", n, 3, true},      {"body_q", b, 4, true},  {"body_v", b, 3, true},
+    const Array arrays[] = {{"x", n, 3, false},    {"body_x", b, 3, false}, {"point_x", p, 3, false},
+                            {"v", n, 3, true},     {"body_q", b, 4, true},  {"body_v", b, 3, true},
                             {"body_w", b, 3, true}};
     constexpr std::size_t kArrays = std::size(arrays);
     const int frames = scene_.settings.steps + 1;
@@ -282,61 +214,14 @@ private:
   std::unique_ptr<Simulator> simulator_;
 };
 
-// Sweeps (nudge/sweep.h): the plan, its table and its evaluator, which python/nudge/sweep.py
-// drives on local threads or, point batches at a time, on Ray's workers.
-SweepPlan sweep_plan_of(const Scene& scene, const std::vector<std::string>& specs, const std::string& mode) {
-  const std::optional<SweepMode> m = sweep_mode_from_name(mode);
-  if (!m) throw EngineError("sweep mode '" + mode + "': expected loss, gradient or optimize");
-  std::vector<SweepAxis> axes;
-  for (const std::string& spec : specs) axes.push_back(value_or_raise(parse_sweep_axis(spec)));
-  return value_or_raise(make_sweep_plan(scene, std::move(axes), *m));
-}
-
-SimulatorOptions cpu_options(const std::string& precision) {
-  const std::optional<Precision> p = precision_from_name(precision);
-  if (!p) throw EngineError("precision '" + precision + "': expected float32 or float64");
-  SimulatorOptions options;
-  options.device = Device::Cpu, options.precision = *p, options.threads = 1;
-  return options;
-}
-
-// A row as Python sees it: (index, values, status), which pickles across Ray.
-py::tuple row_tuple(const SweepRow& row) { return py::make_tuple(row.index, row.values, row.status); }
-
-SweepRow row_of(int index, std::vector<double> values, std::string status) {
-  SweepRow row;
-  row.index = index, row.values = std::move(values), row.status = std::move(status);
-  return row;
-}
-
-// A table read back: {column: array} ordered by point, with "status" a list of str, and
-// the sweep's mode and scene.
-py::dict table_dict(const SweepTableContents& contents) {
-  std::vector<SweepRow> rows = contents.rows;
-  std::sort(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.index < b.index; });
-  py::dict out;
-  std::vector<double> index;
-  for (const SweepRow& r : rows) index.push_back(r.index);
-  out["index"] = array_of(std::move(index), {py::ssize_t(rows.size())});
-  for (std::size_t c = 1; c + 1 < contents.columns.size(); ++c) {
-    std::vector<double> column;
-    for (const SweepRow& r : rows) column.push_back(r.values[c - 1]);
-    out[py::str(contents.columns[c])] = array_of(std::move(column), {py::ssize_t(rows.size())});
-  }
-  py::list status;
-  for (const SweepRow& r : rows) status.append(r.status);
-  out["status"] = status;
-  return out;
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_nudge, m) {
   m.doc() = "Nudge's differentiable physics engine (the compiled part of the nudge package)";
   py::register_exception<EngineError>(m, "Error");
 
-  py::class_<Scene>(m, "Scene", "A scene: what is simulated, its parameters and its objectives")
-      .def_readwrite("name", &Scene::name)
+  py::class_<Scene> scene_class(m, "Scene", "A scene: what is simulated, its parameters and its objectives");
+  scene_class.def_readwrite("name", &Scene::name)
       .def_readwrite("description", &Scene::description)
       .def_property(
           "steps", [](const Scene& s) { return s.settings.steps; },
@@ -407,6 +292,7 @@ PYBIND11_MODULE(_nudge, m) {
                std::to_string(s.body_count()) + " bodies, " + std::to_string(s.material_points.count()) +
                " material points, " + std::to_string(s.settings.steps) + " steps>";
       });
+  bind_scene_edits(scene_class);
 
   m.def(
       "load_scene", [](const std::filesystem::path& path) { return value_or_raise(load_scene(path)); }, py::arg("path"),
@@ -464,88 +350,5 @@ PYBIND11_MODULE(_nudge, m) {
            "body_q, body_v, body_w, point_x; a missing one is 0)")
       .def("simulate", &PySimulator::simulate, py::arg("parameters") = py::dict(),
            "every state of one rollout as arrays of (steps + 1) x count x width");
-
-  py::class_<SweepPlan>(m, "SweepPlan", "A grid of points over a scene's parameters (nudge sweep's --param)")
-      .def(py::init(&sweep_plan_of), py::arg("scene"), py::arg("params"), py::arg("mode") = "loss")
-      .def_property_readonly("point_count", &SweepPlan::point_count)
-      .def_property_readonly("mode", [](const SweepPlan& p) { return std::string(sweep_mode_name(p.mode)); })
-      .def("point", &SweepPlan::point, py::arg("index"), "the axes' values at a point")
-      .def(
-          "columns", [](const SweepPlan& p, const Scene& scene) { return sweep_columns(scene, p); }, py::arg("scene"),
-          "the table's columns")
-      .def(
-          "fingerprint", [](const SweepPlan& p, const Scene& scene) { return sweep_fingerprint(scene, p); },
-          py::arg("scene"), "what a table's first line names the sweep by");
-
-  py::class_<SweepEvaluator>(m, "SweepEvaluator", "Evaluates a plan's points on one CPU thread")
-      .def(py::init([](const Scene& scene, const SweepPlan& plan, const std::string& precision) {
-             return value_or_raise(SweepEvaluator::create(scene, plan, cpu_options(precision)));
-           }),
-           py::arg("scene"), py::arg("plan"), py::arg("precision") = "float64")
-      .def(
-          "evaluate",
-          [](SweepEvaluator& e, int index) {
-            SweepRow row = [&] {
-              py::gil_scoped_release unlocked;
-              return e.evaluate(index);
-            }();
-            return row_tuple(row);
-          },
-          py::arg("index"), "(index, values, status) of one point");
-
-  py::class_<SweepTable>(m, "SweepTable", "A sweep's CSV table, created or resumed")
-      .def(py::init([](const std::filesystem::path& path, const Scene& scene, const SweepPlan& plan) {
-             return value_or_raise(SweepTable::open(path, scene, plan));
-           }),
-           py::arg("path"), py::arg("scene"), py::arg("plan"))
-      .def_property_readonly("point_count", &SweepTable::point_count)
-      .def_property_readonly("done_count", &SweepTable::done_count)
-      .def("pending", &SweepTable::pending, "the points not in the table yet")
-      .def(
-          "append",
-          [](SweepTable& t, int index, std::vector<double> values, std::string status) {
-            (void)value_or_raise(t.append(row_of(index, std::move(values), std::move(status))));
-          },
-          py::arg("index"), py::arg("values"), py::arg("status"), "write one row (flushed)");
-
-  m.def(
-      "run_sweep",
-      [](const Scene& scene, const SweepPlan& plan, SweepTable& table, int threads, const std::string& precision,
-         const py::object& on_row) {
-        SweepRunOptions options;
-        options.threads = threads, options.simulator = cpu_options(precision);
-        std::optional<py::error_already_set> raised;
-        const auto called = [&](const SweepRow& row) {
-          if (on_row.is_none()) return true;
-          py::gil_scoped_acquire locked;
-          try {
-            const py::object go_on = on_row(row_tuple(row));
-            return go_on.is_none() || go_on.cast<bool>();
-          } catch (py::error_already_set& e) {
-            raised = std::move(e);
-            return false;
-          }
-        };
-        Result<int> added = [&] {
-          py::gil_scoped_release unlocked;
-          return run_sweep(scene, plan, table, options, called);
-        }();
-        if (raised) throw std::move(*raised);
-        return value_or_raise(std::move(added));
-      },
-      py::arg("scene"), py::arg("plan"), py::arg("table"), py::arg("threads") = 0, py::arg("precision") = "float64",
-      py::arg("on_row") = py::none(), "the table's pending points on local threads; returns how many it added");
-
-  m.def(
-      "read_sweep_table",
-      [](const std::filesystem::path& path) {
-        const SweepTableContents contents = value_or_raise(read_sweep_table(path));
-        py::dict out;
-        out["columns"] = table_dict(contents);
-        out["mode"] = std::string(sweep_mode_name(contents.mode));
-        out["scene"] = contents.scene;
-        out["fingerprint"] = contents.fingerprint;
-        return out;
-      },
-      py::arg("path"), "a sweep's table: {columns: {name: array by point}, mode, scene, fingerprint}");
+  bind_sweeps(m);
 }

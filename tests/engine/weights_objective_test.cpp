@@ -143,5 +143,5 @@ TEST_CASE("weights objective: round-trips through a scene file; a wrong count is
   REQUIRE_FALSE(checked.ok());
   CAPTURE(checked.error().message);
   CHECK(checked.error().message.find("objectives[0].weights: found 32 values; expected 33 (the positions') or 66 "
-                                    "(with the velocities and orientations)") != std::string::npos);
+                                     "(with the velocities and orientations)") != std::string::npos);
 }

@@ -31,13 +31,15 @@ public:
   template <class T>
   void state_loss(int t, StateView<const T> s, double& loss) const {
     double sum = 0;
-    each(t, [&](const T* a, std::size_t at, double w) { sum += w * static_cast<double>(a[at]); }, s);
+    each(
+        t, [&](const T* a, std::size_t at, double w) { sum += w * static_cast<double>(a[at]); }, s);
     loss += weight_ * sum;
   }
 
   template <class T>
   void state_grad(int t, StateView<const T>, StateView<T> adj) const {
-    each(t, [&](T* a, std::size_t at, double w) { a[at] += static_cast<T>(weight_ * w); }, adj);
+    each(
+        t, [&](T* a, std::size_t at, double w) { a[at] += static_cast<T>(weight_ * w); }, adj);
   }
 
 private:
