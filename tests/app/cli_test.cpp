@@ -293,6 +293,44 @@ TEST_CASE("cli: gradient writes every parameter's full gradient, or those named"
   CHECK(unwritable.exit_code == 2);
 }
 
+TEST_CASE("cli: sweep writes a table, resumes it, and refuses bad axes and another sweep's table") {
+  TempDir dir;
+  const std::string table = (dir.path / "p.csv").string();
+  const std::string args =
+      "sweep scenes/pendulum_length.json --param rest_length=0.6:1:5 --param damping=10:30:3 "
+      "--threads 2 --out '" +
+      table + "'";
+  const Run run = nudge(args);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(contains(run.output, "15 points (5 x 3), loss mode"));
+  CHECK(contains(run.output, "lowest loss"));
+  CHECK(contains(run.output, "rest_length 0.8, damping 20"));
+  const std::string written = read_file(table);
+  CHECK(written.rfind("# nudge sweep: mode=loss fingerprint=", 0) == 0);
+  CHECK(contains(written, "\nindex,rest_length,damping,loss,status\n"));
+  // Run again: every point is there, none runs; the table is as it was.
+  const Run again = nudge(args);
+  REQUIRE(again.exit_code == 0);
+  CHECK(contains(again.output, "resuming: 15 already there"));
+  CHECK(contains(again.output, "0 points in"));
+  CHECK(read_file(table) == written);
+  // Another sweep into the same table is refused and the file left alone.
+  const Run other = nudge("sweep scenes/pendulum_length.json --param rest_length=0.6:1:6 --out '" + table + "'");
+  CHECK(other.exit_code == 2);
+  CHECK(contains(other.output, "begun by another sweep"));
+  CHECK(read_file(table) == written);
+  // Bad axes name what is wrong.
+  const Run unknown = nudge("sweep scenes/pendulum_length.json --param rest_lenght=1:2:3 --out '" + table + "'");
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.output, "no parameter named 'rest_lenght'"));
+  const Run row = nudge("sweep scenes/pendulum_length.json --param 'rest_length[2]=1:2:3' --out '" + table + "'");
+  CHECK(row.exit_code == 2);
+  CHECK(contains(row.output, "row 2 does not exist"));
+  const Run no_axis = nudge("sweep scenes/pendulum_length.json");
+  CHECK(no_axis.exit_code == 2);
+}
+
 TEST_CASE("cli: bench cloth prints the spec's JSON on its last line") {
   const Run run = nudge("bench cloth --n 8 --steps 20 --runs 1 --dtype float64 --device cpu");
   INFO(run.output);
