@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "nudge/render/color_map.h"
+
 namespace nudge::gui::plot {
 
 bool begin(const char* id, float lines, const char* x_label, const char* y_label, bool log_y) {
@@ -20,6 +22,18 @@ ImPlotSpec line(const ImVec4& colour, float weight) {
   spec.LineColor = colour;
   spec.LineWeight = weight;
   return spec;
+}
+
+ImPlotColormap sequential_colormap() {
+  static ImPlotColormap map = [] {
+    ImVec4 colours[16];
+    for (int i = 0; i < 16; ++i) {
+      const render::Rgba c = render::map_value(render::ColorMap::Sequential, float(i) / 15.0f, 0.0f, 1.0f);
+      colours[i] = ImVec4(c.r, c.g, c.b, 1);
+    }
+    return ImPlot::AddColormap("nudge sequential", colours, 16, false);
+  }();
+  return map;
 }
 
 }  // namespace nudge::gui::plot

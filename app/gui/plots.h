@@ -19,4 +19,8 @@ bool begin(const char* id, float lines, const char* x_label, const char* y_label
 // A line's spec: `colour`, `weight` pixels wide.
 ImPlotSpec line(const ImVec4& colour, float weight = 2.0f);
 
+// The render library's sequential colour map as an ImPlot colour map, for the scale beside
+// a grid whose cells are coloured by render::map_value itself.
+ImPlotColormap sequential_colormap();
+
 }  // namespace nudge::gui::plot

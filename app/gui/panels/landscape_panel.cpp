@@ -232,20 +232,6 @@ void draw_line_plot(const LandscapeResult& r, bool log_scale) {
   ImGui::PopStyleColor();
 }
 
-// The render library's sequential colour map as an ImPlot colour map, for the scale
-// beside the grid (the cells are coloured by render::map_value itself).
-ImPlotColormap sequential_colormap() {
-  static ImPlotColormap map = [] {
-    ImVec4 colours[16];
-    for (int i = 0; i < 16; ++i) {
-      const render::Rgba c = render::map_value(render::ColorMap::Sequential, float(i) / 15.0f, 0.0f, 1.0f);
-      colours[i] = ImVec4(c.r, c.g, c.b, 1);
-    }
-    return ImPlot::AddColormap("nudge sequential", colours, 16, false);
-  }();
-  return map;
-}
-
 void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
   const LandscapeAxis& a = r.request.a;
   const LandscapeAxis& b = *r.request.b;
@@ -316,7 +302,7 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
   if (!v.empty()) {
     ImGui::SameLine();
     ImPlot::ColormapScale(log_scale ? "log10 loss" : "loss", v.lo, v.hi, ImVec2(0, side), "%.3g", 0,
-                          sequential_colormap());
+                          plot::sequential_colormap());
   }
   ImGui::PushStyleColor(ImGuiCol_Text, theme::kDimText);
   ImGui::TextWrapped(

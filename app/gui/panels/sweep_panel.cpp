@@ -184,15 +184,7 @@ void draw_grid(const SweepTableContents& t, SweepView& sweep, int y_column, bool
   if (lo <= hi) {
     ImGui::SameLine();
     const std::string scale = (log_scale ? "log10 " : "") + t.columns[std::size_t(y_column)];
-    static ImPlotColormap map = [] {
-      ImVec4 colours[16];
-      for (int i = 0; i < 16; ++i) {
-        const render::Rgba c = render::map_value(render::ColorMap::Sequential, float(i) / 15.0f, 0.0f, 1.0f);
-        colours[i] = ImVec4(c.r, c.g, c.b, 1);
-      }
-      return ImPlot::AddColormap("nudge sweep", colours, 16, false);
-    }();
-    ImPlot::ColormapScale(scale.c_str(), lo, hi, ImVec2(0, side), "%.3g", 0, map);
+    ImPlot::ColormapScale(scale.c_str(), lo, hi, ImVec2(0, side), "%.3g", 0, plot::sequential_colormap());
   }
 }
 
