@@ -58,7 +58,9 @@ def sweep(scene, params, out, mode="loss", threads=0, ray=None, precision="float
     (0: every core). ray: None runs here; an address ("auto", "host:port") runs on that Ray
     cluster, "local" on a Ray instance started here for the call. on_row((index, values,
     status)) is called in the calling thread as each row is written; returning False stops
-    (the rows written stay, and a later call resumes). batch: points per Ray task."""
+    (the rows written stay, and a later call resumes). batch: points per Ray task; retries:
+    how often Ray runs a task again whose worker died (a batch that still fails raises
+    nudge.Error, and the rows written stay)."""
     if isinstance(scene, (str, os.PathLike)):
         scene = _nudge.load_scene(os.fspath(scene))
     specs = _specs(params)
@@ -110,7 +112,16 @@ def _run_on_ray(scene, specs, plan, table, address, precision, on_row, batch, re
         ]
         while waiting:
             done, waiting = ray.wait(waiting, num_returns=1)
-            for index, values, status in ray.get(done[0]):
+            try:
+                rows = ray.get(done[0])
+            except ray.exceptions.RayError as e:
+                for ref in waiting:
+                    ray.cancel(ref)
+                reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                raise _nudge.Error(f"a batch of points failed on Ray after {retries} retries ({reason}); the table "
+                                   f"keeps the {table.done_count} points written, and running the sweep again "
+                                   "resumes") from e
+            for index, values, status in rows:
                 table.append(index, values, status)
                 if on_row is not None and on_row((index, values, status)) is False:
                     for ref in waiting:

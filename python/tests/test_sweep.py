@@ -156,6 +156,30 @@ class RaySweepTest(unittest.TestCase):
         self.assertEqual(len(on_ray["index"]), 24)
         assert_same_table(self, on_ray, serial)
 
+    def test_a_batch_out_of_retries_is_an_error_and_the_sweep_resumes(self):
+        params = {"initial_velocity[0,0]": (-1, 1, 12)}
+        killed = []
+
+        def kill_a_busy_worker(row):
+            deadline = time.time() + 5
+            while not killed and time.time() < deadline:
+                pids = busy_workers()
+                if pids:
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed.append(pids[0])
+                time.sleep(0.005)
+
+        table = self.path("no_retries.csv")
+        with self.assertRaisesRegex(nudge.Error, "failed on Ray after 0 retries.*running the sweep again resumes"):
+            nudge.sweep(CLOTH, params, table, mode="gradient", ray=self.address, batch=1, retries=0,
+                        on_row=kill_a_busy_worker)
+        self.assertEqual(len(killed), 1)
+        written = len(nudge.read_sweep(table)["index"])
+        self.assertLess(written, 12)
+        resumed = nudge.sweep(CLOTH, params, table, mode="gradient", ray=self.address, batch=1)
+        serial = nudge.sweep(CLOTH, params, self.path("serial12.csv"), mode="gradient", threads=1)
+        assert_same_table(self, resumed, serial)
+
     def test_the_command_line_on_ray_writes_the_same_table(self):
         binary = os.environ.get("NUDGE_BINARY")
         if not binary:
