@@ -6,7 +6,7 @@ reported on its own; then one task per batch of points).
 Each way writes its own table; the three tables must be equal to the bit, or this fails.
 
 Two kinds of point: a cheap one, where per-point overhead shows (the pendulum's loss, a
-1500-step rollout of one particle), and a costly one, where it does not (the 64-particle
+1500-step rollout of one particle), and a costly one, where it does not (the 1024-particle
 cloth of scenes/cloth.json: its loss and gradient, 500 steps).
 
     PYTHONPATH=build/release/python ~/.cache/nudge/python-venv/bin/python bench/sweep_throughput.py
