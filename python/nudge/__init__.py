@@ -9,11 +9,12 @@
     result = sim.optimize(callback=lambda info: print(info["loss"]))  # the scene's optimiser
     entries = nudge.gradcheck(scene, ["initial_velocity"])             # against central differences
     table = nudge.sweep(scene, ["initial_velocity[0,0]=1:5:20"], "t.csv", ray=None)  # or ray="auto"
+    batch = nudge.gradients(scene, [{"drag": [[0.1]]}, {"drag": [[0.2]]}], ray=None)  # [(loss, grads)]
 
 Parameters are named as in scene files (`scene.parameter_names()`); every engine error
 is raised as nudge.Error with the engine's message.
 """
 from ._nudge import Error, Scene, Simulator, gradcheck, load_scene, parse_scene
-from .parameter_sweep import read_sweep, sweep
+from .parameter_sweep import gradients, read_sweep, sweep
 
-__all__ = ["Error", "Scene", "Simulator", "gradcheck", "load_scene", "parse_scene", "read_sweep", "sweep"]
+__all__ = ["Error", "Scene", "Simulator", "gradcheck", "gradients", "load_scene", "parse_scene", "read_sweep", "sweep"]

@@ -15,14 +15,18 @@ Also a command: python -m nudge sweep SCENE --param k=a:b:n ... [--ray ADDRESS],
 `nudge sweep --ray` runs.
 """
 import argparse
+import concurrent.futures
+import contextlib
+import hashlib
 import math
 import os
 import sys
+import threading
 import time
 
 from . import _nudge
 
-__all__ = ["sweep", "read_sweep"]
+__all__ = ["sweep", "read_sweep", "gradients"]
 
 
 def _specs(params):
@@ -78,58 +82,123 @@ def _package_parent():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run_on_ray(scene, specs, plan, table, address, precision, on_row, batch, retries):
+@contextlib.contextmanager
+def _ray_session(address):
+    """The ray module, connected to `address` ("local": a Ray instance started for the
+    call) unless a connection is open already; one this made is closed at the end."""
     try:
         import ray
     except ImportError as e:
-        raise _nudge.Error("a sweep on Ray needs the ray package (pip install ray)") from e
-    from . import _sweep_worker
-
-    pending = table.pending()
-    if not pending:
-        return
+        raise _nudge.Error("nudge on Ray needs the ray package (pip install ray)") from e
     started_here = False
     if not ray.is_initialized():
         # Workers on this machine import the same nudge package as the driver; on other
         # machines nudge must be installed (pip install) where the workers run.
         path = os.pathsep.join(p for p in (_package_parent(), os.environ.get("PYTHONPATH", "")) if p)
-        runtime_env = {"env_vars": {"PYTHONPATH": path}}
         # "local" starts a Ray instance of this machine's cores even where a cluster runs.
-        ray.init(address=address, runtime_env=runtime_env, log_to_driver=False, include_dashboard=False,
-                 configure_logging=False)
+        ray.init(address=address, runtime_env={"env_vars": {"PYTHONPATH": path}}, log_to_driver=False,
+                 include_dashboard=False, configure_logging=False)
         started_here = True
     try:
+        yield ray
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _batches(items, batch, workers):
+    """Consecutive slices of items: `batch` long, or about four per worker."""
+    if batch is None:
+        batch = max(1, min(32, math.ceil(len(items) / (4 * workers))))
+    return [items[k:k + batch] for k in range(0, len(items), batch)]
+
+
+def _results_as_they_come(ray, refs, retries, aftermath):
+    """(task, its result, the tasks still running) as each finishes. A task that fails after
+    its retries cancels the rest and raises nudge.Error, which ends with aftermath()."""
+    waiting = list(refs)
+    while waiting:
+        done, waiting = ray.wait(waiting, num_returns=1)
+        try:
+            result = ray.get(done[0])
+        except ray.exceptions.RayError as e:
+            for ref in waiting:
+                ray.cancel(ref)
+            cause = getattr(e, "cause", None)
+            if isinstance(cause, _nudge.Error):  # the engine's error in the task: not retried, said as it is
+                raise _nudge.Error(f"{cause}; {aftermath()}") from e
+            reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise _nudge.Error(f"a batch failed on Ray after {retries} retries ({reason}); {aftermath()}") from e
+        yield done[0], result, waiting
+
+
+def _run_on_ray(scene, specs, plan, table, address, precision, on_row, batch, retries):
+    from . import _sweep_worker
+
+    pending = table.pending()
+    if not pending:
+        return
+    with _ray_session(address) as ray:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        if batch is None:  # about four batches per worker, so that the last ones balance
-            batch = max(1, min(32, math.ceil(len(pending) / (4 * cpus))))
         remote = ray.remote(_sweep_worker.evaluate_points).options(max_retries=retries, num_cpus=1)
         scene_json = ray.put(scene.to_json())
         fingerprint = plan.fingerprint(scene)
         source = os.fspath(scene.source)
-        waiting = [
-            remote.remote(scene_json, source, specs, plan.mode, precision, fingerprint, pending[k:k + batch])
-            for k in range(0, len(pending), batch)
-        ]
-        while waiting:
-            done, waiting = ray.wait(waiting, num_returns=1)
-            try:
-                rows = ray.get(done[0])
-            except ray.exceptions.RayError as e:
-                for ref in waiting:
-                    ray.cancel(ref)
-                reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
-                raise _nudge.Error(f"a batch of points failed on Ray after {retries} retries ({reason}); the table "
-                                   f"keeps the {table.done_count} points written, and running the sweep again "
-                                   "resumes") from e
+        refs = [remote.remote(scene_json, source, specs, plan.mode, precision, fingerprint, points)
+                for points in _batches(pending, batch, cpus)]
+        written = lambda: (f"the table keeps the {table.done_count} points written, and running the sweep again "
+                           "resumes")
+        for _, rows, waiting in _results_as_they_come(ray, refs, retries, written):
             for index, values, status in rows:
                 table.append(index, values, status)
                 if on_row is not None and on_row((index, values, status)) is False:
                     for ref in waiting:
                         ray.cancel(ref)
                     return
-    finally:
-        if started_here:
-            ray.shutdown()
+
+
+def gradients(scene, parameter_sets, threads=0, ray=None, precision="float64", batch=None, retries=3):
+    """A batch of gradients: [(loss, {name: dL/dvalue})], one per dict of parameter values
+    in `parameter_sets` (each replaces some of the scene's values by name, as
+    Simulator.gradient takes them), in their order. threads: gradients at once on this
+    machine, each on its own simulator with one thread (0: every core). ray: as
+    nudge.sweep's, the sets going out as tasks in batches; a task whose worker dies runs
+    again, and one that still fails raises nudge.Error. The results do not depend on
+    where they ran, to the bit."""
+    if isinstance(scene, (str, os.PathLike)):
+        scene = _nudge.load_scene(os.fspath(scene))
+    sets = [dict(values) for values in parameter_sets]
+    if not sets:
+        return []
+    if ray is None:
+        workers = threads if threads > 0 else (os.cpu_count() or 1)
+        local = threading.local()
+
+        def one(values):  # each thread its own simulator; the gradient releases the GIL
+            if not hasattr(local, "sim"):
+                local.sim = _nudge.Simulator(scene, device="cpu", precision=precision, threads=1)
+            return local.sim.gradient(values)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, len(sets))) as pool:
+            return list(pool.map(one, sets))
+    from . import _sweep_worker
+
+    scene_json = scene.to_json()
+    scene_hash = hashlib.sha256(scene_json.encode()).hexdigest()
+    with _ray_session(ray) as ray_module:
+        cpus = max(1, int(ray_module.cluster_resources().get("CPU", 1)))
+        remote = ray_module.remote(_sweep_worker.gradients_of).options(max_retries=retries, num_cpus=1)
+        shared = ray_module.put(scene_json)
+        source = os.fspath(scene.source)
+        indices = list(range(len(sets)))
+        batches = _batches(indices, batch, cpus)
+        refs = [remote.remote(shared, source, precision, scene_hash, [sets[k] for k in chunk]) for chunk in batches]
+        where = {ref: chunk for ref, chunk in zip(refs, batches)}
+        results = [None] * len(sets)
+        for ref, batch_results, _ in _results_as_they_come(ray_module, refs, retries, lambda: "no gradient is returned"):
+            for k, result in zip(where[ref], batch_results):
+                results[k] = result
+        return results
 
 
 def main(argv=None):

@@ -19,6 +19,21 @@ import nudge
 SOURCE = os.environ.get("NUDGE_SOURCE", os.path.join(os.path.dirname(__file__), "..", ".."))
 PENDULUM = os.path.join(SOURCE, "scenes", "pendulum_length.json")
 CLOTH = os.path.join(SOURCE, "scenes", "cloth.json")
+PROJECTILE = os.path.join(SOURCE, "scenes", "projectile.json")
+
+
+def launch_velocities(count):
+    """Parameter sets for a batch of gradients: the projectile launched at `count` speeds."""
+    return [{"initial_velocity": [[2.0 + 0.5 * k, 4.0, 0.0]]} for k in range(count)]
+
+
+def assert_same_gradients(test, a, b):
+    test.assertEqual(len(a), len(b))
+    for (loss_a, grads_a), (loss_b, grads_b) in zip(a, b):
+        test.assertEqual(loss_a, loss_b)
+        test.assertEqual(sorted(grads_a), sorted(grads_b))
+        for name in grads_a:
+            np.testing.assert_array_equal(grads_a[name], grads_b[name], err_msg=name)
 
 
 def assert_same_table(test, a, b):
@@ -61,6 +76,16 @@ class LocalSweepTest(unittest.TestCase):
                               on_row=lambda row: seen.append(row[0]))
         self.assertEqual(len(seen), 15)  # each point ran once
         assert_same_table(self, resumed, serial)
+
+    def test_a_batch_of_gradients_on_threads_is_each_sets_gradient(self):
+        sets = launch_velocities(8)
+        serial = nudge.gradients(PROJECTILE, sets, threads=1)
+        sim = nudge.Simulator(nudge.load_scene(PROJECTILE), device="cpu", threads=1)
+        assert_same_gradients(self, serial, [sim.gradient(values) for values in sets])
+        assert_same_gradients(self, nudge.gradients(PROJECTILE, sets, threads=2), serial)
+        self.assertEqual(nudge.gradients(PROJECTILE, []), [])
+        with self.assertRaisesRegex(nudge.Error, "no parameter named 'speed'"):
+            nudge.gradients(PROJECTILE, [{"speed": [[1.0]]}], threads=2)
 
     def test_errors_are_nudge_errors(self):
         with self.assertRaisesRegex(nudge.Error, "no parameter named 'rest_lenght'"):
@@ -179,6 +204,13 @@ class RaySweepTest(unittest.TestCase):
         resumed = nudge.sweep(CLOTH, params, table, mode="gradient", ray=self.address, batch=1)
         serial = nudge.sweep(CLOTH, params, self.path("serial12.csv"), mode="gradient", threads=1)
         assert_same_table(self, resumed, serial)
+
+    def test_a_batch_of_gradients_on_ray_equals_the_local_one(self):
+        sets = launch_velocities(10)
+        on_ray = nudge.gradients(PROJECTILE, sets, ray=self.address, batch=3)
+        assert_same_gradients(self, on_ray, nudge.gradients(PROJECTILE, sets, threads=1))
+        with self.assertRaisesRegex(nudge.Error, "^no parameter named 'speed'.*; no gradient is returned"):
+            nudge.gradients(PROJECTILE, [{"speed": [[1.0]]}], ray=self.address)
 
     def test_the_command_line_on_ray_writes_the_same_table(self):
         binary = os.environ.get("NUDGE_BINARY")
