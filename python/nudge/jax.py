@@ -18,9 +18,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-_ARRAYS = ("x", "v", "body_x", "body_q", "body_v", "body_w", "point_x")
-
-
 def _float():
     return jnp.zeros(()).dtype  # float64 under jax_enable_x64, else float32
 
@@ -63,20 +60,17 @@ def trajectory_function(sim, names):
     state of one rollout with `names`' values replaced, differentiable (its backward is
     Simulator.vjp)."""
     names = tuple(names)
-    scene = sim.scene
-    frames = scene.steps + 1
-    n, b, p = scene.particle_count, scene.body_count, scene.point_count
-    shapes = tuple(jax.ShapeDtypeStruct((frames, count, width), _float())
-                   for count, width in ((n, 3), (n, 3), (b, 3), (b, 4), (b, 3), (b, 3), (p, 3)))
+    arrays = sim.trajectory_shapes()  # {name: shape}, the engine's table of them
+    shapes = tuple(jax.ShapeDtypeStruct(shape, _float()) for shape in arrays.values())
 
     def host_states(*values):
         states = sim.simulate(_host(names, values))
-        return tuple(np.asarray(states[key], dtype=_float()) for key in _ARRAYS)
+        return tuple(np.asarray(states[key], dtype=_float()) for key in arrays)
 
     def host_vjp(values, cotangents):
         # A zero cotangent (an array the loss did not read) is left out, so that the engine
         # weighs the motion's arrays only when the loss reads them.
-        given = {key: np.asarray(c, dtype=np.float64) for key, c in zip(_ARRAYS, cotangents) if np.any(c)}
+        given = {key: np.asarray(c, dtype=np.float64) for key, c in zip(arrays, cotangents) if np.any(c)}
         grads = sim.vjp(given, _host(names, values))
         return tuple(np.asarray(grads[name], dtype=_float()).reshape(np.shape(v)) for name, v in zip(names, values))
 
@@ -92,4 +86,4 @@ def trajectory_function(sim, names):
         return jax.pure_callback(host_vjp, out, values, cotangents)
 
     f.defvjp(forward, backward)
-    return lambda *values: dict(zip(_ARRAYS, f(*values)))
+    return lambda *values: dict(zip(arrays, f(*values)))

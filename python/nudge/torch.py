@@ -43,9 +43,6 @@ def loss(sim, parameters):
     return _RolloutLoss.apply(sim, names, *[parameters[name] for name in names])
 
 
-_ARRAYS = ("x", "v", "body_x", "body_q", "body_v", "body_w", "point_x")
-
-
 class _Trajectory(_torch.autograd.Function):
     @staticmethod
     def forward(ctx, sim, names, *tensors):
@@ -53,7 +50,8 @@ class _Trajectory(_torch.autograd.Function):
         states = sim.simulate(values)
         ctx.sim, ctx.names, ctx.values = sim, names, values
         ctx.inputs = [(t.shape, t.dtype, t.device) for t in tensors]
-        return tuple(_torch.from_numpy(states[key]) for key in _ARRAYS)
+        ctx.arrays = list(sim.trajectory_shapes())  # the engine's table of them
+        return tuple(_torch.from_numpy(states[key]) for key in ctx.arrays)
 
     @staticmethod
     def backward(ctx, *grad_arrays):
@@ -61,7 +59,7 @@ class _Trajectory(_torch.autograd.Function):
         # materialisation); a zero one is left out, so that the engine weighs the motion's
         # arrays only when the loss reads them.
         cotangents = {key: g.detach().to("cpu", _torch.float64).numpy()
-                      for key, g in zip(_ARRAYS, grad_arrays) if g is not None and bool(g.any())}
+                      for key, g in zip(ctx.arrays, grad_arrays) if g is not None and bool(g.any())}
         grads = ctx.sim.vjp(cotangents, ctx.values)
         return (None, None) + tuple(_torch.from_numpy(grads[name]).reshape(shape).to(device, dtype)
                                     for name, (shape, dtype, device) in zip(ctx.names, ctx.inputs))
@@ -75,4 +73,4 @@ def trajectory(sim, parameters):
     tensors, differentiable with respect to each tensor of `parameters` (the backward is
     the engine's adjoint of the trajectory, Simulator.vjp)."""
     names = list(parameters)
-    return dict(zip(_ARRAYS, _Trajectory.apply(sim, names, *[parameters[name] for name in names])))
+    return dict(zip(sim.trajectory_shapes(), _Trajectory.apply(sim, names, *[parameters[name] for name in names])))

@@ -31,6 +31,34 @@ using namespace nudge::python;
 
 namespace {
 
+// The trajectory's arrays that Python reads and differentiates, in the order a weights
+// objective weighs them (nudge/objective_facts.h, weights_per_step): the positions, then
+// the motion's. simulate, vjp and python/nudge/{torch,jax}.py all go by this one table.
+struct TrajectoryArray {
+  const char* name;
+  std::vector<double> Trajectory::*values;
+  int (*count)(const Scene&);
+  int width;
+  bool motion;  // a velocity or orientation: weighed only when a cotangent of one is given
+};
+int particles_of(const Scene& s) { return s.particle_count(); }
+int bodies_of(const Scene& s) { return s.body_count(); }
+int points_of(const Scene& s) { return s.material_points.count(); }
+const TrajectoryArray kTrajectoryArrays[] = {
+    {"x", &Trajectory::x, particles_of, 3, false},          {"body_x", &Trajectory::body_x, bodies_of, 3, false},
+    {"point_x", &Trajectory::point_x, points_of, 3, false}, {"v", &Trajectory::v, particles_of, 3, true},
+    {"body_q", &Trajectory::body_q, bodies_of, 4, true},    {"body_v", &Trajectory::body_v, bodies_of, 3, true},
+    {"body_w", &Trajectory::body_w, bodies_of, 3, true},
+};
+constexpr std::size_t kTrajectoryArrayCount = std::size(kTrajectoryArrays);
+
+std::string trajectory_array_names() {
+  std::string names;
+  for (std::size_t k = 0; k < kTrajectoryArrayCount; ++k)
+    names += std::string(k == 0 ? "" : k + 1 == kTrajectoryArrayCount ? " or " : ", ") + kTrajectoryArrays[k].name;
+  return names;
+}
+
 // A simulator built for one scene, which keeps a copy of it.
 class PySimulator {
 public:
@@ -131,31 +159,22 @@ public:
   // weights_term.cpp) in place of the scene's objectives, run on a simulator made for it;
   // its weights cover the motion's arrays only when a cotangent of one is given.
   py::dict vjp(const py::dict& cotangents, const py::dict& changes) {
-    struct Array {
-      const char* name;
-      int count, width;
-      bool motion;  // velocities and orientations: the weights' second part
-    };
-    const int n = scene_.particle_count(), b = scene_.body_count(), p = scene_.material_points.count();
-    // In the weights' order (nudge/objective_facts.h, weights_per_step).
-    const Array arrays[] = {{"x", n, 3, false},    {"body_x", b, 3, false}, {"point_x", p, 3, false},
-                            {"v", n, 3, true},     {"body_q", b, 4, true},  {"body_v", b, 3, true},
-                            {"body_w", b, 3, true}};
-    constexpr std::size_t kArrays = std::size(arrays);
     const int frames = scene_.settings.steps + 1;
-    std::optional<DoubleArray> given[kArrays];  // a missing cotangent is 0
+    std::optional<DoubleArray> given[kTrajectoryArrayCount];  // a missing cotangent is 0
     bool motion = false;
     for (const auto& [key, value] : cotangents) {
       const std::string name = py::cast<std::string>(key);
       std::size_t k = 0;
-      while (k < kArrays && name != arrays[k].name) ++k;
-      if (k == kArrays)
-        throw EngineError("cotangent '" + name + "': expected x, v, body_x, body_q, body_v, body_w or point_x");
+      while (k < kTrajectoryArrayCount && name != kTrajectoryArrays[k].name) ++k;
+      if (k == kTrajectoryArrayCount)
+        throw EngineError("cotangent '" + name + "': expected " + trajectory_array_names());
+      const TrajectoryArray& array = kTrajectoryArrays[k];
+      const int count = array.count(scene_);
       DoubleArray a = py::cast<DoubleArray>(value);
-      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != arrays[k].count || a.shape(2) != arrays[k].width)
+      if (a.ndim() != 3 || a.shape(0) != frames || a.shape(1) != count || a.shape(2) != array.width)
         throw EngineError("cotangent " + name + ": expected shape (" + std::to_string(frames) + ", " +
-                          std::to_string(arrays[k].count) + ", " + std::to_string(arrays[k].width) + ")");
-      motion = motion || arrays[k].motion;
+                          std::to_string(count) + ", " + std::to_string(array.width) + ")");
+      motion = motion || array.motion;
       given[k] = std::move(a);
     }
     Objective weights;
@@ -164,9 +183,10 @@ public:
     weights.target.assign(std::size_t(frames) * per_step, 0.0);
     for (int t = 0; t < frames; ++t) {
       double* w = weights.target.data() + std::size_t(t) * per_step;
-      for (std::size_t k = 0; k < kArrays; ++k) {
-        if (arrays[k].motion && !motion) break;
-        const std::size_t size = std::size_t(arrays[k].count * arrays[k].width);
+      for (std::size_t k = 0; k < kTrajectoryArrayCount; ++k) {
+        const TrajectoryArray& array = kTrajectoryArrays[k];
+        if (array.motion && !motion) break;
+        const std::size_t size = std::size_t(array.count(scene_) * array.width);
         if (given[k]) std::copy_n(given[k]->data() + std::size_t(t) * size, size, w);
         w += size;
       }
@@ -197,13 +217,8 @@ public:
     py::dict out;
     out["steps"] = t.steps;
     out["dt"] = t.dt;
-    out["x"] = array_of(std::move(t.x), {frames, t.particles, 3});
-    out["v"] = array_of(std::move(t.v), {frames, t.particles, 3});
-    out["body_x"] = array_of(std::move(t.body_x), {frames, t.bodies, 3});
-    out["body_q"] = array_of(std::move(t.body_q), {frames, t.bodies, 4});
-    out["body_v"] = array_of(std::move(t.body_v), {frames, t.bodies, 3});
-    out["body_w"] = array_of(std::move(t.body_w), {frames, t.bodies, 3});
-    out["point_x"] = array_of(std::move(t.point_x), {frames, t.points, 3});
+    for (const TrajectoryArray& array : kTrajectoryArrays)
+      out[array.name] = array_of(std::move(t.*array.values), {frames, array.count(scene_), array.width});
     out["vessel_angle"] = array_of(std::move(t.vessel_angle), {frames, t.vessels});
     return out;
   }
@@ -348,6 +363,16 @@ PYBIND11_MODULE(_nudge, m) {
       .def("vjp", &PySimulator::vjp, py::arg("cotangents"), py::arg("parameters") = py::dict(),
            "{name: cotangent . d(trajectory)/d(value)}, given cotangents of simulate's arrays (x, v, body_x, "
            "body_q, body_v, body_w, point_x; a missing one is 0)")
+      .def(
+          "trajectory_shapes",
+          [](const PySimulator& sim) {
+            const Scene& scene = sim.scene();
+            py::dict shapes;  // in the table's order, which Python dicts keep
+            for (const TrajectoryArray& array : kTrajectoryArrays)
+              shapes[array.name] = py::make_tuple(scene.settings.steps + 1, array.count(scene), array.width);
+            return shapes;
+          },
+          "{name: (steps + 1, count, width)} of the arrays simulate returns and vjp differentiates")
       .def("simulate", &PySimulator::simulate, py::arg("parameters") = py::dict(),
            "every state of one rollout as arrays of (steps + 1) x count x width");
   bind_sweeps(m);
