@@ -121,6 +121,22 @@ def busy_workers():
     return pids
 
 
+def worker_killer():
+    """(the pids killed, an on_row callback that SIGKILLs one busy worker, once)."""
+    killed = []
+
+    def kill_a_busy_worker(row):
+        deadline = time.time() + 5
+        while not killed and time.time() < deadline:
+            pids = busy_workers()
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+            time.sleep(0.005)
+
+    return killed, kill_a_busy_worker
+
+
 class RaySweepTest(unittest.TestCase):
     """A Ray head on 127.0.0.1 with two worker slots, started for these tests and stopped
     with them (ray start --block ends its cluster when it is stopped)."""
@@ -163,16 +179,7 @@ class RaySweepTest(unittest.TestCase):
 
     def test_a_killed_worker_loses_no_point(self):
         params = {"initial_velocity[0,0]": (-1, 1, 12), "initial_velocity[0,1]": (0, 2, 2)}
-        killed = []
-
-        def kill_a_busy_worker(row):
-            deadline = time.time() + 5
-            while not killed and time.time() < deadline:
-                pids = busy_workers()
-                if pids:
-                    os.kill(pids[0], signal.SIGKILL)
-                    killed.append(pids[0])
-                time.sleep(0.005)
+        killed, kill_a_busy_worker = worker_killer()
 
         on_ray = nudge.sweep(CLOTH, params, self.path("ray.csv"), mode="gradient", ray=self.address, batch=1,
                              on_row=kill_a_busy_worker)
@@ -183,16 +190,7 @@ class RaySweepTest(unittest.TestCase):
 
     def test_a_batch_out_of_retries_is_an_error_and_the_sweep_resumes(self):
         params = {"initial_velocity[0,0]": (-1, 1, 12)}
-        killed = []
-
-        def kill_a_busy_worker(row):
-            deadline = time.time() + 5
-            while not killed and time.time() < deadline:
-                pids = busy_workers()
-                if pids:
-                    os.kill(pids[0], signal.SIGKILL)
-                    killed.append(pids[0])
-                time.sleep(0.005)
+        killed, kill_a_busy_worker = worker_killer()
 
         table = self.path("no_retries.csv")
         with self.assertRaisesRegex(nudge.Error, "failed on Ray after 0 retries.*running the sweep again resumes"):
