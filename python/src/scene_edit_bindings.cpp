@@ -6,6 +6,7 @@
 // there with the file's checks and messages.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -56,6 +57,36 @@ void append_in_file(Scene& scene, const char* section, const py::object& entry) 
   scene = std::move(*read);
 }
 
+// A copy of a topology array as an int or float NumPy array of rows x width.
+template <class T, class U = T>
+py::array_t<U> rows_of(const std::vector<T>& values, int width) {
+  py::array_t<U> out({py::ssize_t(values.size() / std::size_t(width)), py::ssize_t(width)});
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+// The scene's topology, what its parameters do not cover, as arrays by name (copies):
+// which particles are pinned, what each spring, triangle, bending edge and tet joins, the
+// channels that drive springs and tets, and the attachments of particles to bodies.
+py::dict topology_of(const Scene& s) {
+  std::vector<int> springs, attachments;
+  for (int k = 0; k < s.spring_count(); ++k)
+    springs.insert(springs.end(), {s.spring_a[size_t(k)], s.spring_b[size_t(k)]});
+  for (const Attachment& a : s.attachments) attachments.insert(attachments.end(), {a.particle, a.body});
+  py::dict t;
+  t["pinned"] = rows_of<unsigned char, bool>(s.pinned, 1);
+  t["springs"] = rows_of(springs, 2);
+  t["spring_channel"] = rows_of(s.spring_channel, 1);
+  t["spring_actuation"] = rows_of(s.actuation, 1);
+  t["triangles"] = rows_of(s.triangles, 3);
+  t["bending_edges"] = rows_of(s.bending, 4);
+  t["tets"] = rows_of(s.tets, 4);
+  t["tet_channel"] = rows_of(s.tet_channel, 1);
+  t["tet_actuation"] = rows_of(s.tet_actuation, 1);
+  t["attachments"] = rows_of(attachments, 2);
+  return t;
+}
+
 }  // namespace
 
 void bind_scene_edits(py::class_<Scene>& scene) {
@@ -66,6 +97,10 @@ void bind_scene_edits(py::class_<Scene>& scene) {
               return s;
             }),
             "an empty scene (no elements, the engine's default settings), to build in code");
+
+  scene.def_property_readonly("topology", &topology_of,
+                              "{name: array}: pinned, springs (pairs), spring_channel, spring_actuation, triangles, "
+                              "bending_edges, tets, tet_channel, tet_actuation, attachments (particle, body); copies");
 
   // Particles and springs.
   scene

@@ -23,6 +23,11 @@ class BuildInCodeTest(unittest.TestCase):
         for name in ("initial_position", "mass", "stiffness", "damping", "rest_length"):
             np.testing.assert_allclose(built.parameter(name), shipped.parameter(name), rtol=0, atol=1e-12,
                                        err_msg=name)
+        # The same topology: springs, muscles on their channels, nothing pinned.
+        for name, array in shipped.topology.items():
+            np.testing.assert_array_equal(built.topology[name], array, err_msg=name)
+        self.assertEqual(built.topology["springs"].shape, (36, 2))
+        self.assertEqual(int(np.sum(built.topology["spring_channel"] >= 0)), 8)
 
     def test_a_pendulum_from_nothing(self):
         scene = nudge.Scene()
@@ -69,6 +74,10 @@ class BuildInCodeTest(unittest.TestCase):
         scene.add_attachment(rope[-1], ball)
         cloth = scene.add_cloth([1, 0, 0], 0.5, 0.5, 4, 4)
         self.assertEqual(len(cloth), 16)
+        topology = scene.topology
+        np.testing.assert_array_equal(topology["attachments"], [[rope[-1], ball]])
+        self.assertTrue(topology["pinned"][rope[0], 0] and topology["pinned"][cloth[-1], 0])
+        self.assertEqual(topology["springs"].shape, (scene.spring_count, 2))
         scene.set_time(0.001, 100)
         states = nudge.Simulator(scene, device="cpu", threads=1).simulate()
         self.assertEqual(states["body_x"].shape, (101, 2, 3))
