@@ -91,6 +91,13 @@ int run_sweep_command(SweepArgs args) {
   }
   if (args.out.empty()) args.out = fs::path(args.scene).stem().string() + ".sweep.csv";
   if (!args.ray.empty()) return run_on_ray(args);
+  if (fs::path(args.out).extension() == ".parquet") {
+    print_error("--out " + args.out +
+                ": this command writes CSV; a Parquet table (with its CSV journal beside it) is the Python "
+                "package's: python -m nudge sweep ... --out " +
+                args.out + ", or add --ray local");
+    return kExitBadInput;
+  }
 
   Result<std::unique_ptr<SweepTable>> table = SweepTable::open(args.out, *scene, *plan);
   if (!table) {
@@ -162,7 +169,9 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
                   "loss (a rollout per point), gradient (the loss and its derivative along each parameter), or "
                   "optimize (the scene's optimiser started at each point)")
       ->check(CLI::IsMember({"loss", "gradient", "optimize"}));
-  cmd->add_option("--out", args->out, "The table (CSV); default: SCENE's name with .sweep.csv, here");
+  cmd->add_option("--out", args->out,
+                  "The table (CSV); default: SCENE's name with .sweep.csv, here (.parquet: through the Python "
+                  "package, with --ray)");
   cmd->add_option("--threads", args->threads, "Points evaluated at once, one thread each; 0: every core")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--precision", args->precision, "float64 or float32")->check(CLI::IsMember({"float64", "float32"}));

@@ -26,7 +26,7 @@ import time
 
 from . import _nudge
 
-__all__ = ["sweep", "read_sweep", "gradients"]
+__all__ = ["sweep", "read_sweep", "gradients", "write_parquet"]
 
 
 def _specs(params):
@@ -52,6 +52,32 @@ def read_sweep(path):
     return _nudge.read_sweep_table(os.fspath(path))["columns"]
 
 
+def write_parquet(table, path):
+    """A sweep's table (CSV, complete or not) as a Parquet file at `path`: a column per
+    table column, by point ("index" as integers, "status" as strings), and the sweep's
+    first line (mode, fingerprint, scene) as the file's metadata. Written to a temporary
+    file beside `path` and renamed over it, so that no reader sees half of one."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as e:
+        raise _nudge.Error("a Parquet table needs pyarrow (pip install pyarrow)") from e
+    read = _nudge.read_sweep_table(os.fspath(table))
+    columns = dict(read["columns"])
+    columns["index"] = columns["index"].astype("int64")
+    metadata = {"nudge.sweep.mode": read["mode"], "nudge.sweep.fingerprint": read["fingerprint"],
+                "nudge.sweep.scene": str(read["scene"])}
+    data = pyarrow.table({name: pyarrow.array(values) for name, values in columns.items()}, metadata=metadata)
+    temporary = f"{os.fspath(path)}.tmp-{os.getpid()}"
+    try:
+        pyarrow.parquet.write_table(data, temporary)
+        os.replace(temporary, path)
+    except OSError as e:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise _nudge.Error(f"{os.fspath(path)}: cannot write: {e}") from e
+
+
 def sweep(scene, params, out, mode="loss", threads=0, ray=None, precision="float64", on_row=None, batch=None,
           retries=3):
     """Evaluates every point of the grid `params` spans on `scene` (a nudge.Scene or a scene
@@ -62,20 +88,28 @@ def sweep(scene, params, out, mode="loss", threads=0, ray=None, precision="float
     (0: every core). ray: None runs here; an address ("auto", "host:port") runs on that Ray
     cluster, "local" on a Ray instance started here for the call. on_row((index, values,
     status)) is called in the calling thread as each row is written; returning False stops
-    (the rows written stay, and a later call resumes). batch: points per Ray task; retries:
+    (the rows written stay, and a later call resumes). `out` ending in .parquet: the rows
+    go to the CSV journal OUT.csv beside it (what a resume reads), and the Parquet file is
+    written from it when the call ends. batch: points per Ray task; retries:
     how often Ray runs a task again whose worker died (a batch that still fails raises
     nudge.Error, and the rows written stay)."""
     if isinstance(scene, (str, os.PathLike)):
         scene = _nudge.load_scene(os.fspath(scene))
     specs = _specs(params)
     plan = _nudge.SweepPlan(scene, specs, mode)
-    table = _nudge.SweepTable(os.fspath(out), scene, plan)
-    if ray is None:
-        _nudge.run_sweep(scene, plan, table, threads, precision, on_row)
-    else:
-        _run_on_ray(scene, specs, plan, table, ray, precision, on_row, batch, retries)
-    del table  # closes the file
-    return read_sweep(out)
+    parquet = os.fspath(out).endswith(".parquet")
+    journal = os.fspath(out) + ".csv" if parquet else os.fspath(out)
+    table = _nudge.SweepTable(journal, scene, plan)
+    try:
+        if ray is None:
+            _nudge.run_sweep(scene, plan, table, threads, precision, on_row)
+        else:
+            _run_on_ray(scene, specs, plan, table, ray, precision, on_row, batch, retries)
+    finally:
+        del table  # closes the file
+        if parquet:
+            write_parquet(journal, out)  # what is done so far, also when the sweep stopped
+    return read_sweep(journal)
 
 
 def _package_parent():
@@ -207,7 +241,8 @@ def main(argv=None):
     parser.add_argument("scene")
     parser.add_argument("--param", action="append", required=True, help="name=from:to:count, name[row]=..., name=value")
     parser.add_argument("--mode", default="loss", choices=["loss", "gradient", "optimize"])
-    parser.add_argument("--out", help="the table (CSV); default: SCENE's name with .sweep.csv, here")
+    parser.add_argument("--out", help="the table (CSV, or .parquet with its CSV journal beside it); default: "
+                                      "SCENE's name with .sweep.csv, here")
     parser.add_argument("--threads", type=int, default=0, help="points at once on this machine (without --ray)")
     parser.add_argument("--ray", help="a Ray cluster's address, auto, or local")
     parser.add_argument("--precision", default="float64", choices=["float64", "float32"])
@@ -217,7 +252,8 @@ def main(argv=None):
     try:
         scene = _nudge.load_scene(args.scene)
         plan = _nudge.SweepPlan(scene, args.param, args.mode)
-        before = _nudge.SweepTable(out, scene, plan).done_count
+        journal = out + ".csv" if out.endswith(".parquet") else out
+        before = _nudge.SweepTable(journal, scene, plan).done_count
         where = f"Ray at {args.ray}" if args.ray else "local threads"
         print(f"sweep of {args.scene}: {plan.point_count} points, {args.mode} mode, into {out} on {where}"
               + (f"; resuming: {before} already there" if before else ""), flush=True)

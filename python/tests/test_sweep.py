@@ -87,6 +87,22 @@ class LocalSweepTest(unittest.TestCase):
         with self.assertRaisesRegex(nudge.Error, "no parameter named 'speed'"):
             nudge.gradients(PROJECTILE, [{"speed": [[1.0]]}], threads=2)
 
+    def test_a_parquet_table_and_its_journal(self):
+        import pyarrow.parquet  # scripts/setup installs it into the tests' venv
+        params = {"rest_length": (0.6, 1.0, 5)}
+        out = self.path("lengths.parquet")
+        partial = nudge.sweep(PENDULUM, params, out, threads=1, on_row=lambda row: row[0] < 2)
+        self.assertEqual(len(partial["index"]), 3)
+        self.assertEqual(pyarrow.parquet.read_table(out).num_rows, 3)  # what was done when it stopped
+        columns = nudge.sweep(PENDULUM, params, out, threads=2)  # resumes from lengths.parquet.csv
+        read = pyarrow.parquet.read_table(out)
+        self.assertEqual(read.column_names, ["index", "rest_length", "loss", "status"])
+        self.assertEqual(read.schema.metadata[b"nudge.sweep.mode"], b"loss")
+        np.testing.assert_array_equal(read.column("index").to_numpy(), np.arange(5))
+        np.testing.assert_array_equal(read.column("loss").to_numpy(), columns["loss"])
+        self.assertEqual(read.column("status").to_pylist(), ["ok"] * 5)
+        assert_same_table(self, columns, nudge.sweep(PENDULUM, params, self.path("lengths.csv"), threads=1))
+
     def test_errors_are_nudge_errors(self):
         with self.assertRaisesRegex(nudge.Error, "no parameter named 'rest_lenght'"):
             nudge.sweep(PENDULUM, ["rest_lenght=1:2:3"], self.path("t.csv"))
