@@ -329,6 +329,11 @@ TEST_CASE("cli: sweep writes a table, resumes it, and refuses bad axes and anoth
   CHECK(contains(row.output, "row 2 does not exist"));
   const Run no_axis = nudge("sweep scenes/pendulum_length.json");
   CHECK(no_axis.exit_code == 2);
+  const std::string parquet = (dir.path / "p.parquet").string();
+  const Run to_parquet = nudge("sweep scenes/pendulum_length.json --param rest_length=1 --out '" + parquet + "'");
+  CHECK(to_parquet.exit_code == 2);
+  CHECK(contains(to_parquet.output, "this command writes CSV"));
+  CHECK_FALSE(fs::exists(parquet));
 }
 
 TEST_CASE("cli: bench cloth prints the spec's JSON on its last line") {
