@@ -138,19 +138,20 @@ def busy_workers():
 
 
 def worker_killer():
-    """(the pids killed, an on_row callback that SIGKILLs one busy worker, once)."""
+    """(the pids killed, an on_row callback that SIGKILLs the workers running a batch, once).
+    Every busy one: one that is about to finish its batch as it is killed may have
+    returned it already, but not both of the two workers."""
     killed = []
 
-    def kill_a_busy_worker(row):
+    def kill_the_busy_workers(row):
         deadline = time.time() + 5
         while not killed and time.time() < deadline:
-            pids = busy_workers()
-            if pids:
-                os.kill(pids[0], signal.SIGKILL)
-                killed.append(pids[0])
+            for pid in busy_workers():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
             time.sleep(0.005)
 
-    return killed, kill_a_busy_worker
+    return killed, kill_the_busy_workers
 
 
 class RaySweepTest(unittest.TestCase):
@@ -195,24 +196,24 @@ class RaySweepTest(unittest.TestCase):
 
     def test_a_killed_worker_loses_no_point(self):
         params = {"initial_velocity[0,0]": (-1, 1, 12), "initial_velocity[0,1]": (0, 2, 2)}
-        killed, kill_a_busy_worker = worker_killer()
+        killed, kill_the_busy_workers = worker_killer()
 
         on_ray = nudge.sweep(CLOTH, params, self.path("ray.csv"), mode="gradient", ray=self.address, batch=1,
-                             on_row=kill_a_busy_worker)
-        self.assertEqual(len(killed), 1, "no worker was running a batch when the first row came back")
+                             on_row=kill_the_busy_workers)
+        self.assertGreaterEqual(len(killed), 1, "no worker was running a batch when the first row came back")
         serial = nudge.sweep(CLOTH, params, self.path("serial.csv"), mode="gradient", threads=1)
         self.assertEqual(len(on_ray["index"]), 24)
         assert_same_table(self, on_ray, serial)
 
     def test_a_batch_out_of_retries_is_an_error_and_the_sweep_resumes(self):
         params = {"initial_velocity[0,0]": (-1, 1, 12)}
-        killed, kill_a_busy_worker = worker_killer()
+        killed, kill_the_busy_workers = worker_killer()
 
         table = self.path("no_retries.csv")
         with self.assertRaisesRegex(nudge.Error, "failed on Ray after 0 retries.*running the sweep again resumes"):
             nudge.sweep(CLOTH, params, table, mode="gradient", ray=self.address, batch=1, retries=0,
-                        on_row=kill_a_busy_worker)
-        self.assertEqual(len(killed), 1)
+                        on_row=kill_the_busy_workers)
+        self.assertGreaterEqual(len(killed), 1)
         written = len(nudge.read_sweep(table)["index"])
         self.assertLess(written, 12)
         resumed = nudge.sweep(CLOTH, params, table, mode="gradient", ray=self.address, batch=1)
