@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "../source_dir.h"
 #include "nudge/scene.h"
 #include "implicit_test_scenes.h"
 #include "temp_dir.h"
@@ -116,4 +117,16 @@ TEST_CASE("implicit scene file: the integrator and its solver settings") {
     CHECK(d.find("integrator") == std::string::npos);
     CHECK(d.find("implicit") == std::string::npos);
   }
+}
+
+TEST_CASE("implicit scene file: a scene with rigid bodies is refused, not stepped half implicitly") {
+  Result<Scene> slide = load_scene(test::source_dir() / "scenes" / "slide.json");
+  REQUIRE(slide.ok());
+  REQUIRE(slide->body_count() == 1);
+  Scene implicit = *slide;
+  implicit.settings.integrator = Integrator::ImplicitEuler;
+  const Status checked = check_scene(implicit);
+  REQUIRE_FALSE(checked.ok());
+  CHECK(checked.error().message.find("simulation.integrator: found implicit_euler in a scene with 1 rigid body; "
+                                     "expected semi_implicit_euler") != std::string::npos);
 }

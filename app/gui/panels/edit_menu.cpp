@@ -138,13 +138,20 @@ void add_items(const Panel& panel) {
   if (ImGui::MenuItem("Soft Solid...")) panel.ui.popups.generator = G::SoftSolid;
   ImGui::SetItemTooltip("A box of elastic material points (jelly): Young's modulus, Poisson's ratio");
   ImGui::Separator();
-  // Bodies meet material points on a 3D grid only (a 2D grid's masses are per unit depth).
-  const MaterialPoints& points = panel.state.document.scene().material_points;
-  const bool bodies_fit = !points.enabled() || points.dims == 3;
+  // Bodies meet material points on a 3D grid only (a 2D grid's masses are per unit depth),
+  // and the implicit step does not cover them (the scene check refuses both).
+  const Scene& shown = panel.state.document.scene();
+  const MaterialPoints& points = shown.material_points;
+  const char* no_bodies = points.enabled() && points.dims == 2
+                              ? "this scene's material points are on a 2D grid: bodies meet them in 3D only"
+                          : shown.settings.integrator == Integrator::ImplicitEuler
+                              ? "this scene steps with implicit_euler, which covers particles, springs, triangles "
+                                "and tets, not bodies: switch to semi_implicit_euler first"
+                              : nullptr;
+  const bool bodies_fit = no_bodies == nullptr;
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {
     const bool chosen = ImGui::MenuItem(item, nullptr, false, bodies_fit);
-    if (!bodies_fit && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("this scene's material points are on a 2D grid: bodies meet them in 3D only");
+    if (!bodies_fit && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", no_bodies);
     if (!chosen) return;
     RigidBody b;
     b.shape = shape;

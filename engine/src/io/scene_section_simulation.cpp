@@ -151,6 +151,14 @@ static Problem check_settings(const Scene& scene) {
     return "simulation.ground.model: found " + std::string(ground_contact_name(g.contact)) +
            " with the implicit_euler integrator; expected the penalty ground (the implicit step's Newton solve needs "
            "a smooth ground force)";
+  // The implicit step covers particles and the forces between them; bodies and their
+  // joints would go on semi-implicitly beside it, which is refused rather than done
+  // silently.
+  if (s.integrator == Integrator::ImplicitEuler && scene.body_count() > 0)
+    return "simulation.integrator: found implicit_euler in a scene with " + std::to_string(scene.body_count()) +
+           (scene.body_count() == 1 ? " rigid body" : " rigid bodies") +
+           "; expected semi_implicit_euler (the implicit step covers particles, springs, triangles and tets, and "
+           "would leave bodies and joints semi-implicit)";
   return std::nullopt;
 }
 
