@@ -2,7 +2,7 @@
 """Turn a trajectory written by `nudge simulate SCENE --out traj.csv` into a marker track.
 
 The trajectory CSV has the header `step,time,particle,x,y,z,vx,vy,vz` (or, from
-`nudge simulate SCENE --bodies-out bodies.csv`, `step,time,body,x,y,z,qx,qy,qz,qw`:
+`nudge simulate SCENE --bodies-out bodies.csv`, `step,time,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz`:
 then give --bodies instead of --particles, and the markers follow the bodies' centres
 of mass, for a markers objective's "bind_bodies"). The marker track
 that scenes read through a "markers" objective has the header `frame,marker,x,y,z`;

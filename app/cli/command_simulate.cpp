@@ -34,16 +34,21 @@ std::string trajectory_csv(const Trajectory& traj) {
   return csv;
 }
 
-// Body poses: the centre of mass and the orientation quaternion (x, y, z, w).
+// Bodies' states: the centre of mass, the orientation quaternion (x, y, z, w), and the
+// linear and angular velocities (world frame).
 std::string body_trajectory_csv(const Trajectory& traj) {
-  std::string csv = "step,time,body,x,y,z,qx,qy,qz,qw\n";
-  char row[400];
+  std::string csv = "step,time,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz\n";
+  char row[640];
   for (int t = 0; t <= traj.steps; ++t)
     for (int b = 0; b < traj.bodies; ++b) {
-      const double* x = &traj.body_x[(size_t(t) * traj.bodies + b) * 3];
-      const double* q = &traj.body_q[(size_t(t) * traj.bodies + b) * 4];
-      const int len = std::snprintf(row, sizeof row, "%d,%.9g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", t,
-                                    t * traj.dt, b, x[0], x[1], x[2], q[0], q[1], q[2], q[3]);
+      const size_t at = size_t(t) * traj.bodies + b;
+      const double *x = &traj.body_x[at * 3], *q = &traj.body_q[at * 4];
+      const double *v = &traj.body_v[at * 3], *w = &traj.body_w[at * 3];
+      const int len = std::snprintf(
+          row, sizeof row,
+          "%d,%.9g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
+          "%.17g\n",
+          t, t * traj.dt, b, x[0], x[1], x[2], q[0], q[1], q[2], q[3], v[0], v[1], v[2], w[0], w[1], w[2]);
       csv.append(row, size_t(len));
     }
   return csv;
@@ -106,7 +111,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("simulate", "Run a scene forward; report its loss; write its trajectory");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--out", args->out, "Trajectory CSV: step,time,particle,x,y,z,vx,vy,vz");
-  cmd->add_option("--bodies-out", args->bodies_out, "Body trajectory CSV: step,time,body,x,y,z,qx,qy,qz,qw");
+  cmd->add_option("--bodies-out", args->bodies_out,
+                  "Body trajectory CSV: step,time,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
   cmd->add_option("--points-out", args->points_out, "Material points' trajectory CSV: step,time,point,x,y,z");
   add_device_options(*cmd, args->device);
   cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });

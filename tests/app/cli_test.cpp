@@ -1,6 +1,7 @@
 // The `nudge` binary run as a user runs it: exit codes, messages and output files.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,8 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -137,12 +140,28 @@ TEST_CASE("cli: simulate --bodies-out writes every body's pose at every step") {
   std::ifstream in(out);
   std::string header, first;
   std::getline(in, header);
-  CHECK(header == "step,time,body,x,y,z,qx,qy,qz,qw");
+  CHECK(header == "step,time,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
   std::getline(in, first);
-  CHECK(first.rfind("0,0,0,0,", 0) == 0);  // step 0, body 0 (the cue ball) at x = 0
-  int rows = 1;
-  for (std::string line; std::getline(in, line);) ++rows;
-  CHECK(rows == 2 * 1501);  // two balls, 1500 steps plus the initial state
+  CHECK(first.rfind("0,0,0,0,", 0) == 0);      // step 0, body 0 (the cue ball) at x = 0
+  std::vector<std::vector<double>> rows_read;  // every row's numbers
+  const auto numbers = [](const std::string& line) {
+    std::vector<double> values;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) values.push_back(std::stod(field));
+    return values;
+  };
+  rows_read.push_back(numbers(first));
+  for (std::string line; std::getline(in, line);) rows_read.push_back(numbers(line));
+  CHECK(rows_read.size() == 2 * 1501);  // two balls, 1500 steps plus the initial state
+  REQUIRE(rows_read[0].size() == 16);
+  // The cue ball starts moving and the object ball at rest; a semi-implicit step moves the
+  // centre by dt times the new velocity.
+  CHECK(std::hypot(rows_read[0][10], rows_read[0][12]) > 0.1);
+  CHECK(rows_read[1][10] == 0.0);
+  const std::vector<double>&before = rows_read[0], &after = rows_read[2];  // the cue ball at steps 0 and 1
+  const double dt = after[1] - before[1];
+  for (int k = 0; k < 3; ++k)
+    CHECK((after[3 + k] - before[3 + k]) / dt == doctest::Approx(after[10 + k]).epsilon(1e-6));
 }
 
 TEST_CASE("cli: optimize writes the result, the loss log and the optimised scene") {
