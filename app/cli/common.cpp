@@ -1,5 +1,6 @@
 #include "cli/common.h"
 
+#include "nudge/parameter_facts.h"
 #include "nudge/step_stability.h"
 
 #include <cstdio>
@@ -49,9 +50,8 @@ std::optional<std::vector<ParamId>> parse_parameter_list_or_report(const std::st
     const std::string name = text.substr(start, comma - start);
     const std::optional<ParamId> id = param_from_name(name);
     if (!id) {
-      std::string names;
-      for (int p = 0; p < kParamCount; ++p) names += (p ? ", " : "") + std::string(param_name(static_cast<ParamId>(p)));
-      print_error("--params: unknown parameter '" + name + "'; expected a comma-separated list of: " + names);
+      print_error("--params: unknown parameter '" + name +
+                  "'; expected a comma-separated list of: " + param_names_listed());
       return std::nullopt;
     }
     if (std::find(ids.begin(), ids.end(), *id) == ids.end()) ids.push_back(*id);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "nudge/parameter_facts.h"
 #include "nudge/parameters.h"
 #include "nudge/result.h"
 #include "nudge/scene.h"
@@ -41,12 +42,7 @@ inline py::array_t<double> array_of(std::vector<double> values, std::vector<py::
 
 inline ParamId param_named(const std::string& name) {
   if (std::optional<ParamId> id = param_from_name(name)) return *id;
-  std::string known;
-  for (int k = 0; k < kParamCount; ++k) {
-    if (k > 0) known += ", ";
-    known += param_name(ParamId(k));
-  }
-  throw EngineError("no parameter named '" + name + "'; the parameters are " + known);
+  throw EngineError("no parameter named '" + name + "'; the parameters are " + param_names_listed());
 }
 
 inline py::array_t<double> parameter_values(const Parameter& p, const std::vector<double>& values) {

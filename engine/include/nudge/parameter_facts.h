@@ -6,6 +6,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -100,6 +101,10 @@ std::span<const ParamId> per_step_params();
 
 // What one row of such an element is called in messages: "particle", "bending edge".
 std::string_view param_element_name(ParamElement element);
+
+// Every parameter's name, in ParamId order, separated by ", ": what a message about a
+// name that is none of them lists.
+std::string param_names_listed();
 
 // Whether x is in the parameter's range.
 bool in_param_range(ParamRange range, double x);

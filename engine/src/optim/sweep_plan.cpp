@@ -8,6 +8,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "nudge/parameter_facts.h"
 #include "nudge/scene_text.h"
 #include "nudge/sweep.h"
 
@@ -26,12 +27,6 @@ bool parse_double(std::string_view text, double& out) {
   // std::from_chars for double is in g++ 12; strtod would accept leading spaces and hex.
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size() && std::isfinite(out);
-}
-
-std::string known_parameters() {
-  std::string known;
-  for (int k = 0; k < kParamCount; ++k) known += std::string(k > 0 ? ", " : "") + std::string(param_name(ParamId(k)));
-  return known;
 }
 
 // "name", "name[r]" or "name[r,c]" of an entry, a row or a whole parameter.
@@ -67,7 +62,7 @@ Result<SweepAxis> parse_sweep_axis(std::string_view spec) {
     name = name.substr(0, open);
   }
   const std::optional<ParamId> id = param_from_name(name);
-  if (!id) return Error{what + "no parameter named " + quoted(name) + "; the parameters are " + known_parameters()};
+  if (!id) return Error{what + "no parameter named " + quoted(name) + "; the parameters are " + param_names_listed()};
   axis.param = *id;
   axis.label = entry_label(axis.param, axis.row, axis.col);
 

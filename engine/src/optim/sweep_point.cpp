@@ -56,12 +56,13 @@ SweepRow SweepEvaluator::evaluate(int index) {
     return row;
   };
 
-  ParameterSet params = base_;
+  // The point's parameters, in the scene that checks them (reset from the base each time).
+  ParameterSet& params = scene_.params;
+  params = base_;
   for (std::size_t a = 0; a < axes; ++a) {
     Parameter& p = params[plan_.axes[a].param];
     for_each_swept_entry(p, plan_.axes[a], [&](int k) { p.value[std::size_t(k)] = row.values[a]; });
   }
-  scene_.params = params;
   if (Status valid = check_scene(scene_); !valid) return fail(valid.error().message);
 
   switch (plan_.mode) {

@@ -221,6 +221,12 @@ std::vector<double> param_default(const ParamFacts& facts, const Scene& scene, i
   return values;
 }
 
+std::string param_names_listed() {
+  std::string names;
+  for (int k = 0; k < kParamCount; ++k) names += (k > 0 ? ", " : "") + std::string(param_name(ParamId(k)));
+  return names;
+}
+
 std::string_view param_element_name(ParamElement element) {
   switch (element) {
     case ParamElement::Particle: return "particle";
