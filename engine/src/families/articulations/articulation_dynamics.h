@@ -1,0 +1,379 @@
+// The dynamics of one tree of links in joint coordinates, M(q) qdd + c(q, qd) = tau, and
+// its step and the step's adjoint, written on arrays so that each is checked on its own
+// (tests/engine/articulation_dynamics_test.cpp) and a kernel runs them per tree.
+//
+// Everything is in world coordinates about the world's origin (Featherstone's spatial
+// vectors), so that a link's quantities add up its tree without transforms:
+//   forward kinematics  each link's frame from its parent's and its joint (as MuJoCo
+//                       places a body: its pos and quat in the parent, then the joint)
+//   inverse dynamics    the recursive Newton-Euler algorithm (RNEA): the residual
+//                       r(q, qd, qdd) = M qdd + c - tau of the generalised forces
+//   mass matrix         the composite-rigid-body algorithm (CRBA), then a Cholesky solve
+// The step is MuJoCo's Euler: qdd from (M + armature + dt damping) qdd = tau - c - damping
+// qd (damping implicit), then qd' = qd + dt qdd, q' = q + dt qd'.
+//
+// The adjoint differentiates the step through the implicit function r(q, qd, qdd) = 0
+// (Carpentier and Mansard's analytical derivatives of rigid-body dynamics): with
+// lambda = M~^-1 dL/dqdd, every input z gets -lambda^T dr/dz at the solved qdd, so it
+// needs RNEA's adjoint and one more solve with the same factor, not the adjoint of the
+// CRBA or of the factorisation. RNEA's adjoint runs the recursion backwards; what a
+// link's frame carries (its joint's motion, its inertia) gives a wrench on the link, and
+// a joint's coordinate gets the sum over its subtree along its motion, as its force does.
+#pragma once
+
+#include "families/articulations/articulation_model.h"
+
+namespace nudge {
+
+// What the recursions keep per link.
+template <class T>
+struct LinkFrame {
+  Mat33<T> rot;       // the link's axes in the world
+  Vec3<T> origin;     // its frame's origin in the world
+  Spatial<T> motion;  // its joint's motion per unit qd (0 for a weld)
+  BodyInertiaWorld<T> inertia;
+  Spatial<T> v, a, f;  // velocity, acceleration, and the force its own inertia needs
+  Spatial<T> subtree;  // the force its joint carries: f summed over its subtree
+  CompositeInertia<T> composite;
+  // The adjoint's: dL/d(subtree force), dL/dv, dL/da, and the wrench its subtree's frames
+  // feel (dL per twist of the link).
+  Spatial<T> adj_subtree, adj_v, adj_a, wrench;
+};
+
+// The parent's frame, or the world's.
+template <class T>
+NUDGE_HD void parent_frame(const LinkFrame<T>* frames, int parent, Mat33<T>& rot, Vec3<T>& origin) {
+  if (parent >= 0) {
+    rot = frames[parent].rot, origin = frames[parent].origin;
+  } else {
+    rot = identity33<T>(), origin = {0, 0, 0};
+  }
+}
+
+// Forward kinematics: every link's frame, joint motion and world inertia at q.
+template <class T>
+NUDGE_HD_NOINLINE void link_frames(const TreeModel& tree, const LinkModel<T>* links, const T* q, LinkFrame<T>* frames) {
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
+    const LinkModel<T>& l = links[k];
+    LinkFrame<T>& fr = frames[k];
+    Mat33<T> rp;
+    Vec3<T> op;
+    parent_frame(frames, l.parent, rp, op);
+    const Mat33<T> r0 = rp * to_matrix(l.quat);
+    const Vec3<T> o0 = op + rp * l.pos;
+    const Vec3<T> axis = r0 * l.axis;
+    if (l.joint == int(LinkJoint::Hinge)) {
+      const Vec3<T> anchor = o0 + r0 * l.anchor;
+      fr.rot = r0 * to_matrix(quat_from_axis_angle(l.axis, q[l.dof]));
+      fr.origin = anchor - fr.rot * l.anchor;
+      fr.motion = {axis, cross(anchor, axis)};
+    } else if (l.joint == int(LinkJoint::Slide)) {
+      fr.rot = r0;
+      fr.origin = o0 + q[l.dof] * axis;
+      fr.motion = {{0, 0, 0}, axis};
+    } else {
+      fr.rot = r0, fr.origin = o0;
+      fr.motion = zero_spatial<T>();
+    }
+    fr.inertia = {l.mass, fr.origin + fr.rot * l.com, fr.rot * l.inertia * transpose(fr.rot)};
+  }
+}
+
+// RNEA at (qd, qdd) on frames from link_frames: each link's v, a, f and subtree force,
+// and r = M qdd + c (gravity and the velocity terms) into out, one per coordinate.
+template <class T>
+NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd, const T* qdd,
+                                        Vec3<T> gravity, LinkFrame<T>* frames, T* out) {
+  const int end = tree.first_link + tree.links;
+  for (int k = tree.first_link; k < end; ++k) {
+    const LinkModel<T>& l = links[k];
+    LinkFrame<T>& fr = frames[k];
+    Spatial<T> vp = zero_spatial<T>(), ap = {{0, 0, 0}, -gravity};
+    if (l.parent >= 0) vp = frames[l.parent].v, ap = frames[l.parent].a;
+    const Spatial<T> w = l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>();
+    fr.v = vp + w;
+    fr.a = ap + cross_motion(fr.v, w);
+    if (l.dof >= 0) fr.a += qdd[l.dof] * fr.motion;
+    fr.f = apply_inertia(fr.inertia, fr.a) + cross_force(fr.v, apply_inertia(fr.inertia, fr.v));
+    fr.subtree = fr.f;
+  }
+  for (int k = end - 1; k >= tree.first_link; --k) {
+    const LinkModel<T>& l = links[k];
+    if (l.dof >= 0) out[l.dof] = dot(frames[k].motion, frames[k].subtree);
+    if (l.parent >= 0) frames[l.parent].subtree += frames[k].subtree;
+  }
+}
+
+// CRBA: the joint-space mass matrix (dofs x dofs, row-major, the tree's own coordinates)
+// on frames from link_frames.
+template <class T>
+NUDGE_HD_NOINLINE void mass_matrix(const TreeModel& tree, const LinkModel<T>* links, LinkFrame<T>* frames, T* m) {
+  const int end = tree.first_link + tree.links, n = tree.dofs;
+  for (int i = 0; i < n * n; ++i) m[i] = 0;  // coordinates on different branches do not couple
+  for (int k = tree.first_link; k < end; ++k) frames[k].composite = composite_of(frames[k].inertia);
+  for (int k = end - 1; k >= tree.first_link; --k) {
+    const int p = links[k].parent;
+    if (p < 0) continue;
+    CompositeInertia<T>& c = frames[p].composite;
+    const CompositeInertia<T>& own = frames[k].composite;
+    c.mass += own.mass, c.moment += own.moment, c.rot += own.rot;
+  }
+  for (int k = tree.first_link; k < end; ++k) {
+    const int i = links[k].dof;
+    if (i < 0) continue;
+    const Spatial<T> force = apply_composite(frames[k].composite, frames[k].motion);
+    for (int j = k; j >= 0; j = links[j].parent) {
+      const int d = links[j].dof;
+      if (d < 0) continue;
+      const T value = dot(frames[j].motion, force);
+      m[(i - tree.first_dof) * n + (d - tree.first_dof)] = value;
+      m[(d - tree.first_dof) * n + (i - tree.first_dof)] = value;
+    }
+  }
+}
+
+// In place: the lower Cholesky factor L of a symmetric positive definite n x n matrix
+// (the upper triangle is left as it was). False if it is not positive definite.
+template <class T>
+NUDGE_HD bool cholesky_factor(T* a, int n) {
+  for (int j = 0; j < n; ++j) {
+    T d = a[j * n + j];
+    for (int k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
+    if (!(d > T(0))) return false;
+    d = std::sqrt(d);
+    a[j * n + j] = d;
+    for (int i = j + 1; i < n; ++i) {
+      T s = a[i * n + j];
+      for (int k = 0; k < j; ++k) s -= a[i * n + k] * a[j * n + k];
+      a[i * n + j] = s / d;
+    }
+  }
+  return true;
+}
+
+// In place: x = (L L^T)^-1 b.
+template <class T>
+NUDGE_HD void cholesky_solve(const T* l, int n, T* b) {
+  for (int i = 0; i < n; ++i) {
+    T s = b[i];
+    for (int k = 0; k < i; ++k) s -= l[i * n + k] * b[k];
+    b[i] = s / l[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    T s = b[i];
+    for (int k = i + 1; k < n; ++k) s -= l[k * n + i] * b[k];
+    b[i] = s / l[i * n + i];
+  }
+}
+
+// What one step reads besides the state.
+template <class T>
+struct TreeStepInputs {
+  const LinkModel<T>* links;
+  const DofModel<T>* dofs;
+  const DofActuator<T>* actuators;
+  int actuator_count;  // all trees': each acts on its own coordinates
+  const T* controls;   // the step's row of the controls table (channels), or null
+  Vec3<T> gravity;
+  T dt;
+};
+
+// Scratch of a step: frames per link, the factor per tree, three arrays per coordinate.
+template <class T>
+struct TreeScratch {
+  LinkFrame<T>* frames;
+  T* matrix;
+  T* tau;  // generalised force of the actuators
+  T* qdd;
+  T* work;
+};
+
+// tau of the actuators acting on the tree's coordinates.
+template <class T>
+NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd, T* tau) {
+  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) tau[i] = 0;
+  for (int a = 0; a < in.actuator_count; ++a) {
+    const DofActuator<T>& act = in.actuators[a];
+    const int i = act.dof;
+    if (i < tree.first_dof || i >= tree.first_dof + tree.dofs) continue;
+    const T u = in.controls && act.channel >= 0 ? in.controls[act.channel] : T(0);
+    const T force = act.gain * u + act.bias_q * act.gear * q[i] + act.bias_qd * act.gear * qd[i];
+    tau[i] += act.gear * force;
+  }
+}
+
+// The step's qdd into s.qdd, with the factor of M~ = M + armature + dt damping left in
+// s.matrix and the frames and RNEA's values at (q, qd, qdd) in s.frames. False where M~
+// is not positive definite (a tree without mass on some coordinate).
+template <class T>
+NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
+                                         const TreeScratch<T>& s) {
+  const int first = tree.first_dof, n = tree.dofs;
+  link_frames(tree, in.links, q, s.frames);
+  actuator_forces(tree, in, q, qd, s.tau);
+  for (int i = first; i < first + n; ++i) s.work[i] = 0;
+  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd);  // qdd holds c
+  for (int i = first; i < first + n; ++i) s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i];
+  T* m = s.matrix + tree.matrix;
+  mass_matrix(tree, in.links, s.frames, m);
+  for (int i = 0; i < n; ++i) m[i * n + i] += in.dofs[first + i].armature + in.dt * in.dofs[first + i].damping;
+  if (!cholesky_factor(m, n)) return false;
+  cholesky_solve(m, n, s.qdd + first);
+  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work);  // the motion at qdd, for adjoints
+  return true;
+}
+
+// One semi-implicit Euler step of a tree: (q, qd) -> (q', qd').
+template <class T>
+NUDGE_HD_NOINLINE bool tree_step(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
+                                 const TreeScratch<T>& s, T* q_next, T* qd_next) {
+  if (!tree_acceleration(tree, in, q, qd, s)) return false;
+  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) {
+    qd_next[i] = qd[i] + in.dt * s.qdd[i];
+    q_next[i] = q[i] + in.dt * qd_next[i];
+  }
+  return true;
+}
+
+// Where a step's adjoint adds the parameters' gradients (per link, per coordinate, per
+// actuator; null: not wanted).
+template <class T>
+struct TreeGrad {
+  T* mass;            // per link
+  Vec3<T>* com;       // per link, in its frame
+  Mat33<T>* inertia;  // per link (the full matrix's entries; a symmetric parameter sums pairs)
+  Vec3<T>* pos;       // per link, in its parent's frame
+  T* armature;        // per coordinate
+  T* damping;
+  T* actuator_gain;  // per actuator
+  T* controls;       // the step's row of dL/dcontrols (channels)
+  Vec3<T>* gravity;  // one per tree
+};
+
+// RNEA's adjoint at the motion inverse_dynamics left in the frames (at q, qd, qdd): adds
+// mu^T dr/dz to the adjoint of each input z (q and qd per coordinate, the links'
+// parameters, gravity). Root to leaves, dL/d(subtree force) is the parent's plus mu along
+// the link's motion; leaves to root, each link's dL/dv and dL/da (its children's shares
+// already in), then its frame's share as a wrench, summed over its subtree like a force.
+template <class T>
+NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd,
+                                                const T* qdd, const T* mu, LinkFrame<T>* frames, T* adj_q, T* adj_qd,
+                                                const TreeGrad<T>& grad, int tree_index) {
+  const int first = tree.first_link, end = tree.first_link + tree.links;
+  for (int k = first; k < end; ++k) {
+    const LinkModel<T>& l = links[k];
+    LinkFrame<T>& fr = frames[k];
+    fr.adj_subtree = l.parent >= 0 ? frames[l.parent].adj_subtree : zero_spatial<T>();
+    if (l.dof >= 0) fr.adj_subtree += mu[l.dof] * fr.motion;
+    fr.adj_v = fr.adj_a = fr.wrench = zero_spatial<T>();
+  }
+  for (int k = end - 1; k >= first; --k) {
+    const LinkModel<T>& l = links[k];
+    LinkFrame<T>& fr = frames[k];
+    const BodyInertiaWorld<T>& in = fr.inertia;
+    Spatial<T> adj_motion = l.dof >= 0 ? mu[l.dof] * fr.subtree : zero_spatial<T>();
+    T adj_mass = 0;
+    Vec3<T> adj_com{0, 0, 0};
+    Mat33<T> adj_rot = zero33<T>();
+    // f = I a + v x* (I v)
+    const Spatial<T> fbar = fr.adj_subtree;
+    fr.adj_a += apply_inertia(in, fbar);
+    adj_apply_inertia(in, fr.a, fbar, adj_mass, adj_com, adj_rot);
+    const Spatial<T> h = apply_inertia(in, fr.v);
+    fr.adj_v += Spatial<T>{cross(h.ang, fbar.ang) + cross(h.lin, fbar.lin), cross(h.lin, fbar.ang)};
+    const Spatial<T> hbar = {cross(fbar.ang, fr.v.ang), cross(fbar.ang, fr.v.lin) + cross(fbar.lin, fr.v.ang)};
+    fr.adj_v += apply_inertia(in, hbar);
+    adj_apply_inertia(in, fr.v, hbar, adj_mass, adj_com, adj_rot);
+    // a = a_parent + v x w + motion qdd, w = motion qd
+    const Spatial<T> w = l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>();
+    const Spatial<T> abar = fr.adj_a;
+    if (l.parent >= 0)
+      frames[l.parent].adj_a += abar;
+    else if (grad.gravity)
+      grad.gravity[tree_index] += -abar.lin;
+    fr.adj_v += Spatial<T>{cross(w.ang, abar.ang) + cross(w.lin, abar.lin), cross(w.ang, abar.lin)};
+    Spatial<T> wbar = {cross(abar.ang, fr.v.ang) + cross(abar.lin, fr.v.lin), cross(abar.lin, fr.v.ang)};
+    // v = v_parent + w
+    wbar += fr.adj_v;
+    if (l.parent >= 0) frames[l.parent].adj_v += fr.adj_v;
+    if (l.dof >= 0) {
+      adj_qd[l.dof] += dot(fr.motion, wbar);
+      adj_motion += qd[l.dof] * wbar + qdd[l.dof] * abar;
+    }
+    // The link's frame carries its joint's motion and its inertia: moved by a twist d,
+    // motion' = d x motion, com' = com + d's velocity there, rot' = [d]x rot - rot [d]x.
+    const Spatial<T> s = fr.motion;
+    fr.wrench.ang += cross(s.ang, adj_motion.ang) + cross(s.lin, adj_motion.lin) + cross(in.com, adj_com) +
+                     skew_trace(in.rot * transpose(adj_rot)) + T(-1) * skew_trace(transpose(adj_rot) * in.rot);
+    fr.wrench.lin += cross(s.ang, adj_motion.lin) + adj_com;
+    // A joint moves its subtree along its motion; the link's placement moves it along the
+    // parent's axes.
+    if (l.dof >= 0) adj_q[l.dof] += dot(s, fr.wrench);
+    Mat33<T> rp;
+    Vec3<T> op;
+    parent_frame(frames, l.parent, rp, op);
+    if (grad.mass) grad.mass[k] += adj_mass;
+    if (grad.com) grad.com[k] += mul_transpose(fr.rot, adj_com);
+    if (grad.inertia) grad.inertia[k] += transpose(fr.rot) * adj_rot * fr.rot;
+    if (grad.pos) grad.pos[k] += mul_transpose(rp, fr.wrench.lin);
+    if (l.parent >= 0) frames[l.parent].wrench += fr.wrench;
+  }
+}
+
+// The adjoint of tree_step: adj_q and adj_qd hold dL/dq' and dL/dqd' on entry and
+// dL/dq and dL/dqd on return; the parameters' shares are added to grad. False where M~
+// is not positive definite.
+template <class T>
+NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
+                                         const TreeScratch<T>& s, T* adj_q, T* adj_qd, const TreeGrad<T>& grad,
+                                         int tree_index) {
+  if (!tree_acceleration(tree, in, q, qd, s)) return false;
+  const int first = tree.first_dof, n = tree.dofs;
+  // qd' = qd + dt qdd and q' = q + dt qd': dL/dqdd = dt (dL/dqd' + dt dL/dq').
+  for (int i = first; i < first + n; ++i) {
+    adj_qd[i] += in.dt * adj_q[i];
+    s.work[i] = in.dt * adj_qd[i];
+  }
+  cholesky_solve(s.matrix + tree.matrix, n, s.work + first);  // lambda = M~^-1 dL/dqdd
+  // tau enters r with a minus sign: dL/dtau = lambda, and every other input z of r gets
+  // mu^T dr/dz with mu = -lambda.
+  for (int a = 0; a < in.actuator_count; ++a) {
+    const DofActuator<T>& act = in.actuators[a];
+    const int i = act.dof;
+    if (i < first || i >= first + n) continue;
+    const T lambda = s.work[i];
+    const T u = in.controls && act.channel >= 0 ? in.controls[act.channel] : T(0);
+    if (grad.controls && act.channel >= 0) grad.controls[act.channel] += act.gear * act.gain * lambda;
+    if (grad.actuator_gain) grad.actuator_gain[a] += act.gear * u * lambda;
+    adj_q[i] += act.gear * act.bias_q * act.gear * lambda;
+    adj_qd[i] += act.gear * act.bias_qd * act.gear * lambda;
+  }
+  for (int i = first; i < first + n; ++i) {
+    const T mu = -s.work[i];
+    s.tau[i] = mu;
+    if (grad.armature) grad.armature[i] += mu * s.qdd[i];
+    if (grad.damping) grad.damping[i] += mu * (in.dt * s.qdd[i] + qd[i]);
+    adj_qd[i] += mu * in.dofs[i].damping;
+  }
+  adjoint_inverse_dynamics(tree, in.links, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index);
+  return true;
+}
+
+// The tree's kinetic and potential energy at (q, qd) (as MuJoCo's mj_energyPos and
+// mj_energyVel: 1/2 qd^T M qd and -m g . com summed over links), on the frames.
+template <class T>
+NUDGE_HD_NOINLINE void tree_energy(const TreeModel& tree, const LinkModel<T>* links, const T* q, const T* qd,
+                                   Vec3<T> gravity, LinkFrame<T>* frames, T& kinetic, T& potential) {
+  link_frames(tree, links, q, frames);
+  kinetic = potential = 0;
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
+    const LinkModel<T>& l = links[k];
+    LinkFrame<T>& fr = frames[k];
+    fr.v = (l.parent >= 0 ? frames[l.parent].v : zero_spatial<T>()) +
+           (l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>());
+    kinetic += T(0.5) * dot(fr.v, apply_inertia(fr.inertia, fr.v));
+    potential -= fr.inertia.mass * dot(gravity, fr.inertia.com);
+  }
+}
+
+}  // namespace nudge

@@ -1,0 +1,230 @@
+// The articulations' recursions on their own: the mass matrix, the bias forces and a
+// rollout of a double pendulum against MuJoCo's numbers, and the step's adjoint against
+// central differences in double, input by input.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "central_difference.h"
+#include "families/articulations/articulation_dynamics.h"
+
+namespace nudge {
+namespace {
+
+LinkModel<double> hinge_link(int parent, int dof, Vec3<double> pos, Vec3<double> com, double mass,
+                             Vec3<double> diag_inertia) {
+  LinkModel<double> l;
+  l.parent = parent;
+  l.joint = int(LinkJoint::Hinge);
+  l.dof = dof;
+  l.pos = pos;
+  l.quat = {0, 0, 0, 1};
+  l.anchor = {0, 0, 0};
+  l.axis = {0, 1, 0};
+  l.mass = mass;
+  l.com = com;
+  l.inertia = diagonal33(diag_inertia);
+  return l;
+}
+
+// tests/data/articulations/double_pendulum.xml, as MuJoCo models it.
+struct DoublePendulum {
+  std::vector<LinkModel<double>> links{hinge_link(-1, 0, {0, 0, 2}, {0, 0, -0.25}, 1.0, {0.021, 0.021, 0.001}),
+                                       hinge_link(0, 1, {0, 0, -0.5}, {0, 0, -0.2}, 0.5, {0.007, 0.007, 0.0005})};
+  std::vector<DofModel<double>> dofs{{0, 0}, {0, 0}};
+  TreeModel tree{0, 2, 0, 2, 0};
+  std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(2);
+  std::vector<double> matrix = std::vector<double>(4), tau = std::vector<double>(2), qdd = std::vector<double>(2),
+                      work = std::vector<double>(2);
+  TreeScratch<double> scratch() { return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data()}; }
+  TreeStepInputs<double> inputs() { return {links.data(), dofs.data(), nullptr, 0, nullptr, {0, 0, -9.81}, 1e-3}; }
+};
+
+TEST_CASE("a double pendulum's mass matrix and bias forces are MuJoCo's") {
+  DoublePendulum p;
+  const double q[2] = {0.7, -0.4}, qd[2] = {0, 0}, zero[2] = {0, 0};
+  link_frames(p.tree, p.links.data(), q, p.frames.data());
+  double m[4];
+  mass_matrix(p.tree, p.links.data(), p.frames.data(), m);
+  // mujoco.mj_fullM after mj_forward at q = (0.7, -0.4)
+  CHECK(m[0] == doctest::Approx(0.327606099400288).epsilon(1e-12));
+  CHECK(m[1] == doctest::Approx(0.073053049700144).epsilon(1e-12));
+  CHECK(m[2] == doctest::Approx(0.073053049700144).epsilon(1e-12));
+  CHECK(m[3] == doctest::Approx(0.027).epsilon(1e-12));
+  double c[2];
+  inverse_dynamics(p.tree, p.links.data(), qd, zero, Vec3<double>{0, 0, -9.81}, p.frames.data(), c);
+  CHECK(c[0] == doctest::Approx(3.449793078635649).epsilon(1e-12));  // qfrc_bias
+  CHECK(c[1] == doctest::Approx(0.289905322734774).epsilon(1e-12));
+}
+
+TEST_CASE("a double pendulum swings for 2 s as MuJoCo's Euler at dt = 1 ms does, to 1e-9") {
+  DoublePendulum p;
+  std::vector<double> q{0.7, -0.4}, qd{0, 0}, qn(2), qdn(2);
+  const TreeStepInputs<double> in = p.inputs();
+  double k0, u0;
+  tree_energy(p.tree, p.links.data(), q.data(), qd.data(), in.gravity, p.frames.data(), k0, u0);
+  for (int t = 0; t < 2000; ++t) {
+    REQUIRE(tree_step(p.tree, in, q.data(), qd.data(), p.scratch(), qn.data(), qdn.data()));
+    q = qn, qd = qdn;
+  }
+  // mujoco 4.0.0: double_pendulum.xml, qpos = (0.7, -0.4), 2000 x mj_step
+  CHECK(q[0] == doctest::Approx(-0.061458341558146).epsilon(1e-9));
+  CHECK(q[1] == doctest::Approx(-0.283473323778461).epsilon(1e-9));
+  CHECK(qd[0] == doctest::Approx(-0.354647305298189).epsilon(1e-9));
+  CHECK(qd[1] == doctest::Approx(-8.157621273254763).epsilon(1e-9));
+  double k1, u1;
+  tree_energy(p.tree, p.links.data(), q.data(), qd.data(), in.gravity, p.frames.data(), k1, u1);
+  CHECK((k1 + u1) - (k0 + u0) == doctest::Approx(0.00344).epsilon(0.02));  // MuJoCo's drift, J
+}
+
+// A tree with every kind of joint and term: a slide carrying a hinge with an offset anchor,
+// a welded link, and a second branch; damping, armature, actuators of both kinds.
+struct Branchy {
+  std::vector<LinkModel<double>> links;
+  std::vector<DofModel<double>> dofs{{0.01, 0.3}, {0.02, 0.1}, {0.0, 0.05}, {0.03, 0.0}};
+  std::vector<DofActuator<double>> actuators{
+      {0, 0, 1.5, 1.0, 0.0, 0.0}, {1, 1, 0.8, 20.0, -20.0, -2.0}, {3, 0, 1.0, 1.0, 0.0, 0.0}};
+  std::vector<double> controls{0.7, 0.2};
+  TreeModel tree{0, 5, 0, 4, 0};
+  Vec3<double> gravity{0.3, -0.2, -9.81};
+  double dt = 0.01;
+  std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(5);
+  std::vector<double> matrix = std::vector<double>(16), tau = std::vector<double>(4), qdd = std::vector<double>(4),
+                      work = std::vector<double>(4);
+
+  Branchy() {
+    LinkModel<double> slide = hinge_link(-1, 0, {0.1, 0.2, 1.0}, {0.05, 0.0, 0.02}, 2.0, {0.05, 0.04, 0.03});
+    slide.joint = int(LinkJoint::Slide);
+    slide.axis = normalize(Vec3<double>{1, 0.2, 0.1});
+    LinkModel<double> arm = hinge_link(0, 1, {0.0, 0.1, -0.2}, {0.1, 0.02, -0.3}, 1.2, {0.03, 0.02, 0.01});
+    arm.quat = normalize(Quat<double>{0.1, 0.2, -0.1, 0.95});
+    arm.anchor = {0.02, -0.01, 0.05};
+    arm.axis = normalize(Vec3<double>{0.2, 1, 0.3});
+    arm.inertia(0, 1) = arm.inertia(1, 0) = 0.004;
+    LinkModel<double> welded = hinge_link(1, -1, {0.1, 0, -0.5}, {0, 0.05, -0.1}, 0.4, {0.01, 0.01, 0.02});
+    welded.joint = int(LinkJoint::Weld);
+    LinkModel<double> hand = hinge_link(2, 2, {0, 0, -0.3}, {0.0, 0.0, -0.15}, 0.6, {0.01, 0.012, 0.004});
+    hand.axis = normalize(Vec3<double>{1, 0, 0.4});
+    LinkModel<double> side = hinge_link(0, 3, {-0.2, 0, 0}, {-0.1, 0.03, 0}, 0.7, {0.006, 0.01, 0.008});
+    side.axis = {0, 0, 1};
+    links = {slide, arm, welded, hand, side};
+  }
+  TreeScratch<double> scratch() { return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data()}; }
+  TreeStepInputs<double> inputs() {
+    return {links.data(), dofs.data(), actuators.data(), int(actuators.size()), controls.data(), gravity, dt};
+  }
+};
+
+TEST_CASE("the mass matrix is RNEA's response to each unit acceleration") {
+  Branchy b;
+  const double q[4] = {0.1, 0.4, -0.7, 1.1}, zero[4] = {0, 0, 0, 0};
+  link_frames(b.tree, b.links.data(), q, b.frames.data());
+  double m[16];
+  mass_matrix(b.tree, b.links.data(), b.frames.data(), m);
+  for (int j = 0; j < 4; ++j) {
+    double e[4] = {0, 0, 0, 0}, r[4];
+    e[j] = 1;
+    inverse_dynamics(b.tree, b.links.data(), zero, e, Vec3<double>{0, 0, 0}, b.frames.data(), r);
+    for (int i = 0; i < 4; ++i) CHECK(m[i * 4 + j] == doctest::Approx(r[i]).epsilon(1e-12));
+  }
+}
+
+// L = a . q' + b . qd' after `steps` steps from (q, qd).
+struct StepLoss {
+  Branchy& b;
+  std::vector<double> q{0.1, 0.4, -0.7, 1.1}, qd{0.3, -0.5, 0.8, 0.2};
+  std::vector<double> a{0.3, -1.2, 0.7, 0.4}, c{-0.2, 0.5, 0.9, -0.6};
+  int steps = 3;
+  double operator()() {
+    std::vector<double> x = q, xd = qd, xn(4), xdn(4);
+    for (int t = 0; t < steps; ++t) {
+      REQUIRE(tree_step(b.tree, b.inputs(), x.data(), xd.data(), b.scratch(), xn.data(), xdn.data()));
+      x = xn, xd = xdn;
+    }
+    double l = 0;
+    for (int i = 0; i < 4; ++i) l += a[size_t(i)] * x[size_t(i)] + c[size_t(i)] * xd[size_t(i)];
+    return l;
+  }
+};
+
+struct StepGradients {
+  std::vector<double> q, qd, mass, armature, damping, gain, controls;
+  std::vector<Vec3<double>> com, pos;
+  std::vector<Mat33<double>> inertia;
+  Vec3<double> gravity{0, 0, 0};
+};
+
+StepGradients adjoint_gradients(Branchy& b, StepLoss& loss) {
+  // Forward, keeping each step's state; then the steps' adjoints back.
+  std::vector<std::vector<double>> qs{loss.q}, qds{loss.qd};
+  for (int t = 0; t < loss.steps; ++t) {
+    std::vector<double> xn(4), xdn(4);
+    REQUIRE(tree_step(b.tree, b.inputs(), qs.back().data(), qds.back().data(), b.scratch(), xn.data(), xdn.data()));
+    qs.push_back(xn), qds.push_back(xdn);
+  }
+  StepGradients g;
+  g.q = loss.a, g.qd = loss.c;
+  g.mass.assign(5, 0.0), g.com.assign(5, {0, 0, 0}), g.pos.assign(5, {0, 0, 0}), g.inertia.assign(5, zero33<double>());
+  g.armature.assign(4, 0.0), g.damping.assign(4, 0.0), g.gain.assign(3, 0.0), g.controls.assign(2, 0.0);
+  const TreeGrad<double> grad{g.mass.data(),    g.com.data(),  g.inertia.data(),  g.pos.data(), g.armature.data(),
+                              g.damping.data(), g.gain.data(), g.controls.data(), &g.gravity};
+  for (int t = loss.steps - 1; t >= 0; --t)
+    REQUIRE(adjoint_tree_step(b.tree, b.inputs(), qs[size_t(t)].data(), qds[size_t(t)].data(), b.scratch(), g.q.data(),
+                              g.qd.data(), grad, 0));
+  return g;
+}
+
+void check_close(double adjoint, double difference, const char* what, int index) {
+  INFO(what << "[" << index << "]: adjoint " << adjoint << ", central difference " << difference);
+  CHECK(std::fabs(adjoint - difference) <= 1e-6 * std::max(1.0, std::fabs(difference)));
+}
+
+TEST_CASE("a tree step's adjoint matches central differences for every input") {
+  Branchy b;
+  StepLoss loss{b};
+  const StepGradients g = adjoint_gradients(b, loss);
+  const auto f = [&] { return loss(); };
+  for (int i = 0; i < 4; ++i) {
+    check_close(g.q[size_t(i)], test::central_difference(loss.q[size_t(i)], f), "q", i);
+    check_close(g.qd[size_t(i)], test::central_difference(loss.qd[size_t(i)], f), "qd", i);
+    check_close(g.armature[size_t(i)], test::central_difference(b.dofs[size_t(i)].armature, f), "armature", i);
+    check_close(g.damping[size_t(i)], test::central_difference(b.dofs[size_t(i)].damping, f), "damping", i);
+  }
+  for (int k = 0; k < 5; ++k) {
+    LinkModel<double>& l = b.links[size_t(k)];
+    check_close(g.mass[size_t(k)], test::central_difference(l.mass, f), "mass", k);
+    check_close(g.com[size_t(k)].x, test::central_difference(l.com.x, f), "com.x", k);
+    check_close(g.com[size_t(k)].y, test::central_difference(l.com.y, f), "com.y", k);
+    check_close(g.com[size_t(k)].z, test::central_difference(l.com.z, f), "com.z", k);
+    check_close(g.pos[size_t(k)].x, test::central_difference(l.pos.x, f), "pos.x", k);
+    check_close(g.pos[size_t(k)].y, test::central_difference(l.pos.y, f), "pos.y", k);
+    check_close(g.pos[size_t(k)].z, test::central_difference(l.pos.z, f), "pos.z", k);
+    // An inertia is symmetric: move (r, c) and (c, r) together, which the adjoint's two
+    // entries add up for. (Alone, one entry makes M no longer r's Jacobian in qdd.)
+    for (int r = 0; r < 3; ++r)
+      for (int c = r; c < 3; ++c) {
+        double shift = 0;
+        const double base_rc = l.inertia(r, c), base_cr = l.inertia(c, r);
+        const auto moved = [&] {
+          l.inertia(r, c) = base_rc + shift, l.inertia(c, r) = base_cr + shift;
+          const double value = loss();
+          l.inertia(r, c) = base_rc, l.inertia(c, r) = base_cr;
+          return value;
+        };
+        const double adjoint =
+            r == c ? g.inertia[size_t(k)](r, r) : g.inertia[size_t(k)](r, c) + g.inertia[size_t(k)](c, r);
+        check_close(adjoint, test::central_difference(shift, moved), "inertia", 9 * k + 3 * r + c);
+      }
+  }
+  for (int a = 0; a < 3; ++a)
+    check_close(g.gain[size_t(a)], test::central_difference(b.actuators[size_t(a)].gain, f), "gain", a);
+  for (int c = 0; c < 2; ++c)  // each step reads the same row here
+    check_close(g.controls[size_t(c)], test::central_difference(b.controls[size_t(c)], f), "controls", c);
+  check_close(g.gravity.x, test::central_difference(b.gravity.x, f), "gravity.x", 0);
+  check_close(g.gravity.y, test::central_difference(b.gravity.y, f), "gravity.y", 0);
+  check_close(g.gravity.z, test::central_difference(b.gravity.z, f), "gravity.z", 0);
+}
+
+}  // namespace
+}  // namespace nudge
