@@ -19,6 +19,7 @@ int run_command_line(int argc, char** argv, const DefaultCommand* no_subcommand)
   int exit_code = kExitOk;
   add_validate_command(app, exit_code);
   add_simulate_command(app, exit_code);
+  add_import_command(app, exit_code);
   add_optimize_command(app, exit_code);
   add_mpc_command(app, exit_code);
   add_gradient_command(app, exit_code);

@@ -1,6 +1,8 @@
-// nudge simulate SCENE [--out traj.csv] [--bodies-out bodies.csv] [--points-out points.csv]:
-// runs the rollout, reports the loss of each objective term, and writes the trajectory
-// of the particles, of the bodies and of the material points.
+// nudge simulate SCENE [--out traj.csv] [--bodies-out bodies.csv] [--points-out points.csv]
+// [--joints-out joints.csv]: runs the rollout, reports the loss of each objective term, and
+// writes the trajectory of the particles, of the bodies, of the material points and of the
+// articulations' joints.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -16,7 +18,7 @@ namespace nudge {
 namespace {
 
 struct SimulateArgs {
-  std::string scene, out, bodies_out, points_out;
+  std::string scene, out, bodies_out, points_out, joints_out;
   DeviceOptions device;
 };
 
@@ -68,6 +70,23 @@ std::string point_trajectory_csv(const Trajectory& traj) {
   return csv;
 }
 
+// Articulations' joints: each hinge's or slide's coordinate and rate, named by its link.
+std::string joint_trajectory_csv(const Scene& scene, const Trajectory& traj) {
+  std::string csv = "step,time,joint,link,q,qd\n";
+  const std::vector<int> coordinate = articulation_coordinates(scene.articulations);
+  char row[320];
+  for (int t = 0; t <= traj.steps; ++t)
+    for (size_t k = 0; k < coordinate.size(); ++k) {
+      const int i = coordinate[k];
+      if (i < 0) continue;
+      const size_t at = size_t(t) * size_t(traj.coordinates) + size_t(i);
+      const int len = std::snprintf(row, sizeof row, "%d,%.9g,%d,%s,%.17g,%.17g\n", t, t * traj.dt, i,
+                                    scene.articulations.links[k].name.c_str(), traj.joint_q[at], traj.joint_qd[at]);
+      if (len > 0) csv.append(row, std::min(size_t(len), sizeof row - 1));
+    }
+  return csv;
+}
+
 int write_csv(const std::string& path, const std::string& csv) {
   if (Status written = write_file_atomically(path, csv); !written) {
     print_error(written.error().message);
@@ -101,6 +120,8 @@ int run_simulate(const SimulateArgs& args) {
     if (int code = write_csv(args.bodies_out, body_trajectory_csv(*traj)); code != kExitOk) return code;
   if (!args.points_out.empty())
     if (int code = write_csv(args.points_out, point_trajectory_csv(*traj)); code != kExitOk) return code;
+  if (!args.joints_out.empty())
+    if (int code = write_csv(args.joints_out, joint_trajectory_csv(*scene, *traj)); code != kExitOk) return code;
   return kExitOk;
 }
 
@@ -114,6 +135,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--bodies-out", args->bodies_out,
                   "Body trajectory CSV: step,time,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
   cmd->add_option("--points-out", args->points_out, "Material points' trajectory CSV: step,time,point,x,y,z");
+  cmd->add_option("--joints-out", args->joints_out,
+                  "Articulations' joints CSV: step,time,joint,link,q,qd (joint: the coordinate's index)");
   add_device_options(*cmd, args->device);
   cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });
 }

@@ -7,6 +7,7 @@ namespace nudge {
 
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
+void add_import_command(CLI::App& app, int& exit_code);
 void add_optimize_command(CLI::App& app, int& exit_code);
 void add_mpc_command(CLI::App& app, int& exit_code);
 void add_gradient_command(CLI::App& app, int& exit_code);

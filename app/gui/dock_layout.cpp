@@ -76,7 +76,7 @@ void DockLayout::build_default(unsigned dockspace, float line_height, int timeli
       rest, ImGuiDir_Right, sizes.inspector.width / (work.x - sizes.outliner.width), nullptr, &rest);
   ImGui::DockBuilderDockWindow(panel_name::kScene, outliner);
   for (const char* name : {panel_name::kInspector, panel_name::kOptimise, panel_name::kLandscape, panel_name::kCheck,
-                           panel_name::kFootage, panel_name::kLive, panel_name::kSweep})
+                           panel_name::kFootage, panel_name::kLive, panel_name::kSweep, panel_name::kPose})
     ImGui::DockBuilderDockWindow(name, side);
   ImGui::DockBuilderDockWindow(panel_name::kTimeline, timeline);
   ImGui::DockBuilderDockWindow(panel_name::kLog, log);

@@ -22,6 +22,7 @@ inline constexpr const char* kCheck = "Check";
 inline constexpr const char* kFootage = "Footage";
 inline constexpr const char* kLive = "Live";
 inline constexpr const char* kSweep = "Sweep";
+inline constexpr const char* kPose = "Pose";
 inline constexpr const char* kTimeline = "Timeline";
 inline constexpr const char* kLog = "Log";
 }  // namespace panel_name

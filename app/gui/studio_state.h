@@ -208,6 +208,8 @@ struct ViewFlags {
   bool footage = true;
   bool live = true;
   bool sweep = false;  // shown when a sweep's table is opened
+  bool pose = false;   // the articulations' joints' sliders: shown when a scene with joints opens
+  bool pose_offered = false;
   bool timeline = true;
   bool log = true;
   // Scene layers

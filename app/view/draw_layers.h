@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "nudge/link_poses.h"
 #include "view/scene_draw.h"
 
 namespace nudge::view {
@@ -49,5 +50,9 @@ void draw_attachments(const DrawContext& context, render::DrawList& list);
 void draw_objectives(const DrawContext& context, render::DrawList& list);
 // material_point_draw.cpp
 void draw_material_points(const DrawContext& context, render::DrawList& list);
+// articulation_draw.cpp: the links' poses at the step (the initial q without a motion),
+// and their look
+std::vector<LinkPose> link_poses_at(const Scene& scene, const Trajectory* traj, int step);
+void draw_articulations(const DrawContext& context, render::DrawList& list);
 
 }  // namespace nudge::view

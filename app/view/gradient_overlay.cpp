@@ -78,7 +78,8 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::Tet:
     case ParamElement::ControllerWeight:
     case ParamElement::MaterialPoint:
-    case ParamElement::Material: break;  // nothing to draw on (yet)
+    case ParamElement::Material:
+    case ParamElement::Link: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -240,7 +241,8 @@ float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, cons
         case ParamElement::Tet:
         case ParamElement::ControllerWeight:
         case ParamElement::MaterialPoint:
-        case ParamElement::Material: return 0;  // no position to draw at
+        case ParamElement::Material:
+        case ParamElement::Link: return 0;  // no position to draw at
       }
       return 0;
   }

@@ -141,9 +141,9 @@ void draw_actuators(const DrawContext& context, render::DrawList& list) {
 }
 
 // The layers in drawing order: a family's look is one entry here.
-constexpr DrawLayer kLayers[] = {draw_springs,     draw_colliders,  draw_bodies,         draw_cloth,
-                                 draw_soft_bodies, draw_particles,  draw_joints,         draw_attachments,
-                                 draw_actuators,   draw_objectives, draw_material_points};
+constexpr DrawLayer kLayers[] = {draw_springs,     draw_colliders,  draw_bodies,          draw_cloth,
+                                 draw_soft_bodies, draw_particles,  draw_joints,          draw_attachments,
+                                 draw_actuators,   draw_objectives, draw_material_points, draw_articulations};
 
 }  // namespace
 
@@ -209,6 +209,17 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
     }
   include(body_x, reach);
   include(scene.joint_anchors(), 0);  // a pivot in the world may be off every body
+  // The links' frames along the motion (some 200 steps of it), with their shapes' reach.
+  if (!scene.articulations.empty()) {
+    double shape_reach = 0;
+    for (const ArticulationLink& link : scene.articulations.links)
+      for (const LinkShape& s : link.shapes)
+        shape_reach = std::max(shape_reach, std::hypot(s.pos[0], s.pos[1], s.pos[2]) + s.size[0] + s.size[1]);
+    const int steps = traj ? traj->steps : 0, stride = std::max(1, steps / 200);
+    for (int t = 0; t <= steps; t += stride)
+      for (const LinkPose& pose : link_poses_at(scene, traj, t))
+        include({pose.pos[0], pose.pos[1], pose.pos[2]}, static_cast<float>(shape_reach));
+  }
   // Where the objectives want things to be: framing shows the goal with the motion.
   for (const Objective& o : scene.objectives) {
     const ObjectiveTarget target = objective_layout(o.type).target;

@@ -14,7 +14,7 @@
 Parameters are named as in scene files (`scene.parameter_names()`); every engine error
 is raised as nudge.Error with the engine's message.
 """
-from ._nudge import Error, Scene, Simulator, gradcheck, load_scene, parse_scene
+from ._nudge import Error, Scene, Simulator, gradcheck, import_robot, load_scene, parse_scene
 from .parameter_sweep import gradients, read_sweep, sweep, write_parquet
 
 __all__ = ["Error", "Scene", "Simulator", "gradcheck", "gradients", "load_scene", "parse_scene", "read_sweep", "sweep",

@@ -44,11 +44,17 @@ struct TrajectoryArray {
 int particles_of(const Scene& s) { return s.particle_count(); }
 int bodies_of(const Scene& s) { return s.body_count(); }
 int points_of(const Scene& s) { return s.material_points.count(); }
+int coordinates_of(const Scene& s) { return articulation_coordinate_count(s.articulations); }
 const TrajectoryArray kTrajectoryArrays[] = {
-    {"x", &Trajectory::x, particles_of, 3, false},          {"body_x", &Trajectory::body_x, bodies_of, 3, false},
-    {"point_x", &Trajectory::point_x, points_of, 3, false}, {"v", &Trajectory::v, particles_of, 3, true},
-    {"body_q", &Trajectory::body_q, bodies_of, 4, true},    {"body_v", &Trajectory::body_v, bodies_of, 3, true},
+    {"x", &Trajectory::x, particles_of, 3, false},
+    {"body_x", &Trajectory::body_x, bodies_of, 3, false},
+    {"point_x", &Trajectory::point_x, points_of, 3, false},
+    {"joint_q", &Trajectory::joint_q, coordinates_of, 1, false},
+    {"v", &Trajectory::v, particles_of, 3, true},
+    {"body_q", &Trajectory::body_q, bodies_of, 4, true},
+    {"body_v", &Trajectory::body_v, bodies_of, 3, true},
     {"body_w", &Trajectory::body_w, bodies_of, 3, true},
+    {"joint_qd", &Trajectory::joint_qd, coordinates_of, 1, true},
 };
 constexpr std::size_t kTrajectoryArrayCount = std::size(kTrajectoryArrays);
 
@@ -301,6 +307,24 @@ PYBIND11_MODULE(_nudge, m) {
           py::arg("path"), "write the scene file (atomically: a failed save leaves the old file)")
       .def_property_readonly(
           "source", [](const Scene& s) { return s.source; }, "the file it was loaded from (empty if built in code)")
+      .def_property_readonly(
+          "link_names",
+          [](const Scene& s) {
+            std::vector<std::string> names;
+            for (const ArticulationLink& l : s.articulations.links) names.push_back(l.name);
+            return names;
+          },
+          "the articulations' links, in order (the rows of the link_* parameters)")
+      .def_property_readonly(
+          "joint_links",
+          [](const Scene& s) {
+            std::vector<int> links;
+            const std::vector<int> coordinate = articulation_coordinates(s.articulations);
+            for (size_t k = 0; k < coordinate.size(); ++k)
+              if (coordinate[k] >= 0) links.push_back(static_cast<int>(k));
+            return links;
+          },
+          "per joint coordinate (simulate's joint_q and joint_qd), the link whose hinge or slide it is")
       .def("to_json", &scene_json_text, "the scene file's JSON text (paths relative to its source's folder)")
       .def("__repr__", [](const Scene& s) {
         return "<nudge.Scene '" + s.name + "': " + std::to_string(s.particle_count()) + " particles, " +
@@ -312,6 +336,16 @@ PYBIND11_MODULE(_nudge, m) {
   m.def(
       "load_scene", [](const std::filesystem::path& path) { return value_or_raise(load_scene(path)); }, py::arg("path"),
       "read a scene file (JSON); errors say where");
+  m.def(
+      "import_robot",
+      [](const std::filesystem::path& path, int steps) {
+        if (steps < 1 || steps > kMaxSteps)
+          throw EngineError("steps " + std::to_string(steps) + ": expected 1 or more");
+        ImportedRobot robot = value_or_raise(import_robot(path));
+        return robot_scene(robot, path.string(), steps);
+      },
+      py::arg("path"), py::arg("steps") = 1000,
+      "a scene of the robot in an MJCF or URDF file (its links, joints, actuators and time step; z up turned to y up)");
   m.def(
       "parse_scene",
       [](const std::string& text, const std::filesystem::path& source) {
@@ -362,7 +396,7 @@ PYBIND11_MODULE(_nudge, m) {
            "run the scene's optimiser; returns the parameters found, the loss history and why it stopped")
       .def("vjp", &PySimulator::vjp, py::arg("cotangents"), py::arg("parameters") = py::dict(),
            "{name: cotangent . d(trajectory)/d(value)}, given cotangents of simulate's arrays (x, v, body_x, "
-           "body_q, body_v, body_w, point_x; a missing one is 0)")
+           "body_q, body_v, body_w, point_x, joint_q, joint_qd; a missing one is 0)")
       .def(
           "trajectory_shapes",
           [](const PySimulator& sim) {

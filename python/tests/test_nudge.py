@@ -124,7 +124,7 @@ class VjpTest(unittest.TestCase):
         self.assertTrue(np.any(alone["body_velocity"] != 0))
         for name, grad in alone.items():
             np.testing.assert_array_equal(grad, with_zeros[name], err_msg=name)
-        with self.assertRaisesRegex(nudge.Error, "cotangent 'body_a': expected x, body_x, point_x, v, body_q, body_v or body_w"):
+        with self.assertRaisesRegex(nudge.Error, "cotangent 'body_a': expected x, body_x, point_x, joint_q, v, body_q, body_v, body_w or joint_qd"):
             sim.vjp({"body_a": x})
         with self.assertRaisesRegex(nudge.Error, r"cotangent body_q: expected shape \(51, 1, 4\)"):
             sim.vjp({"body_q": x})

@@ -607,6 +607,11 @@ void draw_side_panels(StudioState& state) {
     draw_sweep_contents(state, state.sweep, state.commands);
     end_panel();
   }
+  if (!v.pose_offered && !state.document.scene().articulations.empty()) v.pose = v.pose_offered = true;
+  if (side_panel(panel_name::kPose, &v.pose)) {
+    draw_pose_contents(state, state.commands);
+    end_panel();
+  }
 }
 
 }  // namespace nudge::gui

@@ -83,6 +83,7 @@ void view_menu(const Panel& panel) {
     ImGui::MenuItem(panel_name::kFootage, nullptr, &v.footage);
     ImGui::MenuItem(panel_name::kLive, nullptr, &v.live);
     ImGui::MenuItem(panel_name::kSweep, nullptr, &v.sweep);
+    ImGui::MenuItem(panel_name::kPose, nullptr, &v.pose);
     ImGui::MenuItem(panel_name::kTimeline, nullptr, &v.timeline);
     ImGui::MenuItem(panel_name::kLog, nullptr, &v.log);
     ImGui::Separator();

@@ -33,6 +33,8 @@ void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& u
 // The Sweep tab: a sweep's table as a plot of the loss over one or two of its parameters;
 // a point picked there opens as a scene (command::Open with its sweep_point).
 void draw_sweep_contents(const StudioState& state, SweepView& sweep, CommandQueue& commands);
+// The Pose tab: a slider per joint of the articulations (their initial coordinates).
+void draw_pose_contents(const StudioState& state, CommandQueue& commands);
 // The Live tab (live play: its clock, the control channels' sliders, contacts).
 void draw_live_contents(const StudioState& state, LiveState& live, ViewFlags& view, CommandQueue& commands);
 // Reads the state; changes only the play head and its cache of the controller's outputs.

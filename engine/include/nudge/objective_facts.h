@@ -20,6 +20,7 @@ enum class ObjectiveElements : unsigned char {
   ParticlesOrBodies,  // "particles", "bodies" or both: their centroid (target, velocity)
   Bodies,             // "bodies", required (orientation)
   PointsOrAll,        // material "points", every point when absent (inside, shape)
+  LinksOrAll,         // "links" by name, every hinge's and slide's link when absent (joints)
 };
 
 // What it compares them with.
@@ -34,14 +35,17 @@ enum class ObjectiveTarget : unsigned char {
   // positions, the bodies' centres and the material points' positions, x, y, z each,
   // weighed (the trajectory's layout), then optionally the motion's other arrays
   StateWeights,
+  PerLink,  // "targets": one number per listed link, its joint's coordinate (rad or m)
 };
 
 // A weights objective's numbers per step: 3 per particle, body and material point (their
-// positions), and with `motion` also the particles' velocities (3 each) and the bodies'
-// orientations and linear and angular velocities (4 + 3 + 3 each), in that order.
+// positions) and 1 per joint coordinate of the articulations; with `motion` also the
+// particles' velocities (3 each), the bodies' orientations and linear and angular
+// velocities (4 + 3 + 3 each) and the joints' rates (1 each), in that order.
 inline std::size_t weights_per_step(const Scene& scene, bool motion) {
   const std::size_t n = std::size_t(scene.particle_count()), b = std::size_t(scene.body_count());
-  return 3 * (n + b + std::size_t(scene.material_points.count())) + (motion ? 3 * n + 10 * b : 0);
+  const std::size_t q = std::size_t(articulation_coordinate_count(scene.articulations));
+  return 3 * (n + b + std::size_t(scene.material_points.count())) + q + (motion ? 3 * n + 10 * b + q : 0);
 }
 
 // Reference motion bound to particles and bodies ("bind", "bind_bodies").
@@ -72,6 +76,7 @@ struct ObjectiveLayout {
     return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::ParticlesOrPoints ||
            elements == ObjectiveElements::PointsOrAll;
   }
+  constexpr bool lists_links() const { return elements == ObjectiveElements::LinksOrAll; }
   constexpr bool lists_bodies() const {
     return elements == ObjectiveElements::ParticlesOrBodies || elements == ObjectiveElements::Bodies;
   }

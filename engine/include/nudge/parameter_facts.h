@@ -29,6 +29,7 @@ enum class ParamElement {
   ControllerWeight,  // P rows: the controller's weights (Controller::weight_count)
   MaterialPoint,     // the material points' count
   Material,          // the material points' materials
+  Link,              // L rows: the articulations' links
 };
 
 // The values a parameter may take.

@@ -71,6 +71,16 @@ enum class ParamId : int {
   MaterialBulkModulus,    // M x 1, Pa (liquids)
   MaterialViscosity,      // M x 1, Pa s (liquids)
   MaterialFrictionAngle,  // M x 1, degrees (sand: its Drucker-Prager cone)
+  // Articulations' links (nudge/articulations.h), L links: each one's placement, inertia,
+  // its joint's damping and armature, and the joint's initial coordinate and rate.
+  LinkPosition,       // L x 3, m, the link's frame in its parent's at q = 0
+  LinkMass,           // L x 1, kg, >= 0 (a link that only carries a joint may have none)
+  LinkCom,            // L x 3, m, the centre of mass in the link's frame
+  LinkInertia,        // L x 6, kg m^2, about the centre of mass in the link's axes: xx, yy, zz, xy, xz, yz
+  LinkDamping,        // L x 1, N m s/rad (hinge) or N s/m (slide), implicit in the step
+  LinkArmature,       // L x 1, kg m^2 or kg, added to the mass matrix's diagonal
+  LinkJointPosition,  // L x 1, rad or m, q at the start (a weld's is unused)
+  LinkJointVelocity,  // L x 1, rad/s or m/s, qd at the start
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "nudge/articulations.h"
 #include "nudge/bodies.h"
 #include "nudge/colliders.h"
 #include "nudge/actuators.h"
@@ -93,6 +94,7 @@ enum class ObjectiveType {
   Rest,         // w * mean of |v_q|^2 / 2 over material points at step t: coming to rest
   Weights,      // w * sum_t <W_t, positions_t>: a linear function of the whole trajectory (what
                 // Python's autograd hands back as dL/dtrajectory, nudge.torch)
+  Joints,       // w / |K| * sum_k (q_k,t - target_k)^2: the articulations' joints at step t (rad or m)
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -106,6 +108,7 @@ struct Objective {
   std::vector<int> particles;  // Target, Positions, Velocity, Travel
   std::vector<int> bodies;     // Target, Velocity: bodies' centres of mass in the centroid; Orientation
   std::vector<int> points;     // Target, Velocity, Travel: material points in the centroid; Inside, Shape
+  std::vector<int> links;      // Joints: the links whose joints it reads (hinges and slides)
   // 3 values (Target, Velocity), |P| x 3 (Positions), or a region's lower and upper corners
   // and its softness, 7 values (Inside), or Q x 3 points of a target shape (Shape)
   std::vector<double> target;
@@ -178,6 +181,9 @@ struct Scene {
   std::vector<Attachment> attachments;  // particles held to bodies (by the joints' stiffness and damping)
   // Continua sampled by material points, on their own grid (nudge/material_points.h).
   MaterialPoints material_points;
+  // Trees of links in joint coordinates (their placements, inertias and initial q, qd are
+  // parameters), from a robot's MJCF or URDF or built in code.
+  Articulations articulations;
 
   ParameterSet params;
   // The shot the scene is matched to: its camera and 2D tracks (tracks objectives read them).
@@ -231,6 +237,12 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
 // The scene as if loaded from `path`: the files it names relative to its folder (marker
 // tracks, meshes) rewritten to name the same files from path's folder, and its source path.
 Scene moved_scene(const Scene& scene, const std::filesystem::path& path);
+
+// A scene of an imported robot (nudge/articulations.h): its links, actuators (a channel
+// each) and parameters, its file's time step and gravity, turned from the file's z up to
+// the studio's y up (its roots' placements and gravity; joint coordinates are as in the
+// file). `source` is the robot's file as the scene names it; `steps` the motion's length.
+Scene robot_scene(const ImportedRobot& robot, const std::string& source, int steps);
 
 // Writes the scene as moved_scene(scene, path), so the files it names stay found;
 // atomically: to a temporary file beside `path`, flushed, then renamed.

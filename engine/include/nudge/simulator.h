@@ -58,6 +58,10 @@ struct Trajectory {
   // Their vessels: (steps + 1) x V angles about each one's hinge (rad).
   int vessels = 0;
   std::vector<double> vessel_angle;
+  // Articulations: (steps + 1) x Q joint coordinates and rates (one per hinge or slide,
+  // in link order; nudge/articulations.h's articulation_coordinates).
+  int coordinates = 0;
+  std::vector<double> joint_q, joint_qd;
 };
 
 // Per-call options of Simulator::gradient.

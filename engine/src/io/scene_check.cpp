@@ -30,7 +30,8 @@ Counts counts_of(const Scene& scene) {
           scene.tet_count(),
           scene.controller.weight_count(scene.particle_count()),
           scene.material_points.count(),
-          static_cast<int>(scene.material_points.materials.size())};
+          static_cast<int>(scene.material_points.materials.size()),
+          scene.articulations.link_count()};
 }
 
 Shape shape_of(ParamId id, const Counts& n) {
@@ -54,6 +55,7 @@ Shape shape_of(ParamId id, const Counts& n) {
     case ParamElement::ControllerWeight: return {n.controller_weights, f.cols};
     case ParamElement::MaterialPoint: return {n.points, f.cols};
     case ParamElement::Material: return {n.materials, f.cols};
+    case ParamElement::Link: return {n.links, f.cols};
   }
   return {};
 }

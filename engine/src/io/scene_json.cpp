@@ -192,6 +192,10 @@ Scene moved_scene(const Scene& scene, const std::filesystem::path& path) {
       mesh->file = rebased(mesh->file, from, to);
       body.mesh = std::move(mesh);
     }
+  if (!moved.articulations.source.empty()) moved.articulations.source = rebased(moved.articulations.source, from, to);
+  for (ArticulationLink& link : moved.articulations.links)
+    for (LinkShape& shape : link.shapes)
+      if (!shape.mesh.empty()) shape.mesh = rebased(shape.mesh, from, to);
   return moved;
 }
 

@@ -338,6 +338,31 @@ public:
     return list;
   }
 
+  // Links named in `node` (a non-empty array of distinct names of links with a hinge or a
+  // slide), or, without it, every such link in order.
+  std::vector<int> link_list(const std::optional<Node>& node, const Scene& scene) const {
+    const std::vector<ArticulationLink>& links = scene.articulations.links;
+    std::vector<int> list;
+    if (!node) {
+      for (std::size_t k = 0; k < links.size(); ++k)
+        if (links[k].joint != ArticulationJoint::Weld) list.push_back(static_cast<int>(k));
+      return list;
+    }
+    const std::string expected = "a non-empty array of names of links with a hinge or a slide";
+    if (!node->json.is_array() || node->json.empty()) fail_found(*node, expected);
+    for (std::size_t i = 0; i < node->size(); ++i) {
+      const Node element = node->element(i);
+      const std::string name = string(element, "a link's name");
+      const auto at =
+          std::find_if(links.begin(), links.end(), [&](const ArticulationLink& l) { return l.name == name; });
+      if (at == links.end() || at->joint == ArticulationJoint::Weld) fail_found(element, expected);
+      const int k = static_cast<int>(at - links.begin());
+      if (std::find(list.begin(), list.end(), k) != list.end()) fail_found(element, "each link once");
+      list.push_back(k);
+    }
+    return list;
+  }
+
   std::vector<int> body_list(const Node& node, const Scene& scene) const {
     const int count = scene.body_count();
     if (!node.json.is_array() || node.json.empty()) fail_found(node, "a non-empty array of body indices");

@@ -10,16 +10,18 @@ namespace nudge::scene_io {
 extern const SceneSection kSimulationSection, kBodiesSection, kJointsSection, kJointSettingsSection,
     kJointControlsSection, kAttachmentsSection, kParticlesSection, kSpringsSection, kTrianglesSection, kBendingSection,
     kTetsSection, kControlsSection, kControllerSection, kActuatorsSection, kCollidersSection, kContactSection,
-    kParametersSection, kFootageSection, kObjectivesSection, kOptimizerSection, kCameraSection, kMaterialPointsSection;
+    kParametersSection, kFootageSection, kObjectivesSection, kOptimizerSection, kCameraSection, kMaterialPointsSection,
+    kArticulationsSection;
 
 namespace {
 
 constexpr std::array kSections{
-    &kSimulationSection,     &kBodiesSection,    &kJointsSection,     &kJointSettingsSection, &kJointControlsSection,
-    &kAttachmentsSection,    &kParticlesSection, &kSpringsSection,    &kTrianglesSection,     &kBendingSection,
-    &kTetsSection,           &kControlsSection,  &kControllerSection, &kActuatorsSection,     &kCollidersSection,
-    &kMaterialPointsSection, &kContactSection,   &kParametersSection, &kFootageSection,       &kObjectivesSection,
-    &kOptimizerSection,      &kCameraSection,
+    &kSimulationSection,    &kBodiesSection,      &kJointsSection,     &kJointSettingsSection,
+    &kJointControlsSection, &kAttachmentsSection, &kParticlesSection,  &kSpringsSection,
+    &kTrianglesSection,     &kBendingSection,     &kTetsSection,       &kControlsSection,
+    &kControllerSection,    &kActuatorsSection,   &kCollidersSection,  &kMaterialPointsSection,
+    &kArticulationsSection, &kContactSection,     &kParametersSection, &kFootageSection,
+    &kObjectivesSection,    &kOptimizerSection,   &kCameraSection,
 };
 
 }  // namespace

@@ -37,8 +37,10 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.lists_particles()) keys.push_back("particles");
   if (layout.lists_bodies()) keys.push_back("bodies");
   if (layout.lists_points()) keys.push_back("points");
+  if (layout.lists_links()) keys.push_back("links");
   if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
+  if (layout.target == ObjectiveTarget::PerLink) keys.push_back("targets");
   if (layout.target == ObjectiveTarget::Region) keys.push_back("region");
   if (layout.target == ObjectiveTarget::PointSet) keys.push_back("shape");
   if (layout.target == ObjectiveTarget::StateWeights) keys.push_back("weights");
@@ -117,6 +119,7 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
         for (int i = 0; i < scene.material_points.count(); ++i) o.points.push_back(i);
       }
       break;
+    case ObjectiveElements::LinksOrAll: o.links = link_list(optional(node, "links"), scene); break;
   }
   switch (layout.target) {
     case ObjectiveTarget::None: break;
@@ -130,6 +133,15 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       break;
     }
     case ObjectiveTarget::PerParticle: read_position_targets(node, scene, o); break;
+    case ObjectiveTarget::PerLink: {
+      const std::string expected =
+          "an array of " + std::to_string(o.links.size()) + " joint coordinates (rad or m), one per link of \"links\"";
+      const Node targets = required(node, "targets", expected);
+      if (!targets.json.is_array() || targets.size() != o.links.size()) fail_found(targets, expected);
+      for (std::size_t i = 0; i < targets.size(); ++i)
+        o.target.push_back(number(targets.element(i), "a finite joint coordinate (rad or m)"));
+      break;
+    }
     case ObjectiveTarget::Region: {
       const Node region = required(node, "region", "a box: {\"lower\": [x, y, z], \"upper\": [x, y, z]}");
       if (!region.json.is_object()) fail_found(region, "a box: {\"lower\": [x, y, z], \"upper\": [x, y, z]}");
@@ -334,7 +346,7 @@ OrderedJson pairs_json(const std::vector<std::pair<int, int>>& pairs) {
 }
 
 // The keys of objective_keys, those the objective holds.
-OrderedJson objective_json(const Objective& o) {
+OrderedJson objective_json(const Objective& o, const Scene& scene) {
   const ObjectiveLayout& layout = objective_layout(o.type);
   OrderedJson j;
   j["type"] = objective_type_name(o.type);
@@ -344,8 +356,16 @@ OrderedJson objective_json(const Objective& o) {
   if (layout.elements == ObjectiveElements::Bodies || (layout.lists_bodies() && !o.bodies.empty()))
     j["bodies"] = o.bodies;
   if (!o.points.empty()) j["points"] = o.points;
+  if (layout.lists_links()) {
+    OrderedJson names = OrderedJson::array();
+    for (int k : o.links)
+      names.push_back(k >= 0 && k < scene.articulations.link_count() ? scene.articulations.links[size_t(k)].name
+                                                                     : std::to_string(k));
+    j["links"] = names;
+  }
   if (layout.one_target()) j["target"] = o.target;
   if (layout.target == ObjectiveTarget::PerParticle) j["targets"] = rows(o.target, 3);
+  if (layout.target == ObjectiveTarget::PerLink) j["targets"] = o.target;
   if (layout.target == ObjectiveTarget::Region && o.target.size() == 7) {
     OrderedJson region;
     region["lower"] = {o.target[0], o.target[1], o.target[2]};
@@ -371,7 +391,7 @@ OrderedJson objective_json(const Objective& o) {
 
 static OrderedJson objectives_json(const Scene& scene) {
   OrderedJson objectives = OrderedJson::array();
-  for (const Objective& o : scene.objectives) objectives.push_back(objective_json(o));
+  for (const Objective& o : scene.objectives) objectives.push_back(objective_json(o, scene));
   return objectives;
 }
 
@@ -509,6 +529,21 @@ static Problem check_objectives(const Scene& scene) {
     std::size_t target_size = 0;
     if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
+    if (layout.target == ObjectiveTarget::PerLink) target_size = o.links.size();
+    if (!o.links.empty() && !layout.lists_links()) return where + ".links: only joints objectives read links";
+    if (layout.lists_links() && o.links.empty())
+      return where + ".links: found none; expected the links whose joints it reads (the scene has no hinge or slide)";
+    std::set<int> links;
+    for (std::size_t i = 0; i < o.links.size(); ++i) {
+      const std::string at = index_path(where + ".links", static_cast<long long>(i));
+      const int count = scene.articulations.link_count();
+      if (o.links[i] < 0 || o.links[i] >= count)
+        return found(at, o.links[i], "a link index in [0, " + std::to_string(count) + ")");
+      if (scene.articulations.links[size_t(o.links[i])].joint == ArticulationJoint::Weld)
+        return at + ": found the welded link \"" + scene.articulations.links[size_t(o.links[i])].name +
+               "\"; expected a link with a hinge or a slide";
+      if (!links.insert(o.links[i]).second) return found(at, o.links[i], "each link once");
+    }
     if (layout.target == ObjectiveTarget::Region) target_size = 7;
     if (layout.target == ObjectiveTarget::StateWeights) {
       // The positions' weights, or theirs and the motion's (velocities, orientations).

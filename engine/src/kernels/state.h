@@ -35,18 +35,38 @@ struct StateView {
   T* point_f = nullptr;
   // The material points' vessels (V): the angle each has turned about its hinge (rad).
   T* vessel_angle = nullptr;
+  // Articulations (families/articulations/): every tree's joint coordinates and rates,
+  // one value per hinge or slide.
+  T* joint_q = nullptr;
+  T* joint_qd = nullptr;
 
   // A writable view reads as a read-only one. (A template, so that the view of const T
   // declares no conversion to itself.)
   template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
   NUDGE_HD operator StateView<const U>() const {
-    return {x, v, body_x, body_q, body_v, body_w, v_pre, point_x, point_v, point_c, point_f, vessel_angle};
+    return {x,       v,       body_x,  body_q,  body_v,       body_w,  v_pre,
+            point_x, point_v, point_c, point_f, vessel_angle, joint_q, joint_qd};
   }
 };
 
 // The arrays of a StateView by name, for the host code that lays out and checks a slot
 // whatever arrays its families declare.
-enum class StateArray { X, V, BodyX, BodyQ, BodyV, BodyW, VPre, PointX, PointV, PointC, PointF, VesselAngle };
+enum class StateArray {
+  X,
+  V,
+  BodyX,
+  BodyQ,
+  BodyV,
+  BodyW,
+  VPre,
+  PointX,
+  PointV,
+  PointC,
+  PointF,
+  VesselAngle,
+  JointQ,
+  JointQd
+};
 
 template <class T>
 T*& state_array(StateView<T>& s, StateArray array) {
@@ -62,6 +82,8 @@ T*& state_array(StateView<T>& s, StateArray array) {
     case StateArray::PointC: return s.point_c;
     case StateArray::PointF: return s.point_f;
     case StateArray::VesselAngle: return s.vessel_angle;
+    case StateArray::JointQ: return s.joint_q;
+    case StateArray::JointQd: return s.joint_qd;
     case StateArray::VPre: break;
   }
   return s.v_pre;

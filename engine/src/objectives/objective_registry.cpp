@@ -32,6 +32,7 @@ constexpr ObjectiveLayout kInside{E::PointsOrAll, Target::Region, B::None, false
 constexpr ObjectiveLayout kShape{E::PointsOrAll, Target::PointSet, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kRest{E::PointsOrAll, Target::None, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kWeights{E::None, Target::StateWeights, B::None, false, false, {1, 0, 0}, false};
+constexpr ObjectiveLayout kJoints{E::LinksOrAll, Target::PerLink, B::None, false, false, {1, 0, 0}, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
@@ -48,6 +49,7 @@ constexpr ObjectiveKind kKinds[] = {
     {T::Shape, "shape", kShape, make_shape_term},
     {T::Rest, "rest", kRest, make_rest_term},
     {T::Weights, "weights", kWeights, make_weights_term},
+    {T::Joints, "joints", kJoints, make_joints_term},
 };
 
 constexpr bool in_type_order() {
@@ -56,7 +58,7 @@ constexpr bool in_type_order() {
   return true;
 }
 static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
-static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Weights) + 1,  // the last type
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Joints) + 1,  // the last type
               "kKinds must list every objective type");
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Weights: w * sum_t <W_t, state_t>, a linear function of the whole trajectory's
 // positions (particles, bodies' centres, material points; the trajectory's layout, xyz
-// per element, step after step), and, when W is long enough for them, of the particles'
-// velocities and the bodies' orientations and velocities (weights_per_step in
+// per element, step after step; then the joints' coordinates), and, when W is long enough
+// for them, of the particles' velocities, the bodies' orientations and velocities and the
+// joints' rates (weights_per_step in
 // nudge/objective_facts.h). Its gradient is W itself at every state, so a rollout's
 // gradient with this objective is the vector-Jacobian product of the trajectory with W:
 // what an autograd framework asks of the simulator when its own loss reads the
@@ -59,11 +60,13 @@ private:
     bodies(s.body_x, 3);
     for (int q = 0; q < sizes_.points; ++q)
       for (int k = 0; k < 3; ++k) f(s.point_x, sizes_.point(q, k), *w++);
+    for (int i = 0; i < sizes_.coordinates; ++i) f(s.joint_q, std::size_t(i), *w++);
     if (!motion_) return;
     particles(s.v);
     bodies(s.body_q, 4);
     bodies(s.body_v, 3);
     bodies(s.body_w, 3);
+    for (int i = 0; i < sizes_.coordinates; ++i) f(s.joint_qd, std::size_t(i), *w++);
   }
 
   double weight_;

@@ -18,6 +18,7 @@ using O = ParamOverlay;
 using F = ParamFile;
 
 constexpr double kGravityRow[] = {0.0, -9.81, 0.0};
+constexpr double kLinkInertiaRow[] = {0.01, 0.01, 0.01, 0.0, 0.0, 0.0};
 constexpr double kIdentityQuaternion[] = {0.0, 0.0, 0.0, 1.0};  // x, y, z, w: no rotation
 
 // In ParamId order (checked at compile time below). Per-step controls have as many
@@ -184,6 +185,22 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::MaterialFrictionAngle, "material_friction_angle", E::Material, 1, "deg", 30.0, R::Finite,
      "material_points.materials.friction_angle", "a friction angle in [0, 90) degrees", "friction angle", O::None,
      F::Field},
+    {ParamId::LinkPosition, "link_position", E::Link, 3, "m", 0.0, R::Finite, "articulations.links.pos",
+     "a finite position in the parent's frame (m)", "placement", O::None, F::Field},
+    {ParamId::LinkMass, "link_mass", E::Link, 1, "kg", 1.0, R::NonNegative, "articulations.links.mass",
+     "a mass >= 0 (kg)", "mass", O::None, F::Field},
+    {ParamId::LinkCom, "link_com", E::Link, 3, "m", 0.0, R::Finite, "articulations.links.com",
+     "a finite centre of mass in the link's frame (m)", "centre of mass", O::None, F::Field},
+    {ParamId::LinkInertia, "link_inertia", E::Link, 6, "kg m^2", 0.01, R::Finite, "articulations.links.inertia",
+     "finite inertia entries xx, yy, zz, xy, xz, yz (kg m^2)", "inertia", O::None, F::Field, kLinkInertiaRow},
+    {ParamId::LinkDamping, "link_damping", E::Link, 1, "", 0.0, R::NonNegative, "articulations.links.damping",
+     "a damping >= 0", "joint damping", O::None, F::Field},
+    {ParamId::LinkArmature, "link_armature", E::Link, 1, "", 0.0, R::NonNegative, "articulations.links.armature",
+     "an armature >= 0", "joint armature", O::None, F::Field},
+    {ParamId::LinkJointPosition, "link_q", E::Link, 1, "", 0.0, R::Finite, "articulations.links.q",
+     "a finite joint coordinate (rad or m)", "initial q", O::None, F::Field},
+    {ParamId::LinkJointVelocity, "link_qd", E::Link, 1, "", 0.0, R::Finite, "articulations.links.qd",
+     "a finite joint rate (rad/s or m/s)", "initial qd", O::None, F::Field},
 };
 
 constexpr bool in_id_order() {
@@ -242,6 +259,7 @@ std::string_view param_element_name(ParamElement element) {
     case ParamElement::ControllerWeight: return "weight";
     case ParamElement::MaterialPoint: return "material point";
     case ParamElement::Material: return "material";
+    case ParamElement::Link: return "link";
   }
   return "element";
 }

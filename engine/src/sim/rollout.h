@@ -33,6 +33,7 @@
 #include "nudge/simulator.h"
 #include "sim/backend.h"
 #include "families/actuators/body_actuator_family.h"
+#include "families/articulations/articulation_family.h"
 #include "families/body_contacts/body_contact_family.h"
 #include "families/bodies/body_family.h"
 #include "families/colliders/collider_family.h"
@@ -60,7 +61,7 @@ inline constexpr int kFiniteCheckInterval = 64;
 template <class T, Backend Exec>
 using Families = FamilyList<T, Exec, ParticleFamily, SpringFamily, ElementFamilies, GroundFamily, ColliderFamily,
                             BodyFamily, JointFamily, BodyContactFamily, BodyActuatorFamily, ParticleBodyFamily,
-                            MaterialPointFamily, ControlFamily>;
+                            MaterialPointFamily, ArticulationFamily, ControlFamily>;
 
 template <class T, Backend Exec>
 class Rollout {
@@ -78,7 +79,7 @@ private:
       : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
         points_(scene.material_points.count()),
         vessels_(scene.material_points.enabled() ? static_cast<int>(scene.material_points.vessels.size()) : 0),
-        steps_(scene.settings.steps),
+        coordinates_(articulation_coordinate_count(scene.articulations)), steps_(scene.settings.steps),
         checkpoint_every_(!live && checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
     // Particles come first in the list, so every slot begins with x: a state is passed
@@ -266,6 +267,9 @@ private:
     traj.point_x.resize(frames * 3 * size_t(points_));
     traj.vessels = vessels_;
     traj.vessel_angle.resize(frames * size_t(vessels_));
+    traj.coordinates = coordinates_;
+    traj.joint_q.resize(frames * size_t(coordinates_));
+    traj.joint_qd.resize(frames * size_t(coordinates_));
     return traj;
   }
 
@@ -296,6 +300,10 @@ private:
         traj.point_x[(size_t(t) * np + i) * 3 + k] = static_cast<double>(h.point_x[size_t(k) * np + i]);
     for (int v = 0; v < vessels_; ++v)
       traj.vessel_angle[size_t(t) * size_t(vessels_) + size_t(v)] = static_cast<double>(h.vessel_angle[v]);
+    for (int i = 0; i < coordinates_; ++i) {
+      traj.joint_q[size_t(t) * size_t(coordinates_) + size_t(i)] = static_cast<double>(h.joint_q[i]);
+      traj.joint_qd[size_t(t) * size_t(coordinates_) + size_t(i)] = static_cast<double>(h.joint_qd[i]);
+    }
   }
 
   StateView<T> state(int slot) { return layout_.view(exec_.data(states_) + size_t(slot) * layout_.size()); }
@@ -462,7 +470,7 @@ private:
 
   Exec exec_;
   Objectives objectives_;
-  int particles_, bodies_, points_, vessels_;
+  int particles_, bodies_, points_, vessels_, coordinates_;
   int steps_, checkpoint_every_;
   T dt_;
   Families<T, Exec> families_;

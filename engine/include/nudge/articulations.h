@@ -1,0 +1,98 @@
+// Articulated bodies in joint coordinates: trees of links, each joined to its parent (or
+// to the world) by one joint, simulated in the joints' own coordinates q and qd, so that
+// a hinge is exact (families/articulations/). A robot brought from MJCF or URDF
+// (nudge import) is one tree.
+//
+// A link's frame sits in its parent's at `pos` (a parameter) and `quat` when its joint is
+// at 0, and the joint moves it there: a hinge turns it by q about `axis` through `anchor`
+// (both in the link's frame), a slide moves it by q along `axis`, a weld holds it. Its
+// mass, centre of mass and inertia are parameters, as are its joint's damping and
+// armature and the initial q and qd (nudge/parameters.h: link_*).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nudge/result.h"
+
+namespace nudge {
+
+enum class ArticulationJoint { Weld, Hinge, Slide };
+
+// Its name in scene files: "weld", "hinge", "slide".
+std::string_view articulation_joint_name(ArticulationJoint joint);
+
+// A shape on a link, for drawing (in the link's frame). MJCF's and URDF's geoms.
+struct LinkShape {
+  enum class Kind { Sphere, Capsule, Box, Cylinder, Mesh };
+  Kind kind = Kind::Sphere;
+  // Sphere: radius; capsule and cylinder: radius, half length (along the shape's z); box:
+  // half extents.
+  double size[3] = {0.05, 0.0, 0.0};
+  double pos[3] = {0, 0, 0};
+  double quat[4] = {0, 0, 0, 1};  // x, y, z, w
+  double rgba[4] = {0.7, 0.7, 0.7, 1.0};
+  std::string mesh;  // Mesh: an OBJ or STL file, relative to the scene file
+  double mesh_scale[3] = {1, 1, 1};
+};
+
+struct ArticulationLink {
+  std::string name;
+  std::string joint_name;  // the joint's own name in its source (MJCF's joint name), or empty
+  int parent = -1;         // a link before this one, or -1: the world
+  ArticulationJoint joint = ArticulationJoint::Hinge;
+  double quat[4] = {0, 0, 0, 1};  // the link's frame in its parent's at q = 0
+  double anchor[3] = {0, 0, 0};   // the joint's point, in the link's frame
+  double axis[3] = {0, 0, 1};     // the joint's axis, in the link's frame (normalised when read)
+  std::vector<LinkShape> shapes;
+};
+
+// A force on one link's joint from a control channel, as MuJoCo's actuators with a fixed
+// gain and an affine bias: force = gain u + bias_q (gear q) + bias_qd (gear qd), applied
+// as gear force. A motor: gain 1; a position servo: gain kp, bias_q -kp, bias_qd -kv.
+struct ArticulationActuator {
+  std::string name;
+  int link = 0;     // whose joint it drives (a hinge or a slide)
+  int channel = 0;  // the control channel it reads
+  double gear = 1.0, gain = 1.0, bias_q = 0.0, bias_qd = 0.0;
+};
+
+struct Articulations {
+  std::vector<ArticulationLink> links;  // every tree's, parents first
+  std::vector<ArticulationActuator> actuators;
+  std::string source;  // the MJCF or URDF file they were imported from, as written; or empty
+
+  int link_count() const { return static_cast<int>(links.size()); }
+  bool empty() const { return links.empty(); }
+};
+
+// The joint coordinate of each link (its index in q and qd), -1 for a weld; and how many.
+std::vector<int> articulation_coordinates(const Articulations& a);
+int articulation_coordinate_count(const Articulations& a);
+
+// A robot read from an MJCF or URDF file: its links and actuators, the values of its
+// links' parameters (one row per link, as nudge/parameters.h's link_* hold them), and
+// what the file says of the simulation. robot_scene() (nudge/scene.h's io) makes a scene
+// of it.
+struct ImportedRobot {
+  std::string name;  // MJCF's model, URDF's robot name
+  Articulations articulations;
+  // Per link: pos (3), mass, com (3), inertia (6: xx, yy, zz, xy, xz, yz about the centre
+  // of mass in the link's axes), damping, armature, initial q and qd.
+  std::vector<double> pos, mass, com, inertia, damping, armature, q, qd;
+  int channels = 0;         // one per actuator, in order
+  double timestep = 0.002;  // MJCF's option timestep (MuJoCo's default)
+  double gravity[3] = {0, 0, -9.81};
+  std::vector<std::string> ignored;  // what the file had that is not imported, for a note
+};
+
+// Reads an MJCF file (MuJoCo's XML). Errors name the file, the line and the element.
+Result<ImportedRobot> import_mjcf(const std::filesystem::path& file);
+// Reads a URDF file.
+Result<ImportedRobot> import_urdf(const std::filesystem::path& file);
+// By the file's extension: .urdf is URDF, .xml and .mjcf are MJCF.
+Result<ImportedRobot> import_robot(const std::filesystem::path& file);
+
+}  // namespace nudge

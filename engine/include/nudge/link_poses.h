@@ -1,0 +1,24 @@
+// Where an articulation's links are for given joint coordinates: forward kinematics on
+// the host, in double, for drawing, picking and the pose panel (the rollout runs the same
+// recursion in its kernels, families/articulations/articulation_dynamics.h).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "nudge/scene.h"
+
+namespace nudge {
+
+struct LinkPose {
+  double pos[3];     // the link frame's origin in the world
+  double quat[4];    // its orientation, x, y, z, w
+  double anchor[3];  // its joint's point and axis in the world (a weld's are its origin and 0)
+  double axis[3];
+};
+
+// Every link's pose at joint coordinates q (one per hinge or slide, in link order), with
+// the scene's link parameters; q empty: the scene's initial q (link_q).
+std::vector<LinkPose> link_poses(const Scene& scene, std::span<const double> q = {});
+
+}  // namespace nudge

@@ -1,0 +1,218 @@
+// The articulations as a family of the rollout (nudge/articulations.h): their joint
+// coordinates and rates as state, their links' parameters, and one step per tree
+// (articulation_dynamics.h) in the bodies' phase, one kernel thread per tree. The
+// actuators read the controls table every actuator reads. A scene without articulations
+// has no state, arrays or phase work from it.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "families/articulations/articulation_dynamics.h"
+#include "families/articulations/articulation_links.h"
+#include "kernels/model.h"
+#include "nudge/parameter_facts.h"
+#include "nudge/scene.h"
+#include "sim/backend.h"
+#include "sim/soa.h"
+#include "sim/state_layout.h"
+#include "sim/step_pass.h"
+
+namespace nudge {
+
+// Per tree: one step from the state's (q, qd) into the next state's; a tree whose mass
+// matrix is not positive definite gets NaN, which the rollout's NaN search reports.
+template <class T>
+struct ArticulationStepKernel {
+  const TreeModel* trees;
+  TreeStepInputs<T> in;
+  TreeScratch<T> scratch;
+  const T* q;
+  const T* qd;
+  T* q_next;
+  T* qd_next;
+  NUDGE_HD void operator()(int i) const {
+    const TreeModel& tree = trees[i];
+    if (tree_step(tree, in, q, qd, scratch, q_next, qd_next)) return;
+    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) q_next[k] = qd_next[k] = T(0) / T(0);
+  }
+};
+
+// Per tree: the step's adjoint, dL/d(q', qd') to dL/d(q, qd) in place, and the
+// parameters' shares into grad.
+template <class T>
+struct ArticulationAdjointKernel {
+  const TreeModel* trees;
+  TreeStepInputs<T> in;
+  TreeScratch<T> scratch;
+  const T* q;
+  const T* qd;
+  T* adj_q;
+  T* adj_qd;
+  TreeGrad<T> grad;
+  NUDGE_HD void operator()(int i) const {
+    const TreeModel& tree = trees[i];
+    if (adjoint_tree_step(tree, in, q, qd, scratch, adj_q, adj_qd, grad, i)) return;
+    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) adj_q[k] = adj_qd[k] = T(0) / T(0);
+  }
+};
+
+template <class T, Backend Exec>
+class ArticulationFamily {
+public:
+  ArticulationFamily(const Scene& scene, const Exec& exec)
+      : links_(scene.articulations.link_count()), dofs_(articulation_coordinate_count(scene.articulations)),
+        channels_(scene.channels), articulations_(scene.articulations), dt_(static_cast<T>(scene.settings.dt)) {
+    if (links_ == 0) return;
+    const Articulations& a = scene.articulations;
+    coordinate_ = articulation_coordinates(a);
+    const std::vector<TreeModel> trees = tree_models(a);
+    const int matrix = trees.back().matrix + trees.back().dofs * trees.back().dofs;
+    tree_count_ = static_cast<int>(trees.size());
+    exec.upload(trees_, trees);
+    std::vector<DofActuator<T>> actuators;
+    for (const ArticulationActuator& act : a.actuators)
+      actuators.push_back({coordinate_[size_t(act.link)], act.channel, static_cast<T>(act.gear),
+                           static_cast<T>(act.gain), static_cast<T>(act.bias_q), static_cast<T>(act.bias_qd)});
+    actuator_count_ = static_cast<int>(actuators.size());
+    if (!actuators.empty()) exec.upload(actuators_, actuators);
+    exec.resize(frames_, size_t(links_));
+    exec.resize(matrix_, size_t(matrix > 0 ? matrix : 1));
+    for (Array* v : {&tau_, &qdd_, &work_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
+  }
+
+  void state_fields(std::vector<StateField>& out) const {
+    if (links_ == 0) return;
+    out.push_back({StateArray::JointQ, 1, dofs_, "joint coordinate", "joint position"});
+    out.push_back({StateArray::JointQd, 1, dofs_, "joint coordinate", "joint velocity"});
+  }
+
+  // The links' parameters, and the initial q and qd.
+  void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
+    if (links_ == 0) return;
+    const Articulations& a = articulations_;
+    exec.upload(links_model_, link_models<T>(a, p));
+    exec.upload(dofs_model_, dof_models<T>(a, p));
+    if (dofs_ > 0) {
+      const auto as_t = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
+      exec.upload_to(initial.joint_q, as_t(initial_coordinates(a, p, ParamId::LinkJointPosition)));
+      exec.upload_to(initial.joint_qd, as_t(initial_coordinates(a, p, ParamId::LinkJointVelocity)));
+    }
+    for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[size_t(k)]);
+  }
+
+  void integrate_bodies(const StepPass<T, Exec>& pass) {
+    if (links_ == 0) return;
+    pass.exec.launch(tree_count_, ArticulationStepKernel<T>{pass.exec.data(trees_), inputs(pass.exec, pass.m, pass.t),
+                                                            scratch(pass.exec), pass.state.joint_q, pass.state.joint_qd,
+                                                            pass.next.joint_q, pass.next.joint_qd});
+  }
+
+  void adjoint_integrate_bodies(const AdjointPass<T, Exec>& pass) {
+    if (links_ == 0) return;
+    const Exec& exec = pass.exec;
+    TreeGrad<T> g{};
+    if (!pass.grad.operator_product) {
+      g.mass = exec.data(g_mass_);
+      g.com = reinterpret_cast<Vec3<T>*>(exec.data(g_com_));
+      g.inertia = reinterpret_cast<Mat33<T>*>(exec.data(g_inertia_));
+      g.pos = reinterpret_cast<Vec3<T>*>(exec.data(g_pos_));
+      g.armature = exec.data(g_armature_);
+      g.damping = exec.data(g_damping_);
+      g.gravity = reinterpret_cast<Vec3<T>*>(exec.data(g_gravity_));
+      if (channels_ > 0 && pass.grad.actuators.controls)
+        g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
+    }
+    exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), inputs(exec, pass.m, pass.t),
+                                                          scratch(exec), pass.state.joint_q, pass.state.joint_qd,
+                                                          pass.adj.joint_q, pass.adj.joint_qd, g});
+  }
+
+  void zero_gradients(const Exec& exec) {
+    if (links_ == 0) return;
+    const auto zeroed = [&](Array& a, size_t n) {
+      exec.resize(a, n > 0 ? n : 1);
+      exec.zero(a);
+    };
+    zeroed(g_mass_, size_t(links_));
+    zeroed(g_com_, 3 * size_t(links_));
+    zeroed(g_inertia_, 9 * size_t(links_));
+    zeroed(g_pos_, 3 * size_t(links_));
+    zeroed(g_armature_, size_t(dofs_));
+    zeroed(g_damping_, size_t(dofs_));
+    zeroed(g_gravity_, 3 * size_t(tree_count_));
+  }
+
+  // Per link, in its rows; the initial q and qd from adj0; gravity's shares in tree order.
+  void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {
+    if (links_ == 0) return;
+    const std::vector<double> mass = fetch_values(exec, exec.data(g_mass_), size_t(links_));
+    const std::vector<double> com = fetch_values(exec, exec.data(g_com_), 3 * size_t(links_));
+    const std::vector<double> inertia = fetch_values(exec, exec.data(g_inertia_), 9 * size_t(links_));
+    const std::vector<double> pos = fetch_values(exec, exec.data(g_pos_), 3 * size_t(links_));
+    const std::vector<double> armature = fetch_values(exec, exec.data(g_armature_), size_t(dofs_));
+    const std::vector<double> damping = fetch_values(exec, exec.data(g_damping_), size_t(dofs_));
+    const std::vector<double> gravity = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(tree_count_));
+    const std::vector<double> adj_q = fetch_values(exec, adj0.joint_q, size_t(dofs_));
+    const std::vector<double> adj_qd = fetch_values(exec, adj0.joint_qd, size_t(dofs_));
+    for (auto id :
+         {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
+          ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity})
+      p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
+    for (size_t k = 0; k < size_t(links_); ++k) {
+      p[ParamId::LinkMass].grad[k] = mass[k];
+      for (size_t c = 0; c < 3; ++c) {
+        p[ParamId::LinkCom].grad[3 * k + c] = com[3 * k + c];
+        p[ParamId::LinkPosition].grad[3 * k + c] = pos[3 * k + c];
+      }
+      // The matrix's (r, c) and (c, r) entries are one parameter.
+      const double* m = &inertia[9 * k];
+      const double row[6] = {m[0], m[4], m[8], m[1] + m[3], m[2] + m[6], m[5] + m[7]};
+      for (size_t c = 0; c < 6; ++c) p[ParamId::LinkInertia].grad[6 * k + c] = row[c];
+      const int d = coordinate_[k];
+      if (d < 0) continue;
+      p[ParamId::LinkArmature].grad[k] = armature[size_t(d)];
+      p[ParamId::LinkDamping].grad[k] = damping[size_t(d)];
+      p[ParamId::LinkJointPosition].grad[k] = adj_q[size_t(d)];
+      p[ParamId::LinkJointVelocity].grad[k] = adj_qd[size_t(d)];
+    }
+    for (int t = 0; t < tree_count_; ++t)
+      for (size_t c = 0; c < 3; ++c) p[ParamId::Gravity].grad[c] += gravity[3 * size_t(t) + c];
+  }
+
+private:
+  using Array = typename Exec::template Array<T>;
+
+  TreeStepInputs<T> inputs(const Exec& exec, const ModelView<T>& m, int t) const {
+    const T* controls =
+        channels_ > 0 && m.actuators.controls ? m.actuators.controls + size_t(t) * size_t(channels_) : nullptr;
+    return {exec.data(links_model_),
+            exec.data(dofs_model_),
+            actuator_count_ > 0 ? exec.data(actuators_) : nullptr,
+            actuator_count_,
+            controls,
+            {gravity_[0], gravity_[1], gravity_[2]},
+            dt_};
+  }
+
+  TreeScratch<T> scratch(const Exec& exec) {
+    return {exec.data(frames_), exec.data(matrix_), exec.data(tau_), exec.data(qdd_), exec.data(work_)};
+  }
+
+  int links_, dofs_, channels_;
+  Articulations articulations_;
+  T dt_;
+  int tree_count_ = 0, actuator_count_ = 0;
+  std::vector<int> coordinate_;
+  T gravity_[3] = {0, 0, 0};
+  typename Exec::template Array<TreeModel> trees_;
+  typename Exec::template Array<LinkModel<T>> links_model_;
+  typename Exec::template Array<DofModel<T>> dofs_model_;
+  typename Exec::template Array<DofActuator<T>> actuators_;
+  typename Exec::template Array<LinkFrame<T>> frames_;
+  Array matrix_, tau_, qdd_, work_;
+  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_gravity_;
+};
+
+}  // namespace nudge

@@ -1,0 +1,91 @@
+// The kernels' models of a scene's articulations (articulation_model.h), from its links
+// and their parameters, on the host: what the family uploads, the scene check factors
+// and the studio's forward kinematics draws. One place that turns a scene into them.
+#pragma once
+
+#include <vector>
+
+#include "families/articulations/articulation_model.h"
+#include "nudge/articulations.h"
+#include "nudge/parameter_facts.h"
+#include "nudge/parameters.h"
+
+namespace nudge {
+
+// Row `row`, column `col` of a link parameter.
+inline double link_param(const ParameterSet& p, ParamId id, size_t row, size_t col) {
+  return p[id].value[row * size_t(param_facts(id).cols) + col];
+}
+
+template <class T>
+std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet& p) {
+  const std::vector<int> coordinate = articulation_coordinates(a);
+  std::vector<LinkModel<T>> links;
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const ArticulationLink& src = a.links[k];
+    const auto value = [&](ParamId id, size_t c) { return static_cast<T>(link_param(p, id, k, c)); };
+    LinkModel<T> l;
+    l.parent = src.parent;
+    l.joint = int(src.joint == ArticulationJoint::Hinge   ? LinkJoint::Hinge
+                  : src.joint == ArticulationJoint::Slide ? LinkJoint::Slide
+                                                          : LinkJoint::Weld);
+    l.dof = coordinate[k];
+    l.pos = {value(ParamId::LinkPosition, 0), value(ParamId::LinkPosition, 1), value(ParamId::LinkPosition, 2)};
+    l.quat = normalize(Quat<T>{static_cast<T>(src.quat[0]), static_cast<T>(src.quat[1]), static_cast<T>(src.quat[2]),
+                               static_cast<T>(src.quat[3])});
+    l.anchor = {static_cast<T>(src.anchor[0]), static_cast<T>(src.anchor[1]), static_cast<T>(src.anchor[2])};
+    l.axis =
+        src.joint == ArticulationJoint::Weld
+            ? Vec3<T>{0, 0, 1}
+            : normalize(Vec3<T>{static_cast<T>(src.axis[0]), static_cast<T>(src.axis[1]), static_cast<T>(src.axis[2])});
+    l.mass = value(ParamId::LinkMass, 0);
+    l.com = {value(ParamId::LinkCom, 0), value(ParamId::LinkCom, 1), value(ParamId::LinkCom, 2)};
+    const auto in = [&](size_t c) { return value(ParamId::LinkInertia, c); };
+    l.inertia = {{in(0), in(3), in(4), in(3), in(1), in(5), in(4), in(5), in(2)}};
+    links.push_back(l);
+  }
+  return links;
+}
+
+// Per coordinate: its link's armature and damping.
+template <class T>
+std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& p) {
+  const std::vector<int> coordinate = articulation_coordinates(a);
+  std::vector<DofModel<T>> dofs(static_cast<size_t>(articulation_coordinate_count(a)));
+  for (size_t k = 0; k < a.links.size(); ++k)
+    if (coordinate[k] >= 0)
+      dofs[size_t(coordinate[k])] = {static_cast<T>(link_param(p, ParamId::LinkArmature, k, 0)),
+                                     static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0))};
+  return dofs;
+}
+
+// The initial q (which = LinkJointPosition) or qd (LinkJointVelocity), per coordinate.
+inline std::vector<double> initial_coordinates(const Articulations& a, const ParameterSet& p,
+                                               ParamId which = ParamId::LinkJointPosition) {
+  const std::vector<int> coordinate = articulation_coordinates(a);
+  std::vector<double> q(static_cast<size_t>(articulation_coordinate_count(a)));
+  for (size_t k = 0; k < a.links.size(); ++k)
+    if (coordinate[k] >= 0) q[size_t(coordinate[k])] = link_param(p, which, k, 0);
+  return q;
+}
+
+// The trees: a link without a parent starts one (the scene check keeps each tree's links
+// together, parents first); each tree's mass matrix block follows the last's.
+inline std::vector<TreeModel> tree_models(const Articulations& a) {
+  const std::vector<int> coordinate = articulation_coordinates(a);
+  std::vector<TreeModel> trees;
+  int next_dof = 0, matrix = 0;
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    if (a.links[k].parent < 0 || trees.empty()) trees.push_back({int(k), 0, next_dof, 0, 0});
+    TreeModel& t = trees.back();
+    ++t.links;
+    if (coordinate[k] >= 0) ++t.dofs, ++next_dof;
+  }
+  for (TreeModel& t : trees) {
+    t.matrix = matrix;
+    matrix += t.dofs * t.dofs;
+  }
+  return trees;
+}
+
+}  // namespace nudge

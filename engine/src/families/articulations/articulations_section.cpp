@@ -1,0 +1,251 @@
+// The "articulations" section (nudge/articulations.h): the links of every tree, parents
+// first, each with its joint, shapes and parameter fields, and the actuators on their
+// joints; read, written back and checked. A link's parent and an actuator's link are
+// named, so that a file reads as the robot it describes.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "families/articulations/articulation_dynamics.h"
+#include "families/articulations/articulation_links.h"
+#include "io/scene_section.h"
+#include "io/scene_sections.h"
+#include "nudge/parameter_facts.h"
+
+namespace nudge {
+
+namespace scene_io {
+namespace {
+
+constexpr const char* kSection = "articulations";
+constexpr const char* kLinks = "articulations.links";
+constexpr const char* kJoints = "\"hinge\", \"slide\" or \"weld\"";
+constexpr const char* kShapeKinds = "\"sphere\", \"capsule\", \"box\", \"cylinder\" or \"mesh\"";
+
+constexpr std::array<std::string_view, 5> kShapeNames{"sphere", "capsule", "box", "cylinder", "mesh"};
+
+std::optional<ArticulationJoint> joint_from_name(std::string_view name) {
+  for (ArticulationJoint j : {ArticulationJoint::Weld, ArticulationJoint::Hinge, ArticulationJoint::Slide})
+    if (articulation_joint_name(j) == name) return j;
+  return std::nullopt;
+}
+
+template <size_t N>
+void read_numbers(const SceneReader& r, const Node& node, double (&out)[N], std::string_view expected) {
+  if (!node.json.is_array() || node.size() != N) r.fail_found(node, expected);
+  for (size_t k = 0; k < N; ++k) out[k] = r.number(node.element(k), expected);
+}
+
+LinkShape read_shape(const SceneReader& r, const Node& node) {
+  r.expect_object(node, {"kind", "size", "pos", "quat", "rgba", "mesh", "mesh_scale"});
+  LinkShape s;
+  const std::string kind = r.string(r.required(node, "kind", kShapeKinds), kShapeKinds);
+  const auto found = std::find(kShapeNames.begin(), kShapeNames.end(), kind);
+  if (found == kShapeNames.end()) r.fail_found(r.required(node, "kind", kShapeKinds), kShapeKinds);
+  s.kind = static_cast<LinkShape::Kind>(found - kShapeNames.begin());
+  if (auto v = r.optional(node, "size")) read_numbers(r, *v, s.size, "[a, b, c]: the shape's size (m)");
+  if (auto v = r.optional(node, "pos")) read_numbers(r, *v, s.pos, "[x, y, z]: its place in the link (m)");
+  if (auto v = r.optional(node, "quat")) read_numbers(r, *v, s.quat, "[x, y, z, w]: its orientation in the link");
+  if (auto v = r.optional(node, "rgba")) read_numbers(r, *v, s.rgba, "[r, g, b, a] in [0, 1]");
+  if (auto v = r.optional(node, "mesh")) s.mesh = r.string(*v, "an OBJ or STL file");
+  if (auto v = r.optional(node, "mesh_scale")) read_numbers(r, *v, s.mesh_scale, "[x, y, z]: the mesh's scale");
+  return s;
+}
+
+AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
+  if (!in.node) return {};
+  const SceneReader& r = in.reader;
+  const Node& node = *in.node;
+  r.expect_object(node, {"source", "links", "actuators"});
+  Articulations& a = scene.articulations;
+  if (auto source = r.optional(node, "source")) a.source = r.string(*source, "the MJCF or URDF file it came from");
+  const Node links = r.required(node, "links", "an array of links: {\"name\", \"joint\", ...}");
+  r.expect_array(links, "an array of links");
+  std::map<std::string, int> by_name;
+  std::vector<std::vector<SceneReader::FieldValue>> fields;
+  for (size_t k = 0; k < links.size(); ++k) {
+    const Node item = links.element(k);
+    if (!item.json.is_object()) r.fail_found(item, "a link object with a \"name\" and a \"joint\"");
+    r.expect_object(
+        item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis", "shapes"}));
+    ArticulationLink l;
+    const Node name = r.required(item, "name", "the link's name, unique in the scene");
+    l.name = r.string(name, "the link's name");
+    if (l.name.empty() || by_name.count(l.name)) r.fail_found(name, "a name no other link has");
+    if (auto parent = r.optional(item, "parent")) {
+      const std::string p = r.string(*parent, "the name of a link before this one");
+      const auto at = by_name.find(p);
+      if (at == by_name.end()) r.fail_found(*parent, "the name of a link before this one");
+      l.parent = at->second;
+    }
+    const Node joint = r.required(item, "joint", kJoints);
+    const std::optional<ArticulationJoint> kind = joint_from_name(r.string(joint, kJoints));
+    if (!kind) r.fail_found(joint, kJoints);
+    l.joint = *kind;
+    if (auto v = r.optional(item, "joint_name")) l.joint_name = r.string(*v, "the joint's name");
+    if (auto v = r.optional(item, "quat")) read_numbers(r, *v, l.quat, "[x, y, z, w]: a non-zero quaternion");
+    if (auto v = r.optional(item, "anchor")) read_numbers(r, *v, l.anchor, "[x, y, z]: the joint's point (m)");
+    if (auto v = r.optional(item, "axis")) read_numbers(r, *v, l.axis, "[x, y, z]: a non-zero axis");
+    if (auto shapes = r.optional(item, "shapes")) {
+      r.expect_array(*shapes, "an array of shapes");
+      for (size_t s = 0; s < shapes->size(); ++s) l.shapes.push_back(read_shape(r, shapes->element(s)));
+    }
+    by_name[l.name] = static_cast<int>(k);
+    a.links.push_back(std::move(l));
+    fields.push_back(r.read_param_fields(item, kLinks));
+  }
+  if (auto actuators = r.optional(node, "actuators")) {
+    r.expect_array(*actuators, "an array of actuators: {\"link\", \"channel\", ...}");
+    const std::string channels = "a channel in [0, " + std::to_string(scene.channels) + ")";
+    for (size_t k = 0; k < actuators->size(); ++k) {
+      const Node item = actuators->element(k);
+      r.expect_object(item, {"name", "link", "channel", "gear", "gain", "bias_q", "bias_qd"});
+      ArticulationActuator act;
+      if (auto v = r.optional(item, "name")) act.name = r.string(*v, "the actuator's name");
+      const Node link = r.required(item, "link", "the name of the link whose joint it drives");
+      const auto at = by_name.find(r.string(link, "a link's name"));
+      if (at == by_name.end()) r.fail_found(link, "the name of a link of this section");
+      act.link = at->second;
+      act.channel = static_cast<int>(
+          r.integer(r.required(item, "channel", channels), 0, std::max(scene.channels, 1) - 1, channels));
+      if (auto v = r.optional(item, "gear")) act.gear = r.number(*v, "a finite gear");
+      if (auto v = r.optional(item, "gain")) act.gain = r.number(*v, "a finite gain");
+      if (auto v = r.optional(item, "bias_q")) act.bias_q = r.number(*v, "a finite bias on the joint's position");
+      if (auto v = r.optional(item, "bias_qd")) act.bias_qd = r.number(*v, "a finite bias on the joint's velocity");
+      a.actuators.push_back(act);
+    }
+  }
+  return [fields](Scene& s) {
+    for (size_t k = 0; k < fields.size(); ++k) SceneReader::store_param_fields(fields[k], s, k);
+  };
+}
+
+OrderedJson shape_json(const LinkShape& s) {
+  OrderedJson j;
+  j["kind"] = std::string(kShapeNames[size_t(s.kind)]);
+  j["size"] = {s.size[0], s.size[1], s.size[2]};
+  j["pos"] = {s.pos[0], s.pos[1], s.pos[2]};
+  j["quat"] = {s.quat[0], s.quat[1], s.quat[2], s.quat[3]};
+  j["rgba"] = {s.rgba[0], s.rgba[1], s.rgba[2], s.rgba[3]};
+  if (s.kind == LinkShape::Kind::Mesh) {
+    j["mesh"] = s.mesh;
+    j["mesh_scale"] = {s.mesh_scale[0], s.mesh_scale[1], s.mesh_scale[2]};
+  }
+  return j;
+}
+
+OrderedJson articulations_json(const Scene& scene) {
+  const Articulations& a = scene.articulations;
+  if (a.empty()) return OrderedJson();
+  OrderedJson j;
+  if (!a.source.empty()) j["source"] = a.source;
+  OrderedJson links = OrderedJson::array();
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const ArticulationLink& l = a.links[k];
+    OrderedJson item;
+    item["name"] = l.name;
+    if (l.parent >= 0) item["parent"] = a.links[size_t(l.parent)].name;
+    item["joint"] = std::string(articulation_joint_name(l.joint));
+    if (!l.joint_name.empty()) item["joint_name"] = l.joint_name;
+    item["quat"] = {l.quat[0], l.quat[1], l.quat[2], l.quat[3]};
+    if (l.joint != ArticulationJoint::Weld) {
+      item["anchor"] = {l.anchor[0], l.anchor[1], l.anchor[2]};
+      item["axis"] = {l.axis[0], l.axis[1], l.axis[2]};
+    }
+    write_param_fields(item, scene, kLinks, static_cast<int>(k));
+    if (!l.shapes.empty()) {
+      OrderedJson shapes = OrderedJson::array();
+      for (const LinkShape& s : l.shapes) shapes.push_back(shape_json(s));
+      item["shapes"] = shapes;
+    }
+    links.push_back(item);
+  }
+  j["links"] = links;
+  if (!a.actuators.empty()) {
+    OrderedJson actuators = OrderedJson::array();
+    for (const ArticulationActuator& act : a.actuators) {
+      OrderedJson item;
+      if (!act.name.empty()) item["name"] = act.name;
+      item["link"] = a.links[size_t(act.link)].name;
+      item["channel"] = act.channel;
+      item["gear"] = act.gear;
+      item["gain"] = act.gain;
+      item["bias_q"] = act.bias_q;
+      item["bias_qd"] = act.bias_qd;
+      actuators.push_back(item);
+    }
+    j["actuators"] = actuators;
+  }
+  return j;
+}
+
+double norm3(const double* v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+// The first tree whose mass matrix at the initial q is not positive definite: some joint
+// moves nothing with mass or inertia.
+std::optional<std::string> check_mass_matrices(const Scene& scene) {
+  const Articulations& a = scene.articulations;
+  const std::vector<LinkModel<double>> links = link_models<double>(a, scene.params);
+  const std::vector<DofModel<double>> dofs = dof_models<double>(a, scene.params);
+  const std::vector<double> q = initial_coordinates(a, scene.params);
+  std::vector<LinkFrame<double>> frames(links.size());
+  for (const TreeModel& tree : tree_models(a)) {
+    if (tree.dofs == 0) continue;
+    std::vector<double> m(size_t(tree.dofs) * size_t(tree.dofs));
+    link_frames(tree, links.data(), q.data(), frames.data());
+    mass_matrix(tree, links.data(), frames.data(), m.data());
+    for (int i = 0; i < tree.dofs; ++i) m[size_t(i * tree.dofs + i)] += dofs[size_t(tree.first_dof + i)].armature;
+    if (!cholesky_factor(m.data(), tree.dofs))
+      return "articulations: the tree from link \"" + a.links[size_t(tree.first_link)].name +
+             "\" has a joint that moves no mass or inertia (its mass matrix is singular at the initial q); "
+             "expected mass and inertia on the links each joint carries, or armature on the joint";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_articulations(const Scene& scene) {
+  const Articulations& a = scene.articulations;
+  if (a.empty()) return std::nullopt;
+  size_t root = 0;
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const ArticulationLink& l = a.links[k];
+    const std::string at = index_path("articulations.links", static_cast<long long>(k));
+    if (l.parent < 0) root = k;
+    if (l.parent >= static_cast<int>(k)) return at + ".parent: found a link after it; expected one before it";
+    if (l.parent >= 0 && size_t(l.parent) < root)
+      return at + ".parent: found a link of an earlier tree; expected each tree's links together, parents first";
+    if (!(norm3(l.quat) > 0 || std::fabs(l.quat[3]) > 0)) return at + ".quat: found zero; expected a rotation";
+    if (l.joint != ArticulationJoint::Weld && !(norm3(l.axis) > 0))
+      return at + ".axis: found zero; expected the joint's axis";
+    for (double x : {l.quat[0], l.quat[1], l.quat[2], l.quat[3], l.anchor[0], l.anchor[1], l.anchor[2], l.axis[0],
+                     l.axis[1], l.axis[2]})
+      if (!std::isfinite(x)) return at + ": found a value that is not finite in quat, anchor or axis";
+  }
+  for (size_t k = 0; k < a.actuators.size(); ++k) {
+    const ArticulationActuator& act = a.actuators[k];
+    const std::string at = index_path("articulations.actuators", static_cast<long long>(k));
+    if (act.link < 0 || act.link >= a.link_count()) return at + ".link: found no such link";
+    if (a.links[size_t(act.link)].joint == ArticulationJoint::Weld)
+      return at + ".link: found the welded link \"" + a.links[size_t(act.link)].name +
+             "\"; expected a link with a hinge or a slide";
+    if (act.channel < 0 || act.channel >= scene.channels)
+      return at + ".channel: found " + std::to_string(act.channel) + "; expected a channel in [0, " +
+             std::to_string(scene.channels) + ")";
+    for (double x : {act.gear, act.gain, act.bias_q, act.bias_qd})
+      if (!std::isfinite(x)) return at + ": found a value that is not finite";
+  }
+  if (scene.params[ParamId::LinkMass].value.size() != a.links.size()) return std::nullopt;  // the shapes' check says
+  return check_mass_matrices(scene);
+}
+
+}  // namespace
+
+extern const SceneSection kArticulationsSection{kSection,           ReadStage::Links,     read_articulations,
+                                                articulations_json, CheckStage::Elements, check_articulations};
+
+}  // namespace scene_io
+}  // namespace nudge

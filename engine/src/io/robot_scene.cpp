@@ -1,0 +1,60 @@
+// A scene of an imported robot (nudge/scene.h's robot_scene): MJCF and URDF are z up, the
+// studio y up, so the robot's roots are turned by -90 degrees about x (z to y, y to -z)
+// and gravity with them; everything below the roots, and every joint coordinate, is as
+// the file has it.
+#include <cmath>
+
+#include "nudge/scene.h"
+
+namespace nudge {
+
+namespace {
+
+// The turn from z up to y up: (x, y, z) -> (x, z, -y).
+void z_up_to_y_up(const double* v, double* out) {
+  const double x = v[0], y = v[1], z = v[2];
+  out[0] = x, out[1] = z, out[2] = -y;
+}
+
+}  // namespace
+
+Scene robot_scene(const ImportedRobot& robot, const std::string& source, int steps) {
+  Scene scene;
+  scene.name = robot.name.empty() ? "robot" : robot.name;
+  scene.description = "Imported from " + source + ".";
+  scene.settings.dt = robot.timestep;
+  scene.settings.steps = steps;
+  scene.channels = robot.channels;
+  scene.articulations = robot.articulations;
+  scene.articulations.source = source;
+  const double s = std::sqrt(0.5);
+  const double turn[4] = {-s, 0, 0, s};  // -90 degrees about x, as (x, y, z, w)
+  for (ArticulationLink& link : scene.articulations.links) {
+    if (link.parent >= 0) continue;
+    const double* q = link.quat;  // turn * q
+    const double w = turn[3] * q[3] - turn[0] * q[0];
+    const double x = turn[3] * q[0] + turn[0] * q[3];
+    const double y = turn[3] * q[1] - turn[0] * q[2];
+    const double z = turn[3] * q[2] + turn[0] * q[1];
+    link.quat[0] = x, link.quat[1] = y, link.quat[2] = z, link.quat[3] = w;
+  }
+  shape_parameters(scene);
+  const auto set_rows = [&](ParamId id, const std::vector<double>& values) {
+    if (values.size() == scene.params[id].value.size()) scene.params[id].value = values;
+  };
+  set_rows(ParamId::LinkMass, robot.mass);
+  set_rows(ParamId::LinkCom, robot.com);
+  set_rows(ParamId::LinkInertia, robot.inertia);
+  set_rows(ParamId::LinkDamping, robot.damping);
+  set_rows(ParamId::LinkArmature, robot.armature);
+  set_rows(ParamId::LinkJointPosition, robot.q);
+  set_rows(ParamId::LinkJointVelocity, robot.qd);
+  std::vector<double> pos = robot.pos;
+  for (size_t k = 0; k < scene.articulations.links.size() && 3 * k + 2 < pos.size(); ++k)
+    if (scene.articulations.links[k].parent < 0) z_up_to_y_up(&robot.pos[3 * k], &pos[3 * k]);
+  set_rows(ParamId::LinkPosition, pos);
+  z_up_to_y_up(robot.gravity, scene.params[ParamId::Gravity].value.data());
+  return scene;
+}
+
+}  // namespace nudge

@@ -1,0 +1,208 @@
+// The articulations as a family of a rollout: a double pendulum scene swings as MuJoCo's
+// does, the scene file keeps every link, joint and actuator, the same bits on every
+// thread count and with checkpoints, scene gradients against central differences in
+// double, float32 against float64, and the scene check's refusals.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gradient_outcome.h"
+#include "nudge/gradcheck.h"
+#include "nudge/objective_facts.h"
+#include "nudge/scene.h"
+#include "nudge/scene_text.h"
+#include "nudge/simulator.h"
+#include "temp_dir.h"
+
+namespace nudge {
+namespace {
+
+ArticulationLink hinge(const char* name, int parent, std::initializer_list<double> axis) {
+  ArticulationLink l;
+  l.name = name;
+  l.parent = parent;
+  l.joint = ArticulationJoint::Hinge;
+  std::copy(axis.begin(), axis.end(), l.axis);
+  return l;
+}
+
+// tests/data/articulations/double_pendulum.xml as the importer makes it, z up.
+ImportedRobot double_pendulum_robot() {
+  ImportedRobot r;
+  r.name = "double_pendulum";
+  r.articulations.links = {hinge("link1", -1, {0, 1, 0}), hinge("link2", 0, {0, 1, 0})};
+  r.pos = {0, 0, 2, 0, 0, -0.5};
+  r.mass = {1.0, 0.5};
+  r.com = {0, 0, -0.25, 0, 0, -0.2};
+  r.inertia = {0.021, 0.021, 0.001, 0, 0, 0, 0.007, 0.007, 0.0005, 0, 0, 0};
+  r.damping = {0, 0};
+  r.armature = {0, 0};
+  r.q = {0.7, -0.4};
+  r.qd = {0, 0};
+  r.timestep = 0.001;
+  return r;
+}
+
+// A tree with a slide carrying a hinge, a weld and a second hinge, damping, armature, a
+// motor and a position servo on controls, and a weights objective on every joint's q and
+// qd at every step.
+Scene branchy_scene(int steps) {
+  ImportedRobot r;
+  r.name = "branchy";
+  ArticulationLink slide = hinge("cart", -1, {1, 0.2, 0.1});
+  slide.joint = ArticulationJoint::Slide;
+  ArticulationLink arm = hinge("arm", 0, {0.2, 1, 0.3});
+  arm.quat[0] = 0.1, arm.quat[1] = 0.2, arm.quat[3] = 0.97;
+  arm.anchor[0] = 0.02, arm.anchor[2] = 0.05;
+  ArticulationLink weld = hinge("weld", 1, {0, 0, 1});
+  weld.joint = ArticulationJoint::Weld;
+  ArticulationLink hand = hinge("hand", 2, {1, 0, 0.4});
+  ArticulationLink side = hinge("side", 0, {0, 0, 1});
+  r.articulations.links = {slide, arm, weld, hand, side};
+  r.articulations.actuators = {{"push", 0, 0, 1.5, 1.0, 0.0, 0.0}, {"servo", 1, 1, 0.8, 20.0, -20.0, -2.0}};
+  r.channels = 2;
+  r.pos = {0.1, 0.2, 1.0, 0.0, 0.1, -0.2, 0.1, 0, -0.5, 0, 0, -0.3, -0.2, 0, 0};
+  r.mass = {2.0, 1.2, 0.4, 0.6, 0.7};
+  r.com = {0.05, 0, 0.02, 0.1, 0.02, -0.3, 0, 0.05, -0.1, 0, 0, -0.15, -0.1, 0.03, 0};
+  r.inertia = {0.05, 0.04, 0.03, 0,    0,     0,     0.03, 0.02, 0.01, 0.004, 0,    0,     0.01, 0.01, 0.02,
+               0,    0,    0,    0.01, 0.012, 0.004, 0,    0,    0,    0.006, 0.01, 0.008, 0,    0,    0};
+  r.damping = {0.3, 0.1, 0, 0.05, 0.0};
+  r.armature = {0.01, 0.02, 0, 0.0, 0.03};
+  r.q = {0.1, 0.4, 0, -0.7, 1.1};
+  r.qd = {0.3, -0.5, 0, 0.8, 0.2};
+  r.timestep = 0.01;
+  Scene scene = robot_scene(r, "", steps);
+  std::vector<double>& u = scene.params[ParamId::Controls].value;
+  for (size_t k = 0; k < u.size(); ++k) u[k] = 0.5 * std::sin(0.3 * double(k));
+  Objective w;
+  w.type = ObjectiveType::Weights;
+  const size_t per_step = weights_per_step(scene, true);
+  for (size_t k = 0; k < size_t(steps + 1) * per_step; ++k) w.target.push_back(0.2 * std::cos(1.7 * double(k)));
+  scene.objectives = {w};
+  return scene;
+}
+
+const std::vector<ParamId> kLinkParams = {ParamId::LinkPosition,      ParamId::LinkMass,         ParamId::LinkCom,
+                                          ParamId::LinkInertia,       ParamId::LinkDamping,      ParamId::LinkArmature,
+                                          ParamId::LinkJointPosition, ParamId::LinkJointVelocity};
+
+TEST_CASE("articulations: a double pendulum scene swings for 2 s as MuJoCo's does") {
+  const Scene scene = robot_scene(double_pendulum_robot(), "double_pendulum.xml", 2000);
+  REQUIRE(check_scene(scene).ok());
+  const Trajectory t = test::simulate_on_cpu(scene);
+  REQUIRE(t.coordinates == 2);
+  const double* q = &t.joint_q[2 * 2000];
+  const double* qd = &t.joint_qd[2 * 2000];
+  // mujoco 4.0.0, double_pendulum.xml, qpos = (0.7, -0.4), 2000 x mj_step (Euler, 1 ms)
+  CHECK(q[0] == doctest::Approx(-0.061458341558146).epsilon(1e-9));
+  CHECK(q[1] == doctest::Approx(-0.283473323778461).epsilon(1e-9));
+  CHECK(qd[0] == doctest::Approx(-0.354647305298189).epsilon(1e-9));
+  CHECK(qd[1] == doctest::Approx(-8.157621273254763).epsilon(1e-9));
+}
+
+TEST_CASE("articulations: the scene file keeps every link, joint, shape and actuator") {
+  Scene scene = branchy_scene(5);
+  scene.articulations.links[1].shapes.push_back({});
+  scene.articulations.links[1].shapes.back().kind = LinkShape::Kind::Capsule;
+  test::TempDir dir("articulations");
+  const auto path = dir.path / "branchy.json";
+  REQUIRE(save_scene(scene, path).ok());
+  Result<Scene> loaded = load_scene(path);
+  REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+  const Articulations& a = loaded->articulations;
+  REQUIRE(a.link_count() == 5);
+  for (size_t k = 0; k < 5; ++k) {
+    CHECK(a.links[k].name == scene.articulations.links[k].name);
+    CHECK(a.links[k].parent == scene.articulations.links[k].parent);
+    CHECK(a.links[k].joint == scene.articulations.links[k].joint);
+    for (int c = 0; c < 4; ++c) CHECK(a.links[k].quat[c] == scene.articulations.links[k].quat[c]);
+  }
+  CHECK(a.links[1].shapes.size() == 1);
+  CHECK(a.links[1].shapes[0].kind == LinkShape::Kind::Capsule);
+  REQUIRE(a.actuators.size() == 2);
+  CHECK(a.actuators[1].gain == 20.0);
+  CHECK(a.actuators[1].bias_qd == -2.0);
+  for (ParamId id : kLinkParams) CHECK(loaded->params[id].value == scene.params[id].value);
+  CHECK(loaded->params[ParamId::Gravity].value == scene.params[ParamId::Gravity].value);
+}
+
+TEST_CASE("articulations: the same bits on 1 and 4 threads and with checkpoints") {
+  const test::Outcome one = test::require_same_bits_for_threads_and_checkpoints(branchy_scene(40));
+  test::check_has_gradient(one, {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia,
+                                 ParamId::LinkDamping, ParamId::LinkArmature, ParamId::LinkJointPosition,
+                                 ParamId::LinkJointVelocity, ParamId::Controls, ParamId::Gravity});
+}
+
+TEST_CASE("articulations: scene gradients against central differences in double") {
+  std::vector<ParamId> ids = kLinkParams;
+  ids.push_back(ParamId::Controls);
+  ids.push_back(ParamId::Gravity);
+  test::check_against_central_differences(branchy_scene(30), ids);
+}
+
+TEST_CASE("articulations: float32 agrees with float64") {
+  test::check_float32_matches_float64(
+      branchy_scene(60), {ParamId::LinkMass, ParamId::LinkPosition, ParamId::LinkJointVelocity, ParamId::Controls});
+}
+
+TEST_CASE("articulations: a joints objective's loss, its file form and its gradients") {
+  Scene scene = branchy_scene(25);
+  Objective joints;
+  joints.type = ObjectiveType::Joints;
+  joints.links = {1, 3};  // arm and hand (the weld between them has no joint)
+  joints.target = {0.5, -0.25};
+  joints.weight = 2.0;
+  joints.step = 20;
+  scene.objectives = {joints};
+  REQUIRE(check_scene(scene).ok());
+  const Trajectory t = test::simulate_on_cpu(scene);
+  const std::vector<int> coordinate = articulation_coordinates(scene.articulations);
+  const double qa = t.joint_q[size_t(20 * t.coordinates + coordinate[1])];
+  const double qh = t.joint_q[size_t(20 * t.coordinates + coordinate[3])];
+  const test::Outcome out = test::run_cpu_gradient(scene, 1);
+  CHECK(out.loss == doctest::Approx(2.0 * ((qa - 0.5) * (qa - 0.5) + (qh + 0.25) * (qh + 0.25)) / 2).epsilon(1e-12));
+  // Written by link name, read back the same.
+  const std::string text = scene_json_text(scene);
+  CHECK(text.find("\"links\": [\"arm\", \"hand\"]") != std::string::npos);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->objectives[0].links == joints.links);
+  CHECK(again->objectives[0].target == joints.target);
+  test::check_against_central_differences(scene, {ParamId::LinkMass, ParamId::LinkJointVelocity, ParamId::Controls});
+  // A weld is no joint to read.
+  scene.objectives[0].links = {2, 3};
+  const Status weld = check_scene(scene);
+  REQUIRE_FALSE(weld.ok());
+  CHECK(weld.error().message.find("objectives[0].links[0]: found the welded link \"weld\"") != std::string::npos);
+}
+
+TEST_CASE("articulations: the scene check refuses a joint that moves nothing, and bad references") {
+  Scene massless = robot_scene(double_pendulum_robot(), "", 10);
+  massless.params[ParamId::LinkMass].value[1] = 0;
+  for (int c = 0; c < 6; ++c) massless.params[ParamId::LinkInertia].value[size_t(6 + c)] = 0;
+  const Status refused = check_scene(massless);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("moves no mass or inertia") != std::string::npos);
+  // Armature on the joint gives it inertia of its own.
+  massless.params[ParamId::LinkArmature].value[1] = 0.01;
+  CHECK(check_scene(massless).ok());
+
+  Scene welded = branchy_scene(3);
+  welded.articulations.actuators[0].link = 2;
+  const Status on_weld = check_scene(welded);
+  REQUIRE_FALSE(on_weld.ok());
+  CHECK(on_weld.error().message.find("articulations.actuators[0].link: found the welded link \"weld\"") !=
+        std::string::npos);
+
+  Scene orphan = branchy_scene(3);
+  orphan.articulations.links[4].parent = 4;
+  const Status after = check_scene(orphan);
+  REQUIRE_FALSE(after.ok());
+  CHECK(after.error().message.find("articulations.links[4].parent") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace nudge
