@@ -3,6 +3,7 @@
 // and gravity with them; everything below the roots, and every joint coordinate, is as
 // the file has it.
 #include <cmath>
+#include <filesystem>
 
 #include "nudge/scene.h"
 
@@ -13,7 +14,7 @@ namespace {
 // The turn from z up to y up: (x, y, z) -> (x, z, -y).
 void z_up_to_y_up(const double* v, double* out) {
   const double x = v[0], y = v[1], z = v[2];
-  out[0] = x, out[1] = z, out[2] = -y;
+  out[0] = x, out[1] = z, out[2] = y == 0 ? 0.0 : -y;  // no -0 in files
 }
 
 }  // namespace
@@ -21,7 +22,7 @@ void z_up_to_y_up(const double* v, double* out) {
 Scene robot_scene(const ImportedRobot& robot, const std::string& source, int steps) {
   Scene scene;
   scene.name = robot.name.empty() ? "robot" : robot.name;
-  scene.description = "Imported from " + source + ".";
+  scene.description = "Imported from " + std::filesystem::path(source).filename().string() + ".";
   scene.settings.dt = robot.timestep;
   scene.settings.steps = steps;
   scene.channels = robot.channels;

@@ -35,7 +35,8 @@ struct ArticulationStepKernel {
   NUDGE_HD void operator()(int i) const {
     const TreeModel& tree = trees[i];
     if (tree_step(tree, in, q, qd, scratch, q_next, qd_next)) return;
-    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) q_next[k] = qd_next[k] = T(0) / T(0);
+    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k)
+      q_next[k] = qd_next[k] = std::numeric_limits<T>::quiet_NaN();
   }
 };
 
@@ -54,7 +55,8 @@ struct ArticulationAdjointKernel {
   NUDGE_HD void operator()(int i) const {
     const TreeModel& tree = trees[i];
     if (adjoint_tree_step(tree, in, q, qd, scratch, adj_q, adj_qd, grad, i)) return;
-    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) adj_q[k] = adj_qd[k] = T(0) / T(0);
+    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k)
+      adj_q[k] = adj_qd[k] = std::numeric_limits<T>::quiet_NaN();
   }
 };
 
