@@ -31,7 +31,8 @@ DefaultCommand window_command() {
   command.add_options = [options, bench](CLI::App& app, int& exit_code) {
     app.add_option(
         "scene", options->scene,
-        "Scene file (JSON) to open in the window, or a sweep's table (CSV, nudge sweep) to plot with its scene");
+        "Scene file (JSON) to open in the window, a sweep's table (CSV, nudge sweep) to plot with its scene, or a "
+        "robot's MJCF (.xml) or URDF (.urdf) file to import as a new scene");
     app.add_flag("--play", options->play, "Start playing the motion at once");
     app.add_flag("--optimize", options->optimize, "Start optimising the scene at once (the Optimise tab)");
     app.add_option("--mpc", options->mpc,

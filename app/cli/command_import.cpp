@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "nudge/scene.h"
+#include "nudge/robot_import.h"
 
 namespace nudge {
 

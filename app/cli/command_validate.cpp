@@ -1,5 +1,6 @@
 // nudge validate SCENE: loads and checks a scene, and summarises it.
 #include <iostream>
+#include <string>
 #include <memory>
 
 #include "cli/cli.h"
@@ -7,6 +8,17 @@
 #include "cli/common.h"
 
 namespace nudge {
+
+namespace {
+
+// "L links (Q joint coordinates, A actuators), " where the scene has articulations.
+std::string articulation_summary(const Articulations& a) {
+  if (a.empty()) return "";
+  return std::to_string(a.link_count()) + " links (" + std::to_string(articulation_coordinate_count(a)) +
+         " joint coordinates, " + std::to_string(a.actuators.size()) + " actuators), ";
+}
+
+}  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto path = std::make_shared<std::string>();
@@ -22,7 +34,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
               << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, "
               << scene->tet_count() << " tets, " << scene->material_points.count() << " material points, "
               << scene->body_count() << " bodies, " << scene->joint_count() << " joints, " << scene->colliders.size()
-              << " colliders, " << scene->settings.steps << " steps of " << scene->settings.dt << " s ("
+              << " colliders, " << articulation_summary(scene->articulations) << scene->settings.steps << " steps of "
+              << scene->settings.dt << " s ("
               << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
               << scene->channels << " control channels, " << scene->actuator_count() << " actuators, "
               << scene->objectives.size() << " objective terms\n";

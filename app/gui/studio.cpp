@@ -19,6 +19,7 @@
 #include "view/contact_draw.h"
 #include "view/footage_plate.h"
 #include "view/state_adjoint_arrows.h"
+#include "nudge/robot_import.h"
 
 namespace nudge::gui {
 
@@ -197,6 +198,7 @@ void Studio::autosave() {
 void Studio::start_rollout() { state_.shown.request = worker_->request(state_.document.scene()); }
 
 bool Studio::open(const std::filesystem::path& path) {
+  if (is_robot_file(path)) return import_robot_file(path);
   Result<studio::Document> opened = studio::open_document(path, state_.files.examples);
   if (!opened) {
     show_error(opened.error().message);
@@ -208,7 +210,34 @@ bool Studio::open(const std::filesystem::path& path) {
   return true;
 }
 
+// A robot's MJCF or URDF file opens as a new scene of it (nudge import's), not yet saved:
+// Save asks where to keep it, and the scene names the robot's file.
+bool Studio::import_robot_file(const std::filesystem::path& path) {
+  std::vector<std::string> notes;
+  Result<studio::Document> imported = studio::import_robot_document(path, &notes);
+  if (!imported) {
+    show_error(imported.error().message);
+    return false;
+  }
+  const Articulations& a = imported->scene().articulations;
+  const std::string summary = std::to_string(a.link_count()) + " links, " +
+                              std::to_string(articulation_coordinate_count(a)) + " joints, " +
+                              std::to_string(a.actuators.size()) + " actuators";
+  set_document(std::move(*imported));
+  state_.log.info("imported " + path.string() + ": " + summary + " (Save asks where to keep the scene)");
+  for (const std::string& line : notes) state_.log.warning("not imported: " + line);
+  return true;
+}
+
 void Studio::adopt_opened(studio::Document document) {
+  if (!document.has_path() && document.copy_of().empty()) {  // a robot's file, imported on the command line
+    const Articulations& a = document.scene().articulations;
+    state_.log.info("imported " + document.scene().articulations.source + ": " + std::to_string(a.link_count()) +
+                    " links, " + std::to_string(articulation_coordinate_count(a)) + " joints, " +
+                    std::to_string(a.actuators.size()) + " actuators (Save asks where to keep the scene)");
+    set_document(std::move(document));
+    return;
+  }
   const std::filesystem::path path = document.has_path() ? document.path() : document.copy_of();
   const bool copy = !document.has_path();
   set_document(std::move(document));
@@ -233,7 +262,7 @@ void Studio::show_error(const std::string& message) {
 
 void Studio::frame_motion(const Scene& scene, const Trajectory& traj) {
   state_.shown.draw_options = view::scene_draw_options(scene, &traj, viewport_aspect_);
-  framed_empty_scene_ = scene.particle_count() == 0 && scene.bodies.empty();
+  framed_empty_scene_ = scene.particle_count() == 0 && scene.bodies.empty() && scene.articulations.empty();
   // Frame the whole motion unless the user has already moved the camera.
   state_.ui.camera.set_home(state_.shown.draw_options.camera);
   if (!camera_moved_) state_.ui.camera.reset();

@@ -38,6 +38,7 @@ public:
   // failure the current document stays, and the error goes to the log and the banner.
   // Returns whether it opened.
   bool open(const std::filesystem::path& path);
+  bool import_robot_file(const std::filesystem::path& path);
 
   // Shows a scene built in code (benchmarks, demos) as a new, unsaved document.
   void show_scene(Scene scene);

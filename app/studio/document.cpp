@@ -1,4 +1,5 @@
 #include "studio/document.h"
+#include "nudge/robot_import.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -111,7 +112,15 @@ std::string Document::display_name() const {
 
 std::string Document::title() const { return "Nudge - " + display_name() + (dirty() ? "*" : ""); }
 
+Result<Document> import_robot_document(const fs::path& path, std::vector<std::string>* notes) {
+  Result<ImportedRobot> robot = import_robot(path);
+  if (!robot) return robot.error();
+  if (notes) *notes = robot->ignored;
+  return Document(robot_scene(*robot, fs::absolute(path).string(), 1000), "import " + path.filename().string());
+}
+
 Result<Document> open_document(const fs::path& path, const std::vector<fs::path>& examples) {
+  if (is_robot_file(path)) return import_robot_document(path);
   std::error_code error;
   for (const fs::path& example : examples)
     if (fs::equivalent(example, path, error)) return Document::open_copy(path);

@@ -97,6 +97,9 @@ private:
 // Opens `path`, as an untitled copy (Document::open_copy) when it is one of `examples`,
 // the shipped scenes, so that saving never overwrites them.
 Result<Document> open_document(const std::filesystem::path& path, const std::vector<std::filesystem::path>& examples);
+// A robot's MJCF or URDF file (nudge/robot_import.h) as a new document of its scene, with
+// no file yet (Save asks where); what the file had that was not imported goes to `notes`.
+Result<Document> import_robot_document(const std::filesystem::path& path, std::vector<std::string>* notes = nullptr);
 
 // The folder of example scenes: $NUDGE_SCENES_DIR when it names a folder, else `fallback`
 // when it is one (the GUI passes the source tree's scenes/), else empty.

@@ -17,5 +17,6 @@ is raised as nudge.Error with the engine's message.
 from ._nudge import Error, Scene, Simulator, gradcheck, import_robot, load_scene, parse_scene
 from .parameter_sweep import gradients, read_sweep, sweep, write_parquet
 
-__all__ = ["Error", "Scene", "Simulator", "gradcheck", "gradients", "load_scene", "parse_scene", "read_sweep", "sweep",
+__all__ = ["Error", "Scene", "Simulator", "gradcheck", "gradients", "import_robot", "load_scene", "parse_scene",
+           "read_sweep", "sweep",
            "write_parquet"]

@@ -24,6 +24,7 @@
 #include "nudge/scene.h"
 #include "nudge/scene_text.h"
 #include "nudge/simulator.h"
+#include "nudge/robot_import.h"
 
 namespace py = pybind11;
 using namespace nudge;

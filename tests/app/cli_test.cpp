@@ -131,6 +131,51 @@ TEST_CASE("cli: simulate writes the whole trajectory") {
   CHECK(rows == 501);  // 500 steps plus the initial state, one particle
 }
 
+TEST_CASE("cli: import makes a scene of an MJCF robot beside it, which simulate runs and --joints-out writes") {
+  TempDir dir;
+  const fs::path robot = dir.path / "double_pendulum.xml";
+  fs::copy_file(source_dir() / "tests/data/articulations/double_pendulum.xml", robot);
+  const Run run = nudge("import " + robot.string() + " --steps 50");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("2 links, 2 joint coordinates, 0 actuators, dt 0.001 s") != std::string::npos);
+  const fs::path scene = dir.path / "double_pendulum.json";
+  REQUIRE(fs::exists(scene));
+  // The scene names the robot's file relative to its own folder.
+  std::ifstream in(scene);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  CHECK(j["articulations"]["source"] == "double_pendulum.xml");
+  CHECK(j["articulations"]["links"].size() == 2);
+  const fs::path joints = dir.path / "joints.csv";
+  const Run sim = nudge("simulate " + scene.string() + " --joints-out " + joints.string());
+  INFO(sim.output);
+  REQUIRE(sim.exit_code == 0);
+  std::ifstream csv(joints);
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header == "step,time,joint,link,q,qd");
+  int rows = 0;
+  for (std::string line; std::getline(csv, line);) ++rows;
+  CHECK(rows == 2 * 51);
+}
+
+TEST_CASE("cli: import refuses what it cannot read, naming the file and line, and writes nothing") {
+  TempDir dir;
+  const fs::path robot = dir.path / "ball.xml";
+  std::ofstream(robot) << "<mujoco>\n  <worldbody>\n    <body name=\"b\">\n      <joint type=\"ball\"/>\n"
+                          "    </body>\n  </worldbody>\n</mujoco>\n";
+  const Run run = nudge("import " + robot.string());
+  INFO(run.output);
+  CHECK(run.exit_code == 2);
+  CHECK(run.output.find(robot.string() + ":4:") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path / "ball.json"));
+  const Run missing = nudge("import " + (dir.path / "none.urdf").string());
+  CHECK(missing.exit_code == 2);
+  const Run other = nudge("import " + (source_dir() / "scenes/projectile.json").string());
+  CHECK(other.exit_code == 2);
+  CHECK(other.output.find("not a robot file") != std::string::npos);
+}
+
 TEST_CASE("cli: simulate --bodies-out writes every body's pose at every step") {
   TempDir dir;
   const fs::path out = dir.path / "bodies.csv";

@@ -16,6 +16,7 @@
 #include "nudge/scene_text.h"
 #include "nudge/simulator.h"
 #include "temp_dir.h"
+#include "nudge/robot_import.h"
 
 namespace nudge {
 namespace {
@@ -196,6 +197,12 @@ TEST_CASE("articulations: the scene check refuses a joint that moves nothing, an
   REQUIRE_FALSE(on_weld.ok());
   CHECK(on_weld.error().message.find("articulations.actuators[0].link: found the welded link \"weld\"") !=
         std::string::npos);
+
+  Scene implicit = branchy_scene(3);
+  implicit.settings.integrator = Integrator::ImplicitEuler;
+  const Status not_implicit = check_scene(implicit);
+  REQUIRE_FALSE(not_implicit.ok());
+  CHECK(not_implicit.error().message.find("found implicit_euler in a scene with articulations") != std::string::npos);
 
   Scene orphan = branchy_scene(3);
   orphan.articulations.links[4].parent = 4;

@@ -15,6 +15,7 @@
 #include "nudge/articulations.h"
 #include "nudge/quat.h"
 #include "temp_dir.h"
+#include "nudge/robot_import.h"
 
 namespace nudge {
 namespace {

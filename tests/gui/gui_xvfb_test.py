@@ -68,6 +68,7 @@ VIEW_MENU = (111, 12)
 VIEW_CONTACTS = (124, 214)          # View > Contacts for a scene without joints, attachments or cloth
 BILLIARDS_CUE_BALL = (447, 488)     # scenes/billiards.json's cue ball at frame 0
 CONTACT_COLOUR = (242, 115, 230)    # view/contact_draw.h's force arrows (unlit: the exact colour)
+JOINT_COLOUR = (209, 102, 242)      # view/scene_draw.h's colors::kJoint: an articulation's joint axes and bones
 PROJECTILE_BALL = (475, 221)        # scenes/projectile.json's ball at frame 0, framed with its target
 PROJECTILE_GIZMO_Y = (470, 167)     # the gizmo's y arrow on the selected ball
 SWEEP_PICK_LOWEST = (1069, 139)     # the Sweep tab's Pick the Lowest
@@ -935,6 +936,24 @@ class GuiTest:
         finally:
             stop(app)
 
+    # p. a robot's MJCF file on the command line: imported as a new scene, its links drawn
+    def check_robot_import(self):
+        log("step p: nudge tests/data/articulations/arm7.xml imports the arm; its links and joint axes are drawn")
+        self.fresh_layout()
+        app, err_path = self.start_nudge("robot", "tests/data/articulations/arm7.xml")
+        stderr = lambda: err_path.read_text(errors="replace")
+        try:
+            check("arm7.xml: 8 links, 7 joints, 7 actuators" in stderr(), "the arm was imported (8 links, 7 joints)")
+            check("steps simulated" in stderr(), "its motion was simulated")
+            shot = Screenshot(self.out / "gui_robot.png", self.env)
+            axes = sum(1 for x, _ in shot.positions(JOINT_COLOUR) if x < SIDE_DOCK_LEFT)
+            check(axes >= 30, f"the joint axes and the lines between links are drawn ({axes} pixels)")
+            self.client_ok("close", self.client_ok("title", "Nudge"))
+            code = app.wait(CLOSE_TIMEOUT_S)
+            check(code == 0, f"nudge exited with code {code}")
+        finally:
+            stop(app)
+
     def check_live_play(self):
         log("step n: View > Contacts, Ctrl+right drag the cue ball of scenes/billiards.json, close")
         self.fresh_layout()
@@ -984,7 +1003,8 @@ class GuiTest:
                  ("l: build, optimise, save and load a scene", self.check_build_optimise_save_load),
                  ("m: pick, move, box select and duplicate in the viewport", self.check_viewport_editing),
                  ("n: live play: contacts, a pull with the mouse", self.check_live_play),
-                 ("o: a sweep's table plotted, its best point opened", self.check_sweep_table)]
+                 ("o: a sweep's table plotted, its best point opened", self.check_sweep_table),
+                 ("p: a robot's MJCF imported and drawn", self.check_robot_import)]
         if self.only:
             steps = [step for step in steps if step[0].split(":")[0] in self.only]
         for name, step in steps:

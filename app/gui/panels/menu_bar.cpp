@@ -28,6 +28,9 @@ void file_menu(const Panel& panel) {
   ImGui::SetItemTooltip(
       "Open a scene file (JSON), or a sweep's table (CSV, from nudge sweep) as a plot; a shipped example opens as a "
       "copy");
+  if (ImGui::MenuItem("Import Robot...")) panel.ui.popups.open_file = true;
+  ImGui::SetItemTooltip(
+      "A robot's MJCF (.xml) or URDF (.urdf) file as a new scene in joint coordinates, as nudge import makes it");
   if (ImGui::BeginMenu("Open Recent", !panel.state.files.recent.paths().empty())) {
     for (const std::filesystem::path& path : panel.state.files.recent.paths())
       if (ImGui::MenuItem(path.filename().string().c_str(), path.parent_path().string().c_str()))

@@ -13,6 +13,7 @@
 #include "gui/theme.h"
 #include "nudge/marker_csv.h"
 #include "studio/scene_edits.h"
+#include "nudge/robot_import.h"
 
 namespace nudge::gui {
 
@@ -125,7 +126,8 @@ fs::path file_dialog(const char* title, const char* action, const char* heading 
     if (entry.is_directory(e)) {
       if (ImGui::Selectable((name + "/").c_str())) g_dialog.folder = entry.path();
     } else if (extension ? entry.path().extension() == extension
-                         : entry.path().extension() == ".json" || entry.path().extension() == ".csv") {
+                         : entry.path().extension() == ".json" || entry.path().extension() == ".csv" ||
+                               is_robot_file(entry.path())) {
       if (ImGui::Selectable(name.c_str(), g_dialog.name == name, ImGuiSelectableFlags_AllowDoubleClick)) {
         g_dialog.name = name;
         if (ImGui::IsMouseDoubleClicked(0)) chosen = entry.path();

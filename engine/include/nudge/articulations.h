@@ -10,12 +10,9 @@
 // armature and the initial q and qd (nudge/parameters.h: link_*).
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "nudge/result.h"
 
 namespace nudge {
 
@@ -71,28 +68,5 @@ struct Articulations {
 // The joint coordinate of each link (its index in q and qd), -1 for a weld; and how many.
 std::vector<int> articulation_coordinates(const Articulations& a);
 int articulation_coordinate_count(const Articulations& a);
-
-// A robot read from an MJCF or URDF file: its links and actuators, the values of its
-// links' parameters (one row per link, as nudge/parameters.h's link_* hold them), and
-// what the file says of the simulation. robot_scene() (nudge/scene.h's io) makes a scene
-// of it.
-struct ImportedRobot {
-  std::string name;  // MJCF's model, URDF's robot name
-  Articulations articulations;
-  // Per link: pos (3), mass, com (3), inertia (6: xx, yy, zz, xy, xz, yz about the centre
-  // of mass in the link's axes), damping, armature, initial q and qd.
-  std::vector<double> pos, mass, com, inertia, damping, armature, q, qd;
-  int channels = 0;         // one per actuator, in order
-  double timestep = 0.002;  // MJCF's option timestep (MuJoCo's default)
-  double gravity[3] = {0, 0, -9.81};
-  std::vector<std::string> ignored;  // what the file had that is not imported, for a note
-};
-
-// Reads an MJCF file (MuJoCo's XML). Errors name the file, the line and the element.
-Result<ImportedRobot> import_mjcf(const std::filesystem::path& file);
-// Reads a URDF file.
-Result<ImportedRobot> import_urdf(const std::filesystem::path& file);
-// By the file's extension: .urdf is URDF, .xml and .mjcf are MJCF.
-Result<ImportedRobot> import_robot(const std::filesystem::path& file);
 
 }  // namespace nudge

@@ -131,6 +131,8 @@ struct SceneCamera {
   double fov_degrees = 45.0;  // vertical field of view, in (0, 180)
 };
 
+struct ImportedRobot;
+
 struct Scene {
   std::string name;
   std::string description;
@@ -238,7 +240,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
 // tracks, meshes) rewritten to name the same files from path's folder, and its source path.
 Scene moved_scene(const Scene& scene, const std::filesystem::path& path);
 
-// A scene of an imported robot (nudge/articulations.h): its links, actuators (a channel
+// A scene of an imported robot (nudge/robot_import.h): its links, actuators (a channel
 // each) and parameters, its file's time step and gravity, turned from the file's z up to
 // the studio's y up (its roots' placements and gravity; joint coordinates are as in the
 // file). `source` is the robot's file as the scene names it; `steps` the motion's length.

@@ -24,6 +24,7 @@
 #include "nudge/mat33.h"
 #include "nudge/quat.h"
 #include "nudge/vec3.h"
+#include "nudge/robot_import.h"
 
 namespace nudge {
 

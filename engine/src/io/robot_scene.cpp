@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "nudge/scene.h"
+#include "nudge/robot_import.h"
 
 namespace nudge {
 

@@ -159,6 +159,10 @@ static Problem check_settings(const Scene& scene) {
            (scene.body_count() == 1 ? " rigid body" : " rigid bodies") +
            "; expected semi_implicit_euler (the implicit step covers particles, springs, triangles and tets, and "
            "would leave bodies and joints semi-implicit)";
+  if (s.integrator == Integrator::ImplicitEuler && !scene.articulations.empty())
+    return "simulation.integrator: found implicit_euler in a scene with articulations; expected semi_implicit_euler "
+           "(the articulations take MuJoCo's Euler step, with their joints' damping implicit, whatever the "
+           "particles' integrator)";
   return std::nullopt;
 }
 

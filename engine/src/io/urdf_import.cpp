@@ -22,6 +22,7 @@
 #include "nudge/mat33.h"
 #include "nudge/quat.h"
 #include "nudge/vec3.h"
+#include "nudge/robot_import.h"
 
 namespace nudge {
 
