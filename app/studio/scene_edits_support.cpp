@@ -226,7 +226,8 @@ bool reads_something(const Objective& o) {
     case ObjectiveElements::ParticlesOrBodies: return !o.particles.empty() || !o.bodies.empty() || !o.points.empty();
     case ObjectiveElements::Bodies: return !o.bodies.empty();
     case ObjectiveElements::PointsOrAll: return !o.points.empty();
-    case ObjectiveElements::LinksOrAll: return !o.links.empty();
+    case ObjectiveElements::LinksOrAll:
+    case ObjectiveElements::Link: return !o.links.empty();
   }
   return true;
 }

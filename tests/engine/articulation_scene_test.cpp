@@ -11,6 +11,9 @@
 
 #include "gradient_outcome.h"
 #include "nudge/gradcheck.h"
+#include "nudge/link_poses.h"
+#include "nudge/quat.h"
+#include "nudge/vec3.h"
 #include "nudge/objective_facts.h"
 #include "nudge/scene.h"
 #include "nudge/scene_text.h"
@@ -178,6 +181,39 @@ TEST_CASE("articulations: a joints objective's loss, its file form and its gradi
   const Status weld = check_scene(scene);
   REQUIRE_FALSE(weld.ok());
   CHECK(weld.error().message.find("objectives[0].links[0]: found the welded link \"weld\"") != std::string::npos);
+}
+
+TEST_CASE("articulations: a reach objective's loss, its file form, and gradients through the links' placements") {
+  Scene scene = branchy_scene(25);
+  Objective reach;
+  reach.type = ObjectiveType::Reach;
+  reach.links = {3};  // the hand, below the weld
+  reach.point[0] = 0.05, reach.point[2] = -0.3;
+  reach.target = {0.4, 0.9, -0.2};
+  reach.weight = 3.0;
+  reach.step = 20;
+  scene.objectives = {reach};
+  REQUIRE(check_scene(scene).ok());
+  // The loss is the point's distance from the target where forward kinematics puts it.
+  const Trajectory t = test::simulate_on_cpu(scene);
+  const std::vector<double> q(t.joint_q.begin() + 20 * t.coordinates, t.joint_q.begin() + 21 * t.coordinates);
+  const LinkPose hand = link_poses(scene, q)[3];
+  const Quat<double> turn{hand.quat[0], hand.quat[1], hand.quat[2], hand.quat[3]};
+  const Vec3<double> p =
+      Vec3<double>{hand.pos[0], hand.pos[1], hand.pos[2]} + rotate(turn, Vec3<double>{0.05, 0, -0.3});
+  const Vec3<double> d = p - Vec3<double>{0.4, 0.9, -0.2};
+  const test::Outcome out = test::run_cpu_gradient(scene, 1);
+  CHECK(out.loss == doctest::Approx(3.0 * dot(d, d)).epsilon(1e-12));
+  const std::string text = scene_json_text(scene);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->objectives[0].links == reach.links);
+  CHECK(again->objectives[0].point[2] == -0.3);
+  CHECK(text.find("\"link\": \"hand\"") != std::string::npos);
+  // link_position moves the hand directly as well as through the motion.
+  test::check_against_central_differences(scene, {ParamId::LinkPosition, ParamId::LinkJointPosition,
+                                                  ParamId::LinkJointVelocity, ParamId::LinkMass, ParamId::Controls});
+  (void)test::require_same_bits_for_threads_and_checkpoints(scene);
 }
 
 TEST_CASE("articulations: the scene check refuses a joint that moves nothing, and bad references") {

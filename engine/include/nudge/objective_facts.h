@@ -21,6 +21,7 @@ enum class ObjectiveElements : unsigned char {
   Bodies,             // "bodies", required (orientation)
   PointsOrAll,        // material "points", every point when absent (inside, shape)
   LinksOrAll,         // "links" by name, every hinge's and slide's link when absent (joints)
+  Link,               // "link" by name, required: one link of the articulations (reach)
 };
 
 // What it compares them with.
@@ -63,6 +64,7 @@ struct ObjectiveLayout {
   bool direction = false;                   // "direction", a unit vector in the world (travel, orientation)
   double default_direction[3] = {1, 0, 0};  // where the file gives no "direction"
   bool step = false;                        // "step": reads the state at its own step
+  bool point = false;                       // "point" in the link's frame (reach)
 
   // Whether it may list particles (target, positions, velocity, travel) or bodies
   // (target, velocity, orientation).

@@ -95,6 +95,7 @@ enum class ObjectiveType {
   Weights,      // w * sum_t <W_t, positions_t>: a linear function of the whole trajectory (what
                 // Python's autograd hands back as dL/dtrajectory, nudge.torch)
   Joints,       // w / |K| * sum_k (q_k,t - target_k)^2: the articulations' joints at step t (rad or m)
+  Reach,        // w * |p_t - target|^2: a point on a link (`point`, in the link's frame) at step t
 };
 
 // The names used in scene files: "target", "positions", "markers", ...
@@ -104,11 +105,12 @@ std::optional<ObjectiveType> objective_type_from_name(std::string_view name);
 struct Objective {
   ObjectiveType type = ObjectiveType::Target;
   double weight = 1.0;
-  int step = -1;               // -1: the final step T
-  std::vector<int> particles;  // Target, Positions, Velocity, Travel
-  std::vector<int> bodies;     // Target, Velocity: bodies' centres of mass in the centroid; Orientation
-  std::vector<int> points;     // Target, Velocity, Travel: material points in the centroid; Inside, Shape
-  std::vector<int> links;      // Joints: the links whose joints it reads (hinges and slides)
+  int step = -1;                // -1: the final step T
+  std::vector<int> particles;   // Target, Positions, Velocity, Travel
+  std::vector<int> bodies;      // Target, Velocity: bodies' centres of mass in the centroid; Orientation
+  std::vector<int> points;      // Target, Velocity, Travel: material points in the centroid; Inside, Shape
+  std::vector<int> links;       // Joints: the links whose joints it reads (hinges and slides); Reach: its link
+  double point[3] = {0, 0, 0};  // Reach: the point on the link, in the link's frame (m)
   // 3 values (Target, Velocity), |P| x 3 (Positions), or a region's lower and upper corners
   // and its softness, 7 values (Inside), or Q x 3 points of a target shape (Shape)
   std::vector<double> target;

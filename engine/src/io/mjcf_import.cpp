@@ -24,12 +24,15 @@
 #include "nudge/mat33.h"
 #include "nudge/quat.h"
 #include "nudge/vec3.h"
+#include "io/robot_xml.h"
 #include "nudge/robot_import.h"
 
 namespace nudge {
 
 namespace {
 
+using robot_xml::in_quotes;
+using robot_xml::parse_numbers;
 using tinyxml2::XMLElement;
 using V3 = Vec3<double>;
 using Q = Quat<double>;
@@ -43,56 +46,11 @@ struct MjcfFailure {
   std::string message;
 };
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-
-// The numbers of an attribute's text, or nullopt if a token is not a finite number.
-std::optional<std::vector<double>> parse_numbers(std::string_view text) {
-  std::vector<double> values;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && is_space(text[i])) ++i;
-    std::size_t end = i;
-    while (end < text.size() && !is_space(text[end])) ++end;
-    if (end == i) break;
-    std::string_view token = text.substr(i, end - i);
-    // from_chars accepts no leading '+'; hand-written files have one now and then.
-    if (token.size() > 1 && token.front() == '+') token.remove_prefix(1);
-    double value = 0;
-    const auto [stop, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-    if (ec != std::errc() || stop != token.data() + token.size() || !std::isfinite(value)) return std::nullopt;
-    values.push_back(value);
-    i = end;
-  }
-  return values;
-}
-
 std::string element_label(const XMLElement* e) {
   std::string label = "<" + std::string(e->Name());
   if (const char* name = e->Attribute("name")) label += " name=\"" + std::string(name) + "\"";
   return label + ">";
 }
-
-// tinyxml2's error in words: what is wrong, then its own detail ("XMLElement name=body").
-std::string xml_problem(const tinyxml2::XMLDocument& document) {
-  std::string what;
-  switch (document.ErrorID()) {
-    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: what = "an element's end tag does not match its start"; break;
-    case tinyxml2::XML_ERROR_PARSING_ELEMENT: what = "an element cannot be read"; break;
-    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: what = "an attribute cannot be read"; break;
-    case tinyxml2::XML_ERROR_PARSING_TEXT: what = "text cannot be read"; break;
-    case tinyxml2::XML_ERROR_PARSING_COMMENT: what = "a comment is not closed"; break;
-    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: what = "the file has no XML in it"; break;
-    default: what = document.ErrorName(); break;
-  }
-  // ErrorStr() is "Error=... ErrorID=... Line number=N: <detail>"; the detail is worth keeping.
-  const std::string full = document.ErrorStr();
-  const std::size_t line = full.find("Line number=");
-  const std::size_t detail = line == std::string::npos ? std::string::npos : full.find(": ", line);
-  if (detail != std::string::npos) what += " (" + full.substr(detail + 2) + ")";
-  return what;
-}
-
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string format_number(double v) {
   std::ostringstream out;
@@ -276,19 +234,8 @@ private:
   }
 
   const XMLElement* load() {
-    std::error_code ec;
-    if (!std::filesystem::exists(file_, ec)) throw MjcfFailure{label_ + ": no such file"};
-    std::ifstream in(file_, std::ios::binary);
-    if (!in) throw MjcfFailure{label_ + ": cannot be read"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string content = text.str();
-    if (document_.Parse(content.data(), content.size()) != tinyxml2::XML_SUCCESS)
-      throw MjcfFailure{label_ + ":" + std::to_string(document_.ErrorLineNum()) +
-                        ": not valid XML: " + xml_problem(document_)};
-    const XMLElement* root = document_.RootElement();
-    if (root == nullptr) throw MjcfFailure{label_ + ": has no XML element"};
-    return root;
+    if (std::optional<std::string> problem = robot_xml::load(file_, label_, document_)) throw MjcfFailure{*problem};
+    return document_.RootElement();
   }
 
   // Attributes.

@@ -38,9 +38,11 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.lists_bodies()) keys.push_back("bodies");
   if (layout.lists_points()) keys.push_back("points");
   if (layout.lists_links()) keys.push_back("links");
+  if (layout.elements == ObjectiveElements::Link) keys.push_back("link");
   if (layout.one_target()) keys.push_back("target");
   if (layout.target == ObjectiveTarget::PerParticle) keys.insert(keys.end(), {"targets", "offset"});
   if (layout.target == ObjectiveTarget::PerLink) keys.push_back("targets");
+  if (layout.point) keys.push_back("point");
   if (layout.target == ObjectiveTarget::Region) keys.push_back("region");
   if (layout.target == ObjectiveTarget::PointSet) keys.push_back("shape");
   if (layout.target == ObjectiveTarget::StateWeights) keys.push_back("weights");
@@ -120,7 +122,22 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
       }
       break;
     case ObjectiveElements::LinksOrAll: o.links = link_list(optional(node, "links"), scene); break;
+    case ObjectiveElements::Link: {
+      const Node link = required(node, "link", "the name of a link of the articulations");
+      const std::string name = string(link, "a link's name");
+      const std::vector<ArticulationLink>& links = scene.articulations.links;
+      const auto at =
+          std::find_if(links.begin(), links.end(), [&](const ArticulationLink& l) { return l.name == name; });
+      if (at == links.end()) fail_found(link, "the name of a link of the articulations");
+      o.links = {static_cast<int>(at - links.begin())};
+      break;
+    }
   }
+  if (layout.point)
+    if (auto point = optional(node, "point")) {
+      const std::array<double, 3> p = vec3(*point, "a point [x, y, z] in the link's frame (m)");
+      std::copy(p.begin(), p.end(), o.point);
+    }
   switch (layout.target) {
     case ObjectiveTarget::None: break;
     case ObjectiveTarget::Position:
@@ -356,6 +373,10 @@ OrderedJson objective_json(const Objective& o, const Scene& scene) {
   if (layout.elements == ObjectiveElements::Bodies || (layout.lists_bodies() && !o.bodies.empty()))
     j["bodies"] = o.bodies;
   if (!o.points.empty()) j["points"] = o.points;
+  if (layout.elements == ObjectiveElements::Link && o.links.size() == 1 && o.links[0] >= 0 &&
+      o.links[0] < scene.articulations.link_count())
+    j["link"] = scene.articulations.links[size_t(o.links[0])].name;
+  if (layout.point) j["point"] = {o.point[0], o.point[1], o.point[2]};
   if (layout.lists_links()) {
     OrderedJson names = OrderedJson::array();
     for (int k : o.links)
@@ -530,11 +551,18 @@ static Problem check_objectives(const Scene& scene) {
     if (layout.one_target()) target_size = 3;
     if (layout.target == ObjectiveTarget::PerParticle) target_size = 3 * o.particles.size();
     if (layout.target == ObjectiveTarget::PerLink) target_size = o.links.size();
-    if (!o.links.empty() && !layout.lists_links()) return where + ".links: only joints objectives read links";
+    if (layout.elements == ObjectiveElements::Link) {
+      if (o.links.size() != 1 || o.links[0] < 0 || o.links[0] >= scene.articulations.link_count())
+        return where + ".link: found no link of the articulations; expected one";
+      for (double x : o.point)
+        if (!finite(x)) return found(where + ".point", x, "a finite point in the link's frame (m)");
+    } else if (!o.links.empty() && !layout.lists_links()) {
+      return where + ".links: only joints and reach objectives read links";
+    }
     if (layout.lists_links() && o.links.empty())
       return where + ".links: found none; expected the links whose joints it reads (the scene has no hinge or slide)";
     std::set<int> links;
-    for (std::size_t i = 0; i < o.links.size(); ++i) {
+    for (std::size_t i = 0; layout.lists_links() && i < o.links.size(); ++i) {
       const std::string at = index_path(where + ".links", static_cast<long long>(i));
       const int count = scene.articulations.link_count();
       if (o.links[i] < 0 || o.links[i] >= count)

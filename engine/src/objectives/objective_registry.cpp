@@ -33,6 +33,7 @@ constexpr ObjectiveLayout kShape{E::PointsOrAll, Target::PointSet, B::None, fals
 constexpr ObjectiveLayout kRest{E::PointsOrAll, Target::None, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kWeights{E::None, Target::StateWeights, B::None, false, false, {1, 0, 0}, false};
 constexpr ObjectiveLayout kJoints{E::LinksOrAll, Target::PerLink, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kReach{E::Link, Target::Position, B::None, false, false, {1, 0, 0}, true, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
@@ -50,6 +51,7 @@ constexpr ObjectiveKind kKinds[] = {
     {T::Rest, "rest", kRest, make_rest_term},
     {T::Weights, "weights", kWeights, make_weights_term},
     {T::Joints, "joints", kJoints, make_joints_term},
+    {T::Reach, "reach", kReach, make_reach_term},
 };
 
 constexpr bool in_type_order() {
@@ -58,7 +60,7 @@ constexpr bool in_type_order() {
   return true;
 }
 static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
-static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Joints) + 1,  // the last type
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Reach) + 1,  // the last type
               "kKinds must list every objective type");
 
 }  // namespace

@@ -48,5 +48,6 @@ std::unique_ptr<ObjectiveTerm> make_shape_term(const ObjectiveSource& source);  
 std::unique_ptr<ObjectiveTerm> make_rest_term(const ObjectiveSource& source);         // rest_term.cpp
 std::unique_ptr<ObjectiveTerm> make_weights_term(const ObjectiveSource& source);      // weights_term.cpp
 std::unique_ptr<ObjectiveTerm> make_joints_term(const ObjectiveSource& source);       // joints_term.cpp
+std::unique_ptr<ObjectiveTerm> make_reach_term(const ObjectiveSource& source);        // reach_term.cpp
 
 }  // namespace nudge

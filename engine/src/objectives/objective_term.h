@@ -28,8 +28,11 @@ public:
   // Adds dL/dstate_t into adj (host memory, the state's layout).
   virtual void add_state_grad(int t, StateView<const float> s, StateView<float> adj) const = 0;
   virtual void add_state_grad(int t, StateView<const double> s, StateView<double> adj) const = 0;
+  // Before each forward pass: the parameters it runs with, for a term whose loss depends on
+  // some of them as well as on the state (a reach term's link placements).
+  virtual void prepare(const ParameterSet&) {}
   // A term on the parameters alone (control effort) adds its loss, and its gradient to
-  // params.
+  // params; a term of both adds its parameters' share of the gradient here.
   virtual void add_param_loss(const ParameterSet&, double&) const {}
   virtual void add_param_grad(ParameterSet&) const {}
 };

@@ -32,6 +32,10 @@ public:
   void add_state_grad(int t, StateView<const T> s, StateView<T> adj) const {
     for (const auto& term : terms_) term->add_state_grad(t, s, adj);
   }
+  // Before each forward pass: the parameters, for terms that read some (ObjectiveTerm::prepare).
+  void prepare(const ParameterSet& params) const {
+    for (const auto& term : terms_) term->prepare(params);
+  }
   // Terms on parameters alone (control effort): their loss, and gradients added to params.
   void add_param_loss(const ParameterSet& params, std::vector<double>& term_loss) const {
     for (size_t i = 0; i < terms_.size(); ++i) terms_[i]->add_param_loss(params, term_loss[i]);

@@ -103,6 +103,7 @@ public:
   Result<Evaluation> forward(const ParameterSet& params) {
     if (std::optional<std::string> why = families_.unsupported(params)) return Error{*why};
     upload_parameters(params);
+    objectives_.prepare(params);
     Evaluation eval;
     eval.term_loss.assign(objectives_.term_count(), 0.0);
     observe(0, state(0), eval.term_loss);

@@ -1,0 +1,98 @@
+// Reach: w * |p_t - target|^2, a point on one link of the articulations (its `point`, in
+// the link's frame) at the objective's step: a robot's hand brought to a place. The point
+// follows from the joint coordinates by forward kinematics, with the links' placements as
+// the parameters give them, so its gradient reaches both: along each joint above the link,
+// the joint's motion at the point, dp/dq_j = w_j x p + v_j; and each placement above it
+// (link_position) moves the point with it, in its parent's axes.
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "families/articulations/articulation_dynamics.h"
+#include "families/articulations/articulation_links.h"
+#include "objectives/objective_registry.h"
+
+namespace nudge {
+
+namespace {
+
+class ReachTerm final : public StateTerm<ReachTerm> {
+public:
+  explicit ReachTerm(const ObjectiveSource& source)
+      : weight_(source.objective.weight), step_(source.step),
+        link_(source.objective.links.at(0)), point_{source.objective.point[0], source.objective.point[1],
+                                                    source.objective.point[2]},
+        target_{source.objective.target[0], source.objective.target[1], source.objective.target[2]},
+        articulations_(source.scene.articulations), coordinates_(articulation_coordinate_count(articulations_)) {
+    for (const TreeModel& tree : tree_models(articulations_))
+      if (link_ >= tree.first_link && link_ < tree.first_link + tree.links) tree_ = tree;
+    prepare(source.scene.params);
+  }
+
+  void prepare(const ParameterSet& params) override {
+    links_ = link_models<double>(articulations_, params);
+    frames_.resize(links_.size());
+    adj_pos_.assign(links_.size(), Vec3<double>{0, 0, 0});
+  }
+
+  void observe(std::set<int>& steps) const override { steps.insert(step_); }
+
+  template <class T>
+  void state_loss(int t, StateView<const T> s, double& loss) const {
+    if (t != step_) return;
+    const Vec3<double> d = point_at(s) - target_;
+    loss += weight_ * dot(d, d);
+  }
+
+  template <class T>
+  void state_grad(int t, StateView<const T> s, StateView<T> adj) const {
+    if (t != step_) return;
+    const Vec3<double> p = point_at(s);
+    const Vec3<double> g = 2 * weight_ * (p - target_);
+    for (int k = link_; k >= 0; k = links_[size_t(k)].parent) {
+      const LinkModel<double>& l = links_[size_t(k)];
+      const LinkFrame<double>& f = frames_[size_t(k)];
+      if (l.dof >= 0) adj.joint_q[l.dof] += static_cast<T>(dot(g, cross(f.motion.ang, p) + f.motion.lin));
+      const Mat33<double> parent = l.parent >= 0 ? frames_[size_t(l.parent)].rot : identity33<double>();
+      adj_pos_[size_t(k)] += mul_transpose(parent, g);
+    }
+  }
+
+  void add_param_grad(ParameterSet& params) const override {
+    std::vector<double>& grad = params[ParamId::LinkPosition].grad;
+    if (grad.size() != 3 * adj_pos_.size()) return;
+    for (size_t k = 0; k < adj_pos_.size(); ++k) {
+      grad[3 * k] += adj_pos_[k].x, grad[3 * k + 1] += adj_pos_[k].y, grad[3 * k + 2] += adj_pos_[k].z;
+    }
+  }
+
+private:
+  // The point in the world at the state's joint coordinates (the frames are kept for the
+  // gradient).
+  template <class T>
+  Vec3<double> point_at(StateView<const T> s) const {
+    std::vector<double> q(static_cast<size_t>(coordinates_));
+    for (int i = 0; i < coordinates_; ++i) q[size_t(i)] = static_cast<double>(s.joint_q[i]);
+    link_frames(tree_, links_.data(), q.data(), frames_.data());
+    const LinkFrame<double>& f = frames_[size_t(link_)];
+    return f.origin + f.rot * point_;
+  }
+
+  double weight_;
+  int step_, link_;
+  Vec3<double> point_, target_;
+  Articulations articulations_;
+  int coordinates_;
+  TreeModel tree_{0, 0, 0, 0, 0};
+  std::vector<LinkModel<double>> links_;
+  mutable std::vector<LinkFrame<double>> frames_;  // of the last state read
+  mutable std::vector<Vec3<double>> adj_pos_;      // dL/d(link_position), summed over the backward pass
+};
+
+}  // namespace
+
+std::unique_ptr<ObjectiveTerm> make_reach_term(const ObjectiveSource& source) {
+  return std::make_unique<ReachTerm>(source);
+}
+
+}  // namespace nudge
