@@ -40,12 +40,6 @@ using M3 = Mat33<double>;
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Thrown anywhere in the reader and returned by import_mjcf as its Error: the reader is a
-// recursion over the tree, and any attribute on the way may be wrong.
-struct MjcfFailure {
-  std::string message;
-};
-
 std::string element_label(const XMLElement* e) {
   std::string label = "<" + std::string(e->Name());
   if (const char* name = e->Attribute("name")) label += " name=\"" + std::string(name) + "\"";
@@ -216,7 +210,7 @@ private:
   std::vector<std::string> joint_names_;
 
   [[noreturn]] void fail_at(int line, const std::string& what, const std::string& message) const {
-    throw MjcfFailure{label_ + ":" + std::to_string(line) + ": " + what + ": " + message};
+    throw robot_xml::Failure{label_ + ":" + std::to_string(line) + ": " + what + ": " + message};
   }
   [[noreturn]] void fail(const XMLElement* e, const std::string& message) const {
     fail_at(e->GetLineNum(), element_label(e), message);
@@ -234,7 +228,8 @@ private:
   }
 
   const XMLElement* load() {
-    if (std::optional<std::string> problem = robot_xml::load(file_, label_, document_)) throw MjcfFailure{*problem};
+    if (std::optional<std::string> problem = robot_xml::load(file_, label_, document_))
+      throw robot_xml::Failure{*problem};
     return document_.RootElement();
   }
 
@@ -812,17 +807,6 @@ private:
 
 }  // namespace
 
-Result<ImportedRobot> import_mjcf(const std::filesystem::path& file) {
-  try {
-    MjcfReader reader(file);
-    return reader.read();
-  } catch (const MjcfFailure& failure) {
-    return Error{failure.message};
-  } catch (const std::bad_alloc&) {
-    return Error{file.string() + ": out of memory while reading it"};
-  } catch (const std::exception& e) {
-    return Error{file.string() + ": " + e.what()};
-  }
-}
+Result<ImportedRobot> import_mjcf(const std::filesystem::path& file) { return robot_xml::read_robot<MjcfReader>(file); }
 
 }  // namespace nudge

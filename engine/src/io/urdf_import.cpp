@@ -36,11 +36,6 @@ using V3 = Vec3<double>;
 using Q = Quat<double>;
 using M3 = Mat33<double>;
 
-// Thrown inside the reader and returned by import_urdf as its Error.
-struct UrdfFailure {
-  std::string message;
-};
-
 // An element for messages: with its name, or inside its nearest named ancestor
 // (`<joint name="elbow"> <origin>`).
 std::string element_label(const XMLElement* e) {
@@ -137,7 +132,7 @@ private:
   std::map<std::string, std::vector<double>, std::less<>> materials_;
 
   [[noreturn]] void fail(const XMLElement* e, const std::string& message) const {
-    throw UrdfFailure{label_ + ":" + std::to_string(e->GetLineNum()) + ": " + element_label(e) + ": " + message};
+    throw robot_xml::Failure{label_ + ":" + std::to_string(e->GetLineNum()) + ": " + element_label(e) + ": " + message};
   }
   void note(const std::string& line) {
     if (std::find(robot_.ignored.begin(), robot_.ignored.end(), line) == robot_.ignored.end())
@@ -145,7 +140,8 @@ private:
   }
 
   const XMLElement* load() {
-    if (std::optional<std::string> problem = robot_xml::load(file_, label_, document_)) throw UrdfFailure{*problem};
+    if (std::optional<std::string> problem = robot_xml::load(file_, label_, document_))
+      throw robot_xml::Failure{*problem};
     return document_.RootElement();
   }
 
@@ -365,17 +361,6 @@ private:
 
 }  // namespace
 
-Result<ImportedRobot> import_urdf(const std::filesystem::path& file) {
-  try {
-    UrdfReader reader(file);
-    return reader.read();
-  } catch (const UrdfFailure& failure) {
-    return Error{failure.message};
-  } catch (const std::bad_alloc&) {
-    return Error{file.string() + ": out of memory while reading it"};
-  } catch (const std::exception& e) {
-    return Error{file.string() + ": " + e.what()};
-  }
-}
+Result<ImportedRobot> import_urdf(const std::filesystem::path& file) { return robot_xml::read_robot<UrdfReader>(file); }
 
 }  // namespace nudge
