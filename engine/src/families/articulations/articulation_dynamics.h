@@ -203,8 +203,8 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
 }
 
 // The step's qdd into s.qdd, with the factor of M~ = M + armature + dt damping left in
-// s.matrix and the frames and RNEA's values at (q, qd, qdd) in s.frames. False where M~
-// is not positive definite (a tree without mass on some coordinate).
+// s.matrix and the frames at q in s.frames. False where M~ is not positive definite (a
+// tree without mass on some coordinate).
 template <class T>
 NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
                                          const TreeScratch<T>& s) {
@@ -219,7 +219,6 @@ NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepIn
   for (int i = 0; i < n; ++i) m[i * n + i] += in.dofs[first + i].armature + in.dt * in.dofs[first + i].damping;
   if (!cholesky_factor(m, n)) return false;
   cholesky_solve(m, n, s.qdd + first);
-  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work);  // the motion at qdd, for adjoints
   return true;
 }
 
@@ -328,6 +327,7 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
                                          const TreeScratch<T>& s, T* adj_q, T* adj_qd, const TreeGrad<T>& grad,
                                          int tree_index) {
   if (!tree_acceleration(tree, in, q, qd, s)) return false;
+  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work);  // the motion at qdd, RNEA's adjoint reads
   const int first = tree.first_dof, n = tree.dofs;
   // qd' = qd + dt qdd and q' = q + dt qd': dL/dqdd = dt (dL/dqd' + dt dL/dq').
   for (int i = first; i < first + n; ++i) {
