@@ -38,7 +38,7 @@ struct DoublePendulum {
   std::vector<double> matrix = std::vector<double>(4), tau = std::vector<double>(2), qdd = std::vector<double>(2),
                       work = std::vector<double>(2);
   TreeScratch<double> scratch() { return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data()}; }
-  TreeStepInputs<double> inputs() { return {links.data(), dofs.data(), nullptr, 0, nullptr, {0, 0, -9.81}, 1e-3}; }
+  TreeStepInputs<double> inputs() { return {links.data(), dofs.data(), nullptr, 0, nullptr, {0, 0, -9.81}, 1e-3, {}}; }
 };
 
 TEST_CASE("a double pendulum's mass matrix and bias forces are MuJoCo's") {
@@ -112,7 +112,55 @@ struct Branchy {
   }
   TreeScratch<double> scratch() { return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data()}; }
   TreeStepInputs<double> inputs() {
-    return {links.data(), dofs.data(), actuators.data(), int(actuators.size()), controls.data(), gravity, dt};
+    return {links.data(), dofs.data(), actuators.data(), int(actuators.size()), controls.data(), gravity, dt, contacts};
+  }
+
+  // Contact points on the slide, the arm, the hand and the side link, and two colliders
+  // placed at q: a tilted plane 1.5 cm into the hand's sphere and a sphere 1 cm into the
+  // side link's, the others within the switch's width or clear of both. Smooth (damping
+  // both ways, a softplus switch) so that central differences apply.
+  std::vector<int> point_start;
+  std::vector<Vec3<double>> point_offset;
+  std::vector<double> point_radius;
+  std::vector<Collider<double>> shapes;
+  LinkContacts<double> contacts;
+
+  void add_contacts(const double* q) {
+    point_start = {0, 1, 3, 3, 4, 5};
+    point_offset = {{0, 0, -0.1}, {0.1, 0.02, -0.3}, {0.05, 0.05, -0.35}, {0, 0, -0.3}, {-0.1, 0, 0}};
+    point_radius = {0.05, 0.04, 0.0, 0.03, 0.02};
+    link_frames(tree, links.data(), q, frames.data());
+    const auto world = [&](int link, int point) {
+      return frames[size_t(link)].origin + frames[size_t(link)].rot * point_offset[size_t(point)];
+    };
+    // The plane: normal n (R's second column), through the hand's point, 1.5 cm deep.
+    const Vec3<double> n = normalize(Vec3<double>{0.1, -0.2, 1});
+    const Vec3<double> a = normalize(cross(n, Vec3<double>{1, 0, 0})), b = cross(a, n);
+    Collider<double> plane{};
+    plane.type = ShapeType::Plane;
+    const Vec3<double> on = world(3, 3) - (point_radius[3] - 0.015) * n;
+    plane.position[0] = on.x, plane.position[1] = on.y, plane.position[2] = on.z;
+    const Vec3<double> cols[3] = {b, n, a};
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) plane.rotation[3 * r + c] = r == 0 ? cols[c].x : r == 1 ? cols[c].y : cols[c].z;
+    Collider<double> ball{};
+    ball.type = ShapeType::Sphere;
+    ball.size[0] = 0.2;
+    const Vec3<double> side = world(4, 4), centre = side + (0.2 + point_radius[4] - 0.01) * Vec3<double>{0, 0, -1};
+    ball.position[0] = centre.x, ball.position[1] = centre.y, ball.position[2] = centre.z;
+    for (int k = 0; k < 9; ++k) ball.rotation[k] = k % 4 == 0 ? 1 : 0;
+    shapes = {plane, ball};
+    contacts.colliders.count = 2;
+    contacts.colliders.shapes = shapes.data();
+    contacts.colliders.stiffness = 3000;
+    contacts.colliders.damping = 20;
+    contacts.colliders.friction = 0.6;
+    contacts.colliders.smoothing = 0.01;
+    contacts.colliders.friction_smoothing = 0.1;
+    contacts.colliders.damp_approach_only = false;
+    contacts.point_start = point_start.data();
+    contacts.offset = point_offset.data();
+    contacts.radius = point_radius.data();
   }
 };
 
@@ -153,6 +201,7 @@ struct StepGradients {
   std::vector<Vec3<double>> com, pos;
   std::vector<Mat33<double>> inertia;
   Vec3<double> gravity{0, 0, 0};
+  double contact_stiffness = 0, contact_damping = 0, contact_friction = 0;
 };
 
 StepGradients adjoint_gradients(Branchy& b, StepLoss& loss) {
@@ -167,8 +216,11 @@ StepGradients adjoint_gradients(Branchy& b, StepLoss& loss) {
   g.q = loss.a, g.qd = loss.c;
   g.mass.assign(5, 0.0), g.com.assign(5, {0, 0, 0}), g.pos.assign(5, {0, 0, 0}), g.inertia.assign(5, zero33<double>());
   g.armature.assign(4, 0.0), g.damping.assign(4, 0.0), g.gain.assign(3, 0.0), g.controls.assign(2, 0.0);
-  const TreeGrad<double> grad{g.mass.data(),    g.com.data(),  g.inertia.data(),  g.pos.data(), g.armature.data(),
-                              g.damping.data(), g.gain.data(), g.controls.data(), &g.gravity};
+  const TreeGrad<double> grad{g.mass.data(),     g.com.data(),
+                              g.inertia.data(),  g.pos.data(),
+                              g.armature.data(), g.damping.data(),
+                              g.gain.data(),     g.controls.data(),
+                              &g.gravity,        {&g.contact_stiffness, &g.contact_damping, &g.contact_friction}};
   for (int t = loss.steps - 1; t >= 0; --t)
     REQUIRE(adjoint_tree_step(b.tree, b.inputs(), qs[size_t(t)].data(), qds[size_t(t)].data(), b.scratch(), g.q.data(),
                               g.qd.data(), grad, 0));
@@ -180,8 +232,7 @@ void check_close(double adjoint, double difference, const char* what, int index)
   CHECK(std::fabs(adjoint - difference) <= 1e-6 * std::max(1.0, std::fabs(difference)));
 }
 
-TEST_CASE("a tree step's adjoint matches central differences for every input") {
-  Branchy b;
+void check_step_adjoint(Branchy& b) {
   StepLoss loss{b};
   const StepGradients g = adjoint_gradients(b, loss);
   const auto f = [&] { return loss(); };
@@ -224,6 +275,77 @@ TEST_CASE("a tree step's adjoint matches central differences for every input") {
   check_close(g.gravity.x, test::central_difference(b.gravity.x, f), "gravity.x", 0);
   check_close(g.gravity.y, test::central_difference(b.gravity.y, f), "gravity.y", 0);
   check_close(g.gravity.z, test::central_difference(b.gravity.z, f), "gravity.z", 0);
+  if (!b.contacts.active()) return;
+  ColliderModel<double>& c = b.contacts.colliders;
+  check_close(g.contact_stiffness, test::central_difference(c.stiffness, f), "contact stiffness", 0);
+  check_close(g.contact_damping, test::central_difference(c.damping, f), "contact damping", 0);
+  check_close(g.contact_friction, test::central_difference(c.friction, f), "contact friction", 0);
+}
+
+TEST_CASE("a tree step's adjoint matches central differences for every input") {
+  Branchy b;
+  check_step_adjoint(b);
+}
+
+TEST_CASE("with contacts, a tree step's adjoint matches central differences for every input") {
+  Branchy b;
+  const StepLoss at{b};
+  b.add_contacts(at.q.data());
+  // The contacts act: the step differs from one without them.
+  std::vector<double> with(4), with_d(4), without(4), without_d(4);
+  REQUIRE(tree_step(b.tree, b.inputs(), at.q.data(), at.qd.data(), b.scratch(), with.data(), with_d.data()));
+  TreeStepInputs<double> bare = b.inputs();
+  bare.contacts = {};
+  REQUIRE(tree_step(b.tree, bare, at.q.data(), at.qd.data(), b.scratch(), without.data(), without_d.data()));
+  double change = 0;
+  for (int i = 0; i < 4; ++i) change = std::max(change, std::fabs(with_d[size_t(i)] - without_d[size_t(i)]));
+  CHECK(change > 0.05);
+  check_step_adjoint(b);
+}
+
+// A contact's generalised force is J^T F: RNEA without the contacts, less RNEA with them,
+// at qdd = 0 and qd = 0, is the sum over contacts of F . dc/dq_i, where c is the point of
+// the link where the force acts (the point's sphere touching the collider, p - radius n).
+TEST_CASE("a link's contact wrench enters RNEA as the generalised force J^T F") {
+  Branchy b;
+  const StepLoss at{b};
+  b.add_contacts(at.q.data());
+  const double zero[4] = {0, 0, 0, 0};
+  double with[4], without[4];
+  link_frames(b.tree, b.links.data(), at.q.data(), b.frames.data());
+  inverse_dynamics(b.tree, b.links.data(), zero, zero, b.gravity, b.frames.data(), with, &b.contacts);
+  inverse_dynamics(b.tree, b.links.data(), zero, zero, b.gravity, b.frames.data(), without);
+  double expected[4] = {0, 0, 0, 0};
+  for (int k = 0; k < 5; ++k)
+    for (int j = b.point_start[size_t(k)]; j < b.point_start[size_t(k) + 1]; ++j)
+      for (int c = 0; c < 2; ++c) {
+        link_frames(b.tree, b.links.data(), at.q.data(), b.frames.data());
+        const Mat33<double> rot = b.frames[size_t(k)].rot;
+        const Vec3<double> origin = b.frames[size_t(k)].origin;
+        const Vec3<double> p = origin + rot * b.point_offset[size_t(j)];
+        const double radius = b.point_radius[size_t(j)];
+        const Vec3<double> force = body_point_contact(b.contacts.colliders, b.shapes[size_t(c)],
+                                                      contact_point_state(p, zero_spatial<double>()),
+                                                      Vec3<double>{0, 0, 0}, radius, b.links[size_t(k)].mass)
+                                       .force;
+        const Vec3<double> touching =
+            mul_transpose(rot, p - radius * collider_sdf(b.shapes[size_t(c)], p).normal - origin);
+        for (int i = 0; i < 4; ++i) {
+          std::vector<double> q = at.q;
+          const auto point = [&](double h) {
+            q[size_t(i)] = at.q[size_t(i)] + h;
+            link_frames(b.tree, b.links.data(), q.data(), b.frames.data());
+            return b.frames[size_t(k)].origin + b.frames[size_t(k)].rot * touching;
+          };
+          const double h = 1e-6;
+          expected[i] += dot(force, (1 / (2 * h)) * (point(h) - point(-h)));
+        }
+      }
+  for (int i = 0; i < 4; ++i) {
+    INFO("coordinate " << i);
+    CHECK(without[i] - with[i] == doctest::Approx(expected[i]).epsilon(1e-7));
+    CHECK(std::fabs(expected[i]) > 0);
+  }
 }
 
 }  // namespace

@@ -216,6 +216,155 @@ TEST_CASE("articulations: a reach objective's loss, its file form, and gradients
   (void)test::require_same_bits_for_threads_and_checkpoints(scene);
 }
 
+// A planar leg (MuJoCo's hopper's way: slides in x and z and a hinge for the torso, then
+// hip and knee) landing on a plane collider with its foot 1 cm in and sliding: the
+// contact is smooth (a softplus switch, damping both ways) so central differences apply.
+Scene leg_scene(int steps) {
+  ImportedRobot r;
+  r.name = "leg";
+  ArticulationLink root_x = hinge("root_x", -1, {1, 0, 0});
+  root_x.joint = ArticulationJoint::Slide;
+  ArticulationLink root_z = hinge("root_z", 0, {0, 0, 1});
+  root_z.joint = ArticulationJoint::Slide;
+  ArticulationLink torso = hinge("torso", 1, {0, 1, 0});
+  ArticulationLink thigh = hinge("thigh", 2, {0, 1, 0});
+  ArticulationLink shin = hinge("shin", 3, {0, 1, 0});
+  LinkShape foot;
+  foot.kind = LinkShape::Kind::Sphere;
+  foot.size[0] = 0.05;
+  foot.pos[2] = -0.4;
+  shin.shapes = {foot};
+  LinkShape knee;  // a box corner or two near the floor as well
+  knee.kind = LinkShape::Kind::Box;
+  knee.size[0] = 0.03, knee.size[1] = 0.03, knee.size[2] = 0.03;
+  thigh.shapes = {knee};
+  r.articulations.links = {root_x, root_z, torso, thigh, shin};
+  r.articulations.actuators = {{"hip", 3, 0, 20.0, 1.0, 0.0, 0.0}, {"knee", 4, 1, 20.0, 1.0, 0.0, 0.0}};
+  r.channels = 2;
+  r.pos = {0, 0, 1.04, 0, 0, 0, 0, 0, 0, 0, 0, -0.2, 0, 0, -0.4};
+  r.mass = {0.1, 0.1, 3.0, 1.0, 0.5};
+  r.com = {0, 0, 0, 0, 0, 0, 0, 0, 0.1, 0, 0, -0.2, 0, 0, -0.2};
+  r.inertia = {0.001, 0.001, 0.001, 0,    0,    0,     0.001, 0.001, 0.001, 0,    0,    0,     0.05, 0.05, 0.02,
+               0,     0,     0,     0.02, 0.02, 0.005, 0,     0,     0,     0.01, 0.01, 0.002, 0,    0,    0};
+  r.damping = {0, 0, 0, 0.1, 0.1};
+  r.armature = {0, 0, 0, 0.01, 0.01};
+  r.q = {0, 0, 0.05, 0.2, -0.25};
+  r.qd = {0.6, -0.3, 0.2, -0.5, 0.4};
+  r.timestep = 0.001;
+  Scene scene = robot_scene(r, "", steps);
+  ColliderShape floor;  // y up in the scene
+  scene.colliders = {floor};
+  scene.contact.smoothing = 0.005;
+  scene.contact.friction_smoothing = 0.05;
+  scene.contact.damp_approach_only = false;
+  scene.params[ParamId::ContactStiffness].value = {3e3};
+  scene.params[ParamId::ContactDamping].value = {30};
+  scene.params[ParamId::ContactFriction].value = {0.8};
+  std::vector<double>& u = scene.params[ParamId::Controls].value;
+  for (size_t k = 0; k < u.size(); ++k) u[k] = 0.3 * std::sin(0.2 * double(k));
+  Objective w;
+  w.type = ObjectiveType::Weights;
+  const size_t per_step = weights_per_step(scene, true);
+  for (size_t k = 0; k < size_t(steps + 1) * per_step; ++k) w.target.push_back(0.2 * std::cos(1.3 * double(k)));
+  scene.objectives = {w};
+  return scene;
+}
+
+TEST_CASE("articulations: a leg lands on a plane collider; its gradients against central differences") {
+  Scene scene = leg_scene(40);
+  REQUIRE(check_scene(scene).ok());
+  // Over 0.4 s the floor holds the foot up (without it, it falls through), and friction
+  // holds it in place (without it, it skids).
+  Scene longer = leg_scene(400);
+  struct FootPath {
+    double lowest = 1e9, skid = 0;  // its centre's lowest height; how far it moved in x after 0.1 s
+  };
+  const auto foot_path = [](const Scene& s) {
+    const Trajectory t = test::simulate_on_cpu(s);
+    FootPath path;
+    double x_then = 0;
+    for (int step = 0; step <= t.steps; ++step) {
+      const std::vector<double> q(t.joint_q.begin() + step * t.coordinates,
+                                  t.joint_q.begin() + (step + 1) * t.coordinates);
+      const LinkPose shin = link_poses(s, q)[4];
+      const Quat<double> turn{shin.quat[0], shin.quat[1], shin.quat[2], shin.quat[3]};
+      // The foot is 0.4 m down the shin's z, which is the scene's -z turned to y up.
+      const Vec3<double> foot =
+          Vec3<double>{shin.pos[0], shin.pos[1], shin.pos[2]} + rotate(turn, Vec3<double>{0, 0, -0.4});
+      path.lowest = std::min(path.lowest, foot.y);
+      if (step == 100) x_then = foot.x;
+      if (step == t.steps) path.skid = std::fabs(foot.x - x_then);
+    }
+    return path;
+  };
+  Scene no_floor = longer;
+  no_floor.colliders.clear();
+  Scene slippery = longer;
+  slippery.params[ParamId::ContactFriction].value = {0};
+  const FootPath held = foot_path(longer), fell = foot_path(no_floor), skid = foot_path(slippery);
+  INFO("the foot's lowest centre: " << held.lowest << " m on the floor, " << fell.lowest << " without; it moves "
+                                    << held.skid << " m in x with friction, " << skid.skid << " m without");
+  CHECK(held.lowest > 0.02);  // a 5 cm sphere, at most 3 cm into a floor of 3000 N/m
+  CHECK(fell.lowest < -0.3);
+  CHECK(held.skid < 0.5 * skid.skid);
+  std::vector<ParamId> ids = kLinkParams;
+  for (ParamId id : {ParamId::Controls, ParamId::Gravity, ParamId::ContactStiffness, ParamId::ContactDamping,
+                     ParamId::ContactFriction})
+    ids.push_back(id);
+  test::check_against_central_differences(scene, ids);
+  const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(scene);
+  test::check_has_gradient(out, {ParamId::ContactStiffness, ParamId::ContactFriction, ParamId::LinkPosition});
+}
+
+TEST_CASE("articulations: with restitution, the contact's mass is the link's") {
+  Scene scene = leg_scene(30);
+  scene.contact.restitution = true;
+  scene.params[ParamId::ContactRestitution].value = {0.4};
+  test::check_against_central_differences(scene,
+                                          {ParamId::LinkMass, ParamId::ContactRestitution, ParamId::LinkJointVelocity});
+}
+
+TEST_CASE("articulations: a running cost (a joints objective over a window of steps) is the mean of its steps") {
+  Scene scene = branchy_scene(30);
+  Objective joints;
+  joints.type = ObjectiveType::Joints;
+  joints.links = {1};
+  joints.target = {0.3};
+  joints.weight = 2.0;
+  joints.step = 25;
+  joints.from_step = 10;
+  joints.every = 5;
+  scene.objectives = {joints};
+  REQUIRE(check_scene(scene).ok());
+  const Trajectory t = test::simulate_on_cpu(scene);
+  const int arm = articulation_coordinates(scene.articulations)[1];
+  double mean = 0;
+  for (int step : {10, 15, 20, 25}) {
+    const double q = t.joint_q[size_t(step * t.coordinates + arm)];
+    mean += (q - 0.3) * (q - 0.3) / 4;
+  }
+  const test::Outcome out = test::run_cpu_gradient(scene, 1);
+  CHECK(out.loss == doctest::Approx(2.0 * mean).epsilon(1e-12));
+  const std::string text = scene_json_text(scene);
+  CHECK(text.find("\"from_step\": 10") != std::string::npos);
+  CHECK(text.find("\"every\": 5") != std::string::npos);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->objectives[0].from_step == 10);
+  CHECK(again->objectives[0].every == 5);
+  test::check_against_central_differences(scene, {ParamId::LinkJointVelocity, ParamId::Controls});
+  // A window past its step is refused, and "every" without a window.
+  scene.objectives[0].from_step = 26;
+  const Status late = check_scene(scene);
+  REQUIRE_FALSE(late.ok());
+  CHECK(late.error().message.find("objectives[0].from_step: found 26") != std::string::npos);
+  std::string bad = text;
+  bad.erase(bad.find("\"from_step\": 10,"), std::string("\"from_step\": 10,").size());
+  const Result<Scene> stray = parse_scene(bad, "");
+  REQUIRE_FALSE(stray.ok());
+  CHECK(stray.error().message.find("\"every\" only beside a \"from_step\"") != std::string::npos);
+}
+
 TEST_CASE("articulations: the scene check refuses a joint that moves nothing, and bad references") {
   Scene massless = robot_scene(double_pendulum_robot(), "", 10);
   massless.params[ParamId::LinkMass].value[1] = 0;

@@ -16,6 +16,7 @@
 #include "nudge/quat.h"
 #include "temp_dir.h"
 #include "nudge/robot_import.h"
+#include "nudge/scene.h"
 
 namespace nudge {
 namespace {
@@ -715,12 +716,50 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
   check_row(r.q, 0, {0});  // the keyframe is not the start
   for (const char* line :
        {"integrator RK4 (nudge steps with MuJoCo's Euler)", "<visual> section", "<texture> elements (1)",
-        "worldbody geom (unnamed plane)", "<camera> elements (1)", "<site> elements (1)", "joint stiffness of j",
-        "<contact> section", "<equality> section", "<tendon> section", "<keyframe> section"}) {
+        "<camera> elements (1)", "<site> elements (1)", "joint stiffness of j", "<contact> section",
+        "<equality> section", "<tendon> section", "<keyframe> section"}) {
     CAPTURE(line);
     CHECK(contains(r.ignored, line));
   }
   CHECK_FALSE(contains(r.ignored, "joint limits of j (not simulated yet)"));  // limited="false"
+  REQUIRE(r.colliders.size() == 1);                                           // the plane is the floor
+}
+
+TEST_CASE("a worldbody plane becomes a plane collider, and geoms without contype and conaffinity do not collide") {
+  test::TempDir dir("robot-import");
+  const auto file = dir.write("floor.xml", R"(<mujoco model="floor">
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" pos="0 0 -0.25"/>
+    <geom name="tilted" type="plane" size="1 1 0.1" pos="0 0 1" euler="90 0 0"/>
+    <geom name="ghost" type="plane" size="1 1 0.1" contype="0" conaffinity="0"/>
+    <geom name="post" type="box" size="0.1 0.1 0.1"/>
+    <body name="a" pos="0 0 1">
+      <joint name="j" type="slide" axis="0 0 1"/>
+      <geom name="foot" size="0.1"/>
+      <geom name="shell" size="0.2" contype="0" conaffinity="0"/>
+      <geom name="half" size="0.2" contype="0"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const ImportedRobot r = imported(file);
+  REQUIRE(r.colliders.size() == 2);
+  check_vec(r.colliders[0].normal, {0, 0, 1});
+  CHECK(r.colliders[0].offset == doctest::Approx(-0.25));
+  // euler 90 about x turns the plane's z to -y; it passes through (0, 0, 1).
+  CHECK(r.colliders[1].normal[1] == doctest::Approx(-1.0));
+  CHECK(r.colliders[1].offset == doctest::Approx(0.0).epsilon(1e-12));
+  CHECK(contains(r.ignored, "worldbody geom post"));
+  const std::vector<LinkShape>& shapes = r.articulations.links.at(0).shapes;
+  REQUIRE(shapes.size() == 3);
+  CHECK(shapes[0].collides);
+  CHECK_FALSE(shapes[1].collides);
+  CHECK(shapes[2].collides);  // conaffinity 1 still meets what has contype 1
+  // In the scene, y up: the floor's normal is +y, and it keeps its offset.
+  const Scene scene = robot_scene(r, file.string(), 10);
+  REQUIRE(scene.colliders.size() == 2);
+  CHECK(scene.colliders[0].normal[1] == doctest::Approx(1.0));
+  CHECK(scene.colliders[0].offset == doctest::Approx(-0.25));
+  CHECK(check_scene(scene).ok());
 }
 
 TEST_CASE("the two-link URDF imports its revolute, prismatic and fixed joints with rpy origins") {

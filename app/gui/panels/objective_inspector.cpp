@@ -123,9 +123,37 @@ void objective(const Page& page) {
                                   std::to_string(sc.settings.steps) + "]"};
                    return with_objective(sc, k, "set objective step", [&](Objective& e) { e.step = int(step); });
                  });
-    row("evaluated at",
-        (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
-            " (t = " + number((o.step < 0 ? scene.settings.steps : o.step) * scene.settings.dt) + " s)");
+    const int last = o.step < 0 ? scene.settings.steps : o.step;
+    double from = o.from_step;
+    if (number_row("from step", &from, 1, "-1: at step alone",
+                   "a running cost: the mean of the term over the steps from here to its step; -1 for its step alone"))
+      queue_edit(page.commands, "set objective " + std::to_string(k) + "'s window",
+                 [k, from](const Scene& sc) -> Result<Scene> {
+                   const Objective& e = sc.objectives[size_t(k)];
+                   const int end = e.step < 0 ? sc.settings.steps : e.step;
+                   if (!(from >= -1 && from <= end && from == std::floor(from)))
+                     return Error{"set objective window: found " + number(from) +
+                                  "; expected -1 (its step alone) or a first step in [0, " + std::to_string(end) + "]"};
+                   return with_objective(sc, k, "set objective window", [&](Objective& w) { w.from_step = int(from); });
+                 });
+    if (o.from_step >= 0) {
+      double every = o.every;
+      if (number_row("every", &every, 1, "", "the stride between the steps of its window"))
+        queue_edit(page.commands, "set objective " + std::to_string(k) + "'s stride",
+                   [k, every](const Scene& sc) -> Result<Scene> {
+                     if (!(every >= 1 && every == std::floor(every)))
+                       return Error{"set objective stride: found " + number(every) + "; expected 1 or more steps"};
+                     return with_objective(sc, k, "set objective stride", [&](Objective& w) { w.every = int(every); });
+                   });
+    }
+    if (o.from_step < 0)
+      row("evaluated at",
+          (o.step < 0 ? "the final step, " + std::to_string(scene.settings.steps) : "step " + std::to_string(o.step)) +
+              " (t = " + number(last * scene.settings.dt) + " s)");
+    else
+      row("evaluated over", "steps " + std::to_string(o.from_step) + " to " + std::to_string(last) + " every " +
+                                std::to_string(o.every) + " (t = " + number(o.from_step * scene.settings.dt) + " to " +
+                                number(last * scene.settings.dt) + " s), their mean");
   }
   if (!o.particles.empty()) {
     std::string list;

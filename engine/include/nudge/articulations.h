@@ -33,6 +33,9 @@ struct LinkShape {
   double rgba[4] = {0.7, 0.7, 0.7, 1.0};
   std::string mesh;  // Mesh: an OBJ or STL file, relative to the scene file
   double mesh_scale[3] = {1, 1, 1};
+  // Whether the link meets the colliders here (MJCF's contype and conaffinity both 0:
+  // drawn only).
+  bool collides = true;
 };
 
 struct ArticulationLink {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nudge/articulations.h"
+#include "nudge/colliders.h"
 #include "nudge/result.h"
 
 namespace nudge {
@@ -25,7 +26,8 @@ struct ImportedRobot {
   int channels = 0;         // one per actuator, in order
   double timestep = 0.002;  // MJCF's option timestep (MuJoCo's default)
   double gravity[3] = {0, 0, -9.81};
-  std::vector<std::string> ignored;  // what the file had that is not imported, for a note
+  std::vector<ColliderShape> colliders;  // MJCF's worldbody planes (the floor), z up
+  std::vector<std::string> ignored;      // what the file had that is not imported, for a note
 };
 
 // Reads an MJCF file (MuJoCo's XML). Errors name the file, the line and the element.

@@ -105,7 +105,12 @@ std::optional<ObjectiveType> objective_type_from_name(std::string_view name);
 struct Objective {
   ObjectiveType type = ObjectiveType::Target;
   double weight = 1.0;
-  int step = -1;                // -1: the final step T
+  int step = -1;  // -1: the final step T
+  // A running cost over a window of steps: with from_step >= 0 the term is the mean of its
+  // loss at from_step, from_step + every, ... up to step (a cartpole held up for a second
+  // rather than at one instant); -1: at step alone.
+  int from_step = -1;
+  int every = 1;
   std::vector<int> particles;   // Target, Positions, Velocity, Travel
   std::vector<int> bodies;      // Target, Velocity: bodies' centres of mass in the centroid; Orientation
   std::vector<int> points;      // Target, Velocity, Travel: material points in the centroid; Inside, Shape

@@ -481,10 +481,20 @@ private:
     collect(world, Placed{}, contents);
     if (!contents.joints.empty()) fail(contents.joints.front(), "the world cannot have joints");
     if (contents.inertial != nullptr) fail(contents.inertial, "the world cannot have an <inertial>");
-    for (const Placed& g : contents.geoms) {
-      const char* name = g.e->Attribute("name");
-      const char* type = g.e->Attribute("type");
-      note("worldbody geom " + (name ? std::string(name) : "(unnamed " + std::string(type ? type : "sphere") + ")"));
+    for (const Placed& placed : contents.geoms) {
+      const Geom g = read_geom(placed);
+      const bool collides = number(g.el, "contype", 1) != 0 || number(g.el, "conaffinity", 1) != 0;
+      if (g.type == "plane" && collides) {  // the floor: a plane collider through the geom, along its z
+        ColliderShape floor;
+        floor.type = ColliderType::Plane;
+        const V3 n = rotate(g.quat, V3{0, 0, 1});
+        floor.normal[0] = n.x, floor.normal[1] = n.y, floor.normal[2] = n.z;
+        floor.offset = n.x * g.pos.x + n.y * g.pos.y + n.z * g.pos.z;
+        robot_.colliders.push_back(floor);
+        continue;
+      }
+      const char* name = placed.e->Attribute("name");
+      note("worldbody geom " + (name ? std::string(name) : "(unnamed " + g.type + ")"));
     }
     for (const Placed& b : contents.bodies) read_body(b, -1);
   }
@@ -606,6 +616,8 @@ private:
       rgba = m->second;
     }
     if (rgba) std::copy(rgba->begin(), rgba->end(), s.rgba);
+    // MuJoCo's contype and conaffinity (1 by default): both 0, the geom is only drawn.
+    s.collides = number(g.el, "contype", 1) != 0 || number(g.el, "conaffinity", 1) != 0;
     return s;
   }
 

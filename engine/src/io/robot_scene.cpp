@@ -40,6 +40,11 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
     const double z = turn[3] * q[2] + turn[0] * q[1];
     link.quat[0] = x, link.quat[1] = y, link.quat[2] = z, link.quat[3] = w;
   }
+  for (const ColliderShape& c : robot.colliders) {  // planes: the normal turns, the offset stays
+    ColliderShape turned = c;
+    z_up_to_y_up(c.normal, turned.normal);
+    scene.colliders.push_back(turned);
+  }
   shape_parameters(scene);
   const auto set_rows = [&](ParamId id, const std::vector<double>& values) {
     if (values.size() == scene.params[id].value.size()) scene.params[id].value = values;

@@ -50,7 +50,7 @@ std::vector<std::string_view> objective_keys(const ObjectiveLayout& layout) {
   if (layout.binding == ObjectiveBinding::MarkerFile) keys.push_back("steps_per_frame");
   if (layout.axis) keys.push_back("axis");
   if (layout.direction) keys.push_back("direction");
-  if (layout.step) keys.push_back("step");
+  if (layout.step) keys.insert(keys.end(), {"step", "from_step", "every"});
   keys.push_back("weight");
   return keys;
 }
@@ -209,7 +209,17 @@ Objective SceneReader::read_objective(const Node& node, const Scene& scene) cons
   if (auto axis = layout.axis ? optional(node, "axis") : std::nullopt)
     unit_vector(*axis, vec3(*axis, "an axis [x, y, z] in the body's frame"), o.axis);
   if (auto direction = layout.direction ? optional(node, "direction") : std::nullopt) read_direction(*direction, o);
-  if (layout.step) o.step = step(node, scene.settings.steps);
+  if (layout.step) {
+    o.step = step(node, scene.settings.steps);
+    const int last = o.step < 0 ? scene.settings.steps : o.step;
+    if (auto from = optional(node, "from_step"))
+      o.from_step = static_cast<int>(
+          integer(*from, 0, last, "a first step in [0, " + std::to_string(last) + "] (the window ends at \"step\")"));
+    if (auto every = optional(node, "every")) {
+      if (o.from_step < 0) fail_found(*every, "\"every\" only beside a \"from_step\" (a window of steps)");
+      o.every = static_cast<int>(integer(*every, 1, std::max(1, last), "a stride of 1 or more steps"));
+    }
+  }
   if (auto weight = optional(node, "weight")) o.weight = number(*weight, "a weight >= 0", non_negative);
   return o;
 }
@@ -404,6 +414,10 @@ OrderedJson objective_json(const Objective& o, const Scene& scene) {
   if (layout.axis) j["axis"] = vec3_json(o.axis);
   if (layout.direction) j["direction"] = vec3_json(o.direction);
   if (layout.step) j["step"] = o.step;
+  if (layout.step && o.from_step >= 0) {
+    j["from_step"] = o.from_step;
+    if (o.every != 1) j["every"] = o.every;
+  }
   j["weight"] = o.weight;
   return j;
 }
@@ -517,6 +531,13 @@ static Problem check_objectives(const Scene& scene) {
     if (!non_negative(o.weight)) return found(where + ".weight", o.weight, "a weight >= 0");
     if (o.step < -1 || o.step > steps)
       return found(where + ".step", o.step, "-1 (the final step) or a step in [0, " + std::to_string(steps) + "]");
+    const int last = o.step < 0 ? steps : o.step;
+    if (o.from_step < -1 || o.from_step > last)
+      return found(where + ".from_step", o.from_step,
+                   "-1 (no window) or a first step in [0, " + std::to_string(last) + "] (the window ends at step)");
+    if (o.every < 1) return found(where + ".every", o.every, "a stride of 1 or more steps");
+    if (o.from_step >= 0 && !objective_layout(o.type).step)
+      return where + ".from_step: only objectives with a step take a window of steps";
 
     const ObjectiveLayout& layout = objective_layout(o.type);
     if (objective_uses_particles(o))

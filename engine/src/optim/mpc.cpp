@@ -21,11 +21,32 @@ void cut_steps(Parameter& p, int steps) {
   p.grad.assign(p.value.size(), 0.0);
 }
 
-// The step a state term reads (`steps` for the last); -1 for terms on parameters and
-// for markers and tracks, whose samples span many steps.
+// The step a state term reads (`steps` for the last), the first of its window for a
+// running cost; -1 for terms on parameters and for markers and tracks, whose samples span
+// many steps.
 int term_step(const Objective& o, int steps) {
   if (!objective_has_step(o.type)) return -1;
+  if (o.from_step >= 0) return o.from_step;
   return o.step < 0 ? steps : o.step;
+}
+
+// A running cost seen from the window (start, end]: the steps of its window inside it, each
+// with the weight it has in the whole (the term is a mean over its window); nullopt when
+// none of its steps falls inside.
+std::optional<Objective> cut_window(const Objective& o, int steps, int start, int end) {
+  const int last = o.step < 0 ? steps : o.step;
+  const int every = o.every;
+  int first = o.from_step;
+  if (first <= start) first += ((start - first) / every + 1) * every;  // the first one after start
+  int cut_last = std::min(last, end);
+  if (first > cut_last) return std::nullopt;
+  cut_last = first + (cut_last - first) / every * every;
+  const auto length = [every](int a, int b) { return (b - a) / every + 1; };
+  Objective w = o;
+  w.from_step = first;
+  w.step = cut_last;
+  w.weight = o.weight * length(first, cut_last) / length(o.from_step, last);
+  return w;
 }
 
 // The objectives seen from the window [start, end]: nullopt drops the term. `next` is
@@ -47,6 +68,14 @@ std::optional<Objective> window_objective(const Objective& o, int steps, int sta
   // end are left out when it builds its objectives, and those before the window add a
   // constant the plan cannot change.
   if (!objective_has_step(o.type)) return w;
+  if (o.from_step >= 0) {
+    if (auto cut = cut_window(o, steps, start, end)) return cut;
+    // Its window lies past this one: the plan aims at its first step from the window's end.
+    if (o.from_step <= start || o.from_step > next) return std::nullopt;
+    w.from_step = -1, w.every = 1;
+    w.step = end;
+    return w;
+  }
   const int at = term_step(o, steps);
   if (at <= start || at > next) return std::nullopt;
   w.step = std::min(at, end);

@@ -19,8 +19,10 @@
 // CRBA or of the factorisation. RNEA's adjoint runs the recursion backwards; what a
 // link's frame carries (its joint's motion, its inertia) gives a wrench on the link, and
 // a joint's coordinate gets the sum over its subtree along its motion, as its force does.
+// Contacts with the colliders are an external wrench on each link (articulation_contact.h).
 #pragma once
 
+#include "families/articulations/articulation_contact.h"
 #include "families/articulations/articulation_model.h"
 
 namespace nudge {
@@ -80,10 +82,13 @@ NUDGE_HD_NOINLINE void link_frames(const TreeModel& tree, const LinkModel<T>* li
 }
 
 // RNEA at (qd, qdd) on frames from link_frames: each link's v, a, f and subtree force,
-// and r = M qdd + c (gravity and the velocity terms) into out, one per coordinate.
+// and r = M qdd + c (gravity, the velocity terms and, with contacts, minus their
+// generalised force) into out, one per coordinate.
 template <class T>
 NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd, const T* qdd,
-                                        Vec3<T> gravity, LinkFrame<T>* frames, T* out) {
+                                        Vec3<T> gravity, LinkFrame<T>* frames, T* out,
+                                        const LinkContacts<T>* contacts = nullptr) {
+  const bool touching = contacts && contacts->active();
   const int end = tree.first_link + tree.links;
   for (int k = tree.first_link; k < end; ++k) {
     const LinkModel<T>& l = links[k];
@@ -95,6 +100,7 @@ NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T
     fr.a = ap + cross_motion(fr.v, w);
     if (l.dof >= 0) fr.a += qdd[l.dof] * fr.motion;
     fr.f = apply_inertia(fr.inertia, fr.a) + cross_force(fr.v, apply_inertia(fr.inertia, fr.v));
+    if (touching) fr.f += T(-1) * link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.v);
     fr.subtree = fr.f;
   }
   for (int k = end - 1; k >= tree.first_link; --k) {
@@ -176,6 +182,7 @@ struct TreeStepInputs {
   const T* controls;   // the step's row of the controls table (channels), or null
   Vec3<T> gravity;
   T dt;
+  LinkContacts<T> contacts;  // none by default
 };
 
 // Scratch of a step: frames per link, the factor per tree, three arrays per coordinate.
@@ -212,7 +219,7 @@ NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepIn
   link_frames(tree, in.links, q, s.frames);
   actuator_forces(tree, in, q, qd, s.tau);
   for (int i = first; i < first + n; ++i) s.work[i] = 0;
-  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd);  // qdd holds c
+  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd, &in.contacts);  // qdd holds c
   for (int i = first; i < first + n; ++i) s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i];
   T* m = s.matrix + tree.matrix;
   mass_matrix(tree, in.links, s.frames, m);
@@ -244,9 +251,10 @@ struct TreeGrad {
   Vec3<T>* pos;       // per link, in its parent's frame
   T* armature;        // per coordinate
   T* damping;
-  T* actuator_gain;  // per actuator
-  T* controls;       // the step's row of dL/dcontrols (channels)
-  Vec3<T>* gravity;  // one per tree
+  T* actuator_gain;            // per actuator
+  T* controls;                 // the step's row of dL/dcontrols (channels)
+  Vec3<T>* gravity;            // one per tree
+  LinkContactGrad<T> contact;  // one share per tree
 };
 
 // RNEA's adjoint at the motion inverse_dynamics left in the frames (at q, qd, qdd): adds
@@ -257,8 +265,10 @@ struct TreeGrad {
 template <class T>
 NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd,
                                                 const T* qdd, const T* mu, LinkFrame<T>* frames, T* adj_q, T* adj_qd,
-                                                const TreeGrad<T>& grad, int tree_index) {
+                                                const TreeGrad<T>& grad, int tree_index,
+                                                const LinkContacts<T>* contacts = nullptr) {
   const int first = tree.first_link, end = tree.first_link + tree.links;
+  const bool touching = contacts && contacts->active();
   for (int k = first; k < end; ++k) {
     const LinkModel<T>& l = links[k];
     LinkFrame<T>& fr = frames[k];
@@ -283,6 +293,15 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     const Spatial<T> hbar = {cross(fbar.ang, fr.v.ang), cross(fbar.ang, fr.v.lin) + cross(fbar.lin, fr.v.ang)};
     fr.adj_v += apply_inertia(in, hbar);
     adj_apply_inertia(in, fr.v, hbar, adj_mass, adj_com, adj_rot);
+    // f -= the contacts' wrench (of the link's velocity and of points its frame carries)
+    if (touching) {
+      T stiffness = 0, damping = 0, friction = 0;
+      adj_link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.v, T(-1) * fbar, fr.adj_v, fr.wrench,
+                              adj_mass, stiffness, damping, friction);
+      if (grad.contact.stiffness) grad.contact.stiffness[tree_index] += stiffness;
+      if (grad.contact.damping) grad.contact.damping[tree_index] += damping;
+      if (grad.contact.friction) grad.contact.friction[tree_index] += friction;
+    }
     // a = a_parent + v x w + motion qdd, w = motion qd
     const Spatial<T> w = l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>();
     const Spatial<T> abar = fr.adj_a;
@@ -327,7 +346,8 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
                                          const TreeScratch<T>& s, T* adj_q, T* adj_qd, const TreeGrad<T>& grad,
                                          int tree_index) {
   if (!tree_acceleration(tree, in, q, qd, s)) return false;
-  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work);  // the motion at qdd, RNEA's adjoint reads
+  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work,
+                   &in.contacts);  // the motion at qdd, RNEA's adjoint reads
   const int first = tree.first_dof, n = tree.dofs;
   // qd' = qd + dt qdd and q' = q + dt qd': dL/dqdd = dt (dL/dqd' + dt dL/dq').
   for (int i = first; i < first + n; ++i) {
@@ -355,7 +375,7 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
     if (grad.damping) grad.damping[i] += mu * (in.dt * s.qdd[i] + qd[i]);
     adj_qd[i] += mu * in.dofs[i].damping;
   }
-  adjoint_inverse_dynamics(tree, in.links, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index);
+  adjoint_inverse_dynamics(tree, in.links, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts);
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_links.h"
 #include "kernels/model.h"
+#include "nudge/colliders.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/scene.h"
 #include "sim/backend.h"
@@ -65,7 +66,8 @@ class ArticulationFamily {
 public:
   ArticulationFamily(const Scene& scene, const Exec& exec)
       : links_(scene.articulations.link_count()), dofs_(articulation_coordinate_count(scene.articulations)),
-        channels_(scene.channels), articulations_(scene.articulations), dt_(static_cast<T>(scene.settings.dt)) {
+        channels_(scene.channels), articulations_(scene.articulations), contact_(scene.contact),
+        dt_(static_cast<T>(scene.settings.dt)) {
     if (links_ == 0) return;
     const Articulations& a = scene.articulations;
     coordinate_ = articulation_coordinates(a);
@@ -82,6 +84,16 @@ public:
     exec.resize(frames_, size_t(links_));
     exec.resize(matrix_, size_t(matrix > 0 ? matrix : 1));
     for (Array* v : {&tau_, &qdd_, &work_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
+    const LinkContactPoints points = link_contact_points(a);
+    contact_points_ = static_cast<int>(points.radius.size());
+    if (contact_points_ > 0) {
+      std::vector<Vec3<T>> offset;
+      for (const Vec3<double>& o : points.offset)
+        offset.push_back({static_cast<T>(o.x), static_cast<T>(o.y), static_cast<T>(o.z)});
+      exec.upload(point_start_, points.start);
+      exec.upload(point_offset_, offset);
+      exec.upload(point_radius_, std::vector<T>(points.radius.begin(), points.radius.end()));
+    }
   }
 
   void state_fields(std::vector<StateField>& out) const {
@@ -123,6 +135,7 @@ public:
       g.armature = exec.data(g_armature_);
       g.damping = exec.data(g_damping_);
       g.gravity = reinterpret_cast<Vec3<T>*>(exec.data(g_gravity_));
+      g.contact = {exec.data(g_contact_), exec.data(g_contact_) + tree_count_, exec.data(g_contact_) + 2 * tree_count_};
       if (channels_ > 0 && pass.grad.actuators.controls)
         g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
     }
@@ -144,6 +157,7 @@ public:
     zeroed(g_armature_, size_t(dofs_));
     zeroed(g_damping_, size_t(dofs_));
     zeroed(g_gravity_, 3 * size_t(tree_count_));
+    zeroed(g_contact_, 3 * size_t(tree_count_));
   }
 
   // Per link, in its rows; the initial q and qd from adj0; gravity's shares in tree order.
@@ -181,6 +195,14 @@ public:
     }
     for (int t = 0; t < tree_count_; ++t)
       for (size_t c = 0; c < 3; ++c) p[ParamId::Gravity].grad[c] += gravity[3 * size_t(t) + c];
+    // The contact parameters' shares, after the colliders' own (their family sets them).
+    if (contact_points_ > 0 && p[ParamId::ContactStiffness].grad.size() == 1) {
+      const std::vector<double> contact = fetch_values(exec, exec.data(g_contact_), 3 * size_t(tree_count_));
+      const ParamId shares[3] = {ParamId::ContactStiffness, contact_damping_parameter(contact_),
+                                 ParamId::ContactFriction};
+      for (size_t c = 0; c < 3; ++c)
+        for (size_t t = 0; t < size_t(tree_count_); ++t) p[shares[c]].grad[0] += contact[c * size_t(tree_count_) + t];
+    }
   }
 
 private:
@@ -195,7 +217,13 @@ private:
             actuator_count_,
             controls,
             {gravity_[0], gravity_[1], gravity_[2]},
-            dt_};
+            dt_,
+            contacts(exec, m)};
+  }
+
+  LinkContacts<T> contacts(const Exec& exec, const ModelView<T>& m) const {
+    if (contact_points_ == 0 || m.colliders.count == 0) return {};
+    return {m.colliders, exec.data(point_start_), exec.data(point_offset_), exec.data(point_radius_)};
   }
 
   TreeScratch<T> scratch(const Exec& exec) {
@@ -204,8 +232,9 @@ private:
 
   int links_, dofs_, channels_;
   Articulations articulations_;
+  ContactSettings contact_;
   T dt_;
-  int tree_count_ = 0, actuator_count_ = 0;
+  int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
   std::vector<int> coordinate_;
   T gravity_[3] = {0, 0, 0};
   typename Exec::template Array<TreeModel> trees_;
@@ -214,7 +243,10 @@ private:
   typename Exec::template Array<DofActuator<T>> actuators_;
   typename Exec::template Array<LinkFrame<T>> frames_;
   Array matrix_, tau_, qdd_, work_;
-  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_gravity_;
+  typename Exec::template Array<int> point_start_;
+  typename Exec::template Array<Vec3<T>> point_offset_;
+  Array point_radius_;
+  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_gravity_, g_contact_;
 };
 
 }  // namespace nudge

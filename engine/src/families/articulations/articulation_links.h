@@ -9,6 +9,7 @@
 #include "nudge/articulations.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/parameters.h"
+#include "nudge/quat.h"
 
 namespace nudge {
 
@@ -86,6 +87,50 @@ inline std::vector<TreeModel> tree_models(const Articulations& a) {
     matrix += t.dofs * t.dofs;
   }
   return trees;
+}
+
+// The links' contact points (articulation_contact.h), from their shapes in their frames:
+// a sphere's centre with its radius; a capsule's two end centres with its radius, and a
+// cylinder's likewise (it meets things as the capsule around it would); a box's eight
+// corners with radius 0. A mesh gives none, nor does a shape that does not collide.
+struct LinkContactPoints {
+  std::vector<int> start;  // per link, and one past the last
+  std::vector<Vec3<double>> offset;
+  std::vector<double> radius;
+};
+
+inline LinkContactPoints link_contact_points(const Articulations& a) {
+  LinkContactPoints points;
+  const auto add = [&](Vec3<double> p, double r) {
+    points.offset.push_back(p);
+    points.radius.push_back(r);
+  };
+  for (const ArticulationLink& link : a.links) {
+    points.start.push_back(static_cast<int>(points.offset.size()));
+    for (const LinkShape& shape : link.shapes) {
+      if (!shape.collides) continue;
+      const Quat<double> q = normalize(Quat<double>{shape.quat[0], shape.quat[1], shape.quat[2], shape.quat[3]});
+      const Vec3<double> centre{shape.pos[0], shape.pos[1], shape.pos[2]};
+      const double* size = shape.size;
+      switch (shape.kind) {
+        case LinkShape::Kind::Sphere: add(centre, size[0]); break;
+        case LinkShape::Kind::Capsule:
+        case LinkShape::Kind::Cylinder:
+          for (double end : {-1.0, 1.0}) add(centre + rotate(q, Vec3<double>{0, 0, end * size[1]}), size[0]);
+          break;
+        case LinkShape::Kind::Box:
+          for (int c = 0; c < 8; ++c) {
+            const Vec3<double> corner{(c & 1 ? 1 : -1) * size[0], (c & 2 ? 1 : -1) * size[1],
+                                      (c & 4 ? 1 : -1) * size[2]};
+            add(centre + rotate(q, corner), 0.0);
+          }
+          break;
+        case LinkShape::Kind::Mesh: break;
+      }
+    }
+  }
+  points.start.push_back(static_cast<int>(points.offset.size()));
+  return points;
 }
 
 }  // namespace nudge

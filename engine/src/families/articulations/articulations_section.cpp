@@ -41,7 +41,7 @@ void read_numbers(const SceneReader& r, const Node& node, double (&out)[N], std:
 }
 
 LinkShape read_shape(const SceneReader& r, const Node& node) {
-  r.expect_object(node, {"kind", "size", "pos", "quat", "rgba", "mesh", "mesh_scale"});
+  r.expect_object(node, {"kind", "size", "pos", "quat", "rgba", "mesh", "mesh_scale", "collides"});
   LinkShape s;
   const std::string kind = r.string(r.required(node, "kind", kShapeKinds), kShapeKinds);
   const auto found = std::find(kShapeNames.begin(), kShapeNames.end(), kind);
@@ -53,6 +53,7 @@ LinkShape read_shape(const SceneReader& r, const Node& node) {
   if (auto v = r.optional(node, "rgba")) read_numbers(r, *v, s.rgba, "[r, g, b, a] in [0, 1]");
   if (auto v = r.optional(node, "mesh")) s.mesh = r.string(*v, "an OBJ or STL file");
   if (auto v = r.optional(node, "mesh_scale")) read_numbers(r, *v, s.mesh_scale, "[x, y, z]: the mesh's scale");
+  if (auto v = r.optional(node, "collides")) s.collides = r.boolean(*v);
   return s;
 }
 
@@ -135,6 +136,7 @@ OrderedJson shape_json(const LinkShape& s) {
     j["mesh"] = s.mesh;
     j["mesh_scale"] = {s.mesh_scale[0], s.mesh_scale[1], s.mesh_scale[2]};
   }
+  if (!s.collides) j["collides"] = false;
   return j;
 }
 
