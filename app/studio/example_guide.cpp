@@ -45,6 +45,8 @@ constexpr std::array kGuides{
                  "A 7-joint arm from MJCF, in joint coordinates: drive its motors to a pose and hold it."},
     ExampleGuide{"cartpole_balance", A::Design,
                  "A cartpole from MJCF: catch the falling pole (nudge mpc re-plans where one plan fails)."},
+    ExampleGuide{"cartpole_swingup", A::Design,
+                 "The cartpole again, its pole hanging: swing it up and hold it (nudge mpc, running costs)."},
     ExampleGuide{"tether", A::Design, "A ball on a rope: choose the launch so it swings to the target."},
     ExampleGuide{"slide", A::Design, "Curling with a box: pick the push and spin that stop it on the mark."},
     ExampleGuide{"stiff_cloth_implicit", A::Design,

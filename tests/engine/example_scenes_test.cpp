@@ -138,7 +138,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
                                "jelly_bounce",
                                "float_block",
                                "arm7_reach",
-                               "cartpole_balance"}) {
+                               "cartpole_balance",
+                               "cartpole_swingup"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -904,6 +905,26 @@ TEST_CASE("example: cartpole_balance's model predictive control catches the pole
   // Planned once over the whole motion from no pushes, the same objectives leave the pole down.
   const Optimised open_loop = optimise(scene);
   CHECK(open_loop.result.loss > 10 * mpc->loss);
+}
+
+TEST_CASE("example: cartpole_swingup's model predictive control swings the pole up from hanging and holds it" *
+          doctest::skip(test::kSanitized)) {
+  const Scene scene = load_example("cartpole_swingup");
+  REQUIRE(scene.objectives[0].from_step == 1);  // running costs
+  MpcSettings settings;
+  settings.horizon = 1000, settings.replan_every = 100, settings.iterations = 20;
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  Result<MpcResult> mpc = run_mpc(scene, settings, options);
+  REQUIRE_MESSAGE(mpc.ok(), (mpc.ok() ? "" : mpc.error().message));
+  const Trajectory traj = rollout(scene, mpc->params);
+  const auto at = [&](int t, int k) { return traj.joint_q[size_t(t) * 2 + size_t(k)]; };
+  CHECK(std::fabs(at(0, 1) - 3.14159265) < 1e-6);  // hanging at the start
+  for (int t = 2700; t <= 4000; t += 100) CHECK(std::fabs(at(t, 1)) < 0.03);  // upright, held
+  for (int t = 0; t <= 4000; t += 100) CHECK(std::fabs(at(t, 0)) < 1.8);  // the cart on its rail
+  INFO("executed loss ", mpc->loss);
+  CHECK(mpc->loss < 0.2 * evaluate_loss(*cpu_simulator(scene), scene.params));  // hanging still: pi^2
+  for (double u : mpc->params[ParamId::Controls].value) CHECK(std::fabs(u) <= 1.0);
 }
 
 TEST_CASE("example: throw lands the box upright on its target") {
