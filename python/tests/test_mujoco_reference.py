@@ -22,7 +22,8 @@ DATA = os.path.join(SOURCE, "tests", "data", "articulations")
 
 # Initial q and qd (per joint, in MuJoCo's order), and the controls' amplitude: each
 # channel's control is amplitude * sin(2 pi t (1 + channel) / 2 s). The states stay inside
-# every joint's range, which MuJoCo would enforce and Nudge does not simulate yet.
+# every joint's range, where the two limits differ (MuJoCo's is a soft constraint, Nudge's
+# a penalty); test_a_limit_stops_a_swing_near_where_mujocos_does compares them.
 CASES = {
     "double_pendulum.xml": ([0.7, -0.4], [0.0, 0.0], 0.0),
     "cartpole.xml": ([0.1, 2.8], [0.2, -0.5], 0.3),
@@ -101,6 +102,33 @@ class MujocoReferenceTest(unittest.TestCase):
                       f"|qd - qd_mujoco| {err_qd:.2e} rad/s; MuJoCo's energy drift {energy[1] - energy[0]:+.3e} J")
                 self.assertLess(err_q, 1e-6)
                 self.assertLess(err_qd, 1e-6)
+
+    def test_a_limit_stops_a_swing_near_where_mujocos_does(self):
+        # The double pendulum with its shoulder limited to [-0.3, 1] rad: from 0.7 it swings
+        # into the lower bound and back. Both rest on MuJoCo's default time constant (20 ms),
+        # MuJoCo's as a soft constraint and Nudge's as a spring and damper on the joint's
+        # inertia at the start, so the swings agree closely, not exactly.
+        import tempfile
+        with open(os.path.join(DATA, "double_pendulum.xml")) as f:
+            text = f.read()
+        text = text.replace('name="shoulder" type="hinge" axis="0 1 0"',
+                            'name="shoulder" type="hinge" axis="0 1 0" range="-0.3 1" limited="true"')
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "limited_pendulum.xml")
+            with open(path, "w") as f:
+                f.write(text.replace("<option", '<compiler angle="radian"/>\n  <option'))
+            qs, _, _, _ = mujoco_rollout(path, [0.7, -0.4], [0.0, 0.0], 0.0)
+            scene = nudge_scene(path, [0.7, -0.4], [0.0, 0.0], 0.0)
+        traj = nudge.Simulator(scene, device="cpu", precision="float64").simulate()
+        q = traj["joint_q"][:, :, 0]
+        lowest_mujoco, lowest_nudge = qs[:, 0].min(), q[:, 0].min()
+        err = np.abs(q[:, 0] - qs[:, 0]).max()
+        print(f"\nlimited shoulder: lowest angle {lowest_nudge:.4f} rad (MuJoCo {lowest_mujoco:.4f}); "
+              f"max |q - q_mujoco| over 2 s {err:.3e} rad")
+        self.assertLess(lowest_mujoco, -0.28)  # both reach the bound
+        self.assertLess(lowest_nudge, -0.28)
+        self.assertGreater(lowest_nudge, -0.35)  # and stop near it
+        self.assertLess(abs(lowest_nudge - lowest_mujoco), 0.02)
 
     def test_final_state_gradients_against_mujoco_central_differences(self):
         for name, (q0, qd0, amplitude) in CASES.items():

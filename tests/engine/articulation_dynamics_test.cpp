@@ -32,7 +32,7 @@ LinkModel<double> hinge_link(int parent, int dof, Vec3<double> pos, Vec3<double>
 struct DoublePendulum {
   std::vector<LinkModel<double>> links{hinge_link(-1, 0, {0, 0, 2}, {0, 0, -0.25}, 1.0, {0.021, 0.021, 0.001}),
                                        hinge_link(0, 1, {0, 0, -0.5}, {0, 0, -0.2}, 0.5, {0.007, 0.007, 0.0005})};
-  std::vector<DofModel<double>> dofs{{0, 0}, {0, 0}};
+  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}};
   TreeModel tree{0, 2, 0, 2, 0};
   std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(2);
   std::vector<double> matrix = std::vector<double>(4), tau = std::vector<double>(2), qdd = std::vector<double>(2),
@@ -82,9 +82,11 @@ TEST_CASE("a double pendulum swings for 2 s as MuJoCo's Euler at dt = 1 ms does,
 // a welded link, and a second branch; damping, armature, actuators of both kinds.
 struct Branchy {
   std::vector<LinkModel<double>> links;
-  std::vector<DofModel<double>> dofs{{0.01, 0.3}, {0.02, 0.1}, {0.0, 0.05}, {0.03, 0.0}};
-  std::vector<DofActuator<double>> actuators{
-      {0, 0, 1.5, 1.0, 0.0, 0.0}, {1, 1, 0.8, 20.0, -20.0, -2.0}, {3, 0, 1.0, 1.0, 0.0, 0.0}};
+  std::vector<DofModel<double>> dofs{
+      {0.01, 0.3, 0, 0, 0, 0, 0}, {0.02, 0.1, 0, 0, 0, 0, 0}, {0.0, 0.05, 0, 0, 0, 0, 0}, {0.03, 0.0, 0, 0, 0, 0, 0}};
+  std::vector<DofActuator<double>> actuators{{0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0},
+                                             {1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0},
+                                             {3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0}};
   std::vector<double> controls{0.7, 0.2};
   TreeModel tree{0, 5, 0, 4, 0};
   Vec3<double> gravity{0.3, -0.2, -9.81};
@@ -301,6 +303,27 @@ TEST_CASE("with contacts, a tree step's adjoint matches central differences for 
   for (int i = 0; i < 4; ++i) change = std::max(change, std::fabs(with_d[size_t(i)] - without_d[size_t(i)]));
   CHECK(change > 0.05);
   check_step_adjoint(b);
+}
+
+TEST_CASE("with limits pushing and a control clamped, a tree step's adjoint matches central differences") {
+  Branchy b;
+  // At q = (0.1, 0.4, -0.7, 1.1) the arm is past its upper bound and the side link below
+  // its lower one, and both stay past them over the three steps.
+  b.dofs[1].limited = 1, b.dofs[1].lower = -1.0, b.dofs[1].upper = 0.3;
+  b.dofs[3].limited = 1, b.dofs[3].lower = 1.2, b.dofs[3].upper = 2.0;
+  for (int i : {1, 3}) b.dofs[size_t(i)].limit_stiffness = 50, b.dofs[size_t(i)].limit_damping = 2;
+  // The servo's control 0.2 is clamped to 0.1; the motors' 0.7 is inside [-1, 1].
+  b.actuators[1].ctrl_limited = 1, b.actuators[1].ctrl_lower = -0.1, b.actuators[1].ctrl_upper = 0.1;
+  b.actuators[0].ctrl_limited = 1, b.actuators[0].ctrl_lower = -1, b.actuators[0].ctrl_upper = 1;
+  const StepLoss at{b};
+  double dq, dqd;
+  CHECK(limit_force(b.dofs[1], at.q[1], at.qd[1], dq, dqd) < 0);  // pushes the arm back down
+  CHECK(limit_force(b.dofs[3], at.q[3], at.qd[3], dq, dqd) > 0);
+  CHECK(limit_force(b.dofs[2], at.q[2], at.qd[2], dq, dqd) == 0);  // not limited
+  check_step_adjoint(b);
+  // A limit never pulls: past it but moving back in fast enough, the force is 0.
+  CHECK(limit_force(b.dofs[1], 0.31, -10.0, dq, dqd) == 0);
+  CHECK(dq == 0);
 }
 
 // A contact's generalised force is J^T F: RNEA without the contacts, less RNEA with them,

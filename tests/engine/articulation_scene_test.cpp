@@ -365,6 +365,70 @@ TEST_CASE("articulations: a running cost (a joints objective over a window of st
   CHECK(stray.error().message.find("\"every\" only beside a \"from_step\"") != std::string::npos);
 }
 
+TEST_CASE("articulations: a limited hinge stops at its range, and ranges and control ranges keep in the file") {
+  ImportedRobot r = double_pendulum_robot();
+  r.articulations.links[0].limited = true;  // from 0.7 rad it swings to -0.7 unlimited
+  r.articulations.links[0].range[0] = -0.3, r.articulations.links[0].range[1] = 1.0;
+  Scene scene = robot_scene(r, "", 1000);
+  const ArticulationLink& shoulder = scene.articulations.links[0];
+  // MuJoCo's 20 ms time constant on the joint's inertia at the start.
+  CHECK(shoulder.limit_stiffness > 0);
+  CHECK(shoulder.limit_damping == doctest::Approx(2 * 0.02 * shoulder.limit_stiffness));
+  REQUIRE(check_scene(scene).ok());
+  const Trajectory t = test::simulate_on_cpu(scene);
+  double lowest = 1e9;
+  for (int step = 0; step <= t.steps; ++step) lowest = std::min(lowest, t.joint_q[size_t(step * t.coordinates)]);
+  INFO("the shoulder's lowest angle " << lowest);
+  CHECK(lowest > -0.35);
+  CHECK(lowest < -0.29);  // it reached the bound
+  Scene free = scene;
+  free.articulations.links[0].limited = false;
+  const Trajectory u = test::simulate_on_cpu(free);
+  double unlimited = 1e9;
+  for (int step = 0; step <= u.steps; ++step) unlimited = std::min(unlimited, u.joint_q[size_t(step * u.coordinates)]);
+  INFO("unlimited, its lowest angle " << unlimited);
+  CHECK(unlimited < lowest - 0.05);
+
+  // The file keeps the range, its terms and an actuator's control range.
+  Scene servo = branchy_scene(5);
+  servo.articulations.links[1].limited = true;
+  servo.articulations.links[1].range[0] = -0.5, servo.articulations.links[1].range[1] = 0.25;
+  servo.articulations.links[1].limit_stiffness = 40, servo.articulations.links[1].limit_damping = 3;
+  servo.articulations.actuators[1].ctrl_limited = true;
+  servo.articulations.actuators[1].ctrl_range[0] = -0.1, servo.articulations.actuators[1].ctrl_range[1] = 0.3;
+  const std::string text = scene_json_text(servo);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  const ArticulationLink& arm = again->articulations.links[1];
+  CHECK(arm.limited);
+  CHECK(arm.range[1] == 0.25);
+  CHECK(arm.limit_stiffness == 40);
+  CHECK(arm.limit_damping == 3);
+  CHECK_FALSE(again->articulations.links[0].limited);
+  CHECK(again->articulations.actuators[1].ctrl_limited);
+  CHECK(again->articulations.actuators[1].ctrl_range[1] == 0.3);
+  // Controls past the range change nothing, so their gradient is 0.
+  test::check_against_central_differences(servo, {ParamId::Controls, ParamId::LinkJointVelocity});
+  // Bad ranges are refused with their place.
+  Scene bad = servo;
+  bad.articulations.links[1].range[0] = 0.5;
+  const Status inverted = check_scene(bad);
+  REQUIRE_FALSE(inverted.ok());
+  CHECK(inverted.error().message.find("articulations.links[1].range: found [0.5") != std::string::npos);
+  bad = servo;
+  bad.articulations.actuators[1].ctrl_range[1] = -0.2;
+  const Status control = check_scene(bad);
+  REQUIRE_FALSE(control.ok());
+  CHECK(control.error().message.find("articulations.actuators[1].ctrl_range") != std::string::npos);
+  std::string weld = text;
+  const size_t at = weld.find("\"joint\": \"weld\"");
+  REQUIRE(at != std::string::npos);
+  weld.insert(at, "\"range\": [0, 1], ");
+  const Result<Scene> welded = parse_scene(weld, "");
+  REQUIRE_FALSE(welded.ok());
+  CHECK(welded.error().message.find("no range on a weld") != std::string::npos);
+}
+
 TEST_CASE("articulations: the scene check refuses a joint that moves nothing, and bad references") {
   Scene massless = robot_scene(double_pendulum_robot(), "", 10);
   massless.params[ParamId::LinkMass].value[1] = 0;

@@ -180,9 +180,19 @@ TEST_CASE("the cartpole imports a damped slide cart, a hinge pole turned in degr
   CHECK(push.bias_qd == 0);
   CHECK(r.channels == 1);
   CHECK(contains(r.ignored, "worldbody geom rail"));
-  CHECK(contains(r.ignored, "joint limits of slider (not simulated yet)"));
-  CHECK_FALSE(contains(r.ignored, "joint limits of hinge (not simulated yet)"));
-  CHECK(contains(r.ignored, "control ranges of actuators push (not enforced yet)"));
+  // The slider's range (m) and the motor's ctrlrange are imported; the hinge has none.
+  CHECK(r.articulations.links[size_t(cart)].limited);
+  check_vec(r.articulations.links[size_t(cart)].range, {-1.8, 1.8});
+  CHECK_FALSE(r.articulations.links[1].limited);
+  CHECK(push.ctrl_limited);
+  check_vec(push.ctrl_range, {-1, 1});
+  // robot_scene gives the limit MuJoCo's default time constant (20 ms) on the cart's
+  // inertia along the rail at the start: both bodies' mass.
+  const Scene scene = robot_scene(r, "cartpole.xml", 10);
+  const double moving = r.mass[0] + r.mass[1];
+  CHECK(scene.articulations.links[size_t(cart)].limit_stiffness == doctest::Approx(moving / (0.02 * 0.02)));
+  CHECK(scene.articulations.links[size_t(cart)].limit_damping == doctest::Approx(2 * moving / 0.02));
+  for (const std::string& line : r.ignored) CHECK(line.find("not enforced") == std::string::npos);
 }
 
 TEST_CASE("the 7-joint arm imports its chain, defaults, childclass, inertias and motors as MuJoCo reads them") {
@@ -262,7 +272,13 @@ TEST_CASE("the 7-joint arm imports its chain, defaults, childclass, inertias and
   CHECK(r.articulations.links[7].shapes[0].kind == LinkShape::Kind::Box);
   check_vec(r.articulations.links[7].shapes[0].size, {0.04, 0.02, 0.03});
   CHECK(contains(r.ignored, "worldbody geom floor"));
-  CHECK(contains(r.ignored, "joint limits of j1 (not simulated yet)"));
+  for (const ArticulationLink& l : r.articulations.links)
+    if (l.joint_name == "j1") {
+      CHECK(l.limited);  // compiler angle="radian"
+      check_vec(l.range, {-2.9, 2.9});
+    } else if (l.joint_name == "j2") {
+      CHECK_FALSE(l.limited);  // no range
+    }
   CHECK(contains(r.ignored, "<sensor> section"));
   CHECK(contains(r.ignored, "<site> elements (1)"));
   CHECK(contains(r.ignored, "<light> elements (1)"));
@@ -721,7 +737,7 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
     CAPTURE(line);
     CHECK(contains(r.ignored, line));
   }
-  CHECK_FALSE(contains(r.ignored, "joint limits of j (not simulated yet)"));  // limited="false"
+  CHECK_FALSE(r.articulations.links[0].limited);  // limited="false"
   REQUIRE(r.colliders.size() == 1);                                           // the plane is the floor
 }
 
@@ -820,8 +836,7 @@ TEST_CASE("the two-link URDF imports its revolute, prismatic and fixed joints wi
   CHECK(links[3].shapes.empty());
   CHECK(r.articulations.actuators.empty());
   CHECK(r.channels == 0);
-  CHECK(contains(r.ignored, "joint limits of shoulder (not simulated yet)"));
-  CHECK(contains(r.ignored, "joint limits of extend (not simulated yet)"));
+  for (const ArticulationLink& l : links) CHECK(l.limited == (l.joint_name == "shoulder" || l.joint_name == "extend"));
   CHECK(contains(r.ignored, "<transmission> elements"));
 }
 

@@ -46,6 +46,12 @@ struct ArticulationLink {
   double quat[4] = {0, 0, 0, 1};  // the link's frame in its parent's at q = 0
   double anchor[3] = {0, 0, 0};   // the joint's point, in the link's frame
   double axis[3] = {0, 0, 1};     // the joint's axis, in the link's frame (normalised when read)
+  // A hinge's or slide's limits: past [range[0], range[1]] a spring and damper push q back
+  // (-limit_stiffness (q - bound) - limit_damping qd, never pulling), a penalty in place of
+  // MuJoCo's soft constraint. robot_scene sets them from MuJoCo's default time constant.
+  bool limited = false;
+  double range[2] = {0, 0};
+  double limit_stiffness = 0, limit_damping = 0;
   std::vector<LinkShape> shapes;
 };
 
@@ -57,6 +63,9 @@ struct ArticulationActuator {
   int link = 0;     // whose joint it drives (a hinge or a slide)
   int channel = 0;  // the control channel it reads
   double gear = 1.0, gain = 1.0, bias_q = 0.0, bias_qd = 0.0;
+  // MuJoCo's ctrlrange: the control is clamped to it before the actuator reads it.
+  bool ctrl_limited = false;
+  double ctrl_range[2] = {-1, 1};
 };
 
 struct Articulations {

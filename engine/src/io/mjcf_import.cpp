@@ -188,7 +188,6 @@ public:
       note("<" + std::string(tag) + "> section");
     }
     note_counts();
-    if (!control_ranges_.empty()) note("control ranges of actuators " + control_ranges_ + " (not enforced yet)");
     robot_.channels = static_cast<int>(robot_.articulations.actuators.size());
     return std::move(robot_);
   }
@@ -206,7 +205,6 @@ private:
   std::map<std::string, Mesh, std::less<>> meshes_;
   std::map<std::string, std::vector<double>, std::less<>> materials_;  // their rgba
   std::map<std::string, int, std::less<>> counts_;                     // sites, cameras, ... not imported
-  std::string control_ranges_;
   std::vector<std::string> joint_names_;
 
   [[noreturn]] void fail_at(int line, const std::string& what, const std::string& message) const {
@@ -733,9 +731,15 @@ private:
     // MuJoCo 3's autolimits: a range makes a joint limited unless limited="false".
     const std::string limited = keyword(el, "limited", {"true", "false", "auto"}, "auto");
     const bool has_range = find_attribute(el, "range").has_value();
-    if (has_range) numbers(el, "range", 2, 2, {});
     if (limited == "true" && !has_range) fail(e, "limited=\"true\" needs a range");
-    if (has_range && limited != "false") note("joint limits of " + label + " (not simulated yet)");
+    if (has_range && limited != "false") {
+      const std::vector<double> range = numbers(el, "range", 2, 2, {});
+      const bool hinge = link.joint == ArticulationJoint::Hinge;
+      link.range[0] = hinge ? angle(range[0]) : range[0];
+      link.range[1] = hinge ? angle(range[1]) : range[1];
+      if (!(link.range[0] < link.range[1])) fail(e, "range needs lower < upper");
+      link.limited = true;  // its stiffness and damping: robot_scene, from MuJoCo's default time constant
+    }
     for (const char* k : {"stiffness", "frictionloss", "ref", "springref"})
       if (number(el, k, 0) != 0) note("joint " + std::string(k) + " of " + label);
   }
@@ -806,9 +810,13 @@ private:
         }
       }
       const std::string ctrllimited = keyword(el, "ctrllimited", {"true", "false", "auto"}, "auto");
-      if (find_attribute(el, "ctrlrange")) {
-        numbers(el, "ctrlrange", 2, 2, {});
-        if (ctrllimited != "false") control_ranges_ += (control_ranges_.empty() ? "" : ", ") + a.name;
+      const bool has_range = find_attribute(el, "ctrlrange").has_value();
+      if (ctrllimited == "true" && !has_range) fail(e, "ctrllimited=\"true\" needs a ctrlrange");
+      if (has_range && ctrllimited != "false") {
+        const std::vector<double> range = numbers(el, "ctrlrange", 2, 2, {});
+        if (!(range[0] < range[1])) fail(e, "ctrlrange needs lower < upper");
+        a.ctrl_limited = true;
+        a.ctrl_range[0] = range[0], a.ctrl_range[1] = range[1];
       }
       if (find_attribute(el, "forcerange") && keyword(el, "forcelimited", {"true", "false", "auto"}, "auto") != "false")
         note("force range of actuator " + a.name + " (not enforced yet)");

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "families/articulations/articulation_dynamics.h"
+#include "families/articulations/articulation_links.h"
 #include "nudge/scene.h"
 #include "nudge/robot_import.h"
 
@@ -16,6 +18,35 @@ namespace {
 void z_up_to_y_up(const double* v, double* out) {
   const double x = v[0], y = v[1], z = v[2];
   out[0] = x, out[1] = z, out[2] = y == 0 ? 0.0 : -y;  // no -0 in files
+}
+
+// MuJoCo's default limit (solref 0.02 1: a time constant of 20 ms, critically damped) as
+// a spring and damper on each limited coordinate, scaled by its inertia at the initial q
+// (the mass matrix's diagonal with its armature): k = m / tc^2, b = 2 m / tc.
+void set_limit_terms(Scene& scene) {
+  constexpr double kTimeConstant = 0.02;  // s
+  Articulations& a = scene.articulations;
+  const std::vector<LinkModel<double>> links = link_models<double>(a, scene.params);
+  const std::vector<DofModel<double>> dofs = dof_models<double>(a, scene.params);
+  const std::vector<double> q = initial_coordinates(a, scene.params);
+  const std::vector<int> coordinate = articulation_coordinates(a);
+  std::vector<LinkFrame<double>> frames(links.size());
+  std::vector<double> diagonal(dofs.size(), 0.0);
+  for (const TreeModel& tree : tree_models(a)) {
+    if (tree.dofs == 0) continue;
+    std::vector<double> m(size_t(tree.dofs) * size_t(tree.dofs));
+    link_frames(tree, links.data(), q.data(), frames.data());
+    mass_matrix(tree, links.data(), frames.data(), m.data());
+    for (int i = 0; i < tree.dofs; ++i)
+      diagonal[size_t(tree.first_dof + i)] = m[size_t(i * tree.dofs + i)] + dofs[size_t(tree.first_dof + i)].armature;
+  }
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    ArticulationLink& l = a.links[k];
+    if (!l.limited || coordinate[k] < 0) continue;
+    const double inertia = diagonal[size_t(coordinate[k])];
+    l.limit_stiffness = inertia / (kTimeConstant * kTimeConstant);
+    l.limit_damping = 2 * inertia / kTimeConstant;
+  }
 }
 
 }  // namespace
@@ -61,6 +92,7 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
     if (scene.articulations.links[k].parent < 0) z_up_to_y_up(&robot.pos[3 * k], &pos[3 * k]);
   set_rows(ParamId::LinkPosition, pos);
   z_up_to_y_up(robot.gravity, scene.params[ParamId::Gravity].value.data());
+  set_limit_terms(scene);
   return scene;
 }
 

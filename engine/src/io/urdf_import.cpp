@@ -228,7 +228,7 @@ private:
         const V3 unit = normalize(axis);
         link.axis[0] = unit.x, link.axis[1] = unit.y, link.axis[2] = unit.z;
       }
-      read_joint_extras(*joint, damping);
+      read_joint_extras(*joint, link, damping);
     }
     link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
     read_shapes(e, link);
@@ -269,7 +269,7 @@ private:
       if (j.parent == name) emit(j.child, &j, index);
   }
 
-  void read_joint_extras(const Joint& j, double& damping) {
+  void read_joint_extras(const Joint& j, ArticulationLink& link, double& damping) {
     if (const XMLElement* d = j.e->FirstChildElement("dynamics")) {
       damping = number(d, "damping", 0.0);
       if (damping < 0) fail(d, "damping must not be negative");
@@ -277,8 +277,13 @@ private:
     }
     const std::string_view type = j.e->Attribute("type");
     if (const XMLElement* limit = j.e->FirstChildElement("limit"); limit && type != "fixed" && type != "continuous") {
-      number(limit, "lower", 0.0), number(limit, "upper", 0.0);
-      note("joint limits of " + j.name + " (not simulated yet)");
+      const double lower = number(limit, "lower", 0.0), upper = number(limit, "upper", 0.0);
+      if (lower < upper) {  // its stiffness and damping: robot_scene, from MuJoCo's default time constant
+        link.limited = true;
+        link.range[0] = lower, link.range[1] = upper;
+      } else {
+        note("joint limits of " + j.name + " (lower >= upper: not limited)");
+      }
     }
     for (const char* extra : {"mimic", "calibration", "safety_controller"})
       if (j.e->FirstChildElement(extra)) note("joint " + std::string(extra) + " of " + j.name);

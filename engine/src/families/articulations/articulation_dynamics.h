@@ -195,15 +195,47 @@ struct TreeScratch {
   T* work;
 };
 
-// tau of the actuators acting on the tree's coordinates.
+// The control an actuator reads: its channel's, clamped to its ctrlrange; inside says
+// whether the clamp let it through (its derivative is 1, else 0).
+template <class T>
+NUDGE_HD T actuator_control(const TreeStepInputs<T>& in, const DofActuator<T>& act, bool& inside) {
+  T u = in.controls && act.channel >= 0 ? in.controls[act.channel] : T(0);
+  inside = true;
+  if (act.ctrl_limited && (u < act.ctrl_lower || u > act.ctrl_upper)) {
+    inside = false;
+    u = u < act.ctrl_lower ? act.ctrl_lower : act.ctrl_upper;
+  }
+  return u;
+}
+
+// A coordinate's limit force, 0 inside its range: past a bound, -k (q - bound) - b qd,
+// never pulling q outwards (a limit pushes, as MuJoCo's unilateral constraint does). Its
+// derivatives in q and qd into dq and dqd.
+template <class T>
+NUDGE_HD T limit_force(const DofModel<T>& d, T q, T qd, T& dq, T& dqd) {
+  dq = dqd = T(0);
+  if (!d.limited) return T(0);
+  const bool above = q > d.upper, below = q < d.lower;
+  if (!above && !below) return T(0);
+  const T f = -d.limit_stiffness * (q - (above ? d.upper : d.lower)) - d.limit_damping * qd;
+  if (above ? f > T(0) : f < T(0)) return T(0);
+  dq = -d.limit_stiffness, dqd = -d.limit_damping;
+  return f;
+}
+
+// tau of the actuators and the limits acting on the tree's coordinates.
 template <class T>
 NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd, T* tau) {
-  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) tau[i] = 0;
+  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) {
+    T dq, dqd;
+    tau[i] = limit_force(in.dofs[i], q[i], qd[i], dq, dqd);
+  }
   for (int a = 0; a < in.actuator_count; ++a) {
     const DofActuator<T>& act = in.actuators[a];
     const int i = act.dof;
     if (i < tree.first_dof || i >= tree.first_dof + tree.dofs) continue;
-    const T u = in.controls && act.channel >= 0 ? in.controls[act.channel] : T(0);
+    bool inside;
+    const T u = actuator_control(in, act, inside);
     const T force = act.gain * u + act.bias_q * act.gear * q[i] + act.bias_qd * act.gear * qd[i];
     tau[i] += act.gear * force;
   }
@@ -362,13 +394,18 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
     const int i = act.dof;
     if (i < first || i >= first + n) continue;
     const T lambda = s.work[i];
-    const T u = in.controls && act.channel >= 0 ? in.controls[act.channel] : T(0);
-    if (grad.controls && act.channel >= 0) grad.controls[act.channel] += act.gear * act.gain * lambda;
+    bool inside;
+    const T u = actuator_control(in, act, inside);
+    if (grad.controls && act.channel >= 0 && inside) grad.controls[act.channel] += act.gear * act.gain * lambda;
     if (grad.actuator_gain) grad.actuator_gain[a] += act.gear * u * lambda;
     adj_q[i] += act.gear * act.bias_q * act.gear * lambda;
     adj_qd[i] += act.gear * act.bias_qd * act.gear * lambda;
   }
   for (int i = first; i < first + n; ++i) {
+    T dq, dqd;  // the limit's force enters as tau does
+    limit_force(in.dofs[i], q[i], qd[i], dq, dqd);
+    adj_q[i] += dq * s.work[i];
+    adj_qd[i] += dqd * s.work[i];
     const T mu = -s.work[i];
     s.tau[i] = mu;
     if (grad.armature) grad.armature[i] += mu * s.qdd[i];

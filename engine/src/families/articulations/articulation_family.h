@@ -78,7 +78,9 @@ public:
     std::vector<DofActuator<T>> actuators;
     for (const ArticulationActuator& act : a.actuators)
       actuators.push_back({coordinate_[size_t(act.link)], act.channel, static_cast<T>(act.gear),
-                           static_cast<T>(act.gain), static_cast<T>(act.bias_q), static_cast<T>(act.bias_qd)});
+                           static_cast<T>(act.gain), static_cast<T>(act.bias_q), static_cast<T>(act.bias_qd),
+                           act.ctrl_limited ? 1 : 0, static_cast<T>(act.ctrl_range[0]),
+                           static_cast<T>(act.ctrl_range[1])});
     actuator_count_ = static_cast<int>(actuators.size());
     if (!actuators.empty()) exec.upload(actuators_, actuators);
     exec.resize(frames_, size_t(links_));

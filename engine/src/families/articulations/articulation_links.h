@@ -56,7 +56,12 @@ std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& 
   for (size_t k = 0; k < a.links.size(); ++k)
     if (coordinate[k] >= 0)
       dofs[size_t(coordinate[k])] = {static_cast<T>(link_param(p, ParamId::LinkArmature, k, 0)),
-                                     static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0))};
+                                     static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0)),
+                                     a.links[k].limited ? 1 : 0,
+                                     static_cast<T>(a.links[k].range[0]),
+                                     static_cast<T>(a.links[k].range[1]),
+                                     static_cast<T>(a.links[k].limit_stiffness),
+                                     static_cast<T>(a.links[k].limit_damping)};
   return dofs;
 }
 

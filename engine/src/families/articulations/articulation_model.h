@@ -28,23 +28,29 @@ struct LinkModel {
   Mat33<T> inertia;  // about the centre of mass, in the link's axes (symmetric)
 };
 
-// A joint coordinate's own terms: armature (added to M's diagonal) and damping (a torque
-// -damping qd, implicit in the step as MuJoCo's Euler makes it).
+// A joint coordinate's own terms: armature (added to M's diagonal), damping (a torque
+// -damping qd, implicit in the step as MuJoCo's Euler makes it), and its limits (a
+// penalty past [lower, upper]; limited 0: none).
 template <class T>
 struct DofModel {
   T armature;
   T damping;
+  int limited;
+  T lower, upper, limit_stiffness, limit_damping;
 };
 
 // An actuator on one coordinate, as MuJoCo's with an affine bias: a length l = gear q,
 // a force f = gain u + bias_q l + bias_qd (gear qd) from its channel's control u, and a
 // generalised force gear f. A motor has gain 1 and no bias; a position servo gain kp,
 // bias_q -kp and bias_qd -kv.
+// ctrl_limited: the control is clamped to [ctrl_lower, ctrl_upper] first.
 template <class T>
 struct DofActuator {
   int dof;
   int channel;
   T gear, gain, bias_q, bias_qd;
+  int ctrl_limited;
+  T ctrl_lower, ctrl_upper;
 };
 
 // One tree: its links, its coordinates, and where its mass matrix sits in the scratch.

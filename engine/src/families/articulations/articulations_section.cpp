@@ -72,7 +72,8 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     const Node item = links.element(k);
     if (!item.json.is_object()) r.fail_found(item, "a link object with a \"name\" and a \"joint\"");
     r.expect_object(
-        item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis", "shapes"}));
+        item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis", "range",
+                                    "limit_stiffness", "limit_damping", "shapes"}));
     ArticulationLink l;
     const Node name = r.required(item, "name", "the link's name, unique in the scene");
     l.name = r.string(name, "the link's name");
@@ -91,6 +92,21 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     if (auto v = r.optional(item, "quat")) read_numbers(r, *v, l.quat, "[x, y, z, w]: a non-zero quaternion");
     if (auto v = r.optional(item, "anchor")) read_numbers(r, *v, l.anchor, "[x, y, z]: the joint's point (m)");
     if (auto v = r.optional(item, "axis")) read_numbers(r, *v, l.axis, "[x, y, z]: a non-zero axis");
+    if (auto v = r.optional(item, "range")) {
+      if (l.joint == ArticulationJoint::Weld) r.fail_found(*v, "no range on a weld (it has no coordinate)");
+      read_numbers(r, *v, l.range, "[lower, upper]: the joint's limits (rad or m)");
+      if (!(l.range[0] < l.range[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
+      l.limited = true;
+    }
+    const auto limit_term = [&](const char* key, double& out) {
+      if (auto v = r.optional(item, key)) {
+        if (!l.limited) r.fail_found(*v, "a limit's term only beside a \"range\"");
+        out = r.number(*v, "a number >= 0");
+        if (out < 0) r.fail_found(*v, "a number >= 0");
+      }
+    };
+    limit_term("limit_stiffness", l.limit_stiffness);
+    limit_term("limit_damping", l.limit_damping);
     if (auto shapes = r.optional(item, "shapes")) {
       r.expect_array(*shapes, "an array of shapes");
       for (size_t s = 0; s < shapes->size(); ++s) l.shapes.push_back(read_shape(r, shapes->element(s)));
@@ -104,7 +120,7 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     const std::string channels = "a channel in [0, " + std::to_string(scene.channels) + ")";
     for (size_t k = 0; k < actuators->size(); ++k) {
       const Node item = actuators->element(k);
-      r.expect_object(item, {"name", "link", "channel", "gear", "gain", "bias_q", "bias_qd"});
+      r.expect_object(item, {"name", "link", "channel", "gear", "gain", "bias_q", "bias_qd", "ctrl_range"});
       ArticulationActuator act;
       if (auto v = r.optional(item, "name")) act.name = r.string(*v, "the actuator's name");
       const Node link = r.required(item, "link", "the name of the link whose joint it drives");
@@ -117,6 +133,11 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
       if (auto v = r.optional(item, "gain")) act.gain = r.number(*v, "a finite gain");
       if (auto v = r.optional(item, "bias_q")) act.bias_q = r.number(*v, "a finite bias on the joint's position");
       if (auto v = r.optional(item, "bias_qd")) act.bias_qd = r.number(*v, "a finite bias on the joint's velocity");
+      if (auto v = r.optional(item, "ctrl_range")) {
+        read_numbers(r, *v, act.ctrl_range, "[lower, upper]: the range its control is clamped to");
+        if (!(act.ctrl_range[0] < act.ctrl_range[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
+        act.ctrl_limited = true;
+      }
       a.actuators.push_back(act);
     }
   }
@@ -158,6 +179,11 @@ OrderedJson articulations_json(const Scene& scene) {
       item["anchor"] = {l.anchor[0], l.anchor[1], l.anchor[2]};
       item["axis"] = {l.axis[0], l.axis[1], l.axis[2]};
     }
+    if (l.limited) {
+      item["range"] = {l.range[0], l.range[1]};
+      item["limit_stiffness"] = l.limit_stiffness;
+      item["limit_damping"] = l.limit_damping;
+    }
     write_param_fields(item, scene, kLinks, static_cast<int>(k));
     if (!l.shapes.empty()) {
       OrderedJson shapes = OrderedJson::array();
@@ -178,6 +204,7 @@ OrderedJson articulations_json(const Scene& scene) {
       item["gain"] = act.gain;
       item["bias_q"] = act.bias_q;
       item["bias_qd"] = act.bias_qd;
+      if (act.ctrl_limited) item["ctrl_range"] = {act.ctrl_range[0], act.ctrl_range[1]};
       actuators.push_back(item);
     }
     j["actuators"] = actuators;
@@ -226,6 +253,16 @@ std::optional<std::string> check_articulations(const Scene& scene) {
     for (double x : {l.quat[0], l.quat[1], l.quat[2], l.quat[3], l.anchor[0], l.anchor[1], l.anchor[2], l.axis[0],
                      l.axis[1], l.axis[2]})
       if (!std::isfinite(x)) return at + ": found a value that is not finite in quat, anchor or axis";
+    if (l.limited) {
+      if (l.joint == ArticulationJoint::Weld) return at + ".range: found a range on a weld; expected none";
+      if (!(std::isfinite(l.range[0]) && std::isfinite(l.range[1]) && l.range[0] < l.range[1]))
+        return at + ".range: found [" + std::to_string(l.range[0]) + ", " + std::to_string(l.range[1]) +
+               "]; expected finite [lower, upper] with lower < upper";
+      if (!(l.limit_stiffness >= 0 && std::isfinite(l.limit_stiffness)))
+        return at + ".limit_stiffness: found " + std::to_string(l.limit_stiffness) + "; expected a number >= 0";
+      if (!(l.limit_damping >= 0 && std::isfinite(l.limit_damping)))
+        return at + ".limit_damping: found " + std::to_string(l.limit_damping) + "; expected a number >= 0";
+    }
   }
   for (size_t k = 0; k < a.actuators.size(); ++k) {
     const ArticulationActuator& act = a.actuators[k];
@@ -239,6 +276,10 @@ std::optional<std::string> check_articulations(const Scene& scene) {
              std::to_string(scene.channels) + ")";
     for (double x : {act.gear, act.gain, act.bias_q, act.bias_qd})
       if (!std::isfinite(x)) return at + ": found a value that is not finite";
+    if (act.ctrl_limited &&
+        !(std::isfinite(act.ctrl_range[0]) && std::isfinite(act.ctrl_range[1]) && act.ctrl_range[0] < act.ctrl_range[1]))
+      return at + ".ctrl_range: found [" + std::to_string(act.ctrl_range[0]) + ", " +
+             std::to_string(act.ctrl_range[1]) + "]; expected finite [lower, upper] with lower < upper";
   }
   if (scene.params[ParamId::LinkMass].value.size() != a.links.size()) return std::nullopt;  // the shapes' check says
   return check_mass_matrices(scene);
