@@ -919,9 +919,9 @@ TEST_CASE("example: cartpole_swingup's model predictive control swings the pole 
   REQUIRE_MESSAGE(mpc.ok(), (mpc.ok() ? "" : mpc.error().message));
   const Trajectory traj = rollout(scene, mpc->params);
   const auto at = [&](int t, int k) { return traj.joint_q[size_t(t) * 2 + size_t(k)]; };
-  CHECK(std::fabs(at(0, 1) - 3.14159265) < 1e-6);  // hanging at the start
+  CHECK(std::fabs(at(0, 1) - 3.14159265) < 1e-6);                             // hanging at the start
   for (int t = 2700; t <= 4000; t += 100) CHECK(std::fabs(at(t, 1)) < 0.03);  // upright, held
-  for (int t = 0; t <= 4000; t += 100) CHECK(std::fabs(at(t, 0)) < 1.8);  // the cart on its rail
+  for (int t = 0; t <= 4000; t += 10) CHECK(std::fabs(at(t, 0)) < 1.85);  // the rail's ends (its range) hold the cart
   INFO("executed loss ", mpc->loss);
   CHECK(mpc->loss < 0.2 * evaluate_loss(*cpu_simulator(scene), scene.params));  // hanging still: pi^2
   for (double u : mpc->params[ParamId::Controls].value) CHECK(std::fabs(u) <= 1.0);

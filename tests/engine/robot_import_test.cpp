@@ -738,7 +738,7 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
     CHECK(contains(r.ignored, line));
   }
   CHECK_FALSE(r.articulations.links[0].limited);  // limited="false"
-  REQUIRE(r.colliders.size() == 1);                                           // the plane is the floor
+  REQUIRE(r.colliders.size() == 1);               // the plane is the floor
 }
 
 TEST_CASE("a worldbody plane becomes a plane collider, and geoms without contype and conaffinity do not collide") {

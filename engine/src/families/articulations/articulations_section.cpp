@@ -71,9 +71,8 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
   for (size_t k = 0; k < links.size(); ++k) {
     const Node item = links.element(k);
     if (!item.json.is_object()) r.fail_found(item, "a link object with a \"name\" and a \"joint\"");
-    r.expect_object(
-        item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis", "range",
-                                    "limit_stiffness", "limit_damping", "shapes"}));
+    r.expect_object(item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis",
+                                                "range", "limit_stiffness", "limit_damping", "shapes"}));
     ArticulationLink l;
     const Node name = r.required(item, "name", "the link's name, unique in the scene");
     l.name = r.string(name, "the link's name");
@@ -276,8 +275,8 @@ std::optional<std::string> check_articulations(const Scene& scene) {
              std::to_string(scene.channels) + ")";
     for (double x : {act.gear, act.gain, act.bias_q, act.bias_qd})
       if (!std::isfinite(x)) return at + ": found a value that is not finite";
-    if (act.ctrl_limited &&
-        !(std::isfinite(act.ctrl_range[0]) && std::isfinite(act.ctrl_range[1]) && act.ctrl_range[0] < act.ctrl_range[1]))
+    if (act.ctrl_limited && !(std::isfinite(act.ctrl_range[0]) && std::isfinite(act.ctrl_range[1]) &&
+                              act.ctrl_range[0] < act.ctrl_range[1]))
       return at + ".ctrl_range: found [" + std::to_string(act.ctrl_range[0]) + ", " +
              std::to_string(act.ctrl_range[1]) + "]; expected finite [lower, upper] with lower < upper";
   }
