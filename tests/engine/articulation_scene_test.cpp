@@ -316,6 +316,53 @@ TEST_CASE("articulations: a leg lands on a plane collider; its gradients against
   test::check_has_gradient(out, {ParamId::ContactStiffness, ParamId::ContactFriction, ParamId::LinkPosition});
 }
 
+TEST_CASE("articulations: a box link rests on an incline below its friction angle, and its gradients are sane") {
+  // A 1 kg box on two slides, along a 10 degree incline and across it, the incline a plane
+  // collider and the box turned to lie flat on it, starting where its four corners hold its
+  // weight. Friction 0.5 (a friction angle of 26.6 degrees), viscous below 0.1 mm/s;
+  // damping both ways, so that resting (a normal velocity of 0) is not on its kink.
+  const double a = 10.0 * 3.14159265358979323846 / 180, c = std::cos(a), s = std::sin(a);
+  const double h = (0.05 - 9.81 * c / 4e5) / c;  // each corner in by its share of the weight
+  const std::string text = R"({"format": "nudge-scene", "version": 1, "name": "incline",
+    "simulation": {"dt": 0.001, "steps": 1000, "gravity": [0, -9.81, 0]},
+    "colliders": [{"type": "plane", "normal": [)" +
+                           std::to_string(s) + ", " + std::to_string(c) + R"(, 0], "offset": 0}],
+    "contact": {"stiffness": 1e5, "damping": 300, "damping_mode": "both", "friction": 0.5, "friction_smoothing": 1e-4},
+    "articulations": {"links": [
+      {"name": "along", "joint": "slide", "axis": [)" +
+                           std::to_string(c) + ", " + std::to_string(-s) + R"(, 0],
+       "pos": [0, )" + std::to_string(h) +
+                           R"(, 0], "mass": 0},
+      {"name": "across", "parent": "along", "joint": "slide", "axis": [)" +
+                           std::to_string(s) + ", " + std::to_string(c) +
+                           R"(, 0], "mass": 1, "inertia": [0.001, 0.001, 0.001, 0, 0, 0],
+       "shapes": [{"kind": "box", "size": [0.05, 0.05, 0.05], "quat": [0, 0, )" +
+                           std::to_string(std::sin(-a / 2)) + ", " + std::to_string(std::cos(a / 2)) + R"(]}]}]},
+    "objectives": [{"type": "joints", "targets": [0.01, 0], "weight": 1}],
+    "parameters": {"link_qd": {"optimize": true}}})";
+  Result<Scene> parsed = parse_scene(text, "");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  Scene scene = *parsed;
+  const Trajectory t = test::simulate_on_cpu(scene);
+  const double slid = t.joint_q[size_t(1000 * t.coordinates)];
+  INFO("the box slid " << slid * 1e3 << " mm down the incline in 1 s");
+  CHECK(std::fabs(slid) < 1e-4);  // the regularisation's creep, 0.1 mm/s x tan(10 deg) / 0.5
+  // Below the incline's angle of friction it slides.
+  Scene slippery = scene;
+  slippery.params[ParamId::ContactFriction].value = {0.1};
+  const Trajectory u = test::simulate_on_cpu(slippery);
+  CHECK(u.joint_q[size_t(1000 * u.coordinates)] > 0.1);
+  // Pushed down the incline at 5 cm/s, it stops; the gradients through the sticking
+  // contact against central differences.
+  scene.settings.steps = 200;
+  shape_parameters(scene);
+  scene.params[ParamId::LinkJointVelocity].value = {0.05, 0.0};
+  const Status ok = check_scene(scene);
+  REQUIRE_MESSAGE(ok.ok(), (ok.ok() ? "" : ok.error().message));
+  test::check_against_central_differences(
+      scene, {ParamId::LinkJointVelocity, ParamId::LinkMass, ParamId::ContactFriction, ParamId::ContactStiffness});
+}
+
 TEST_CASE("articulations: with restitution, the contact's mass is the link's") {
   Scene scene = leg_scene(30);
   scene.contact.restitution = true;

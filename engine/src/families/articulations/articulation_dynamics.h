@@ -35,11 +35,13 @@ struct LinkFrame {
   Spatial<T> motion;  // its joint's motion per unit qd (0 for a weld)
   BodyInertiaWorld<T> inertia;
   Spatial<T> v, a, f;  // velocity, acceleration, and the force its own inertia needs
+  Spatial<T> vc;       // the velocity its contacts see (at the step's new qd), with contacts
   Spatial<T> subtree;  // the force its joint carries: f summed over its subtree
   CompositeInertia<T> composite;
   // The adjoint's: dL/d(subtree force), dL/dv, dL/da, and the wrench its subtree's frames
   // feel (dL per twist of the link).
   Spatial<T> adj_subtree, adj_v, adj_a, wrench;
+  Spatial<T> adj_vc;  // dL/dvc, with contacts
 };
 
 // The parent's frame, or the world's.
@@ -83,11 +85,12 @@ NUDGE_HD_NOINLINE void link_frames(const TreeModel& tree, const LinkModel<T>* li
 
 // RNEA at (qd, qdd) on frames from link_frames: each link's v, a, f and subtree force,
 // and r = M qdd + c (gravity, the velocity terms and, with contacts, minus their
-// generalised force) into out, one per coordinate.
+// generalised force) into out, one per coordinate. The contacts see the velocity at
+// qd + contact_dt qdd: the step's new rate with contact_dt = dt (implicit in velocity).
 template <class T>
 NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd, const T* qdd,
                                         Vec3<T> gravity, LinkFrame<T>* frames, T* out,
-                                        const LinkContacts<T>* contacts = nullptr) {
+                                        const LinkContacts<T>* contacts = nullptr, T contact_dt = T(0)) {
   const bool touching = contacts && contacts->active();
   const int end = tree.first_link + tree.links;
   for (int k = tree.first_link; k < end; ++k) {
@@ -100,7 +103,11 @@ NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T
     fr.a = ap + cross_motion(fr.v, w);
     if (l.dof >= 0) fr.a += qdd[l.dof] * fr.motion;
     fr.f = apply_inertia(fr.inertia, fr.a) + cross_force(fr.v, apply_inertia(fr.inertia, fr.v));
-    if (touching) fr.f += T(-1) * link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.v);
+    if (touching) {
+      fr.vc = l.parent >= 0 ? frames[l.parent].vc : zero_spatial<T>();
+      if (l.dof >= 0) fr.vc += (qd[l.dof] + contact_dt * qdd[l.dof]) * fr.motion;
+      fr.f += T(-1) * link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.vc);
+    }
     fr.subtree = fr.f;
   }
   for (int k = end - 1; k >= tree.first_link; --k) {
@@ -157,6 +164,45 @@ NUDGE_HD bool cholesky_factor(T* a, int n) {
   return true;
 }
 
+// In place: A = L U (Doolittle: L unit lower), without pivoting. The step's matrix with
+// contacts is M~ plus dt times the contacts' damping and friction, whose symmetric part is
+// positive definite. False on a zero pivot.
+template <class T>
+NUDGE_HD bool lu_factor(T* a, int n) {
+  for (int k = 0; k < n; ++k) {
+    const T pivot = a[k * n + k];
+    if (!(std::fabs(pivot) > T(0))) return false;
+    for (int i = k + 1; i < n; ++i) {
+      const T l = a[i * n + k] / pivot;
+      a[i * n + k] = l;
+      for (int j = k + 1; j < n; ++j) a[i * n + j] -= l * a[k * n + j];
+    }
+  }
+  return true;
+}
+
+// In place: x = (L U)^-1 b.
+template <class T>
+NUDGE_HD void lu_solve(const T* a, int n, T* b) {
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < i; ++k) b[i] -= a[i * n + k] * b[k];
+  for (int i = n - 1; i >= 0; --i) {
+    for (int k = i + 1; k < n; ++k) b[i] -= a[i * n + k] * b[k];
+    b[i] /= a[i * n + i];
+  }
+}
+
+// In place: x = (L U)^-T b.
+template <class T>
+NUDGE_HD void lu_solve_transposed(const T* a, int n, T* b) {
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < i; ++k) b[i] -= a[k * n + i] * b[k];
+    b[i] /= a[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i)
+    for (int k = i + 1; k < n; ++k) b[i] -= a[k * n + i] * b[k];
+}
+
 // In place: x = (L L^T)^-1 b.
 template <class T>
 NUDGE_HD void cholesky_solve(const T* l, int n, T* b) {
@@ -185,14 +231,18 @@ struct TreeStepInputs {
   LinkContacts<T> contacts;  // none by default
 };
 
-// Scratch of a step: frames per link, the factor per tree, three arrays per coordinate.
+// Scratch of a step: frames per link, two matrices per tree (the factor, and M~ while
+// contacts are solved for), five arrays per coordinate.
 template <class T>
 struct TreeScratch {
   LinkFrame<T>* frames;
   T* matrix;
-  T* tau;  // generalised force of the actuators
+  T* tau;  // generalised force of the actuators and limits
   T* qdd;
   T* work;
+  T* mass;  // M~, with contacts
+  T* step;  // Newton's step, with contacts
+  T* base;  // qdd before it
 };
 
 // The control an actuator reads: its channel's, clamped to its ctrlrange; inside says
@@ -241,21 +291,120 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
   }
 }
 
-// The step's qdd into s.qdd, with the factor of M~ = M + armature + dt damping left in
-// s.matrix and the frames at q in s.frames. False where M~ is not positive definite (a
-// tree without mass on some coordinate).
+// Adds -dt d(J^T W)/dqd to a, the tree's dofs x dofs block (tree-local): a link's contact
+// wrench W(V) has a 6 x 6 Jacobian D = dW/dV at the velocity its contacts see (its rows
+// from link_contact_wrench's adjoint, one unit cotangent each), and V is the sum of the
+// motions of the joints above the link times their rates; so entry (i, j) gains
+// -dt S_i . D S_j for each link below both joints.
+template <class T>
+NUDGE_HD void add_contact_damping(const TreeModel& tree, const LinkModel<T>* links, const LinkContacts<T>& c,
+                                  const LinkFrame<T>* frames, T dt, T* a) {
+  const int n = tree.dofs, first = tree.first_dof;
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
+    if (c.point_start[k] == c.point_start[k + 1]) continue;
+    const LinkFrame<T>& fr = frames[k];
+    Spatial<T> rows[6];
+    for (int m = 0; m < 6; ++m) {
+      const Spatial<T> unit{{T(m == 0), T(m == 1), T(m == 2)}, {T(m == 3), T(m == 4), T(m == 5)}};
+      Spatial<T> adj_v = zero_spatial<T>(), frame = zero_spatial<T>();
+      T unused[4] = {0, 0, 0, 0};
+      adj_link_contact_wrench(c, k, links[k].mass, fr.rot, fr.origin, fr.vc, unit, adj_v, frame, unused[0], unused[1],
+                              unused[2], unused[3]);
+      rows[m] = adj_v;
+    }
+    for (int j = k; j >= 0; j = links[j].parent) {
+      const int dj = links[j].dof;
+      if (dj < 0) continue;
+      const Spatial<T>& sj = frames[j].motion;
+      const Spatial<T> x{{dot(rows[0], sj), dot(rows[1], sj), dot(rows[2], sj)},
+                         {dot(rows[3], sj), dot(rows[4], sj), dot(rows[5], sj)}};  // D S_j, a wrench
+      for (int i = k; i >= 0; i = links[i].parent) {
+        const int di = links[i].dof;
+        if (di >= 0) a[(di - first) * n + (dj - first)] -= dt * dot(frames[i].motion, x);
+      }
+    }
+  }
+}
+
+// The step's residual with contacts at qdd, into r: r = M qdd + c - J^T F(qd + dt qdd) +
+// armature qdd + damping (qd + dt qdd) - tau. Returns its largest magnitude.
+template <class T>
+NUDGE_HD T contact_step_residual(const TreeModel& tree, const TreeStepInputs<T>& in, const T* qd,
+                                 const TreeScratch<T>& s, const T* qdd, T* r) {
+  inverse_dynamics(tree, in.links, qd, qdd, in.gravity, s.frames, r, &in.contacts, in.dt);
+  T largest = 0;
+  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) {
+    const DofModel<T>& d = in.dofs[i];
+    r[i] += d.armature * qdd[i] + d.damping * (qd[i] + in.dt * qdd[i]) - s.tau[i];
+    largest = std::fabs(r[i]) > largest ? std::fabs(r[i]) : largest;
+  }
+  return largest;
+}
+
+// With contacts the step is implicit in their velocity, as in the joints' damping: qdd
+// solves contact_step_residual = 0, by Newton's method from qdd = 0 (whose first step is
+// the linearised, semi-implicit one), each step halved while |r| does not fall. So stiff
+// friction (a small friction_smoothing) and damping stay stable, and their gradients
+// sane. dr/dqdd = M~ - dt J^T dF/dv J; its factor at the solution is left in s.matrix.
+template <class T>
+NUDGE_HD_NOINLINE bool implicit_contact_acceleration(const TreeModel& tree, const TreeStepInputs<T>& in, const T* qd,
+                                                     const TreeScratch<T>& s) {
+  constexpr int kMaxNewton = 30;
+  const T tolerance = T(64) * (sizeof(T) == 4 ? T(1.1920929e-7) : T(2.220446049250313e-16));
+  const int first = tree.first_dof, n = tree.dofs;
+  const T* mass = s.mass + tree.matrix;
+  T* jacobian = s.matrix + tree.matrix;
+  const auto factor_jacobian = [&]() {
+    for (int e = 0; e < n * n; ++e) jacobian[e] = mass[e];
+    add_contact_damping(tree, in.links, in.contacts, s.frames, in.dt, jacobian);
+    return lu_factor(jacobian, n);
+  };
+  for (int i = first; i < first + n; ++i) s.qdd[i] = 0;
+  T norm = contact_step_residual(tree, in, qd, s, s.qdd, s.work);
+  for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
+    if (!factor_jacobian()) return false;
+    T largest_step = 0, largest_qdd = 0;
+    for (int i = first; i < first + n; ++i) {
+      s.step[i] = s.work[i];
+      s.base[i] = s.qdd[i];
+      largest_qdd = std::fabs(s.qdd[i]) > largest_qdd ? std::fabs(s.qdd[i]) : largest_qdd;
+    }
+    lu_solve(jacobian, n, s.step + first);
+    for (int i = first; i < first + n; ++i)
+      largest_step = std::fabs(s.step[i]) > largest_step ? std::fabs(s.step[i]) : largest_step;
+    T scale = 1;
+    for (int halving = 0;; ++halving) {
+      for (int i = first; i < first + n; ++i) s.qdd[i] = s.base[i] - scale * s.step[i];
+      const T next = contact_step_residual(tree, in, qd, s, s.qdd, s.work);
+      if (next < norm || halving == 8) {
+        norm = next;
+        break;
+      }
+      scale *= T(0.5);
+    }
+    if (scale * largest_step <= tolerance * (T(1) + largest_qdd)) break;
+  }
+  return factor_jacobian();  // at the solution, whose frames the last residual left
+}
+
+// The step's qdd into s.qdd and the frames at q in s.frames, with the factor of
+// M~ = M + armature + dt damping (Cholesky) or, with contacts, of dr/dqdd (LU) left in
+// s.matrix. False where M~ is not positive definite (a tree without mass on some
+// coordinate).
 template <class T>
 NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
                                          const TreeScratch<T>& s) {
   const int first = tree.first_dof, n = tree.dofs;
   link_frames(tree, in.links, q, s.frames);
   actuator_forces(tree, in, q, qd, s.tau);
-  for (int i = first; i < first + n; ++i) s.work[i] = 0;
-  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd, &in.contacts);  // qdd holds c
-  for (int i = first; i < first + n; ++i) s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i];
-  T* m = s.matrix + tree.matrix;
+  const bool touching = in.contacts.active();
+  T* m = (touching ? s.mass : s.matrix) + tree.matrix;
   mass_matrix(tree, in.links, s.frames, m);
   for (int i = 0; i < n; ++i) m[i * n + i] += in.dofs[first + i].armature + in.dt * in.dofs[first + i].damping;
+  if (touching) return implicit_contact_acceleration(tree, in, qd, s);
+  for (int i = first; i < first + n; ++i) s.work[i] = 0;
+  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd);  // qdd holds c
+  for (int i = first; i < first + n; ++i) s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i];
   if (!cholesky_factor(m, n)) return false;
   cholesky_solve(m, n, s.qdd + first);
   return true;
@@ -298,7 +447,7 @@ template <class T>
 NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd,
                                                 const T* qdd, const T* mu, LinkFrame<T>* frames, T* adj_q, T* adj_qd,
                                                 const TreeGrad<T>& grad, int tree_index,
-                                                const LinkContacts<T>* contacts = nullptr) {
+                                                const LinkContacts<T>* contacts = nullptr, T contact_dt = T(0)) {
   const int first = tree.first_link, end = tree.first_link + tree.links;
   const bool touching = contacts && contacts->active();
   for (int k = first; k < end; ++k) {
@@ -306,7 +455,7 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     LinkFrame<T>& fr = frames[k];
     fr.adj_subtree = l.parent >= 0 ? frames[l.parent].adj_subtree : zero_spatial<T>();
     if (l.dof >= 0) fr.adj_subtree += mu[l.dof] * fr.motion;
-    fr.adj_v = fr.adj_a = fr.wrench = zero_spatial<T>();
+    fr.adj_v = fr.adj_a = fr.wrench = fr.adj_vc = zero_spatial<T>();
   }
   for (int k = end - 1; k >= first; --k) {
     const LinkModel<T>& l = links[k];
@@ -328,11 +477,19 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     // f -= the contacts' wrench (of the link's velocity and of points its frame carries)
     if (touching) {
       T stiffness = 0, damping = 0, friction = 0;
-      adj_link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.v, T(-1) * fbar, fr.adj_v, fr.wrench,
+      adj_link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.vc, T(-1) * fbar, fr.adj_vc, fr.wrench,
                               adj_mass, stiffness, damping, friction);
       if (grad.contact.stiffness) grad.contact.stiffness[tree_index] += stiffness;
       if (grad.contact.damping) grad.contact.damping[tree_index] += damping;
       if (grad.contact.friction) grad.contact.friction[tree_index] += friction;
+      // vc = vc_parent + motion (qd + contact_dt qdd): qdd is the step's unknown, so only
+      // qd and the motion take its share here.
+      const Spatial<T> vcbar = fr.adj_vc;
+      if (l.parent >= 0) frames[l.parent].adj_vc += vcbar;
+      if (l.dof >= 0) {
+        adj_qd[l.dof] += dot(fr.motion, vcbar);
+        adj_motion += (qd[l.dof] + contact_dt * qdd[l.dof]) * vcbar;
+      }
     }
     // a = a_parent + v x w + motion qdd, w = motion qd
     const Spatial<T> w = l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>();
@@ -378,15 +535,20 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
                                          const TreeScratch<T>& s, T* adj_q, T* adj_qd, const TreeGrad<T>& grad,
                                          int tree_index) {
   if (!tree_acceleration(tree, in, q, qd, s)) return false;
-  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work,
-                   &in.contacts);  // the motion at qdd, RNEA's adjoint reads
+  const bool touching = in.contacts.active();
+  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work, &in.contacts,
+                   in.dt);  // the motion at qdd, RNEA's adjoint reads
   const int first = tree.first_dof, n = tree.dofs;
   // qd' = qd + dt qdd and q' = q + dt qd': dL/dqdd = dt (dL/dqd' + dt dL/dq').
   for (int i = first; i < first + n; ++i) {
     adj_qd[i] += in.dt * adj_q[i];
     s.work[i] = in.dt * adj_qd[i];
   }
-  cholesky_solve(s.matrix + tree.matrix, n, s.work + first);  // lambda = M~^-1 dL/dqdd
+  // lambda = (dr/dqdd)^-T dL/dqdd: M~ is symmetric; with contacts, dr/dqdd need not be.
+  if (touching)
+    lu_solve_transposed(s.matrix + tree.matrix, n, s.work + first);
+  else
+    cholesky_solve(s.matrix + tree.matrix, n, s.work + first);
   // tau enters r with a minus sign: dL/dtau = lambda, and every other input z of r gets
   // mu^T dr/dz with mu = -lambda.
   for (int a = 0; a < in.actuator_count; ++a) {
@@ -412,7 +574,8 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
     if (grad.damping) grad.damping[i] += mu * (in.dt * s.qdd[i] + qd[i]);
     adj_qd[i] += mu * in.dofs[i].damping;
   }
-  adjoint_inverse_dynamics(tree, in.links, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts);
+  adjoint_inverse_dynamics(tree, in.links, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts,
+                           in.dt);
   return true;
 }
 

@@ -84,8 +84,8 @@ public:
     actuator_count_ = static_cast<int>(actuators.size());
     if (!actuators.empty()) exec.upload(actuators_, actuators);
     exec.resize(frames_, size_t(links_));
-    exec.resize(matrix_, size_t(matrix > 0 ? matrix : 1));
-    for (Array* v : {&tau_, &qdd_, &work_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
+    for (Array* m : {&matrix_, &mass_}) exec.resize(*m, size_t(matrix > 0 ? matrix : 1));
+    for (Array* v : {&tau_, &qdd_, &work_, &step_, &base_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
     const LinkContactPoints points = link_contact_points(a);
     contact_points_ = static_cast<int>(points.radius.size());
     if (contact_points_ > 0) {
@@ -229,7 +229,8 @@ private:
   }
 
   TreeScratch<T> scratch(const Exec& exec) {
-    return {exec.data(frames_), exec.data(matrix_), exec.data(tau_), exec.data(qdd_), exec.data(work_)};
+    return {exec.data(frames_), exec.data(matrix_), exec.data(tau_),  exec.data(qdd_),
+            exec.data(work_),   exec.data(mass_),   exec.data(step_), exec.data(base_)};
   }
 
   int links_, dofs_, channels_;
@@ -244,7 +245,7 @@ private:
   typename Exec::template Array<DofModel<T>> dofs_model_;
   typename Exec::template Array<DofActuator<T>> actuators_;
   typename Exec::template Array<LinkFrame<T>> frames_;
-  Array matrix_, tau_, qdd_, work_;
+  Array matrix_, tau_, qdd_, work_, mass_, step_, base_;
   typename Exec::template Array<int> point_start_;
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;
