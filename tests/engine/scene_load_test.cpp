@@ -518,7 +518,7 @@ std::vector<BadInput> bad_inputs() {
        {"$.objectives[0].direction: found an array of 3 values; expected a non-zero direction"}},
       {"orientation with particles", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "particles": [0]}])"),
        {"$.objectives[0].particles: unknown key 'particles' in objectives[0] (an orientation objective); expected one of: "
-        "type, bodies, axis, direction, step, weight"}},
+        "type, bodies, axis, direction, step, from_step, every, weight"}},
       {"orientation step past the end", joints_scene(kTwoJoints, R"("objectives": [{"type": "orientation", "bodies": [0], "step": 11}])"),
        {"$.objectives[0].step: found 11; expected -1 (the final step) or a step in [0, 10]"}},
       {"markers bound to a body out of range", joints_scene(kTwoJoints, R"("objectives": [{"type": "markers", "file": "t.csv",
