@@ -50,6 +50,19 @@ ImportedRobot double_pendulum_robot() {
   return r;
 }
 
+// Controls amplitude sin(rate k) on every channel and step, and a weights objective on
+// every joint's q and qd at every step (0.2 cos(spread k)): every coordinate's adjoint is
+// seeded at every step.
+void drive_and_weigh(Scene& scene, double amplitude, double rate, double spread) {
+  std::vector<double>& u = scene.params[ParamId::Controls].value;
+  for (size_t k = 0; k < u.size(); ++k) u[k] = amplitude * std::sin(rate * double(k));
+  Objective w;
+  w.type = ObjectiveType::Weights;
+  const size_t values = size_t(scene.settings.steps + 1) * weights_per_step(scene, true);
+  for (size_t k = 0; k < values; ++k) w.target.push_back(0.2 * std::cos(spread * double(k)));
+  scene.objectives = {w};
+}
+
 // A tree with a slide carrying a hinge, a weld and a second hinge, damping, armature, a
 // motor and a position servo on controls, and a weights objective on every joint's q and
 // qd at every step.
@@ -79,13 +92,7 @@ Scene branchy_scene(int steps) {
   r.qd = {0.3, -0.5, 0, 0.8, 0.2};
   r.timestep = 0.01;
   Scene scene = robot_scene(r, "", steps);
-  std::vector<double>& u = scene.params[ParamId::Controls].value;
-  for (size_t k = 0; k < u.size(); ++k) u[k] = 0.5 * std::sin(0.3 * double(k));
-  Objective w;
-  w.type = ObjectiveType::Weights;
-  const size_t per_step = weights_per_step(scene, true);
-  for (size_t k = 0; k < size_t(steps + 1) * per_step; ++k) w.target.push_back(0.2 * std::cos(1.7 * double(k)));
-  scene.objectives = {w};
+  drive_and_weigh(scene, 0.5, 0.3, 1.7);
   return scene;
 }
 
@@ -260,13 +267,7 @@ Scene leg_scene(int steps) {
   scene.params[ParamId::ContactStiffness].value = {3e3};
   scene.params[ParamId::ContactDamping].value = {30};
   scene.params[ParamId::ContactFriction].value = {0.8};
-  std::vector<double>& u = scene.params[ParamId::Controls].value;
-  for (size_t k = 0; k < u.size(); ++k) u[k] = 0.3 * std::sin(0.2 * double(k));
-  Objective w;
-  w.type = ObjectiveType::Weights;
-  const size_t per_step = weights_per_step(scene, true);
-  for (size_t k = 0; k < size_t(steps + 1) * per_step; ++k) w.target.push_back(0.2 * std::cos(1.3 * double(k)));
-  scene.objectives = {w};
+  drive_and_weigh(scene, 0.3, 0.2, 1.3);
   return scene;
 }
 

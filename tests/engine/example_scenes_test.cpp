@@ -889,14 +889,18 @@ TEST_CASE("example: arm7_reach brings the imported arm's seven joints to their t
   for (double u : opt.params[ParamId::Controls].value) CHECK(std::fabs(u) <= 1.0);  // the motors' range
 }
 
+static Result<MpcResult> mpc_on_cpu(const Scene& scene, int horizon, int every, int iterations) {
+  MpcSettings settings;
+  settings.horizon = horizon, settings.replan_every = every, settings.iterations = iterations;
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  return run_mpc(scene, settings, options);
+}
+
 TEST_CASE("example: cartpole_balance's model predictive control catches the pole and holds it upright" *
           doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("cartpole_balance");
-  MpcSettings settings;
-  settings.horizon = 300, settings.replan_every = 50, settings.iterations = 10;
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  Result<MpcResult> mpc = run_mpc(scene, settings, options);
+  const Result<MpcResult> mpc = mpc_on_cpu(scene, 300, 50, 10);
   REQUIRE_MESSAGE(mpc.ok(), (mpc.ok() ? "" : mpc.error().message));
   INFO("executed loss ", mpc->loss);
   CHECK(mpc->loss < 0.5);
@@ -911,11 +915,7 @@ TEST_CASE("example: cartpole_swingup's model predictive control swings the pole 
           doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("cartpole_swingup");
   REQUIRE(scene.objectives[0].from_step == 1);  // running costs
-  MpcSettings settings;
-  settings.horizon = 1000, settings.replan_every = 100, settings.iterations = 20;
-  SimulatorOptions options;
-  options.device = Device::Cpu;
-  Result<MpcResult> mpc = run_mpc(scene, settings, options);
+  const Result<MpcResult> mpc = mpc_on_cpu(scene, 1000, 100, 20);
   REQUIRE_MESSAGE(mpc.ok(), (mpc.ok() ? "" : mpc.error().message));
   const Trajectory traj = rollout(scene, mpc->params);
   const auto at = [&](int t, int k) { return traj.joint_q[size_t(t) * 2 + size_t(k)]; };
