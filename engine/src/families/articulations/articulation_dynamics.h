@@ -19,7 +19,9 @@
 // CRBA or of the factorisation. RNEA's adjoint runs the recursion backwards; what a
 // link's frame carries (its joint's motion, its inertia) gives a wrench on the link, and
 // a joint's coordinate gets the sum over its subtree along its motion, as its force does.
-// Contacts with the colliders are an external wrench on each link (articulation_contact.h).
+// Contacts with the colliders are an external wrench on each link (articulation_contact.h),
+// implicit in velocity: with them the step solves its residual by Newton's method
+// (implicit_contact_acceleration) and the adjoint uses the LU factor of dr/dqdd.
 #pragma once
 
 #include "families/articulations/articulation_contact.h"
