@@ -481,8 +481,7 @@ private:
     if (contents.inertial != nullptr) fail(contents.inertial, "the world cannot have an <inertial>");
     for (const Placed& placed : contents.geoms) {
       const Geom g = read_geom(placed);
-      const bool collides = number(g.el, "contype", 1) != 0 || number(g.el, "conaffinity", 1) != 0;
-      if (g.type == "plane" && collides) {  // the floor: a plane collider through the geom, along its z
+      if (g.type == "plane" && collides(g.el)) {  // the floor: a plane collider through the geom, along its z
         ColliderShape floor;
         floor.type = ColliderType::Plane;
         const V3 n = rotate(g.quat, V3{0, 0, 1});
@@ -495,6 +494,12 @@ private:
       note("worldbody geom " + (name ? std::string(name) : "(unnamed " + g.type + ")"));
     }
     for (const Placed& b : contents.bodies) read_body(b, -1);
+  }
+
+  // MuJoCo's contype and conaffinity (1 by default): both 0, the geom takes part in no
+  // contact and is only drawn.
+  bool collides(const Element& geom) const {
+    return number(geom, "contype", 1) != 0 || number(geom, "conaffinity", 1) != 0;
   }
 
   Geom read_geom(const Placed& placed) const {
@@ -614,8 +619,7 @@ private:
       rgba = m->second;
     }
     if (rgba) std::copy(rgba->begin(), rgba->end(), s.rgba);
-    // MuJoCo's contype and conaffinity (1 by default): both 0, the geom is only drawn.
-    s.collides = number(g.el, "contype", 1) != 0 || number(g.el, "conaffinity", 1) != 0;
+    s.collides = collides(g.el);
     return s;
   }
 

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <filesystem>
 
-#include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_links.h"
 #include "nudge/scene.h"
 #include "nudge/robot_import.h"
@@ -26,20 +25,13 @@ void z_up_to_y_up(const double* v, double* out) {
 void set_limit_terms(Scene& scene) {
   constexpr double kTimeConstant = 0.02;  // s
   Articulations& a = scene.articulations;
-  const std::vector<LinkModel<double>> links = link_models<double>(a, scene.params);
-  const std::vector<DofModel<double>> dofs = dof_models<double>(a, scene.params);
-  const std::vector<double> q = initial_coordinates(a, scene.params);
   const std::vector<int> coordinate = articulation_coordinates(a);
-  std::vector<LinkFrame<double>> frames(links.size());
-  std::vector<double> diagonal(dofs.size(), 0.0);
-  for (const TreeModel& tree : tree_models(a)) {
-    if (tree.dofs == 0) continue;
-    std::vector<double> m(size_t(tree.dofs) * size_t(tree.dofs));
-    link_frames(tree, links.data(), q.data(), frames.data());
-    mass_matrix(tree, links.data(), frames.data(), m.data());
-    for (int i = 0; i < tree.dofs; ++i)
-      diagonal[size_t(tree.first_dof + i)] = m[size_t(i * tree.dofs + i)] + dofs[size_t(tree.first_dof + i)].armature;
-  }
+  const std::vector<TreeModel> trees = tree_models(a);
+  const std::vector<std::vector<double>> matrices = initial_mass_matrices(a, scene.params);
+  std::vector<double> diagonal(size_t(articulation_coordinate_count(a)), 0.0);
+  for (size_t t = 0; t < trees.size(); ++t)
+    for (int i = 0; i < trees[t].dofs; ++i)
+      diagonal[size_t(trees[t].first_dof + i)] = matrices[t][size_t(i * trees[t].dofs + i)];
   for (size_t k = 0; k < a.links.size(); ++k) {
     ArticulationLink& l = a.links[k];
     if (!l.limited || coordinate[k] < 0) continue;

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_model.h"
 #include "nudge/articulations.h"
 #include "nudge/parameter_facts.h"
@@ -92,6 +93,24 @@ inline std::vector<TreeModel> tree_models(const Articulations& a) {
     matrix += t.dofs * t.dofs;
   }
   return trees;
+}
+
+// Each tree's M + armature at the initial q (its dofs x dofs block, tree-local, row-major),
+// in tree order: what the scene check factors and robot_scene scales limits by.
+inline std::vector<std::vector<double>> initial_mass_matrices(const Articulations& a, const ParameterSet& p) {
+  const std::vector<LinkModel<double>> links = link_models<double>(a, p);
+  const std::vector<DofModel<double>> dofs = dof_models<double>(a, p);
+  const std::vector<double> q = initial_coordinates(a, p);
+  std::vector<LinkFrame<double>> frames(links.size());
+  std::vector<std::vector<double>> matrices;
+  for (const TreeModel& tree : tree_models(a)) {
+    std::vector<double>& m = matrices.emplace_back(size_t(tree.dofs) * size_t(tree.dofs));
+    if (tree.dofs == 0) continue;
+    link_frames(tree, links.data(), q.data(), frames.data());
+    mass_matrix(tree, links.data(), frames.data(), m.data());
+    for (int i = 0; i < tree.dofs; ++i) m[size_t(i * tree.dofs + i)] += dofs[size_t(tree.first_dof + i)].armature;
+  }
+  return matrices;
 }
 
 // The links' contact points (articulation_contact.h), from their shapes in their frames:

@@ -217,17 +217,12 @@ double norm3(const double* v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2
 // moves nothing with mass or inertia.
 std::optional<std::string> check_mass_matrices(const Scene& scene) {
   const Articulations& a = scene.articulations;
-  const std::vector<LinkModel<double>> links = link_models<double>(a, scene.params);
-  const std::vector<DofModel<double>> dofs = dof_models<double>(a, scene.params);
-  const std::vector<double> q = initial_coordinates(a, scene.params);
-  std::vector<LinkFrame<double>> frames(links.size());
-  for (const TreeModel& tree : tree_models(a)) {
+  const std::vector<TreeModel> trees = tree_models(a);
+  std::vector<std::vector<double>> matrices = initial_mass_matrices(a, scene.params);
+  for (size_t t = 0; t < trees.size(); ++t) {
+    const TreeModel& tree = trees[t];
     if (tree.dofs == 0) continue;
-    std::vector<double> m(size_t(tree.dofs) * size_t(tree.dofs));
-    link_frames(tree, links.data(), q.data(), frames.data());
-    mass_matrix(tree, links.data(), frames.data(), m.data());
-    for (int i = 0; i < tree.dofs; ++i) m[size_t(i * tree.dofs + i)] += dofs[size_t(tree.first_dof + i)].armature;
-    if (!cholesky_factor(m.data(), tree.dofs))
+    if (!cholesky_factor(matrices[t].data(), tree.dofs))
       return "articulations: the tree from link \"" + a.links[size_t(tree.first_link)].name +
              "\" has a joint that moves no mass or inertia (its mass matrix is singular at the initial q); "
              "expected mass and inertia on the links each joint carries, or armature on the joint";
