@@ -3,6 +3,8 @@
 // writes the trajectory of the particles, of the bodies, of the material points and of the
 // articulations' joints.
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -70,19 +72,43 @@ std::string point_trajectory_csv(const Trajectory& traj) {
   return csv;
 }
 
-// Articulations' joints: each hinge's or slide's coordinate and rate, named by its link.
+// A ball's or free joint's rotation (x, y, z, w) as its rotation vector, axis times angle
+// (the shorter way round).
+std::array<double, 3> rotation_vector(const double* q) {
+  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  const double sign = q[3] < 0 ? -1.0 : 1.0, s = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+  if (!(s > 0) || !(norm > 0)) return {0, 0, 0};
+  const double angle = 2 * std::atan2(s, sign * q[3]);
+  return {sign * q[0] / s * angle, sign * q[1] / s * angle, sign * q[2] / s * angle};
+}
+
+// Articulations' joints: a row per entry of qd (its index is `joint`), named by its link,
+// with its rate and its position: a hinge's angle or a slide's offset, a free joint's
+// translation, a ball's or free joint's rotation vector (the quaternion itself is in the
+// Python package's joint_q).
 std::string joint_trajectory_csv(const Scene& scene, const Trajectory& traj) {
   std::string csv = "step,time,joint,link,q,qd\n";
-  const std::vector<int> coordinate = articulation_coordinates(scene.articulations);
+  const Articulations& a = scene.articulations;
+  const std::vector<int> coordinate = articulation_coordinates(a), position = articulation_positions(a);
   char row[320];
   for (int t = 0; t <= traj.steps; ++t)
     for (size_t k = 0; k < coordinate.size(); ++k) {
-      const int i = coordinate[k];
-      if (i < 0) continue;
-      const size_t at = size_t(t) * size_t(traj.coordinates) + size_t(i);
-      const int len = std::snprintf(row, sizeof row, "%d,%.9g,%d,%s,%.17g,%.17g\n", t, t * traj.dt, i,
-                                    scene.articulations.links[k].name.c_str(), traj.joint_q[at], traj.joint_qd[at]);
-      if (len > 0) csv.append(row, std::min(size_t(len), sizeof row - 1));
+      const int dofs = joint_velocity_count(a.links[k].joint);
+      if (dofs == 0) continue;
+      const double* q = &traj.joint_q[size_t(t) * size_t(traj.positions) + size_t(position[k])];
+      const double* qd = &traj.joint_qd[size_t(t) * size_t(traj.coordinates) + size_t(coordinate[k])];
+      double values[6];
+      const int shifts = a.links[k].joint == ArticulationJoint::Free ? 3 : dofs == 1 ? 1 : 0;
+      std::copy(q, q + shifts, values);
+      if (dofs > 1) {
+        const std::array<double, 3> turn = rotation_vector(q + shifts);
+        std::copy(turn.begin(), turn.end(), values + shifts);
+      }
+      for (int c = 0; c < dofs; ++c) {
+        const int len = std::snprintf(row, sizeof row, "%d,%.9g,%d,%s,%.17g,%.17g\n", t, t * traj.dt, coordinate[k] + c,
+                                      a.links[k].name.c_str(), values[c], qd[c]);
+        if (len > 0) csv.append(row, std::min(size_t(len), sizeof row - 1));
+      }
     }
   return csv;
 }
@@ -136,7 +162,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                   "Body trajectory CSV: step,time,body,x,y,z,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
   cmd->add_option("--points-out", args->points_out, "Material points' trajectory CSV: step,time,point,x,y,z");
   cmd->add_option("--joints-out", args->joints_out,
-                  "Articulations' joints CSV: step,time,joint,link,q,qd (joint: the coordinate's index)");
+                  "Articulations' joints CSV: step,time,joint,link,q,qd (joint: the index in qd; a ball's rotation as "
+                  "its rotation vector)");
   add_device_options(*cmd, args->device);
   cmd->callback([args, &exit_code] { exit_code = run_simulate(*args); });
 }

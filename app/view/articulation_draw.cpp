@@ -54,10 +54,10 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
 }  // namespace
 
 std::vector<LinkPose> link_poses_at(const Scene& scene, const Trajectory* traj, int step) {
-  const int coordinates = articulation_coordinate_count(scene.articulations);
-  if (!traj || traj->coordinates != coordinates || coordinates == 0) return link_poses(scene);
-  const size_t at = size_t(std::clamp(step, 0, traj->steps)) * size_t(coordinates);
-  return link_poses(scene, std::span<const double>(traj->joint_q.data() + at, size_t(coordinates)));
+  const int positions = articulation_position_count(scene.articulations);
+  if (!traj || traj->positions != positions || positions == 0) return link_poses(scene);
+  const size_t at = size_t(std::clamp(step, 0, traj->steps)) * size_t(positions);
+  return link_poses(scene, std::span<const double>(traj->joint_q.data() + at, size_t(positions)));
 }
 
 void draw_articulations(const DrawContext& context, render::DrawList& list) {

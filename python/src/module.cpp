@@ -46,11 +46,12 @@ int particles_of(const Scene& s) { return s.particle_count(); }
 int bodies_of(const Scene& s) { return s.body_count(); }
 int points_of(const Scene& s) { return s.material_points.count(); }
 int coordinates_of(const Scene& s) { return articulation_coordinate_count(s.articulations); }
+int positions_of(const Scene& s) { return articulation_position_count(s.articulations); }
 const TrajectoryArray kTrajectoryArrays[] = {
     {"x", &Trajectory::x, particles_of, 3, false},
     {"body_x", &Trajectory::body_x, bodies_of, 3, false},
     {"point_x", &Trajectory::point_x, points_of, 3, false},
-    {"joint_q", &Trajectory::joint_q, coordinates_of, 1, false},
+    {"joint_q", &Trajectory::joint_q, positions_of, 1, false},
     {"v", &Trajectory::v, particles_of, 3, true},
     {"body_q", &Trajectory::body_q, bodies_of, 4, true},
     {"body_v", &Trajectory::body_v, bodies_of, 3, true},
@@ -320,12 +321,23 @@ PYBIND11_MODULE(_nudge, m) {
           "joint_links",
           [](const Scene& s) {
             std::vector<int> links;
-            const std::vector<int> coordinate = articulation_coordinates(s.articulations);
-            for (size_t k = 0; k < coordinate.size(); ++k)
-              if (coordinate[k] >= 0) links.push_back(static_cast<int>(k));
+            for (size_t k = 0; k < s.articulations.links.size(); ++k)
+              for (int c = 0; c < joint_velocity_count(s.articulations.links[k].joint); ++c)
+                links.push_back(static_cast<int>(k));
             return links;
           },
-          "per joint coordinate (simulate's joint_q and joint_qd), the link whose hinge or slide it is")
+          "per entry of qd (simulate's joint_qd), the link whose joint it is")
+      .def_property_readonly(
+          "joint_position_links",
+          [](const Scene& s) {
+            std::vector<int> links;
+            for (size_t k = 0; k < s.articulations.links.size(); ++k)
+              for (int c = 0; c < joint_position_count(s.articulations.links[k].joint); ++c)
+                links.push_back(static_cast<int>(k));
+            return links;
+          },
+          "per entry of q (simulate's joint_q), the link whose joint it is: a hinge or slide has one, a ball 4 "
+          "(its rotation x, y, z, w), a free joint 7 (translation, then rotation)")
       .def("to_json", &scene_json_text, "the scene file's JSON text (paths relative to its source's folder)")
       .def("__repr__", [](const Scene& s) {
         return "<nudge.Scene '" + s.name + "': " + std::to_string(s.particle_count()) + " particles, " +

@@ -165,6 +165,58 @@ class MujocoReferenceTest(unittest.TestCase):
                     fd = (loss(mass=(body, mass + h)) - loss(mass=(body, mass - h))) / (2 * h)
                     self.assertAlmostEqual(grads["link_mass"][link, 0], fd, delta=1e-5 * max(1.0, abs(fd)))
 
+    def test_a_free_body_with_a_ball_joint_tumbles_as_mujocos_does(self):
+        # floating.xml: a free body (its inertia off its axes) carrying a ball-jointed limb
+        # with a hinge, tumbling in gravity for 2 s. MuJoCo's free joint keeps the body's
+        # world position and orientation (w, x, y, z) in qpos; Nudge's keeps its translation
+        # from where the file puts it, in the scene's y-up axes (x, y, z) -> (x, z, -y), and
+        # its rotation (x, y, z, w). Angular velocities are in the body's frame in both.
+        path = os.path.join(DATA, "floating.xml")
+        start = np.array([0.0, 0.0, 1.0])
+        free_quat = np.array([0.95, 0.1, 0.2, -0.1]) / np.linalg.norm([0.95, 0.1, 0.2, -0.1])
+        ball_quat = np.array([0.9, 0.2, -0.1, 0.3]) / np.linalg.norm([0.9, 0.2, -0.1, 0.3])
+        q0 = np.concatenate([start, free_quat, ball_quat, [0.3]])
+        qd0 = np.array([0.3, -0.2, 1.0, 1.0, 2.0, -1.5, 0.5, -0.8, 0.3, 0.4])
+        qs, qds, energy, model = mujoco_rollout(path, q0, qd0, 0.0)
+
+        def y_up(v):
+            return np.stack([v[..., 0], v[..., 2], -v[..., 1]], axis=-1)
+
+        def xyzw(wxyz):
+            return np.concatenate([wxyz[..., 1:], wxyz[..., :1]], axis=-1)
+
+        scene = nudge.import_robot(path, steps=len(qs) - 1)
+        self.assertEqual(scene.link_names, ["body", "limb", "hand"])
+        rotation = scene.parameter("link_rotation")
+        rotation[0], rotation[1] = xyzw(free_quat), xyzw(ball_quat)
+        scene.set_parameter("link_rotation", rotation)
+        translation = scene.parameter("link_translation")
+        translation[0] = y_up(q0[:3] - start)
+        scene.set_parameter("link_translation", translation)
+        linear = scene.parameter("link_linear_velocity")
+        linear[0] = y_up(qd0[:3])
+        scene.set_parameter("link_linear_velocity", linear)
+        angular = scene.parameter("link_angular_velocity")
+        angular[0], angular[1] = qd0[3:6], qd0[6:9]
+        scene.set_parameter("link_angular_velocity", angular)
+        q_rows, qd_rows = scene.parameter("link_q"), scene.parameter("link_qd")
+        q_rows[2, 0], qd_rows[2, 0] = q0[11], qd0[9]
+        scene.set_parameter("link_q", q_rows)
+        scene.set_parameter("link_qd", qd_rows)
+        self.assertEqual(scene.joint_position_links, [0] * 7 + [1] * 4 + [2])
+        traj = nudge.Simulator(scene, device="cpu", precision="float64").simulate()
+        q, qd = traj["joint_q"][:, :, 0], traj["joint_qd"][:, :, 0]
+        expected_q = np.concatenate([y_up(qs[:, :3] - start), xyzw(qs[:, 3:7]), xyzw(qs[:, 7:11]), qs[:, 11:]], axis=1)
+        expected_qd = np.concatenate([y_up(qds[:, :3]), qds[:, 3:]], axis=1)
+        err_q, err_qd = np.abs(q - expected_q).max(), np.abs(qd - expected_qd).max()
+        turned = np.abs(qs[:, 3:7] - qs[0, 3:7]).max()
+        print(f"\nfloating.xml: {len(qs) - 1} steps (the body's quaternion moves by up to {turned:.2f}), "
+              f"max |q - q_mujoco| {err_q:.2e}, |qd - qd_mujoco| {err_qd:.2e}; "
+              f"MuJoCo's energy drift {energy[1] - energy[0]:+.3e} J")
+        self.assertGreater(turned, 0.5)  # it tumbles
+        self.assertLess(err_q, 1e-6)
+        self.assertLess(err_qd, 1e-6)
+
 
 if __name__ == "__main__":
     unittest.main()

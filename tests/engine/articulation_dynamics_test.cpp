@@ -18,6 +18,8 @@ LinkModel<double> hinge_link(int parent, int dof, Vec3<double> pos, Vec3<double>
   l.parent = parent;
   l.joint = int(LinkJoint::Hinge);
   l.dof = dof;
+  l.dofs = dof >= 0 ? 1 : 0;
+  l.position = dof;
   l.pos = pos;
   l.quat = {0, 0, 0, 1};
   l.anchor = {0, 0, 0};
@@ -32,8 +34,8 @@ LinkModel<double> hinge_link(int parent, int dof, Vec3<double> pos, Vec3<double>
 struct DoublePendulum {
   std::vector<LinkModel<double>> links{hinge_link(-1, 0, {0, 0, 2}, {0, 0, -0.25}, 1.0, {0.021, 0.021, 0.001}),
                                        hinge_link(0, 1, {0, 0, -0.5}, {0, 0, -0.2}, 0.5, {0.007, 0.007, 0.0005})};
-  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}};
-  TreeModel tree{0, 2, 0, 2, 0};
+  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0}};
+  TreeModel tree{0, 2, 0, 2, 0, 2, 0};
   std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(2);
   std::vector<double> matrix = std::vector<double>(4), tau = std::vector<double>(2), qdd = std::vector<double>(2),
                       work = std::vector<double>(2), mass = std::vector<double>(4), step = std::vector<double>(2),
@@ -85,13 +87,16 @@ TEST_CASE("a double pendulum swings for 2 s as MuJoCo's Euler at dt = 1 ms does,
 // a welded link, and a second branch; damping, armature, actuators of both kinds.
 struct Branchy {
   std::vector<LinkModel<double>> links;
-  std::vector<DofModel<double>> dofs{
-      {0.01, 0.3, 0, 0, 0, 0, 0}, {0.02, 0.1, 0, 0, 0, 0, 0}, {0.0, 0.05, 0, 0, 0, 0, 0}, {0.03, 0.0, 0, 0, 0, 0, 0}};
-  std::vector<DofActuator<double>> actuators{{0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0},
-                                             {1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0},
-                                             {3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0}};
+  std::vector<DofModel<double>> dofs{{0.01, 0.3, 0, 0, 0, 0, 0, 0},
+                                     {0.02, 0.1, 1, 0, 0, 0, 0, 0},
+                                     {0.0, 0.05, 2, 0, 0, 0, 0, 0},
+                                     {0.03, 0.0, 3, 0, 0, 0, 0, 0}};
+  std::vector<DofActuator<double>> actuators{{0, 0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0},
+                                             {1, 1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0},
+                                             {3, 3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0}};
   std::vector<double> controls{0.7, 0.2};
-  TreeModel tree{0, 5, 0, 4, 0};
+  TreeModel tree{0, 5, 0, 4, 0, 4, 0};
+  std::vector<double> q0{0.1, 0.4, -0.7, 1.1}, qd0{0.3, -0.5, 0.8, 0.2};
   Vec3<double> gravity{0.3, -0.2, -9.81};
   double dt = 0.01;
   std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(5);
@@ -186,20 +191,26 @@ TEST_CASE("the mass matrix is RNEA's response to each unit acceleration") {
   }
 }
 
-// L = a . q' + b . qd' after `steps` steps from (q, qd).
+// L = a . q' + c . qd' after `steps` steps from the fixture's (q0, qd0).
+template <class Tree>
 struct StepLoss {
-  Branchy& b;
-  std::vector<double> q{0.1, 0.4, -0.7, 1.1}, qd{0.3, -0.5, 0.8, 0.2};
-  std::vector<double> a{0.3, -1.2, 0.7, 0.4}, c{-0.2, 0.5, 0.9, -0.6};
+  Tree& b;
+  std::vector<double> q = b.q0, qd = b.qd0, a = weights(q.size(), 0.3), c = weights(qd.size(), 1.1);
   int steps = 3;
+  static std::vector<double> weights(size_t n, double phase) {
+    std::vector<double> w(n);
+    for (size_t i = 0; i < n; ++i) w[i] = std::sin(1.7 * double(i) + phase);
+    return w;
+  }
   double operator()() {
-    std::vector<double> x = q, xd = qd, xn(4), xdn(4);
+    std::vector<double> x = q, xd = qd, xn(q.size()), xdn(qd.size());
     for (int t = 0; t < steps; ++t) {
       REQUIRE(tree_step(b.tree, b.inputs(), x.data(), xd.data(), b.scratch(), xn.data(), xdn.data()));
       x = xn, xd = xdn;
     }
     double l = 0;
-    for (int i = 0; i < 4; ++i) l += a[size_t(i)] * x[size_t(i)] + c[size_t(i)] * xd[size_t(i)];
+    for (size_t i = 0; i < x.size(); ++i) l += a[i] * x[i];
+    for (size_t i = 0; i < xd.size(); ++i) l += c[i] * xd[i];
     return l;
   }
 };
@@ -212,18 +223,22 @@ struct StepGradients {
   double contact_stiffness = 0, contact_damping = 0, contact_friction = 0;
 };
 
-StepGradients adjoint_gradients(Branchy& b, StepLoss& loss) {
+template <class Tree>
+StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
   // Forward, keeping each step's state; then the steps' adjoints back.
   std::vector<std::vector<double>> qs{loss.q}, qds{loss.qd};
   for (int t = 0; t < loss.steps; ++t) {
-    std::vector<double> xn(4), xdn(4);
+    std::vector<double> xn(loss.q.size()), xdn(loss.qd.size());
     REQUIRE(tree_step(b.tree, b.inputs(), qs.back().data(), qds.back().data(), b.scratch(), xn.data(), xdn.data()));
     qs.push_back(xn), qds.push_back(xdn);
   }
   StepGradients g;
   g.q = loss.a, g.qd = loss.c;
-  g.mass.assign(5, 0.0), g.com.assign(5, {0, 0, 0}), g.pos.assign(5, {0, 0, 0}), g.inertia.assign(5, zero33<double>());
-  g.armature.assign(4, 0.0), g.damping.assign(4, 0.0), g.gain.assign(3, 0.0), g.controls.assign(2, 0.0);
+  const size_t links = b.links.size(), dofs = b.dofs.size();
+  g.mass.assign(links, 0.0), g.com.assign(links, {0, 0, 0}), g.pos.assign(links, {0, 0, 0});
+  g.inertia.assign(links, zero33<double>());
+  g.armature.assign(dofs, 0.0), g.damping.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
+  g.controls.assign(b.controls.size(), 0.0);
   const TreeGrad<double> grad{g.mass.data(),     g.com.data(),
                               g.inertia.data(),  g.pos.data(),
                               g.armature.data(), g.damping.data(),
@@ -240,17 +255,19 @@ void check_close(double adjoint, double difference, const char* what, int index)
   CHECK(std::fabs(adjoint - difference) <= 1e-6 * std::max(1.0, std::fabs(difference)));
 }
 
-void check_step_adjoint(Branchy& b) {
-  StepLoss loss{b};
+template <class Tree>
+void check_step_adjoint(Tree& b) {
+  StepLoss<Tree> loss{b};
   const StepGradients g = adjoint_gradients(b, loss);
   const auto f = [&] { return loss(); };
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < int(loss.q.size()); ++i)
     check_close(g.q[size_t(i)], test::central_difference(loss.q[size_t(i)], f), "q", i);
+  for (int i = 0; i < int(loss.qd.size()); ++i) {
     check_close(g.qd[size_t(i)], test::central_difference(loss.qd[size_t(i)], f), "qd", i);
     check_close(g.armature[size_t(i)], test::central_difference(b.dofs[size_t(i)].armature, f), "armature", i);
     check_close(g.damping[size_t(i)], test::central_difference(b.dofs[size_t(i)].damping, f), "damping", i);
   }
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < int(b.links.size()); ++k) {
     LinkModel<double>& l = b.links[size_t(k)];
     check_close(g.mass[size_t(k)], test::central_difference(l.mass, f), "mass", k);
     check_close(g.com[size_t(k)].x, test::central_difference(l.com.x, f), "com.x", k);
@@ -276,9 +293,9 @@ void check_step_adjoint(Branchy& b) {
         check_close(adjoint, test::central_difference(shift, moved), "inertia", 9 * k + 3 * r + c);
       }
   }
-  for (int a = 0; a < 3; ++a)
+  for (int a = 0; a < int(b.actuators.size()); ++a)
     check_close(g.gain[size_t(a)], test::central_difference(b.actuators[size_t(a)].gain, f), "gain", a);
-  for (int c = 0; c < 2; ++c)  // each step reads the same row here
+  for (int c = 0; c < int(b.controls.size()); ++c)  // each step reads the same row here
     check_close(g.controls[size_t(c)], test::central_difference(b.controls[size_t(c)], f), "controls", c);
   check_close(g.gravity.x, test::central_difference(b.gravity.x, f), "gravity.x", 0);
   check_close(g.gravity.y, test::central_difference(b.gravity.y, f), "gravity.y", 0);
@@ -297,7 +314,7 @@ TEST_CASE("a tree step's adjoint matches central differences for every input") {
 
 TEST_CASE("with contacts, a tree step's adjoint matches central differences for every input") {
   Branchy b;
-  const StepLoss at{b};
+  const StepLoss<Branchy> at{b};
   b.add_contacts(at.q.data());
   // The contacts act: the step differs from one without them.
   std::vector<double> with(4), with_d(4), without(4), without_d(4);
@@ -313,7 +330,7 @@ TEST_CASE("with contacts, a tree step's adjoint matches central differences for 
 
 TEST_CASE("with contacts the step solves its implicit residual, and stiff friction stays stable") {
   Branchy b;
-  const StepLoss at{b};
+  const StepLoss<Branchy> at{b};
   b.add_contacts(at.q.data());
   std::vector<double> q1(4), qd1(4);
   REQUIRE(tree_step(b.tree, b.inputs(), at.q.data(), at.qd.data(), b.scratch(), q1.data(), qd1.data()));
@@ -344,7 +361,7 @@ TEST_CASE("with limits pushing and a control clamped, a tree step's adjoint matc
   // The servo's control 0.2 is clamped to 0.1; the motors' 0.7 is inside [-1, 1].
   b.actuators[1].ctrl_limited = 1, b.actuators[1].ctrl_lower = -0.1, b.actuators[1].ctrl_upper = 0.1;
   b.actuators[0].ctrl_limited = 1, b.actuators[0].ctrl_lower = -1, b.actuators[0].ctrl_upper = 1;
-  const StepLoss at{b};
+  const StepLoss<Branchy> at{b};
   double dq, dqd;
   CHECK(limit_force(b.dofs[1], at.q[1], at.qd[1], dq, dqd) < 0);  // pushes the arm back down
   CHECK(limit_force(b.dofs[3], at.q[3], at.qd[3], dq, dqd) > 0);
@@ -355,12 +372,175 @@ TEST_CASE("with limits pushing and a control clamped, a tree step's adjoint matc
   CHECK(dq == 0);
 }
 
+// A floating base: a free root (its anchor off the origin) carrying a ball-jointed limb
+// with a hinge at its end, and a slide; its rotations start off unit length, as an
+// optimiser may leave them. Damping, armature and actuators on the hinge and the slide.
+struct Floating {
+  std::vector<LinkModel<double>> links;
+  std::vector<DofModel<double>> dofs;
+  std::vector<DofActuator<double>> actuators{{9, 11, 0, 1.2, 1.0, 0.0, 0.0, 0, 0, 0},
+                                             {10, 12, 1, 0.9, 15.0, -15.0, -1.5, 0, 0, 0}};
+  std::vector<double> controls{0.4, -0.3};
+  TreeModel tree{0, 4, 0, 11, 0, 13, 0};
+  Vec3<double> gravity{0.2, -9.81, 0.1};
+  double dt = 0.01;
+  std::vector<double> q0{0.1, 0.2, -0.05, 0.1, -0.2, 0.3, 0.9, 0.2, 0.1, -0.1, 0.95, 0.4, -0.1};
+  std::vector<double> qd0{0.5, -0.3, 0.2, 1.0, -2.0, 0.5, 0.3, 0.8, -1.2, 0.7, -0.2};
+  std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(4);
+  std::vector<double> matrix = std::vector<double>(121), tau = std::vector<double>(11), qdd = std::vector<double>(11),
+                      work = std::vector<double>(11), mass = std::vector<double>(121), step = std::vector<double>(11),
+                      base = std::vector<double>(11);
+  std::vector<int> point_start;
+  std::vector<Vec3<double>> point_offset;
+  std::vector<double> point_radius;
+  std::vector<Collider<double>> shapes;
+  LinkContacts<double> contacts;
+
+  Floating() {
+    LinkModel<double> body = hinge_link(-1, 0, {0.1, 1.0, -0.2}, {0.05, -0.02, 0.03}, 3.0, {0.08, 0.05, 0.06});
+    body.joint = int(LinkJoint::Free), body.dofs = 6, body.position = 0;
+    body.quat = normalize(Quat<double>{0.2, -0.1, 0.05, 0.97});
+    body.anchor = {0.02, -0.01, 0.03};
+    body.inertia(0, 2) = body.inertia(2, 0) = 0.01;
+    LinkModel<double> limb = hinge_link(0, 6, {0.3, 0.0, -0.1}, {0.1, 0.0, -0.2}, 1.0, {0.02, 0.03, 0.01});
+    limb.joint = int(LinkJoint::Ball), limb.dofs = 3, limb.position = 7;
+    limb.quat = normalize(Quat<double>{0.0, 0.3, 0.1, 0.9});
+    limb.anchor = {0.0, 0.05, 0.02};
+    limb.inertia(0, 1) = limb.inertia(1, 0) = 0.004;
+    LinkModel<double> hand = hinge_link(1, 9, {0.2, 0.0, -0.3}, {0.0, 0.05, -0.1}, 0.5, {0.004, 0.005, 0.002});
+    hand.position = 11;
+    hand.axis = normalize(Vec3<double>{1, 0.2, 0.3});
+    LinkModel<double> slide = hinge_link(0, 10, {-0.2, 0.1, 0.0}, {-0.05, 0.0, 0.02}, 0.4, {0.003, 0.002, 0.004});
+    slide.joint = int(LinkJoint::Slide), slide.position = 12;
+    slide.axis = normalize(Vec3<double>{0.3, -1, 0.2});
+    links = {body, limb, hand, slide};
+    for (int i = 0; i < 11; ++i)
+      dofs.push_back({0.01 * (i % 3), 0.05 * (i % 4), i == 9 ? 11 : i == 10 ? 12 : -1, 0, 0, 0, 0, 0});
+  }
+  TreeScratch<double> scratch() {
+    return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data(), mass.data(), step.data(), base.data()};
+  }
+  TreeStepInputs<double> inputs() {
+    return {links.data(), dofs.data(), actuators.data(), int(actuators.size()), controls.data(), gravity, dt, contacts};
+  }
+
+  // A plane 1 cm into the limb's sphere, and a point on the body within the switch's
+  // width of it; smooth, as Branchy's.
+  void add_contacts(const double* q) {
+    point_start = {0, 1, 2, 2, 2};
+    point_offset = {{0.1, -0.1, 0.05}, {0.05, 0.0, -0.35}};
+    point_radius = {0.0, 0.04};
+    link_frames(tree, links.data(), q, frames.data());
+    const Vec3<double> n = normalize(Vec3<double>{0.1, 1, -0.2});
+    const Vec3<double> a = normalize(cross(n, Vec3<double>{1, 0, 0})), b = cross(a, n);
+    const Vec3<double> limb = frames[1].origin + frames[1].rot * point_offset[1];
+    const Vec3<double> on = limb - (point_radius[1] - 0.01) * n;
+    Collider<double> plane{};
+    plane.type = ShapeType::Plane;
+    plane.position[0] = on.x, plane.position[1] = on.y, plane.position[2] = on.z;
+    const Vec3<double> cols[3] = {b, n, a};
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) plane.rotation[3 * r + c] = r == 0 ? cols[c].x : r == 1 ? cols[c].y : cols[c].z;
+    shapes = {plane};
+    contacts.colliders.count = 1;
+    contacts.colliders.shapes = shapes.data();
+    contacts.colliders.stiffness = 3000;
+    contacts.colliders.damping = 20;
+    contacts.colliders.friction = 0.6;
+    contacts.colliders.smoothing = 0.01;
+    contacts.colliders.friction_smoothing = 0.1;
+    contacts.colliders.damp_approach_only = false;
+    contacts.point_start = point_start.data();
+    contacts.offset = point_offset.data();
+    contacts.radius = point_radius.data();
+  }
+};
+
+TEST_CASE("with a free base and a ball, the mass matrix is RNEA's response to each unit acceleration") {
+  Floating b;
+  link_frames(b.tree, b.links.data(), b.q0.data(), b.frames.data());
+  std::vector<double> m(121), zero(11, 0.0), r(11);
+  mass_matrix(b.tree, b.links.data(), b.frames.data(), m.data());
+  for (int j = 0; j < 11; ++j) {
+    std::vector<double> e(11, 0.0);
+    e[size_t(j)] = 1;
+    inverse_dynamics(b.tree, b.links.data(), zero.data(), e.data(), Vec3<double>{0, 0, 0}, b.frames.data(), r.data());
+    for (int i = 0; i < 11; ++i) CHECK(m[size_t(i * 11 + j)] == doctest::Approx(r[size_t(i)]).epsilon(1e-12));
+  }
+}
+
+// The velocity terms of a free base and a ball (their motions' own rates): wrong, an
+// unforced, undamped tree would gain or lose energy at any dt; right, semi-implicit
+// Euler's drift shrinks with dt, to first order.
+TEST_CASE("a tumbling free tree keeps its energy, to first order in dt") {
+  Floating b;
+  b.gravity = {0, 0, 0};
+  b.actuators.clear();
+  for (DofModel<double>& d : b.dofs) d.damping = d.armature = 0;
+  const auto drift = [&](double dt, int steps) {
+    b.dt = dt;
+    std::vector<double> q = b.q0, qd = b.qd0, qn(13), qdn(11);
+    double k0, u0, k1, u1;
+    tree_energy(b.tree, b.links.data(), q.data(), qd.data(), b.gravity, b.frames.data(), k0, u0);
+    for (int t = 0; t < steps; ++t) {
+      REQUIRE(tree_step(b.tree, b.inputs(), q.data(), qd.data(), b.scratch(), qn.data(), qdn.data()));
+      q = qn, qd = qdn;
+    }
+    tree_energy(b.tree, b.links.data(), q.data(), qd.data(), b.gravity, b.frames.data(), k1, u1);
+    return std::fabs(k1 - k0) / k0;
+  };
+  const double coarse = drift(1e-3, 500), fine = drift(1e-4, 5000);
+  INFO("relative energy drift over 0.5 s: " << coarse << " at 1 ms, " << fine << " at 0.1 ms");
+  CHECK(coarse < 0.05);
+  CHECK(fine < coarse / 5);  // first order in dt
+}
+
+TEST_CASE("with a free base and a ball, a tree step's adjoint matches central differences for every input") {
+  Floating b;
+  check_step_adjoint(b);
+}
+
+TEST_CASE("with a free base, a ball and contacts, a tree step's adjoint matches central differences") {
+  Floating b;
+  b.add_contacts(b.q0.data());
+  check_step_adjoint(b);
+}
+
+TEST_CASE("a joint's rotation integrates by the exact exponential, and its adjoint matches central differences") {
+  const double q[4] = {0.1, -0.3, 0.2, 0.8};  // not unit length
+  const Vec3<double> w{2.0, -1.0, 0.5};
+  double next[4];
+  integrate_joint_rotation(q, w, 0.1, next);
+  // One step at w turns by |w| dt about w, in the joint's frame: n^-1 next = exp(w dt).
+  const Quat<double> turn = conjugate(joint_rotation(q)) * Quat<double>{next[0], next[1], next[2], next[3]};
+  const Quat<double> expected = quat_from_axis_angle(normalize(w), length(w) * 0.1);
+  CHECK(turn.x == doctest::Approx(expected.x).epsilon(1e-14));
+  CHECK(turn.w == doctest::Approx(expected.w).epsilon(1e-14));
+  for (const double dt : {0.1, 1e-6}) {  // the second through rotation_exp's series
+    const double adj_next[4] = {0.3, -0.7, 0.2, 0.5};
+    double adj_q[4];
+    Vec3<double> adj_w{0, 0, 0};
+    adj_integrate_joint_rotation(q, w, dt, adj_next, adj_q, adj_w);
+    std::vector<double> x(q, q + 4);
+    Vec3<double> rate = w;
+    const auto loss = [&] {
+      double out[4];
+      integrate_joint_rotation(x.data(), rate, dt, out);
+      return adj_next[0] * out[0] + adj_next[1] * out[1] + adj_next[2] * out[2] + adj_next[3] * out[3];
+    };
+    for (int i = 0; i < 4; ++i) check_close(adj_q[i], test::central_difference(x[size_t(i)], loss), "q", i);
+    check_close(adj_w.x, test::central_difference(rate.x, loss), "w.x", 0);
+    check_close(adj_w.y, test::central_difference(rate.y, loss), "w.y", 0);
+    check_close(adj_w.z, test::central_difference(rate.z, loss), "w.z", 0);
+  }
+}
+
 // A contact's generalised force is J^T F: RNEA without the contacts, less RNEA with them,
 // at qdd = 0 and qd = 0, is the sum over contacts of F . dc/dq_i, where c is the point of
 // the link where the force acts (the point's sphere touching the collider, p - radius n).
 TEST_CASE("a link's contact wrench enters RNEA as the generalised force J^T F") {
   Branchy b;
-  const StepLoss at{b};
+  const StepLoss<Branchy> at{b};
   b.add_contacts(at.q.data());
   const double zero[4] = {0, 0, 0, 0};
   double with[4], without[4];

@@ -187,7 +187,7 @@ TEST_CASE("articulations: a joints objective's loss, its file form and its gradi
   scene.objectives[0].links = {2, 3};
   const Status weld = check_scene(scene);
   REQUIRE_FALSE(weld.ok());
-  CHECK(weld.error().message.find("objectives[0].links[0]: found the welded link \"weld\"") != std::string::npos);
+  CHECK(weld.error().message.find("objectives[0].links[0]: found the link \"weld\" with a weld") != std::string::npos);
 }
 
 TEST_CASE("articulations: a reach objective's loss, its file form, and gradients through the links' placements") {
@@ -315,6 +315,137 @@ TEST_CASE("articulations: a leg lands on a plane collider; its gradients against
   test::check_against_central_differences(scene, ids);
   const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(scene);
   test::check_has_gradient(out, {ParamId::ContactStiffness, ParamId::ContactFriction, ParamId::LinkPosition});
+}
+
+// A free body (a box) carrying a ball-jointed limb with a hinge at its end, thrown
+// tumbling at a plane collider: its initial translation, rotation and velocities, its
+// links' masses and placements, and the contact's terms, against central differences.
+Scene floating_scene(int steps) {
+  ImportedRobot r;
+  r.name = "floating";
+  ArticulationLink body = hinge("body", -1, {0, 0, 1});
+  body.joint = ArticulationJoint::Free;
+  LinkShape box;
+  box.kind = LinkShape::Kind::Box;
+  box.size[0] = 0.1, box.size[1] = 0.06, box.size[2] = 0.04;
+  body.shapes = {box};
+  ArticulationLink limb = hinge("limb", 0, {0, 0, 1});
+  limb.joint = ArticulationJoint::Ball;
+  limb.anchor[2] = 0.05;
+  ArticulationLink hand = hinge("hand", 1, {0, 1, 0});
+  LinkShape tip;
+  tip.kind = LinkShape::Kind::Sphere;
+  tip.size[0] = 0.03;
+  tip.pos[2] = -0.2;
+  hand.shapes = {tip};
+  r.articulations.links = {body, limb, hand};
+  r.articulations.actuators = {{"wrist", 2, 0, 2.0, 1.0, 0.0, 0.0}};
+  r.channels = 1;
+  r.pos = {0, 0, 0.3, 0.1, 0, -0.05, 0, 0, -0.2};
+  r.mass = {2.0, 0.5, 0.3};
+  r.com = {0.01, 0, 0, 0, 0, -0.1, 0, 0, -0.1};
+  r.inertia = {0.008, 0.01, 0.012, 0.001, 0, 0, 0.002, 0.002, 0.0005, 0, 0, 0, 0.001, 0.001, 0.0003, 0, 0, 0};
+  r.damping = {0.01, 0.02, 0.01};
+  r.armature = {0, 0.001, 0.001};
+  r.q = {0, 0, 0.3};
+  r.qd = {0, 0, -0.5};
+  r.timestep = 0.002;
+  Scene scene = robot_scene(r, "", steps);
+  scene.params[ParamId::LinkRotation].value = {0.1, 0.2, -0.1, 0.97, 0.2, -0.1, 0.1, 0.96, 0, 0, 0, 1};
+  scene.params[ParamId::LinkTranslation].value = {0.05, -0.02, 0.1, 0, 0, 0, 0, 0, 0};
+  scene.params[ParamId::LinkLinearVelocity].value = {0.4, -1.5, 0.2, 0, 0, 0, 0, 0, 0};
+  scene.params[ParamId::LinkAngularVelocity].value = {1.5, -2.0, 3.0, 0.5, -1.0, 0.8, 0, 0, 0};
+  ColliderShape floor;  // y up in the scene
+  scene.colliders = {floor};
+  scene.contact.smoothing = 0.005;
+  scene.contact.friction_smoothing = 0.05;
+  scene.contact.damp_approach_only = false;
+  scene.params[ParamId::ContactStiffness].value = {3e3};
+  scene.params[ParamId::ContactDamping].value = {30};
+  scene.params[ParamId::ContactFriction].value = {0.5};
+  drive_and_weigh(scene, 0.3, 0.2, 1.3);
+  return scene;
+}
+
+TEST_CASE(
+    "articulations: a free body with a ball-jointed limb tumbles onto a floor; gradients against central "
+    "differences") {
+  Scene scene = floating_scene(60);
+  REQUIRE(check_scene(scene).ok());
+  // It lands: over 0.6 s the floor holds the box up, and without it it falls through.
+  Scene longer = floating_scene(300), no_floor = floating_scene(300);
+  no_floor.colliders.clear();
+  const auto lowest = [](const Scene& s) {
+    const Trajectory t = test::simulate_on_cpu(s);
+    REQUIRE(t.positions == 7 + 4 + 1);
+    REQUIRE(t.coordinates == 6 + 3 + 1);
+    double low = 1e9;
+    for (int step = 0; step <= t.steps; ++step) {
+      const std::vector<double> q(t.joint_q.begin() + step * t.positions, t.joint_q.begin() + (step + 1) * t.positions);
+      low = std::min(low, link_poses(s, q)[0].pos[1]);
+    }
+    return low;
+  };
+  const double held = lowest(longer), fell = lowest(no_floor);
+  INFO("the box's lowest centre: " << held << " m on the floor, " << fell << " m without it");
+  CHECK(held > 0.0);
+  CHECK(fell < -0.5);
+  std::vector<ParamId> ids = {ParamId::LinkRotation,
+                              ParamId::LinkTranslation,
+                              ParamId::LinkAngularVelocity,
+                              ParamId::LinkLinearVelocity,
+                              ParamId::LinkMass,
+                              ParamId::LinkPosition,
+                              ParamId::LinkCom,
+                              ParamId::LinkInertia,
+                              ParamId::LinkDamping,
+                              ParamId::LinkArmature,
+                              ParamId::LinkJointPosition,
+                              ParamId::Controls,
+                              ParamId::Gravity,
+                              ParamId::ContactStiffness,
+                              ParamId::ContactFriction};
+  test::check_against_central_differences(scene, ids);
+  const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(scene);
+  test::check_has_gradient(out, {ParamId::LinkRotation, ParamId::LinkTranslation, ParamId::LinkAngularVelocity,
+                                 ParamId::LinkLinearVelocity});
+  test::check_float32_matches_float64(scene, {ParamId::LinkMass, ParamId::LinkAngularVelocity});
+}
+
+TEST_CASE("articulations: balls and free joints keep in the file; the check refuses what they cannot have") {
+  Scene scene = floating_scene(5);
+  const std::string text = scene_json_text(scene);
+  CHECK(text.find("\"joint\": \"free\"") != std::string::npos);
+  CHECK(text.find("\"joint\": \"ball\"") != std::string::npos);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  for (ParamId id :
+       {ParamId::LinkRotation, ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity})
+    CHECK(again->params[id].value == scene.params[id].value);
+  CHECK(again->articulations.links[0].joint == ArticulationJoint::Free);
+  // The hand's rotation is the default and stays out of the file; the ball's is written.
+  size_t rotations = 0;
+  for (size_t at = text.find("\"rotation\""); at != std::string::npos; at = text.find("\"rotation\"", at + 1))
+    ++rotations;
+  CHECK(rotations == 2);
+  const auto refused = [](Scene s, const std::string& expected) {
+    const Status checked = check_scene(s);
+    REQUIRE_FALSE(checked.ok());
+    CHECK_MESSAGE(checked.error().message.find(expected) != std::string::npos, checked.error().message);
+  };
+  Scene nested = scene;
+  nested.articulations.links[1].joint = ArticulationJoint::Free;
+  refused(nested, "articulations.links[1].joint: found a free joint on a link with a parent (\"body\")");
+  Scene zero = scene;
+  for (int c = 0; c < 4; ++c) zero.params[ParamId::LinkRotation].value[size_t(4 + c)] = 0;
+  refused(zero, "articulations.links[1].rotation: found zero");
+  Scene ranged = scene;
+  ranged.articulations.links[1].limited = true;
+  ranged.articulations.links[1].range[1] = 1;
+  refused(ranged, "articulations.links[1].range: found a range on a ball");
+  Scene driven = scene;
+  driven.articulations.actuators[0].link = 1;
+  refused(driven, "articulations.actuators[0].link: found the link \"limb\" with a ball");
 }
 
 TEST_CASE("articulations: a box link rests on an incline below its friction angle, and its gradients are sane") {
@@ -474,7 +605,7 @@ TEST_CASE("articulations: a limited hinge stops at its range, and ranges and con
   weld.insert(at, "\"range\": [0, 1], ");
   const Result<Scene> welded = parse_scene(weld, "");
   REQUIRE_FALSE(welded.ok());
-  CHECK(welded.error().message.find("no range on a weld") != std::string::npos);
+  CHECK(welded.error().message.find("a range only on a hinge or a slide") != std::string::npos);
 }
 
 TEST_CASE("articulations: the scene check refuses a joint that moves nothing, and bad references") {
@@ -492,7 +623,7 @@ TEST_CASE("articulations: the scene check refuses a joint that moves nothing, an
   welded.articulations.actuators[0].link = 2;
   const Status on_weld = check_scene(welded);
   REQUIRE_FALSE(on_weld.ok());
-  CHECK(on_weld.error().message.find("articulations.actuators[0].link: found the welded link \"weld\"") !=
+  CHECK(on_weld.error().message.find("articulations.actuators[0].link: found the link \"weld\" with a weld") !=
         std::string::npos);
 
   Scene implicit = branchy_scene(3);

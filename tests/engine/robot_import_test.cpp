@@ -150,6 +150,28 @@ TEST_CASE("the double pendulum imports with MuJoCo's placements, masses and iner
   CHECK(articulation_coordinate_count(r.articulations) == 2);
 }
 
+TEST_CASE("a free body with a ball-jointed limb imports its free joint, its ball about its pos, and a hinge") {
+  const ImportedRobot r = imported(data_file("floating.xml"));
+  REQUIRE(r.articulations.link_count() == 3);
+  const ArticulationLink &body = r.articulations.links[0], &limb = r.articulations.links[1],
+                         &hand = r.articulations.links[2];
+  CHECK(body.joint == ArticulationJoint::Free);
+  CHECK(body.joint_name == "root");
+  check_vec(body.anchor, {0, 0, 0});  // MuJoCo turns a free joint about the body's origin
+  CHECK(limb.joint == ArticulationJoint::Ball);
+  check_vec(limb.anchor, {0, 0, 0.02});
+  CHECK(hand.joint == ArticulationJoint::Hinge);
+  check_row(r.pos, 0, {0, 0, 1});
+  check_row(r.damping, 0, {0});  // a <freejoint> takes no defaults
+  check_row(r.damping, 1, {0.01});
+  check_row(r.inertia, 0, {0.02, 0.025, 0.03, 0.002, 0, 0.001});
+  // q: 3 + 4 for the free joint, 4 for the ball, 1 for the hinge; qd: 6, 3, 1.
+  CHECK(articulation_positions(r.articulations) == std::vector<int>{0, 7, 11});
+  CHECK(articulation_position_count(r.articulations) == 12);
+  CHECK(articulation_coordinates(r.articulations) == std::vector<int>{0, 6, 9});
+  CHECK(articulation_coordinate_count(r.articulations) == 10);
+}
+
 TEST_CASE("the cartpole imports a damped slide cart, a hinge pole turned in degrees and a motor") {
   const ImportedRobot r = imported(data_file("cartpole.xml"));
   CHECK(r.name == "cartpole");
@@ -589,23 +611,37 @@ TEST_CASE("each kind of bad MJCF is refused with the file, the line and the elem
     CHECK(message ==
           file.string() + ":3: not valid XML: an element's end tag does not match its start (XMLElement name=body)");
   }
-  SUBCASE("a ball joint, at its line") {
+  SUBCASE("a ball joint's cone limit, at its line") {
     const auto file = dir.write("ball.xml", R"(<mujoco>
+  <worldbody>
+    <body name="a">
+      <joint name="shoulder" type="ball" range="0 1"/>
+      <geom size="0.1"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+    const std::string message = import_error(file);
+    CHECK(message == file.string() + ":4: <joint name=\"shoulder\">: a ball joint's range (a cone limit) is not " +
+                         "supported yet; expected no range");
+  }
+  SUBCASE("a free joint below another body") {
+    const auto file = dir.write("free.xml",
+                                "<mujoco>\n<worldbody>\n<body>\n<geom size=\"0.1\"/>\n<body>\n<freejoint/>\n<geom "
+                                "size=\"0.1\"/>\n</body>\n</body>\n</worldbody>\n</mujoco>");
+    CHECK(has(import_error(file), file.string() + ":6: <freejoint>: a free joint is only for a body of the worldbody"));
+  }
+  SUBCASE("a motor on a ball joint") {
+    const auto file = dir.write("ball_motor.xml", R"(<mujoco>
   <worldbody>
     <body name="a">
       <joint name="shoulder" type="ball"/>
       <geom size="0.1"/>
     </body>
   </worldbody>
+  <actuator><motor joint="shoulder"/></actuator>
 </mujoco>)");
-    const std::string message = import_error(file);
-    CHECK(message == file.string() + ":4: <joint name=\"shoulder\">: type \"ball\" is not supported yet (nudge's " +
-                         "articulations have hinge and slide joints)");
-  }
-  SUBCASE("a free joint") {
-    const auto file =
-        dir.write("free.xml", "<mujoco>\n<worldbody>\n<body>\n<freejoint/>\n</body>\n</worldbody>\n</mujoco>");
-    CHECK(has(import_error(file), file.string() + ":4: <freejoint>: free joints are not supported yet"));
+    CHECK(has(import_error(file),
+              file.string() + ":8: <motor>: an actuator on a ball or free joint is not supported yet"));
   }
   SUBCASE("a mesh without an inertial") {
     const auto file = dir.write("mesh.xml", R"(<mujoco>

@@ -1,6 +1,7 @@
-// The Pose tab: a slider per joint of the scene's articulations, setting its initial
-// coordinate (link_q, one step of the history each), so that the viewport draws the links
-// where forward kinematics puts them before anything is simulated.
+// The Pose tab: a slider per hinge or slide of the scene's articulations, setting its
+// initial coordinate (link_q, one step of the history each), so that the viewport draws
+// the links where forward kinematics puts them before anything is simulated. A ball's or
+// a free joint's initial rotation (link_rotation) is listed.
 #include <imgui.h>
 
 #include <numbers>
@@ -34,6 +35,14 @@ void draw_pose_contents(const StudioState& state, CommandQueue& commands) {
   ImGui::Separator();
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& link = a.links[k];
+    if (link.joint == ArticulationJoint::Ball || link.joint == ArticulationJoint::Free) {
+      const std::vector<double>& r = scene.params[ParamId::LinkRotation].value;
+      if (4 * k + 3 < r.size())
+        ImGui::TextDisabled("%s: %s, rotation [%.3f %.3f %.3f %.3f]", link.name.c_str(),
+                            std::string(articulation_joint_name(link.joint)).c_str(), r[4 * k], r[4 * k + 1],
+                            r[4 * k + 2], r[4 * k + 3]);
+      continue;
+    }
     if (link.joint == ArticulationJoint::Weld || k >= q.size()) continue;
     const std::string label = (link.joint_name.empty() ? link.name : link.joint_name) + "##pose" + std::to_string(k);
     float value = static_cast<float>(q[k]);

@@ -4,10 +4,15 @@
 // (nudge import) is one tree.
 //
 // A link's frame sits in its parent's at `pos` (a parameter) and `quat` when its joint is
-// at 0, and the joint moves it there: a hinge turns it by q about `axis` through `anchor`
-// (both in the link's frame), a slide moves it by q along `axis`, a weld holds it. Its
-// mass, centre of mass and inertia are parameters, as are its joint's damping and
-// armature and the initial q and qd (nudge/parameters.h: link_*).
+// at rest, and the joint moves it there: a hinge turns it by q about `axis` through
+// `anchor` (both in the link's frame), a slide moves it by q along `axis`, a ball turns it
+// about `anchor` by a rotation (q: a quaternion x, y, z, w; qd: the angular velocity in the
+// link's frame), a free joint moves it by a translation in the world's axes and turns it
+// as a ball (q: 3 + 4, qd: 3 + 3, as MuJoCo's free joint; only a tree's root has one), a
+// weld holds it. Its mass, centre of mass and inertia are parameters, as are its joint's
+// damping and armature and the initial q and qd (nudge/parameters.h: link_q, link_qd for
+// hinges and slides; link_rotation, link_translation, link_angular_velocity and
+// link_linear_velocity for balls and free joints).
 #pragma once
 
 #include <string>
@@ -16,10 +21,13 @@
 
 namespace nudge {
 
-enum class ArticulationJoint { Weld, Hinge, Slide };
+enum class ArticulationJoint { Weld, Hinge, Slide, Ball, Free };
 
-// Its name in scene files: "weld", "hinge", "slide".
+// Its name in scene files: "weld", "hinge", "slide", "ball", "free".
 std::string_view articulation_joint_name(ArticulationJoint joint);
+// Its entries in qd (0, 1, 1, 3, 6) and in q (0, 1, 1, 4, 7).
+int joint_velocity_count(ArticulationJoint joint);
+int joint_position_count(ArticulationJoint joint);
 
 // A shape on a link, for drawing (in the link's frame). MJCF's and URDF's geoms.
 struct LinkShape {
@@ -77,8 +85,12 @@ struct Articulations {
   bool empty() const { return links.empty(); }
 };
 
-// The joint coordinate of each link (its index in q and qd), -1 for a weld; and how many.
+// Each link's first entry in qd, -1 for a weld; and how many entries qd has.
 std::vector<int> articulation_coordinates(const Articulations& a);
 int articulation_coordinate_count(const Articulations& a);
+// Each link's first entry in q, -1 for a weld; and how many entries q has. For hinges and
+// slides alone q and qd line up; a ball's and a free joint's rotations take one more in q.
+std::vector<int> articulation_positions(const Articulations& a);
+int articulation_position_count(const Articulations& a);
 
 }  // namespace nudge

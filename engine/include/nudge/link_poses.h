@@ -13,12 +13,14 @@ namespace nudge {
 struct LinkPose {
   double pos[3];     // the link frame's origin in the world
   double quat[4];    // its orientation, x, y, z, w
-  double anchor[3];  // its joint's point and axis in the world (a weld's are its origin and 0)
+  double anchor[3];  // its joint's point and axis in the world (a weld's are its origin and 0;
+                     // a ball's and a free joint's axis is 0)
   double axis[3];
 };
 
-// Every link's pose at joint coordinates q (one per hinge or slide, in link order), with
-// the scene's link parameters; q empty: the scene's initial q (link_q).
+// Every link's pose at joint positions q (articulation_position_count of them, in link
+// order), with the scene's link parameters; q empty: the scene's initial q (link_q,
+// link_rotation, link_translation).
 std::vector<LinkPose> link_poses(const Scene& scene, std::span<const double> q = {});
 
 }  // namespace nudge

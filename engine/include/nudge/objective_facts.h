@@ -36,17 +36,18 @@ enum class ObjectiveTarget : unsigned char {
   // positions, the bodies' centres and the material points' positions, x, y, z each,
   // weighed (the trajectory's layout), then optionally the motion's other arrays
   StateWeights,
-  PerLink,  // "targets": one number per listed link, its joint's coordinate (rad or m)
+  PerLink,  // "targets": one number per listed link, its hinge's or slide's q (rad or m)
 };
 
 // A weights objective's numbers per step: 3 per particle, body and material point (their
-// positions) and 1 per joint coordinate of the articulations; with `motion` also the
-// particles' velocities (3 each), the bodies' orientations and linear and angular
-// velocities (4 + 3 + 3 each) and the joints' rates (1 each), in that order.
+// positions) and the articulations' joint positions q (articulation_position_count);
+// with `motion` also the particles' velocities (3 each), the bodies' orientations and
+// linear and angular velocities (4 + 3 + 3 each) and the joints' rates qd, in that order.
 inline std::size_t weights_per_step(const Scene& scene, bool motion) {
   const std::size_t n = std::size_t(scene.particle_count()), b = std::size_t(scene.body_count());
-  const std::size_t q = std::size_t(articulation_coordinate_count(scene.articulations));
-  return 3 * (n + b + std::size_t(scene.material_points.count())) + q + (motion ? 3 * n + 10 * b + q : 0);
+  const std::size_t q = std::size_t(articulation_position_count(scene.articulations));
+  const std::size_t qd = std::size_t(articulation_coordinate_count(scene.articulations));
+  return 3 * (n + b + std::size_t(scene.material_points.count())) + q + (motion ? 3 * n + 10 * b + qd : 0);
 }
 
 // Reference motion bound to particles and bodies ("bind", "bind_bodies").

@@ -48,12 +48,16 @@ enum class ParamOverlay { None, Arrows, Colors };
 // ("bodies[b].density": one number, or [x, y, z] for a vector), read and written by the
 // section's one loop over the table for each object (read_param_fields,
 // write_param_fields); absent, it keeps its default, and a required field must be there.
+// A field written when set is left out of an object whose row is the default (a link's
+// initial rotation, which only balls and free joints have).
 // Custom: its section reads and writes it by hand (a default that depends on other
 // values, a key only some objects have, a nested place).
-enum class ParamFile { Custom, Column, ColumnWhenSet, Field, RequiredField };
+enum class ParamFile { Custom, Column, ColumnWhenSet, Field, FieldWhenSet, RequiredField };
 
 constexpr bool is_param_column(ParamFile file) { return file == ParamFile::Column || file == ParamFile::ColumnWhenSet; }
-constexpr bool is_param_field(ParamFile file) { return file == ParamFile::Field || file == ParamFile::RequiredField; }
+constexpr bool is_param_field(ParamFile file) {
+  return file == ParamFile::Field || file == ParamFile::FieldWhenSet || file == ParamFile::RequiredField;
+}
 
 struct Scene;
 

@@ -79,8 +79,13 @@ enum class ParamId : int {
   LinkInertia,        // L x 6, kg m^2, about the centre of mass in the link's axes: xx, yy, zz, xy, xz, yz
   LinkDamping,        // L x 1, N m s/rad (hinge) or N s/m (slide), implicit in the step
   LinkArmature,       // L x 1, kg m^2 or kg, added to the mass matrix's diagonal
-  LinkJointPosition,  // L x 1, rad or m, q at the start (a weld's is unused)
-  LinkJointVelocity,  // L x 1, rad/s or m/s, qd at the start
+  LinkJointPosition,  // L x 1, rad or m, a hinge's or a slide's q at the start
+  LinkJointVelocity,  // L x 1, rad/s or m/s, a hinge's or a slide's qd at the start
+  // A ball's or a free joint's q and qd at the start (nudge/articulations.h):
+  LinkRotation,         // L x 4, x y z w, its rotation (the unit quaternion it points along)
+  LinkTranslation,      // L x 3, m, a free joint's translation, in the world's axes
+  LinkAngularVelocity,  // L x 3, rad/s, its angular velocity in the link's frame
+  LinkLinearVelocity,   // L x 3, m/s, a free joint's velocity, in the world's axes
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -58,9 +58,11 @@ struct Trajectory {
   // Their vessels: (steps + 1) x V angles about each one's hinge (rad).
   int vessels = 0;
   std::vector<double> vessel_angle;
-  // Articulations: (steps + 1) x Q joint coordinates and rates (one per hinge or slide,
-  // in link order; nudge/articulations.h's articulation_coordinates).
-  int coordinates = 0;
+  // Articulations: (steps + 1) x positions joint positions q and (steps + 1) x coordinates
+  // rates qd, in link order (nudge/articulations.h: articulation_positions and
+  // articulation_coordinates; a hinge or slide has one of each, a ball 4 and 3, a free
+  // joint 7 and 6).
+  int positions = 0, coordinates = 0;
   std::vector<double> joint_q, joint_qd;
 };
 

@@ -1,9 +1,9 @@
 // Reads MJCF (MuJoCo's XML) into an ImportedRobot: the common subset of bodies, joints,
 // inertials, geoms, defaults and actuators that nudge's articulations simulate (hinges,
-// slides and welds), with MuJoCo's meaning for each (its XML reference). What the file
-// has beyond that and nudge can do without is listed in `ignored`; what would change the
-// dynamics if dropped (a ball joint, a tendon actuator) is refused with an Error naming
-// the file, the line and the element.
+// slides, balls, free joints and welds), with MuJoCo's meaning for each (its XML
+// reference). What the file has beyond that and nudge can do without is listed in
+// `ignored`; what would change the dynamics if dropped (a ball's cone limit, a tendon
+// actuator) is refused with an Error naming the file, the line and the element.
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -452,7 +452,8 @@ private:
         if (frame.e != nullptr) fail(c, "a joint inside a <frame> is not supported; put it in the body");
         out.joints.push_back(c);
       } else if (tag == "freejoint") {
-        fail(c, "free joints are not supported yet (nudge's articulations have hinges, slides and welds)");
+        if (frame.e != nullptr) fail(c, "a joint inside a <frame> is not supported; put it in the body");
+        out.joints.push_back(c);
       } else if (tag == "inertial") {
         if (out.inertial != nullptr) fail(c, "a body has one <inertial>; this is a second");
         if (frame.e != nullptr) fail(c, "an <inertial> inside a <frame> is not supported; put it in the body");
@@ -687,6 +688,11 @@ private:
     // the others on it (pos 0, quat identity), all massless but the last, which carries
     // the body's mass, geoms and children. A body without joints is one welded link.
     const std::size_t joints = std::max<std::size_t>(contents.joints.size(), 1);
+    for (const XMLElement* j : contents.joints)
+      if (is_free_joint(j, childclass) && (parent_link >= 0 || contents.joints.size() > 1))
+        fail(j, parent_link >= 0
+                    ? "a free joint is only for a body of the worldbody (it joins the body to the world)"
+                    : "a free joint is a body's only joint; this body has " + std::to_string(contents.joints.size()));
     int link_index = parent_link;
     for (std::size_t j = 0; j < joints; ++j) {
       const bool last = j + 1 == joints;
@@ -709,24 +715,34 @@ private:
     for (const Placed& b : contents.bodies) read_body(b, link_index);
   }
 
+  bool is_free_joint(const XMLElement* e, const std::string& childclass) const {
+    return std::string_view(e->Name()) == "freejoint" || keyword(with_defaults(e, "joint", childclass), "type",
+                                                                 {"hinge", "slide", "ball", "free"}, "hinge") == "free";
+  }
+
+  // A <joint> (hinge, slide, ball or free) or a <freejoint>. A free joint turns about the
+  // body's origin (MuJoCo ignores its pos) and a ball about its pos; neither has an axis.
   void read_joint(const XMLElement* e, const std::string& childclass, ArticulationLink& link, double& damping,
                   double& armature) {
-    const Element el = with_defaults(e, "joint", childclass);
-    const std::string type = keyword(el, "type", {"hinge", "slide", "ball", "free"}, "hinge");
-    if (type == "ball" || type == "free")
-      fail(e, "type " + in_quotes(type) + " is not supported yet (nudge's articulations have hinge and slide joints)");
-    link.joint = type == "hinge" ? ArticulationJoint::Hinge : ArticulationJoint::Slide;
+    const bool freejoint = std::string_view(e->Name()) == "freejoint";
+    const Element el = with_defaults(e, "joint", freejoint ? "" : childclass);
+    const std::string type = freejoint ? "free" : keyword(el, "type", {"hinge", "slide", "ball", "free"}, "hinge");
+    link.joint = type == "hinge"   ? ArticulationJoint::Hinge
+                 : type == "slide" ? ArticulationJoint::Slide
+                 : type == "ball"  ? ArticulationJoint::Ball
+                                   : ArticulationJoint::Free;
     link.joint_name = e->Attribute("name") ? e->Attribute("name") : "";
     if (!link.joint_name.empty()) {
       if (std::find(joint_names_.begin(), joint_names_.end(), link.joint_name) != joint_names_.end())
         fail(e, "joint name " + in_quotes(link.joint_name) + " is used twice; actuators find joints by name");
       joint_names_.push_back(link.joint_name);
     }
-    const V3 anchor = vec3(el, "pos", {0, 0, 0}), axis = vec3(el, "axis", {0, 0, 1});
+    const V3 anchor = type == "free" ? V3{0, 0, 0} : vec3(el, "pos", {0, 0, 0}), axis = vec3(el, "axis", {0, 0, 1});
     if (length(axis) < 1e-12) fail(e, "axis is zero; expected a direction");
     const V3 unit = normalize(axis);
     link.anchor[0] = anchor.x, link.anchor[1] = anchor.y, link.anchor[2] = anchor.z;
     link.axis[0] = unit.x, link.axis[1] = unit.y, link.axis[2] = unit.z;
+    if (freejoint) return;  // a <freejoint> has a name and no defaults: no damping or armature
     damping = number(el, "damping", 0);
     armature = number(el, "armature", 0);
     if (damping < 0 || armature < 0) fail(e, "damping and armature must not be negative");
@@ -736,6 +752,8 @@ private:
     const std::string limited = keyword(el, "limited", {"true", "false", "auto"}, "auto");
     const bool has_range = find_attribute(el, "range").has_value();
     if (limited == "true" && !has_range) fail(e, "limited=\"true\" needs a range");
+    if ((type == "ball" || type == "free") && has_range && limited != "false")
+      fail(e, "a " + type + " joint's range (a cone limit) is not supported yet; expected no range");
     if (has_range && limited != "false") {
       const std::vector<double> range = numbers(el, "range", 2, 2, {});
       const bool hinge = link.joint == ArticulationJoint::Hinge;
@@ -781,6 +799,8 @@ private:
       for (int k = 0; k < robot_.articulations.link_count(); ++k)
         if (robot_.articulations.links[k].joint_name == *joint) a.link = k;
       if (a.link < 0) fail(e, "joint " + in_quotes(*joint) + " is not a joint of the model");
+      if (joint_velocity_count(robot_.articulations.links[size_t(a.link)].joint) != 1)
+        fail(e, "an actuator on a ball or free joint is not supported yet; expected a hinge or a slide");
       a.name = e->Attribute("name") ? e->Attribute("name") : *joint;
       a.channel = static_cast<int>(robot_.articulations.actuators.size());
       a.gear = numbers(el, "gear", 1, 6, {1})[0];

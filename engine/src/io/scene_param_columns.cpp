@@ -39,6 +39,10 @@ void write_param_fields(OrderedJson& json, const Scene& scene, std::string_view 
     const std::vector<double>& value = scene.params[facts.id].value;
     const std::size_t cols = std::size_t(facts.cols), at = cols * std::size_t(index);
     NUDGE_ASSERT(at + cols <= value.size());
+    if (facts.file == ParamFile::FieldWhenSet &&
+        std::equal(value.begin() + std::ptrdiff_t(at), value.begin() + std::ptrdiff_t(at + cols),
+                   param_default_row(facts, facts.cols).begin()))
+      return;
     const std::string key(param_key(facts));
     if (cols == 1)
       json[key] = value[at];

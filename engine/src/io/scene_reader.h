@@ -345,7 +345,7 @@ public:
     std::vector<int> list;
     if (!node) {
       for (std::size_t k = 0; k < links.size(); ++k)
-        if (links[k].joint != ArticulationJoint::Weld) list.push_back(static_cast<int>(k));
+        if (joint_velocity_count(links[k].joint) == 1) list.push_back(static_cast<int>(k));
       return list;
     }
     const std::string expected = "a non-empty array of names of links with a hinge or a slide";
@@ -355,7 +355,7 @@ public:
       const std::string name = string(element, "a link's name");
       const auto at =
           std::find_if(links.begin(), links.end(), [&](const ArticulationLink& l) { return l.name == name; });
-      if (at == links.end() || at->joint == ArticulationJoint::Weld) fail_found(element, expected);
+      if (at == links.end() || joint_velocity_count(at->joint) != 1) fail_found(element, expected);
       const int k = static_cast<int>(at - links.begin());
       if (std::find(list.begin(), list.end(), k) != list.end()) fail_found(element, "each link once");
       list.push_back(k);

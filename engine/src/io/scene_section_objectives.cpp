@@ -588,9 +588,10 @@ static Problem check_objectives(const Scene& scene) {
       const int count = scene.articulations.link_count();
       if (o.links[i] < 0 || o.links[i] >= count)
         return found(at, o.links[i], "a link index in [0, " + std::to_string(count) + ")");
-      if (scene.articulations.links[size_t(o.links[i])].joint == ArticulationJoint::Weld)
-        return at + ": found the welded link \"" + scene.articulations.links[size_t(o.links[i])].name +
-               "\"; expected a link with a hinge or a slide";
+      const ArticulationLink& link = scene.articulations.links[size_t(o.links[i])];
+      if (joint_velocity_count(link.joint) != 1)
+        return at + ": found the link \"" + link.name + "\" with a " +
+               std::string(articulation_joint_name(link.joint)) + "; expected a link with a hinge or a slide";
       if (!links.insert(o.links[i]).second) return found(at, o.links[i], "each link once");
     }
     if (layout.target == ObjectiveTarget::Region) target_size = 7;

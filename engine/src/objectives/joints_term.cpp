@@ -1,6 +1,7 @@
 // Joints: w / |K| * sum_k (q_k,t - target_k)^2 over the objective's links at its step: an
 // articulation's pose in its own coordinates (a hinge's angle in rad, a slide's offset in
-// m), what a robot's controller is asked to reach or hold.
+// m), what a robot's controller is asked to reach or hold. Balls and free joints have no
+// single coordinate; the objective's check refuses them.
 #include <memory>
 #include <vector>
 
@@ -14,8 +15,8 @@ class JointsTerm final : public StateTerm<JointsTerm> {
 public:
   explicit JointsTerm(const ObjectiveSource& source)
       : weight_(source.objective.weight), step_(source.step), targets_(source.objective.target) {
-    const std::vector<int> coordinate = articulation_coordinates(source.scene.articulations);
-    for (int k : source.objective.links) coordinates_.push_back(coordinate[size_t(k)]);
+    const std::vector<int> position = articulation_positions(source.scene.articulations);
+    for (int k : source.objective.links) coordinates_.push_back(position[size_t(k)]);
   }
 
   void observe(std::set<int>& steps) const override { steps.insert(step_); }

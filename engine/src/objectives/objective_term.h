@@ -111,7 +111,8 @@ public:
 // Where the state's arrays keep particles and bodies (structure of arrays).
 struct StateSizes {
   int particles = 0, bodies = 0, points = 0;
-  int coordinates = 0;  // the articulations' joint coordinates (joint_q, joint_qd: 1 x Q)
+  int coordinates = 0;  // the articulations' joint rates (joint_qd) and positions (joint_q)
+  int positions = 0;
   // Component k of particle p in a 3 x n array, of body b in a 3 x B (or 4 x B) array, of
   // material point q in a 3 x P array.
   std::size_t particle(int p, int k) const { return std::size_t(k) * std::size_t(particles) + std::size_t(p); }

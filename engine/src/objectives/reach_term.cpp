@@ -2,8 +2,9 @@
 // the link's frame) at the objective's step: a robot's hand brought to a place. The point
 // follows from the joint coordinates by forward kinematics, with the links' placements as
 // the parameters give them, so its gradient reaches both: along each joint above the link,
-// the joint's motion at the point, dp/dq_j = w_j x p + v_j; and each placement above it
-// (link_position) moves the point with it, in its parent's axes.
+// the joint's motion at the point, dp/dq_j = w_j x p + v_j (a ball's or free joint's
+// rotation by the turn its four numbers make, articulation_dynamics.h); and each
+// placement above it (link_position) moves the point with it, in its parent's axes.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -23,7 +24,7 @@ public:
         link_(source.objective.links.at(0)), point_{source.objective.point[0], source.objective.point[1],
                                                     source.objective.point[2]},
         target_{source.objective.target[0], source.objective.target[1], source.objective.target[2]},
-        articulations_(source.scene.articulations), coordinates_(articulation_coordinate_count(articulations_)) {
+        articulations_(source.scene.articulations), positions_(articulation_position_count(articulations_)) {
     for (const TreeModel& tree : tree_models(articulations_))
       if (link_ >= tree.first_link && link_ < tree.first_link + tree.links) tree_ = tree;
     prepare(source.scene.params);
@@ -52,7 +53,14 @@ public:
     for (int k = link_; k >= 0; k = links_[size_t(k)].parent) {
       const LinkModel<double>& l = links_[size_t(k)];
       const LinkFrame<double>& f = frames_[size_t(k)];
-      if (l.dof >= 0) adj.joint_q[l.dof] += static_cast<T>(dot(g, cross(f.motion.ang, p) + f.motion.lin));
+      if (l.joint == int(LinkJoint::Hinge) || l.joint == int(LinkJoint::Slide)) {
+        adj.joint_q[l.position] += static_cast<T>(dot(g, cross(f.motion[0].ang, p) + f.motion[0].lin));
+      } else if (l.dofs > 0) {  // the point as a wrench: dL per twist of the link
+        std::fill(adj_q_.begin(), adj_q_.end(), 0.0);
+        add_joint_position_adjoint(l, f, q_.data(), Spatial<double>{cross(p, g), g}, adj_q_.data());
+        for (int c = 0; c < link_joint_positions(l.joint); ++c)
+          adj.joint_q[l.position + c] += static_cast<T>(adj_q_[size_t(l.position + c)]);
+      }
       const Mat33<double> parent = l.parent >= 0 ? frames_[size_t(l.parent)].rot : identity33<double>();
       adj_pos_[size_t(k)] += mul_transpose(parent, g);
     }
@@ -71,9 +79,10 @@ private:
   // gradient).
   template <class T>
   Vec3<double> point_at(StateView<const T> s) const {
-    std::vector<double> q(static_cast<size_t>(coordinates_));
-    for (int i = 0; i < coordinates_; ++i) q[size_t(i)] = static_cast<double>(s.joint_q[i]);
-    link_frames(tree_, links_.data(), q.data(), frames_.data());
+    q_.resize(static_cast<size_t>(positions_));
+    adj_q_.resize(q_.size());
+    for (int i = 0; i < positions_; ++i) q_[size_t(i)] = static_cast<double>(s.joint_q[i]);
+    link_frames(tree_, links_.data(), q_.data(), frames_.data());
     const LinkFrame<double>& f = frames_[size_t(link_)];
     return f.origin + f.rot * point_;
   }
@@ -82,11 +91,12 @@ private:
   int step_, link_;
   Vec3<double> point_, target_;
   Articulations articulations_;
-  int coordinates_;
-  TreeModel tree_{0, 0, 0, 0, 0};
+  int positions_;
+  TreeModel tree_{0, 0, 0, 0, 0, 0, 0};
   std::vector<LinkModel<double>> links_;
-  mutable std::vector<LinkFrame<double>> frames_;  // of the last state read
-  mutable std::vector<Vec3<double>> adj_pos_;      // dL/d(link_position), summed over the backward pass
+  mutable std::vector<LinkFrame<double>> frames_;  // of the last state read, at its q
+  mutable std::vector<double> q_, adj_q_;
+  mutable std::vector<Vec3<double>> adj_pos_;  // dL/d(link_position), summed over the backward pass
 };
 
 }  // namespace

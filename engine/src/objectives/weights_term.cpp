@@ -60,7 +60,7 @@ private:
     bodies(s.body_x, 3);
     for (int q = 0; q < sizes_.points; ++q)
       for (int k = 0; k < 3; ++k) f(s.point_x, sizes_.point(q, k), *w++);
-    for (int i = 0; i < sizes_.coordinates; ++i) f(s.joint_q, std::size_t(i), *w++);
+    for (int i = 0; i < sizes_.positions; ++i) f(s.joint_q, std::size_t(i), *w++);
     if (!motion_) return;
     particles(s.v);
     bodies(s.body_q, 4);

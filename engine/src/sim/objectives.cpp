@@ -9,7 +9,8 @@ namespace nudge {
 
 Objectives::Objectives(const Scene& scene) {
   const StateSizes sizes{scene.particle_count(), scene.body_count(), scene.material_points.count(),
-                         articulation_coordinate_count(scene.articulations)};
+                         articulation_coordinate_count(scene.articulations),
+                         articulation_position_count(scene.articulations)};
   std::set<int> observed;
   for (const Objective& o : scene.objectives) {
     const int step = o.step < 0 ? scene.settings.steps : o.step;

@@ -201,6 +201,16 @@ constexpr ParamFacts kFacts[kParamCount] = {
      "a finite joint coordinate (rad or m)", "initial q", O::None, F::Field},
     {ParamId::LinkJointVelocity, "link_qd", E::Link, 1, "", 0.0, R::Finite, "articulations.links.qd",
      "a finite joint rate (rad/s or m/s)", "initial qd", O::None, F::Field},
+    {ParamId::LinkRotation, "link_rotation", E::Link, 4, "", 0.0, R::Finite, "articulations.links.rotation",
+     "[x, y, z, w]: a finite, non-zero quaternion", "initial rotation", O::None, F::FieldWhenSet, kIdentityQuaternion},
+    {ParamId::LinkTranslation, "link_translation", E::Link, 3, "m", 0.0, R::Finite, "articulations.links.translation",
+     "a finite translation in the world's axes (m)", "initial translation", O::None, F::FieldWhenSet},
+    {ParamId::LinkAngularVelocity, "link_angular_velocity", E::Link, 3, "rad/s", 0.0, R::Finite,
+     "articulations.links.angular_velocity", "a finite angular velocity in the link's frame (rad/s)",
+     "initial angular velocity", O::None, F::FieldWhenSet},
+    {ParamId::LinkLinearVelocity, "link_linear_velocity", E::Link, 3, "m/s", 0.0, R::Finite,
+     "articulations.links.linear_velocity", "a finite velocity in the world's axes (m/s)", "initial velocity", O::None,
+     F::FieldWhenSet},
 };
 
 constexpr bool in_id_order() {

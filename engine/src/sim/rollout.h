@@ -79,7 +79,8 @@ private:
       : exec_(std::move(exec)), objectives_(scene), particles_(scene.particle_count()), bodies_(scene.body_count()),
         points_(scene.material_points.count()),
         vessels_(scene.material_points.enabled() ? static_cast<int>(scene.material_points.vessels.size()) : 0),
-        coordinates_(articulation_coordinate_count(scene.articulations)), steps_(scene.settings.steps),
+        coordinates_(articulation_coordinate_count(scene.articulations)),
+        positions_(articulation_position_count(scene.articulations)), steps_(scene.settings.steps),
         checkpoint_every_(!live && checkpoint_every > 0 && checkpoint_every < steps_ ? checkpoint_every : 0),
         dt_(static_cast<T>(scene.settings.dt)), families_(scene, exec_), layout_(families_.state_fields()) {
     // Particles come first in the list, so every slot begins with x: a state is passed
@@ -269,7 +270,8 @@ private:
     traj.vessels = vessels_;
     traj.vessel_angle.resize(frames * size_t(vessels_));
     traj.coordinates = coordinates_;
-    traj.joint_q.resize(frames * size_t(coordinates_));
+    traj.positions = positions_;
+    traj.joint_q.resize(frames * size_t(positions_));
     traj.joint_qd.resize(frames * size_t(coordinates_));
     return traj;
   }
@@ -301,10 +303,10 @@ private:
         traj.point_x[(size_t(t) * np + i) * 3 + k] = static_cast<double>(h.point_x[size_t(k) * np + i]);
     for (int v = 0; v < vessels_; ++v)
       traj.vessel_angle[size_t(t) * size_t(vessels_) + size_t(v)] = static_cast<double>(h.vessel_angle[v]);
-    for (int i = 0; i < coordinates_; ++i) {
-      traj.joint_q[size_t(t) * size_t(coordinates_) + size_t(i)] = static_cast<double>(h.joint_q[i]);
+    for (int i = 0; i < positions_; ++i)
+      traj.joint_q[size_t(t) * size_t(positions_) + size_t(i)] = static_cast<double>(h.joint_q[i]);
+    for (int i = 0; i < coordinates_; ++i)
       traj.joint_qd[size_t(t) * size_t(coordinates_) + size_t(i)] = static_cast<double>(h.joint_qd[i]);
-    }
   }
 
   StateView<T> state(int slot) { return layout_.view(exec_.data(states_) + size_t(slot) * layout_.size()); }
@@ -471,7 +473,7 @@ private:
 
   Exec exec_;
   Objectives objectives_;
-  int particles_, bodies_, points_, vessels_, coordinates_;
+  int particles_, bodies_, points_, vessels_, coordinates_, positions_;
   int steps_, checkpoint_every_;
   T dt_;
   Families<T, Exec> families_;

@@ -1,7 +1,5 @@
-// The joint coordinates of a scene's articulations (nudge/articulations.h): one per hinge
-// or slide, in link order.
-#include <algorithm>
-
+// The joint coordinates of a scene's articulations (nudge/articulations.h): each joint's
+// entries of qd and of q, in link order.
 #include "nudge/articulations.h"
 
 namespace nudge {
@@ -11,20 +9,50 @@ std::string_view articulation_joint_name(ArticulationJoint joint) {
     case ArticulationJoint::Weld: return "weld";
     case ArticulationJoint::Hinge: return "hinge";
     case ArticulationJoint::Slide: return "slide";
+    case ArticulationJoint::Ball: return "ball";
+    case ArticulationJoint::Free: return "free";
   }
   return "weld";
 }
 
-std::vector<int> articulation_coordinates(const Articulations& a) {
+int joint_velocity_count(ArticulationJoint joint) {
+  switch (joint) {
+    case ArticulationJoint::Weld: return 0;
+    case ArticulationJoint::Hinge:
+    case ArticulationJoint::Slide: return 1;
+    case ArticulationJoint::Ball: return 3;
+    case ArticulationJoint::Free: return 6;
+  }
+  return 0;
+}
+
+int joint_position_count(ArticulationJoint joint) {
+  return joint == ArticulationJoint::Ball ? 4 : joint == ArticulationJoint::Free ? 7 : joint_velocity_count(joint);
+}
+
+namespace {
+
+std::vector<int> first_entries(const Articulations& a, int (*count)(ArticulationJoint)) {
   std::vector<int> index;
   int next = 0;
-  for (const ArticulationLink& l : a.links) index.push_back(l.joint == ArticulationJoint::Weld ? -1 : next++);
+  for (const ArticulationLink& l : a.links) {
+    index.push_back(count(l.joint) > 0 ? next : -1);
+    next += count(l.joint);
+  }
   return index;
 }
 
-int articulation_coordinate_count(const Articulations& a) {
-  return static_cast<int>(std::count_if(a.links.begin(), a.links.end(),
-                                        [](const ArticulationLink& l) { return l.joint != ArticulationJoint::Weld; }));
+int total(const Articulations& a, int (*count)(ArticulationJoint)) {
+  int n = 0;
+  for (const ArticulationLink& l : a.links) n += count(l.joint);
+  return n;
 }
+
+}  // namespace
+
+std::vector<int> articulation_coordinates(const Articulations& a) { return first_entries(a, joint_velocity_count); }
+int articulation_coordinate_count(const Articulations& a) { return total(a, joint_velocity_count); }
+std::vector<int> articulation_positions(const Articulations& a) { return first_entries(a, joint_position_count); }
+int articulation_position_count(const Articulations& a) { return total(a, joint_position_count); }
 
 }  // namespace nudge

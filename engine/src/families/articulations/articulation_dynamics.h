@@ -10,7 +10,11 @@
 //                       r(q, qd, qdd) = M qdd + c - tau of the generalised forces
 //   mass matrix         the composite-rigid-body algorithm (CRBA), then a Cholesky solve
 // The step is MuJoCo's Euler: qdd from (M + armature + dt damping) qdd = tau - c - damping
-// qd (damping implicit), then qd' = qd + dt qdd, q' = q + dt qd'.
+// qd (damping implicit), then qd' = qd + dt qdd, q' = q + dt qd' (a ball's or free joint's
+// rotation turned by dt qd', joint_rotation.h). A joint has as many motions (columns of
+// the Jacobian, per unit of each of its qd) as qd entries: a hinge's or slide's one, a
+// ball's three turns about the link's axes, a free joint's three shifts along the world's
+// axes and three turns.
 //
 // The adjoint differentiates the step through the implicit function r(q, qd, qdd) = 0
 // (Carpentier and Mansard's analytical derivatives of rigid-body dynamics): with
@@ -26,15 +30,16 @@
 
 #include "families/articulations/articulation_contact.h"
 #include "families/articulations/articulation_model.h"
+#include "families/articulations/joint_rotation.h"
 
 namespace nudge {
 
 // What the recursions keep per link.
 template <class T>
 struct LinkFrame {
-  Mat33<T> rot;       // the link's axes in the world
-  Vec3<T> origin;     // its frame's origin in the world
-  Spatial<T> motion;  // its joint's motion per unit qd (0 for a weld)
+  Mat33<T> rot;                      // the link's axes in the world
+  Vec3<T> origin;                    // its frame's origin in the world
+  Spatial<T> motion[kMaxJointDofs];  // its joint's motion per unit of each of its qd
   BodyInertiaWorld<T> inertia;
   Spatial<T> v, a, f;  // velocity, acceleration, and the force its own inertia needs
   Spatial<T> vc;       // the velocity its contacts see (at the step's new qd), with contacts
@@ -56,7 +61,10 @@ NUDGE_HD void parent_frame(const LinkFrame<T>* frames, int parent, Mat33<T>& rot
   }
 }
 
-// Forward kinematics: every link's frame, joint motion and world inertia at q.
+// Forward kinematics: every link's frame, joint motions and world inertia at q. A hinge's
+// and a ball's motions turn the link about its anchor, a slide's and a free joint's first
+// three translate it (along the slide's axis; along the world's, as MuJoCo's free joint);
+// a ball's and a free joint's rotations are about the link's own axes.
 template <class T>
 NUDGE_HD_NOINLINE void link_frames(const TreeModel& tree, const LinkModel<T>* links, const T* q, LinkFrame<T>* frames) {
   for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
@@ -70,19 +78,77 @@ NUDGE_HD_NOINLINE void link_frames(const TreeModel& tree, const LinkModel<T>* li
     const Vec3<T> axis = r0 * l.axis;
     if (l.joint == int(LinkJoint::Hinge)) {
       const Vec3<T> anchor = o0 + r0 * l.anchor;
-      fr.rot = r0 * to_matrix(quat_from_axis_angle(l.axis, q[l.dof]));
+      fr.rot = r0 * to_matrix(quat_from_axis_angle(l.axis, q[l.position]));
       fr.origin = anchor - fr.rot * l.anchor;
-      fr.motion = {axis, cross(anchor, axis)};
+      fr.motion[0] = {axis, cross(anchor, axis)};
     } else if (l.joint == int(LinkJoint::Slide)) {
       fr.rot = r0;
-      fr.origin = o0 + q[l.dof] * axis;
-      fr.motion = {{0, 0, 0}, axis};
+      fr.origin = o0 + q[l.position] * axis;
+      fr.motion[0] = {{0, 0, 0}, axis};
+    } else if (l.joint == int(LinkJoint::Ball) || l.joint == int(LinkJoint::Free)) {
+      const bool free = l.joint == int(LinkJoint::Free);
+      const T* turn = q + l.position + (free ? 3 : 0);
+      const Vec3<T> shift = free ? Vec3<T>{q[l.position], q[l.position + 1], q[l.position + 2]} : Vec3<T>{0, 0, 0};
+      const Vec3<T> anchor = o0 + shift + r0 * l.anchor;
+      fr.rot = r0 * to_matrix(joint_rotation(turn));
+      fr.origin = anchor - fr.rot * l.anchor;
+      for (int c = 0; c < 3; ++c) {
+        const Vec3<T> e = fr.rot * Vec3<T>{T(c == 0), T(c == 1), T(c == 2)};
+        if (free) fr.motion[c] = {{0, 0, 0}, {T(c == 0), T(c == 1), T(c == 2)}};
+        fr.motion[c + (free ? 3 : 0)] = {e, cross(anchor, e)};
+      }
     } else {
       fr.rot = r0, fr.origin = o0;
-      fr.motion = zero_spatial<T>();
     }
     fr.inertia = {l.mass, fr.origin + fr.rot * l.com, fr.rot * l.inertia * transpose(fr.rot)};
   }
+}
+
+// The link's velocity relative to its parent, its joint's motions times their rates.
+template <class T>
+NUDGE_HD Spatial<T> joint_velocity(const LinkModel<T>& l, const LinkFrame<T>& fr, const T* rate) {
+  Spatial<T> w = zero_spatial<T>();
+  for (int c = 0; c < l.dofs; ++c) w += rate[l.dof + c] * fr.motion[c];
+  return w;
+}
+
+// A free joint's translations are fixed in the world while its rotations turn with the
+// link, so its motions' own rate adds (translation rate) x (rotation's velocity) to the
+// link's acceleration; every other joint's motions move with its parent or its link,
+// whose rate v_parent x w the recursion adds for all. That term's linear part, given w's
+// angular part from the rotations:
+template <class T>
+NUDGE_HD Vec3<T> free_joint_coriolis(const LinkModel<T>& l, const LinkFrame<T>& fr, const T* qd) {
+  Vec3<T> turn{0, 0, 0};
+  for (int c = 3; c < 6; ++c) turn += qd[l.dof + c] * fr.motion[c].ang;
+  return cross(Vec3<T>{qd[l.dof], qd[l.dof + 1], qd[l.dof + 2]}, turn);
+}
+
+// dL/dq of the link's joint from the wrench its subtree feels (dL per twist of the link,
+// world coordinates about the origin): a hinge or a slide moves the subtree along its
+// motion, a free joint's translation along the world's axes, and a ball's or a free
+// joint's rotation by a turn of the link (joint_rotation.h maps that to its four numbers).
+template <class T>
+NUDGE_HD void add_joint_position_adjoint(const LinkModel<T>& l, const LinkFrame<T>& fr, const T* q, Spatial<T> wrench,
+                                         T* adj_q) {
+  if (l.joint == int(LinkJoint::Hinge) || l.joint == int(LinkJoint::Slide)) {
+    adj_q[l.position] += dot(fr.motion[0], wrench);
+  } else if (l.joint == int(LinkJoint::Ball) || l.joint == int(LinkJoint::Free)) {
+    const int turn = l.joint == int(LinkJoint::Free) ? 3 : 0;
+    if (turn)
+      adj_q[l.position] += wrench.lin.x, adj_q[l.position + 1] += wrench.lin.y, adj_q[l.position + 2] += wrench.lin.z;
+    const Vec3<T> adj_theta{dot(fr.motion[turn], wrench), dot(fr.motion[turn + 1], wrench),
+                            dot(fr.motion[turn + 2], wrench)};
+    adj_joint_rotation_turn(q + l.position + turn, adj_theta, adj_q + l.position + turn);
+  }
+}
+
+// Whether the link's c-th motion turns with the link (hinges, slides, balls, a free
+// joint's rotations), so that a twist d of the link moves it by d x motion; a free
+// joint's translations stay fixed in the world.
+template <class T>
+NUDGE_HD bool motion_moves_with_link(const LinkModel<T>& l, int c) {
+  return !(l.joint == int(LinkJoint::Free) && c < 3);
 }
 
 // RNEA at (qd, qdd) on frames from link_frames: each link's v, a, f and subtree force,
@@ -100,21 +166,21 @@ NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T
     LinkFrame<T>& fr = frames[k];
     Spatial<T> vp = zero_spatial<T>(), ap = {{0, 0, 0}, -gravity};
     if (l.parent >= 0) vp = frames[l.parent].v, ap = frames[l.parent].a;
-    const Spatial<T> w = l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>();
+    const Spatial<T> w = joint_velocity(l, fr, qd);
     fr.v = vp + w;
-    fr.a = ap + cross_motion(fr.v, w);
-    if (l.dof >= 0) fr.a += qdd[l.dof] * fr.motion;
+    fr.a = ap + cross_motion(fr.v, w) + joint_velocity(l, fr, qdd);
+    if (l.joint == int(LinkJoint::Free)) fr.a.lin += free_joint_coriolis(l, fr, qd);
     fr.f = apply_inertia(fr.inertia, fr.a) + cross_force(fr.v, apply_inertia(fr.inertia, fr.v));
     if (touching) {
       fr.vc = l.parent >= 0 ? frames[l.parent].vc : zero_spatial<T>();
-      if (l.dof >= 0) fr.vc += (qd[l.dof] + contact_dt * qdd[l.dof]) * fr.motion;
+      for (int c = 0; c < l.dofs; ++c) fr.vc += (qd[l.dof + c] + contact_dt * qdd[l.dof + c]) * fr.motion[c];
       fr.f += T(-1) * link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.vc);
     }
     fr.subtree = fr.f;
   }
   for (int k = end - 1; k >= tree.first_link; --k) {
     const LinkModel<T>& l = links[k];
-    if (l.dof >= 0) out[l.dof] = dot(frames[k].motion, frames[k].subtree);
+    for (int c = 0; c < l.dofs; ++c) out[l.dof + c] = dot(frames[k].motion[c], frames[k].subtree);
     if (l.parent >= 0) frames[l.parent].subtree += frames[k].subtree;
   }
 }
@@ -134,15 +200,16 @@ NUDGE_HD_NOINLINE void mass_matrix(const TreeModel& tree, const LinkModel<T>* li
     c.mass += own.mass, c.moment += own.moment, c.rot += own.rot;
   }
   for (int k = tree.first_link; k < end; ++k) {
-    const int i = links[k].dof;
-    if (i < 0) continue;
-    const Spatial<T> force = apply_composite(frames[k].composite, frames[k].motion);
-    for (int j = k; j >= 0; j = links[j].parent) {
-      const int d = links[j].dof;
-      if (d < 0) continue;
-      const T value = dot(frames[j].motion, force);
-      m[(i - tree.first_dof) * n + (d - tree.first_dof)] = value;
-      m[(d - tree.first_dof) * n + (i - tree.first_dof)] = value;
+    for (int c = 0; c < links[k].dofs; ++c) {
+      const int i = links[k].dof + c - tree.first_dof;
+      const Spatial<T> force = apply_composite(frames[k].composite, frames[k].motion[c]);
+      for (int j = k; j >= 0; j = links[j].parent)
+        for (int e = 0; e < links[j].dofs; ++e) {
+          const int d = links[j].dof + e - tree.first_dof;
+          const T value = dot(frames[j].motion[e], force);
+          m[i * n + d] = value;
+          m[d * n + i] = value;
+        }
     }
   }
 }
@@ -280,7 +347,8 @@ template <class T>
 NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd, T* tau) {
   for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) {
     T dq, dqd;
-    tau[i] = limit_force(in.dofs[i], q[i], qd[i], dq, dqd);
+    const DofModel<T>& d = in.dofs[i];
+    tau[i] = d.position >= 0 ? limit_force(d, q[d.position], qd[i], dq, dqd) : T(0);
   }
   for (int a = 0; a < in.actuator_count; ++a) {
     const DofActuator<T>& act = in.actuators[a];
@@ -288,7 +356,7 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     if (i < tree.first_dof || i >= tree.first_dof + tree.dofs) continue;
     bool inside;
     const T u = actuator_control(in, act, inside);
-    const T force = act.gain * u + act.bias_q * act.gear * q[i] + act.bias_qd * act.gear * qd[i];
+    const T force = act.gain * u + act.bias_q * act.gear * q[act.position] + act.bias_qd * act.gear * qd[i];
     tau[i] += act.gear * force;
   }
 }
@@ -314,17 +382,16 @@ NUDGE_HD void add_contact_damping(const TreeModel& tree, const LinkModel<T>* lin
                               unused[2], unused[3]);
       rows[m] = adj_v;
     }
-    for (int j = k; j >= 0; j = links[j].parent) {
-      const int dj = links[j].dof;
-      if (dj < 0) continue;
-      const Spatial<T>& sj = frames[j].motion;
-      const Spatial<T> x{{dot(rows[0], sj), dot(rows[1], sj), dot(rows[2], sj)},
-                         {dot(rows[3], sj), dot(rows[4], sj), dot(rows[5], sj)}};  // D S_j, a wrench
-      for (int i = k; i >= 0; i = links[i].parent) {
-        const int di = links[i].dof;
-        if (di >= 0) a[(di - first) * n + (dj - first)] -= dt * dot(frames[i].motion, x);
+    for (int j = k; j >= 0; j = links[j].parent)
+      for (int cj = 0; cj < links[j].dofs; ++cj) {
+        const int dj = links[j].dof + cj;
+        const Spatial<T>& sj = frames[j].motion[cj];
+        const Spatial<T> x{{dot(rows[0], sj), dot(rows[1], sj), dot(rows[2], sj)},
+                           {dot(rows[3], sj), dot(rows[4], sj), dot(rows[5], sj)}};  // D S_j, a wrench
+        for (int i = k; i >= 0; i = links[i].parent)
+          for (int ci = 0; ci < links[i].dofs; ++ci)
+            a[(links[i].dof + ci - first) * n + (dj - first)] -= dt * dot(frames[i].motion[ci], x);
       }
-    }
   }
 }
 
@@ -412,15 +479,52 @@ NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepIn
   return true;
 }
 
+// q' from q and the new rates qd': q + dt qd' for hinges, slides and a free joint's
+// translation; a ball's and a free joint's rotation turned by dt qd' (joint_rotation.h).
+template <class T>
+NUDGE_HD void integrate_positions(const TreeModel& tree, const LinkModel<T>* links, const T* q, const T* qd_next, T dt,
+                                  T* q_next) {
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
+    const LinkModel<T>& l = links[k];
+    const int turn = l.joint == int(LinkJoint::Ball) ? 0 : l.joint == int(LinkJoint::Free) ? 3 : -1;
+    const int shifts = turn < 0 ? l.dofs : turn;
+    for (int c = 0; c < shifts; ++c) q_next[l.position + c] = q[l.position + c] + dt * qd_next[l.dof + c];
+    if (turn >= 0) {
+      const T* w = qd_next + l.dof + turn;
+      integrate_joint_rotation(q + l.position + turn, Vec3<T>{w[0], w[1], w[2]}, dt, q_next + l.position + turn);
+    }
+  }
+}
+
+// Its adjoint: adj_q holds dL/dq' on entry and dL/dq (from this map) on return; the
+// rates' shares are added to adj_qd.
+template <class T>
+NUDGE_HD void adjoint_integrate_positions(const TreeModel& tree, const LinkModel<T>* links, const T* q, const T* qd,
+                                          const T* qdd, T dt, T* adj_q, T* adj_qd) {
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
+    const LinkModel<T>& l = links[k];
+    const int turn = l.joint == int(LinkJoint::Ball) ? 0 : l.joint == int(LinkJoint::Free) ? 3 : -1;
+    const int shifts = turn < 0 ? l.dofs : turn;
+    for (int c = 0; c < shifts; ++c) adj_qd[l.dof + c] += dt * adj_q[l.position + c];
+    if (turn >= 0) {
+      const int d = l.dof + turn;
+      const Vec3<T> w{qd[d] + dt * qdd[d], qd[d + 1] + dt * qdd[d + 1], qd[d + 2] + dt * qdd[d + 2]};
+      T* adj = adj_q + l.position + turn;
+      const T adj_next[4] = {adj[0], adj[1], adj[2], adj[3]};
+      Vec3<T> adj_w{0, 0, 0};
+      adj_integrate_joint_rotation(q + l.position + turn, w, dt, adj_next, adj, adj_w);
+      adj_qd[l.dof + turn] += adj_w.x, adj_qd[l.dof + turn + 1] += adj_w.y, adj_qd[l.dof + turn + 2] += adj_w.z;
+    }
+  }
+}
+
 // One semi-implicit Euler step of a tree: (q, qd) -> (q', qd').
 template <class T>
 NUDGE_HD_NOINLINE bool tree_step(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
                                  const TreeScratch<T>& s, T* q_next, T* qd_next) {
   if (!tree_acceleration(tree, in, q, qd, s)) return false;
-  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) {
-    qd_next[i] = qd[i] + in.dt * s.qdd[i];
-    q_next[i] = q[i] + in.dt * qd_next[i];
-  }
+  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) qd_next[i] = qd[i] + in.dt * s.qdd[i];
+  integrate_positions(tree, in.links, q, qd_next, in.dt, q_next);
   return true;
 }
 
@@ -446,9 +550,9 @@ struct TreeGrad {
 // the link's motion; leaves to root, each link's dL/dv and dL/da (its children's shares
 // already in), then its frame's share as a wrench, summed over its subtree like a force.
 template <class T>
-NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* qd,
-                                                const T* qdd, const T* mu, LinkFrame<T>* frames, T* adj_q, T* adj_qd,
-                                                const TreeGrad<T>& grad, int tree_index,
+NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const LinkModel<T>* links, const T* q,
+                                                const T* qd, const T* qdd, const T* mu, LinkFrame<T>* frames, T* adj_q,
+                                                T* adj_qd, const TreeGrad<T>& grad, int tree_index,
                                                 const LinkContacts<T>* contacts = nullptr, T contact_dt = T(0)) {
   const int first = tree.first_link, end = tree.first_link + tree.links;
   const bool touching = contacts && contacts->active();
@@ -456,14 +560,15 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     const LinkModel<T>& l = links[k];
     LinkFrame<T>& fr = frames[k];
     fr.adj_subtree = l.parent >= 0 ? frames[l.parent].adj_subtree : zero_spatial<T>();
-    if (l.dof >= 0) fr.adj_subtree += mu[l.dof] * fr.motion;
+    fr.adj_subtree += joint_velocity(l, fr, mu);
     fr.adj_v = fr.adj_a = fr.wrench = fr.adj_vc = zero_spatial<T>();
   }
   for (int k = end - 1; k >= first; --k) {
     const LinkModel<T>& l = links[k];
     LinkFrame<T>& fr = frames[k];
     const BodyInertiaWorld<T>& in = fr.inertia;
-    Spatial<T> adj_motion = l.dof >= 0 ? mu[l.dof] * fr.subtree : zero_spatial<T>();
+    Spatial<T> adj_motion[kMaxJointDofs];
+    for (int c = 0; c < l.dofs; ++c) adj_motion[c] = mu[l.dof + c] * fr.subtree;
     T adj_mass = 0;
     Vec3<T> adj_com{0, 0, 0};
     Mat33<T> adj_rot = zero33<T>();
@@ -488,13 +593,13 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
       // qd and the motion take its share here.
       const Spatial<T> vcbar = fr.adj_vc;
       if (l.parent >= 0) frames[l.parent].adj_vc += vcbar;
-      if (l.dof >= 0) {
-        adj_qd[l.dof] += dot(fr.motion, vcbar);
-        adj_motion += (qd[l.dof] + contact_dt * qdd[l.dof]) * vcbar;
+      for (int c = 0; c < l.dofs; ++c) {
+        adj_qd[l.dof + c] += dot(fr.motion[c], vcbar);
+        adj_motion[c] += (qd[l.dof + c] + contact_dt * qdd[l.dof + c]) * vcbar;
       }
     }
-    // a = a_parent + v x w + motion qdd, w = motion qd
-    const Spatial<T> w = l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>();
+    // a = a_parent + v x w + motion qdd (+ a free joint's own term), w = motion qd
+    const Spatial<T> w = joint_velocity(l, fr, qd);
     const Spatial<T> abar = fr.adj_a;
     if (l.parent >= 0)
       frames[l.parent].adj_a += abar;
@@ -505,19 +610,36 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     // v = v_parent + w
     wbar += fr.adj_v;
     if (l.parent >= 0) frames[l.parent].adj_v += fr.adj_v;
-    if (l.dof >= 0) {
-      adj_qd[l.dof] += dot(fr.motion, wbar);
-      adj_motion += qd[l.dof] * wbar + qdd[l.dof] * abar;
+    for (int c = 0; c < l.dofs; ++c) {
+      adj_qd[l.dof + c] += dot(fr.motion[c], wbar);
+      adj_motion[c] += qd[l.dof + c] * wbar + qdd[l.dof + c] * abar;
     }
-    // The link's frame carries its joint's motion and its inertia: moved by a twist d,
-    // motion' = d x motion, com' = com + d's velocity there, rot' = [d]x rot - rot [d]x.
-    const Spatial<T> s = fr.motion;
-    fr.wrench.ang += cross(s.ang, adj_motion.ang) + cross(s.lin, adj_motion.lin) + cross(in.com, adj_com) +
-                     skew_trace(in.rot * transpose(adj_rot)) + T(-1) * skew_trace(transpose(adj_rot) * in.rot);
-    fr.wrench.lin += cross(s.ang, adj_motion.lin) + adj_com;
-    // A joint moves its subtree along its motion; the link's placement moves it along the
-    // parent's axes.
-    if (l.dof >= 0) adj_q[l.dof] += dot(s, fr.wrench);
+    if (l.joint == int(LinkJoint::Free)) {  // a.lin += shift rate x turn, turn = sum of qd motion.ang
+      const Vec3<T> shift{qd[l.dof], qd[l.dof + 1], qd[l.dof + 2]};
+      Vec3<T> turn{0, 0, 0};
+      for (int c = 3; c < 6; ++c) turn += qd[l.dof + c] * fr.motion[c].ang;
+      const Vec3<T> adj_shift = cross(turn, abar.lin), adj_turn = cross(abar.lin, shift);
+      adj_qd[l.dof] += adj_shift.x, adj_qd[l.dof + 1] += adj_shift.y, adj_qd[l.dof + 2] += adj_shift.z;
+      for (int c = 3; c < 6; ++c) {
+        adj_qd[l.dof + c] += dot(fr.motion[c].ang, adj_turn);
+        adj_motion[c].ang += qd[l.dof + c] * adj_turn;
+      }
+    }
+    // The link's frame carries its joint's motions (those that turn with it) and its
+    // inertia: moved by a twist d, motion' = d x motion, com' = com + d's velocity there,
+    // rot' = [d]x rot - rot [d]x.
+    Spatial<T> carried = zero_spatial<T>();
+    for (int c = 0; c < l.dofs; ++c) {
+      if (!motion_moves_with_link(l, c)) continue;
+      const Spatial<T> s = fr.motion[c];
+      carried.ang += cross(s.ang, adj_motion[c].ang) + cross(s.lin, adj_motion[c].lin);
+      carried.lin += cross(s.ang, adj_motion[c].lin);
+    }
+    fr.wrench.ang += carried.ang + cross(in.com, adj_com) + skew_trace(in.rot * transpose(adj_rot)) +
+                     T(-1) * skew_trace(transpose(adj_rot) * in.rot);
+    fr.wrench.lin += carried.lin + adj_com;
+    // A joint moves its subtree; the link's placement moves it along the parent's axes.
+    add_joint_position_adjoint(l, fr, q, fr.wrench, adj_q);
     Mat33<T> rp;
     Vec3<T> op;
     parent_frame(frames, l.parent, rp, op);
@@ -541,11 +663,10 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
   inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work, &in.contacts,
                    in.dt);  // the motion at qdd, RNEA's adjoint reads
   const int first = tree.first_dof, n = tree.dofs;
-  // qd' = qd + dt qdd and q' = q + dt qd': dL/dqdd = dt (dL/dqd' + dt dL/dq').
-  for (int i = first; i < first + n; ++i) {
-    adj_qd[i] += in.dt * adj_q[i];
-    s.work[i] = in.dt * adj_qd[i];
-  }
+  // qd' = qd + dt qdd and q' from q and qd' (integrate_positions): dL/dqdd = dt dL/dqd'
+  // after q's share has reached qd'.
+  adjoint_integrate_positions(tree, in.links, q, qd, s.qdd, in.dt, adj_q, adj_qd);
+  for (int i = first; i < first + n; ++i) s.work[i] = in.dt * adj_qd[i];
   // lambda = (dr/dqdd)^-T dL/dqdd: M~ is symmetric; with contacts, dr/dqdd need not be.
   if (touching)
     lu_solve_transposed(s.matrix + tree.matrix, n, s.work + first);
@@ -562,21 +683,24 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
     const T u = actuator_control(in, act, inside);
     if (grad.controls && act.channel >= 0 && inside) grad.controls[act.channel] += act.gear * act.gain * lambda;
     if (grad.actuator_gain) grad.actuator_gain[a] += act.gear * u * lambda;
-    adj_q[i] += act.gear * act.bias_q * act.gear * lambda;
+    adj_q[act.position] += act.gear * act.bias_q * act.gear * lambda;
     adj_qd[i] += act.gear * act.bias_qd * act.gear * lambda;
   }
   for (int i = first; i < first + n; ++i) {
-    T dq, dqd;  // the limit's force enters as tau does
-    limit_force(in.dofs[i], q[i], qd[i], dq, dqd);
-    adj_q[i] += dq * s.work[i];
-    adj_qd[i] += dqd * s.work[i];
+    const DofModel<T>& d = in.dofs[i];
+    if (d.position >= 0) {
+      T dq, dqd;  // the limit's force enters as tau does
+      limit_force(d, q[d.position], qd[i], dq, dqd);
+      adj_q[d.position] += dq * s.work[i];
+      adj_qd[i] += dqd * s.work[i];
+    }
     const T mu = -s.work[i];
     s.tau[i] = mu;
     if (grad.armature) grad.armature[i] += mu * s.qdd[i];
     if (grad.damping) grad.damping[i] += mu * (in.dt * s.qdd[i] + qd[i]);
     adj_qd[i] += mu * in.dofs[i].damping;
   }
-  adjoint_inverse_dynamics(tree, in.links, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts,
+  adjoint_inverse_dynamics(tree, in.links, q, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts,
                            in.dt);
   return true;
 }
@@ -591,8 +715,7 @@ NUDGE_HD_NOINLINE void tree_energy(const TreeModel& tree, const LinkModel<T>* li
   for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
     const LinkModel<T>& l = links[k];
     LinkFrame<T>& fr = frames[k];
-    fr.v = (l.parent >= 0 ? frames[l.parent].v : zero_spatial<T>()) +
-           (l.dof >= 0 ? qd[l.dof] * fr.motion : zero_spatial<T>());
+    fr.v = (l.parent >= 0 ? frames[l.parent].v : zero_spatial<T>()) + joint_velocity(l, fr, qd);
     kinetic += T(0.5) * dot(fr.v, apply_inertia(fr.inertia, fr.v));
     potential -= fr.inertia.mass * dot(gravity, fr.inertia.com);
   }

@@ -36,8 +36,9 @@ struct ArticulationStepKernel {
   NUDGE_HD void operator()(int i) const {
     const TreeModel& tree = trees[i];
     if (tree_step(tree, in, q, qd, scratch, q_next, qd_next)) return;
-    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k)
-      q_next[k] = qd_next[k] = std::numeric_limits<T>::quiet_NaN();
+    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) qd_next[k] = std::numeric_limits<T>::quiet_NaN();
+    for (int k = tree.first_position; k < tree.first_position + tree.positions; ++k)
+      q_next[k] = std::numeric_limits<T>::quiet_NaN();
   }
 };
 
@@ -56,8 +57,9 @@ struct ArticulationAdjointKernel {
   NUDGE_HD void operator()(int i) const {
     const TreeModel& tree = trees[i];
     if (adjoint_tree_step(tree, in, q, qd, scratch, adj_q, adj_qd, grad, i)) return;
-    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k)
-      adj_q[k] = adj_qd[k] = std::numeric_limits<T>::quiet_NaN();
+    for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) adj_qd[k] = std::numeric_limits<T>::quiet_NaN();
+    for (int k = tree.first_position; k < tree.first_position + tree.positions; ++k)
+      adj_q[k] = std::numeric_limits<T>::quiet_NaN();
   }
 };
 
@@ -66,20 +68,21 @@ class ArticulationFamily {
 public:
   ArticulationFamily(const Scene& scene, const Exec& exec)
       : links_(scene.articulations.link_count()), dofs_(articulation_coordinate_count(scene.articulations)),
-        channels_(scene.channels), articulations_(scene.articulations), contact_(scene.contact),
-        dt_(static_cast<T>(scene.settings.dt)) {
+        positions_(articulation_position_count(scene.articulations)), channels_(scene.channels),
+        articulations_(scene.articulations), contact_(scene.contact), dt_(static_cast<T>(scene.settings.dt)) {
     if (links_ == 0) return;
     const Articulations& a = scene.articulations;
     coordinate_ = articulation_coordinates(a);
+    position_ = articulation_positions(a);
     const std::vector<TreeModel> trees = tree_models(a);
     const int matrix = trees.back().matrix + trees.back().dofs * trees.back().dofs;
     tree_count_ = static_cast<int>(trees.size());
     exec.upload(trees_, trees);
     std::vector<DofActuator<T>> actuators;
     for (const ArticulationActuator& act : a.actuators)
-      actuators.push_back({coordinate_[size_t(act.link)], act.channel, static_cast<T>(act.gear),
-                           static_cast<T>(act.gain), static_cast<T>(act.bias_q), static_cast<T>(act.bias_qd),
-                           act.ctrl_limited ? 1 : 0, static_cast<T>(act.ctrl_range[0]),
+      actuators.push_back({coordinate_[size_t(act.link)], position_[size_t(act.link)], act.channel,
+                           static_cast<T>(act.gear), static_cast<T>(act.gain), static_cast<T>(act.bias_q),
+                           static_cast<T>(act.bias_qd), act.ctrl_limited ? 1 : 0, static_cast<T>(act.ctrl_range[0]),
                            static_cast<T>(act.ctrl_range[1])});
     actuator_count_ = static_cast<int>(actuators.size());
     if (!actuators.empty()) exec.upload(actuators_, actuators);
@@ -100,8 +103,8 @@ public:
 
   void state_fields(std::vector<StateField>& out) const {
     if (links_ == 0) return;
-    out.push_back({StateArray::JointQ, 1, dofs_, "joint coordinate", "joint position"});
-    out.push_back({StateArray::JointQd, 1, dofs_, "joint coordinate", "joint velocity"});
+    out.push_back({StateArray::JointQ, 1, positions_, "q entry", "joint position"});
+    out.push_back({StateArray::JointQd, 1, dofs_, "qd entry", "joint velocity"});
   }
 
   // The links' parameters, and the initial q and qd.
@@ -112,8 +115,8 @@ public:
     exec.upload(dofs_model_, dof_models<T>(a, p));
     if (dofs_ > 0) {
       const auto as_t = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
-      exec.upload_to(initial.joint_q, as_t(initial_coordinates(a, p, ParamId::LinkJointPosition)));
-      exec.upload_to(initial.joint_qd, as_t(initial_coordinates(a, p, ParamId::LinkJointVelocity)));
+      exec.upload_to(initial.joint_q, as_t(initial_positions(a, p)));
+      exec.upload_to(initial.joint_qd, as_t(initial_velocities(a, p)));
     }
     for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[size_t(k)]);
   }
@@ -172,11 +175,12 @@ public:
     const std::vector<double> armature = fetch_values(exec, exec.data(g_armature_), size_t(dofs_));
     const std::vector<double> damping = fetch_values(exec, exec.data(g_damping_), size_t(dofs_));
     const std::vector<double> gravity = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(tree_count_));
-    const std::vector<double> adj_q = fetch_values(exec, adj0.joint_q, size_t(dofs_));
+    const std::vector<double> adj_q = fetch_values(exec, adj0.joint_q, size_t(positions_));
     const std::vector<double> adj_qd = fetch_values(exec, adj0.joint_qd, size_t(dofs_));
     for (auto id :
          {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
-          ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity})
+          ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
+          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity})
       p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
     for (size_t k = 0; k < size_t(links_); ++k) {
       p[ParamId::LinkMass].grad[k] = mass[k];
@@ -190,10 +194,26 @@ public:
       for (size_t c = 0; c < 6; ++c) p[ParamId::LinkInertia].grad[6 * k + c] = row[c];
       const int d = coordinate_[k];
       if (d < 0) continue;
-      p[ParamId::LinkArmature].grad[k] = armature[size_t(d)];
-      p[ParamId::LinkDamping].grad[k] = damping[size_t(d)];
-      p[ParamId::LinkJointPosition].grad[k] = adj_q[size_t(d)];
-      p[ParamId::LinkJointVelocity].grad[k] = adj_qd[size_t(d)];
+      const ArticulationJoint joint = articulations_.links[k].joint;
+      for (int c = 0; c < joint_velocity_count(joint); ++c) {  // a ball's coordinates share them
+        p[ParamId::LinkArmature].grad[k] += armature[size_t(d + c)];
+        p[ParamId::LinkDamping].grad[k] += damping[size_t(d + c)];
+      }
+      const double* q = &adj_q[size_t(position_[k])];
+      const double* qd = &adj_qd[size_t(d)];
+      if (joint == ArticulationJoint::Hinge || joint == ArticulationJoint::Slide) {
+        p[ParamId::LinkJointPosition].grad[k] = q[0];
+        p[ParamId::LinkJointVelocity].grad[k] = qd[0];
+        continue;
+      }
+      if (joint == ArticulationJoint::Free) {
+        for (size_t c = 0; c < 3; ++c) {
+          p[ParamId::LinkTranslation].grad[3 * k + c] = *q++;
+          p[ParamId::LinkLinearVelocity].grad[3 * k + c] = *qd++;
+        }
+      }
+      for (size_t c = 0; c < 4; ++c) p[ParamId::LinkRotation].grad[4 * k + c] = q[c];
+      for (size_t c = 0; c < 3; ++c) p[ParamId::LinkAngularVelocity].grad[3 * k + c] = qd[c];
     }
     for (int t = 0; t < tree_count_; ++t)
       for (size_t c = 0; c < 3; ++c) p[ParamId::Gravity].grad[c] += gravity[3 * size_t(t) + c];
@@ -233,12 +253,12 @@ private:
             exec.data(work_),   exec.data(mass_),   exec.data(step_), exec.data(base_)};
   }
 
-  int links_, dofs_, channels_;
+  int links_, dofs_, positions_, channels_;
   Articulations articulations_;
   ContactSettings contact_;
   T dt_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
-  std::vector<int> coordinate_;
+  std::vector<int> coordinate_, position_;
   T gravity_[3] = {0, 0, 0};
   typename Exec::template Array<TreeModel> trees_;
   typename Exec::template Array<LinkModel<T>> links_model_;

@@ -19,25 +19,37 @@ inline double link_param(const ParameterSet& p, ParamId id, size_t row, size_t c
   return p[id].value[row * size_t(param_facts(id).cols) + col];
 }
 
+inline LinkJoint link_joint(ArticulationJoint joint) {
+  switch (joint) {
+    case ArticulationJoint::Weld: return LinkJoint::Weld;
+    case ArticulationJoint::Hinge: return LinkJoint::Hinge;
+    case ArticulationJoint::Slide: return LinkJoint::Slide;
+    case ArticulationJoint::Ball: return LinkJoint::Ball;
+    case ArticulationJoint::Free: return LinkJoint::Free;
+  }
+  return LinkJoint::Weld;
+}
+
 template <class T>
 std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet& p) {
-  const std::vector<int> coordinate = articulation_coordinates(a);
+  const std::vector<int> coordinate = articulation_coordinates(a), position = articulation_positions(a);
   std::vector<LinkModel<T>> links;
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& src = a.links[k];
     const auto value = [&](ParamId id, size_t c) { return static_cast<T>(link_param(p, id, k, c)); };
     LinkModel<T> l;
     l.parent = src.parent;
-    l.joint = int(src.joint == ArticulationJoint::Hinge   ? LinkJoint::Hinge
-                  : src.joint == ArticulationJoint::Slide ? LinkJoint::Slide
-                                                          : LinkJoint::Weld);
+    l.joint = int(link_joint(src.joint));
     l.dof = coordinate[k];
+    l.dofs = joint_velocity_count(src.joint);
+    l.position = position[k];
     l.pos = {value(ParamId::LinkPosition, 0), value(ParamId::LinkPosition, 1), value(ParamId::LinkPosition, 2)};
     l.quat = normalize(Quat<T>{static_cast<T>(src.quat[0]), static_cast<T>(src.quat[1]), static_cast<T>(src.quat[2]),
                                static_cast<T>(src.quat[3])});
     l.anchor = {static_cast<T>(src.anchor[0]), static_cast<T>(src.anchor[1]), static_cast<T>(src.anchor[2])};
+    const bool axial = src.joint == ArticulationJoint::Hinge || src.joint == ArticulationJoint::Slide;
     l.axis =
-        src.joint == ArticulationJoint::Weld
+        !axial
             ? Vec3<T>{0, 0, 1}
             : normalize(Vec3<T>{static_cast<T>(src.axis[0]), static_cast<T>(src.axis[1]), static_cast<T>(src.axis[2])});
     l.mass = value(ParamId::LinkMass, 0);
@@ -49,44 +61,77 @@ std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet
   return links;
 }
 
-// Per coordinate: its link's armature and damping.
+// Per coordinate: its link's armature and damping (all of a ball's or a free joint's
+// coordinates share them, as MuJoCo's), and a hinge's or slide's limits and place in q.
 template <class T>
 std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& p) {
-  const std::vector<int> coordinate = articulation_coordinates(a);
+  const std::vector<int> coordinate = articulation_coordinates(a), position = articulation_positions(a);
   std::vector<DofModel<T>> dofs(static_cast<size_t>(articulation_coordinate_count(a)));
-  for (size_t k = 0; k < a.links.size(); ++k)
-    if (coordinate[k] >= 0)
-      dofs[size_t(coordinate[k])] = {static_cast<T>(link_param(p, ParamId::LinkArmature, k, 0)),
-                                     static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0)),
-                                     a.links[k].limited ? 1 : 0,
-                                     static_cast<T>(a.links[k].range[0]),
-                                     static_cast<T>(a.links[k].range[1]),
-                                     static_cast<T>(a.links[k].limit_stiffness),
-                                     static_cast<T>(a.links[k].limit_damping)};
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const ArticulationLink& l = a.links[k];
+    const bool axial = joint_velocity_count(l.joint) == 1;
+    for (int c = 0; c < joint_velocity_count(l.joint); ++c)
+      dofs[size_t(coordinate[k] + c)] = {static_cast<T>(link_param(p, ParamId::LinkArmature, k, 0)),
+                                         static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0)),
+                                         axial ? position[k] : -1,
+                                         axial && l.limited ? 1 : 0,
+                                         static_cast<T>(l.range[0]),
+                                         static_cast<T>(l.range[1]),
+                                         static_cast<T>(l.limit_stiffness),
+                                         static_cast<T>(l.limit_damping)};
+  }
   return dofs;
 }
 
-// The initial q (which = LinkJointPosition) or qd (LinkJointVelocity), per coordinate.
-inline std::vector<double> initial_coordinates(const Articulations& a, const ParameterSet& p,
-                                               ParamId which = ParamId::LinkJointPosition) {
-  const std::vector<int> coordinate = articulation_coordinates(a);
-  std::vector<double> q(static_cast<size_t>(articulation_coordinate_count(a)));
-  for (size_t k = 0; k < a.links.size(); ++k)
-    if (coordinate[k] >= 0) q[size_t(coordinate[k])] = link_param(p, which, k, 0);
+// The initial q: link_q for a hinge or a slide; link_translation then link_rotation for a
+// free joint, link_rotation for a ball.
+inline std::vector<double> initial_positions(const Articulations& a, const ParameterSet& p) {
+  const std::vector<int> position = articulation_positions(a);
+  std::vector<double> q(static_cast<size_t>(articulation_position_count(a)));
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    double* out = position[k] >= 0 ? &q[size_t(position[k])] : nullptr;
+    const ArticulationJoint joint = a.links[k].joint;
+    if (joint == ArticulationJoint::Hinge || joint == ArticulationJoint::Slide)
+      out[0] = link_param(p, ParamId::LinkJointPosition, k, 0);
+    if (joint == ArticulationJoint::Free)
+      for (size_t c = 0; c < 3; ++c) *out++ = link_param(p, ParamId::LinkTranslation, k, c);
+    if (joint == ArticulationJoint::Ball || joint == ArticulationJoint::Free)
+      for (size_t c = 0; c < 4; ++c) out[c] = link_param(p, ParamId::LinkRotation, k, c);
+  }
   return q;
+}
+
+// The initial qd: link_qd for a hinge or a slide; link_linear_velocity then
+// link_angular_velocity for a free joint, link_angular_velocity for a ball.
+inline std::vector<double> initial_velocities(const Articulations& a, const ParameterSet& p) {
+  const std::vector<int> coordinate = articulation_coordinates(a);
+  std::vector<double> qd(static_cast<size_t>(articulation_coordinate_count(a)));
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    double* out = coordinate[k] >= 0 ? &qd[size_t(coordinate[k])] : nullptr;
+    const ArticulationJoint joint = a.links[k].joint;
+    if (joint == ArticulationJoint::Hinge || joint == ArticulationJoint::Slide)
+      out[0] = link_param(p, ParamId::LinkJointVelocity, k, 0);
+    if (joint == ArticulationJoint::Free)
+      for (size_t c = 0; c < 3; ++c) *out++ = link_param(p, ParamId::LinkLinearVelocity, k, c);
+    if (joint == ArticulationJoint::Ball || joint == ArticulationJoint::Free)
+      for (size_t c = 0; c < 3; ++c) out[c] = link_param(p, ParamId::LinkAngularVelocity, k, c);
+  }
+  return qd;
 }
 
 // The trees: a link without a parent starts one (the scene check keeps each tree's links
 // together, parents first); each tree's mass matrix block follows the last's.
 inline std::vector<TreeModel> tree_models(const Articulations& a) {
-  const std::vector<int> coordinate = articulation_coordinates(a);
   std::vector<TreeModel> trees;
-  int next_dof = 0, matrix = 0;
+  int next_dof = 0, next_position = 0, matrix = 0;
   for (size_t k = 0; k < a.links.size(); ++k) {
-    if (a.links[k].parent < 0 || trees.empty()) trees.push_back({int(k), 0, next_dof, 0, 0});
+    if (a.links[k].parent < 0 || trees.empty()) trees.push_back({int(k), 0, next_dof, 0, next_position, 0, 0});
     TreeModel& t = trees.back();
     ++t.links;
-    if (coordinate[k] >= 0) ++t.dofs, ++next_dof;
+    t.dofs += joint_velocity_count(a.links[k].joint);
+    t.positions += joint_position_count(a.links[k].joint);
+    next_dof += joint_velocity_count(a.links[k].joint);
+    next_position += joint_position_count(a.links[k].joint);
   }
   for (TreeModel& t : trees) {
     t.matrix = matrix;
@@ -100,7 +145,7 @@ inline std::vector<TreeModel> tree_models(const Articulations& a) {
 inline std::vector<std::vector<double>> initial_mass_matrices(const Articulations& a, const ParameterSet& p) {
   const std::vector<LinkModel<double>> links = link_models<double>(a, p);
   const std::vector<DofModel<double>> dofs = dof_models<double>(a, p);
-  const std::vector<double> q = initial_coordinates(a, p);
+  const std::vector<double> q = initial_positions(a, p);
   std::vector<LinkFrame<double>> frames(links.size());
   std::vector<std::vector<double>> matrices;
   for (const TreeModel& tree : tree_models(a)) {

@@ -1,8 +1,9 @@
 // Articulations as the kernels see them: trees of links, each joined to its parent by one
 // joint, in reduced (joint) coordinates. Links of every tree sit in one array, each
 // tree's links consecutive with a parent before its children; a joint's coordinates are
-// its entries of q (positions) and qd (velocities). Hinges and slides have one each, a
-// welded link none.
+// its entries of q (positions) and qd (velocities). Hinges and slides have one of each; a
+// ball has a rotation in q (4 numbers, joint_rotation.h) and an angular velocity in qd
+// (3); a free joint a translation and a rotation (7) and their rates (6); a weld none.
 #pragma once
 
 #include "nudge/mat33.h"
@@ -11,18 +12,29 @@
 
 namespace nudge {
 
-enum class LinkJoint : int { Weld = 0, Hinge = 1, Slide = 2 };
+enum class LinkJoint : int { Weld = 0, Hinge = 1, Slide = 2, Ball = 3, Free = 4 };
+
+// A joint's entries in qd and in q.
+NUDGE_HD int link_joint_dofs(int joint) {
+  return joint == int(LinkJoint::Ball) ? 3 : joint == int(LinkJoint::Free) ? 6 : joint == int(LinkJoint::Weld) ? 0 : 1;
+}
+NUDGE_HD int link_joint_positions(int joint) {
+  return joint == int(LinkJoint::Ball) ? 4 : joint == int(LinkJoint::Free) ? 7 : joint == int(LinkJoint::Weld) ? 0 : 1;
+}
+inline constexpr int kMaxJointDofs = 6;
 
 // One link and the joint to its parent, constant over a rollout.
 template <class T>
 struct LinkModel {
-  int parent = -1;  // a link of the same tree, before this one; -1: the world
-  int joint = 0;    // LinkJoint
-  int dof = -1;     // its index in q and qd (hinge, slide); -1: welded
-  Vec3<T> pos;      // the link's frame in its parent's at q = 0 (MuJoCo's body pos, quat)
+  int parent = -1;    // a link of the same tree, before this one; -1: the world
+  int joint = 0;      // LinkJoint
+  int dof = -1;       // its first entry in qd; -1: welded
+  int dofs = 0;       // how many (link_joint_dofs)
+  int position = -1;  // its first entry in q; -1: welded
+  Vec3<T> pos;        // the link's frame in its parent's at q = 0 (MuJoCo's body pos, quat)
   Quat<T> quat;
-  Vec3<T> anchor;  // the joint's point and axis (a unit vector) in the link's frame
-  Vec3<T> axis;
+  Vec3<T> anchor;    // the joint's point (a ball's and a free joint's centre of rotation) and
+  Vec3<T> axis;      // axis (a unit vector; a hinge's and a slide's) in the link's frame
   T mass;            // kg
   Vec3<T> com;       // the centre of mass in the link's frame
   Mat33<T> inertia;  // about the centre of mass, in the link's axes (symmetric)
@@ -30,11 +42,13 @@ struct LinkModel {
 
 // A joint coordinate's own terms: armature (added to M's diagonal), damping (a torque
 // -damping qd, implicit in the step as MuJoCo's Euler makes it), and its limits (a
-// penalty past [lower, upper]; limited 0: none).
+// penalty past [lower, upper]; limited 0: none). position: its entry in q, for a hinge's
+// or a slide's coordinate (whose q and qd are one number each), else -1.
 template <class T>
 struct DofModel {
   T armature;
   T damping;
+  int position;
   int limited;
   T lower, upper, limit_stiffness, limit_damping;
 };
@@ -47,6 +61,7 @@ struct DofModel {
 template <class T>
 struct DofActuator {
   int dof;
+  int position;  // the coordinate's entry in q
   int channel;
   T gear, gain, bias_q, bias_qd;
   int ctrl_limited;
@@ -56,8 +71,9 @@ struct DofActuator {
 // One tree: its links, its coordinates, and where its mass matrix sits in the scratch.
 struct TreeModel {
   int first_link, links;
-  int first_dof, dofs;
-  int matrix;  // offset of its dofs x dofs block
+  int first_dof, dofs;            // its entries in qd
+  int first_position, positions;  // and in q
+  int matrix;                     // offset of its dofs x dofs block
 };
 
 // A motion or a force of a rigid body in world coordinates about the world's origin

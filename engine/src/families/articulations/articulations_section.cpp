@@ -23,13 +23,14 @@ namespace {
 
 constexpr const char* kSection = "articulations";
 constexpr const char* kLinks = "articulations.links";
-constexpr const char* kJoints = "\"hinge\", \"slide\" or \"weld\"";
+constexpr const char* kJoints = "\"hinge\", \"slide\", \"ball\", \"free\" or \"weld\"";
 constexpr const char* kShapeKinds = "\"sphere\", \"capsule\", \"box\", \"cylinder\" or \"mesh\"";
 
 constexpr std::array<std::string_view, 5> kShapeNames{"sphere", "capsule", "box", "cylinder", "mesh"};
 
 std::optional<ArticulationJoint> joint_from_name(std::string_view name) {
-  for (ArticulationJoint j : {ArticulationJoint::Weld, ArticulationJoint::Hinge, ArticulationJoint::Slide})
+  for (ArticulationJoint j : {ArticulationJoint::Weld, ArticulationJoint::Hinge, ArticulationJoint::Slide,
+                              ArticulationJoint::Ball, ArticulationJoint::Free})
     if (articulation_joint_name(j) == name) return j;
   return std::nullopt;
 }
@@ -92,7 +93,8 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     if (auto v = r.optional(item, "anchor")) read_numbers(r, *v, l.anchor, "[x, y, z]: the joint's point (m)");
     if (auto v = r.optional(item, "axis")) read_numbers(r, *v, l.axis, "[x, y, z]: a non-zero axis");
     if (auto v = r.optional(item, "range")) {
-      if (l.joint == ArticulationJoint::Weld) r.fail_found(*v, "no range on a weld (it has no coordinate)");
+      if (joint_velocity_count(l.joint) != 1)
+        r.fail_found(*v, "a range only on a hinge or a slide (this joint has no single coordinate)");
       read_numbers(r, *v, l.range, "[lower, upper]: the joint's limits (rad or m)");
       if (!(l.range[0] < l.range[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
       l.limited = true;
@@ -174,10 +176,8 @@ OrderedJson articulations_json(const Scene& scene) {
     item["joint"] = std::string(articulation_joint_name(l.joint));
     if (!l.joint_name.empty()) item["joint_name"] = l.joint_name;
     item["quat"] = {l.quat[0], l.quat[1], l.quat[2], l.quat[3]};
-    if (l.joint != ArticulationJoint::Weld) {
-      item["anchor"] = {l.anchor[0], l.anchor[1], l.anchor[2]};
-      item["axis"] = {l.axis[0], l.axis[1], l.axis[2]};
-    }
+    if (l.joint != ArticulationJoint::Weld) item["anchor"] = {l.anchor[0], l.anchor[1], l.anchor[2]};
+    if (joint_velocity_count(l.joint) == 1) item["axis"] = {l.axis[0], l.axis[1], l.axis[2]};
     if (l.limited) {
       item["range"] = {l.range[0], l.range[1]};
       item["limit_stiffness"] = l.limit_stiffness;
@@ -242,13 +242,23 @@ std::optional<std::string> check_articulations(const Scene& scene) {
     if (l.parent >= 0 && size_t(l.parent) < root)
       return at + ".parent: found a link of an earlier tree; expected each tree's links together, parents first";
     if (!(norm3(l.quat) > 0 || std::fabs(l.quat[3]) > 0)) return at + ".quat: found zero; expected a rotation";
-    if (l.joint != ArticulationJoint::Weld && !(norm3(l.axis) > 0))
+    if (joint_velocity_count(l.joint) == 1 && !(norm3(l.axis) > 0))
       return at + ".axis: found zero; expected the joint's axis";
+    if (l.joint == ArticulationJoint::Free && l.parent >= 0)
+      return at + ".joint: found a free joint on a link with a parent (\"" + a.links[size_t(l.parent)].name +
+             "\"); expected a free joint only on a tree's root, which it joins to the world";
+    if (l.joint == ArticulationJoint::Ball || l.joint == ArticulationJoint::Free) {
+      const std::vector<double>& rotation = scene.params[ParamId::LinkRotation].value;
+      if (rotation.size() == 4 * a.links.size() && !(norm3(&rotation[4 * k]) > 0 || std::fabs(rotation[4 * k + 3]) > 0))
+        return at + ".rotation: found zero; expected a rotation [x, y, z, w]";
+    }
     for (double x : {l.quat[0], l.quat[1], l.quat[2], l.quat[3], l.anchor[0], l.anchor[1], l.anchor[2], l.axis[0],
                      l.axis[1], l.axis[2]})
       if (!std::isfinite(x)) return at + ": found a value that is not finite in quat, anchor or axis";
     if (l.limited) {
-      if (l.joint == ArticulationJoint::Weld) return at + ".range: found a range on a weld; expected none";
+      if (joint_velocity_count(l.joint) != 1)
+        return at + ".range: found a range on a " + std::string(articulation_joint_name(l.joint)) +
+               "; expected one only on a hinge or a slide";
       if (!(std::isfinite(l.range[0]) && std::isfinite(l.range[1]) && l.range[0] < l.range[1]))
         return at + ".range: found [" + std::to_string(l.range[0]) + ", " + std::to_string(l.range[1]) +
                "]; expected finite [lower, upper] with lower < upper";
@@ -262,9 +272,10 @@ std::optional<std::string> check_articulations(const Scene& scene) {
     const ArticulationActuator& act = a.actuators[k];
     const std::string at = index_path("articulations.actuators", static_cast<long long>(k));
     if (act.link < 0 || act.link >= a.link_count()) return at + ".link: found no such link";
-    if (a.links[size_t(act.link)].joint == ArticulationJoint::Weld)
-      return at + ".link: found the welded link \"" + a.links[size_t(act.link)].name +
-             "\"; expected a link with a hinge or a slide";
+    if (joint_velocity_count(a.links[size_t(act.link)].joint) != 1)
+      return at + ".link: found the link \"" + a.links[size_t(act.link)].name + "\" with a " +
+             std::string(articulation_joint_name(a.links[size_t(act.link)].joint)) +
+             "; expected a link with a hinge or a slide";
     if (act.channel < 0 || act.channel >= scene.channels)
       return at + ".channel: found " + std::to_string(act.channel) + "; expected a channel in [0, " +
              std::to_string(scene.channels) + ")";

@@ -9,7 +9,7 @@ namespace nudge {
 
 std::vector<LinkPose> link_poses(const Scene& scene, std::span<const double> q) {
   const std::vector<LinkModel<double>> links = link_models<double>(scene.articulations, scene.params);
-  std::vector<double> coordinates = initial_coordinates(scene.articulations, scene.params);
+  std::vector<double> coordinates = initial_positions(scene.articulations, scene.params);
   if (q.size() == coordinates.size()) coordinates.assign(q.begin(), q.end());
   std::vector<LinkFrame<double>> frames(links.size());
   for (const TreeModel& tree : tree_models(scene.articulations))
@@ -21,7 +21,7 @@ std::vector<LinkPose> link_poses(const Scene& scene, std::span<const double> q) 
     LinkPose& p = poses[k];
     p.pos[0] = f.origin.x, p.pos[1] = f.origin.y, p.pos[2] = f.origin.z;
     p.quat[0] = r.x, p.quat[1] = r.y, p.quat[2] = r.z, p.quat[3] = r.w;
-    const Vec3<double> axis = f.rot * links[k].axis;
+    const Vec3<double> axis = links[k].dofs == 1 ? f.rot * links[k].axis : Vec3<double>{0, 0, 0};
     const Vec3<double> anchor = f.origin + f.rot * links[k].anchor;
     const bool weld = links[k].dof < 0;
     p.anchor[0] = weld ? f.origin.x : anchor.x, p.anchor[1] = weld ? f.origin.y : anchor.y;
