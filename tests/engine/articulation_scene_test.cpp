@@ -412,6 +412,49 @@ TEST_CASE(
   test::check_float32_matches_float64(scene, {ParamId::LinkMass, ParamId::LinkAngularVelocity});
 }
 
+TEST_CASE("articulations: link_orientation and reach objectives on a floating tree, and their gradients") {
+  Scene scene = floating_scene(30);
+  Objective upright;
+  upright.type = ObjectiveType::LinkOrientation;
+  upright.links = {2};  // the hand, below the ball and the free joint
+  upright.axis[0] = 0, upright.axis[1] = 0, upright.axis[2] = 1;
+  upright.direction[0] = 1, upright.direction[1] = 0, upright.direction[2] = 0;
+  upright.weight = 2.0;
+  upright.step = 20;
+  Objective reach;
+  reach.type = ObjectiveType::Reach;
+  reach.links = {2};
+  reach.point[2] = -0.2;
+  reach.target = {0.3, 0.1, -0.2};
+  reach.weight = 1.5;
+  reach.step = 25;
+  scene.objectives = {upright, reach};
+  REQUIRE(check_scene(scene).ok());
+  // The loss is what forward kinematics of the state's q gives.
+  const Trajectory t = test::simulate_on_cpu(scene);
+  const auto hand_at = [&](int step) {
+    const std::vector<double> q(t.joint_q.begin() + step * t.positions, t.joint_q.begin() + (step + 1) * t.positions);
+    return link_poses(scene, q)[2];
+  };
+  const LinkPose at20 = hand_at(20), at25 = hand_at(25);
+  const Quat<double> turn20{at20.quat[0], at20.quat[1], at20.quat[2], at20.quat[3]};
+  const Quat<double> turn25{at25.quat[0], at25.quat[1], at25.quat[2], at25.quat[3]};
+  const Vec3<double> e = rotate(turn20, Vec3<double>{0, 0, 1}) - Vec3<double>{1, 0, 0};
+  const Vec3<double> d = Vec3<double>{at25.pos[0], at25.pos[1], at25.pos[2]} +
+                         rotate(turn25, Vec3<double>{0, 0, -0.2}) - Vec3<double>{0.3, 0.1, -0.2};
+  const test::Outcome out = test::run_cpu_gradient(scene, 1);
+  CHECK(out.loss == doctest::Approx(2.0 * dot(e, e) + 1.5 * dot(d, d)).epsilon(1e-12));
+  const std::string text = scene_json_text(scene);
+  CHECK(text.find("\"type\": \"link_orientation\"") != std::string::npos);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->objectives[0].type == ObjectiveType::LinkOrientation);
+  CHECK(again->objectives[0].links == upright.links);
+  test::check_against_central_differences(
+      scene, {ParamId::LinkRotation, ParamId::LinkAngularVelocity, ParamId::LinkTranslation, ParamId::LinkJointPosition,
+              ParamId::LinkPosition, ParamId::LinkMass, ParamId::Controls});
+}
+
 TEST_CASE("articulations: balls and free joints keep in the file; the check refuses what they cannot have") {
   Scene scene = floating_scene(5);
   const std::string text = scene_json_text(scene);

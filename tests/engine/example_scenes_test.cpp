@@ -18,6 +18,7 @@
 #include "../source_dir.h"
 #include "sanitized.h"
 #include "nudge/gradcheck.h"
+#include "nudge/link_poses.h"
 #include "nudge/optimize_scene.h"
 #include "nudge/parameters.h"
 #include "nudge/quat.h"
@@ -139,7 +140,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
                                "float_block",
                                "arm7_reach",
                                "cartpole_balance",
-                               "cartpole_swingup"}) {
+                               "cartpole_swingup",
+                               "quadruped_walk"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -925,6 +927,35 @@ TEST_CASE("example: cartpole_swingup's model predictive control swings the pole 
   INFO("executed loss ", mpc->loss);
   CHECK(mpc->loss < 0.2 * evaluate_loss(*cpu_simulator(scene), scene.params));  // hanging still: pi^2
   for (double u : mpc->params[ParamId::Controls].value) CHECK(std::fabs(u) <= 1.0);
+}
+
+TEST_CASE("example: quadruped_walk's network learns a gait that carries the torso forward, upright" *
+          doctest::skip(test::kSanitized)) {
+  const Scene scene = load_example("quadruped_walk");
+  REQUIRE(scene.articulations.links[0].joint == ArticulationJoint::Free);
+  // The torso at each step: where it is, and how far its own up (z in the MJCF) leans.
+  const auto torso = [&](const Trajectory& traj, int t) {
+    const std::vector<double> q(traj.joint_q.begin() + t * traj.positions,
+                                traj.joint_q.begin() + (t + 1) * traj.positions);
+    const LinkPose pose = link_poses(scene, q)[0];
+    const Vec3<double> up =
+        rotate(Quat<double>{pose.quat[0], pose.quat[1], pose.quat[2], pose.quat[3]}, Vec3<double>{0, 0, 1});
+    return std::pair{Vec3<double>{pose.pos[0], pose.pos[1], pose.pos[2]}, up};
+  };
+  const Trajectory still = rollout(scene, scene.params);
+  const Optimised opt = optimise(scene, 60);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss < 0.5 * opt.result.loss_history.front());
+  const Trajectory walked = rollout(scene, opt.params);
+  const double start = torso(walked, 0).first.x, end = torso(walked, walked.steps).first.x;
+  INFO("the torso moves ", end - start, " m forward in 2 s (", torso(still, still.steps).first.x - start,
+       " m with the untrained network)");
+  CHECK(end - start > 0.6);
+  for (int t = 0; t <= walked.steps; t += 10) {
+    const auto [at, up] = torso(walked, t);
+    CHECK(up.y > 0.7);   // never tips over
+    CHECK(at.y > 0.15);  // nor drags its belly (0.34 m standing)
+  }
 }
 
 TEST_CASE("example: throw lands the box upright on its target") {

@@ -96,6 +96,7 @@ enum class ObjectiveType {
                 // Python's autograd hands back as dL/dtrajectory, nudge.torch)
   Joints,       // w / |K| * sum_k (q_k,t - target_k)^2: the articulations' joints at step t (rad or m)
   Reach,        // w * |p_t - target|^2: a point on a link (`point`, in the link's frame) at step t
+  LinkOrientation,  // w * |R_t axis - direction|^2: a link's own axis pointing a way at step t
 };
 
 // The names used in scene files: "target", "positions", "markers", ...

@@ -34,6 +34,8 @@ constexpr ObjectiveLayout kRest{E::PointsOrAll, Target::None, B::None, false, fa
 constexpr ObjectiveLayout kWeights{E::None, Target::StateWeights, B::None, false, false, {1, 0, 0}, false};
 constexpr ObjectiveLayout kJoints{E::LinksOrAll, Target::PerLink, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kReach{E::Link, Target::Position, B::None, false, false, {1, 0, 0}, true, true};
+// By default the link's axis is to point up, as a body's.
+constexpr ObjectiveLayout kLinkOrientation{E::Link, Target::None, B::None, true, true, {0, 1, 0}, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {
@@ -52,6 +54,7 @@ constexpr ObjectiveKind kKinds[] = {
     {T::Weights, "weights", kWeights, make_weights_term},
     {T::Joints, "joints", kJoints, make_joints_term},
     {T::Reach, "reach", kReach, make_reach_term},
+    {T::LinkOrientation, "link_orientation", kLinkOrientation, make_link_orientation_term},
 };
 
 constexpr bool in_type_order() {
@@ -60,7 +63,7 @@ constexpr bool in_type_order() {
   return true;
 }
 static_assert(in_type_order(), "kKinds must list every objective type in ObjectiveType order");
-static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::Reach) + 1,  // the last type
+static_assert(std::size(kKinds) == static_cast<std::size_t>(ObjectiveType::LinkOrientation) + 1,  // the last type
               "kKinds must list every objective type");
 
 }  // namespace

@@ -34,20 +34,21 @@ std::span<const ObjectiveKind> objective_kinds();
 const ObjectiveKind& objective_kind(ObjectiveType type);
 
 // The makers, one per file of this folder.
-std::unique_ptr<ObjectiveTerm> make_target_term(const ObjectiveSource& source);       // centroid_terms.cpp
-std::unique_ptr<ObjectiveTerm> make_velocity_term(const ObjectiveSource& source);     // centroid_terms.cpp
-std::unique_ptr<ObjectiveTerm> make_positions_term(const ObjectiveSource& source);    // point_terms.cpp
-std::unique_ptr<ObjectiveTerm> make_markers_term(const ObjectiveSource& source);      // point_terms.cpp
-std::unique_ptr<ObjectiveTerm> make_effort_term(const ObjectiveSource& source);       // control_terms.cpp
-std::unique_ptr<ObjectiveTerm> make_smoothness_term(const ObjectiveSource& source);   // control_terms.cpp
-std::unique_ptr<ObjectiveTerm> make_travel_term(const ObjectiveSource& source);       // travel_term.cpp
-std::unique_ptr<ObjectiveTerm> make_orientation_term(const ObjectiveSource& source);  // orientation_term.cpp
-std::unique_ptr<ObjectiveTerm> make_tracks_term(const ObjectiveSource& source);       // tracks_term.cpp
-std::unique_ptr<ObjectiveTerm> make_inside_term(const ObjectiveSource& source);       // inside_term.cpp
-std::unique_ptr<ObjectiveTerm> make_shape_term(const ObjectiveSource& source);        // shape_term.cpp
-std::unique_ptr<ObjectiveTerm> make_rest_term(const ObjectiveSource& source);         // rest_term.cpp
-std::unique_ptr<ObjectiveTerm> make_weights_term(const ObjectiveSource& source);      // weights_term.cpp
-std::unique_ptr<ObjectiveTerm> make_joints_term(const ObjectiveSource& source);       // joints_term.cpp
-std::unique_ptr<ObjectiveTerm> make_reach_term(const ObjectiveSource& source);        // reach_term.cpp
+std::unique_ptr<ObjectiveTerm> make_target_term(const ObjectiveSource& source);            // centroid_terms.cpp
+std::unique_ptr<ObjectiveTerm> make_velocity_term(const ObjectiveSource& source);          // centroid_terms.cpp
+std::unique_ptr<ObjectiveTerm> make_positions_term(const ObjectiveSource& source);         // point_terms.cpp
+std::unique_ptr<ObjectiveTerm> make_markers_term(const ObjectiveSource& source);           // point_terms.cpp
+std::unique_ptr<ObjectiveTerm> make_effort_term(const ObjectiveSource& source);            // control_terms.cpp
+std::unique_ptr<ObjectiveTerm> make_smoothness_term(const ObjectiveSource& source);        // control_terms.cpp
+std::unique_ptr<ObjectiveTerm> make_travel_term(const ObjectiveSource& source);            // travel_term.cpp
+std::unique_ptr<ObjectiveTerm> make_orientation_term(const ObjectiveSource& source);       // orientation_term.cpp
+std::unique_ptr<ObjectiveTerm> make_tracks_term(const ObjectiveSource& source);            // tracks_term.cpp
+std::unique_ptr<ObjectiveTerm> make_inside_term(const ObjectiveSource& source);            // inside_term.cpp
+std::unique_ptr<ObjectiveTerm> make_shape_term(const ObjectiveSource& source);             // shape_term.cpp
+std::unique_ptr<ObjectiveTerm> make_rest_term(const ObjectiveSource& source);              // rest_term.cpp
+std::unique_ptr<ObjectiveTerm> make_weights_term(const ObjectiveSource& source);           // weights_term.cpp
+std::unique_ptr<ObjectiveTerm> make_joints_term(const ObjectiveSource& source);            // joints_term.cpp
+std::unique_ptr<ObjectiveTerm> make_reach_term(const ObjectiveSource& source);             // reach_term.cpp
+std::unique_ptr<ObjectiveTerm> make_link_orientation_term(const ObjectiveSource& source);  // link_orientation_term.cpp
 
 }  // namespace nudge

@@ -9,8 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "families/articulations/articulation_dynamics.h"
-#include "families/articulations/articulation_links.h"
+#include "objectives/link_kinematics.h"
 #include "objectives/objective_registry.h"
 
 namespace nudge {
@@ -20,20 +19,16 @@ namespace {
 class ReachTerm final : public StateTerm<ReachTerm> {
 public:
   explicit ReachTerm(const ObjectiveSource& source)
-      : weight_(source.objective.weight), step_(source.step),
-        link_(source.objective.links.at(0)), point_{source.objective.point[0], source.objective.point[1],
-                                                    source.objective.point[2]},
+      : weight_(source.objective.weight),
+        step_(source.step), point_{source.objective.point[0], source.objective.point[1], source.objective.point[2]},
         target_{source.objective.target[0], source.objective.target[1], source.objective.target[2]},
-        articulations_(source.scene.articulations), positions_(articulation_position_count(articulations_)) {
-    for (const TreeModel& tree : tree_models(articulations_))
-      if (link_ >= tree.first_link && link_ < tree.first_link + tree.links) tree_ = tree;
+        kinematics_(source.scene.articulations, source.objective.links.at(0)) {
     prepare(source.scene.params);
   }
 
   void prepare(const ParameterSet& params) override {
-    links_ = link_models<double>(articulations_, params);
-    frames_.resize(links_.size());
-    adj_pos_.assign(links_.size(), Vec3<double>{0, 0, 0});
+    kinematics_.prepare(params);
+    adj_pos_.assign(kinematics_.links().size(), Vec3<double>{0, 0, 0});
   }
 
   void observe(std::set<int>& steps) const override { steps.insert(step_); }
@@ -50,18 +45,16 @@ public:
     if (t != step_) return;
     const Vec3<double> p = point_at(s);
     const Vec3<double> g = 2 * weight_ * (p - target_);
-    for (int k = link_; k >= 0; k = links_[size_t(k)].parent) {
-      const LinkModel<double>& l = links_[size_t(k)];
-      const LinkFrame<double>& f = frames_[size_t(k)];
-      if (l.joint == int(LinkJoint::Hinge) || l.joint == int(LinkJoint::Slide)) {
+    const std::vector<LinkModel<double>>& links = kinematics_.links();
+    const std::vector<LinkFrame<double>>& frames = kinematics_.frames();
+    for (int k = kinematics_.link(); k >= 0; k = links[size_t(k)].parent) {
+      const LinkModel<double>& l = links[size_t(k)];
+      const LinkFrame<double>& f = frames[size_t(k)];
+      if (l.joint == int(LinkJoint::Hinge) || l.joint == int(LinkJoint::Slide))
         adj.joint_q[l.position] += static_cast<T>(dot(g, cross(f.motion[0].ang, p) + f.motion[0].lin));
-      } else if (l.dofs > 0) {  // the point as a wrench: dL per twist of the link
-        std::fill(adj_q_.begin(), adj_q_.end(), 0.0);
-        add_joint_position_adjoint(l, f, q_.data(), Spatial<double>{cross(p, g), g}, adj_q_.data());
-        for (int c = 0; c < link_joint_positions(l.joint); ++c)
-          adj.joint_q[l.position + c] += static_cast<T>(adj_q_[size_t(l.position + c)]);
-      }
-      const Mat33<double> parent = l.parent >= 0 ? frames_[size_t(l.parent)].rot : identity33<double>();
+      else  // the point as a wrench: dL per twist of the link
+        kinematics_.add_joint_wrench(k, Spatial<double>{cross(p, g), g}, adj.joint_q);
+      const Mat33<double> parent = l.parent >= 0 ? frames[size_t(l.parent)].rot : identity33<double>();
       adj_pos_[size_t(k)] += mul_transpose(parent, g);
     }
   }
@@ -75,27 +68,17 @@ public:
   }
 
 private:
-  // The point in the world at the state's joint coordinates (the frames are kept for the
-  // gradient).
+  // The point in the world at the state's joint positions.
   template <class T>
   Vec3<double> point_at(StateView<const T> s) const {
-    q_.resize(static_cast<size_t>(positions_));
-    adj_q_.resize(q_.size());
-    for (int i = 0; i < positions_; ++i) q_[size_t(i)] = static_cast<double>(s.joint_q[i]);
-    link_frames(tree_, links_.data(), q_.data(), frames_.data());
-    const LinkFrame<double>& f = frames_[size_t(link_)];
+    const LinkFrame<double>& f = kinematics_.frame_at(s);
     return f.origin + f.rot * point_;
   }
 
   double weight_;
-  int step_, link_;
+  int step_;
   Vec3<double> point_, target_;
-  Articulations articulations_;
-  int positions_;
-  TreeModel tree_{0, 0, 0, 0, 0, 0, 0};
-  std::vector<LinkModel<double>> links_;
-  mutable std::vector<LinkFrame<double>> frames_;  // of the last state read, at its q
-  mutable std::vector<double> q_, adj_q_;
+  LinkKinematics kinematics_;
   mutable std::vector<Vec3<double>> adj_pos_;  // dL/d(link_position), summed over the backward pass
 };
 
