@@ -47,6 +47,13 @@ int bodies_of(const Scene& s) { return s.body_count(); }
 int points_of(const Scene& s) { return s.material_points.count(); }
 int coordinates_of(const Scene& s) { return articulation_coordinate_count(s.articulations); }
 int positions_of(const Scene& s) { return articulation_position_count(s.articulations); }
+// Per entry of q or qd (count: joint_position_count or joint_velocity_count), its link.
+std::vector<int> links_per_entry(const Scene& s, int (*count)(ArticulationJoint)) {
+  std::vector<int> links;
+  for (size_t k = 0; k < s.articulations.links.size(); ++k)
+    for (int c = 0; c < count(s.articulations.links[k].joint); ++c) links.push_back(static_cast<int>(k));
+  return links;
+}
 const TrajectoryArray kTrajectoryArrays[] = {
     {"x", &Trajectory::x, particles_of, 3, false},
     {"body_x", &Trajectory::body_x, bodies_of, 3, false},
@@ -318,24 +325,10 @@ PYBIND11_MODULE(_nudge, m) {
           },
           "the articulations' links, in order (the rows of the link_* parameters)")
       .def_property_readonly(
-          "joint_links",
-          [](const Scene& s) {
-            std::vector<int> links;
-            for (size_t k = 0; k < s.articulations.links.size(); ++k)
-              for (int c = 0; c < joint_velocity_count(s.articulations.links[k].joint); ++c)
-                links.push_back(static_cast<int>(k));
-            return links;
-          },
+          "joint_links", [](const Scene& s) { return links_per_entry(s, joint_velocity_count); },
           "per entry of qd (simulate's joint_qd), the link whose joint it is")
       .def_property_readonly(
-          "joint_position_links",
-          [](const Scene& s) {
-            std::vector<int> links;
-            for (size_t k = 0; k < s.articulations.links.size(); ++k)
-              for (int c = 0; c < joint_position_count(s.articulations.links[k].joint); ++c)
-                links.push_back(static_cast<int>(k));
-            return links;
-          },
+          "joint_position_links", [](const Scene& s) { return links_per_entry(s, joint_position_count); },
           "per entry of q (simulate's joint_q), the link whose joint it is: a hinge or slide has one, a ball 4 "
           "(its rotation x, y, z, w), a free joint 7 (translation, then rotation)")
       .def("to_json", &scene_json_text, "the scene file's JSON text (paths relative to its source's folder)")

@@ -30,6 +30,37 @@ LinkModel<double> hinge_link(int parent, int dof, Vec3<double> pos, Vec3<double>
   return l;
 }
 
+// A plane collider through `on` with unit normal n (its rotation's second column).
+Collider<double> plane_through(Vec3<double> on, Vec3<double> n) {
+  const Vec3<double> a = normalize(cross(n, Vec3<double>{1, 0, 0})), b = cross(a, n);
+  Collider<double> plane{};
+  plane.type = ShapeType::Plane;
+  plane.position[0] = on.x, plane.position[1] = on.y, plane.position[2] = on.z;
+  const Vec3<double> cols[3] = {b, n, a};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) plane.rotation[3 * r + c] = r == 0 ? cols[c].x : r == 1 ? cols[c].y : cols[c].z;
+  return plane;
+}
+
+// The fixtures' contacts: smooth (damping both ways, a softplus switch) so that central
+// differences apply, on the given colliders and points.
+LinkContacts<double> smooth_contacts(const std::vector<Collider<double>>& shapes, const std::vector<int>& start,
+                                     const std::vector<Vec3<double>>& offset, const std::vector<double>& radius) {
+  LinkContacts<double> c;
+  c.colliders.count = static_cast<int>(shapes.size());
+  c.colliders.shapes = shapes.data();
+  c.colliders.stiffness = 3000;
+  c.colliders.damping = 20;
+  c.colliders.friction = 0.6;
+  c.colliders.smoothing = 0.01;
+  c.colliders.friction_smoothing = 0.1;
+  c.colliders.damp_approach_only = false;
+  c.point_start = start.data();
+  c.offset = offset.data();
+  c.radius = radius.data();
+  return c;
+}
+
 // tests/data/articulations/double_pendulum.xml, as MuJoCo models it.
 struct DoublePendulum {
   std::vector<LinkModel<double>> links{hinge_link(-1, 0, {0, 0, 2}, {0, 0, -0.25}, 1.0, {0.021, 0.021, 0.001}),
@@ -146,16 +177,9 @@ struct Branchy {
     const auto world = [&](int link, int point) {
       return frames[size_t(link)].origin + frames[size_t(link)].rot * point_offset[size_t(point)];
     };
-    // The plane: normal n (R's second column), through the hand's point, 1.5 cm deep.
+    // The plane through the hand's point, 1.5 cm deep.
     const Vec3<double> n = normalize(Vec3<double>{0.1, -0.2, 1});
-    const Vec3<double> a = normalize(cross(n, Vec3<double>{1, 0, 0})), b = cross(a, n);
-    Collider<double> plane{};
-    plane.type = ShapeType::Plane;
-    const Vec3<double> on = world(3, 3) - (point_radius[3] - 0.015) * n;
-    plane.position[0] = on.x, plane.position[1] = on.y, plane.position[2] = on.z;
-    const Vec3<double> cols[3] = {b, n, a};
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) plane.rotation[3 * r + c] = r == 0 ? cols[c].x : r == 1 ? cols[c].y : cols[c].z;
+    const Collider<double> plane = plane_through(world(3, 3) - (point_radius[3] - 0.015) * n, n);
     Collider<double> ball{};
     ball.type = ShapeType::Sphere;
     ball.size[0] = 0.2;
@@ -163,17 +187,7 @@ struct Branchy {
     ball.position[0] = centre.x, ball.position[1] = centre.y, ball.position[2] = centre.z;
     for (int k = 0; k < 9; ++k) ball.rotation[k] = k % 4 == 0 ? 1 : 0;
     shapes = {plane, ball};
-    contacts.colliders.count = 2;
-    contacts.colliders.shapes = shapes.data();
-    contacts.colliders.stiffness = 3000;
-    contacts.colliders.damping = 20;
-    contacts.colliders.friction = 0.6;
-    contacts.colliders.smoothing = 0.01;
-    contacts.colliders.friction_smoothing = 0.1;
-    contacts.colliders.damp_approach_only = false;
-    contacts.point_start = point_start.data();
-    contacts.offset = point_offset.data();
-    contacts.radius = point_radius.data();
+    contacts = smooth_contacts(shapes, point_start, point_offset, point_radius);
   }
 };
 
@@ -432,27 +446,9 @@ struct Floating {
     point_radius = {0.0, 0.04};
     link_frames(tree, links.data(), q, frames.data());
     const Vec3<double> n = normalize(Vec3<double>{0.1, 1, -0.2});
-    const Vec3<double> a = normalize(cross(n, Vec3<double>{1, 0, 0})), b = cross(a, n);
     const Vec3<double> limb = frames[1].origin + frames[1].rot * point_offset[1];
-    const Vec3<double> on = limb - (point_radius[1] - 0.01) * n;
-    Collider<double> plane{};
-    plane.type = ShapeType::Plane;
-    plane.position[0] = on.x, plane.position[1] = on.y, plane.position[2] = on.z;
-    const Vec3<double> cols[3] = {b, n, a};
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) plane.rotation[3 * r + c] = r == 0 ? cols[c].x : r == 1 ? cols[c].y : cols[c].z;
-    shapes = {plane};
-    contacts.colliders.count = 1;
-    contacts.colliders.shapes = shapes.data();
-    contacts.colliders.stiffness = 3000;
-    contacts.colliders.damping = 20;
-    contacts.colliders.friction = 0.6;
-    contacts.colliders.smoothing = 0.01;
-    contacts.colliders.friction_smoothing = 0.1;
-    contacts.colliders.damp_approach_only = false;
-    contacts.point_start = point_start.data();
-    contacts.offset = point_offset.data();
-    contacts.radius = point_radius.data();
+    shapes = {plane_through(limb - (point_radius[1] - 0.01) * n, n)};
+    contacts = smooth_contacts(shapes, point_start, point_offset, point_radius);
   }
 };
 

@@ -223,6 +223,18 @@ TEST_CASE("articulations: a reach objective's loss, its file form, and gradients
   (void)test::require_same_bits_for_threads_and_checkpoints(scene);
 }
 
+// A floor (y up in the scene) with smooth contact (a softplus switch, damping both ways),
+// so that central differences apply.
+void add_smooth_floor(Scene& scene, double friction) {
+  scene.colliders = {ColliderShape{}};
+  scene.contact.smoothing = 0.005;
+  scene.contact.friction_smoothing = 0.05;
+  scene.contact.damp_approach_only = false;
+  scene.params[ParamId::ContactStiffness].value = {3e3};
+  scene.params[ParamId::ContactDamping].value = {30};
+  scene.params[ParamId::ContactFriction].value = {friction};
+}
+
 // A planar leg (MuJoCo's hopper's way: slides in x and z and a hinge for the torso, then
 // hip and knee) landing on a plane collider with its foot 1 cm in and sliding: the
 // contact is smooth (a softplus switch, damping both ways) so central differences apply.
@@ -259,14 +271,7 @@ Scene leg_scene(int steps) {
   r.qd = {0.6, -0.3, 0.2, -0.5, 0.4};
   r.timestep = 0.001;
   Scene scene = robot_scene(r, "", steps);
-  ColliderShape floor;  // y up in the scene
-  scene.colliders = {floor};
-  scene.contact.smoothing = 0.005;
-  scene.contact.friction_smoothing = 0.05;
-  scene.contact.damp_approach_only = false;
-  scene.params[ParamId::ContactStiffness].value = {3e3};
-  scene.params[ParamId::ContactDamping].value = {30};
-  scene.params[ParamId::ContactFriction].value = {0.8};
+  add_smooth_floor(scene, 0.8);
   drive_and_weigh(scene, 0.3, 0.2, 1.3);
   return scene;
 }
@@ -355,14 +360,7 @@ Scene floating_scene(int steps) {
   scene.params[ParamId::LinkTranslation].value = {0.05, -0.02, 0.1, 0, 0, 0, 0, 0, 0};
   scene.params[ParamId::LinkLinearVelocity].value = {0.4, -1.5, 0.2, 0, 0, 0, 0, 0, 0};
   scene.params[ParamId::LinkAngularVelocity].value = {1.5, -2.0, 3.0, 0.5, -1.0, 0.8, 0, 0, 0};
-  ColliderShape floor;  // y up in the scene
-  scene.colliders = {floor};
-  scene.contact.smoothing = 0.005;
-  scene.contact.friction_smoothing = 0.05;
-  scene.contact.damp_approach_only = false;
-  scene.params[ParamId::ContactStiffness].value = {3e3};
-  scene.params[ParamId::ContactDamping].value = {30};
-  scene.params[ParamId::ContactFriction].value = {0.5};
+  add_smooth_floor(scene, 0.5);
   drive_and_weigh(scene, 0.3, 0.2, 1.3);
   return scene;
 }
