@@ -124,6 +124,13 @@ NUDGE_HD Vec3<T> free_joint_coriolis(const LinkModel<T>& l, const LinkFrame<T>& 
   return cross(Vec3<T>{qd[l.dof], qd[l.dof + 1], qd[l.dof + 2]}, turn);
 }
 
+// Where a ball's or free joint's rotation starts among its entries (of q and of qd alike):
+// 0 for a ball, 3 for a free joint (after its shifts); -1 for a joint without one.
+template <class T>
+NUDGE_HD int joint_turn_offset(const LinkModel<T>& l) {
+  return l.joint == int(LinkJoint::Ball) ? 0 : l.joint == int(LinkJoint::Free) ? 3 : -1;
+}
+
 // dL/dq of the link's joint from the wrench its subtree feels (dL per twist of the link,
 // world coordinates about the origin): a hinge or a slide moves the subtree along its
 // motion, a free joint's translation along the world's axes, and a ball's or a free
@@ -133,8 +140,8 @@ NUDGE_HD void add_joint_position_adjoint(const LinkModel<T>& l, const LinkFrame<
                                          T* adj_q) {
   if (l.joint == int(LinkJoint::Hinge) || l.joint == int(LinkJoint::Slide)) {
     adj_q[l.position] += dot(fr.motion[0], wrench);
-  } else if (l.joint == int(LinkJoint::Ball) || l.joint == int(LinkJoint::Free)) {
-    const int turn = l.joint == int(LinkJoint::Free) ? 3 : 0;
+  } else if (joint_turn_offset(l) >= 0) {
+    const int turn = joint_turn_offset(l);
     if (turn)
       adj_q[l.position] += wrench.lin.x, adj_q[l.position + 1] += wrench.lin.y, adj_q[l.position + 2] += wrench.lin.z;
     const Vec3<T> adj_theta{dot(fr.motion[turn], wrench), dot(fr.motion[turn + 1], wrench),
@@ -486,7 +493,7 @@ NUDGE_HD void integrate_positions(const TreeModel& tree, const LinkModel<T>* lin
                                   T* q_next) {
   for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
     const LinkModel<T>& l = links[k];
-    const int turn = l.joint == int(LinkJoint::Ball) ? 0 : l.joint == int(LinkJoint::Free) ? 3 : -1;
+    const int turn = joint_turn_offset(l);
     const int shifts = turn < 0 ? l.dofs : turn;
     for (int c = 0; c < shifts; ++c) q_next[l.position + c] = q[l.position + c] + dt * qd_next[l.dof + c];
     if (turn >= 0) {
@@ -503,7 +510,7 @@ NUDGE_HD void adjoint_integrate_positions(const TreeModel& tree, const LinkModel
                                           const T* qdd, T dt, T* adj_q, T* adj_qd) {
   for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {
     const LinkModel<T>& l = links[k];
-    const int turn = l.joint == int(LinkJoint::Ball) ? 0 : l.joint == int(LinkJoint::Free) ? 3 : -1;
+    const int turn = joint_turn_offset(l);
     const int shifts = turn < 0 ? l.dofs : turn;
     for (int c = 0; c < shifts; ++c) adj_qd[l.dof + c] += dt * adj_q[l.position + c];
     if (turn >= 0) {
