@@ -23,6 +23,7 @@ if(TARGET glfw AND TARGET Vulkan::Vulkan AND EXISTS "${NUDGE_IMGUI_BUNDLE_DIR}/i
   # Our code uses the current API only; obsolete names are compile errors.
   target_compile_definitions(nudge_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_OBSOLETE_KEYIO)
   target_compile_options(nudge_imgui PRIVATE -w)
+  set_target_properties(nudge_imgui PROPERTIES UNITY_BUILD OFF)  # their sources are not written to share one file
   target_link_libraries(nudge_imgui PUBLIC glfw Vulkan::Vulkan)
   set_target_properties(nudge_imgui PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endif()

@@ -18,7 +18,7 @@ namespace {
 
 // What the Edit menu changes: the dialogs and banner, the clipboard and snapping, and the
 // commands it queues; the rest of the state it reads.
-struct Panel {
+struct EditMenu {
   const StudioState& state;
   UiState& ui;
   EditorState& editor;
@@ -29,7 +29,7 @@ namespace edits = studio::edits;
 using edits::Vec3;
 using K = Selection::Kind;
 
-void history_items(const Panel& panel) {
+void history_items(const EditMenu& panel) {
   const studio::Document& document = panel.state.document;
   const auto& history = document.history();
   const std::string undo = document.can_undo() ? "Undo " + history[document.position()].label : "Undo";
@@ -52,7 +52,7 @@ void history_items(const Panel& panel) {
 }
 
 // A menu item for a builder: greyed when it does not apply, with `why` as its tooltip.
-void builder_item(const Panel& panel, const char* label, const char* shortcut,
+void builder_item(const EditMenu& panel, const char* label, const char* shortcut,
                   const std::optional<command::EditScene>& edit, const char* why) {
   if (ImGui::MenuItem(label, shortcut, false, edit.has_value())) panel.commands.push(*edit);
   if (!edit && why && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
@@ -60,7 +60,7 @@ void builder_item(const Panel& panel, const char* label, const char* shortcut,
 
 // Edit > Add > Joint Between the Selected Bodies: a submenu of the four types, and the
 // axis hinges and prismatic joints take (remembered between openings).
-void joint_items(const Panel& panel) {
+void joint_items(const EditMenu& panel) {
   static std::array<double, 3> axis{0, 0, 1};
   const bool applies = joint_for_selection(panel.state, JointType::Ball, axis).has_value();
   const bool open = ImGui::BeginMenu("Joint Between the Selected Bodies", applies);
@@ -100,7 +100,7 @@ void joint_items(const Panel& panel) {
   ImGui::EndMenu();
 }
 
-void add_items(const Panel& panel) {
+void add_items(const EditMenu& panel) {
   if (!ImGui::BeginMenu("Add")) return;
   const Vec3 at = drop_point(panel.state);
   if (ImGui::MenuItem("Particle"))
@@ -232,7 +232,7 @@ void add_items(const Panel& panel) {
 }  // namespace
 
 void edit_menu(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands) {
-  const Panel panel{state, ui, editor, commands};
+  const EditMenu panel{state, ui, editor, commands};
   if (!ImGui::BeginMenu("Edit")) return;
   history_items(panel);
   ImGui::Separator();

@@ -21,7 +21,7 @@ namespace {
 
 // What the Footage tab changes: the shot's tools and track, the view, dialogs and banner,
 // and the commands it queues; the rest of the state it reads.
-struct Panel {
+struct FootagePanel {
   const StudioState& state;
   ShotState& shot;
   UiState& ui;
@@ -39,7 +39,7 @@ void heading(const char* text) {
 
 // The video row: the path as the scene writes it (relative to its folder), frame rate
 // and first frame, applied together.
-void video_section(const Panel& panel, const Scene& scene) {
+void video_section(const FootagePanel& panel, const Scene& scene) {
   // The fields hold what is typed until the scene's own values change (an edit, undo,
   // another scene), which they then show.
   static std::string path, shown_path;
@@ -87,7 +87,7 @@ void video_section(const Panel& panel, const Scene& scene) {
                        number(1.0 / (scene.footage.fps * scene.settings.dt)).c_str());
 }
 
-void camera_section(const Panel& panel, const Scene& scene) {
+void camera_section(const FootagePanel& panel, const Scene& scene) {
   const bool can_look = scene.footage.camera || panel.shot.view.video();
   ImGui::BeginDisabled(!can_look);
   ImGui::Checkbox("Look through the shot's camera (C)", &panel.ui.view.through_shot);
@@ -174,7 +174,7 @@ void camera_section(const Panel& panel, const Scene& scene) {
   ImGui::EndDisabled();
 }
 
-void tracks_section(const Panel& panel, const Scene& scene) {
+void tracks_section(const FootagePanel& panel, const Scene& scene) {
   const std::vector<Track>& tracks = scene.footage.tracks;
   if (!tracks.empty() && ImGui::BeginTable("tracks", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
     for (const Track& t : tracks) {
@@ -243,7 +243,7 @@ void tracks_section(const Panel& panel, const Scene& scene) {
 }  // namespace
 
 void draw_footage_contents(const StudioState& state, ShotState& shot, UiState& ui, CommandQueue& commands) {
-  const Panel panel{state, shot, ui, commands};
+  const FootagePanel panel{state, shot, ui, commands};
   const Scene& scene = panel.state.document.scene();
   heading("Video");
   video_section(panel, scene);

@@ -21,7 +21,7 @@ struct CheckForm {
   int samples = 6;
 };
 
-CheckForm& form() {
+CheckForm& check_form() {
   static CheckForm f;  // one window, one form
   return f;
 }
@@ -80,7 +80,7 @@ void report_table(const GradCheckReport& report) {
 }  // namespace
 
 void draw_gradient_check_contents(const StudioState& state, CommandQueue& commands) {
-  CheckForm& f = form();
+  CheckForm& f = check_form();
   const Scene& scene = state.point_scene();
   if (!f.initialised) {  // the optimised parameters, or everything when none is
     const bool any = scene.params.optimized_size() > 0;

@@ -27,7 +27,7 @@ using studio::ParamEntry;
 constexpr ImU32 kPoint = IM_COL32(255, 255, 255, 255);
 constexpr ImU32 kSlope = IM_COL32(90, 200, 255, 255);
 constexpr ImU32 kStep = IM_COL32(190, 190, 190, 255);
-constexpr ImU32 kGap = IM_COL32(60, 40, 40, 255);
+constexpr ImU32 kNoResult = IM_COL32(60, 40, 40, 255);
 
 // What the form edits between frames.
 struct AxisForm {
@@ -46,7 +46,7 @@ struct LandscapeForm {
   const void* shows = nullptr;  // the landscape the form was last set from or asked for
 };
 
-LandscapeForm& form() {
+LandscapeForm& landscape_form() {
   static LandscapeForm f;  // one window, one form
   return f;
 }
@@ -256,7 +256,7 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
     for (int row = 0; row < rows; ++row)
       for (int column = 0; column < columns; ++column) {
         const double l = r.loss[size_t(row * columns + column)];
-        ImU32 colour = kGap;
+        ImU32 colour = kNoResult;
         if (std::isfinite(l)) {
           const render::Rgba c =
               render::map_value(render::ColorMap::Sequential, float(v_of(l)), float(v.lo), float(v.hi));
@@ -315,7 +315,7 @@ void draw_grid_plot(const LandscapeResult& r, bool log_scale) {
 }  // namespace
 
 void draw_landscape_contents(const StudioState& state, CommandQueue& commands) {
-  LandscapeForm& f = form();
+  LandscapeForm& f = landscape_form();
   const Scene& scene = state.point_scene();
   // A landscape this form did not ask for (a lesson's): the form shows what it asked.
   if (const studio::LossLandscape* shown = state.trust.landscape.get(); shown && shown != f.shows) {

@@ -13,14 +13,14 @@ namespace {
 
 // What the menus change: the view, dialogs and banner, the editor's clipboard and
 // snapping (Edit), and the commands they queue; the rest of the state they read.
-struct Panel {
+struct MenuBar {
   const StudioState& state;
   UiState& ui;
   EditorState& editor;
   CommandQueue& commands;
 };
 
-void file_menu(const Panel& panel) {
+void file_menu(const MenuBar& panel) {
   if (!ImGui::BeginMenu("File")) return;
   if (ImGui::MenuItem("New", "Ctrl+N")) panel.commands.push(command::NewScene{});
   ImGui::SetItemTooltip("An empty scene: 1 s of time, gravity and a ground; add to it from Edit > Add");
@@ -74,7 +74,7 @@ void file_menu(const Panel& panel) {
   ImGui::EndMenu();
 }
 
-void view_menu(const Panel& panel) {
+void view_menu(const MenuBar& panel) {
   if (!ImGui::BeginMenu("View")) return;
   ViewFlags& v = panel.ui.view;
   if (ImGui::BeginMenu("Panels")) {
@@ -155,7 +155,7 @@ void view_menu(const Panel& panel) {
   ImGui::EndMenu();
 }
 
-void help_menu(const Panel& panel) {
+void help_menu(const MenuBar& panel) {
   if (!ImGui::BeginMenu("Help")) return;
   if (ImGui::MenuItem("Welcome and Examples")) panel.ui.welcome = true;
   if (ImGui::BeginMenu("Lessons")) {
@@ -177,7 +177,7 @@ void help_menu(const Panel& panel) {
 }  // namespace
 
 float draw_menu_bar(const StudioState& state, UiState& ui, EditorState& editor, CommandQueue& commands) {
-  const Panel panel{state, ui, editor, commands};
+  const MenuBar panel{state, ui, editor, commands};
   float height = 0;
   if (ImGui::BeginMainMenuBar()) {
     file_menu(panel);

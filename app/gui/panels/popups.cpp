@@ -23,7 +23,7 @@ namespace {
 
 // What the dialogs change: which are open, the banner, and the commands they queue; the
 // rest of the state they read.
-struct Panel {
+struct DialogContext {
   const StudioState& state;
   UiState& ui;
   CommandQueue& commands;
@@ -221,7 +221,7 @@ void about_window(const StudioState& state, bool* open) {
 
 // Asks what to do with unsaved changes before a new scene, another scene or quitting
 // replaces them: Save (then go on), Discard (go on), Cancel (stay).
-void unsaved_changes_popup(const Panel& panel) {
+void unsaved_changes_popup(const DialogContext& panel) {
   constexpr const char* kTitle = "Unsaved Changes";
   if (panel.ui.popups.unsaved && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
@@ -278,7 +278,7 @@ void unsaved_changes_popup(const Panel& panel) {
 }
 
 // Offers the unsaved changes an earlier session left behind (a crash, a kill).
-void recovery_popup(const Panel& panel) {
+void recovery_popup(const DialogContext& panel) {
   constexpr const char* kTitle = "Recover Unsaved Changes";
   if (panel.ui.popups.recovery && !ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
@@ -308,7 +308,7 @@ void recovery_popup(const Panel& panel) {
 
 // Edit > Add > Load Marker CSV: a markers objective on the chosen file, its first marker
 // bound to the selected particle (the inspector binds the others).
-void marker_csv_dialog(const Panel& panel) {
+void marker_csv_dialog(const DialogContext& panel) {
   constexpr const char* kTitle = "Load Marker CSV";
   if (panel.ui.popups.marker_csv) {
     start_dialog(panel.state, "");
@@ -350,7 +350,7 @@ void marker_csv_dialog(const Panel& panel) {
 }  // namespace
 
 void draw_popups(const StudioState& state, UiState& ui, CommandQueue& commands) {
-  const Panel panel{state, ui, commands};
+  const DialogContext panel{state, ui, commands};
   recovery_popup(panel);
   unsaved_changes_popup(panel);
   if (panel.ui.popups.open_file) {

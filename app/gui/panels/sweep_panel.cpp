@@ -20,8 +20,8 @@ namespace nudge::gui {
 
 namespace {
 
-constexpr ImU32 kGap = IM_COL32(60, 40, 40, 255);      // a point without a result
-constexpr ImU32 kMissing = IM_COL32(30, 32, 36, 255);  // a point not in the table yet
+constexpr ImU32 kEmptyCell = IM_COL32(60, 40, 40, 255);  // a point without a result
+constexpr ImU32 kMissing = IM_COL32(30, 32, 36, 255);    // a point not in the table yet
 constexpr ImU32 kPicked = IM_COL32(255, 255, 255, 255);
 
 bool log_scale_setting = true;
@@ -147,7 +147,7 @@ void draw_grid(const SweepTableContents& t, SweepView& sweep, int y_column, bool
     for (int j = 0; j < rows; ++j)
       for (int i = 0; i < columns; ++i) {
         const int k = cell[std::size_t(j * columns + i)];
-        ImU32 colour = k < 0 ? kMissing : kGap;
+        ImU32 colour = k < 0 ? kMissing : kEmptyCell;
         if (k >= 0) {
           const double y = plotted_value(t.rows[std::size_t(k)], y_column, log_scale);
           if (std::isfinite(y)) {

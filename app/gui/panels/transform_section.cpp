@@ -23,7 +23,7 @@ struct TransformForm {
   double scale = 1;
 };
 
-TransformForm& form() {
+TransformForm& transform_form() {
   static TransformForm f;  // kept between frames and selections, as a dialog's values
   return f;
 }
@@ -43,7 +43,7 @@ void draw_transform_section(const StudioState& state, const Selection& selection
   if (selection.kind != Selection::Kind::Particle && selection.kind != Selection::Kind::Body) return;
   const std::optional<glm::dvec3> centre = movable_origin(state.point_scene(), selection);
   if (!centre || !ImGui::CollapsingHeader("Transform")) return;
-  TransformForm& f = form();
+  TransformForm& f = transform_form();
   const float width = -ImGui::GetFontSize() * 6;
   ImGui::SetNextItemWidth(width);
   ImGui::InputScalarN("move by (m)", ImGuiDataType_Double, f.move, 3, nullptr, nullptr, "%.4g");

@@ -17,14 +17,14 @@ bool finite3(const std::array<double, 3>& p) {
   return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]);
 }
 
-std::string number(double x) {
+std::string short_number(double x) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", x);
   return buffer;
 }
 
 std::string triple(const std::array<double, 3>& p) {
-  return "(" + number(p[0]) + ", " + number(p[1]) + ", " + number(p[2]) + ")";
+  return "(" + short_number(p[0]) + ", " + short_number(p[1]) + ", " + short_number(p[2]) + ")";
 }
 
 // How a lattice cell is split into tets.
@@ -134,7 +134,7 @@ Result<TetMesh> tet_sphere(std::array<double, 3> center, double radius, int reso
   if (std::string e = count_error("tet_sphere: the resolution", counts, 6); !e.empty()) return Error{e};
   if (!finite3(center)) return Error{"tet_sphere: the centre " + triple(center) + " must be finite"};
   if (!(radius > 0) || !std::isfinite(radius))
-    return Error{"tet_sphere: the radius is " + number(radius) + "; expected a positive finite number"};
+    return Error{"tet_sphere: the radius is " + short_number(radius) + "; expected a positive finite number"};
 
   TetMesh mesh = lattice_tets({-1, -1, -1}, {1, 1, 1}, resolution, resolution, resolution, CellSplit::six_from_centre);
   // Cube to ball. The cube shell |p|_inf = r goes to the sphere of radius r: p's direction

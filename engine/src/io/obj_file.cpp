@@ -16,7 +16,7 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_spaces(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
@@ -33,7 +33,7 @@ std::string_view next_token(std::string_view& s) {
 }
 
 // from_chars accepts no leading '+'; exporters write one now and then.
-std::optional<double> parse_finite(std::string_view token) {
+std::optional<double> parse_obj_number(std::string_view token) {
   if (token.size() > 1 && token.front() == '+' && token[1] != '-' && token[1] != '+') token.remove_prefix(1);
   double value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
@@ -62,7 +62,7 @@ std::optional<Error> each_obj_line(std::string_view text, F&& f) {
   std::size_t position = 0;
   while (position < text.size()) {
     const std::size_t end = std::min(text.find('\n', position), text.size());
-    const std::string_view line = trim(text.substr(position, end - position));
+    const std::string_view line = trim_spaces(text.substr(position, end - position));
     position = end + 1;
     ++line_number;
     std::string_view rest = line.substr(0, line.find('#'));
@@ -83,7 +83,7 @@ Result<std::array<double, 3>> parse_vertex(std::string_view rest, std::string_vi
   double numbers[7] = {};
   int count = 0;
   for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-    const std::optional<double> value = parse_finite(token);
+    const std::optional<double> value = parse_obj_number(token);
     if (!value || count == 7) {
       count = -1;
       break;

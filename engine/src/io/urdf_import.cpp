@@ -38,7 +38,7 @@ using M3 = Mat33<double>;
 
 // An element for messages: with its name, or inside its nearest named ancestor
 // (`<joint name="elbow"> <origin>`).
-std::string element_label(const XMLElement* e) {
+std::string urdf_label(const XMLElement* e) {
   const auto own = [](const XMLElement* x) {
     std::string label = "<" + std::string(x->Name());
     if (const char* name = x->Attribute("name")) label += " name=\"" + std::string(name) + "\"";
@@ -132,7 +132,7 @@ private:
   std::map<std::string, std::vector<double>, std::less<>> materials_;
 
   [[noreturn]] void fail(const XMLElement* e, const std::string& message) const {
-    throw robot_xml::Failure{label_ + ":" + std::to_string(e->GetLineNum()) + ": " + element_label(e) + ": " + message};
+    throw robot_xml::Failure{label_ + ":" + std::to_string(e->GetLineNum()) + ": " + urdf_label(e) + ": " + message};
   }
   void note(const std::string& line) {
     if (std::find(robot_.ignored.begin(), robot_.ignored.end(), line) == robot_.ignored.end())

@@ -12,30 +12,32 @@ namespace nudge {
 namespace {
 
 using T = ObjectiveType;
-using E = ObjectiveElements;
+using Elements = ObjectiveElements;
 using Target = ObjectiveTarget;
 using B = ObjectiveBinding;
 
 // Layouts: elements, target, binding, axis, direction, default direction, step.
 constexpr ObjectiveLayout kCentroidPosition{
-    E::ParticlesOrBodies, Target::Position, B::None, false, false, {1, 0, 0}, true};
+    Elements::ParticlesOrBodies, Target::Position, B::None, false, false, {1, 0, 0}, true};
 constexpr ObjectiveLayout kCentroidVelocity{
-    E::ParticlesOrBodies, Target::Velocity, B::None, false, false, {1, 0, 0}, true};
-constexpr ObjectiveLayout kPointTargets{E::ParticlesOrAll, Target::PerParticle, B::None, false, false, {1, 0, 0}, true};
-constexpr ObjectiveLayout kMarkerFile{E::None, Target::None, B::MarkerFile, false, false, {1, 0, 0}, false};
+    Elements::ParticlesOrBodies, Target::Velocity, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kPointTargets{
+    Elements::ParticlesOrAll, Target::PerParticle, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kMarkerFile{Elements::None, Target::None, B::MarkerFile, false, false, {1, 0, 0}, false};
 constexpr ObjectiveLayout kControlsOnly{};
-constexpr ObjectiveLayout kTravel{E::ParticlesOrPoints, Target::None, B::None, false, true, {1, 0, 0}, true};
+constexpr ObjectiveLayout kTravel{Elements::ParticlesOrPoints, Target::None, B::None, false, true, {1, 0, 0}, true};
 // By default the body's axis is to point up.
-constexpr ObjectiveLayout kOrientation{E::Bodies, Target::None, B::None, true, true, {0, 1, 0}, true};
-constexpr ObjectiveLayout kFootageTracks{E::None, Target::None, B::FootageTracks, false, false, {1, 0, 0}, false};
-constexpr ObjectiveLayout kInside{E::PointsOrAll, Target::Region, B::None, false, false, {1, 0, 0}, true};
-constexpr ObjectiveLayout kShape{E::PointsOrAll, Target::PointSet, B::None, false, false, {1, 0, 0}, true};
-constexpr ObjectiveLayout kRest{E::PointsOrAll, Target::None, B::None, false, false, {1, 0, 0}, true};
-constexpr ObjectiveLayout kWeights{E::None, Target::StateWeights, B::None, false, false, {1, 0, 0}, false};
-constexpr ObjectiveLayout kJoints{E::LinksOrAll, Target::PerLink, B::None, false, false, {1, 0, 0}, true};
-constexpr ObjectiveLayout kReach{E::Link, Target::Position, B::None, false, false, {1, 0, 0}, true, true};
+constexpr ObjectiveLayout kOrientation{Elements::Bodies, Target::None, B::None, true, true, {0, 1, 0}, true};
+constexpr ObjectiveLayout kFootageTracks{Elements::None, Target::None, B::FootageTracks, false, false,
+                                         {1, 0, 0},      false};
+constexpr ObjectiveLayout kInside{Elements::PointsOrAll, Target::Region, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kShape{Elements::PointsOrAll, Target::PointSet, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kRest{Elements::PointsOrAll, Target::None, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kWeights{Elements::None, Target::StateWeights, B::None, false, false, {1, 0, 0}, false};
+constexpr ObjectiveLayout kJoints{Elements::LinksOrAll, Target::PerLink, B::None, false, false, {1, 0, 0}, true};
+constexpr ObjectiveLayout kReach{Elements::Link, Target::Position, B::None, false, false, {1, 0, 0}, true, true};
 // By default the link's axis is to point up, as a body's.
-constexpr ObjectiveLayout kLinkOrientation{E::Link, Target::None, B::None, true, true, {0, 1, 0}, true};
+constexpr ObjectiveLayout kLinkOrientation{Elements::Link, Target::None, B::None, true, true, {0, 1, 0}, true};
 
 // In ObjectiveType order (checked below).
 constexpr ObjectiveKind kKinds[] = {

@@ -27,6 +27,7 @@
 #include <string>
 #include <utility>
 
+#include "io/json_text.h"
 #include "optim/optimizer_common.h"
 
 namespace nudge {
@@ -117,12 +118,6 @@ bool loss_converged(double previous, double current, double loss_tolerance) {
   return loss_tolerance > 0.0 && std::abs(current - previous) <= loss_tolerance * std::max(1.0, std::abs(current));
 }
 
-std::string number_text(double x) {
-  char text[32];
-  const auto end = std::to_chars(text, text + sizeof text, x).ptr;  // shortest round trip: "0.3", "-1"
-  return std::string(text, end);
-}
-
 // A method given a function it cannot use, or cmaes settings it cannot run with: the
 // caller's mistake, reported rather than asserted, since settings come from files and UIs.
 std::optional<Error> unusable(const ObjectiveFunctions& f, const OptimizerSettings& settings) {
@@ -138,7 +133,7 @@ std::optional<Error> unusable(const ObjectiveFunctions& f, const OptimizerSettin
     return Error{"optimizer.population: found " + std::to_string(settings.population) +
                  "; expected 0 (the default) or an integer >= 2"};
   if (!(settings.sigma > 0.0) || !std::isfinite(settings.sigma))
-    return Error{"optimizer.sigma: found " + number_text(settings.sigma) + "; expected a number > 0"};
+    return Error{"optimizer.sigma: found " + scene_io::number_text(settings.sigma) + "; expected a number > 0"};
   return std::nullopt;
 }
 

@@ -60,7 +60,7 @@ bool split_csv(std::string_view line, std::vector<std::string>& fields) {
   return !quoted;
 }
 
-std::string number_text(double x) {
+std::string exact_text(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", x);  // read back to the same bits
   return text;
@@ -73,7 +73,7 @@ bool parse_number(const std::string& text, double& x) {
 
 std::string row_line(const SweepRow& row) {
   std::string line = std::to_string(row.index);
-  for (const double x : row.values) line += "," + number_text(x);
+  for (const double x : row.values) line += "," + exact_text(x);
   return line + "," + csv_field(row.status) + "\n";
 }
 
