@@ -212,9 +212,12 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
   // The links' frames along the motion (some 200 steps of it), with their shapes' reach.
   if (!scene.articulations.empty()) {
     double shape_reach = 0;
-    for (const ArticulationLink& link : scene.articulations.links)
-      for (const LinkShape& s : link.shapes)
+    const std::vector<LinkPose> rest = link_poses(scene);
+    for (size_t k = 0; k < rest.size(); ++k)
+      for (const LinkShape& shape : scene.articulations.links[k].shapes) {
+        const LinkShape s = scaled_link_shape(shape, scene.articulations.links[k], rest[k].scale);
         shape_reach = std::max(shape_reach, std::hypot(s.pos[0], s.pos[1], s.pos[2]) + s.size[0] + s.size[1]);
+      }
     const int steps = traj ? traj->steps : 0, stride = std::max(1, steps / 200);
     for (int t = 0; t <= steps; t += stride)
       for (const LinkPose& pose : link_poses_at(scene, traj, t))

@@ -235,6 +235,8 @@ struct StepGradients {
   std::vector<Mat33<double>> inertia;
   Vec3<double> gravity{0, 0, 0};
   double contact_stiffness = 0, contact_damping = 0, contact_friction = 0;
+  std::vector<Vec3<double>> point_offset;  // per contact point
+  std::vector<double> point_radius;
 };
 
 template <class Tree>
@@ -253,11 +255,18 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
   g.inertia.assign(links, zero33<double>());
   g.armature.assign(dofs, 0.0), g.damping.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
   g.controls.assign(b.controls.size(), 0.0);
-  const TreeGrad<double> grad{g.mass.data(),     g.com.data(),
-                              g.inertia.data(),  g.pos.data(),
-                              g.armature.data(), g.damping.data(),
-                              g.gain.data(),     g.controls.data(),
-                              &g.gravity,        {&g.contact_stiffness, &g.contact_damping, &g.contact_friction}};
+  g.point_offset.assign(b.point_offset.size(), {0, 0, 0}), g.point_radius.assign(b.point_radius.size(), 0.0);
+  const TreeGrad<double> grad{g.mass.data(),
+                              g.com.data(),
+                              g.inertia.data(),
+                              g.pos.data(),
+                              g.armature.data(),
+                              g.damping.data(),
+                              g.gain.data(),
+                              g.controls.data(),
+                              &g.gravity,
+                              {&g.contact_stiffness, &g.contact_damping, &g.contact_friction},
+                              {g.point_offset.data(), g.point_radius.data()}};
   for (int t = loss.steps - 1; t >= 0; --t)
     REQUIRE(adjoint_tree_step(b.tree, b.inputs(), qs[size_t(t)].data(), qds[size_t(t)].data(), b.scratch(), g.q.data(),
                               g.qd.data(), grad, 0));
@@ -319,6 +328,14 @@ void check_step_adjoint(Tree& b) {
   check_close(g.contact_stiffness, test::central_difference(c.stiffness, f), "contact stiffness", 0);
   check_close(g.contact_damping, test::central_difference(c.damping, f), "contact damping", 0);
   check_close(g.contact_friction, test::central_difference(c.friction, f), "contact friction", 0);
+  // Each point's place on its link and its radius (what a link's scale moves).
+  for (int j = 0; j < int(b.point_offset.size()); ++j) {
+    Vec3<double>& o = b.point_offset[size_t(j)];
+    check_close(g.point_offset[size_t(j)].x, test::central_difference(o.x, f), "point offset.x", j);
+    check_close(g.point_offset[size_t(j)].y, test::central_difference(o.y, f), "point offset.y", j);
+    check_close(g.point_offset[size_t(j)].z, test::central_difference(o.z, f), "point offset.z", j);
+    check_close(g.point_radius[size_t(j)], test::central_difference(b.point_radius[size_t(j)], f), "point radius", j);
+  }
 }
 
 TEST_CASE("a tree step's adjoint matches central differences for every input") {

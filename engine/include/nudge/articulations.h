@@ -9,7 +9,10 @@
 // about `anchor` by a rotation (q: a quaternion x, y, z, w; qd: the angular velocity in the
 // link's frame), a free joint moves it by a translation in the world's axes and turns it
 // as a ball (q: 3 + 4, qd: 3 + 3, as MuJoCo's free joint; only a tree's root has one), a
-// weld holds it. Its mass, centre of mass and inertia are parameters, as are its joint's
+// weld holds it. A link's size is a parameter too (link_scale, 1 by default): scaled by s
+// about its joint's anchor, its shapes, contact points, centre of mass and its children's
+// placements move by s, and its mass and inertia grow by s^3 and s^5 (one density): the
+// length of a leg for a design to change. Its mass, centre of mass and inertia are parameters, as are its joint's
 // damping and armature and the initial q and qd (nudge/parameters.h: link_q, link_qd for
 // hinges and slides; link_rotation, link_translation, link_angular_velocity and
 // link_linear_velocity for balls and free joints).
@@ -84,6 +87,10 @@ struct Articulations {
   int link_count() const { return static_cast<int>(links.size()); }
   bool empty() const { return links.empty(); }
 };
+
+// A shape as its link's size (the link_scale parameter, s) places it: its position
+// moved by s about the joint's anchor, its sizes grown by s.
+LinkShape scaled_link_shape(const LinkShape& shape, const ArticulationLink& link, double scale);
 
 // Each link's first entry in qd, -1 for a weld; and how many entries qd has.
 std::vector<int> articulation_coordinates(const Articulations& a);

@@ -31,7 +31,8 @@ static_assert(kGradCheckNoise * kGradCheckNoise == std::numeric_limits<double>::
 struct GradCheckOptions {
   int samples_per_parameter = 6;  // arrays with more entries are sampled
   // Largest step h = relative_step * p for a parameter that must be positive, else
-  // relative_step * max(|p|, 1); three more, each 10x smaller.
+  // relative_step * max(|p|, 1); three more, each 10x smaller. A step whose rollouts
+  // fail is left out, as long as two adjacent steps run.
   double relative_step = 1e-3;
   double tolerance = 1e-6;  // largest relative error of a resolved entry
   // Rounding noise next to the gradient's scale: adjoint and difference may also differ

@@ -86,6 +86,9 @@ enum class ParamId : int {
   LinkTranslation,      // L x 3, m, a free joint's translation, in the world's axes
   LinkAngularVelocity,  // L x 3, rad/s, its angular velocity in the link's frame
   LinkLinearVelocity,   // L x 3, m/s, a free joint's velocity, in the world's axes
+  // A link's size (nudge/articulations.h): its shapes, centre of mass and children's
+  // placements scaled about its joint's anchor, its mass by scale^3 and inertia by scale^5.
+  LinkScale,  // L x 1, > 0, 1: as given
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

@@ -56,6 +56,7 @@ public:
   }
 
   int link() const { return link_; }
+  const Articulations& articulations() const { return articulations_; }
   const std::vector<LinkModel<double>>& links() const { return links_; }
   const std::vector<LinkFrame<double>>& frames() const { return frames_; }
 

@@ -4,7 +4,8 @@
 // the parameters give them, so its gradient reaches both: along each joint above the link,
 // the joint's motion at the point, dp/dq_j = w_j x p + v_j (a ball's or free joint's
 // rotation by the turn its four numbers make, articulation_dynamics.h); and each
-// placement above it (link_position) moves the point with it, in its parent's axes.
+// placement above it (link_position) moves the point with it, in its parent's axes. The
+// point scales with its link (link_scale), as the link's shapes do.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -28,7 +29,10 @@ public:
 
   void prepare(const ParameterSet& params) override {
     kinematics_.prepare(params);
+    const ArticulationLink& link = kinematics_.articulations().links[size_t(kinematics_.link())];
+    scaled_ = scaled_point(point_, link_scale_centre(link), link_scale(params, size_t(kinematics_.link())));
     adj_pos_.assign(kinematics_.links().size(), Vec3<double>{0, 0, 0});
+    adj_scale_ = 0;
   }
 
   void observe(std::set<int>& steps) const override { steps.insert(step_); }
@@ -57,14 +61,17 @@ public:
       const Mat33<double> parent = l.parent >= 0 ? frames[size_t(l.parent)].rot : identity33<double>();
       adj_pos_[size_t(k)] += mul_transpose(parent, g);
     }
+    // p = origin + R (c + s (point - c))
+    const int k = kinematics_.link();
+    const Vec3<double> centre = link_scale_centre(kinematics_.articulations().links[size_t(k)]);
+    adj_scale_ += dot(g, kinematics_.frames()[size_t(k)].rot * (point_ - centre));
   }
 
   void add_param_grad(ParameterSet& params) const override {
-    std::vector<double>& grad = params[ParamId::LinkPosition].grad;
-    if (grad.size() != 3 * adj_pos_.size()) return;
-    for (size_t k = 0; k < adj_pos_.size(); ++k) {
-      grad[3 * k] += adj_pos_[k].x, grad[3 * k + 1] += adj_pos_[k].y, grad[3 * k + 2] += adj_pos_[k].z;
-    }
+    const Articulations& a = kinematics_.articulations();
+    for (size_t k = 0; k < adj_pos_.size(); ++k) add_placement_grad(a, params, k, adj_pos_[k]);
+    std::vector<double>& scale = params[ParamId::LinkScale].grad;
+    if (scale.size() == adj_pos_.size()) scale[size_t(kinematics_.link())] += adj_scale_;
   }
 
 private:
@@ -72,14 +79,18 @@ private:
   template <class T>
   Vec3<double> point_at(StateView<const T> s) const {
     const LinkFrame<double>& f = kinematics_.frame_at(s);
-    return f.origin + f.rot * point_;
+    return f.origin + f.rot * scaled_;
   }
 
   double weight_;
   int step_;
   Vec3<double> point_, target_;
+  Vec3<double> scaled_;  // the point at the evaluation's link_scale
   LinkKinematics kinematics_;
-  mutable std::vector<Vec3<double>> adj_pos_;  // dL/d(link_position), summed over the backward pass
+  // dL/d(each link's placement, link_placement) and dL/d(the link's scale) through the
+  // point, summed over the backward pass.
+  mutable std::vector<Vec3<double>> adj_pos_;
+  mutable double adj_scale_ = 0;
 };
 
 }  // namespace

@@ -174,8 +174,12 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
     {
       const double value = param.value[i];
       ParameterSet probe = scene.params;
-      // Central differences at four steps a decade apart.
-      double d[kSteps], rounding[kSteps];
+      // Central differences at four steps a decade apart. A step whose rollouts fail (a
+      // value moved past what the scene can run: an inertia made indefinite) is left out;
+      // the check needs two adjacent steps that run.
+      double d[kSteps] = {}, rounding[kSteps] = {};
+      bool ran[kSteps] = {};
+      std::string failure;
       for (int k = 0; k < kSteps; ++k) {
         const double h = options.relative_step * std::pow(10.0, -k) * step_scale(id, value);
         probe[id].value[i] = value + h;
@@ -183,9 +187,11 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
         probe[id].value[i] = value - h;
         auto minus = (*sim)->evaluate(probe);
         probe[id].value[i] = value;
-        if (!plus || !minus)
-          return Error{"finite difference of " + std::string(param_name(id)) + "[" + std::to_string(i) +
-                       "]: " + (plus ? minus.error() : plus.error()).message};
+        if (!plus || !minus) {
+          failure = (plus ? minus.error() : plus.error()).message;
+          continue;
+        }
+        ran[k] = true;
         d[k] = (plus->loss - minus->loss) / (2.0 * h);
         // A few ulp of the losses, divided by the step: what no difference can resolve.
         rounding[k] =
@@ -198,9 +204,12 @@ Result<GradCheckReport> gradient_check(const Scene& scene, const GradCheckOption
       // rounding, and the pair is chosen by it: two tiny steps agreeing within their
       // rounding are no better than two larger ones agreeing as closely.
       const auto uncertainty_of = [&](int k) { return std::max(std::fabs(d[k] - d[k + 1]), rounding[k + 1]); };
-      int best = 0;
-      for (int k = 1; k + 1 < kSteps; ++k)
-        if (uncertainty_of(k) < uncertainty_of(best)) best = k;
+      int best = -1;
+      for (int k = 0; k + 1 < kSteps; ++k)
+        if (ran[k] && ran[k + 1] && (best < 0 || uncertainty_of(k) < uncertainty_of(best))) best = k;
+      if (best < 0)
+        return Error{"finite difference of " + std::string(param_name(id)) + "[" + std::to_string(i) +
+                     "]: no two adjacent steps ran: " + failure};
       const double fd = d[best + 1];
       const double uncertainty = uncertainty_of(best);
       GradCheckEntry entry{id, i, value, param.grad[i], fd, 0.0, uncertainty};

@@ -211,6 +211,8 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::LinkLinearVelocity, "link_linear_velocity", E::Link, 3, "m/s", 0.0, R::Finite,
      "articulations.links.linear_velocity", "a finite velocity in the world's axes (m/s)", "initial velocity", O::None,
      F::FieldWhenSet},
+    {ParamId::LinkScale, "link_scale", E::Link, 1, "", 1.0, R::Positive, "articulations.links.scale",
+     "a scale > 0 (1: the link as given)", "size", O::None, F::FieldWhenSet},
 };
 
 constexpr bool in_id_order() {

@@ -63,19 +63,29 @@ NUDGE_HD Spatial<T> link_contact_wrench(const LinkContacts<T>& c, int k, T mass,
   return w;
 }
 
+// Where the points' own gradients go (null: not wanted), per point: dL/d(its offset, in
+// its link's frame) and dL/d(its radius), for the links' scales.
+template <class T>
+struct LinkPointGrad {
+  Vec3<T>* offset = nullptr;
+  T* radius = nullptr;
+};
+
 // The adjoint of link_contact_wrench given dL/d(wrench), wbar (a motion: the wrench's
 // power pairs it with a twist): adds dL/dv into adj_v, the points' share into the frame's
-// wrench (a twist d of the frame moves a point p by d.ang x p + d.lin), and the link's
-// share of dL/dmass and of the contact parameters.
+// wrench (a twist d of the frame moves a point p by d.ang x p + d.lin), the link's share
+// of dL/dmass and of the contact parameters, and the points' own into points.
 template <class T>
 NUDGE_HD void adj_link_contact_wrench(const LinkContacts<T>& c, int k, T mass, const Mat33<T>& rot, Vec3<T> origin,
                                       Spatial<T> v, Spatial<T> wbar, Spatial<T>& adj_v, Spatial<T>& frame, T& adj_mass,
-                                      T& adj_stiffness, T& adj_damping, T& adj_friction) {
+                                      T& adj_stiffness, T& adj_damping, T& adj_friction,
+                                      const LinkPointGrad<T>& points = {}) {
   for (int j = c.point_start[k]; j < c.point_start[k + 1]; ++j) {
     const Vec3<T> p = origin + rot * c.offset[j];
     const BodyState<T> s = contact_point_state(p, v);
     BodyState<T> adj_s{{0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     Vec3<T> adj_p{0, 0, 0};
+    T adj_radius = 0;
     for (int i = 0; i < c.colliders.count; ++i) {
       const Collider<T>& shape = c.colliders.shapes[i];
       const Wrench<T> f = body_point_contact(c.colliders, shape, s, Vec3<T>{0, 0, 0}, c.radius[j], mass);
@@ -83,7 +93,6 @@ NUDGE_HD void adj_link_contact_wrench(const LinkContacts<T>& c, int k, T mass, c
       adj_p += cross(f.force, wbar.ang);
       const Wrench<T> adj_f{wbar.lin + cross(wbar.ang, p), wbar.ang};
       Vec3<T> adj_offset{0, 0, 0};
-      T adj_radius = 0;
       adj_body_point_contact(c.colliders, shape, s, Vec3<T>{0, 0, 0}, c.radius[j], adj_f, adj_s, adj_offset, adj_radius,
                              adj_stiffness, adj_damping, adj_friction, mass, &adj_mass);
     }
@@ -93,6 +102,9 @@ NUDGE_HD void adj_link_contact_wrench(const LinkContacts<T>& c, int k, T mass, c
     adj_v.ang += cross(p, adj_s.v) + adj_s.w;
     frame.ang += cross(p, adj_p);
     frame.lin += adj_p;
+    // p = origin + rot offset
+    if (points.offset) points.offset[j] += mul_transpose(rot, adj_p);
+    if (points.radius) points.radius[j] += adj_radius;
   }
 }
 

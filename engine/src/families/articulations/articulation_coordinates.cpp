@@ -1,8 +1,19 @@
 // The joint coordinates of a scene's articulations (nudge/articulations.h): each joint's
-// entries of qd and of q, in link order.
+// entries of qd and of q, in link order; a link's shapes at its scale.
 #include "nudge/articulations.h"
 
 namespace nudge {
+
+LinkShape scaled_link_shape(const LinkShape& shape, const ArticulationLink& link, double scale) {
+  LinkShape scaled = shape;
+  if (scale == 1.0) return scaled;  // bit for bit, as the kernels' points (articulation_links.h)
+  for (int c = 0; c < 3; ++c) {
+    scaled.pos[c] = link.anchor[c] + scale * (shape.pos[c] - link.anchor[c]);
+    scaled.size[c] = scale * shape.size[c];
+    scaled.mesh_scale[c] = scale * shape.mesh_scale[c];
+  }
+  return scaled;
+}
 
 std::string_view articulation_joint_name(ArticulationJoint joint) {
   switch (joint) {

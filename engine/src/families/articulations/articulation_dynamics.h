@@ -549,6 +549,7 @@ struct TreeGrad {
   T* controls;                 // the step's row of dL/dcontrols (channels)
   Vec3<T>* gravity;            // one per tree
   LinkContactGrad<T> contact;  // one share per tree
+  LinkPointGrad<T> points;     // per contact point (articulation_contact.h)
 };
 
 // RNEA's adjoint at the motion inverse_dynamics left in the frames (at q, qd, qdd): adds
@@ -592,7 +593,7 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     if (touching) {
       T stiffness = 0, damping = 0, friction = 0;
       adj_link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.vc, T(-1) * fbar, fr.adj_vc, fr.wrench,
-                              adj_mass, stiffness, damping, friction);
+                              adj_mass, stiffness, damping, friction, grad.points);
       if (grad.contact.stiffness) grad.contact.stiffness[tree_index] += stiffness;
       if (grad.contact.damping) grad.contact.damping[tree_index] += damping;
       if (grad.contact.friction) grad.contact.friction[tree_index] += friction;

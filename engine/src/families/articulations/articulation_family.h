@@ -89,16 +89,9 @@ public:
     exec.resize(frames_, size_t(links_));
     for (Array* m : {&matrix_, &mass_}) exec.resize(*m, size_t(matrix > 0 ? matrix : 1));
     for (Array* v : {&tau_, &qdd_, &work_, &step_, &base_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
-    const LinkContactPoints points = link_contact_points(a);
-    contact_points_ = static_cast<int>(points.radius.size());
-    if (contact_points_ > 0) {
-      std::vector<Vec3<T>> offset;
-      for (const Vec3<double>& o : points.offset)
-        offset.push_back({static_cast<T>(o.x), static_cast<T>(o.y), static_cast<T>(o.z)});
-      exec.upload(point_start_, points.start);
-      exec.upload(point_offset_, offset);
-      exec.upload(point_radius_, std::vector<T>(points.radius.begin(), points.radius.end()));
-    }
+    points_ = link_contact_points(a);
+    contact_points_ = static_cast<int>(points_.radius.size());
+    if (contact_points_ > 0) exec.upload(point_start_, points_.start);
   }
 
   void state_fields(std::vector<StateField>& out) const {
@@ -113,6 +106,14 @@ public:
     const Articulations& a = articulations_;
     exec.upload(links_model_, link_models<T>(a, p));
     exec.upload(dofs_model_, dof_models<T>(a, p));
+    if (contact_points_ > 0) {  // where the links' scales put them
+      const LinkContactPoints points = scaled_contact_points(a, p, points_);
+      std::vector<Vec3<T>> offset;
+      for (const Vec3<double>& o : points.offset)
+        offset.push_back({static_cast<T>(o.x), static_cast<T>(o.y), static_cast<T>(o.z)});
+      exec.upload(point_offset_, offset);
+      exec.upload(point_radius_, std::vector<T>(points.radius.begin(), points.radius.end()));
+    }
     if (dofs_ > 0) {
       const auto as_t = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
       exec.upload_to(initial.joint_q, as_t(initial_positions(a, p)));
@@ -141,6 +142,8 @@ public:
       g.damping = exec.data(g_damping_);
       g.gravity = reinterpret_cast<Vec3<T>*>(exec.data(g_gravity_));
       g.contact = {exec.data(g_contact_), exec.data(g_contact_) + tree_count_, exec.data(g_contact_) + 2 * tree_count_};
+      if (contact_points_ > 0)
+        g.points = {reinterpret_cast<Vec3<T>*>(exec.data(g_point_offset_)), exec.data(g_point_radius_)};
       if (channels_ > 0 && pass.grad.actuators.controls)
         g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
     }
@@ -163,9 +166,13 @@ public:
     zeroed(g_damping_, size_t(dofs_));
     zeroed(g_gravity_, 3 * size_t(tree_count_));
     zeroed(g_contact_, 3 * size_t(tree_count_));
+    zeroed(g_point_offset_, 3 * size_t(contact_points_));
+    zeroed(g_point_radius_, size_t(contact_points_));
   }
 
   // Per link, in its rows; the initial q and qd from adj0; gravity's shares in tree order.
+  // The kernels' models are the scaled links' (link_models); each share goes back through
+  // the scale to its parameter and to link_scale.
   void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {
     if (links_ == 0) return;
     const std::vector<double> mass = fetch_values(exec, exec.data(g_mass_), size_t(links_));
@@ -180,18 +187,27 @@ public:
     for (auto id :
          {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
           ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
-          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity})
+          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkScale})
       p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
+    std::vector<double>& scale = p[ParamId::LinkScale].grad;
     for (size_t k = 0; k < size_t(links_); ++k) {
-      p[ParamId::LinkMass].grad[k] = mass[k];
+      // mass s^3 m, com c + s (com - c), inertia s^5 I (articulation_links.h)
+      const double s = link_scale(p, k), s2 = s * s, s4 = s2 * s2;
+      p[ParamId::LinkMass].grad[k] = s2 * s * mass[k];
+      scale[k] += 3 * s2 * link_param(p, ParamId::LinkMass, k, 0) * mass[k];
+      const double* centre = articulations_.links[k].anchor;
       for (size_t c = 0; c < 3; ++c) {
-        p[ParamId::LinkCom].grad[3 * k + c] = com[3 * k + c];
-        p[ParamId::LinkPosition].grad[3 * k + c] = pos[3 * k + c];
+        p[ParamId::LinkCom].grad[3 * k + c] = s * com[3 * k + c];
+        scale[k] += com[3 * k + c] * (link_param(p, ParamId::LinkCom, k, c) - centre[c]);
       }
+      add_placement_grad(articulations_, p, k, {pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]});
       // The matrix's (r, c) and (c, r) entries are one parameter.
       const double* m = &inertia[9 * k];
       const double row[6] = {m[0], m[4], m[8], m[1] + m[3], m[2] + m[6], m[5] + m[7]};
-      for (size_t c = 0; c < 6; ++c) p[ParamId::LinkInertia].grad[6 * k + c] = row[c];
+      for (size_t c = 0; c < 6; ++c) {
+        p[ParamId::LinkInertia].grad[6 * k + c] = s4 * s * row[c];
+        scale[k] += 5 * s4 * link_param(p, ParamId::LinkInertia, k, c) * row[c];
+      }
       const int d = coordinate_[k];
       if (d < 0) continue;
       const ArticulationJoint joint = articulations_.links[k].joint;
@@ -217,6 +233,11 @@ public:
     }
     for (int t = 0; t < tree_count_; ++t)
       for (size_t c = 0; c < 3; ++c) p[ParamId::Gravity].grad[c] += gravity[3 * size_t(t) + c];
+    if (contact_points_ > 0) {
+      const std::vector<double> offset = fetch_values(exec, exec.data(g_point_offset_), 3 * size_t(contact_points_));
+      const std::vector<double> radius = fetch_values(exec, exec.data(g_point_radius_), size_t(contact_points_));
+      add_contact_point_scale_grad(articulations_, points_, offset, radius, scale);
+    }
     // The contact parameters' shares, after the colliders' own (their family sets them).
     if (contact_points_ > 0 && p[ParamId::ContactStiffness].grad.size() == 1) {
       const std::vector<double> contact = fetch_values(exec, exec.data(g_contact_), 3 * size_t(tree_count_));
@@ -258,6 +279,7 @@ private:
   ContactSettings contact_;
   T dt_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
+  LinkContactPoints points_;  // unscaled: the scale of each upload places them
   std::vector<int> coordinate_, position_;
   T gravity_[3] = {0, 0, 0};
   typename Exec::template Array<TreeModel> trees_;
@@ -270,6 +292,7 @@ private:
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;
   Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_gravity_, g_contact_;
+  Array g_point_offset_, g_point_radius_;
 };
 
 }  // namespace nudge

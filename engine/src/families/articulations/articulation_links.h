@@ -3,6 +3,7 @@
 // and the studio's forward kinematics draws. One place that turns a scene into them.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "families/articulations/articulation_dynamics.h"
@@ -30,20 +31,55 @@ inline LinkJoint link_joint(ArticulationJoint joint) {
   return LinkJoint::Weld;
 }
 
+// A link's size (link_scale) and the point it is scaled about: its joint's anchor, in its
+// frame (a weld's and a free joint's: the frame's origin, as their anchors are).
+inline double link_scale(const ParameterSet& p, size_t k) { return link_param(p, ParamId::LinkScale, k, 0); }
+inline Vec3<double> link_scale_centre(const ArticulationLink& link) {
+  return {link.anchor[0], link.anchor[1], link.anchor[2]};
+}
+// x, a point in the link's frame, as the link's scale s places it. At s = 1, x itself:
+// centre + (x - centre) need not round back to x, and an unscaled link keeps its bits.
+inline Vec3<double> scaled_point(Vec3<double> x, Vec3<double> centre, double s) {
+  return s == 1.0 ? x : centre + s * (x - centre);
+}
+
+// The link's placement in its parent's frame: link_position, moved by the parent's scale.
+inline Vec3<double> link_placement(const Articulations& a, const ParameterSet& p, size_t k) {
+  const Vec3<double> pos{link_param(p, ParamId::LinkPosition, k, 0), link_param(p, ParamId::LinkPosition, k, 1),
+                         link_param(p, ParamId::LinkPosition, k, 2)};
+  const int parent = a.links[k].parent;
+  return parent < 0 ? pos
+                    : scaled_point(pos, link_scale_centre(a.links[size_t(parent)]), link_scale(p, size_t(parent)));
+}
+
+// dL/d(the placement link_placement gives) g, in the parent's axes, to link_position's row
+// and the parent's link_scale (where their gradients are wanted: sized).
+inline void add_placement_grad(const Articulations& a, ParameterSet& p, size_t k, Vec3<double> g) {
+  const int parent = a.links[k].parent;
+  const double s = parent < 0 ? 1.0 : link_scale(p, size_t(parent));
+  std::vector<double>& pos = p[ParamId::LinkPosition].grad;
+  if (pos.size() == 3 * a.links.size()) pos[3 * k] += s * g.x, pos[3 * k + 1] += s * g.y, pos[3 * k + 2] += s * g.z;
+  std::vector<double>& scale = p[ParamId::LinkScale].grad;
+  if (parent < 0 || scale.size() != a.links.size()) return;
+  const Vec3<double> raw{link_param(p, ParamId::LinkPosition, k, 0), link_param(p, ParamId::LinkPosition, k, 1),
+                         link_param(p, ParamId::LinkPosition, k, 2)};
+  scale[size_t(parent)] += dot(g, raw - link_scale_centre(a.links[size_t(parent)]));
+}
+
 template <class T>
 std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet& p) {
   const std::vector<int> coordinate = articulation_coordinates(a), position = articulation_positions(a);
   std::vector<LinkModel<T>> links;
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& src = a.links[k];
-    const auto value = [&](ParamId id, size_t c) { return static_cast<T>(link_param(p, id, k, c)); };
     LinkModel<T> l;
     l.parent = src.parent;
     l.joint = int(link_joint(src.joint));
     l.dof = coordinate[k];
     l.dofs = joint_velocity_count(src.joint);
     l.position = position[k];
-    l.pos = {value(ParamId::LinkPosition, 0), value(ParamId::LinkPosition, 1), value(ParamId::LinkPosition, 2)};
+    const Vec3<double> pos = link_placement(a, p, k);
+    l.pos = {static_cast<T>(pos.x), static_cast<T>(pos.y), static_cast<T>(pos.z)};
     l.quat = normalize(Quat<T>{static_cast<T>(src.quat[0]), static_cast<T>(src.quat[1]), static_cast<T>(src.quat[2]),
                                static_cast<T>(src.quat[3])});
     l.anchor = {static_cast<T>(src.anchor[0]), static_cast<T>(src.anchor[1]), static_cast<T>(src.anchor[2])};
@@ -52,9 +88,14 @@ std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet
         !axial
             ? Vec3<T>{0, 0, 1}
             : normalize(Vec3<T>{static_cast<T>(src.axis[0]), static_cast<T>(src.axis[1]), static_cast<T>(src.axis[2])});
-    l.mass = value(ParamId::LinkMass, 0);
-    l.com = {value(ParamId::LinkCom, 0), value(ParamId::LinkCom, 1), value(ParamId::LinkCom, 2)};
-    const auto in = [&](size_t c) { return value(ParamId::LinkInertia, c); };
+    // Scaled by s about the anchor at one density: mass s^3, inertia s^5.
+    const double s = link_scale(p, k), s3 = s * s * s;
+    l.mass = static_cast<T>(s3 * link_param(p, ParamId::LinkMass, k, 0));
+    const Vec3<double> com = scaled_point({link_param(p, ParamId::LinkCom, k, 0), link_param(p, ParamId::LinkCom, k, 1),
+                                           link_param(p, ParamId::LinkCom, k, 2)},
+                                          link_scale_centre(src), s);
+    l.com = {static_cast<T>(com.x), static_cast<T>(com.y), static_cast<T>(com.z)};
+    const auto in = [&](size_t c) { return static_cast<T>(s3 * s * s * link_param(p, ParamId::LinkInertia, k, c)); };
     l.inertia = {{in(0), in(3), in(4), in(3), in(1), in(5), in(4), in(5), in(2)}};
     links.push_back(l);
   }
@@ -200,6 +241,32 @@ inline LinkContactPoints link_contact_points(const Articulations& a) {
   }
   points.start.push_back(static_cast<int>(points.offset.size()));
   return points;
+}
+
+// The points as the links' scales place them (link_scale: about each link's anchor).
+inline LinkContactPoints scaled_contact_points(const Articulations& a, const ParameterSet& p,
+                                               LinkContactPoints points) {
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const double s = link_scale(p, k);
+    for (int j = points.start[k]; j < points.start[k + 1]; ++j) {
+      points.offset[size_t(j)] = scaled_point(points.offset[size_t(j)], link_scale_centre(a.links[k]), s);
+      points.radius[size_t(j)] *= s;
+    }
+  }
+  return points;
+}
+
+// dL/d(the scaled points' offsets and radii) to each link's link_scale; base: the points
+// unscaled (link_contact_points).
+inline void add_contact_point_scale_grad(const Articulations& a, const LinkContactPoints& base,
+                                         std::span<const double> adj_offset, std::span<const double> adj_radius,
+                                         std::vector<double>& scale_grad) {
+  for (size_t k = 0; k < a.links.size(); ++k)
+    for (int j = base.start[k]; j < base.start[k + 1]; ++j) {
+      const Vec3<double> d = base.offset[size_t(j)] - link_scale_centre(a.links[k]);
+      const double* g = &adj_offset[3 * size_t(j)];
+      scale_grad[k] += g[0] * d.x + g[1] * d.y + g[2] * d.z + adj_radius[size_t(j)] * base.radius[size_t(j)];
+    }
 }
 
 }  // namespace nudge
