@@ -3,7 +3,8 @@ tests/data/articulations: each MJCF file imported by Nudge and loaded by MuJoCo,
 from the same state under the same controls with the same integrator (Euler, damping
 implicit) and time step. The joint trajectories agree to 1e-6; the energy drift of each
 is printed beside the other's; the gradients of a final state with respect to the initial
-velocities and the links' masses agree with central differences of MuJoCo's own rollout.
+velocities, the links' masses and their scales agree with central differences of
+MuJoCo's own rollout.
 Skipped where mujoco is not installed (scripts/setup installs it in the tests' venv)."""
 import os
 import unittest
@@ -37,12 +38,15 @@ def controls(model, steps, amplitude):
     return amplitude * np.sin(2 * np.pi * t * (1 + np.arange(model.nu))[None, :] / SECONDS)
 
 
-def mujoco_rollout(path, q0, qd0, amplitude, mass=None):
-    """qpos and qvel at every step, and the energy at the start and the end."""
+def mujoco_rollout(path, q0, qd0, amplitude, mass=None, edit=None):
+    """qpos and qvel at every step, and the energy at the start and the end; edit(model)
+    changes the model first."""
     model = mujoco.MjModel.from_xml_path(path)
     if mass is not None:
         body, value = mass
         model.body_mass[body] = value
+    if edit is not None:
+        edit(model)
     data = mujoco.MjData(model)
     steps = round(SECONDS / model.opt.timestep)
     u = controls(model, steps, amplitude)
@@ -216,6 +220,53 @@ class MujocoReferenceTest(unittest.TestCase):
         self.assertGreater(turned, 0.5)  # it tumbles
         self.assertLess(err_q, 1e-6)
         self.assertLess(err_qd, 1e-6)
+
+    def test_a_scaled_link_moves_as_mujocos_resized_body_does(self):
+        # link_scale s on the double pendulum's links (their joints at their frames'
+        # origins) is MuJoCo's body resized by hand: its mass times s^3, its inertia times
+        # s^5, its centre of mass and its child's position times s. The trajectories agree,
+        # and so do the gradients of a final state with respect to the scales and central
+        # differences of MuJoCo's resized rollouts.
+        name = "double_pendulum.xml"
+        path = os.path.join(DATA, name)
+        q0, qd0, amplitude = CASES[name]
+        scales = np.array([1.2, 0.9])
+
+        def resized(s):
+            def edit(model):
+                for body, scale in ((1, s[0]), (2, s[1])):
+                    model.body_mass[body] *= scale**3
+                    model.body_inertia[body] *= scale**5
+                    model.body_ipos[body] *= scale
+                model.body_pos[2] *= s[0]  # link2 hangs from link1
+
+            return edit
+
+        qs, _, _, model = mujoco_rollout(path, q0, qd0, amplitude, edit=resized(scales))
+        scene = nudge_scene(path, q0, qd0, amplitude)
+        self.assertEqual(scene.link_names, ["link1", "link2"])
+        scene.set_parameter("link_scale", scales[:, None])
+        sim = nudge.Simulator(scene, device="cpu", precision="float64")
+        q = sim.simulate()["joint_q"][:, :, 0]
+        err = np.abs(q - qs).max()
+        moved = np.abs(q - nudge.Simulator(nudge_scene(path, q0, qd0, amplitude), device="cpu",
+                                           precision="float64").simulate()["joint_q"][:, :, 0]).max()
+        print(f"\n{name} with links scaled {scales.tolist()}: max |q - q_mujoco| {err:.2e} "
+              f"(the scales move q by up to {moved:.2f})")
+        self.assertGreater(moved, 0.1)
+        self.assertLess(err, 1e-6)
+        w = np.array([1.0, -0.5])
+        cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
+        cotangent[-1, :, 0] = w
+        grads = sim.vjp({"joint_q": cotangent})
+        h = 1e-6
+        for link in range(2):
+            up, down = scales.copy(), scales.copy()
+            up[link] += h
+            down[link] -= h
+            fd = (w @ mujoco_rollout(path, q0, qd0, amplitude, edit=resized(up))[0][-1] -
+                  w @ mujoco_rollout(path, q0, qd0, amplitude, edit=resized(down))[0][-1]) / (2 * h)
+            self.assertAlmostEqual(grads["link_scale"][link, 0], fd, delta=1e-5 * max(1.0, abs(fd)))
 
 
 if __name__ == "__main__":

@@ -410,6 +410,18 @@ TEST_CASE(
   test::check_float32_matches_float64(scene, {ParamId::LinkMass, ParamId::LinkAngularVelocity});
 }
 
+// The floating tree's hand (0.2 m down its z) brought to (0.3, 0.1, -0.2) at a step.
+Objective hand_reach(int step) {
+  Objective reach;
+  reach.type = ObjectiveType::Reach;
+  reach.links = {2};
+  reach.point[2] = -0.2;
+  reach.target = {0.3, 0.1, -0.2};
+  reach.weight = 1.5;
+  reach.step = step;
+  return reach;
+}
+
 TEST_CASE("articulations: link_orientation and reach objectives on a floating tree, and their gradients") {
   Scene scene = floating_scene(30);
   Objective upright;
@@ -419,13 +431,7 @@ TEST_CASE("articulations: link_orientation and reach objectives on a floating tr
   upright.direction[0] = 1, upright.direction[1] = 0, upright.direction[2] = 0;
   upright.weight = 2.0;
   upright.step = 20;
-  Objective reach;
-  reach.type = ObjectiveType::Reach;
-  reach.links = {2};
-  reach.point[2] = -0.2;
-  reach.target = {0.3, 0.1, -0.2};
-  reach.weight = 1.5;
-  reach.step = 25;
+  const Objective reach = hand_reach(25);
   scene.objectives = {upright, reach};
   REQUIRE(check_scene(scene).ok());
   // The loss is what forward kinematics of the state's q gives.
@@ -486,14 +492,7 @@ Scene resized_by_hand(Scene scene) {
 TEST_CASE("articulations: link_scale resizes a link with its shapes, contacts and children; its gradient") {
   Scene base = floating_scene(60);
   base.articulations.links[2].anchor[2] = 0.02;  // scaled about a point off the frame's origin
-  Objective reach;
-  reach.type = ObjectiveType::Reach;
-  reach.links = {2};
-  reach.point[2] = -0.2;
-  reach.target = {0.3, 0.1, -0.2};
-  reach.weight = 1.5;
-  reach.step = 50;
-  base.objectives.push_back(reach);
+  base.objectives.push_back(hand_reach(50));
   Scene scaled = base;
   scaled.params[ParamId::LinkScale].value.assign(kLinkScales, kLinkScales + 3);
   REQUIRE(check_scene(scaled).ok());
