@@ -74,7 +74,7 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
     const LinkPose& pose = poses[k];
     for (const LinkShape& s : link.shapes)
       list.meshes.push_back(
-          collider_mesh(placed_shape(scaled_link_shape(s, link, pose.scale), pose), {0, 0, 0}, 0, rgba_of(s.rgba)));
+          collider_mesh(placed_shape(resized_link_shape(s, link, pose.size), pose), {0, 0, 0}, 0, rgba_of(s.rgba)));
     if (link.shapes.empty())  // a link drawn by its frame's origin
       list.spheres.push_back({vec(pose.pos), 0.02f * context.options.bounds.radius(), colors::kBody});
     if (link.parent >= 0) {

@@ -215,7 +215,7 @@ Bounds scene_bounds(const Scene& scene, const Trajectory* traj) {
     const std::vector<LinkPose> rest = link_poses(scene);
     for (size_t k = 0; k < rest.size(); ++k)
       for (const LinkShape& shape : scene.articulations.links[k].shapes) {
-        const LinkShape s = scaled_link_shape(shape, scene.articulations.links[k], rest[k].scale);
+        const LinkShape s = resized_link_shape(shape, scene.articulations.links[k], rest[k].size);
         shape_reach = std::max(shape_reach, std::hypot(s.pos[0], s.pos[1], s.pos[2]) + s.size[0] + s.size[1]);
       }
     const int steps = traj ? traj->steps : 0, stride = std::max(1, steps / 200);

@@ -221,17 +221,44 @@ class MujocoReferenceTest(unittest.TestCase):
         self.assertLess(err_q, 1e-6)
         self.assertLess(err_qd, 1e-6)
 
-    def test_a_scaled_link_moves_as_mujocos_resized_body_does(self):
-        # link_scale s on the double pendulum's links (their joints at their frames'
-        # origins) is MuJoCo's body resized by hand: its mass times s^3, its inertia times
-        # s^5, its centre of mass and its child's position times s. The trajectories agree,
-        # and so do the gradients of a final state with respect to the scales and central
-        # differences of MuJoCo's resized rollouts.
+    def check_resized_links(self, parameter, values, resized):
+        # The double pendulum with `parameter` set to `values` on its two links, against
+        # MuJoCo's model edited by resized(values): the trajectories over 2 s, and the
+        # gradient of a final state with respect to the parameter against central
+        # differences of MuJoCo's edited rollouts.
         name = "double_pendulum.xml"
         path = os.path.join(DATA, name)
         q0, qd0, amplitude = CASES[name]
-        scales = np.array([1.2, 0.9])
+        qs, _, _, model = mujoco_rollout(path, q0, qd0, amplitude, edit=resized(values))
+        scene = nudge_scene(path, q0, qd0, amplitude)
+        self.assertEqual(scene.link_names, ["link1", "link2"])
+        scene.set_parameter(parameter, values[:, None])
+        sim = nudge.Simulator(scene, device="cpu", precision="float64")
+        q = sim.simulate()["joint_q"][:, :, 0]
+        err = np.abs(q - qs).max()
+        moved = np.abs(q - nudge.Simulator(nudge_scene(path, q0, qd0, amplitude), device="cpu",
+                                           precision="float64").simulate()["joint_q"][:, :, 0]).max()
+        print(f"\n{name} with {parameter} {values.tolist()}: max |q - q_mujoco| {err:.2e} "
+              f"(the change moves q by up to {moved:.2f})")
+        self.assertGreater(moved, 0.1)
+        self.assertLess(err, 1e-6)
+        w = np.array([1.0, -0.5])
+        cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
+        cotangent[-1, :, 0] = w
+        grads = sim.vjp({"joint_q": cotangent})
+        h = 1e-6
+        for link in range(2):
+            up, down = values.copy(), values.copy()
+            up[link] += h
+            down[link] -= h
+            fd = (w @ mujoco_rollout(path, q0, qd0, amplitude, edit=resized(up))[0][-1] -
+                  w @ mujoco_rollout(path, q0, qd0, amplitude, edit=resized(down))[0][-1]) / (2 * h)
+            self.assertAlmostEqual(grads[parameter][link, 0], fd, delta=1e-5 * max(1.0, abs(fd)))
 
+    def test_a_scaled_link_moves_as_mujocos_resized_body_does(self):
+        # link_scale s on the double pendulum's links (their joints at their frames'
+        # origins) is MuJoCo's body resized by hand: its mass times s^3, its inertia times
+        # s^5, its centre of mass and its child's position times s.
         def resized(s):
             def edit(model):
                 for body, scale in ((1, s[0]), (2, s[1])):
@@ -242,32 +269,28 @@ class MujocoReferenceTest(unittest.TestCase):
 
             return edit
 
-        qs, _, _, model = mujoco_rollout(path, q0, qd0, amplitude, edit=resized(scales))
-        scene = nudge_scene(path, q0, qd0, amplitude)
-        self.assertEqual(scene.link_names, ["link1", "link2"])
-        scene.set_parameter("link_scale", scales[:, None])
-        sim = nudge.Simulator(scene, device="cpu", precision="float64")
-        q = sim.simulate()["joint_q"][:, :, 0]
-        err = np.abs(q - qs).max()
-        moved = np.abs(q - nudge.Simulator(nudge_scene(path, q0, qd0, amplitude), device="cpu",
-                                           precision="float64").simulate()["joint_q"][:, :, 0]).max()
-        print(f"\n{name} with links scaled {scales.tolist()}: max |q - q_mujoco| {err:.2e} "
-              f"(the scales move q by up to {moved:.2f})")
-        self.assertGreater(moved, 0.1)
-        self.assertLess(err, 1e-6)
-        w = np.array([1.0, -0.5])
-        cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
-        cotangent[-1, :, 0] = w
-        grads = sim.vjp({"joint_q": cotangent})
-        h = 1e-6
-        for link in range(2):
-            up, down = scales.copy(), scales.copy()
-            up[link] += h
-            down[link] -= h
-            fd = (w @ mujoco_rollout(path, q0, qd0, amplitude, edit=resized(up))[0][-1] -
-                  w @ mujoco_rollout(path, q0, qd0, amplitude, edit=resized(down))[0][-1]) / (2 * h)
-            self.assertAlmostEqual(grads["link_scale"][link, 0], fd, delta=1e-5 * max(1.0, abs(fd)))
+        self.check_resized_links("link_scale", np.array([1.2, 0.9]), resized)
 
+    def test_a_stretched_link_moves_as_mujocos_lengthened_body_does(self):
+        # link_length l on the double pendulum's links, which import gives a length_axis
+        # along z (link1: to its child; link2: along its capsule), is MuJoCo's body
+        # lengthened by hand: its mass times l, its centre of mass and its child's position
+        # times l along z, and its principal inertia as the stretched body's (the second
+        # moment about z times l^3, about x and y times l).
+        def lengthened(lengths):
+            def edit(model):
+                for body, l in ((1, lengths[0]), (2, lengths[1])):
+                    ixx, iyy, izz = model.body_inertia[body]
+                    half = (ixx + iyy + izz) / 2
+                    sx, sy, sz = l * (half - ixx), l * (half - iyy), l**3 * (half - izz)
+                    model.body_inertia[body] = [sy + sz, sx + sz, sx + sy]
+                    model.body_mass[body] *= l
+                    model.body_ipos[body][2] *= l
+                model.body_pos[2][2] *= lengths[0]
+
+            return edit
+
+        self.check_resized_links("link_length", np.array([1.3, 0.85]), lengthened)
 
 if __name__ == "__main__":
     unittest.main()

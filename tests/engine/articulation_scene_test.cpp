@@ -469,7 +469,7 @@ Scene resized_by_hand(Scene scene) {
   ParameterSet& p = scene.params;
   for (size_t k = 0; k < a.links.size(); ++k) {
     const double s = kLinkScales[k];
-    for (LinkShape& shape : a.links[k].shapes) shape = scaled_link_shape(shape, a.links[k], s);
+    for (LinkShape& shape : a.links[k].shapes) shape = resized_link_shape(shape, a.links[k], {s, 1.0});
     p[ParamId::LinkMass].value[k] *= s * s * s;
     for (size_t c = 0; c < 6; ++c) p[ParamId::LinkInertia].value[6 * k + c] *= s * s * s * s * s;
     for (size_t c = 0; c < 3; ++c) {
@@ -514,7 +514,7 @@ TEST_CASE("articulations: link_scale resizes a link with its shapes, contacts an
         doctest::Approx(test::run_cpu_gradient(by_hand, 1).loss).epsilon(1e-9));
   // Drawing and forward kinematics: the hand hangs from the limb's scaled placement.
   const std::vector<LinkPose> poses = link_poses(scaled);
-  CHECK(poses[1].scale == 0.8);
+  CHECK(poses[1].size.scale == 0.8);
   const std::vector<LinkPose> hand_poses = link_poses(by_hand);
   for (int c = 0; c < 3; ++c) CHECK(poses[2].pos[c] == doctest::Approx(hand_poses[2].pos[c]).epsilon(1e-12));
   // Its gradient through the dynamics, the floor's contact points and the reach point, and
@@ -539,6 +539,143 @@ TEST_CASE("articulations: link_scale resizes a link with its shapes, contacts an
   const Status checked = check_scene(zero);
   REQUIRE_FALSE(checked.ok());
   CHECK_MESSAGE(checked.error().message.find("scale") != std::string::npos, checked.error().message);
+}
+
+// The floating tree stretched along each link's length_axis (link_length): the box along
+// its x by 1.25, the limb along z by 1.1 (its child hangs below it), the hand along z by 0.8
+// about an anchor off its origin; and the same tree stretched by hand. Along a principal
+// axis u the second moment S = tr(I)/2 - I grows by l^3 along u and by l across it, so
+// I_uu by l, the other two diagonal entries by the mix, I_uv by l^2, I_vw by l.
+constexpr double kLinkLengths[3] = {1.25, 1.1, 0.8};
+constexpr int kLengthAxes[3] = {0, 2, 2};
+
+Scene stretched_by_hand(Scene scene) {
+  Articulations& a = scene.articulations;
+  ParameterSet& p = scene.params;
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const double l = kLinkLengths[k];
+    const size_t u = size_t(kLengthAxes[k]);
+    const double* c = a.links[k].anchor;
+    for (LinkShape& shape : a.links[k].shapes) {
+      shape.pos[u] = c[u] + l * (shape.pos[u] - c[u]);
+      if (shape.kind == LinkShape::Kind::Box) shape.size[u] *= l;
+    }
+    p[ParamId::LinkMass].value[k] *= l;
+    double& com = p[ParamId::LinkCom].value[3 * k + u];
+    com = c[u] + l * (com - c[u]);
+    double* in = &p[ParamId::LinkInertia].value[6 * k];
+    const double half = (in[0] + in[1] + in[2]) / 2;
+    double sigma[3] = {half - in[0], half - in[1], half - in[2]};
+    for (size_t i = 0; i < 3; ++i) sigma[i] *= i == u ? l * l * l : l;
+    in[0] = sigma[1] + sigma[2], in[1] = sigma[0] + sigma[2], in[2] = sigma[0] + sigma[1];
+    // xy, xz, yz: by l^2 where the pair has u, by l where it has not
+    const size_t pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (size_t e = 0; e < 3; ++e) in[3 + e] *= (pairs[e][0] == u || pairs[e][1] == u) ? l * l : l;
+  }
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const int parent = a.links[k].parent;
+    if (parent < 0) continue;
+    const size_t u = size_t(kLengthAxes[parent]);
+    const double c = a.links[size_t(parent)].anchor[u];
+    double& pos = p[ParamId::LinkPosition].value[3 * k + u];
+    pos = c + kLinkLengths[parent] * (pos - c);
+  }
+  return scene;
+}
+
+void set_length_axes(Scene& scene) {
+  for (size_t k = 0; k < 3; ++k) {
+    double* axis = scene.articulations.links[k].length_axis;
+    axis[0] = axis[1] = axis[2] = 0;
+    axis[kLengthAxes[k]] = 1;
+  }
+}
+
+TEST_CASE("articulations: link_length stretches a link along its length_axis; its gradient") {
+  Scene base = floating_scene(60);
+  base.articulations.links[2].anchor[2] = 0.02;
+  base.objectives.push_back(hand_reach(50));
+  set_length_axes(base);
+  Scene stretched = base;
+  stretched.params[ParamId::LinkLength].value.assign(kLinkLengths, kLinkLengths + 3);
+  REQUIRE(check_scene(stretched).ok());
+  Scene by_hand = stretched_by_hand(base);
+  by_hand.objectives.back().point[2] = 0.02 + 0.8 * (-0.2 - 0.02);
+  const Trajectory a = test::simulate_on_cpu(stretched), b = test::simulate_on_cpu(by_hand),
+                   given = test::simulate_on_cpu(base);
+  REQUIRE(a.joint_q.size() == b.joint_q.size());
+  double apart = 0, moved = 0;
+  for (size_t i = 0; i < a.joint_q.size(); ++i) {
+    apart = std::max(apart, std::abs(a.joint_q[i] - b.joint_q[i]));
+    moved = std::max(moved, std::abs(a.joint_q[i] - given.joint_q[i]));
+  }
+  INFO("stretched vs stretched by hand: " << apart << "; vs as given: " << moved);
+  CHECK(apart < 1e-10);
+  CHECK(moved > 1e-2);
+  CHECK(test::run_cpu_gradient(stretched, 1).loss ==
+        doctest::Approx(test::run_cpu_gradient(by_hand, 1).loss).epsilon(1e-9));
+  // Drawn: the box 1.25 times as long, the hand's sphere moved in and no larger.
+  const LinkShape box = resized_link_shape(stretched.articulations.links[0].shapes[0],
+                                           stretched.articulations.links[0], {1.0, 1.25});
+  CHECK(box.size[0] == doctest::Approx(0.125));
+  CHECK(box.size[1] == doctest::Approx(0.06));
+  const LinkShape tip = resized_link_shape(stretched.articulations.links[2].shapes[0],
+                                           stretched.articulations.links[2], {1.0, 0.8});
+  CHECK(tip.pos[2] == doctest::Approx(by_hand.articulations.links[2].shapes[0].pos[2]));
+  CHECK(tip.size[0] == 0.03);
+  LinkShape capsule;  // tilted to the axis: its ends move, its radius stays
+  capsule.kind = LinkShape::Kind::Capsule;
+  capsule.size[0] = 0.02, capsule.size[1] = 0.1;
+  capsule.quat[0] = std::sin(0.25), capsule.quat[3] = std::cos(0.25);  // 0.5 rad about x
+  const LinkShape long_capsule = resized_link_shape(capsule, stretched.articulations.links[2], {1.0, 2.0});
+  CHECK(long_capsule.size[0] == 0.02);
+  CHECK(long_capsule.size[1] == doctest::Approx(0.1 * std::hypot(std::sin(0.5), 2 * std::cos(0.5))));
+  // Its gradient, with scales and stretches together along tilted axes: the limb's inertia
+  // full, so that the stretch mixes its entries.
+  Scene both = stretched;
+  both.params[ParamId::LinkScale].value.assign(kLinkScales, kLinkScales + 3);
+  const double tilted[3] = {0.3, 0.2, 1.0}, n = std::sqrt(0.09 + 0.04 + 1.0);
+  for (int c = 0; c < 3; ++c) both.articulations.links[1].length_axis[c] = tilted[c] / n;
+  double* limb = &both.params[ParamId::LinkInertia].value[6];
+  limb[3] = 2e-4, limb[4] = -1e-4, limb[5] = 1.5e-4;
+  REQUIRE(check_scene(both).ok());
+  test::check_against_central_differences(both, {ParamId::LinkLength, ParamId::LinkScale, ParamId::LinkMass,
+                                                 ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkPosition});
+  // The file keeps both, and the axis normalised; a stretch needs an axis to stretch along.
+  const std::string text = scene_json_text(both);
+  CHECK(text.find("\"length\": 1.1") != std::string::npos);
+  CHECK(text.find("\"length_axis\"") != std::string::npos);
+  CHECK(scene_json_text(floating_scene(5)).find("\"length\":") == std::string::npos);
+  // Import's axes: from the anchor to the one child (the box's, the limb's); the hand has
+  // no child and no capsule, so none.
+  const Articulations imported = floating_scene(5).articulations;
+  CHECK(imported.links[0].length_axis[0] == doctest::Approx(0.1 / std::hypot(0.1, 0.05)));
+  CHECK(imported.links[0].length_axis[2] == doctest::Approx(-0.05 / std::hypot(0.1, 0.05)));
+  CHECK(imported.links[1].length_axis[2] == doctest::Approx(-1.0));
+  CHECK(imported.links[2].length_axis[0] == 0);
+  CHECK(imported.links[2].length_axis[1] == 0);
+  CHECK(imported.links[2].length_axis[2] == 0);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->params[ParamId::LinkLength].value == both.params[ParamId::LinkLength].value);
+  for (int c = 0; c < 3; ++c)
+    CHECK(again->articulations.links[1].length_axis[c] ==
+          doctest::Approx(both.articulations.links[1].length_axis[c]).epsilon(1e-15));
+  Scene no_axis = stretched;
+  no_axis.articulations.links[1].length_axis[2] = 0;
+  const Status checked = check_scene(no_axis);
+  REQUIRE_FALSE(checked.ok());
+  CHECK_MESSAGE(checked.error().message.find("articulations.links[1].length: found 1.1 on a link with no length_axis") !=
+                    std::string::npos,
+                checked.error().message);
+  std::string zero_axis = text;
+  const size_t at = zero_axis.find("\"length_axis\"");
+  zero_axis.replace(at, zero_axis.find(']', at) + 1 - at, "\"length_axis\": [0, 0, 0]");
+  const Result<Scene> refused = parse_scene(zero_axis, "stretched.json");
+  REQUIRE_FALSE(refused.ok());
+  CHECK_MESSAGE(refused.error().message.find("a non-zero direction that link_length stretches the link along") !=
+                    std::string::npos,
+                refused.error().message);
 }
 
 TEST_CASE("articulations: balls and free joints keep in the file; the check refuses what they cannot have") {

@@ -11,8 +11,9 @@
 // as a ball (q: 3 + 4, qd: 3 + 3, as MuJoCo's free joint; only a tree's root has one), a
 // weld holds it. A link's size is a parameter too (link_scale, 1 by default): scaled by s
 // about its joint's anchor, its shapes, contact points, centre of mass and its children's
-// placements move by s, and its mass and inertia grow by s^3 and s^5 (one density): the
-// length of a leg for a design to change. Its mass, centre of mass and inertia are parameters, as are its joint's
+// placements move by s, and its mass and inertia grow by s^3 and s^5 (one density); and
+// its length (link_length, l): stretched by l along its length_axis, its mass grows by l.
+// The size of a leg for a design to change. Its mass, centre of mass and inertia are parameters, as are its joint's
 // damping and armature and the initial q and qd (nudge/parameters.h: link_q, link_qd for
 // hinges and slides; link_rotation, link_translation, link_angular_velocity and
 // link_linear_velocity for balls and free joints).
@@ -57,6 +58,10 @@ struct ArticulationLink {
   double quat[4] = {0, 0, 0, 1};  // the link's frame in its parent's at q = 0
   double anchor[3] = {0, 0, 0};   // the joint's point, in the link's frame
   double axis[3] = {0, 0, 1};     // the joint's axis, in the link's frame (normalised when read)
+  // The direction link_length stretches the link along, in its frame (normalised when
+  // read; zero: none, and link_length must stay 1). nudge import sets it from the joint's
+  // anchor to the one child's placement, or along the link's first capsule or cylinder.
+  double length_axis[3] = {0, 0, 0};
   // A hinge's or slide's limits: past [range[0], range[1]] a spring and damper push q back
   // (-limit_stiffness (q - bound) - limit_damping qd, never pulling), a penalty in place of
   // MuJoCo's soft constraint. robot_scene sets them from MuJoCo's default time constant.
@@ -88,9 +93,16 @@ struct Articulations {
   bool empty() const { return links.empty(); }
 };
 
-// A shape as its link's size (the link_scale parameter, s) places it: its position
-// moved by s about the joint's anchor, its sizes grown by s.
-LinkShape scaled_link_shape(const LinkShape& shape, const ArticulationLink& link, double scale);
+// A link's size as its parameters give it: link_scale and link_length (nudge/parameters.h).
+struct LinkSize {
+  double scale = 1, length = 1;
+};
+
+// A shape as its link's size places it: its position moved about the joint's anchor by
+// the scale and by the stretch along the link's length_axis, its sizes grown by the scale,
+// a capsule's or cylinder's length as its ends move, a box's or mesh's extents as its axes
+// stretch (a box tilted to the length axis is drawn as the box its stretched axes span).
+LinkShape resized_link_shape(const LinkShape& shape, const ArticulationLink& link, LinkSize size);
 
 // Each link's first entry in qd, -1 for a weld; and how many entries qd has.
 std::vector<int> articulation_coordinates(const Articulations& a);

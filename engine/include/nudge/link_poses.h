@@ -16,7 +16,7 @@ struct LinkPose {
   double anchor[3];  // its joint's point and axis in the world (a weld's are its origin and 0;
                      // a ball's and a free joint's axis is 0)
   double axis[3];
-  double scale;  // its link_scale (scaled_link_shape)
+  LinkSize size;  // its link_scale and link_length (resized_link_shape)
 };
 
 // Every link's pose at joint positions q (articulation_position_count of them, in link

@@ -89,6 +89,10 @@ enum class ParamId : int {
   // A link's size (nudge/articulations.h): its shapes, centre of mass and children's
   // placements scaled about its joint's anchor, its mass by scale^3 and inertia by scale^5.
   LinkScale,  // L x 1, > 0, 1: as given
+  // A link's stretch along its length_axis about its joint's anchor: its shapes, centre of
+  // mass and children's placements stretched, its mass by length, its inertia as the
+  // stretched body's (families/articulations/link_resize.h).
+  LinkLength,  // L x 1, > 0, 1: as given
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

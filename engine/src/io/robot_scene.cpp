@@ -41,6 +41,32 @@ void set_limit_terms(Scene& scene) {
   }
 }
 
+// Each link's length_axis (link_length's direction): from its joint's anchor to its one
+// child's placement, else along its first capsule or cylinder; none where neither says.
+void set_length_axes(Articulations& a, const std::vector<double>& pos) {
+  std::vector<int> children(a.links.size(), 0), child(a.links.size(), -1);
+  for (size_t k = 0; k < a.links.size(); ++k)
+    if (a.links[k].parent >= 0) ++children[size_t(a.links[k].parent)], child[size_t(a.links[k].parent)] = int(k);
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    ArticulationLink& l = a.links[k];
+    Vec3<double> axis{0, 0, 0};
+    const Vec3<double> anchor{l.anchor[0], l.anchor[1], l.anchor[2]};
+    if (children[k] == 1 && 3 * size_t(child[k]) + 2 < pos.size()) {
+      const double* p = &pos[3 * size_t(child[k])];
+      axis = Vec3<double>{p[0], p[1], p[2]} - anchor;
+    }
+    for (const LinkShape& shape : l.shapes) {
+      if (length(axis) > 1e-9) break;
+      if (shape.kind != LinkShape::Kind::Capsule && shape.kind != LinkShape::Kind::Cylinder) continue;
+      const Quat<double> q{shape.quat[0], shape.quat[1], shape.quat[2], shape.quat[3]};
+      axis = rotate(normalize(q), Vec3<double>{0, 0, 1});
+    }
+    if (!(length(axis) > 1e-9)) continue;
+    axis = normalize(axis);
+    l.length_axis[0] = axis.x, l.length_axis[1] = axis.y, l.length_axis[2] = axis.z;
+  }
+}
+
 }  // namespace
 
 Scene robot_scene(const ImportedRobot& robot, const std::string& source, int steps) {
@@ -83,6 +109,7 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
   for (size_t k = 0; k < scene.articulations.links.size() && 3 * k + 2 < pos.size(); ++k)
     if (scene.articulations.links[k].parent < 0) z_up_to_y_up(&robot.pos[3 * k], &pos[3 * k]);
   set_rows(ParamId::LinkPosition, pos);
+  set_length_axes(scene.articulations, robot.pos);
   z_up_to_y_up(robot.gravity, scene.params[ParamId::Gravity].value.data());
   set_limit_terms(scene);
   return scene;

@@ -5,7 +5,7 @@
 // the joint's motion at the point, dp/dq_j = w_j x p + v_j (a ball's or free joint's
 // rotation by the turn its four numbers make, articulation_dynamics.h); and each
 // placement above it (link_position) moves the point with it, in its parent's axes. The
-// point scales with its link (link_scale), as the link's shapes do.
+// point is resized with its link (link_scale, link_length), as the link's shapes are.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -29,10 +29,10 @@ public:
 
   void prepare(const ParameterSet& params) override {
     kinematics_.prepare(params);
-    const ArticulationLink& link = kinematics_.articulations().links[size_t(kinematics_.link())];
-    scaled_ = scaled_point(point_, link_scale_centre(link), link_scale(params, size_t(kinematics_.link())));
+    size_ = link_resize(kinematics_.articulations(), params, size_t(kinematics_.link()));
+    resized_ = size_.point(point_);
     adj_pos_.assign(kinematics_.links().size(), Vec3<double>{0, 0, 0});
-    adj_scale_ = 0;
+    adj_scale_ = adj_length_ = 0;
   }
 
   void observe(std::set<int>& steps) const override { steps.insert(step_); }
@@ -61,10 +61,11 @@ public:
       const Mat33<double> parent = l.parent >= 0 ? frames[size_t(l.parent)].rot : identity33<double>();
       adj_pos_[size_t(k)] += mul_transpose(parent, g);
     }
-    // p = origin + R (c + s (point - c))
-    const int k = kinematics_.link();
-    const Vec3<double> centre = link_scale_centre(kinematics_.articulations().links[size_t(k)]);
-    adj_scale_ += dot(g, kinematics_.frames()[size_t(k)].rot * (point_ - centre));
+    // p = origin + R (c + A (point - c)), A = s (1 + (l - 1) u u^T)
+    const Mat33<double>& rot = frames[size_t(kinematics_.link())].rot;
+    const Vec3<double> d = point_ - size_.centre;
+    adj_scale_ += dot(g, rot * size_.stretch(d));
+    adj_length_ += size_.scale * dot(mul_transpose(rot, g), size_.axis) * dot(size_.axis, d);
   }
 
   void add_param_grad(ParameterSet& params) const override {
@@ -72,6 +73,8 @@ public:
     for (size_t k = 0; k < adj_pos_.size(); ++k) add_placement_grad(a, params, k, adj_pos_[k]);
     std::vector<double>& scale = params[ParamId::LinkScale].grad;
     if (scale.size() == adj_pos_.size()) scale[size_t(kinematics_.link())] += adj_scale_;
+    std::vector<double>& length = params[ParamId::LinkLength].grad;
+    if (length.size() == adj_pos_.size()) length[size_t(kinematics_.link())] += adj_length_;
   }
 
 private:
@@ -79,18 +82,19 @@ private:
   template <class T>
   Vec3<double> point_at(StateView<const T> s) const {
     const LinkFrame<double>& f = kinematics_.frame_at(s);
-    return f.origin + f.rot * scaled_;
+    return f.origin + f.rot * resized_;
   }
 
   double weight_;
   int step_;
   Vec3<double> point_, target_;
-  Vec3<double> scaled_;  // the point at the evaluation's link_scale
+  LinkResize size_;       // the link's, at the evaluation's parameters
+  Vec3<double> resized_;  // the point, resized
   LinkKinematics kinematics_;
   // dL/d(each link's placement, link_placement) and dL/d(the link's scale) through the
   // point, summed over the backward pass.
   mutable std::vector<Vec3<double>> adj_pos_;
-  mutable double adj_scale_ = 0;
+  mutable double adj_scale_ = 0, adj_length_ = 0;
 };
 
 }  // namespace

@@ -213,6 +213,8 @@ constexpr ParamFacts kFacts[kParamCount] = {
      F::FieldWhenSet},
     {ParamId::LinkScale, "link_scale", E::Link, 1, "", 1.0, R::Positive, "articulations.links.scale",
      "a scale > 0 (1: the link as given)", "size", O::None, F::FieldWhenSet},
+    {ParamId::LinkLength, "link_length", E::Link, 1, "", 1.0, R::Positive, "articulations.links.length",
+     "a stretch > 0 along the link's length_axis (1: the link as given)", "size", O::None, F::FieldWhenSet},
 };
 
 constexpr bool in_id_order() {

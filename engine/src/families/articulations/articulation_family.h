@@ -106,8 +106,8 @@ public:
     const Articulations& a = articulations_;
     exec.upload(links_model_, link_models<T>(a, p));
     exec.upload(dofs_model_, dof_models<T>(a, p));
-    if (contact_points_ > 0) {  // where the links' scales put them
-      const LinkContactPoints points = scaled_contact_points(a, p, points_);
+    if (contact_points_ > 0) {  // where the links' sizes put them
+      const LinkContactPoints points = resized_contact_points(a, p, points_);
       std::vector<Vec3<T>> offset;
       for (const Vec3<double>& o : points.offset)
         offset.push_back({static_cast<T>(o.x), static_cast<T>(o.y), static_cast<T>(o.z)});
@@ -171,8 +171,8 @@ public:
   }
 
   // Per link, in its rows; the initial q and qd from adj0; gravity's shares in tree order.
-  // The kernels' models are the scaled links' (link_models); each share goes back through
-  // the scale to its parameter and to link_scale.
+  // The kernels' models are the resized links' (link_models); each share goes back through
+  // the resize to its parameter and to link_scale and link_length (link_resize.h).
   void download_gradients(ParameterSet& p, StateView<const T> adj0, const Exec& exec) const {
     if (links_ == 0) return;
     const std::vector<double> mass = fetch_values(exec, exec.data(g_mass_), size_t(links_));
@@ -187,27 +187,34 @@ public:
     for (auto id :
          {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
           ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
-          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkScale})
+          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkScale,
+          ParamId::LinkLength})
       p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
     std::vector<double>& scale = p[ParamId::LinkScale].grad;
+    std::vector<double>& length = p[ParamId::LinkLength].grad;
     for (size_t k = 0; k < size_t(links_); ++k) {
-      // mass s^3 m, com c + s (com - c), inertia s^5 I (articulation_links.h)
-      const double s = link_scale(p, k), s2 = s * s, s4 = s2 * s2;
-      p[ParamId::LinkMass].grad[k] = s2 * s * mass[k];
-      scale[k] += 3 * s2 * link_param(p, ParamId::LinkMass, k, 0) * mass[k];
-      const double* centre = articulations_.links[k].anchor;
-      for (size_t c = 0; c < 3; ++c) {
-        p[ParamId::LinkCom].grad[3 * k + c] = s * com[3 * k + c];
-        scale[k] += com[3 * k + c] * (link_param(p, ParamId::LinkCom, k, c) - centre[c]);
-      }
+      // mass det(A) m, com c + A (com - c), the inertia resized (link_resize.h)
+      const LinkResize size = link_resize(articulations_, p, k);
+      const double s = size.scale, s2 = s * s, m0 = link_param(p, ParamId::LinkMass, k, 0);
+      p[ParamId::LinkMass].grad[k] = size.mass_factor() * mass[k];
+      scale[k] += 3 * s2 * size.length * m0 * mass[k];
+      length[k] += s2 * s * m0 * mass[k];
+      const Vec3<double> com_value = {link_param(p, ParamId::LinkCom, k, 0), link_param(p, ParamId::LinkCom, k, 1),
+                                      link_param(p, ParamId::LinkCom, k, 2)};
+      const Vec3<double> g_com{com[3 * k], com[3 * k + 1], com[3 * k + 2]};
+      const Vec3<double> along = size.stretch(com_value - size.centre), g_com_value = size.linear(g_com);
+      p[ParamId::LinkCom].grad[3 * k] = g_com_value.x;
+      p[ParamId::LinkCom].grad[3 * k + 1] = g_com_value.y;
+      p[ParamId::LinkCom].grad[3 * k + 2] = g_com_value.z;
+      scale[k] += g_com.x * along.x, scale[k] += g_com.y * along.y, scale[k] += g_com.z * along.z;
+      length[k] += s * dot(g_com, size.axis) * dot(size.axis, com_value - size.centre);
       add_placement_grad(articulations_, p, k, {pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]});
       // The matrix's (r, c) and (c, r) entries are one parameter.
       const double* m = &inertia[9 * k];
       const double row[6] = {m[0], m[4], m[8], m[1] + m[3], m[2] + m[6], m[5] + m[7]};
-      for (size_t c = 0; c < 6; ++c) {
-        p[ParamId::LinkInertia].grad[6 * k + c] = s4 * s * row[c];
-        scale[k] += 5 * s4 * link_param(p, ParamId::LinkInertia, k, c) * row[c];
-      }
+      double value[6];
+      for (size_t c = 0; c < 6; ++c) value[c] = link_param(p, ParamId::LinkInertia, k, c);
+      size.add_inertia_grad(value, row, &p[ParamId::LinkInertia].grad[6 * k], scale[k], length[k]);
       const int d = coordinate_[k];
       if (d < 0) continue;
       const ArticulationJoint joint = articulations_.links[k].joint;
@@ -236,7 +243,7 @@ public:
     if (contact_points_ > 0) {
       const std::vector<double> offset = fetch_values(exec, exec.data(g_point_offset_), 3 * size_t(contact_points_));
       const std::vector<double> radius = fetch_values(exec, exec.data(g_point_radius_), size_t(contact_points_));
-      add_contact_point_scale_grad(articulations_, points_, offset, radius, scale);
+      add_contact_point_size_grad(articulations_, p, points_, offset, radius, scale, length);
     }
     // The contact parameters' shares, after the colliders' own (their family sets them).
     if (contact_points_ > 0 && p[ParamId::ContactStiffness].grad.size() == 1) {

@@ -8,6 +8,7 @@
 
 #include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_model.h"
+#include "families/articulations/link_resize.h"
 #include "nudge/articulations.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/parameters.h"
@@ -31,39 +32,40 @@ inline LinkJoint link_joint(ArticulationJoint joint) {
   return LinkJoint::Weld;
 }
 
-// A link's size (link_scale) and the point it is scaled about: its joint's anchor, in its
-// frame (a weld's and a free joint's: the frame's origin, as their anchors are).
-inline double link_scale(const ParameterSet& p, size_t k) { return link_param(p, ParamId::LinkScale, k, 0); }
-inline Vec3<double> link_scale_centre(const ArticulationLink& link) {
-  return {link.anchor[0], link.anchor[1], link.anchor[2]};
+// A link's size (link_scale, link_length) about its joint's anchor, in its frame (a
+// weld's and a free joint's anchor: the frame's origin).
+inline LinkResize link_resize(const Articulations& a, const ParameterSet& p, size_t k) {
+  return link_resize(a.links[k], link_param(p, ParamId::LinkScale, k, 0), link_param(p, ParamId::LinkLength, k, 0));
 }
-// x, a point in the link's frame, as the link's scale s places it. At s = 1, x itself:
-// centre + (x - centre) need not round back to x, and an unscaled link keeps its bits.
-inline Vec3<double> scaled_point(Vec3<double> x, Vec3<double> centre, double s) {
-  return s == 1.0 ? x : centre + s * (x - centre);
+inline LinkSize link_size(const ParameterSet& p, size_t k) {
+  return {link_param(p, ParamId::LinkScale, k, 0), link_param(p, ParamId::LinkLength, k, 0)};
 }
 
-// The link's placement in its parent's frame: link_position, moved by the parent's scale.
+inline Vec3<double> link_position(const ParameterSet& p, size_t k) {
+  return {link_param(p, ParamId::LinkPosition, k, 0), link_param(p, ParamId::LinkPosition, k, 1),
+          link_param(p, ParamId::LinkPosition, k, 2)};
+}
+
+// The link's placement in its parent's frame: link_position, moved by the parent's size.
 inline Vec3<double> link_placement(const Articulations& a, const ParameterSet& p, size_t k) {
-  const Vec3<double> pos{link_param(p, ParamId::LinkPosition, k, 0), link_param(p, ParamId::LinkPosition, k, 1),
-                         link_param(p, ParamId::LinkPosition, k, 2)};
   const int parent = a.links[k].parent;
-  return parent < 0 ? pos
-                    : scaled_point(pos, link_scale_centre(a.links[size_t(parent)]), link_scale(p, size_t(parent)));
+  return parent < 0 ? link_position(p, k) : link_resize(a, p, size_t(parent)).point(link_position(p, k));
 }
 
 // dL/d(the placement link_placement gives) g, in the parent's axes, to link_position's row
-// and the parent's link_scale (where their gradients are wanted: sized).
+// and the parent's link_scale and link_length (where their gradients are wanted: sized).
 inline void add_placement_grad(const Articulations& a, ParameterSet& p, size_t k, Vec3<double> g) {
   const int parent = a.links[k].parent;
-  const double s = parent < 0 ? 1.0 : link_scale(p, size_t(parent));
   std::vector<double>& pos = p[ParamId::LinkPosition].grad;
-  if (pos.size() == 3 * a.links.size()) pos[3 * k] += s * g.x, pos[3 * k + 1] += s * g.y, pos[3 * k + 2] += s * g.z;
   std::vector<double>& scale = p[ParamId::LinkScale].grad;
-  if (parent < 0 || scale.size() != a.links.size()) return;
-  const Vec3<double> raw{link_param(p, ParamId::LinkPosition, k, 0), link_param(p, ParamId::LinkPosition, k, 1),
-                         link_param(p, ParamId::LinkPosition, k, 2)};
-  scale[size_t(parent)] += dot(g, raw - link_scale_centre(a.links[size_t(parent)]));
+  std::vector<double>& length = p[ParamId::LinkLength].grad;
+  double d_scale = 0, d_length = 0;
+  const Vec3<double> g_pos =
+      parent < 0 ? g : link_resize(a, p, size_t(parent)).add_point_grad(link_position(p, k), g, d_scale, d_length);
+  if (pos.size() == 3 * a.links.size()) pos[3 * k] += g_pos.x, pos[3 * k + 1] += g_pos.y, pos[3 * k + 2] += g_pos.z;
+  if (parent < 0) return;
+  if (scale.size() == a.links.size()) scale[size_t(parent)] += d_scale;
+  if (length.size() == a.links.size()) length[size_t(parent)] += d_length;
 }
 
 template <class T>
@@ -88,14 +90,16 @@ std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet
         !axial
             ? Vec3<T>{0, 0, 1}
             : normalize(Vec3<T>{static_cast<T>(src.axis[0]), static_cast<T>(src.axis[1]), static_cast<T>(src.axis[2])});
-    // Scaled by s about the anchor at one density: mass s^3, inertia s^5.
-    const double s = link_scale(p, k), s3 = s * s * s;
-    l.mass = static_cast<T>(s3 * link_param(p, ParamId::LinkMass, k, 0));
-    const Vec3<double> com = scaled_point({link_param(p, ParamId::LinkCom, k, 0), link_param(p, ParamId::LinkCom, k, 1),
-                                           link_param(p, ParamId::LinkCom, k, 2)},
-                                          link_scale_centre(src), s);
+    // Resized about the anchor at one density (link_resize.h).
+    const LinkResize size = link_resize(a, p, k);
+    l.mass = static_cast<T>(size.mass_factor() * link_param(p, ParamId::LinkMass, k, 0));
+    const Vec3<double> com = size.point({link_param(p, ParamId::LinkCom, k, 0), link_param(p, ParamId::LinkCom, k, 1),
+                                         link_param(p, ParamId::LinkCom, k, 2)});
     l.com = {static_cast<T>(com.x), static_cast<T>(com.y), static_cast<T>(com.z)};
-    const auto in = [&](size_t c) { return static_cast<T>(s3 * s * s * link_param(p, ParamId::LinkInertia, k, c)); };
+    double inertia[6], resized[6];
+    for (size_t c = 0; c < 6; ++c) inertia[c] = link_param(p, ParamId::LinkInertia, k, c);
+    size.inertia(inertia, resized);
+    const auto in = [&](size_t c) { return static_cast<T>(resized[c]); };
     l.inertia = {{in(0), in(3), in(4), in(3), in(1), in(5), in(4), in(5), in(2)}};
     links.push_back(l);
   }
@@ -243,30 +247,34 @@ inline LinkContactPoints link_contact_points(const Articulations& a) {
   return points;
 }
 
-// The points as the links' scales place them (link_scale: about each link's anchor).
-inline LinkContactPoints scaled_contact_points(const Articulations& a, const ParameterSet& p,
-                                               LinkContactPoints points) {
+// The points as the links' sizes place them (link_resize.h: a radius grows by the scale).
+inline LinkContactPoints resized_contact_points(const Articulations& a, const ParameterSet& p,
+                                                LinkContactPoints points) {
   for (size_t k = 0; k < a.links.size(); ++k) {
-    const double s = link_scale(p, k);
+    const LinkResize size = link_resize(a, p, k);
     for (int j = points.start[k]; j < points.start[k + 1]; ++j) {
-      points.offset[size_t(j)] = scaled_point(points.offset[size_t(j)], link_scale_centre(a.links[k]), s);
-      points.radius[size_t(j)] *= s;
+      points.offset[size_t(j)] = size.point(points.offset[size_t(j)]);
+      points.radius[size_t(j)] *= size.scale;
     }
   }
   return points;
 }
 
-// dL/d(the scaled points' offsets and radii) to each link's link_scale; base: the points
-// unscaled (link_contact_points).
-inline void add_contact_point_scale_grad(const Articulations& a, const LinkContactPoints& base,
-                                         std::span<const double> adj_offset, std::span<const double> adj_radius,
-                                         std::vector<double>& scale_grad) {
-  for (size_t k = 0; k < a.links.size(); ++k)
+// dL/d(the resized points' offsets and radii) to each link's link_scale and link_length;
+// base: the points as given (link_contact_points).
+inline void add_contact_point_size_grad(const Articulations& a, const ParameterSet& p, const LinkContactPoints& base,
+                                        std::span<const double> adj_offset, std::span<const double> adj_radius,
+                                        std::vector<double>& scale_grad, std::vector<double>& length_grad) {
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const LinkResize size = link_resize(a, p, k);
     for (int j = base.start[k]; j < base.start[k + 1]; ++j) {
-      const Vec3<double> d = base.offset[size_t(j)] - link_scale_centre(a.links[k]);
+      const Vec3<double> d = size.stretch(base.offset[size_t(j)] - size.centre);
       const double* g = &adj_offset[3 * size_t(j)];
       scale_grad[k] += g[0] * d.x + g[1] * d.y + g[2] * d.z + adj_radius[size_t(j)] * base.radius[size_t(j)];
+      const Vec3<double> along{g[0], g[1], g[2]};
+      length_grad[k] += size.scale * dot(along, size.axis) * dot(size.axis, base.offset[size_t(j)] - size.centre);
     }
+  }
 }
 
 }  // namespace nudge

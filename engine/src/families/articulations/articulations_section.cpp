@@ -12,6 +12,7 @@
 
 #include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_links.h"
+#include "io/json_text.h"
 #include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/parameter_facts.h"
@@ -58,6 +59,8 @@ LinkShape read_shape(const SceneReader& r, const Node& node) {
   return s;
 }
 
+double norm3(const double* v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
 AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
   if (!in.node) return {};
   const SceneReader& r = in.reader;
@@ -73,7 +76,7 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     const Node item = links.element(k);
     if (!item.json.is_object()) r.fail_found(item, "a link object with a \"name\" and a \"joint\"");
     r.expect_object(item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis",
-                                                "range", "limit_stiffness", "limit_damping", "shapes"}));
+                                                "length_axis", "range", "limit_stiffness", "limit_damping", "shapes"}));
     ArticulationLink l;
     const Node name = r.required(item, "name", "the link's name, unique in the scene");
     l.name = r.string(name, "the link's name");
@@ -92,6 +95,13 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     if (auto v = r.optional(item, "quat")) read_numbers(r, *v, l.quat, "[x, y, z, w]: a non-zero quaternion");
     if (auto v = r.optional(item, "anchor")) read_numbers(r, *v, l.anchor, "[x, y, z]: the joint's point (m)");
     if (auto v = r.optional(item, "axis")) read_numbers(r, *v, l.axis, "[x, y, z]: a non-zero axis");
+    if (auto v = r.optional(item, "length_axis")) {
+      const char* expected = "[x, y, z]: a non-zero direction that link_length stretches the link along";
+      read_numbers(r, *v, l.length_axis, expected);
+      const double n = norm3(l.length_axis);
+      if (!(n > 0)) r.fail_found(*v, expected);
+      for (double& x : l.length_axis) x /= n;
+    }
     if (auto v = r.optional(item, "range")) {
       if (joint_velocity_count(l.joint) != 1)
         r.fail_found(*v, "a range only on a hinge or a slide (this joint has no single coordinate)");
@@ -178,6 +188,7 @@ OrderedJson articulations_json(const Scene& scene) {
     item["quat"] = {l.quat[0], l.quat[1], l.quat[2], l.quat[3]};
     if (l.joint != ArticulationJoint::Weld) item["anchor"] = {l.anchor[0], l.anchor[1], l.anchor[2]};
     if (joint_velocity_count(l.joint) == 1) item["axis"] = {l.axis[0], l.axis[1], l.axis[2]};
+    if (norm3(l.length_axis) > 0) item["length_axis"] = {l.length_axis[0], l.length_axis[1], l.length_axis[2]};
     if (l.limited) {
       item["range"] = {l.range[0], l.range[1]};
       item["limit_stiffness"] = l.limit_stiffness;
@@ -210,8 +221,6 @@ OrderedJson articulations_json(const Scene& scene) {
   }
   return j;
 }
-
-double norm3(const double* v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 // The first tree whose mass matrix at the initial q is not positive definite: some joint
 // moves nothing with mass or inertia.
@@ -253,8 +262,12 @@ std::optional<std::string> check_articulations(const Scene& scene) {
         return at + ".rotation: found zero; expected a rotation [x, y, z, w]";
     }
     for (double x : {l.quat[0], l.quat[1], l.quat[2], l.quat[3], l.anchor[0], l.anchor[1], l.anchor[2], l.axis[0],
-                     l.axis[1], l.axis[2]})
-      if (!std::isfinite(x)) return at + ": found a value that is not finite in quat, anchor or axis";
+                     l.axis[1], l.axis[2], l.length_axis[0], l.length_axis[1], l.length_axis[2]})
+      if (!std::isfinite(x)) return at + ": found a value that is not finite in quat, anchor, axis or length_axis";
+    const std::vector<double>& length = scene.params[ParamId::LinkLength].value;
+    if (length.size() == a.links.size() && length[k] != 1.0 && !(norm3(l.length_axis) > 0))
+      return at + ".length: found " + number_text(length[k]) +
+             " on a link with no length_axis; expected 1, or a length_axis to stretch the link along";
     if (l.limited) {
       if (joint_velocity_count(l.joint) != 1)
         return at + ".range: found a range on a " + std::string(articulation_joint_name(l.joint)) +

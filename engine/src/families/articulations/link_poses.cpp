@@ -27,7 +27,7 @@ std::vector<LinkPose> link_poses(const Scene& scene, std::span<const double> q) 
     p.anchor[0] = weld ? f.origin.x : anchor.x, p.anchor[1] = weld ? f.origin.y : anchor.y;
     p.anchor[2] = weld ? f.origin.z : anchor.z;
     p.axis[0] = weld ? 0 : axis.x, p.axis[1] = weld ? 0 : axis.y, p.axis[2] = weld ? 0 : axis.z;
-    p.scale = link_scale(scene.params, k);
+    p.size = link_size(scene.params, k);
   }
   return poses;
 }
