@@ -33,6 +33,9 @@ std::optional<std::string> remove_controller_particles(Scene& scene, const Index
     if (in.type == ControllerInputType::State || in.type == ControllerInputType::Contact) {
       const size_t per_particle = in.type == ControllerInputType::State ? size_t(2 * na) : 1;
       for (size_t p = 0; p < observed.size(); ++p) input_kept.insert(input_kept.end(), per_particle, bool(kept_at[p]));
+    } else if (in.type == ControllerInputType::Joints) {  // joints stay as they are
+      const ControllerReads reads = controller_reads(scene);
+      input_kept.insert(input_kept.end(), reads.joint_q.size() + size_t(reads.joint_qd), true);
     } else {
       const bool clock = in.type == ControllerInputType::Sine || in.type == ControllerInputType::Keyframes;
       input_kept.insert(input_kept.end(), size_t(clock ? in.count : na), true);

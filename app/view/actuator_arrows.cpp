@@ -13,8 +13,7 @@ std::vector<double> channel_values_at(const Scene& scene, const Trajectory* traj
   if (controls.size() == size_t(steps) * carried.size())
     for (size_t ch = 0; ch < carried.size(); ++ch) carried[ch] = controls[size_t(at) * carried.size() + ch];
   if (traj && scene.controller.enabled() && traj->particles == scene.particle_count()) {
-    const std::vector<double> added = controller_outputs_at(scene.controller, scene.settings.dt,
-                                                            scene.params[ParamId::ControllerWeights].value, *traj, at);
+    const std::vector<double> added = controller_outputs_at(scene, *traj, at);
     for (size_t k = 0; k < added.size(); ++k) carried[size_t(scene.controller.channels[k])] += added[k];
   }
   return carried;

@@ -41,12 +41,12 @@ TEST_CASE("scene edits: deleting particles drops their inputs' weights and keeps
   TempDir temp;
   const Scene scene = controlled_chain(temp.path);
   const int inputs = 2 + 5 * 4 + 5;  // the clock, 4 values per particle, a contact flag per particle
-  REQUIRE(scene.controller.input_count(5) == inputs);
+  REQUIRE(scene.controller.input_count(ControllerReads::of_particles(5)) == inputs);
   const Scene fewer = ok(edits::delete_particles(scene, {1, 3}));
   CHECK(fewer.controller.particles.empty());  // still every particle
-  REQUIRE(fewer.controller.input_count(3) == 2 + 3 * 4 + 3);
+  REQUIRE(fewer.controller.input_count(ControllerReads::of_particles(3)) == 2 + 3 * 4 + 3);
   const std::vector<double>& w = values(fewer, ParamId::ControllerWeights);
-  REQUIRE(w.size() == size_t(fewer.controller.weight_count(3)));
+  REQUIRE(w.size() == size_t(fewer.controller.weight_count(ControllerReads::of_particles(3))));
   // Row 1 of the first layer: the clock's two columns, then particles 0, 2 and 4's states
   // and contact flags.
   const std::vector<int> kept_columns = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 18, 19, 20, 21, 22, 24, 26};

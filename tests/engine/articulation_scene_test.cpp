@@ -19,6 +19,7 @@
 #include "nudge/scene_text.h"
 #include "nudge/simulator.h"
 #include "temp_dir.h"
+#include "test_scenes.h"
 #include "nudge/robot_import.h"
 
 namespace nudge {
@@ -459,6 +460,24 @@ TEST_CASE("articulations: link_orientation and reach objectives on a floating tr
               ParamId::LinkPosition, ParamId::LinkMass, ParamId::Controls});
 }
 
+// A resized tree's joints move as the tree resized by hand, to `tolerance`, and not as the
+// tree as given; the losses agree.
+void check_runs_as_by_hand(const Scene& resized, const Scene& by_hand, const Scene& given, double tolerance) {
+  const Trajectory a = test::simulate_on_cpu(resized), b = test::simulate_on_cpu(by_hand),
+                   unchanged = test::simulate_on_cpu(given);
+  REQUIRE(a.joint_q.size() == b.joint_q.size());
+  double apart = 0, moved = 0;
+  for (size_t i = 0; i < a.joint_q.size(); ++i) {
+    apart = std::max(apart, std::abs(a.joint_q[i] - b.joint_q[i]));
+    moved = std::max(moved, std::abs(a.joint_q[i] - unchanged.joint_q[i]));
+  }
+  INFO("resized vs resized by hand: " << apart << "; vs as given: " << moved);
+  CHECK(apart < tolerance);
+  CHECK(moved > 1e-2);
+  CHECK(test::run_cpu_gradient(resized, 1).loss ==
+        doctest::Approx(test::run_cpu_gradient(by_hand, 1).loss).epsilon(1e-9));
+}
+
 // The floating tree with its links resized (link_scale), and the same tree resized by hand:
 // each link's shapes, centre of mass and children's placements moved by s about its
 // anchor, its mass times s^3 and inertia times s^5.
@@ -499,19 +518,7 @@ TEST_CASE("articulations: link_scale resizes a link with its shapes, contacts an
   // The same motion as the tree resized by hand, the box landing on its scaled corners.
   Scene by_hand = resized_by_hand(base);
   by_hand.objectives.back().point[2] = 0.02 + 1.2 * (-0.2 - 0.02);
-  const Trajectory a = test::simulate_on_cpu(scaled), b = test::simulate_on_cpu(by_hand),
-                   unscaled = test::simulate_on_cpu(base);
-  REQUIRE(a.joint_q.size() == b.joint_q.size());
-  double apart = 0, moved = 0;
-  for (size_t i = 0; i < a.joint_q.size(); ++i) {
-    apart = std::max(apart, std::abs(a.joint_q[i] - b.joint_q[i]));
-    moved = std::max(moved, std::abs(a.joint_q[i] - unscaled.joint_q[i]));
-  }
-  INFO("scaled vs resized by hand: " << apart << "; vs unscaled: " << moved);
-  CHECK(apart < 1e-9);
-  CHECK(moved > 1e-2);
-  CHECK(test::run_cpu_gradient(scaled, 1).loss ==
-        doctest::Approx(test::run_cpu_gradient(by_hand, 1).loss).epsilon(1e-9));
+  check_runs_as_by_hand(scaled, by_hand, base, 1e-9);
   // Drawing and forward kinematics: the hand hangs from the limb's scaled placement.
   const std::vector<LinkPose> poses = link_poses(scaled);
   CHECK(poses[1].size.scale == 0.8);
@@ -601,26 +608,14 @@ TEST_CASE("articulations: link_length stretches a link along its length_axis; it
   REQUIRE(check_scene(stretched).ok());
   Scene by_hand = stretched_by_hand(base);
   by_hand.objectives.back().point[2] = 0.02 + 0.8 * (-0.2 - 0.02);
-  const Trajectory a = test::simulate_on_cpu(stretched), b = test::simulate_on_cpu(by_hand),
-                   given = test::simulate_on_cpu(base);
-  REQUIRE(a.joint_q.size() == b.joint_q.size());
-  double apart = 0, moved = 0;
-  for (size_t i = 0; i < a.joint_q.size(); ++i) {
-    apart = std::max(apart, std::abs(a.joint_q[i] - b.joint_q[i]));
-    moved = std::max(moved, std::abs(a.joint_q[i] - given.joint_q[i]));
-  }
-  INFO("stretched vs stretched by hand: " << apart << "; vs as given: " << moved);
-  CHECK(apart < 1e-10);
-  CHECK(moved > 1e-2);
-  CHECK(test::run_cpu_gradient(stretched, 1).loss ==
-        doctest::Approx(test::run_cpu_gradient(by_hand, 1).loss).epsilon(1e-9));
+  check_runs_as_by_hand(stretched, by_hand, base, 1e-10);
   // Drawn: the box 1.25 times as long, the hand's sphere moved in and no larger.
-  const LinkShape box = resized_link_shape(stretched.articulations.links[0].shapes[0],
-                                           stretched.articulations.links[0], {1.0, 1.25});
+  const LinkShape box =
+      resized_link_shape(stretched.articulations.links[0].shapes[0], stretched.articulations.links[0], {1.0, 1.25});
   CHECK(box.size[0] == doctest::Approx(0.125));
   CHECK(box.size[1] == doctest::Approx(0.06));
-  const LinkShape tip = resized_link_shape(stretched.articulations.links[2].shapes[0],
-                                           stretched.articulations.links[2], {1.0, 0.8});
+  const LinkShape tip =
+      resized_link_shape(stretched.articulations.links[2].shapes[0], stretched.articulations.links[2], {1.0, 0.8});
   CHECK(tip.pos[2] == doctest::Approx(by_hand.articulations.links[2].shapes[0].pos[2]));
   CHECK(tip.size[0] == 0.03);
   LinkShape capsule;  // tilted to the axis: its ends move, its radius stays
@@ -665,8 +660,8 @@ TEST_CASE("articulations: link_length stretches a link along its length_axis; it
   no_axis.articulations.links[1].length_axis[2] = 0;
   const Status checked = check_scene(no_axis);
   REQUIRE_FALSE(checked.ok());
-  CHECK_MESSAGE(checked.error().message.find("articulations.links[1].length: found 1.1 on a link with no length_axis") !=
-                    std::string::npos,
+  CHECK_MESSAGE(checked.error().message.find(
+                    "articulations.links[1].length: found 1.1 on a link with no length_axis") != std::string::npos,
                 checked.error().message);
   std::string zero_axis = text;
   const size_t at = zero_axis.find("\"length_axis\"");
@@ -676,6 +671,86 @@ TEST_CASE("articulations: link_length stretches a link along its length_axis; it
   CHECK_MESSAGE(refused.error().message.find("a non-zero direction that link_length stretches the link along") !=
                     std::string::npos,
                 refused.error().message);
+}
+
+// The floating tree's wrist driven by a network that reads a clock and the joints: the
+// free joint's height and quaternion, the ball's quaternion, the hinge's angle, and every
+// rate (nudge/controller.h), so that the loop closes through q and qd.
+Scene joint_reading_scene(int steps) {
+  Scene scene = floating_scene(steps);
+  ControllerInput clock;
+  clock.type = ControllerInputType::Sine;
+  clock.count = 2;
+  clock.omega = 6;
+  ControllerInput joints;
+  joints.type = ControllerInputType::Joints;
+  joints.position_scale = 2;
+  joints.velocity_scale = 0.3;
+  scene.controller.inputs = {clock, joints};
+  scene.controller.layers = {{6, Activation::Tanh}, {1, Activation::Linear}};
+  scene.controller.channels = {0};
+  scene.controller.seed = 11;
+  shape_parameters(scene);
+  return scene;
+}
+
+TEST_CASE("articulations: a controller that reads the joints closes the loop; its gradient") {
+  const Scene scene = joint_reading_scene(60);
+  REQUIRE(check_scene(scene).ok());
+  const ControllerReads reads = controller_reads(scene);
+  // Of q (7 + 4 + 1 entries): the box's height and quaternion, the limb's, the hand's.
+  CHECK(reads.joint_q == std::vector<int>{1, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  CHECK(reads.joint_qd == 10);
+  CHECK(scene.controller.input_count(reads) == 2 + 10 + 10);
+  CHECK(scene.params[ParamId::ControllerWeights].value.size() == size_t((22 + 1) * 6 + (6 + 1) * 1));
+  // The network's outputs at each recorded state, replayed as open-loop controls, give the
+  // same motion: what it read was the state's q and qd.
+  const Trajectory closed = test::simulate_on_cpu(scene);
+  const std::vector<double> outputs = controller_outputs(scene, closed);
+  REQUIRE(outputs.size() == size_t(scene.settings.steps));
+  Scene open = scene;
+  open.controller = Controller{};
+  shape_parameters(open);
+  double largest = 0;
+  for (int t = 0; t < scene.settings.steps; ++t) {
+    open.params[ParamId::Controls].value[size_t(t)] += outputs[size_t(t)];
+    largest = std::max(largest, std::fabs(outputs[size_t(t)]));
+  }
+  CHECK(largest > 0.1);
+  const Trajectory replayed = test::simulate_on_cpu(open);
+  double apart = 0;
+  for (size_t i = 0; i < closed.joint_q.size(); ++i)
+    apart = std::max(apart, std::fabs(closed.joint_q[i] - replayed.joint_q[i]));
+  CHECK(apart < 1e-12);
+  // Reading the joints changes what it does: the same weights with the joints' inputs
+  // zeroed (scales 0) move the tree elsewhere.
+  Scene blind = scene;
+  blind.controller.inputs[1].position_scale = blind.controller.inputs[1].velocity_scale = 0;
+  const Trajectory unseen = test::simulate_on_cpu(blind);
+  double moved = 0;
+  for (size_t i = 0; i < closed.joint_q.size(); ++i)
+    moved = std::max(moved, std::fabs(closed.joint_q[i] - unseen.joint_q[i]));
+  CHECK(moved > 1e-3);
+  // Its gradient reaches the weights, and through the loop the initial state and the links.
+  test::check_against_central_differences(
+      scene, {ParamId::ControllerWeights, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
+              ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkMass});
+  // The file keeps it; a scene without joints refuses it.
+  const std::string text = scene_json_text(scene);
+  CHECK(text.find("\"type\": \"joints\"") != std::string::npos);
+  Result<Scene> again = parse_scene(text, "");
+  REQUIRE_MESSAGE(again.ok(), (again.ok() ? "" : again.error().message));
+  CHECK(again->controller.inputs[1].type == ControllerInputType::Joints);
+  CHECK(again->controller.inputs[1].position_scale == 2);
+  CHECK(again->params[ParamId::ControllerWeights].value == scene.params[ParamId::ControllerWeights].value);
+  Scene jointless = test::make_controlled_scene();
+  jointless.controller.inputs.push_back(scene.controller.inputs[1]);
+  shape_parameters(jointless);
+  const Status refused = check_scene(jointless);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_MESSAGE(
+      refused.error().message.find("found a joints input in a scene with no articulated joints") != std::string::npos,
+      refused.error().message);
 }
 
 TEST_CASE("articulations: balls and free joints keep in the file; the check refuses what they cannot have") {

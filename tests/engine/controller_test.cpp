@@ -55,10 +55,10 @@ std::vector<double> network_outputs(const Scene& scene, const std::vector<double
       for (int j = 0; j < input.count; ++j) in.push_back(std::max(0.0, 1.0 - std::fabs(at - j)));
     }
   }
-  REQUIRE(int(in.size()) == c.input_count(n));
+  REQUIRE(int(in.size()) == c.input_count(controller_reads(scene)));
   const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
   for (int l = 0; l < int(c.layers.size()); ++l) {
-    const int size = c.layers[l].size, inputs = int(in.size()), at = c.layer_offset(l, n);
+    const int size = c.layers[l].size, inputs = int(in.size()), at = c.layer_offset(l, controller_reads(scene));
     std::vector<double> out(size);
     for (int i = 0; i < size; ++i) {
       double z = w[at + size * inputs + i];
@@ -110,8 +110,7 @@ TEST_CASE("controller: its outputs, added to the controls, are the network's at 
   }
   CHECK(largest_output > 0.1);
   // The engine's host evaluation (the studio's timeline) gives the same outputs.
-  const std::vector<double> host =
-      controller_outputs(scene.controller, scene.settings.dt, scene.params[ParamId::ControllerWeights].value, closed);
+  const std::vector<double> host = controller_outputs(scene, closed);
   REQUIRE(host.size() == size_t(scene.settings.steps) * 2);
   for (int t = 0; t < scene.settings.steps; t += 7) {
     const std::vector<double> x(closed.x.begin() + t * values, closed.x.begin() + (t + 1) * values);
@@ -179,9 +178,9 @@ TEST_CASE("controller: default weights are seeded Glorot-normal with zero biases
   c.layers = {{50, Activation::Tanh}, {3, Activation::Tanh}};
   c.channels = {0, 1, 2};
   c.seed = 3;
-  const std::vector<double> w = default_controller_weights(c, 0);
+  const std::vector<double> w = default_controller_weights(c, ControllerReads::of_particles(0));
   REQUIRE(w.size() == size_t(41 * 50 + 51 * 3));
-  CHECK(w == default_controller_weights(c, 0));
+  CHECK(w == default_controller_weights(c, ControllerReads::of_particles(0)));
   double sum = 0, sum2 = 0;
   for (int k = 0; k < 40 * 50; ++k) {
     sum += w[k];
@@ -192,14 +191,14 @@ TEST_CASE("controller: default weights are seeded Glorot-normal with zero biases
   CHECK(std::sqrt(sum2 / 2000) == doctest::Approx(sigma).epsilon(0.05));
   for (int k = 40 * 50; k < 41 * 50; ++k) CHECK(w[k] == 0.0);
   c.seed = 4;
-  CHECK(w != default_controller_weights(c, 0));
+  CHECK(w != default_controller_weights(c, ControllerReads::of_particles(0)));
 }
 
 TEST_CASE("controller: each layer's norm is that of its slice of the weights") {
   const Scene scene = test::make_controlled_scene();
   const Controller& c = scene.controller;
   const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
-  const std::vector<double> norms = controller_layer_norms(c, 4, w);
+  const std::vector<double> norms = controller_layer_norms(c, ControllerReads::of_particles(4), w);
   REQUIRE(norms.size() == 3);
   double total = 0;
   for (double x : norms) total += x * x;
@@ -208,11 +207,12 @@ TEST_CASE("controller: each layer's norm is that of its slice of the weights") {
   CHECK(total == doctest::Approx(all).epsilon(1e-12));
   std::vector<double> last_only(w.size(), 0.0);
   last_only.back() = 2.0;  // the last layer's last bias
-  const std::vector<double> one = controller_layer_norms(c, 4, last_only);
+  const std::vector<double> one = controller_layer_norms(c, ControllerReads::of_particles(4), last_only);
   CHECK(one[0] == 0.0);
   CHECK(one[1] == 0.0);
   CHECK(one[2] == 2.0);
-  CHECK(controller_layer_norms(c, 4, std::vector<double>(3)).empty());  // not this controller's
+  CHECK(controller_layer_norms(c, ControllerReads::of_particles(4), std::vector<double>(3))
+            .empty());  // not this controller's
 }
 
 TEST_CASE("controller: the scene file reads, writes and checks every input, contact flags included") {
@@ -234,7 +234,7 @@ TEST_CASE("controller: the scene file reads, writes and checks every input, cont
   CHECK(contact.type == ControllerInputType::Contact);
   CHECK(contact.height == 0.01);
   CHECK(contact.width == 0.002);
-  CHECK(scene->controller.input_count(2) == 2 + 8 + 2 + 2);
+  CHECK(scene->controller.input_count(ControllerReads::of_particles(2)) == 2 + 8 + 2 + 2);
   test::TempDir dir("controller-test");
   REQUIRE(save_scene(*scene, dir.path / "a.json").ok());
   const Result<Scene> again = load_scene(dir.path / "a.json");
@@ -254,7 +254,7 @@ TEST_CASE("controller: the scene file reads, writes and checks every input, cont
       parse_scene(scene_text(R"({"type": "keyframes", "count": 5, "duration": 0.03})"), "c.json");
   REQUIRE_MESSAGE(keyed.ok(), (keyed.ok() ? "" : keyed.error().message));
   CHECK(keyed->controller.inputs[3].type == ControllerInputType::Keyframes);
-  CHECK(keyed->controller.input_count(2) == 2 + 8 + 2 + 5);
+  CHECK(keyed->controller.input_count(ControllerReads::of_particles(2)) == 2 + 8 + 2 + 5);
   REQUIRE(save_scene(*keyed, dir.path / "k.json").ok());
   const Result<Scene> keyed_again = load_scene(dir.path / "k.json");
   REQUIRE(keyed_again.ok());

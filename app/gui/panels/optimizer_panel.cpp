@@ -117,7 +117,7 @@ double norm(const std::vector<double>& v) {
 // weights, gradient and change are (a vanishing or exploding layer shows here).
 void controller_layer_rows(const Scene& start, const Scene& now) {
   const Controller& c = now.controller;
-  const int n = now.particle_count();
+  const ControllerReads n = controller_reads(now);
   const Parameter& w = now.params[ParamId::ControllerWeights];
   const std::vector<double> values = controller_layer_norms(c, n, w.value),
                             grads = controller_layer_norms(c, n, w.grad);

@@ -125,14 +125,14 @@ void draw_outliner(const StudioState& state, EditorState& editor, CommandQueue& 
     element_list(out, kind.kind, count, [&](int i) { return kind.label(scene, i); });
     ImGui::TreePop();
   }
-  const int n = scene.particle_count();
+  const ControllerReads reads = controller_reads(scene);
   if (const Controller& ctl = scene.controller;
       ctl.enabled() &&
-      ImGui::TreeNodeEx("controller", ImGuiTreeNodeFlags_None, "Controller (%d weights)", ctl.weight_count(n))) {
+      ImGui::TreeNodeEx("controller", ImGuiTreeNodeFlags_None, "Controller (%d weights)", ctl.weight_count(reads))) {
     std::string inputs;
     for (const ControllerInput& in : ctl.inputs)
       inputs += (inputs.empty() ? "" : ", ") + std::string(controller_input_name(in.type));
-    ImGui::TextDisabled("inputs: %s (%d values)", inputs.c_str(), ctl.input_count(n));
+    ImGui::TextDisabled("inputs: %s (%d values)", inputs.c_str(), ctl.input_count(reads));
     for (size_t l = 0; l < ctl.layers.size(); ++l)
       ImGui::TextDisabled("layer %zu: %d %s units", l + 1, ctl.layers[l].size,
                           std::string(activation_name(ctl.layers[l].activation)).c_str());

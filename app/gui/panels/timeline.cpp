@@ -113,8 +113,7 @@ void controller_output_track(const StudioState& state, studio::Playback& play, O
   if (cache.of != snap || cache.columns != int(width)) {
     cache.of = snap;
     cache.columns = int(width);
-    cache.values = controller_outputs(controller, snap->scene.settings.dt,
-                                      snap->scene.params[ParamId::ControllerWeights].value, snap->trajectory);
+    cache.values = controller_outputs(snap->scene, snap->trajectory);
     cache.strip = view::step_strip(cache.values, snap->trajectory.steps, outputs, int(width));
   }
   const view::HeatStrip& strip = cache.strip;

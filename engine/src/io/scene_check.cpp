@@ -28,7 +28,7 @@ Counts counts_of(const Scene& scene) {
           scene.triangle_count(),
           scene.bending_count(),
           scene.tet_count(),
-          scene.controller.weight_count(scene.particle_count()),
+          scene.controller.weight_count(controller_reads(scene)),
           scene.material_points.count(),
           static_cast<int>(scene.material_points.materials.size()),
           scene.articulations.link_count()};

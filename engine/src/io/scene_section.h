@@ -26,8 +26,10 @@ enum class ReadStage {
   Settings,   // "simulation": the steps and the time step everything else reads
   Bodies,     // before the particles: a scene of bodies alone needs no particles
   Particles,  // the particle count N and the control channels C
-  Elements,   // what joins particles (springs, triangles, tets) or stands beside them: N and C known
-  Links,      // what joins bodies, particles and channels (joints, the controller, actuators)
+  Elements,   // what joins particles (springs, triangles, tets) or stands beside them (the
+              // articulations): N and C known
+  Links,      // what joins bodies, particles and channels (joints, the controller, which may
+              // read the articulations' joints, actuators)
   Values,     // after every parameter has its shape and default (shape_parameters)
 };
 

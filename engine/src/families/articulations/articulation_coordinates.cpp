@@ -51,8 +51,10 @@ LinkShape resized_link_shape(const LinkShape& shape, const ArticulationLink& lin
     case LinkShape::Kind::Mesh: {
       const double along[3] = {reach({1, 0, 0}), reach({0, 1, 0}), reach({0, 0, 1})};
       for (int c = 0; c < 3; ++c) {
-        if (shape.kind == LinkShape::Kind::Box) out.size[c] = along[c] * shape.size[c];
-        else out.mesh_scale[c] = along[c] * shape.mesh_scale[c];
+        if (shape.kind == LinkShape::Kind::Box)
+          out.size[c] = along[c] * shape.size[c];
+        else
+          out.mesh_scale[c] = along[c] * shape.mesh_scale[c];
       }
       break;
     }

@@ -184,11 +184,10 @@ public:
     const std::vector<double> gravity = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(tree_count_));
     const std::vector<double> adj_q = fetch_values(exec, adj0.joint_q, size_t(positions_));
     const std::vector<double> adj_qd = fetch_values(exec, adj0.joint_qd, size_t(dofs_));
-    for (auto id :
-         {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
-          ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
-          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkScale,
-          ParamId::LinkLength})
+    for (auto id : {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia,
+                    ParamId::LinkDamping, ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity,
+                    ParamId::LinkRotation, ParamId::LinkTranslation, ParamId::LinkAngularVelocity,
+                    ParamId::LinkLinearVelocity, ParamId::LinkScale, ParamId::LinkLength})
       p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
     std::vector<double>& scale = p[ParamId::LinkScale].grad;
     std::vector<double>& length = p[ParamId::LinkLength].grad;

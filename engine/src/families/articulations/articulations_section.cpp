@@ -305,7 +305,7 @@ std::optional<std::string> check_articulations(const Scene& scene) {
 
 }  // namespace
 
-extern const SceneSection kArticulationsSection{kSection,           ReadStage::Links,     read_articulations,
+extern const SceneSection kArticulationsSection{kSection,           ReadStage::Elements,  read_articulations,
                                                 articulations_json, CheckStage::Elements, check_articulations};
 
 }  // namespace scene_io

@@ -24,14 +24,10 @@ struct LinkResize {
   bool identity() const { return scale == 1.0 && length == 1.0; }
 
   // d + (l - 1) u (u . d): the stretch alone, d itself at l = 1.
-  Vec3<double> stretch(Vec3<double> d) const {
-    return stretched() ? d + ((length - 1) * dot(axis, d)) * axis : d;
-  }
+  Vec3<double> stretch(Vec3<double> d) const { return stretched() ? d + ((length - 1) * dot(axis, d)) * axis : d; }
   Vec3<double> linear(Vec3<double> d) const { return scale * stretch(d); }  // A d
   Vec3<double> point(Vec3<double> x) const { return identity() ? x : centre + linear(x - centre); }
-  Mat33<double> matrix() const {
-    return scale * (identity33<double>() + (length - 1) * outer(axis, axis));
-  }
+  Mat33<double> matrix() const { return scale * (identity33<double>() + (length - 1) * outer(axis, axis)); }
   double mass_factor() const { return scale * scale * scale * length; }
 
   // g = dL/d(point(x)): adds dL/ds and dL/dl, and returns dL/dx = A^T g (A is symmetric).
@@ -56,8 +52,7 @@ struct LinkResize {
   }
 
   // g = dL/d(the six entries inertia() gives): adds dL/ds and dL/dl, and returns dL/d(in).
-  void add_inertia_grad(const double in[6], const double g[6], double out[6], double& d_scale,
-                        double& d_length) const {
+  void add_inertia_grad(const double in[6], const double g[6], double out[6], double& d_scale, double& d_length) const {
     const Mat33<double> a = matrix(), sigma = second_moment(full(in)), aat = a * sigma * transpose(a);
     // An off-diagonal entry fills two places of the matrix: half its gradient to each.
     const Mat33<double> g_full{{g[0], g[3] / 2, g[4] / 2, g[3] / 2, g[1], g[5] / 2, g[4] / 2, g[5] / 2, g[2]}};

@@ -4,12 +4,14 @@
 #include <cstdint>
 #include <numbers>
 
+#include "nudge/scene.h"
+
 namespace nudge {
 
 namespace {
 
 constexpr std::string_view kActivationNames[] = {"tanh", "relu", "sigmoid", "linear"};
-constexpr std::string_view kInputNames[] = {"sine", "state", "target", "contact", "keyframes"};
+constexpr std::string_view kInputNames[] = {"sine", "state", "target", "contact", "keyframes", "joints"};
 
 // SplitMix64: a tiny generator whose stream is fixed by its definition, not by a
 // standard library's choice of algorithm, so default weights are the same everywhere.
@@ -55,8 +57,32 @@ std::vector<int> Controller::observed(int particle_count) const {
   return all;
 }
 
-int Controller::input_count(int particle_count) const {
-  const int observed_count = particles.empty() ? particle_count : int(particles.size());
+ControllerReads controller_reads(const Scene& scene) {
+  ControllerReads reads;
+  reads.particles = scene.particle_count();
+  const Articulations& a = scene.articulations;
+  const std::vector<int> position = articulation_positions(a);
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const int at = position[k];
+    switch (a.links[k].joint) {
+      case ArticulationJoint::Weld: break;
+      case ArticulationJoint::Hinge:
+      case ArticulationJoint::Slide: reads.joint_q.push_back(at); break;
+      case ArticulationJoint::Free:  // its height, not where it stands, then its quaternion
+        reads.joint_q.push_back(at + 1);
+        for (int c = 3; c < 7; ++c) reads.joint_q.push_back(at + c);
+        break;
+      case ArticulationJoint::Ball:
+        for (int c = 0; c < 4; ++c) reads.joint_q.push_back(at + c);
+        break;
+    }
+  }
+  reads.joint_qd = articulation_coordinate_count(a);
+  return reads;
+}
+
+int Controller::input_count(const ControllerReads& reads) const {
+  const int observed_count = particles.empty() ? reads.particles : int(particles.size());
   int n = 0;
   for (const ControllerInput& in : inputs) {
     switch (in.type) {
@@ -65,32 +91,33 @@ int Controller::input_count(int particle_count) const {
       case ControllerInputType::State: n += 2 * axis_count() * observed_count; break;
       case ControllerInputType::Target: n += axis_count(); break;
       case ControllerInputType::Contact: n += observed_count; break;
+      case ControllerInputType::Joints: n += int(reads.joint_q.size()) + reads.joint_qd; break;
     }
   }
   return n;
 }
 
-int Controller::layer_inputs(int layer, int particle_count) const {
-  return layer == 0 ? input_count(particle_count) : layers[size_t(layer) - 1].size;
+int Controller::layer_inputs(int layer, const ControllerReads& reads) const {
+  return layer == 0 ? input_count(reads) : layers[size_t(layer) - 1].size;
 }
 
-int Controller::layer_offset(int layer, int particle_count) const {
+int Controller::layer_offset(int layer, const ControllerReads& reads) const {
   int offset = 0;
-  for (int l = 0; l < layer; ++l) offset += (layer_inputs(l, particle_count) + 1) * layers[size_t(l)].size;
+  for (int l = 0; l < layer; ++l) offset += (layer_inputs(l, reads) + 1) * layers[size_t(l)].size;
   return offset;
 }
 
-int Controller::weight_count(int particle_count) const {
-  return layer_offset(static_cast<int>(layers.size()), particle_count);
+int Controller::weight_count(const ControllerReads& reads) const {
+  return layer_offset(static_cast<int>(layers.size()), reads);
 }
 
-std::vector<double> default_controller_weights(const Controller& controller, int particle_count) {
-  std::vector<double> w(size_t(controller.weight_count(particle_count)), 0.0);
+std::vector<double> default_controller_weights(const Controller& controller, const ControllerReads& reads) {
+  std::vector<double> w(size_t(controller.weight_count(reads)), 0.0);
   SplitMix64 random{controller.seed};
   for (int l = 0; l < int(controller.layers.size()); ++l) {
-    const int in = controller.layer_inputs(l, particle_count), out = controller.layers[size_t(l)].size;
+    const int in = controller.layer_inputs(l, reads), out = controller.layers[size_t(l)].size;
     const double sigma = std::sqrt(2.0 / double(in + out));
-    const size_t first = size_t(controller.layer_offset(l, particle_count));
+    const size_t first = size_t(controller.layer_offset(l, reads));
     for (size_t k = 0; k < size_t(in) * size_t(out); ++k) w[first + k] = sigma * random.normal();
   }
   return w;

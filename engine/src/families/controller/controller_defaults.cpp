@@ -10,7 +10,7 @@ namespace nudge {
 
 std::vector<double> default_network_weights(const Scene& scene, ParamId, int rows, int cols) {
   const std::size_t size = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-  std::vector<double> w = default_controller_weights(scene.controller, scene.particle_count());
+  std::vector<double> w = default_controller_weights(scene.controller, controller_reads(scene));
   return w.size() == size ? w : std::vector<double>(size, 0.0);
 }
 

@@ -21,7 +21,8 @@ template <class T, Backend Exec>
 class ControllerFamily {
 public:
   ControllerFamily(const Scene& scene, const Exec& exec)
-      : enabled_(scene.controller.enabled()), n_(scene.particle_count()), dt_(scene.settings.dt) {
+      : enabled_(scene.controller.enabled()), n_(scene.particle_count()), reads_(controller_reads(scene)),
+        dt_(scene.settings.dt) {
     if (enabled_) upload_description(scene, exec);
   }
 
@@ -58,6 +59,7 @@ public:
     }
     exec.launch(1, ControllerCentroidAdjointKernel<T>{m, s});
     exec.launch(observed_, ControllerStateAdjointKernel<T>{m, n_, adj, s});
+    if (reads_joints_) exec.launch(1, ControllerJointAdjointKernel<T>{m, adj, s});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -94,6 +96,9 @@ private:
     m.observed_particle = exec.data(observed_particle_);
     m.axis_count = axis_count_;
     for (int k = 0; k < 3; ++k) m.axis[k] = axis_[k];
+    m.joint_q_count = static_cast<int>(reads_.joint_q.size());
+    m.joint_q_entry = exec.data(joint_q_entry_);
+    m.joint_qd_count = reads_.joint_qd;
     m.layers = static_cast<int>(sizes_.size());
     m.layer_size = exec.data(layer_size_);
     m.layer_inputs = exec.data(layer_inputs_);
@@ -156,6 +161,12 @@ private:
           p[0] = static_cast<T>(in.duration);
           p[1] = static_cast<T>(in.count);
           break;
+        case ControllerInputType::Joints:
+          count = int(reads_.joint_q.size()) + reads_.joint_qd;
+          p[0] = static_cast<T>(in.position_scale);
+          p[1] = static_cast<T>(in.velocity_scale);
+          reads_joints_ = true;
+          break;
       }
       first.push_back(first.back() + count);
       param.insert(param.end(), p, p + 5);
@@ -169,20 +180,21 @@ private:
     std::vector<int> size, inputs, weights, activation, units{0};
     for (int l = 0; l < int(c.layers.size()); ++l) {
       size.push_back(c.layers[size_t(l)].size);
-      inputs.push_back(c.layer_inputs(l, n_));
-      weights.push_back(c.layer_offset(l, n_));
+      inputs.push_back(c.layer_inputs(l, reads_));
+      weights.push_back(c.layer_offset(l, reads_));
       activation.push_back(static_cast<int>(c.layers[size_t(l)].activation));
       units.push_back(units.back() + c.layers[size_t(l)].size);
     }
     sizes_ = size;
     inputs_ = inputs;
     units_ = units.back();
-    weight_count_ = c.weight_count(n_);
+    weight_count_ = c.weight_count(reads_);
 
     exec.upload(block_kind_, kind);
     exec.upload(block_first_, first);
     exec.upload(block_param_, param);
     exec.upload(observed_particle_, observed);
+    exec.upload(joint_q_entry_, reads_.joint_q.empty() ? std::vector<int>{0} : reads_.joint_q);
     exec.upload(layer_size_, size);
     exec.upload(layer_inputs_, inputs);
     exec.upload(layer_weights_, weights);
@@ -195,12 +207,14 @@ private:
 
   bool enabled_;
   int n_;
+  ControllerReads reads_;
+  bool reads_joints_ = false;
   double dt_;
   int features_ = 0, blocks_ = 0, observed_ = 0, axis_count_ = 0, units_ = 0, weight_count_ = 0;
   int axis_[3] = {0, 0, 0};
   std::vector<int> sizes_, inputs_;  // per layer, on the host for the launches
   IntArray block_kind_, block_first_, observed_particle_, layer_size_, layer_inputs_, layer_weights_, layer_activation_,
-      layer_units_, output_channel_;
+      layer_units_, output_channel_, joint_q_entry_;
   Array block_param_, weights_, g_weights_;
   Array scratch_;  // centroid, its adjoint, features, their adjoints, units, their adjoints
 };

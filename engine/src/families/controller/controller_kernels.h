@@ -8,8 +8,8 @@
 // back: dL/dcontrols[t] -> dL/dz of the last layer, then per layer the weights' gradient
 // (a thread per unit owns its row of W and its bias) and dL/dz of the layer below (a
 // thread per unit below), then dL/dfeatures -> dL/dcentroid (one thread) -> dL/dx_t and
-// dL/dv_t of the observed particles (a thread each, each its own particle). No two
-// threads add to one address.
+// dL/dv_t of the observed particles (a thread each, each its own particle), and through
+// the joints inputs dL/dq_t and dL/dqd_t (one thread). No two threads add to one address.
 #pragma once
 
 #include <cmath>
@@ -98,6 +98,9 @@ struct ControllerFeatureKernel {  // over features
       value = controller_contact_flag(state.x[n + m.observed_particle[r]], param[0], param[1]);
     } else if (m.block_kind[k] == kBlockKeyframes) {
       value = keyframe_weight(time, param[0], static_cast<int>(param[1]), r);
+    } else if (m.block_kind[k] == kBlockJoints) {
+      value = r < m.joint_q_count ? state.joint_q[m.joint_q_entry[r]] * param[0]
+                                  : state.joint_qd[r - m.joint_q_count] * param[1];
     } else {
       const int a = m.axis[r];
       value = param[a] - scratch.centroid[a];
@@ -227,6 +230,24 @@ struct ControllerStateAdjointKernel {  // over observed particles
       const int f = m.block_first[k] + p;
       const T s = scratch.features[f];
       adj.x[n + i] -= scratch.feature_adj[f] * s * (T(1) - s) / m.block_param[5 * k + 1];
+    }
+  }
+};
+
+// Adds the controller's dL/dq_t and dL/dqd_t through its joints inputs. One thread: two
+// joints blocks read the same entries.
+template <class T>
+struct ControllerJointAdjointKernel {  // one thread
+  ControllerModel<T> m;
+  StateView<T> adj;
+  ControllerScratch<T> scratch;
+  NUDGE_HD void operator()(int) const {
+    for (int k = 0; k < m.blocks; ++k) {
+      if (m.block_kind[k] != kBlockJoints) continue;
+      const T* param = m.block_param + 5 * k;
+      const T* feature_adj = scratch.feature_adj + m.block_first[k];
+      for (int r = 0; r < m.joint_q_count; ++r) adj.joint_q[m.joint_q_entry[r]] += param[0] * feature_adj[r];
+      for (int r = 0; r < m.joint_qd_count; ++r) adj.joint_qd[r] += param[1] * feature_adj[m.joint_q_count + r];
     }
   }
 };

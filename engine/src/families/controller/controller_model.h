@@ -13,7 +13,8 @@ enum ControllerBlockKind : int {
   kBlockState = 1,
   kBlockTarget = 2,
   kBlockContact = 3,
-  kBlockKeyframes = 4
+  kBlockKeyframes = 4,
+  kBlockJoints = 5
 };
 
 // Key r's hat function of time: 1 at key r, falling to 0 at its neighbours; time held at
@@ -32,14 +33,19 @@ struct ControllerModel {
   int blocks = 0;                    // input blocks (Controller::inputs)
   const int* block_kind = nullptr;   // blocks
   const int* block_first = nullptr;  // blocks + 1: block k is features [first[k], first[k + 1])
-  // blocks x 5: sine (omega, count), state (position, velocity scale), target (point),
-  // contact (height, width)
+  // blocks x 5: sine (omega, count), state and joints (position, velocity scale), target
+  // (point), contact (height, width)
   const T* block_param = nullptr;
 
   int observed = 0;                        // particles observed; their centroid is the state's origin
   const int* observed_particle = nullptr;  // observed
   int axis_count = 0;
   int axis[3] = {0, 0, 0};  // the components read, ascending
+
+  // A joints block: these entries of q, then every entry of qd (nudge/controller.h).
+  int joint_q_count = 0;
+  const int* joint_q_entry = nullptr;  // joint_q_count
+  int joint_qd_count = 0;
 
   int layers = 0;
   const int* layer_size = nullptr;        // layers

@@ -49,17 +49,18 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
     }
   }
 
-  const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target, contact, keyframes)");
+  const Node inputs = required(node, "inputs", "an array of inputs (sine, state, target, contact, keyframes, joints)");
   if (!inputs.json.is_array() || inputs.json.empty())
-    fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact, keyframes)");
+    fail_found(inputs, "a non-empty array of inputs (sine, state, target, contact, keyframes, joints)");
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const Node item = inputs.element(k);
     if (!item.json.is_object())
-      fail_found(item, "an input object with a \"type\" (sine, state, target, contact, keyframes)");
-    const Node type_node = required(item, "type", "the input's type: sine, state, target, contact or keyframes");
+      fail_found(item, "an input object with a \"type\" (sine, state, target, contact, keyframes, joints)");
+    const Node type_node =
+        required(item, "type", "the input's type: sine, state, target, contact, keyframes or joints");
     const std::optional<ControllerInputType> type =
-        controller_input_from_name(string(type_node, "sine, state, target, contact or keyframes"));
-    if (!type) fail_found(type_node, "one of: sine, state, target, contact, keyframes");
+        controller_input_from_name(string(type_node, "sine, state, target, contact, keyframes or joints"));
+    if (!type) fail_found(type_node, "one of: sine, state, target, contact, keyframes, joints");
     ControllerInput in;
     in.type = *type;
     switch (*type) {
@@ -78,6 +79,11 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
         expect_object(item, {"type", "position_scale", "velocity_scale"});
         if (auto s = optional(item, "position_scale")) in.position_scale = number(*s, "a finite scale (1/m)");
         if (auto s = optional(item, "velocity_scale")) in.velocity_scale = number(*s, "a finite scale (s/m)");
+        break;
+      case ControllerInputType::Joints:
+        expect_object(item, {"type", "position_scale", "velocity_scale"});
+        if (auto s = optional(item, "position_scale")) in.position_scale = number(*s, "a finite scale of q");
+        if (auto s = optional(item, "velocity_scale")) in.velocity_scale = number(*s, "a finite scale of qd");
         break;
       case ControllerInputType::Contact:
         expect_object(item, {"type", "height", "width"});
@@ -138,7 +144,7 @@ std::optional<std::vector<double>> SceneReader::read_controller(const Node& node
   // Sizes before anything is allocated from them.
   long long weights = 0;
   for (std::size_t l = 0; l < c.layers.size(); ++l) {
-    const long long in = l == 0 ? c.input_count(scene.particle_count()) : c.layers[l - 1].size;
+    const long long in = l == 0 ? c.input_count(controller_reads(scene)) : c.layers[l - 1].size;
     weights += (in + 1) * c.layers[l].size;
   }
   if (weights > kMaxControllerWeights)
@@ -173,6 +179,7 @@ static OrderedJson controller_json(const Scene& scene) {
         item["omega"] = in.omega;
         break;
       case ControllerInputType::State:
+      case ControllerInputType::Joints:
         item["position_scale"] = in.position_scale;
         item["velocity_scale"] = in.velocity_scale;
         break;
@@ -238,6 +245,10 @@ static Problem check_controller(const Scene& scene) {
     if ((in.type == ControllerInputType::State || in.type == ControllerInputType::Contact) && n == 0)
       return where + ": found a " + std::string(controller_input_name(in.type)) +
              " input in a scene with no particles; expected particles to observe";
+    if (in.type == ControllerInputType::Joints && articulation_coordinate_count(scene.articulations) == 0)
+      return where +
+             ": found a joints input in a scene with no articulated joints; expected articulations whose "
+             "joints it reads";
   }
   if (int(c.layers.size()) > kMaxControllerLayers)
     return found("controller.layers", int(c.layers.size()),
