@@ -65,7 +65,7 @@ public:
     const Mat33<double>& rot = frames[size_t(kinematics_.link())].rot;
     const Vec3<double> d = point_ - size_.centre;
     adj_scale_ += dot(g, rot * size_.stretch(d));
-    adj_length_ += size_.scale * dot(mul_transpose(rot, g), size_.axis) * dot(size_.axis, d);
+    adj_length_ += size_.length_grad(d, mul_transpose(rot, g));
   }
 
   void add_param_grad(ParameterSet& params) const override {

@@ -206,7 +206,7 @@ public:
       p[ParamId::LinkCom].grad[3 * k + 1] = g_com_value.y;
       p[ParamId::LinkCom].grad[3 * k + 2] = g_com_value.z;
       scale[k] += g_com.x * along.x, scale[k] += g_com.y * along.y, scale[k] += g_com.z * along.z;
-      length[k] += s * dot(g_com, size.axis) * dot(size.axis, com_value - size.centre);
+      length[k] += size.length_grad(com_value - size.centre, g_com);
       add_placement_grad(articulations_, p, k, {pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]});
       // The matrix's (r, c) and (c, r) entries are one parameter.
       const double* m = &inertia[9 * k];

@@ -271,8 +271,7 @@ inline void add_contact_point_size_grad(const Articulations& a, const ParameterS
       const Vec3<double> d = size.stretch(base.offset[size_t(j)] - size.centre);
       const double* g = &adj_offset[3 * size_t(j)];
       scale_grad[k] += g[0] * d.x + g[1] * d.y + g[2] * d.z + adj_radius[size_t(j)] * base.radius[size_t(j)];
-      const Vec3<double> along{g[0], g[1], g[2]};
-      length_grad[k] += size.scale * dot(along, size.axis) * dot(size.axis, base.offset[size_t(j)] - size.centre);
+      length_grad[k] += size.length_grad(base.offset[size_t(j)] - size.centre, Vec3<double>{g[0], g[1], g[2]});
     }
   }
 }

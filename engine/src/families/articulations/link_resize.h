@@ -30,11 +30,14 @@ struct LinkResize {
   Mat33<double> matrix() const { return scale * (identity33<double>() + (length - 1) * outer(axis, axis)); }
   double mass_factor() const { return scale * scale * scale * length; }
 
+  // dL/dl of a point at d = x - c from the anchor, g = dL/d(point(x)).
+  double length_grad(Vec3<double> d, Vec3<double> g) const { return scale * dot(g, axis) * dot(axis, d); }
+
   // g = dL/d(point(x)): adds dL/ds and dL/dl, and returns dL/dx = A^T g (A is symmetric).
   Vec3<double> add_point_grad(Vec3<double> x, Vec3<double> g, double& d_scale, double& d_length) const {
     const Vec3<double> d = x - centre;
     d_scale += dot(g, stretch(d));
-    d_length += scale * dot(g, axis) * dot(axis, d);
+    d_length += length_grad(d, g);
     return linear(g);
   }
 

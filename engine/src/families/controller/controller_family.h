@@ -21,7 +21,7 @@ template <class T, Backend Exec>
 class ControllerFamily {
 public:
   ControllerFamily(const Scene& scene, const Exec& exec)
-      : enabled_(scene.controller.enabled()), n_(scene.particle_count()), reads_(controller_reads(scene)),
+      : enabled_(scene.controller.enabled()), reads_(controller_reads(scene)), n_(reads_.particles),
         dt_(scene.settings.dt) {
     if (enabled_) upload_description(scene, exec);
   }
@@ -206,8 +206,8 @@ private:
   }
 
   bool enabled_;
-  int n_;
-  ControllerReads reads_;
+  ControllerReads reads_;  // what its inputs read: the particles, the joints' entries
+  int n_;                  // reads_.particles, the kernels' particle count
   bool reads_joints_ = false;
   double dt_;
   int features_ = 0, blocks_ = 0, observed_ = 0, axis_count_ = 0, units_ = 0, weight_count_ = 0;

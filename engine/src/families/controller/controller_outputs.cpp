@@ -10,11 +10,13 @@
 
 namespace nudge {
 
-std::vector<double> controller_outputs_at(const Scene& scene, const Trajectory& traj, int t) {
+namespace {
+
+// One step's outputs, with what the scene's inputs read worked out once by the caller.
+std::vector<double> outputs_at(const Scene& scene, const ControllerReads& reads, const Trajectory& traj, int t) {
   const Controller& c = scene.controller;
   const double dt = scene.settings.dt;
   const std::vector<double>& w = scene.params[ParamId::ControllerWeights].value;
-  const ControllerReads reads = controller_reads(scene);
   const int n = traj.particles;
   if (!c.enabled() || w.size() != size_t(c.weight_count(reads)) || t < 0 || t >= traj.steps) return {};
   if (n != reads.particles || traj.coordinates != reads.joint_qd ||
@@ -75,10 +77,17 @@ std::vector<double> controller_outputs_at(const Scene& scene, const Trajectory& 
   return in;
 }
 
+}  // namespace
+
+std::vector<double> controller_outputs_at(const Scene& scene, const Trajectory& traj, int t) {
+  return outputs_at(scene, controller_reads(scene), traj, t);
+}
+
 std::vector<double> controller_outputs(const Scene& scene, const Trajectory& traj) {
+  const ControllerReads reads = controller_reads(scene);
   std::vector<double> out;
   for (int t = 0; t < traj.steps; ++t) {
-    const std::vector<double> at = controller_outputs_at(scene, traj, t);
+    const std::vector<double> at = outputs_at(scene, reads, traj, t);
     if (at.empty()) return {};
     out.insert(out.end(), at.begin(), at.end());
   }
