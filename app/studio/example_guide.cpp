@@ -49,6 +49,8 @@ constexpr std::array kGuides{
                  "The cartpole again, its pole hanging: swing it up and hold it (nudge mpc, running costs)."},
     ExampleGuide{"quadruped_walk", A::Design,
                  "A quadruped from MJCF on a free base: a network on a clock learns to walk it forward."},
+    ExampleGuide{"quadruped_codesign", A::Design,
+                 "Co-design: the quadruped's leg lengths and a network that reads its joints, optimised together."},
     ExampleGuide{"tether", A::Design, "A ball on a rope: choose the launch so it swings to the target."},
     ExampleGuide{"slide", A::Design, "Curling with a box: pick the push and spin that stop it on the mark."},
     ExampleGuide{"stiff_cloth_implicit", A::Design,

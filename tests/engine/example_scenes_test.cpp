@@ -141,7 +141,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
                                "arm7_reach",
                                "cartpole_balance",
                                "cartpole_swingup",
-                               "quadruped_walk"}) {
+                               "quadruped_walk",
+                               "quadruped_codesign"}) {
     INFO("scenes/", expected, ".json");
     CHECK(found.count(expected) == 1);
   }
@@ -956,6 +957,50 @@ TEST_CASE("example: quadruped_walk's network learns a gait that carries the tors
     CHECK(up.y > 0.7);   // never tips over
     CHECK(at.y > 0.15);  // nor drags its belly (0.34 m standing)
   }
+}
+
+TEST_CASE("example: quadruped_codesign stretches the legs while the network learns to walk, upright" *
+          doctest::skip(test::kSanitized)) {
+  const Scene scene = load_example("quadruped_codesign");
+  const Articulations& robot = scene.articulations;
+  REQUIRE(robot.link_count() == 9);
+  for (int k = 1; k < 9; ++k) {  // set by nudge import
+    const double* u = robot.links[size_t(k)].length_axis;
+    CHECK(std::hypot(u[0], u[1], u[2]) > 0.99);
+  }
+  const auto torso = [&](const Trajectory& traj, const ParameterSet& params, int t) {
+    Scene at = scene;
+    at.params = params;
+    const std::vector<double> q(traj.joint_q.begin() + t * traj.positions,
+                                traj.joint_q.begin() + (t + 1) * traj.positions);
+    const LinkPose pose = link_poses(at, q)[0];
+    const Vec3<double> up =
+        rotate(Quat<double>{pose.quat[0], pose.quat[1], pose.quat[2], pose.quat[3]}, Vec3<double>{0, 0, 1});
+    return std::pair{Vec3<double>{pose.pos[0], pose.pos[1], pose.pos[2]}, up};
+  };
+  const Optimised opt = optimise(scene);
+  INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
+  CHECK(opt.result.loss < 0.25 * opt.result.loss_history.front());
+  const Trajectory walked = rollout(scene, opt.params);
+  const double start = torso(walked, opt.params, 0).first.x;
+  const double end = torso(walked, opt.params, walked.steps).first.x;
+  INFO("the torso moves ", end - start, " m forward in 1 s");
+  CHECK(end - start > 1.5);
+  for (int t = 0; t <= walked.steps; t += 10) {
+    const auto [at, up] = torso(walked, opt.params, t);
+    CHECK(up.y > 0.7);   // never tips over
+    CHECK(at.y > 0.15);  // nor drags its belly
+  }
+  // The design moved: the legs' lengths within their bounds, and not where they started.
+  const std::vector<double>& length = opt.params[ParamId::LinkLength].value;
+  double moved = 0;
+  for (int k = 1; k < 9; ++k) {
+    CHECK(length[size_t(k)] >= 0.6);
+    CHECK(length[size_t(k)] <= 1.6);
+    moved = std::max(moved, std::fabs(length[size_t(k)] - 1.0));
+  }
+  CHECK(length[0] == 1.0);  // the torso is not optimised
+  CHECK(moved > 0.05);
 }
 
 TEST_CASE("example: throw lands the box upright on its target") {
