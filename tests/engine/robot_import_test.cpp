@@ -5,9 +5,11 @@
 // body's axes, R diag R^T), and against hand-computed values.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "temp_dir.h"
 #include "nudge/robot_import.h"
 #include "nudge/scene.h"
+#include "nudge/simulator.h"
 
 namespace nudge {
 namespace {
@@ -898,17 +901,117 @@ TEST_CASE("URDF meshes from package:// resolve beside the URDF's folder, best ef
   check_vec(r.articulations.links[1].axis, {1, 0, 0});  // URDF's default axis
 }
 
+TEST_CASE("a URDF floating joint from the world frees its child, which moves as MJCF's freejoint body does") {
+  test::TempDir dir("robot-import");
+  // The same robot twice: a base on a free joint, 1 m up and turned about z, with an arm
+  // on a hinge.
+  const auto urdf = dir.write("floating.urdf", R"(<robot name="r">
+  <link name="world"/>
+  <joint name="base_joint" type="floating">
+    <origin xyz="0.1 0.2 1.0" rpy="0 0 0.5"/>
+    <parent link="world"/><child link="base"/>
+  </joint>
+  <link name="base">
+    <inertial><origin xyz="0 0 0.05"/><mass value="2"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.03" iyz="0" izz="0.04"/></inertial>
+  </link>
+  <joint name="hinge" type="continuous">
+    <origin xyz="0.2 0 0"/><axis xyz="0 1 0"/>
+    <parent link="base"/><child link="arm"/>
+  </joint>
+  <link name="arm">
+    <inertial><origin xyz="0.15 0 0"/><mass value="0.5"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.004" iyz="0" izz="0.004"/></inertial>
+  </link>
+</robot>)");
+  const auto mjcf = dir.write("floating.xml", R"(<mujoco>
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="base" pos="0.1 0.2 1.0" euler="0 0 0.5">
+      <freejoint/>
+      <inertial pos="0 0 0.05" mass="2" diaginertia="0.02 0.03 0.04"/>
+      <body name="arm" pos="0.2 0 0">
+        <joint type="hinge" axis="0 1 0"/>
+        <inertial pos="0.15 0 0" mass="0.5" diaginertia="0.001 0.004 0.004"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const ImportedRobot from_urdf = imported(urdf), from_mjcf = imported(mjcf);
+  REQUIRE(from_urdf.articulations.link_count() == 2);  // the world's frame is no link
+  const ArticulationLink& base = from_urdf.articulations.links[0];
+  CHECK(base.name == "base");
+  CHECK(base.joint == ArticulationJoint::Free);
+  CHECK(base.joint_name == "base_joint");
+  CHECK(base.parent == -1);
+  CHECK(contains(from_urdf.ignored,
+                 "link \"world\": the world's frame, which floating joint \"base_joint\" hangs the "
+                 "robot from"));
+  // Both thrown the same way: the base spinning and moving, the arm swinging.
+  const auto motion = [](const ImportedRobot& robot, const std::string& name) {
+    Scene scene = robot_scene(robot, name, 300);
+    std::vector<double>& w = scene.params[ParamId::LinkAngularVelocity].value;
+    w[0] = 1.0, w[1] = 2.0, w[2] = 0.5;
+    std::vector<double>& v = scene.params[ParamId::LinkLinearVelocity].value;
+    v[0] = 0.3, v[1] = 2.0, v[2] = -0.4;
+    scene.params[ParamId::LinkJointVelocity].value[1] = 3.0;
+    REQUIRE(check_scene(scene).ok());
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
+    REQUIRE(sim.ok());
+    Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+    REQUIRE(traj.ok());
+    return traj->joint_q;
+  };
+  const std::vector<double> a = motion(from_urdf, urdf.string()), b = motion(from_mjcf, mjcf.string());
+  REQUIRE(a.size() == b.size());
+  double most = 0, moved = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    most = std::max(most, std::fabs(a[i] - b[i]));
+    moved = std::max(moved, std::fabs(a[i] - a[i % 8]));  // 8 coordinates: 7 of the free joint, the hinge's
+  }
+  CHECK(moved > 0.5);
+  CHECK(most < 1e-12);
+}
+
 TEST_CASE("each kind of bad URDF is refused with the file, the line and the element") {
   test::TempDir dir("robot-import");
-  SUBCASE("a floating joint") {
-    const auto file = dir.write("floating.urdf", R"(<robot name="r">
+  SUBCASE("a planar joint") {
+    const auto file = dir.write("planar.urdf", R"(<robot name="r">
   <link name="a"/>
   <link name="b"/>
-  <joint name="j" type="floating">
+  <joint name="j" type="planar">
     <parent link="a"/><child link="b"/>
   </joint>
 </robot>)");
-    CHECK(has(import_error(file), file.string() + ":4: <joint name=\"j\">: type \"floating\" is not supported yet"));
+    CHECK(has(import_error(file), file.string() + ":4: <joint name=\"j\">: type \"planar\" is not supported yet"));
+  }
+  SUBCASE("a floating joint below the base") {
+    const auto file = dir.write("floating_below.urdf", R"(<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <joint name="j" type="fixed">
+    <parent link="a"/><child link="b"/>
+  </joint>
+  <joint name="k" type="floating">
+    <parent link="b"/><child link="c"/>
+  </joint>
+</robot>)");
+    CHECK(has(import_error(file),
+              file.string() + ":8: <joint name=\"k\">: hangs link \"c\" from \"b\", which is not the root link"));
+  }
+  SUBCASE("a floating joint from a root with mass") {
+    const auto file = dir.write("floating_mass.urdf", R"(<robot name="r">
+  <link name="world">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <link name="b"/>
+  <joint name="j" type="floating">
+    <parent link="world"/><child link="b"/>
+  </joint>
+</robot>)");
+    CHECK(has(import_error(file), file.string() + ":3: <link name=\"world\"> <inertial>: is on the root link "
+                                                  "\"world\", which floating joint \"j\" makes the world's frame"));
   }
   SUBCASE("a joint to an undefined link") {
     const auto file = dir.write("undefined.urdf", R"(<robot name="r">

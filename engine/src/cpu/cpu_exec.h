@@ -15,8 +15,10 @@ struct CpuExec {
   std::shared_ptr<ThreadPool> pool;
 
   // The rollout lays springs out in runs and launches the span and block kernels
-  // (kernels/span_kernels.h): contiguous loops that vectorise.
-  static constexpr bool kSpringRuns = true;
+  // (kernels/span_kernels.h): contiguous loops that vectorise. False: one spring and one
+  // particle at a time, the reference span_kernels_test compares them with (a choice at
+  // run time, so that the test needs no rollout compiled of its own).
+  bool spring_runs = true;
 
   template <class U>
   using Array = std::vector<U>;

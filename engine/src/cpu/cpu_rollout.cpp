@@ -12,8 +12,8 @@ namespace {
 template <class T>
 class CpuSimulator final : public Simulator {
 public:
-  CpuSimulator(const Scene& scene, std::shared_ptr<ThreadPool> pool, int checkpoint_every)
-      : threads_(pool->size()), rollout_(scene, CpuExec{std::move(pool)}, checkpoint_every) {}
+  CpuSimulator(const Scene& scene, CpuExec exec, int checkpoint_every)
+      : threads_(exec.pool->size()), rollout_(scene, std::move(exec), checkpoint_every) {}
 
   Result<Evaluation> evaluate(const ParameterSet& params) override { return rollout_.forward(params); }
 
@@ -22,6 +22,8 @@ public:
     if (!eval) return eval.error();
     return rollout_.trajectory();
   }
+
+  const ImplicitStats* implicit_stats() const { return rollout_.implicit_stats(); }
 
   std::string device_name() const override {
     return "cpu, " + std::to_string(threads_) + (threads_ == 1 ? " thread, " : " threads, ") +
@@ -44,10 +46,16 @@ private:
 }  // namespace
 
 std::unique_ptr<Simulator> make_cpu_simulator(const Scene& scene, Precision precision, int threads,
-                                              int checkpoint_every) {
-  auto pool = std::make_shared<ThreadPool>(threads);
-  if (precision == Precision::Float32) return std::make_unique<CpuSimulator<float>>(scene, pool, checkpoint_every);
-  return std::make_unique<CpuSimulator<double>>(scene, pool, checkpoint_every);
+                                              int checkpoint_every, bool spring_runs) {
+  const CpuExec exec{std::make_shared<ThreadPool>(threads), spring_runs};
+  if (precision == Precision::Float32) return std::make_unique<CpuSimulator<float>>(scene, exec, checkpoint_every);
+  return std::make_unique<CpuSimulator<double>>(scene, exec, checkpoint_every);
+}
+
+const ImplicitStats* cpu_implicit_stats(const Simulator& sim) {
+  if (const auto* cpu = dynamic_cast<const CpuSimulator<double>*>(&sim)) return cpu->implicit_stats();
+  if (const auto* cpu = dynamic_cast<const CpuSimulator<float>*>(&sim)) return cpu->implicit_stats();
+  return nullptr;
 }
 
 }  // namespace nudge

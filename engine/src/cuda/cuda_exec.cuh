@@ -131,7 +131,6 @@ public:
 
   // A thread per particle gathering through the incidence list suits the GPU; the CPU's
   // runs of springs (spring_layout.h) would only serialise that work.
-  static constexpr bool kSpringRuns = false;
 
   CudaExec() : first_bad_(1) {}
 

@@ -1,8 +1,10 @@
 // Reads URDF into an ImportedRobot. In URDF a joint's origin places its child link's frame
 // in the parent link's, and the joint turns or slides that frame about or along its axis
 // through the frame's origin: so a link's pos and quat are its joint's origin, its anchor
-// is 0 and its axis is the joint's. The root link is welded to the world. Links come out
-// parents first (a depth-first walk from the root, children in the file's order).
+// is 0 and its axis is the joint's. The root link is welded to the world, unless a
+// floating joint hangs the robot from it: then the root is the world's frame, and the
+// floating joint's child is the tree's root on a free joint. Links come out parents first
+// (a depth-first walk from the root, children in the file's order).
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -116,8 +118,15 @@ public:
                                : "has " + std::to_string(roots.size()) + " root links (" + list +
                                      "); expected one tree, every other link the child of a joint");
     }
-    emit(roots.front(), nullptr, -1);
-    if (robot_.articulations.link_count() != static_cast<int>(links_.size()))
+    const Joint* floating = floating_joint(roots.front());
+    if (floating) {
+      note("link " + in_quotes(roots.front()) + ": the world's frame, which floating joint " +
+           in_quotes(floating->name) + " hangs the robot from");
+      emit(floating->child, floating, -1);
+    } else {
+      emit(roots.front(), nullptr, -1);
+    }
+    if (robot_.articulations.link_count() != static_cast<int>(links_.size()) - (floating ? 1 : 0))
       fail(root, "some links are in a loop of joints, unreachable from the root link " + in_quotes(roots.front()));
     return std::move(robot_);
   }
@@ -137,6 +146,34 @@ private:
   void note(const std::string& line) {
     if (std::find(robot_.ignored.begin(), robot_.ignored.end(), line) == robot_.ignored.end())
       robot_.ignored.push_back(line);
+  }
+
+  // The file's floating joint, if it has one: it must join the root link, a bare frame
+  // (the world), to the robot's base, the only joint from the root. Nudge's free joint
+  // moves a tree's root, so a floating joint anywhere else cannot be built.
+  const Joint* floating_joint(const std::string& root) const {
+    const Joint* floating = nullptr;
+    int from_root = 0;
+    for (const Joint& j : joints_) {
+      from_root += j.parent == root ? 1 : 0;
+      if (j.type != ArticulationJoint::Free) continue;
+      if (j.parent != root)
+        fail(j.e, "hangs link " + in_quotes(j.child) + " from " + in_quotes(j.parent) +
+                      ", which is not the root link; a floating joint must join the root (the world's frame) to "
+                      "the robot's base, whose free joint then moves the whole tree");
+      if (floating) fail(j.e, "is a second floating joint; a robot has one base");
+      floating = &j;
+    }
+    if (!floating) return nullptr;
+    const XMLElement* world = links_.at(root);
+    for (const char* tag : {"inertial", "visual", "collision"})
+      if (const XMLElement* c = world->FirstChildElement(tag))
+        fail(c, "is on the root link " + in_quotes(root) + ", which floating joint " + in_quotes(floating->name) +
+                    " makes the world's frame; move it to the robot's base " + in_quotes(floating->child));
+    if (from_root > 1)
+      fail(floating->e, "is one of " + std::to_string(from_root) + " joints from the root link " + in_quotes(root) +
+                            "; the world's frame may hold only the floating base");
+    return floating;
   }
 
   const XMLElement* load() {
@@ -190,11 +227,13 @@ private:
       j.type = ArticulationJoint::Slide;
     } else if (type == "fixed") {
       j.type = ArticulationJoint::Weld;
-    } else if (type == "floating" || type == "planar") {
-      fail(e, "type " + in_quotes(type) + " is not supported yet (revolute, continuous, prismatic and fixed are)");
+    } else if (type == "floating") {
+      j.type = ArticulationJoint::Free;
+    } else if (type == "planar") {
+      fail(e, "type \"planar\" is not supported yet (revolute, continuous, prismatic, fixed and floating are)");
     } else {
-      fail(e,
-           "type " + in_quotes(type) + " is not a URDF joint type; expected revolute, continuous, prismatic or fixed");
+      fail(e, "type " + in_quotes(type) +
+                  " is not a URDF joint type; expected revolute, continuous, prismatic, fixed, floating or planar");
     }
     const auto link_of = [&](const char* tag) {
       const XMLElement* c = e->FirstChildElement(tag);
@@ -221,14 +260,14 @@ private:
       link.joint = joint->type;
       link.joint_name = joint->name;
       origin(joint->e, pos, quat);
-      if (joint->type != ArticulationJoint::Weld) {
+      if (joint->type == ArticulationJoint::Hinge || joint->type == ArticulationJoint::Slide) {
         const XMLElement* axis_element = joint->e->FirstChildElement("axis");
         const V3 axis = axis_element ? vec3(axis_element, "xyz", {1, 0, 0}) : V3{1, 0, 0};  // URDF's default axis
         if (length(axis) < 1e-12) fail(axis_element, "xyz is zero; expected a direction");
         const V3 unit = normalize(axis);
         link.axis[0] = unit.x, link.axis[1] = unit.y, link.axis[2] = unit.z;
       }
-      read_joint_extras(*joint, link, damping);
+      if (joint->type != ArticulationJoint::Free) read_joint_extras(*joint, link, damping);
     }
     link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
     read_shapes(e, link);

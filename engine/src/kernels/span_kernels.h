@@ -5,6 +5,8 @@
 // adding contiguous ranges (IncidenceSegment) and, for loose springs, the incidence list.
 #pragma once
 
+#include <concepts>
+
 #include "kernels/lane_vector.h"
 #include "nudge/assert.h"
 #include "families/springs/spring_model.h"
@@ -12,14 +14,22 @@
 
 namespace nudge {
 
-// Whether a backend runs springs in runs and particles in blocks with these kernels (the
-// CPU: `static constexpr bool kSpringRuns = true` in its Exec) rather than one thread per
-// element (CUDA). A trait, not part of the Backend concept: a backend need not know the
-// springs exist.
+// Whether a backend can run springs in runs and particles in blocks with these kernels
+// (the CPU: its Exec has `bool spring_runs`) rather than one thread per element (CUDA).
+// A trait, not part of the Backend concept: a backend need not know the springs exist.
 template <class Exec>
-inline constexpr bool kRunsSpringSpans = requires {
-  requires Exec::kSpringRuns;
+inline constexpr bool kHasSpringSpans = requires(const Exec& exec) {
+  { exec.spring_runs } -> std::convertible_to<bool>;
 };
+
+// Whether this rollout runs them: a backend that can, unless told not to.
+template <class Exec>
+bool runs_spring_spans(const Exec& exec) {
+  if constexpr (kHasSpringSpans<Exec>)
+    return exec.spring_runs;
+  else
+    return false;
+}
 
 // Calls body(t, live) for every t in [0, count), count >= W, in whole chunks of W lanes.
 // A loop whose trip count is not a multiple of the vector width ends in a scalar tail,

@@ -66,9 +66,10 @@ public:
   // families' corners), adds the local ones and integrates.
   void integrate_particles(const StepPass<T, Exec>& pass) const {
     const SpringModel<T>& sp = pass.m.springs;
-    if constexpr (kRunsSpringSpans<Exec>) {
-      pass.exec.launch_blocks(
-          sp.blocks, ParticleStepBlockKernel<T>{pass.m, pass.state, sp.force, pass.next, sp.block_start, sp.segments});
+    if (runs_spring_spans(pass.exec)) {
+      if constexpr (kHasSpringSpans<Exec>)
+        pass.exec.launch_blocks(sp.blocks, ParticleStepBlockKernel<T>{pass.m, pass.state, sp.force, pass.next,
+                                                                      sp.block_start, sp.segments});
     } else {
       pass.exec.launch(n_, ParticleStepKernel<T>{pass.m, pass.state, sp.force, pass.next});
     }
@@ -119,11 +120,12 @@ private:
   template <bool kContact>
   void adjoint(const Exec& exec, const ModelView<T>& m, StateView<const T> state, const T* v1, StateView<T> adj,
                T* adj_f, const GradView<T>& grad) const {
-    if constexpr (kRunsSpringSpans<Exec>) {
+    if (runs_spring_spans(exec)) {
       // Fixed blocks of one SIMD chunk, so where a vector loop starts never depends on the
       // thread count.
       const int blocks = (n_ + kChunkLanes<T> - 1) / kChunkLanes<T>;
-      exec.launch_blocks(blocks, ParticleAdjointBlockKernel<T, kContact>{m, state, v1, adj, adj_f, grad});
+      if constexpr (kHasSpringSpans<Exec>)
+        exec.launch_blocks(blocks, ParticleAdjointBlockKernel<T, kContact>{m, state, v1, adj, adj_f, grad});
     } else {
       exec.launch(n_, ParticleAdjointKernel<T, kContact>{m, state, v1, adj, adj_f, grad});
     }

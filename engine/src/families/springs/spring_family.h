@@ -77,8 +77,9 @@ public:
   // Each spring's force on its end a at this step, into m.springs.force.
   void interaction_forces(const StepPass<T, Exec>& pass) {
     const SpringForceKernel<T> kernel{pass.m, pass.t, pass.state, values(fs_)};
-    if constexpr (kRunsSpringSpans<Exec>) {
-      pass.exec.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{kernel, layout_.spans.data()});
+    if (runs_spring_spans(pass.exec)) {
+      if constexpr (kHasSpringSpans<Exec>)
+        pass.exec.launch_blocks(spans(), SpringSpanKernel<SpringForceKernel<T>>{kernel, layout_.spans.data()});
     } else {
       pass.exec.launch(s_, kernel);
     }
@@ -93,11 +94,13 @@ public:
     T *adj_d = values(adj_d_), *adj_dv = values(adj_dv_);
     const SpringAdjointKernel<T> springs{
         m, pass.t, pass.state, pass.adj_f, adj_d, adj_dv, exec.data(adj_rest_eff_), pass.grad.springs};
-    if constexpr (kRunsSpringSpans<Exec>) {
-      exec.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});
-      exec.launch_blocks(layout_.blocks(),
-                         ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, pass.adj, layout_.block_start.data(),
-                                                      layout_.segments.data()});
+    if (runs_spring_spans(exec)) {
+      if constexpr (kHasSpringSpans<Exec>) {
+        exec.launch_blocks(spans(), SpringSpanKernel<SpringAdjointKernel<T>>{springs, layout_.spans.data()});
+        exec.launch_blocks(layout_.blocks(),
+                           ParticleGatherBlockKernel<T>{m, adj_d, adj_dv, pass.adj, layout_.block_start.data(),
+                                                        layout_.segments.data()});
+      }
     } else {
       exec.launch(s_, springs);
       exec.launch(n_, ParticleGatherKernel<T>{m, adj_d, adj_dv, pass.adj});
@@ -158,7 +161,7 @@ private:
 
   void upload_topology(const Scene& scene, const Exec& exec) {
     layout_ = make_spring_layout(scene.spring_a, scene.spring_b, scene.spring_channel, n_,
-                                 kRunsSpringSpans<Exec> ? kMinSpringRun : INT_MAX, kMaxSpan, kChunkLanes<T>);
+                                 runs_spring_spans(exec) ? kMinSpringRun : INT_MAX, kMaxSpan, kChunkLanes<T>);
     exec.upload(a_, layout_.a);
     exec.upload(b_, layout_.b);
     const std::vector<int> channel = in_layout_order(scene.spring_channel);
