@@ -973,17 +973,82 @@ TEST_CASE("a URDF floating joint from the world frees its child, which moves as 
   CHECK(most < 1e-12);
 }
 
+TEST_CASE("a URDF planar joint is two slides across its axis and a turn about it, as MJCF's body of three joints") {
+  test::TempDir dir("robot-import");
+  // A block moving in the x-z plane (the axis y), from a base 1 m up; gravity pulls it
+  // down the plane.
+  const auto urdf = dir.write("planar.urdf", R"(<robot name="r">
+  <link name="base"/>
+  <joint name="slider" type="planar">
+    <origin xyz="0 0 1"/><axis xyz="0 1 0"/>
+    <dynamics damping="0.1"/>
+    <parent link="base"/><child link="block"/>
+  </joint>
+  <link name="block">
+    <inertial><origin xyz="0.1 0 0.05"/><mass value="1.5"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial>
+  </link>
+</robot>)");
+  // URDF's planar joint slides along (0, 0, -1) and (-1, 0, 0) here (axis x (1, 0, 0), then
+  // axis x that).
+  const auto mjcf = dir.write("planar.xml", R"(<mujoco>
+  <worldbody>
+    <body name="base">
+      <body name="block" pos="0 0 1">
+        <joint type="slide" axis="0 0 -1" damping="0.1"/>
+        <joint type="slide" axis="-1 0 0" damping="0.1"/>
+        <joint type="hinge" axis="0 1 0" damping="0.1"/>
+        <inertial pos="0.1 0 0.05" mass="1.5" diaginertia="0.01 0.02 0.03"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const ImportedRobot from_urdf = imported(urdf), from_mjcf = imported(mjcf);
+  const std::vector<ArticulationLink>& links = from_urdf.articulations.links;
+  REQUIRE(links.size() == 4);
+  CHECK(links[1].joint == ArticulationJoint::Slide);
+  CHECK(links[2].joint == ArticulationJoint::Slide);
+  CHECK(links[3].joint == ArticulationJoint::Hinge);
+  CHECK(links[3].name == "block");
+  CHECK(links[3].joint_name == "slider");
+  CHECK(from_urdf.mass[1] == 0);
+  CHECK(from_urdf.mass[2] == 0);
+  check_vec(links[3].axis, {0, 1, 0});
+  const auto motion = [](const ImportedRobot& robot, const std::string& name) {
+    Scene scene = robot_scene(robot, name, 300);
+    std::vector<double>& qd = scene.params[ParamId::LinkJointVelocity].value;
+    qd[1] = 0.5, qd[2] = -1.0, qd[3] = 4.0;
+    REQUIRE(check_scene(scene).ok());
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
+    REQUIRE(sim.ok());
+    Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+    REQUIRE(traj.ok());
+    return traj->joint_q;
+  };
+  const std::vector<double> a = motion(from_urdf, urdf.string()), b = motion(from_mjcf, mjcf.string());
+  REQUIRE(a.size() == b.size());
+  double most = 0, moved = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    most = std::max(most, std::fabs(a[i] - b[i]));
+    moved = std::max(moved, std::fabs(a[i] - a[i % 3]));
+  }
+  CHECK(moved > 0.5);
+  CHECK(most < 1e-12);
+}
+
 TEST_CASE("each kind of bad URDF is refused with the file, the line and the element") {
   test::TempDir dir("robot-import");
-  SUBCASE("a planar joint") {
-    const auto file = dir.write("planar.urdf", R"(<robot name="r">
+  SUBCASE("an unknown joint type") {
+    const auto file = dir.write("spherical.urdf", R"(<robot name="r">
   <link name="a"/>
   <link name="b"/>
-  <joint name="j" type="planar">
+  <joint name="j" type="spherical">
     <parent link="a"/><child link="b"/>
   </joint>
 </robot>)");
-    CHECK(has(import_error(file), file.string() + ":4: <joint name=\"j\">: type \"planar\" is not supported yet"));
+    CHECK(
+        has(import_error(file), file.string() + ":4: <joint name=\"j\">: type \"spherical\" is not a URDF joint type"));
   }
   SUBCASE("a floating joint below the base") {
     const auto file = dir.write("floating_below.urdf", R"(<robot name="r">

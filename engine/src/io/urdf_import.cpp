@@ -3,8 +3,10 @@
 // through the frame's origin: so a link's pos and quat are its joint's origin, its anchor
 // is 0 and its axis is the joint's. The root link is welded to the world, unless a
 // floating joint hangs the robot from it: then the root is the world's frame, and the
-// floating joint's child is the tree's root on a free joint. Links come out parents first
-// (a depth-first walk from the root, children in the file's order).
+// floating joint's child is the tree's root on a free joint. A planar joint becomes two
+// massless links with a slide each across its axis, then its child turning about it.
+// Links come out parents first (a depth-first walk from the root, children in the
+// file's order).
 #include <tinyxml2.h>
 
 #include <algorithm>
@@ -62,6 +64,7 @@ struct Joint {
   const XMLElement* e = nullptr;
   std::string name, parent, child;
   ArticulationJoint type = ArticulationJoint::Weld;
+  bool planar = false;  // a hinge about the axis after two slides across it
 };
 
 class UrdfReader {
@@ -126,7 +129,9 @@ public:
     } else {
       emit(roots.front(), nullptr, -1);
     }
-    if (robot_.articulations.link_count() != static_cast<int>(links_.size()) - (floating ? 1 : 0))
+    // A planar joint adds two links of its own (its slides).
+    const auto planar = std::count_if(joints_.begin(), joints_.end(), [](const Joint& j) { return j.planar; });
+    if (robot_.articulations.link_count() != static_cast<int>(links_.size() + 2 * planar) - (floating ? 1 : 0))
       fail(root, "some links are in a loop of joints, unreachable from the root link " + in_quotes(roots.front()));
     return std::move(robot_);
   }
@@ -230,7 +235,8 @@ private:
     } else if (type == "floating") {
       j.type = ArticulationJoint::Free;
     } else if (type == "planar") {
-      fail(e, "type \"planar\" is not supported yet (revolute, continuous, prismatic, fixed and floating are)");
+      j.type = ArticulationJoint::Hinge;
+      j.planar = true;
     } else {
       fail(e, "type " + in_quotes(type) +
                   " is not a URDF joint type; expected revolute, continuous, prismatic, fixed, floating or planar");
@@ -260,14 +266,26 @@ private:
       link.joint = joint->type;
       link.joint_name = joint->name;
       origin(joint->e, pos, quat);
+      V3 unit{1, 0, 0};
       if (joint->type == ArticulationJoint::Hinge || joint->type == ArticulationJoint::Slide) {
         const XMLElement* axis_element = joint->e->FirstChildElement("axis");
         const V3 axis = axis_element ? vec3(axis_element, "xyz", {1, 0, 0}) : V3{1, 0, 0};  // URDF's default axis
         if (length(axis) < 1e-12) fail(axis_element, "xyz is zero; expected a direction");
-        const V3 unit = normalize(axis);
+        unit = normalize(axis);
         link.axis[0] = unit.x, link.axis[1] = unit.y, link.axis[2] = unit.z;
       }
       if (joint->type != ArticulationJoint::Free) read_joint_extras(*joint, link, damping);
+      if (joint->planar) {
+        // In the plane normal to the axis: a slide along each of two directions across it
+        // (massless links, as MJCF's several joints in one body), then the turn about it.
+        const V3 across = normalize(std::fabs(unit.x) < 0.9 ? cross(unit, V3{1, 0, 0}) : cross(unit, V3{0, 1, 0}));
+        const V3 second = cross(unit, across);
+        parent = emit_slide(name + "_" + joint->name + "_1", joint->name + "_1", parent, across, pos, quat, damping);
+        parent = emit_slide(name + "_" + joint->name + "_2", joint->name + "_2", parent, second, V3{0, 0, 0},
+                            Q{0, 0, 0, 1}, damping);
+        link.parent = parent;
+        pos = {0, 0, 0}, quat = {0, 0, 0, 1};
+      }
     }
     link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
     read_shapes(e, link);
@@ -308,6 +326,29 @@ private:
       if (j.parent == name) emit(j.child, &j, index);
   }
 
+  // A massless link that only carries a slide along axis (part of a planar joint); returns
+  // its index.
+  int emit_slide(const std::string& name, const std::string& joint_name, int parent, V3 axis, V3 pos, Q quat,
+                 double damping) {
+    ArticulationLink link;
+    link.name = name;
+    link.parent = parent;
+    link.joint = ArticulationJoint::Slide;
+    link.joint_name = joint_name;
+    link.axis[0] = axis.x, link.axis[1] = axis.y, link.axis[2] = axis.z;
+    link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
+    robot_.articulations.links.push_back(std::move(link));
+    for (double v : {pos.x, pos.y, pos.z}) robot_.pos.push_back(v);
+    robot_.mass.push_back(0);
+    for (int k = 0; k < 3; ++k) robot_.com.push_back(0);
+    for (int k = 0; k < 6; ++k) robot_.inertia.push_back(0);
+    robot_.damping.push_back(damping);
+    robot_.armature.push_back(0);
+    robot_.q.push_back(0);
+    robot_.qd.push_back(0);
+    return robot_.articulations.link_count() - 1;
+  }
+
   void read_joint_extras(const Joint& j, ArticulationLink& link, double& damping) {
     if (const XMLElement* d = j.e->FirstChildElement("dynamics")) {
       damping = number(d, "damping", 0.0);
@@ -315,7 +356,8 @@ private:
       if (number(d, "friction", 0.0) != 0) note("joint friction of " + j.name);
     }
     const std::string_view type = j.e->Attribute("type");
-    if (const XMLElement* limit = j.e->FirstChildElement("limit"); limit && type != "fixed" && type != "continuous") {
+    if (const XMLElement* limit = j.e->FirstChildElement("limit");
+        limit && (type == "revolute" || type == "prismatic")) {
       const double lower = number(limit, "lower", 0.0), upper = number(limit, "upper", 0.0);
       if (lower < upper) {  // its stiffness and damping: robot_scene, from MuJoCo's default time constant
         link.limited = true;
