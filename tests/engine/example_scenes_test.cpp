@@ -102,6 +102,20 @@ Trajectory rollout(const Scene& scene, const ParameterSet& params) {
 
 double relative_error(double value, double truth) { return std::fabs(value - truth) / std::fabs(truth); }
 
+// Where a robot's root link is at step t of its motion (run with params, the links' sizes
+// among them), and where its own z axis (up in MJCF) points.
+std::pair<Vec3<double>, Vec3<double>> root_place_and_up(const Scene& scene, const ParameterSet& params,
+                                                        const Trajectory& traj, int t) {
+  Scene at = scene;
+  at.params = params;
+  const std::vector<double> q(traj.joint_q.begin() + t * traj.positions,
+                              traj.joint_q.begin() + (t + 1) * traj.positions);
+  const LinkPose pose = link_poses(at, q)[0];
+  const Vec3<double> up =
+      rotate(Quat<double>{pose.quat[0], pose.quat[1], pose.quat[2], pose.quat[3]}, Vec3<double>{0, 0, 1});
+  return {Vec3<double>{pose.pos[0], pose.pos[1], pose.pos[2]}, up};
+}
+
 }  // namespace
 
 TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
@@ -934,20 +948,12 @@ TEST_CASE("example: quadruped_walk's network learns a gait that carries the tors
           doctest::skip(test::kSanitized)) {
   const Scene scene = load_example("quadruped_walk");
   REQUIRE(scene.articulations.links[0].joint == ArticulationJoint::Free);
-  // The torso at each step: where it is, and how far its own up (z in the MJCF) leans.
-  const auto torso = [&](const Trajectory& traj, int t) {
-    const std::vector<double> q(traj.joint_q.begin() + t * traj.positions,
-                                traj.joint_q.begin() + (t + 1) * traj.positions);
-    const LinkPose pose = link_poses(scene, q)[0];
-    const Vec3<double> up =
-        rotate(Quat<double>{pose.quat[0], pose.quat[1], pose.quat[2], pose.quat[3]}, Vec3<double>{0, 0, 1});
-    return std::pair{Vec3<double>{pose.pos[0], pose.pos[1], pose.pos[2]}, up};
-  };
   const Trajectory still = rollout(scene, scene.params);
   const Optimised opt = optimise(scene, 60);
   INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
   CHECK(opt.result.loss < 0.5 * opt.result.loss_history.front());
   const Trajectory walked = rollout(scene, opt.params);
+  const auto torso = [&](const Trajectory& traj, int t) { return root_place_and_up(scene, scene.params, traj, t); };
   const double start = torso(walked, 0).first.x, end = torso(walked, walked.steps).first.x;
   INFO("the torso moves ", end - start, " m forward in 2 s (", torso(still, still.steps).first.x - start,
        " m with the untrained network)");
@@ -968,26 +974,16 @@ TEST_CASE("example: quadruped_codesign stretches the legs while the network lear
     const double* u = robot.links[size_t(k)].length_axis;
     CHECK(std::hypot(u[0], u[1], u[2]) > 0.99);
   }
-  const auto torso = [&](const Trajectory& traj, const ParameterSet& params, int t) {
-    Scene at = scene;
-    at.params = params;
-    const std::vector<double> q(traj.joint_q.begin() + t * traj.positions,
-                                traj.joint_q.begin() + (t + 1) * traj.positions);
-    const LinkPose pose = link_poses(at, q)[0];
-    const Vec3<double> up =
-        rotate(Quat<double>{pose.quat[0], pose.quat[1], pose.quat[2], pose.quat[3]}, Vec3<double>{0, 0, 1});
-    return std::pair{Vec3<double>{pose.pos[0], pose.pos[1], pose.pos[2]}, up};
-  };
   const Optimised opt = optimise(scene);
   INFO("loss ", opt.result.loss_history.front(), " -> ", opt.result.loss);
   CHECK(opt.result.loss < 0.25 * opt.result.loss_history.front());
   const Trajectory walked = rollout(scene, opt.params);
-  const double start = torso(walked, opt.params, 0).first.x;
-  const double end = torso(walked, opt.params, walked.steps).first.x;
+  const auto torso = [&](int t) { return root_place_and_up(scene, opt.params, walked, t); };
+  const double start = torso(0).first.x, end = torso(walked.steps).first.x;
   INFO("the torso moves ", end - start, " m forward in 1 s");
   CHECK(end - start > 1.5);
   for (int t = 0; t <= walked.steps; t += 10) {
-    const auto [at, up] = torso(walked, opt.params, t);
+    const auto [at, up] = torso(t);
     CHECK(up.y > 0.7);   // never tips over
     CHECK(at.y > 0.15);  // nor drags its belly
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -901,6 +902,35 @@ TEST_CASE("URDF meshes from package:// resolve beside the URDF's folder, best ef
   check_vec(r.articulations.links[1].axis, {1, 0, 0});  // URDF's default axis
 }
 
+// Two imports of one robot (a URDF and an MJCF file) thrown the same way: start sets the
+// scene's initial velocities. Checks that it moves (some joint coordinate by more than
+// 0.5) and that both move alike, coordinate by coordinate, to 1e-12 over 300 steps.
+void require_same_motion(const ImportedRobot& a, const std::string& a_file, const ImportedRobot& b,
+                         const std::string& b_file, const std::function<void(Scene&)>& start) {
+  const auto motion = [&](const ImportedRobot& robot, const std::string& file) {
+    Scene scene = robot_scene(robot, file, 300);
+    start(scene);
+    REQUIRE(check_scene(scene).ok());
+    SimulatorOptions options;
+    options.device = Device::Cpu;
+    Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
+    REQUIRE(sim.ok());
+    Result<Trajectory> traj = (*sim)->trajectory(scene.params);
+    REQUIRE(traj.ok());
+    return std::move(traj).value();
+  };
+  const Trajectory ta = motion(a, a_file), tb = motion(b, b_file);
+  REQUIRE(ta.joint_q.size() == tb.joint_q.size());
+  const size_t coordinates = size_t(ta.positions);
+  double most = 0, moved = 0;
+  for (size_t i = 0; i < ta.joint_q.size(); ++i) {
+    most = std::max(most, std::fabs(ta.joint_q[i] - tb.joint_q[i]));
+    moved = std::max(moved, std::fabs(ta.joint_q[i] - ta.joint_q[i % coordinates]));
+  }
+  CHECK(moved > 0.5);
+  CHECK(most < 1e-12);
+}
+
 TEST_CASE("a URDF floating joint from the world frees its child, which moves as MJCF's freejoint body does") {
   test::TempDir dir("robot-import");
   // The same robot twice: a base on a free joint, 1 m up and turned about z, with an arm
@@ -946,31 +976,13 @@ TEST_CASE("a URDF floating joint from the world frees its child, which moves as 
                  "link \"world\": the world's frame, which floating joint \"base_joint\" hangs the "
                  "robot from"));
   // Both thrown the same way: the base spinning and moving, the arm swinging.
-  const auto motion = [](const ImportedRobot& robot, const std::string& name) {
-    Scene scene = robot_scene(robot, name, 300);
+  require_same_motion(from_urdf, urdf.string(), from_mjcf, mjcf.string(), [](Scene& scene) {
     std::vector<double>& w = scene.params[ParamId::LinkAngularVelocity].value;
     w[0] = 1.0, w[1] = 2.0, w[2] = 0.5;
     std::vector<double>& v = scene.params[ParamId::LinkLinearVelocity].value;
     v[0] = 0.3, v[1] = 2.0, v[2] = -0.4;
     scene.params[ParamId::LinkJointVelocity].value[1] = 3.0;
-    REQUIRE(check_scene(scene).ok());
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
-    REQUIRE(sim.ok());
-    Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-    REQUIRE(traj.ok());
-    return traj->joint_q;
-  };
-  const std::vector<double> a = motion(from_urdf, urdf.string()), b = motion(from_mjcf, mjcf.string());
-  REQUIRE(a.size() == b.size());
-  double most = 0, moved = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    most = std::max(most, std::fabs(a[i] - b[i]));
-    moved = std::max(moved, std::fabs(a[i] - a[i % 8]));  // 8 coordinates: 7 of the free joint, the hinge's
-  }
-  CHECK(moved > 0.5);
-  CHECK(most < 1e-12);
+  });
 }
 
 TEST_CASE("a URDF planar joint is two slides across its axis and a turn about it, as MJCF's body of three joints") {
@@ -1013,28 +1025,10 @@ TEST_CASE("a URDF planar joint is two slides across its axis and a turn about it
   CHECK(from_urdf.mass[1] == 0);
   CHECK(from_urdf.mass[2] == 0);
   check_vec(links[3].axis, {0, 1, 0});
-  const auto motion = [](const ImportedRobot& robot, const std::string& name) {
-    Scene scene = robot_scene(robot, name, 300);
+  require_same_motion(from_urdf, urdf.string(), from_mjcf, mjcf.string(), [](Scene& scene) {
     std::vector<double>& qd = scene.params[ParamId::LinkJointVelocity].value;
     qd[1] = 0.5, qd[2] = -1.0, qd[3] = 4.0;
-    REQUIRE(check_scene(scene).ok());
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
-    REQUIRE(sim.ok());
-    Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-    REQUIRE(traj.ok());
-    return traj->joint_q;
-  };
-  const std::vector<double> a = motion(from_urdf, urdf.string()), b = motion(from_mjcf, mjcf.string());
-  REQUIRE(a.size() == b.size());
-  double most = 0, moved = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    most = std::max(most, std::fabs(a[i] - b[i]));
-    moved = std::max(moved, std::fabs(a[i] - a[i % 3]));
-  }
-  CHECK(moved > 0.5);
-  CHECK(most < 1e-12);
+  });
 }
 
 TEST_CASE("each kind of bad URDF is refused with the file, the line and the element") {
