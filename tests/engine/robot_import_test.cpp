@@ -10,17 +10,16 @@
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "../source_dir.h"
 #include "nudge/articulations.h"
 #include "nudge/quat.h"
+#include "gradient_outcome.h"
 #include "temp_dir.h"
 #include "nudge/robot_import.h"
 #include "nudge/scene.h"
-#include "nudge/simulator.h"
 
 namespace nudge {
 namespace {
@@ -911,13 +910,7 @@ void require_same_motion(const ImportedRobot& a, const std::string& a_file, cons
     Scene scene = robot_scene(robot, file, 300);
     start(scene);
     REQUIRE(check_scene(scene).ok());
-    SimulatorOptions options;
-    options.device = Device::Cpu;
-    Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
-    REQUIRE(sim.ok());
-    Result<Trajectory> traj = (*sim)->trajectory(scene.params);
-    REQUIRE(traj.ok());
-    return std::move(traj).value();
+    return test::simulate_on_cpu(scene);
   };
   const Trajectory ta = motion(a, a_file), tb = motion(b, b_file);
   REQUIRE(ta.joint_q.size() == tb.joint_q.size());

@@ -6,14 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sanitized.h"
 #include "nudge/gradcheck.h"
-#include "nudge/simulator.h"
+#include "gradient_outcome.h"
 #include "test_scenes.h"
 
 using namespace nudge;
@@ -70,14 +69,10 @@ void require_gradients_match(const Scene& scene, int samples, double tolerance, 
 void require_finite_gradient(const Scene& scene) {
   SimulatorOptions options;
   options.device = Device::Cpu;
-  Result<std::unique_ptr<Simulator>> sim = Simulator::create(scene, options);
-  REQUIRE_MESSAGE(sim.ok(), (sim.ok() ? "" : sim.error().message));
-  ParameterSet params = scene.params;
-  Result<Evaluation> eval = (*sim)->gradient(params);
-  REQUIRE_MESSAGE(eval.ok(), (eval.ok() ? "" : eval.error().message));
+  const test::Outcome out = test::run_gradient(scene, options);
   for (int p = 0; p < kParamCount; ++p) {
     CAPTURE(param_name(static_cast<ParamId>(p)));
-    for (double g : params.items[p].grad) CHECK(std::isfinite(g));
+    for (double g : out.params.items[p].grad) CHECK(std::isfinite(g));
   }
 }
 

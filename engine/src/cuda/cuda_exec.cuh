@@ -129,9 +129,9 @@ public:
   template <class U>
   using Array = DeviceArray<U>;
 
-  // A thread per particle gathering through the incidence list suits the GPU; the CPU's
-  // runs of springs (spring_layout.h) would only serialise that work.
-
+  // No `spring_runs` (kernels/span_kernels.h): a thread per particle gathering through
+  // the incidence list suits the GPU; the CPU's runs of springs (spring_layout.h) would
+  // only serialise that work.
   CudaExec() : first_bad_(1) {}
 
   template <class U>

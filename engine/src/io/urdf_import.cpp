@@ -311,6 +311,14 @@ private:
       }
     }
 
+    const int index = add_link(std::move(link), pos, mass, com, inertia, damping);
+    for (const Joint& j : joints_)
+      if (j.parent == name) emit(j.child, &j, index);
+  }
+
+  // Appends a link and its parameters' rows (no armature, starting at q = qd = 0); returns
+  // its index.
+  int add_link(ArticulationLink link, V3 pos, double mass, V3 com, const M3& inertia, double damping) {
     robot_.articulations.links.push_back(std::move(link));
     for (double v : {pos.x, pos.y, pos.z}) robot_.pos.push_back(v);
     robot_.mass.push_back(mass);
@@ -321,9 +329,7 @@ private:
     robot_.armature.push_back(0);
     robot_.q.push_back(0);
     robot_.qd.push_back(0);
-    const int index = robot_.articulations.link_count() - 1;
-    for (const Joint& j : joints_)
-      if (j.parent == name) emit(j.child, &j, index);
+    return robot_.articulations.link_count() - 1;
   }
 
   // A massless link that only carries a slide along axis (part of a planar joint); returns
@@ -337,16 +343,7 @@ private:
     link.joint_name = joint_name;
     link.axis[0] = axis.x, link.axis[1] = axis.y, link.axis[2] = axis.z;
     link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
-    robot_.articulations.links.push_back(std::move(link));
-    for (double v : {pos.x, pos.y, pos.z}) robot_.pos.push_back(v);
-    robot_.mass.push_back(0);
-    for (int k = 0; k < 3; ++k) robot_.com.push_back(0);
-    for (int k = 0; k < 6; ++k) robot_.inertia.push_back(0);
-    robot_.damping.push_back(damping);
-    robot_.armature.push_back(0);
-    robot_.q.push_back(0);
-    robot_.qd.push_back(0);
-    return robot_.articulations.link_count() - 1;
+    return add_link(std::move(link), pos, 0, V3{0, 0, 0}, zero33<double>(), damping);
   }
 
   void read_joint_extras(const Joint& j, ArticulationLink& link, double& damping) {
