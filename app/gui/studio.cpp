@@ -599,6 +599,7 @@ render::DrawList Studio::viewport_draw_list(const studio::Rect& viewport, float*
       case Selection::Kind::Triangle: outline(scene.triangles, 3, i, {{0, 1}, {1, 2}, {2, 0}}); break;
       case Selection::Kind::BendingEdge: outline(scene.bending, 4, i, {{2, 3}, {0, 2}, {0, 3}, {1, 2}, {1, 3}}); break;
       case Selection::Kind::Tet: outline(scene.tets, 4, i, {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}}); break;
+      case Selection::Kind::Link: view::add_link_highlight(list, scene, traj, frame, i, options, kHighlight); break;
       default: break;
     }
   }

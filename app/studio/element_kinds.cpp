@@ -2,6 +2,7 @@
 
 #include <iterator>
 
+#include "nudge/articulations.h"
 #include "nudge/assert.h"
 #include "nudge/bodies.h"
 #include "nudge/colliders.h"
@@ -63,6 +64,15 @@ std::string objective_label(const Scene& scene, int i) {
   return std::to_string(i) + ": " + std::string(objective_type_name(scene.objectives[size_t(i)].type));
 }
 
+// "thigh, hinge on torso" or "torso, free".
+std::string link_label(const Scene& scene, int k) {
+  const Articulations& a = scene.articulations;
+  const ArticulationLink& link = a.links[size_t(k)];
+  std::string label = link.name + ", " + std::string(articulation_joint_name(link.joint));
+  if (link.parent >= 0) label += " on " + a.links[size_t(link.parent)].name;
+  return label;
+}
+
 std::string parameter_label(const Scene&, int p) { return std::string(param_name(static_cast<ParamId>(p))); }
 
 template <class List>
@@ -93,6 +103,8 @@ constexpr ElementKindFacts kKinds[] = {
      joint_label, edits::delete_joints},
     {K::Attachment, "attachment", "attachments", "Attachments", true, L::WhenPresent, true,
      [](const Scene& s) { return size_of(s.attachments); }, attachment_label, edits::delete_attachments},
+    {K::Link, "link", "links", "Links", true, L::WhenPresent, true,
+     [](const Scene& s) { return s.articulations.link_count(); }, link_label, nullptr},
     {K::Objective, "objective", "objectives", "Objectives", true, L::Always, true,
      [](const Scene& s) { return size_of(s.objectives); }, objective_label, edits::delete_objectives},
     {K::Parameter, "parameter", "parameters", "Parameters", false, L::Never, false,

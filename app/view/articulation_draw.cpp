@@ -16,6 +16,9 @@ namespace {
 
 Quat<double> quat_of(const double* q) { return {q[0], q[1], q[2], q[3]}; }
 
+// The sphere that marks a link without shapes at its frame's origin.
+float link_marker_radius(const SceneDrawOptions& options) { return 0.02f * options.bounds.radius(); }
+
 render::Rgba rgba_of(const double* c) {
   return {static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2]), static_cast<float>(c[3])};
 }
@@ -53,6 +56,13 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
 
 }  // namespace
 
+std::vector<ColliderShape> placed_link_shapes(const Scene& scene, const LinkPose& pose, int k) {
+  const ArticulationLink& link = scene.articulations.links[size_t(k)];
+  std::vector<ColliderShape> placed;
+  for (const LinkShape& s : link.shapes) placed.push_back(placed_shape(resized_link_shape(s, link, pose.size), pose));
+  return placed;
+}
+
 std::vector<LinkPose> link_poses_at(const Scene& scene, const Trajectory* traj, int step) {
   const int positions = articulation_position_count(scene.articulations);
   if (!traj || traj->positions != positions || positions == 0) return link_poses(scene);
@@ -72,11 +82,11 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& link = a.links[k];
     const LinkPose& pose = poses[k];
-    for (const LinkShape& s : link.shapes)
-      list.meshes.push_back(
-          collider_mesh(placed_shape(resized_link_shape(s, link, pose.size), pose), {0, 0, 0}, 0, rgba_of(s.rgba)));
+    const std::vector<ColliderShape> placed = placed_link_shapes(scene, pose, int(k));
+    for (size_t s = 0; s < placed.size(); ++s)
+      list.meshes.push_back(collider_mesh(placed[s], {0, 0, 0}, 0, rgba_of(link.shapes[s].rgba)));
     if (link.shapes.empty())  // a link drawn by its frame's origin
-      list.spheres.push_back({vec(pose.pos), 0.02f * context.options.bounds.radius(), colors::kBody});
+      list.spheres.push_back({vec(pose.pos), link_marker_radius(context.options), colors::kBody});
     if (link.parent >= 0) {
       lines.points.push_back(vec(poses[size_t(link.parent)].pos));
       lines.points.push_back(vec(pose.pos));
@@ -88,6 +98,37 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
     }
   }
   list.lines.push_back(std::move(lines));
+}
+
+std::optional<size_t> first_link_mesh(const Scene& scene, const render::DrawList& list) {
+  size_t shapes = 0;
+  for (const ArticulationLink& link : scene.articulations.links) shapes += link.shapes.size();
+  if (list.meshes.size() < shapes) return std::nullopt;
+  return list.meshes.size() - shapes;
+}
+
+void add_link_highlight(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int k,
+                        const SceneDrawOptions& options, render::Rgba color) {
+  const Articulations& a = scene.articulations;
+  if (k < 0 || k >= a.link_count()) return;
+  const LinkPose pose = link_poses_at(scene, traj, step)[size_t(k)];
+  const ArticulationLink& link = a.links[size_t(k)];
+  if (const std::optional<size_t> first = first_link_mesh(scene, list); first && options.bodies) {
+    size_t at = *first;
+    for (int j = 0; j < k; ++j) at += a.links[size_t(j)].shapes.size();
+    for (size_t s = 0; s < link.shapes.size(); ++s) list.meshes[at + s].colors = {color};
+  }
+  if (link.shapes.empty() || !options.bodies)
+    list.spheres.push_back({vec(pose.pos), 1.6f * link_marker_radius(options), color});
+  if (link.joint == ArticulationJoint::Weld) return;
+  render::LineBatch axis;
+  const float half = 0.8f * options.bounds.radius() / 8.0f;
+  const glm::vec3 anchor = vec(pose.anchor), along = vec(pose.axis);
+  axis.points = {anchor - half * along, anchor + half * along};
+  axis.colors = {color};
+  axis.width_pixels = 4.5f;
+  list.lines.push_back(std::move(axis));
+  list.spheres.push_back({anchor, 0.6f * link_marker_radius(options), color});
 }
 
 }  // namespace nudge::view

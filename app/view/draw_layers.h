@@ -50,9 +50,7 @@ void draw_attachments(const DrawContext& context, render::DrawList& list);
 void draw_objectives(const DrawContext& context, render::DrawList& list);
 // material_point_draw.cpp
 void draw_material_points(const DrawContext& context, render::DrawList& list);
-// articulation_draw.cpp: the links' poses at the step (the initial q without a motion),
-// and their look
-std::vector<LinkPose> link_poses_at(const Scene& scene, const Trajectory* traj, int step);
+// articulation_draw.cpp (link_poses_at and placed_link_shapes: scene_draw.h)
 void draw_articulations(const DrawContext& context, render::DrawList& list);
 
 }  // namespace nudge::view

@@ -18,9 +18,10 @@ enum class ElementKind {
   Parameter,
   Triangle,
   BendingEdge,
-  Tet
+  Tet,
+  Link  // an articulation's link (and its joint to its parent)
 };
 // The last kind: tables with a row per kind check themselves against it.
-inline constexpr ElementKind kLastElementKind = ElementKind::Tet;
+inline constexpr ElementKind kLastElementKind = ElementKind::Link;
 
 }  // namespace nudge

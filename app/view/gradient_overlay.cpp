@@ -6,6 +6,9 @@
 #include <optional>
 #include <string>
 
+#include <glm/gtc/quaternion.hpp>
+
+#include "nudge/link_poses.h"
 #include "nudge/parameter_facts.h"
 
 namespace nudge::view {
@@ -32,7 +35,29 @@ std::optional<float> symmetric_range(const std::vector<double>& grad) {
   return largest > 0 ? float(largest) : 1.0f;
 }
 
+// Rotates v by the unit quaternion q (x, y, z, w).
+glm::vec3 rotated(const double* q, glm::vec3 v) {
+  return glm::quat(float(q[3]), float(q[0]), float(q[1]), float(q[2])) * v;
+}
+
 }  // namespace
+
+bool link_uses(const Articulations& a, ParamId which, int k) {
+  const ArticulationLink& link = a.links[size_t(k)];
+  switch (which) {
+    case ParamId::LinkDamping:
+    case ParamId::LinkArmature: return link.joint != ArticulationJoint::Weld;
+    case ParamId::LinkJointPosition:
+    case ParamId::LinkJointVelocity: return joint_velocity_count(link.joint) == 1;
+    case ParamId::LinkRotation:
+    case ParamId::LinkAngularVelocity:
+      return link.joint == ArticulationJoint::Ball || link.joint == ArticulationJoint::Free;
+    case ParamId::LinkTranslation:
+    case ParamId::LinkLinearVelocity: return link.joint == ArticulationJoint::Free;
+    case ParamId::LinkLength: return link.length_axis[0] != 0 || link.length_axis[1] != 0 || link.length_axis[2] != 0;
+    default: return true;
+  }
+}
 
 const std::vector<GradientOverlay>& gradient_overlays() {
   static const std::vector<GradientOverlay> overlays = [] {
@@ -70,6 +95,10 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
              (p.unused.empty() || std::find(p.unused.begin(), p.unused.end(), false) != p.unused.end());
     }
     case ParamElement::Joint: return scene.joint_count() > 0;
+    case ParamElement::Link:  // some link's joint has the value (a hinge's q, a free joint's translation)
+      for (int k = 0; k < scene.articulations.link_count(); ++k)
+        if (link_uses(scene.articulations, overlay.param, k)) return true;
+      return false;
     case ParamElement::Scene:
     case ParamElement::StepChannel:
     case ParamElement::StepJoint:
@@ -79,7 +108,7 @@ bool gradient_overlay_applies(GradientOverlay overlay, const Scene& scene) {
     case ParamElement::ControllerWeight:
     case ParamElement::MaterialPoint:
     case ParamElement::Material:
-    case ParamElement::Link: break;  // nothing to draw on (yet)
+    case ParamElement::LinkActuator: break;  // nothing to draw on (yet)
   }
   return false;
 }
@@ -170,6 +199,56 @@ float add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, Para
   return add_magnitude_arrows(list, origins, vectors, length, gradient_what(which), param_facts(which).unit, scale);
 }
 
+float add_link_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                               ArrowScale scale) {
+  const Parameter& param = scene.params[which];
+  const Articulations& a = scene.articulations;
+  const int links = a.link_count();
+  if (param.grad.size() != std::size_t(3 * links) || links == 0) return 0;
+  const std::vector<LinkPose> poses = link_poses(scene);
+  const double identity[4] = {0, 0, 0, 1};
+  std::vector<glm::vec3> origins, vectors;
+  for (int k = 0; k < links; ++k) {
+    if (!link_uses(a, which, k)) continue;
+    const LinkPose& pose = poses[size_t(k)];
+    // The gradient in the world's axes: link_position's is in the parent's frame,
+    // link_com's and link_angular_velocity's in the link's, a free joint's translation
+    // and velocity in the world's already.
+    const int parent = a.links[size_t(k)].parent;
+    const double* frame = which == ParamId::LinkPosition ? (parent >= 0 ? poses[size_t(parent)].quat : identity)
+                          : which == ParamId::LinkCom || which == ParamId::LinkAngularVelocity ? pose.quat
+                                                                                               : identity;
+    glm::vec3 origin(float(pose.pos[0]), float(pose.pos[1]), float(pose.pos[2]));
+    if (which == ParamId::LinkCom) origin += rotated(pose.quat, value_of(param, k));
+    origins.push_back(origin);
+    vectors.push_back(rotated(frame, gradient_of(param, k)));
+  }
+  return add_magnitude_arrows(list, origins, vectors, length, gradient_what(which), param_facts(which).unit, scale);
+}
+
+void add_link_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which) {
+  const Parameter& param = scene.params[which];
+  const Articulations& a = scene.articulations;
+  const int links = a.link_count();
+  if (param.grad.size() != size_t(links) || links == 0) return;
+  std::vector<double> used;  // the range from the links that have the value
+  for (int k = 0; k < links; ++k)
+    if (link_uses(a, which, k)) used.push_back(param.grad[size_t(k)]);
+  const std::optional<float> half_range = symmetric_range(used);
+  if (!half_range || used.empty()) return;
+  const float range = *half_range;
+  std::optional<size_t> first = first_link_mesh(scene, list);
+  for (int k = 0; k < links && first; ++k) {
+    const size_t shapes = a.links[size_t(k)].shapes.size();
+    if (link_uses(a, which, k))
+      for (size_t s = 0; s < shapes; ++s)
+        list.meshes[*first + s].colors = {
+            render::map_value(render::ColorMap::Diverging, float(param.grad[size_t(k)]), -range, range)};
+    *first += shapes;
+  }
+  list.legends.push_back({render::ColorMap::Diverging, -range, range, std::string(param_name(which)) + " gradient"});
+}
+
 void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step,
                                 ParamId which) {
   const Parameter& param = scene.params[which];
@@ -225,6 +304,8 @@ float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, cons
       if (facts.element == ParamElement::Spring) add_spring_gradient_colors(list, scene, traj, step, which);
       if (facts.element == ParamElement::Body && facts.cols == 1 && options.bodies)
         add_body_gradient_colors(list, scene, which);
+      if (facts.element == ParamElement::Link && facts.cols == 1 && options.bodies)
+        add_link_gradient_colors(list, scene, which);
       return 0;
     case ParamOverlay::Arrows:
       if (facts.cols != 3) return 0;
@@ -232,6 +313,7 @@ float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, cons
         case ParamElement::Particle: return add_particle_gradient_arrows(list, scene, which, arrow_length, scale);
         case ParamElement::Body: return add_body_gradient_arrows(list, scene, which, body_arrow_length, scale);
         case ParamElement::Joint: return add_joint_gradient_arrows(list, scene, which, body_arrow_length, scale);
+        case ParamElement::Link: return add_link_gradient_arrows(list, scene, which, body_arrow_length, scale);
         case ParamElement::Spring:
         case ParamElement::Scene:
         case ParamElement::StepChannel:
@@ -242,7 +324,7 @@ float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, cons
         case ParamElement::ControllerWeight:
         case ParamElement::MaterialPoint:
         case ParamElement::Material:
-        case ParamElement::Link: return 0;  // no position to draw at
+        case ParamElement::LinkActuator: return 0;  // no position to draw at
       }
       return 0;
   }

@@ -1,8 +1,8 @@
 // Gradients drawn over the scene, one overlay for each parameter that the table of
 // parameter facts (nudge/parameter_facts.h) marks Arrows or Colors: arrows of the gradient
 // at each element's initial position (particles' initial positions, bodies' initial
-// centres, joints' initial anchors), or springs coloured by their gradient on the
-// diverging map. Each comes with a legend that gives its scale. The gradients are those
+// centres, joints' initial anchors, links' initial frames), or springs, bodies and links
+// coloured by their gradient on the diverging map. Each comes with a legend that gives its scale. The gradients are those
 // in the scene's parameters (a gradient evaluation wrote them).
 #pragma once
 
@@ -84,6 +84,22 @@ float add_body_gradient_arrows(render::DrawList& list, const Scene& scene, Param
 float add_joint_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
                                 ArrowScale scale = {});
 
+// Arrows of a link parameter's gradient (3 per link) at each link's initial frame origin
+// (link_com's at the centre of mass), turned into the world's axes, for the links whose
+// joint has the value (link_uses); coloured by magnitude.
+float add_link_gradient_arrows(render::DrawList& list, const Scene& scene, ParamId which, float length,
+                               ArrowScale scale = {});
+
+// Each link's shapes in list (drawn by scene_draw_list) tinted by its entry of a
+// one-value-per-link parameter's gradient (mass, damping, q, size...) on the diverging
+// map; links whose joint has no such value keep their colour.
+void add_link_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which);
+
+// Whether link k has a use for a link parameter: a hinge's or slide's q and qd, a ball's
+// or free joint's rotation and angular velocity, a free joint's translation and velocity,
+// a length with a length_axis, damping and armature but on a weld; the others always.
+bool link_uses(const Articulations& a, ParamId which, int k);
+
 // Every spring at step `step` of traj (or at the initial positions when null), coloured
 // by its gradient on the diverging map over [-max|g|, max|g|]: red where increasing the
 // parameter increases the loss, blue where it decreases it.
@@ -96,10 +112,10 @@ void add_spring_gradient_colors(render::DrawList& list, const Scene& scene, cons
 void add_body_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which);
 
 // The overlay for a scene drawn by scene_draw_list with `options`, by the parameter's
-// element and overlay: arrows (Particle, Body or Joint with Arrows; normalised, the
-// longest a third of the motion's size, or at the fixed `scale`), or the coloured springs
-// (Spring with Colors; then draw the scene without its own springs). Other pairs draw
-// nothing. Returns the arrows' world units per unit of gradient (0: no arrows drawn).
+// element and overlay: arrows (Particle, Body, Joint or Link with Arrows; normalised, the
+// longest a third of the motion's size, or at the fixed `scale`), the coloured springs
+// (Spring with Colors; then draw the scene without its own springs), or tinted bodies or
+// links (Body or Link with Colors). Other pairs draw nothing. Returns the arrows' world units per unit of gradient (0: no arrows drawn).
 float add_gradient_overlay(render::DrawList& list, GradientOverlay overlay, const Scene& scene, const Trajectory* traj,
                            int step, const SceneDrawOptions& options, ArrowScale scale = {});
 

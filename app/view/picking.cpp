@@ -382,6 +382,26 @@ void pick_joints(const PickContext& c) {
                     joint_marker_radius(c.scene, j, c.options.bounds));
 }
 
+// A link's shapes as drawn, exactly; a link without shapes by the sphere at its origin.
+void pick_links(const PickContext& c) {
+  if (!c.options.bodies || c.scene.articulations.empty()) return;
+  const std::vector<LinkPose> poses = link_poses_at(c.scene, c.traj, c.step);
+  for (int k = 0; k < c.scene.articulations.link_count(); ++k) {
+    const LinkPose& pose = poses[size_t(k)];
+    if (c.scene.articulations.links[size_t(k)].shapes.empty()) {
+      c.chooser.small(Pick::Kind::Link, k, glm::dvec3(pose.pos[0], pose.pos[1], pose.pos[2]),
+                      0.02 * c.options.bounds.radius());
+      continue;
+    }
+    std::optional<double> nearest;
+    for (const ColliderShape& shape : placed_link_shapes(c.scene, pose, k))
+      if (const std::optional<double> t = ray_collider(c.ray, shape, c.options.bounds);
+          t && (!nearest || *t < *nearest))
+        nearest = t;
+    c.chooser.exact(Pick::Kind::Link, k, nearest);
+  }
+}
+
 // The handles scene_draw shows, from each kind's layout: a target, one per particle, the
 // bound markers' samples at this step's frame.
 void pick_objectives(const PickContext& c) {
@@ -410,8 +430,8 @@ void pick_objectives(const PickContext& c) {
 
 // Every family's pick layer. The chooser keeps the nearest hit; of two at the same distance,
 // the one offered first.
-constexpr PickLayer kPickLayers[] = {pick_particles, pick_bodies, pick_colliders, pick_triangles,
-                                     pick_tets,      pick_joints, pick_objectives};
+constexpr PickLayer kPickLayers[] = {pick_particles, pick_bodies, pick_colliders,  pick_triangles,
+                                     pick_tets,      pick_joints, pick_objectives, pick_links};
 
 }  // namespace
 

@@ -65,9 +65,9 @@ private:
 
 // What the cursor is on.
 struct Pick {
-  using Kind = ElementKind;  // picked: particles, bodies, colliders, objectives, joints, triangles, tets
+  using Kind = ElementKind;  // picked: particles, bodies, colliders, objectives, joints, triangles, tets, links
   Kind kind = Kind::Particle;
-  int index = -1;  // into the scene's particles, bodies, colliders, objectives, joints, triangles or tets
+  int index = -1;  // into the scene's particles, bodies, colliders, objectives, joints, triangles, tets or links
   // Objective: the row of a Positions objective's target (its k-th particle), the sample
   // (index into samples) of a Markers objective; -1 otherwise.
   int row = -1;
@@ -98,7 +98,9 @@ struct PickTolerance {
 //  - joints: the marker sphere at the child's anchor;
 //  - triangles (cloth): each triangle between its particles at that step, both sides;
 //  - tets (soft bodies): the boundary faces drawn (options.tet_surface, or the scene's),
-//    each picking the tet it bounds.
+//    each picking the tet it bounds;
+//  - links (articulations): their shapes at the pose of that step (placed_link_shapes),
+//    a link without shapes by the sphere drawn at its origin.
 // Among the elements the ray meets exactly, the nearest the eye. A small element
 // (particle, target, joint marker) the cursor misses by at most tolerance.pixels counts
 // when it is in front of that one, unless that one is itself a small element the cursor

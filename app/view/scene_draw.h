@@ -6,8 +6,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "nudge/link_poses.h"
 #include "nudge/quat.h"
 #include "nudge/render/draw_list.h"
 #include "nudge/scene.h"
@@ -111,6 +113,23 @@ double joint_marker_radius(const Scene& scene, int j, const Bounds& bounds);
 // selection's highlight).
 void add_joint(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int j,
                const SceneDrawOptions& options, render::Rgba color, float emphasis = 1);
+
+// The articulations' links at step `step` of traj (the initial q when traj is null or
+// has no joint motion of this scene), as drawn.
+std::vector<LinkPose> link_poses_at(const Scene& scene, const Trajectory* traj, int step);
+// Link k's shapes as drawn at its pose: each a collider shape placed in the world (a
+// capsule's or cylinder's as a capsule, a mesh's as a sphere of its first size).
+std::vector<ColliderShape> placed_link_shapes(const Scene& scene, const LinkPose& pose, int k);
+// Where the links' meshes start in a list scene_draw_list made: the articulations are its
+// last layer to add meshes, one per shape in link order, so theirs end it. Empty when the
+// list has fewer meshes than the links have shapes (the bodies' layer hidden).
+std::optional<size_t> first_link_mesh(const Scene& scene, const render::DrawList& list);
+// Link k in `color` over the usual drawing (the selection's highlight): its shapes'
+// meshes recoloured where scene_draw_list put them (the articulations are its last layer
+// to add meshes, so their meshes end `list`), a larger sphere for a link without shapes,
+// and its joint's axis bolder.
+void add_link_highlight(render::DrawList& list, const Scene& scene, const Trajectory* traj, int step, int k,
+                        const SceneDrawOptions& options, render::Rgba color);
 
 // Attachment a at step `step` of traj, or at the start when traj is null. As in the
 // engine, the body carries the point where the particle started, fixed in its own frame

@@ -292,5 +292,57 @@ class MujocoReferenceTest(unittest.TestCase):
 
         self.check_resized_links("link_length", np.array([1.3, 0.85]), lengthened)
 
+    def test_servo_gains_and_a_force_range_as_mujocos(self):
+        # Two position servos, the elbow's force clamped to [-0.4, 0.4] for part of the
+        # swing: the motion, and the gradients of the final angles with respect to each
+        # actuator's gain and biases (MuJoCo's gainprm[0], biasprm[1] and biasprm[2])
+        # against central differences of MuJoCo's own rollout.
+        path = os.path.join(DATA, "servo_pendulum.xml")
+        q0, qd0, amplitude = [0.4, -0.3], [0.0, 0.5], 0.6
+        qs, qds, _, model = mujoco_rollout(path, q0, qd0, amplitude)
+        clamped = np.abs(self.elbow_forces(path, q0, qd0, amplitude)) >= 0.4 - 1e-12
+        self.assertTrue(0.05 < clamped.mean() < 0.95, f"the elbow's force is clamped at {clamped.mean():.0%} of the steps")
+        scene = nudge_scene(path, q0, qd0, amplitude)
+        sim = nudge.Simulator(scene, device="cpu", precision="float64")
+        traj = sim.simulate()
+        q, qd = traj["joint_q"][:, :, 0], traj["joint_qd"][:, :, 0]
+        err_q, err_qd = np.abs(q - qs).max(), np.abs(qd - qds).max()
+        print(f"\nservo_pendulum.xml: force clamped at {clamped.mean():.0%} of the steps; max |q - q_mujoco| "
+              f"{err_q:.2e} rad, |qd - qd_mujoco| {err_qd:.2e} rad/s")
+        self.assertLess(err_q, 1e-6)
+        self.assertLess(err_qd, 1e-6)
+        w = np.array([1.0, -0.5])
+        cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
+        cotangent[-1, :, 0] = w
+        grads = sim.vjp({"joint_q": cotangent})
+        h = 1e-6
+        for parameter, field, column in (("actuator_gain", "actuator_gainprm", 0),
+                                         ("actuator_bias_q", "actuator_biasprm", 1),
+                                         ("actuator_bias_qd", "actuator_biasprm", 2)):
+            for a in range(model.nu):
+                def moved(step):
+                    def edit(m):
+                        getattr(m, field)[a, column] += step
+                    return float(w @ mujoco_rollout(path, q0, qd0, amplitude, edit=edit)[0][-1])
+
+                fd = (moved(h) - moved(-h)) / (2 * h)
+                self.assertAlmostEqual(grads[parameter][a, 0], fd, delta=1e-5 * max(1.0, abs(fd)),
+                                       msg=f"{parameter}[{a}]")
+
+    @staticmethod
+    def elbow_forces(path, q0, qd0, amplitude):
+        model = mujoco.MjModel.from_xml_path(path)
+        data = mujoco.MjData(model)
+        steps = round(SECONDS / model.opt.timestep)
+        u = controls(model, steps, amplitude)
+        data.qpos[:], data.qvel[:] = q0, qd0
+        forces = []
+        for k in range(steps):
+            data.ctrl[:] = u[k]
+            mujoco.mj_step(model, data)
+            forces.append(data.actuator_force[1])
+        return np.array(forces)
+
+
 if __name__ == "__main__":
     unittest.main()

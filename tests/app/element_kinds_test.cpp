@@ -53,6 +53,7 @@ TEST_CASE("element kinds: counts, lines and deletion on every example scene") {
       CHECK(count >= 0);
       if (kind.kind == ElementKind::Particle) CHECK(count == scene.particle_count());
       if (kind.kind == ElementKind::Tet) CHECK(count == scene.tet_count());
+      if (kind.kind == ElementKind::Link) CHECK(count == scene.articulations.link_count());
       if (kind.kind == ElementKind::Objective) CHECK(count == static_cast<int>(scene.objectives.size()));
       for (int i = 0; i < count && i < 50; ++i) CHECK(!kind.label(scene, i).empty());
       if (!kind.remove || count == 0) continue;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "nudge/parameter_facts.h"
@@ -146,7 +147,73 @@ Scene hinged_body_scene() {
   return scene;
 }
 
+// A free base (a sphere, 0.2) carrying an arm on a hinge about z 1 m along its x (a
+// capsule along the arm's x, which link_length stretches).
+Articulations two_links() {
+  Articulations a;
+  a.links.resize(2);
+  a.links[0].name = "base", a.links[0].joint = ArticulationJoint::Free;
+  a.links[0].shapes.resize(1);
+  a.links[0].shapes[0].size[0] = 0.2;
+  a.links[1].name = "arm", a.links[1].parent = 0;
+  a.links[1].length_axis[0] = 1;
+  a.links[1].shapes.resize(1);
+  LinkShape& capsule = a.links[1].shapes[0];
+  capsule.kind = LinkShape::Kind::Capsule;
+  capsule.size[0] = 0.05, capsule.size[1] = 0.3;
+  capsule.pos[0] = 0.3;
+  capsule.quat[1] = std::sqrt(0.5), capsule.quat[3] = std::sqrt(0.5);  // z to x
+  return a;
+}
+
 }  // namespace
+
+TEST_CASE("gradient overlay: links' arrows in the world's axes at their initial frames, their shapes tinted") {
+  Scene scene = scene_with({3, 3, 0}, {});
+  scene.articulations = two_links();
+  shape_parameters(scene);
+  // The base at (0, 1, 0); the arm 1 m along it, turned a quarter turn about z by its q.
+  scene.params[ParamId::LinkTranslation].value = {0, 1, 0, 0, 0, 0};
+  scene.params[ParamId::LinkPosition].value = {0, 0, 0, 1, 0, 0};
+  scene.params[ParamId::LinkJointPosition].value = {0, std::numbers::pi / 2};
+  scene.params[ParamId::LinkCom].value = {0, 0, 0, 0.5, 0, 0};
+  scene.params[ParamId::LinkCom].grad = {0, 0, 0, 2, 0, 0};
+  view::SceneDrawOptions options;
+  options.bounds.lo = {-1, -1, -1};
+  options.bounds.hi = {1, 1, 1};
+  // The arm's centre of mass, 0.5 along its x, is at (1, 1.5, 0); its gradient along its
+  // x points along the world's y. The base's zero gradient draws nothing.
+  render::DrawList list = empty_list();
+  view::add_gradient_overlay(list, {ParamId::LinkCom}, scene, nullptr, 0, options);
+  REQUIRE(list.arrows.size() == 1);
+  REQUIRE(list.arrows[0].origins.size() == 1);
+  CHECK(glm::length(list.arrows[0].origins[0] - glm::vec3(1, 1.5, 0)) < 1e-6f);
+  CHECK(glm::length(list.arrows[0].vectors[0] - glm::vec3(0, 2, 0)) < 1e-6f);
+  // Only the free base has a translation: one arrow, at its origin, in the world's axes.
+  scene.params[ParamId::LinkTranslation].grad = {0, 0, -3, 7, 7, 7};
+  list = empty_list();
+  view::add_gradient_overlay(list, {ParamId::LinkTranslation}, scene, nullptr, 0, options);
+  REQUIRE(list.arrows.size() == 1);
+  REQUIRE(list.arrows[0].origins.size() == 1);
+  CHECK(list.arrows[0].origins[0] == glm::vec3(0, 1, 0));
+  CHECK(list.arrows[0].vectors[0] == glm::vec3(0, 0, -3));
+  // The masses' gradient tints each link's shape: the base +1 (the map's red end), the arm -0.5.
+  scene.params[ParamId::LinkMass].grad = {1.0, -0.5};
+  const render::DrawList plain = view::scene_draw_list(scene, nullptr, 0, options);
+  REQUIRE(plain.meshes.size() == 2);
+  list = plain;
+  view::add_gradient_overlay(list, {ParamId::LinkMass}, scene, nullptr, 0, options);
+  CHECK(list.meshes[0].colors[0] == render::map_value(render::ColorMap::Diverging, 1.0f, -1.0f, 1.0f));
+  CHECK(list.meshes[1].colors[0] == render::map_value(render::ColorMap::Diverging, -0.5f, -1.0f, 1.0f));
+  // q only on the hinge: the base keeps its colour, and the range is the arm's alone.
+  scene.params[ParamId::LinkJointPosition].grad = {100.0, -2.0};
+  list = plain;
+  view::add_gradient_overlay(list, {ParamId::LinkJointPosition}, scene, nullptr, 0, options);
+  CHECK(list.meshes[0].colors == plain.meshes[0].colors);
+  CHECK(list.meshes[1].colors[0] == render::map_value(render::ColorMap::Diverging, -2.0f, -2.0f, 2.0f));
+  CHECK(view::gradient_overlay_applies({ParamId::LinkJointPosition}, scene));
+  CHECK_FALSE(view::gradient_overlay_applies({ParamId::LinkJointPosition}, scene_with({0, 0, 0}, {})));
+}
 
 TEST_CASE("gradient overlay: a joint's anchor gradient is offered and drawn as an arrow at its initial anchor") {
   render::GpuContext gpu = make_gpu();
@@ -195,6 +262,7 @@ TEST_CASE("gradient overlay: every parameter the facts table draws has an overla
   RigidBody capsule;  // so that every size has a body
   capsule.shape = BodyShape::Capsule;
   scene.bodies.push_back(capsule);
+  scene.articulations = two_links();
   shape_parameters(scene);
   for (Parameter& p : scene.params.items)
     for (std::size_t k = 0; k < p.grad.size(); ++k)
@@ -227,11 +295,15 @@ TEST_CASE("gradient overlay: every parameter the facts table draws has an overla
     CHECK(list.legends.size() == plain.legends.size() + 1);
     if (facts.overlay == ParamOverlay::Arrows) {
       REQUIRE(list.arrows.size() == plain.arrows.size() + 1);
-      CHECK(int(list.arrows.back().origins.size()) == scene.params[id].rows);
+      int drawn = scene.params[id].rows;  // a link whose joint has no use for it has no arrow
+      if (facts.element == ParamElement::Link)
+        for (int k = 0; k < scene.articulations.link_count(); ++k)
+          drawn -= !view::link_uses(scene.articulations, id, k);
+      CHECK(int(list.arrows.back().origins.size()) == drawn);
     } else if (facts.element == ParamElement::Spring) {
       CHECK(list.lines.size() == plain.lines.size() + 1);
     } else {
-      REQUIRE(facts.element == ParamElement::Body);
+      REQUIRE((facts.element == ParamElement::Body || facts.element == ParamElement::Link));
       int tinted = 0;
       for (std::size_t m = 0; m < list.meshes.size(); ++m) tinted += list.meshes[m].colors != plain.meshes[m].colors;
       CHECK(tinted >= 1);

@@ -376,3 +376,47 @@ TEST_CASE("picking: box selection holds the particles and bodies whose centres l
   CHECK(wide.bodies == std::vector<int>{0, 1, 2, 3});
   CHECK(view::box_select(picker.scene, nullptr, 0, picker.projector, {10, 20}, {30, 40}).empty());
 }
+
+TEST_CASE("picking: an articulation's links by their shapes at the pose of that step") {
+  // Seen from (0, 0, 6): link 0 a sphere (0.3) turning about z at the origin, link 1 a box
+  // (half 0.2) 1.5 along link 0's x, link 2 welded 1.5 above link 1 with no shape (drawn
+  // as a small sphere at its origin).
+  Scene scene;
+  scene.settings.steps = 1;
+  Articulations& a = scene.articulations;
+  a.links.resize(3);
+  a.links[0].name = "upper", a.links[1].name = "lower", a.links[2].name = "tip";
+  a.links[1].parent = 0, a.links[2].parent = 1;
+  a.links[2].joint = ArticulationJoint::Weld;
+  a.links[0].shapes.resize(1);
+  a.links[0].shapes[0].size[0] = 0.3;
+  a.links[1].shapes.resize(1);
+  a.links[1].shapes[0].kind = LinkShape::Kind::Box;
+  for (double& h : a.links[1].shapes[0].size) h = 0.2;
+  shape_parameters(scene);
+  scene.params[ParamId::LinkPosition].value = {0, 0, 0, 1.5, 0, 0, 0, 1.5, 0};
+  const render::Camera camera = camera_at({0, 0, 6});
+  const view::SceneDrawOptions options = options_for(scene, camera);
+  const view::ViewportProjector projector(camera, kViewport);
+  // Step 1 of the motion turns link 0 a quarter turn about z: link 1 to (0, 1.5, 0), link
+  // 2 to (-1.5, 1.5, 0).
+  Trajectory traj;
+  traj.steps = 1;
+  traj.positions = traj.coordinates = 2;
+  traj.joint_q = {0, 0, std::numbers::pi / 2, 0};
+  traj.joint_qd = {0, 0, 0, 0};
+  const auto at = [&](int step, glm::dvec3 world) {
+    return view::pick(scene, &traj, step, options, projector, pixel_of(projector, world));
+  };
+  check_pick(at(0, {0.1, 0.1, 0}), Pick::Kind::Link, 0);
+  check_pick(at(0, {1.65, -0.15, 0}), Pick::Kind::Link, 1);
+  CHECK_FALSE(at(0, {1.8, 0, 0}));  // past the box (its front face, 0.2 nearer the eye, spans 1.3 to 1.7)
+  check_pick(at(0, {1.5, 1.5, 0}), Pick::Kind::Link, 2);
+  check_pick(at(1, {0, 1.5, 0}), Pick::Kind::Link, 1);
+  CHECK_FALSE(at(1, {1.5, 0, 0}));
+  check_pick(at(1, {-1.5, 1.5, 0}), Pick::Kind::Link, 2);
+  // Without the bodies' layer, nothing of them is drawn or picked.
+  view::SceneDrawOptions hidden = options;
+  hidden.bodies = false;
+  CHECK_FALSE(view::pick(scene, &traj, 0, hidden, projector, pixel_of(projector, {0, 0, 0})));
+}

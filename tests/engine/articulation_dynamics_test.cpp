@@ -122,9 +122,9 @@ struct Branchy {
                                      {0.02, 0.1, 1, 0, 0, 0, 0, 0},
                                      {0.0, 0.05, 2, 0, 0, 0, 0, 0},
                                      {0.03, 0.0, 3, 0, 0, 0, 0, 0}};
-  std::vector<DofActuator<double>> actuators{{0, 0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0},
-                                             {1, 1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0},
-                                             {3, 3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0}};
+  std::vector<DofActuator<double>> actuators{{0, 0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0},
+                                             {1, 1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0, 0, 0, 0},
+                                             {3, 3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0}};
   std::vector<double> controls{0.7, 0.2};
   TreeModel tree{0, 5, 0, 4, 0, 4, 0};
   std::vector<double> q0{0.1, 0.4, -0.7, 1.1}, qd0{0.3, -0.5, 0.8, 0.2};
@@ -230,7 +230,7 @@ struct StepLoss {
 };
 
 struct StepGradients {
-  std::vector<double> q, qd, mass, armature, damping, gain, controls;
+  std::vector<double> q, qd, mass, armature, damping, gain, bias_q, bias_qd, controls;
   std::vector<Vec3<double>> com, pos;
   std::vector<Mat33<double>> inertia;
   Vec3<double> gravity{0, 0, 0};
@@ -254,6 +254,7 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
   g.mass.assign(links, 0.0), g.com.assign(links, {0, 0, 0}), g.pos.assign(links, {0, 0, 0});
   g.inertia.assign(links, zero33<double>());
   g.armature.assign(dofs, 0.0), g.damping.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
+  g.bias_q.assign(b.actuators.size(), 0.0), g.bias_qd.assign(b.actuators.size(), 0.0);
   g.controls.assign(b.controls.size(), 0.0);
   g.point_offset.assign(b.point_offset.size(), {0, 0, 0}), g.point_radius.assign(b.point_radius.size(), 0.0);
   const TreeGrad<double> grad{g.mass.data(),
@@ -262,7 +263,7 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
                               g.pos.data(),
                               g.armature.data(),
                               g.damping.data(),
-                              g.gain.data(),
+                              {g.gain.data(), g.bias_q.data(), g.bias_qd.data()},
                               g.controls.data(),
                               &g.gravity,
                               {&g.contact_stiffness, &g.contact_damping, &g.contact_friction},
@@ -316,8 +317,12 @@ void check_step_adjoint(Tree& b) {
         check_close(adjoint, test::central_difference(shift, moved), "inertia", 9 * k + 3 * r + c);
       }
   }
-  for (int a = 0; a < int(b.actuators.size()); ++a)
-    check_close(g.gain[size_t(a)], test::central_difference(b.actuators[size_t(a)].gain, f), "gain", a);
+  for (int a = 0; a < int(b.actuators.size()); ++a) {
+    DofActuator<double>& act = b.actuators[size_t(a)];
+    check_close(g.gain[size_t(a)], test::central_difference(act.gain, f), "gain", a);
+    check_close(g.bias_q[size_t(a)], test::central_difference(act.bias_q, f), "bias_q", a);
+    check_close(g.bias_qd[size_t(a)], test::central_difference(act.bias_qd, f), "bias_qd", a);
+  }
   for (int c = 0; c < int(b.controls.size()); ++c)  // each step reads the same row here
     check_close(g.controls[size_t(c)], test::central_difference(b.controls[size_t(c)], f), "controls", c);
   check_close(g.gravity.x, test::central_difference(b.gravity.x, f), "gravity.x", 0);
@@ -403,14 +408,33 @@ TEST_CASE("with limits pushing and a control clamped, a tree step's adjoint matc
   CHECK(dq == 0);
 }
 
+TEST_CASE("with an actuator's force clamped to its forcerange, a tree step's adjoint matches central differences") {
+  Branchy b;
+  // The first motor's force 1.0 x 0.7 is clamped to 0.3; the servo's (about -1.6) and the
+  // side motor's are inside their ranges.
+  b.actuators[0].force_limited = 1, b.actuators[0].force_lower = -0.3, b.actuators[0].force_upper = 0.3;
+  b.actuators[1].force_limited = 1, b.actuators[1].force_lower = -5, b.actuators[1].force_upper = 5;
+  bool free = true;
+  CHECK(actuator_force(b.actuators[0], 0.7, 0.1, 0.3, free) == 0.3);
+  CHECK_FALSE(free);
+  CHECK(actuator_force(b.actuators[1], 0.2, 0.4, -0.5, free) ==
+        doctest::Approx(20 * 0.2 - 20 * 0.8 * 0.4 + 2 * 0.8 * 0.5));
+  CHECK(free);
+  StepLoss<Branchy> loss{b};
+  const StepGradients g = adjoint_gradients(b, loss);
+  CHECK(g.gain[0] == 0);  // a clamped force moves with nothing
+  CHECK(g.gain[1] != 0);
+  check_step_adjoint(b);
+}
+
 // A floating base: a free root (its anchor off the origin) carrying a ball-jointed limb
 // with a hinge at its end, and a slide; its rotations start off unit length, as an
 // optimiser may leave them. Damping, armature and actuators on the hinge and the slide.
 struct Floating {
   std::vector<LinkModel<double>> links;
   std::vector<DofModel<double>> dofs;
-  std::vector<DofActuator<double>> actuators{{9, 11, 0, 1.2, 1.0, 0.0, 0.0, 0, 0, 0},
-                                             {10, 12, 1, 0.9, 15.0, -15.0, -1.5, 0, 0, 0}};
+  std::vector<DofActuator<double>> actuators{{9, 11, 0, 1.2, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0},
+                                             {10, 12, 1, 0.9, 15.0, -15.0, -1.5, 0, 0, 0, 0, 0, 0}};
   std::vector<double> controls{0.4, -0.3};
   TreeModel tree{0, 4, 0, 11, 0, 13, 0};
   Vec3<double> gravity{0.2, -9.81, 0.1};

@@ -80,7 +80,8 @@ Scene branchy_scene(int steps) {
   ArticulationLink hand = hinge("hand", 2, {1, 0, 0.4});
   ArticulationLink side = hinge("side", 0, {0, 0, 1});
   r.articulations.links = {slide, arm, weld, hand, side};
-  r.articulations.actuators = {{"push", 0, 0, 1.5, 1.0, 0.0, 0.0}, {"servo", 1, 1, 0.8, 20.0, -20.0, -2.0}};
+  r.articulations.actuators = {{"push", 0, 0, 1.5}, {"servo", 1, 1, 0.8}};
+  r.gain = {1.0, 20.0}, r.bias_q = {0.0, -20.0}, r.bias_qd = {0.0, -2.0};
   r.channels = 2;
   r.pos = {0.1, 0.2, 1.0, 0.0, 0.1, -0.2, 0.1, 0, -0.5, 0, 0, -0.3, -0.2, 0, 0};
   r.mass = {2.0, 1.2, 0.4, 0.6, 0.7};
@@ -97,9 +98,10 @@ Scene branchy_scene(int steps) {
   return scene;
 }
 
-const std::vector<ParamId> kLinkParams = {ParamId::LinkPosition,      ParamId::LinkMass,         ParamId::LinkCom,
-                                          ParamId::LinkInertia,       ParamId::LinkDamping,      ParamId::LinkArmature,
-                                          ParamId::LinkJointPosition, ParamId::LinkJointVelocity};
+const std::vector<ParamId> kLinkParams = {ParamId::LinkPosition,      ParamId::LinkMass,          ParamId::LinkCom,
+                                          ParamId::LinkInertia,       ParamId::LinkDamping,       ParamId::LinkArmature,
+                                          ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::ActuatorGain,
+                                          ParamId::ActuatorBiasQ,     ParamId::ActuatorBiasQd};
 
 TEST_CASE("articulations: a double pendulum scene swings for 2 s as MuJoCo's does") {
   const Scene scene = robot_scene(double_pendulum_robot(), "double_pendulum.xml", 2000);
@@ -119,6 +121,8 @@ TEST_CASE("articulations: the scene file keeps every link, joint, shape and actu
   Scene scene = branchy_scene(5);
   scene.articulations.links[1].shapes.push_back({});
   scene.articulations.links[1].shapes.back().kind = LinkShape::Kind::Capsule;
+  scene.articulations.actuators[1].force_limited = true;
+  scene.articulations.actuators[1].force_range[0] = -3, scene.articulations.actuators[1].force_range[1] = 4;
   test::TempDir dir("articulations");
   const auto path = dir.path / "branchy.json";
   REQUIRE(save_scene(scene, path).ok());
@@ -135,17 +139,22 @@ TEST_CASE("articulations: the scene file keeps every link, joint, shape and actu
   CHECK(a.links[1].shapes.size() == 1);
   CHECK(a.links[1].shapes[0].kind == LinkShape::Kind::Capsule);
   REQUIRE(a.actuators.size() == 2);
-  CHECK(a.actuators[1].gain == 20.0);
-  CHECK(a.actuators[1].bias_qd == -2.0);
+  CHECK_FALSE(a.actuators[0].force_limited);
+  CHECK(a.actuators[1].force_limited);
+  CHECK(a.actuators[1].force_range[0] == -3);
+  CHECK(a.actuators[1].force_range[1] == 4);
+  CHECK(loaded->params[ParamId::ActuatorGain].value == std::vector<double>{1.0, 20.0});
+  CHECK(loaded->params[ParamId::ActuatorBiasQd].value == std::vector<double>{0.0, -2.0});
   for (ParamId id : kLinkParams) CHECK(loaded->params[id].value == scene.params[id].value);
   CHECK(loaded->params[ParamId::Gravity].value == scene.params[ParamId::Gravity].value);
 }
 
 TEST_CASE("articulations: the same bits on 1 and 4 threads and with checkpoints") {
   const test::Outcome one = test::require_same_bits_for_threads_and_checkpoints(branchy_scene(40));
-  test::check_has_gradient(one, {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia,
-                                 ParamId::LinkDamping, ParamId::LinkArmature, ParamId::LinkJointPosition,
-                                 ParamId::LinkJointVelocity, ParamId::Controls, ParamId::Gravity});
+  test::check_has_gradient(
+      one, {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
+            ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::ActuatorGain,
+            ParamId::ActuatorBiasQ, ParamId::ActuatorBiasQd, ParamId::Controls, ParamId::Gravity});
 }
 
 TEST_CASE("articulations: scene gradients against central differences in double") {
@@ -259,7 +268,7 @@ Scene leg_scene(int steps) {
   knee.size[0] = 0.03, knee.size[1] = 0.03, knee.size[2] = 0.03;
   thigh.shapes = {knee};
   r.articulations.links = {root_x, root_z, torso, thigh, shin};
-  r.articulations.actuators = {{"hip", 3, 0, 20.0, 1.0, 0.0, 0.0}, {"knee", 4, 1, 20.0, 1.0, 0.0, 0.0}};
+  r.articulations.actuators = {{"hip", 3, 0, 20.0}, {"knee", 4, 1, 20.0}};
   r.channels = 2;
   r.pos = {0, 0, 1.04, 0, 0, 0, 0, 0, 0, 0, 0, -0.2, 0, 0, -0.4};
   r.mass = {0.1, 0.1, 3.0, 1.0, 0.5};
@@ -345,7 +354,7 @@ Scene floating_scene(int steps) {
   tip.pos[2] = -0.2;
   hand.shapes = {tip};
   r.articulations.links = {body, limb, hand};
-  r.articulations.actuators = {{"wrist", 2, 0, 2.0, 1.0, 0.0, 0.0}};
+  r.articulations.actuators = {{"wrist", 2, 0, 2.0}};
   r.channels = 1;
   r.pos = {0, 0, 0.3, 0.1, 0, -0.05, 0, 0, -0.2};
   r.mass = {2.0, 0.5, 0.3};
@@ -966,6 +975,21 @@ TEST_CASE("articulations: the scene check refuses a joint that moves nothing, an
   REQUIRE_FALSE(on_weld.ok());
   CHECK(on_weld.error().message.find("articulations.actuators[0].link: found the link \"weld\" with a weld") !=
         std::string::npos);
+
+  Scene bad_force = branchy_scene(3);
+  bad_force.articulations.actuators[1].force_limited = true;
+  bad_force.articulations.actuators[1].force_range[0] = 2, bad_force.articulations.actuators[1].force_range[1] = 1;
+  const Status backwards = check_scene(bad_force);
+  REQUIRE_FALSE(backwards.ok());
+  CHECK_MESSAGE(backwards.error().message.find("articulations.actuators[1].force_range: found [2, 1]; expected finite "
+                                               "[lower, upper] with lower < upper") != std::string::npos,
+                backwards.error().message);
+
+  Scene bad_gain = branchy_scene(3);
+  bad_gain.params[ParamId::ActuatorBiasQd].value[1] = std::nan("");
+  const Status not_finite = check_scene(bad_gain);
+  REQUIRE_FALSE(not_finite.ok());
+  CHECK_MESSAGE(not_finite.error().message.find("bias_qd") != std::string::npos, not_finite.error().message);
 
   Scene implicit = branchy_scene(3);
   implicit.settings.integrator = Integrator::ImplicitEuler;

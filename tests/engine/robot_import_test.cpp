@@ -200,9 +200,9 @@ TEST_CASE("the cartpole imports a damped slide cart, a hinge pole turned in degr
   CHECK(push.link == cart);
   CHECK(push.channel == 0);
   CHECK(push.gear == 10);
-  CHECK(push.gain == 1);
-  CHECK(push.bias_q == 0);
-  CHECK(push.bias_qd == 0);
+  CHECK(r.gain == std::vector<double>{1});
+  CHECK(r.bias_q == std::vector<double>{0});
+  CHECK(r.bias_qd == std::vector<double>{0});
   CHECK(r.channels == 1);
   CHECK(contains(r.ignored, "worldbody geom rail"));
   // The slider's range (m) and the motor's ctrlrange are imported; the hinge has none.
@@ -286,7 +286,7 @@ TEST_CASE("the 7-joint arm imports its chain, defaults, childclass, inertias and
     CHECK(a.link == k + 1);
     CHECK(a.channel == k);
     CHECK(a.gear == gears[k]);
-    CHECK(a.gain == 1);
+    CHECK(r.gain[size_t(k)] == 1);
   }
   // Shapes: the classes' colours, the wrist's radius, link7's box.
   CHECK(r.articulations.links[0].shapes[0].kind == LinkShape::Kind::Cylinder);
@@ -498,9 +498,9 @@ TEST_CASE("defaults apply through nested classes, class and childclass, to joint
     const ArticulationActuator& a = r.articulations.actuators[k];
     CHECK(a.link == links[k]);
     CHECK(a.channel == k);
-    CHECK(a.gain == doctest::Approx(expected[k][0]));
-    CHECK(a.bias_q == doctest::Approx(expected[k][1]));
-    CHECK(a.bias_qd == doctest::Approx(expected[k][2]));
+    CHECK(r.gain[size_t(k)] == doctest::Approx(expected[k][0]));
+    CHECK(r.bias_q[size_t(k)] == doctest::Approx(expected[k][1]));
+    CHECK(r.bias_qd[size_t(k)] == doctest::Approx(expected[k][2]));
   }
 }
 

@@ -413,6 +413,103 @@ void attachment(const Page& page) {
   }
 }
 
+// A link's joint, parent, axis, limits and shapes (fixed); its parameters (editable), its
+// actuators' gains and biases (editable), and at the frame shown its joint's coordinates
+// and where its frame is.
+void link(const Page& page) {
+  const StudioState& state = page.state;
+  const Scene& scene = page.scene;
+  const Articulations& a = scene.articulations;
+  const int k = page.index;
+  const ArticulationLink& link = a.links[size_t(k)];
+  const ArticulationJoint joint = link.joint;
+  const bool hinge = joint == ArticulationJoint::Hinge, axial = joint_velocity_count(joint) == 1;
+  row("name", link.name);
+  row("joint", std::string(articulation_joint_name(joint)) + (link.joint_name.empty() ? "" : " " + link.joint_name));
+  row("parent", link.parent < 0 ? std::string("world") : a.links[size_t(link.parent)].name);
+  if (joint != ArticulationJoint::Weld) row("anchor", vec3(link.anchor) + " m (link frame)");
+  if (axial) row("axis", vec3(link.axis) + " (link frame)");
+  if (link.limited)
+    row("limits", "[" + number(link.range[0]) + ", " + number(link.range[1]) + "] " + (hinge ? "rad" : "m") +
+                      ", stiffness " + number(link.limit_stiffness) + ", damping " + number(link.limit_damping));
+  row("shapes", std::to_string(link.shapes.size()));
+  // Its parameters in the table's order, but those its joint has no use for; the
+  // inertia (six numbers) and a rotation (four) are shown, not typed in.
+  const bool free = joint == ArticulationJoint::Free, turns = free || joint == ArticulationJoint::Ball;
+  const bool stretches = link.length_axis[0] != 0 || link.length_axis[1] != 0 || link.length_axis[2] != 0;
+  const auto unused = [&](ParamId id) {
+    switch (id) {
+      case ParamId::LinkDamping:
+      case ParamId::LinkArmature: return joint == ArticulationJoint::Weld;
+      case ParamId::LinkJointPosition:
+      case ParamId::LinkJointVelocity: return !axial;
+      case ParamId::LinkAngularVelocity: return !turns;
+      case ParamId::LinkTranslation:
+      case ParamId::LinkLinearVelocity: return !free;
+      case ParamId::LinkLength: return !stretches;
+      default: return param_facts(id).cols > 3;
+    }
+  };
+  const char* angular = hinge || turns ? "rad" : "m";
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    if (param_facts(id).element != ParamElement::Link || unused(id)) continue;
+    if (id == ParamId::LinkDamping)
+      edit_param_row(page, id, k, hinge || turns ? "N m s/rad" : "N s/m");
+    else if (id == ParamId::LinkArmature)
+      edit_param_row(page, id, k, hinge || turns ? "kg m^2" : "kg");
+    else if (id == ParamId::LinkJointPosition)
+      edit_param_row(page, id, k, angular);
+    else if (id == ParamId::LinkJointVelocity)
+      edit_param_row(page, id, k, hinge ? "rad/s" : "m/s");
+    else
+      edit_param_row(page, id, k);
+  }
+  const ParameterSet& p = state.point_scene().params;
+  const double* inertia = &p[ParamId::LinkInertia].value[6 * size_t(k)];
+  row("inertia", vec3(inertia) + " kg m^2 (xx, yy, zz); " + vec3(inertia + 3) + " (xy, xz, yz)");
+  if (turns) {
+    const double* r = &p[ParamId::LinkRotation].value[4 * size_t(k)];
+    row("initial rotation", vec3(r) + ", " + number(r[3]) + " (x, y, z, w)");
+  }
+  for (size_t n = 0; n < a.actuators.size(); ++n) {
+    const ArticulationActuator& act = a.actuators[n];
+    if (act.link != k) continue;
+    std::string what = (act.name.empty() ? "actuator " + std::to_string(n) : act.name) + ": channel " +
+                       std::to_string(act.channel) + ", gear " + number(act.gear);
+    if (act.ctrl_limited) what += ", control in [" + number(act.ctrl_range[0]) + ", " + number(act.ctrl_range[1]) + "]";
+    if (act.force_limited)
+      what += ", force in [" + number(act.force_range[0]) + ", " + number(act.force_range[1]) + "]";
+    row("actuator", what);
+    ImGui::PushID(static_cast<int>(n));
+    edit_element_rows(page, ParamElement::LinkActuator, static_cast<int>(n), [](ParamId) { return false; });
+    ImGui::PopID();
+  }
+  const StudioState::Frame shown = state.shown_frame();
+  const Trajectory* traj = shown.traj;
+  const int positions = articulation_position_count(a);
+  if (!traj || traj->positions != positions || positions == 0) return;
+  const int t = shown.step;
+  frame_row(state, t);
+  const int at_q = articulation_positions(a)[size_t(k)], at_qd = articulation_coordinates(a)[size_t(k)];
+  if (at_q >= 0) {
+    const double* q = &traj->joint_q[size_t(t) * size_t(positions) + size_t(at_q)];
+    const double* qd = &traj->joint_qd[size_t(t) * size_t(traj->coordinates) + size_t(at_qd)];
+    if (axial) {
+      row("q", number(q[0]) + (hinge ? " rad" : " m"));
+      row("qd", number(qd[0]) + (hinge ? " rad/s" : " m/s"));
+    } else {
+      const int rotation = free ? 3 : 0;
+      if (free) row("translation", vec3(q) + " m");
+      row("rotation", vec3(q + rotation) + ", " + number(q[rotation + 3]) + " (x, y, z, w)");
+      if (free) row("velocity", vec3(qd) + " m/s");
+      row("angular velocity", vec3(qd + rotation) + " rad/s (link frame)");
+    }
+  }
+  const std::vector<LinkPose> poses = view::link_poses_at(scene, traj, t);
+  row("position", vec3(poses[size_t(k)].pos) + " m (its frame's origin)");
+}
+
 void parameter(const Page& page) {
   const Scene& scene = page.scene;
   const int id = page.index;
@@ -484,6 +581,7 @@ constexpr PageRow kPages[] = {
     {Selection::Kind::Triangle, triangle},
     {Selection::Kind::BendingEdge, bending_edge},
     {Selection::Kind::Tet, tet},
+    {Selection::Kind::Link, link},
     {Selection::Kind::Body, body},
     {Selection::Kind::Collider, collider},
     {Selection::Kind::Joint, joint},

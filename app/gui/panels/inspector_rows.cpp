@@ -24,6 +24,7 @@ ParamElement param_element_of(studio::ElementKind kind) {
     case K::Triangle: return ParamElement::Triangle;
     case K::BendingEdge: return ParamElement::BendingEdge;
     case K::Tet: return ParamElement::Tet;
+    case K::Link: return ParamElement::Link;
     case K::None:
     case K::Settings:
     case K::Collider:

@@ -74,14 +74,19 @@ struct ArticulationLink {
 // A force on one link's joint from a control channel, as MuJoCo's actuators with a fixed
 // gain and an affine bias: force = gain u + bias_q (gear q) + bias_qd (gear qd), applied
 // as gear force. A motor: gain 1; a position servo: gain kp, bias_q -kp, bias_qd -kv.
+// The gain and the biases are parameters (actuator_gain, actuator_bias_q,
+// actuator_bias_qd), for a design to tune; the rest is the actuator's structure.
 struct ArticulationActuator {
   std::string name;
   int link = 0;     // whose joint it drives (a hinge or a slide)
   int channel = 0;  // the control channel it reads
-  double gear = 1.0, gain = 1.0, bias_q = 0.0, bias_qd = 0.0;
+  double gear = 1.0;
   // MuJoCo's ctrlrange: the control is clamped to it before the actuator reads it.
   bool ctrl_limited = false;
   double ctrl_range[2] = {-1, 1};
+  // MuJoCo's forcerange: the force (before the gear) is clamped to it.
+  bool force_limited = false;
+  double force_range[2] = {-1, 1};
 };
 
 struct Articulations {

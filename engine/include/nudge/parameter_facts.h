@@ -30,6 +30,7 @@ enum class ParamElement {
   MaterialPoint,     // the material points' count
   Material,          // the material points' materials
   Link,              // L rows: the articulations' links
+  LinkActuator,      // A rows: the articulations' actuators
 };
 
 // The values a parameter may take.

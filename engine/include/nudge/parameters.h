@@ -93,6 +93,11 @@ enum class ParamId : int {
   // mass and children's placements stretched, its mass by length, its inertia as the
   // stretched body's (families/articulations/link_resize.h).
   LinkLength,  // L x 1, > 0, 1: as given
+  // The articulations' actuators (nudge/articulations.h), A of them: force = gain u +
+  // bias_q (gear q) + bias_qd (gear qd), as MuJoCo's gainprm[0] and biasprm[1], [2].
+  ActuatorGain,    // A x 1, per unit of control: 1 for a motor, kp for a position servo
+  ActuatorBiasQ,   // A x 1, per unit of gear q: -kp for a position servo
+  ActuatorBiasQd,  // A x 1, per unit of gear qd: -kv for a position or velocity servo
   Count
 };
 inline constexpr int kParamCount = static_cast<int>(ParamId::Count);

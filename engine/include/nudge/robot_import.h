@@ -23,6 +23,8 @@ struct ImportedRobot {
   // Per link: pos (3), mass, com (3), inertia (6: xx, yy, zz, xy, xz, yz about the centre
   // of mass in the link's axes), damping, armature, initial q and qd.
   std::vector<double> pos, mass, com, inertia, damping, armature, q, qd;
+  // Per actuator: its gain and biases (actuator_gain, actuator_bias_q, actuator_bias_qd).
+  std::vector<double> gain, bias_q, bias_qd;
   int channels = 0;         // one per actuator, in order
   double timestep = 0.002;  // MJCF's option timestep (MuJoCo's default)
   double gravity[3] = {0, 0, -9.81};

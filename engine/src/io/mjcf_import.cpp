@@ -804,17 +804,16 @@ private:
       a.name = e->Attribute("name") ? e->Attribute("name") : *joint;
       a.channel = static_cast<int>(robot_.articulations.actuators.size());
       a.gear = numbers(el, "gear", 1, 6, {1})[0];
-      if (tag == "motor") {
-        a.gain = 1, a.bias_q = 0, a.bias_qd = 0;
-      } else if (tag == "position") {
+      double gain = 1, bias_q = 0, bias_qd = 0;  // a motor's
+      if (tag == "position") {
         const double kp = number(el, "kp", 1), kv = number(el, "kv", 0);
         if (kv < 0) fail(e, "kv must not be negative");
         if (number(el, "timeconst", 0) != 0) fail(e, "timeconst (activation dynamics) is not supported yet");
-        a.gain = kp, a.bias_q = -kp, a.bias_qd = -kv;
+        gain = kp, bias_q = -kp, bias_qd = -kv;
       } else if (tag == "velocity") {
         const double kv = number(el, "kv", 1);
-        a.gain = kv, a.bias_q = 0, a.bias_qd = -kv;
-      } else {
+        gain = kv, bias_qd = -kv;
+      } else if (tag == "general") {
         if (keyword(el, "dyntype", {"none", "integrator", "filter", "filterexact", "muscle", "user"}, "none") != "none")
           fail(e, "activation dynamics (dyntype) are not supported yet; expected dyntype=\"none\"");
         if (keyword(el, "gaintype", {"fixed", "affine", "muscle", "user"}, "fixed") != "fixed")
@@ -822,28 +821,30 @@ private:
         const std::string bias = keyword(el, "biastype", {"none", "affine", "muscle", "user"}, "none");
         if (bias != "none" && bias != "affine")
           fail(e, "only an affine bias is supported; expected biastype=\"none\" or \"affine\"");
-        a.gain = numbers(el, "gainprm", 1, 10, {1})[0];
+        gain = numbers(el, "gainprm", 1, 10, {1})[0];
         if (bias == "affine") {
           std::vector<double> b = numbers(el, "biasprm", 1, 10, {0});
           b.resize(std::max<std::size_t>(b.size(), 3), 0.0);
           if (b[0] != 0)
             fail(e, "a constant bias (biasprm's first value " + format_number(b[0]) + ") is not supported yet");
-          a.bias_q = b[1], a.bias_qd = b[2];
-        } else {
-          a.bias_q = 0, a.bias_qd = 0;
+          bias_q = b[1], bias_qd = b[2];
         }
       }
-      const std::string ctrllimited = keyword(el, "ctrllimited", {"true", "false", "auto"}, "auto");
-      const bool has_range = find_attribute(el, "ctrlrange").has_value();
-      if (ctrllimited == "true" && !has_range) fail(e, "ctrllimited=\"true\" needs a ctrlrange");
-      if (has_range && ctrllimited != "false") {
-        const std::vector<double> range = numbers(el, "ctrlrange", 2, 2, {});
-        if (!(range[0] < range[1])) fail(e, "ctrlrange needs lower < upper");
-        a.ctrl_limited = true;
-        a.ctrl_range[0] = range[0], a.ctrl_range[1] = range[1];
-      }
-      if (find_attribute(el, "forcerange") && keyword(el, "forcelimited", {"true", "false", "auto"}, "auto") != "false")
-        note("force range of actuator " + a.name + " (not enforced yet)");
+      robot_.gain.push_back(gain), robot_.bias_q.push_back(bias_q), robot_.bias_qd.push_back(bias_qd);
+      // ctrlrange and forcerange, each with its "limited" switch (auto: limited where a range is given).
+      const auto range = [&](const std::string& name, bool& limited, double* out) {
+        const std::string limited_key = name + "limited", range_key = name + "range";
+        const std::string on = keyword(el, limited_key.c_str(), {"true", "false", "auto"}, "auto");
+        const bool has_range = find_attribute(el, range_key.c_str()).has_value();
+        if (on == "true" && !has_range) fail(e, limited_key + "=\"true\" needs a " + range_key);
+        if (!has_range || on == "false") return;
+        const std::vector<double> values = numbers(el, range_key.c_str(), 2, 2, {});
+        if (!(values[0] < values[1])) fail(e, range_key + " needs lower < upper");
+        limited = true;
+        out[0] = values[0], out[1] = values[1];
+      };
+      range("ctrl", a.ctrl_limited, a.ctrl_range);
+      range("force", a.force_limited, a.force_range);
       robot_.articulations.actuators.push_back(a);
     }
   }

@@ -105,6 +105,9 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
   set_rows(ParamId::LinkArmature, robot.armature);
   set_rows(ParamId::LinkJointPosition, robot.q);
   set_rows(ParamId::LinkJointVelocity, robot.qd);
+  set_rows(ParamId::ActuatorGain, robot.gain);
+  set_rows(ParamId::ActuatorBiasQ, robot.bias_q);
+  set_rows(ParamId::ActuatorBiasQd, robot.bias_qd);
   std::vector<double> pos = robot.pos;
   for (size_t k = 0; k < scene.articulations.links.size() && 3 * k + 2 < pos.size(); ++k)
     if (scene.articulations.links[k].parent < 0) z_up_to_y_up(&robot.pos[3 * k], &pos[3 * k]);

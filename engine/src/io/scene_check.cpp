@@ -31,7 +31,8 @@ Counts counts_of(const Scene& scene) {
           scene.controller.weight_count(controller_reads(scene)),
           scene.material_points.count(),
           static_cast<int>(scene.material_points.materials.size()),
-          scene.articulations.link_count()};
+          scene.articulations.link_count(),
+          static_cast<int>(scene.articulations.actuators.size())};
 }
 
 Shape shape_of(ParamId id, const Counts& n) {
@@ -56,6 +57,7 @@ Shape shape_of(ParamId id, const Counts& n) {
     case ParamElement::MaterialPoint: return {n.points, f.cols};
     case ParamElement::Material: return {n.materials, f.cols};
     case ParamElement::Link: return {n.links, f.cols};
+    case ParamElement::LinkActuator: return {n.actuators, f.cols};
   }
   return {};
 }

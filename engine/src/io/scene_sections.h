@@ -153,7 +153,7 @@ struct Shape {
 struct Counts {
   int particles, springs, steps, channels, bodies, joints, triangles, bending_edges, tets, controller_weights;
   int points, materials;  // material points
-  int links;              // articulations
+  int links, actuators;   // articulations
 };
 
 Counts counts_of(const Scene& scene);

@@ -334,6 +334,16 @@ NUDGE_HD T actuator_control(const TreeStepInputs<T>& in, const DofActuator<T>& a
   return u;
 }
 
+// An actuator's force f (before its gear) at its control u, clamped to its forcerange;
+// free says whether the clamp let it through (its derivatives are the affine terms', else 0).
+template <class T>
+NUDGE_HD T actuator_force(const DofActuator<T>& act, T u, T q, T qd, bool& free) {
+  const T force = act.gain * u + act.bias_q * act.gear * q + act.bias_qd * act.gear * qd;
+  free = !(act.force_limited && (force < act.force_lower || force > act.force_upper));
+  if (free) return force;
+  return force < act.force_lower ? act.force_lower : act.force_upper;
+}
+
 // A coordinate's limit force, 0 inside its range: past a bound, -k (q - bound) - b qd,
 // never pulling q outwards (a limit pushes, as MuJoCo's unilateral constraint does). Its
 // derivatives in q and qd into dq and dqd.
@@ -361,10 +371,9 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     const DofActuator<T>& act = in.actuators[a];
     const int i = act.dof;
     if (i < tree.first_dof || i >= tree.first_dof + tree.dofs) continue;
-    bool inside;
+    bool inside, free;
     const T u = actuator_control(in, act, inside);
-    const T force = act.gain * u + act.bias_q * act.gear * q[act.position] + act.bias_qd * act.gear * qd[i];
-    tau[i] += act.gear * force;
+    tau[i] += act.gear * actuator_force(act, u, q[act.position], qd[i], free);
   }
 }
 
@@ -535,6 +544,14 @@ NUDGE_HD_NOINLINE bool tree_step(const TreeModel& tree, const TreeStepInputs<T>&
   return true;
 }
 
+// dL/d(an actuator's gain, bias_q, bias_qd), per actuator; null: not wanted.
+template <class T>
+struct DofActuatorGrad {
+  T* gain;
+  T* bias_q;
+  T* bias_qd;
+};
+
 // Where a step's adjoint adds the parameters' gradients (per link, per coordinate, per
 // actuator; null: not wanted).
 template <class T>
@@ -545,11 +562,11 @@ struct TreeGrad {
   Vec3<T>* pos;       // per link, in its parent's frame
   T* armature;        // per coordinate
   T* damping;
-  T* actuator_gain;            // per actuator
-  T* controls;                 // the step's row of dL/dcontrols (channels)
-  Vec3<T>* gravity;            // one per tree
-  LinkContactGrad<T> contact;  // one share per tree
-  LinkPointGrad<T> points;     // per contact point (articulation_contact.h)
+  DofActuatorGrad<T> actuator;  // per actuator
+  T* controls;                  // the step's row of dL/dcontrols (channels)
+  Vec3<T>* gravity;             // one per tree
+  LinkContactGrad<T> contact;   // one share per tree
+  LinkPointGrad<T> points;      // per contact point (articulation_contact.h)
 };
 
 // RNEA's adjoint at the motion inverse_dynamics left in the frames (at q, qd, qdd): adds
@@ -686,11 +703,15 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
     const DofActuator<T>& act = in.actuators[a];
     const int i = act.dof;
     if (i < first || i >= first + n) continue;
-    const T lambda = s.work[i];
-    bool inside;
+    bool inside, free;
     const T u = actuator_control(in, act, inside);
+    actuator_force(act, u, q[act.position], qd[i], free);
+    if (!free) continue;         // a clamped force moves with nothing
+    const T lambda = s.work[i];  // dL/dtau; dL/df = gear lambda
     if (grad.controls && act.channel >= 0 && inside) grad.controls[act.channel] += act.gear * act.gain * lambda;
-    if (grad.actuator_gain) grad.actuator_gain[a] += act.gear * u * lambda;
+    if (grad.actuator.gain) grad.actuator.gain[a] += act.gear * u * lambda;
+    if (grad.actuator.bias_q) grad.actuator.bias_q[a] += act.gear * act.gear * q[act.position] * lambda;
+    if (grad.actuator.bias_qd) grad.actuator.bias_qd[a] += act.gear * act.gear * qd[i] * lambda;
     adj_q[act.position] += act.gear * act.bias_q * act.gear * lambda;
     adj_qd[i] += act.gear * act.bias_qd * act.gear * lambda;
   }

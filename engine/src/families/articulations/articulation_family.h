@@ -78,14 +78,7 @@ public:
     const int matrix = trees.back().matrix + trees.back().dofs * trees.back().dofs;
     tree_count_ = static_cast<int>(trees.size());
     exec.upload(trees_, trees);
-    std::vector<DofActuator<T>> actuators;
-    for (const ArticulationActuator& act : a.actuators)
-      actuators.push_back({coordinate_[size_t(act.link)], position_[size_t(act.link)], act.channel,
-                           static_cast<T>(act.gear), static_cast<T>(act.gain), static_cast<T>(act.bias_q),
-                           static_cast<T>(act.bias_qd), act.ctrl_limited ? 1 : 0, static_cast<T>(act.ctrl_range[0]),
-                           static_cast<T>(act.ctrl_range[1])});
-    actuator_count_ = static_cast<int>(actuators.size());
-    if (!actuators.empty()) exec.upload(actuators_, actuators);
+    actuator_count_ = static_cast<int>(a.actuators.size());
     exec.resize(frames_, size_t(links_));
     for (Array* m : {&matrix_, &mass_}) exec.resize(*m, size_t(matrix > 0 ? matrix : 1));
     for (Array* v : {&tau_, &qdd_, &work_, &step_, &base_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
@@ -106,6 +99,7 @@ public:
     const Articulations& a = articulations_;
     exec.upload(links_model_, link_models<T>(a, p));
     exec.upload(dofs_model_, dof_models<T>(a, p));
+    if (actuator_count_ > 0) exec.upload(actuators_, actuator_models<T>(a, p));
     if (contact_points_ > 0) {  // where the links' sizes put them
       const LinkContactPoints points = resized_contact_points(a, p, points_);
       std::vector<Vec3<T>> offset;
@@ -144,6 +138,7 @@ public:
       g.contact = {exec.data(g_contact_), exec.data(g_contact_) + tree_count_, exec.data(g_contact_) + 2 * tree_count_};
       if (contact_points_ > 0)
         g.points = {reinterpret_cast<Vec3<T>*>(exec.data(g_point_offset_)), exec.data(g_point_radius_)};
+      g.actuator = {exec.data(g_gain_), exec.data(g_bias_q_), exec.data(g_bias_qd_)};
       if (channels_ > 0 && pass.grad.actuators.controls)
         g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
     }
@@ -168,6 +163,7 @@ public:
     zeroed(g_contact_, 3 * size_t(tree_count_));
     zeroed(g_point_offset_, 3 * size_t(contact_points_));
     zeroed(g_point_radius_, size_t(contact_points_));
+    for (Array* g : {&g_gain_, &g_bias_q_, &g_bias_qd_}) zeroed(*g, size_t(actuator_count_));
   }
 
   // Per link, in its rows; the initial q and qd from adj0; gravity's shares in tree order.
@@ -237,6 +233,12 @@ public:
       for (size_t c = 0; c < 4; ++c) p[ParamId::LinkRotation].grad[4 * k + c] = q[c];
       for (size_t c = 0; c < 3; ++c) p[ParamId::LinkAngularVelocity].grad[3 * k + c] = qd[c];
     }
+    const auto actuator_grad = [&](ParamId id, const Array& g) {
+      p[id].grad = fetch_values(exec, exec.data(g), size_t(actuator_count_));
+    };
+    actuator_grad(ParamId::ActuatorGain, g_gain_);
+    actuator_grad(ParamId::ActuatorBiasQ, g_bias_q_);
+    actuator_grad(ParamId::ActuatorBiasQd, g_bias_qd_);
     for (int t = 0; t < tree_count_; ++t)
       for (size_t c = 0; c < 3; ++c) p[ParamId::Gravity].grad[c] += gravity[3 * size_t(t) + c];
     if (contact_points_ > 0) {
@@ -298,7 +300,7 @@ private:
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;
   Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_gravity_, g_contact_;
-  Array g_point_offset_, g_point_radius_;
+  Array g_point_offset_, g_point_radius_, g_gain_, g_bias_q_, g_bias_qd_;
 };
 
 }  // namespace nudge

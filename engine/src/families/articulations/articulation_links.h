@@ -128,6 +128,24 @@ std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& 
   return dofs;
 }
 
+// The actuators' models: each one's coordinate, channel, gear and ranges, with its gain
+// and biases from actuator_gain, actuator_bias_q and actuator_bias_qd.
+template <class T>
+std::vector<DofActuator<T>> actuator_models(const Articulations& a, const ParameterSet& p) {
+  const std::vector<int> coordinate = articulation_coordinates(a), position = articulation_positions(a);
+  std::vector<DofActuator<T>> actuators;
+  for (size_t k = 0; k < a.actuators.size(); ++k) {
+    const ArticulationActuator& act = a.actuators[k];
+    actuators.push_back(
+        {coordinate[size_t(act.link)], position[size_t(act.link)], act.channel, static_cast<T>(act.gear),
+         static_cast<T>(p[ParamId::ActuatorGain].value[k]), static_cast<T>(p[ParamId::ActuatorBiasQ].value[k]),
+         static_cast<T>(p[ParamId::ActuatorBiasQd].value[k]), act.ctrl_limited ? 1 : 0,
+         static_cast<T>(act.ctrl_range[0]), static_cast<T>(act.ctrl_range[1]), act.force_limited ? 1 : 0,
+         static_cast<T>(act.force_range[0]), static_cast<T>(act.force_range[1])});
+  }
+  return actuators;
+}
+
 // The initial q: link_q for a hinge or a slide; link_translation then link_rotation for a
 // free joint, link_rotation for a ball.
 inline std::vector<double> initial_positions(const Articulations& a, const ParameterSet& p) {

@@ -57,7 +57,8 @@ struct DofModel {
 // a force f = gain u + bias_q l + bias_qd (gear qd) from its channel's control u, and a
 // generalised force gear f. A motor has gain 1 and no bias; a position servo gain kp,
 // bias_q -kp and bias_qd -kv.
-// ctrl_limited: the control is clamped to [ctrl_lower, ctrl_upper] first.
+// ctrl_limited: the control is clamped to [ctrl_lower, ctrl_upper] first; force_limited:
+// the force f to [force_lower, force_upper] last.
 template <class T>
 struct DofActuator {
   int dof;
@@ -66,6 +67,8 @@ struct DofActuator {
   T gear, gain, bias_q, bias_qd;
   int ctrl_limited;
   T ctrl_lower, ctrl_upper;
+  int force_limited;
+  T force_lower, force_upper;
 };
 
 // One tree: its links, its coordinates, and where its mass matrix sits in the scratch.

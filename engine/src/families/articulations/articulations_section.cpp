@@ -24,6 +24,7 @@ namespace {
 
 constexpr const char* kSection = "articulations";
 constexpr const char* kLinks = "articulations.links";
+constexpr const char* kActuators = "articulations.actuators";
 constexpr const char* kJoints = "\"hinge\", \"slide\", \"ball\", \"free\" or \"weld\"";
 constexpr const char* kShapeKinds = "\"sphere\", \"capsule\", \"box\", \"cylinder\" or \"mesh\"";
 
@@ -71,7 +72,7 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
   const Node links = r.required(node, "links", "an array of links: {\"name\", \"joint\", ...}");
   r.expect_array(links, "an array of links");
   std::map<std::string, int> by_name;
-  std::vector<std::vector<SceneReader::FieldValue>> fields;
+  std::vector<std::vector<SceneReader::FieldValue>> fields, actuator_fields;
   for (size_t k = 0; k < links.size(); ++k) {
     const Node item = links.element(k);
     if (!item.json.is_object()) r.fail_found(item, "a link object with a \"name\" and a \"joint\"");
@@ -131,7 +132,7 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     const std::string channels = "a channel in [0, " + std::to_string(scene.channels) + ")";
     for (size_t k = 0; k < actuators->size(); ++k) {
       const Node item = actuators->element(k);
-      r.expect_object(item, {"name", "link", "channel", "gear", "gain", "bias_q", "bias_qd", "ctrl_range"});
+      r.expect_object(item, section_keys(kActuators, {"name", "link", "channel", "gear", "ctrl_range", "force_range"}));
       ArticulationActuator act;
       if (auto v = r.optional(item, "name")) act.name = r.string(*v, "the actuator's name");
       const Node link = r.required(item, "link", "the name of the link whose joint it drives");
@@ -141,19 +142,23 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
       act.channel = static_cast<int>(
           r.integer(r.required(item, "channel", channels), 0, std::max(scene.channels, 1) - 1, channels));
       if (auto v = r.optional(item, "gear")) act.gear = r.number(*v, "a finite gear");
-      if (auto v = r.optional(item, "gain")) act.gain = r.number(*v, "a finite gain");
-      if (auto v = r.optional(item, "bias_q")) act.bias_q = r.number(*v, "a finite bias on the joint's position");
-      if (auto v = r.optional(item, "bias_qd")) act.bias_qd = r.number(*v, "a finite bias on the joint's velocity");
-      if (auto v = r.optional(item, "ctrl_range")) {
-        read_numbers(r, *v, act.ctrl_range, "[lower, upper]: the range its control is clamped to");
-        if (!(act.ctrl_range[0] < act.ctrl_range[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
-        act.ctrl_limited = true;
-      }
+      const auto range = [&](const char* key, double(&out)[2], bool& limited, const char* expected) {
+        if (auto v = r.optional(item, key)) {
+          read_numbers(r, *v, out, expected);
+          if (!(out[0] < out[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
+          limited = true;
+        }
+      };
+      range("ctrl_range", act.ctrl_range, act.ctrl_limited, "[lower, upper]: the range its control is clamped to");
+      range("force_range", act.force_range, act.force_limited,
+            "[lower, upper]: the range its force (before the gear) is clamped to");
       a.actuators.push_back(act);
+      actuator_fields.push_back(r.read_param_fields(item, kActuators));
     }
   }
-  return [fields](Scene& s) {
+  return [fields, actuator_fields](Scene& s) {
     for (size_t k = 0; k < fields.size(); ++k) SceneReader::store_param_fields(fields[k], s, k);
+    for (size_t k = 0; k < actuator_fields.size(); ++k) SceneReader::store_param_fields(actuator_fields[k], s, k);
   };
 }
 
@@ -205,16 +210,16 @@ OrderedJson articulations_json(const Scene& scene) {
   j["links"] = links;
   if (!a.actuators.empty()) {
     OrderedJson actuators = OrderedJson::array();
-    for (const ArticulationActuator& act : a.actuators) {
+    for (size_t k = 0; k < a.actuators.size(); ++k) {
+      const ArticulationActuator& act = a.actuators[k];
       OrderedJson item;
       if (!act.name.empty()) item["name"] = act.name;
       item["link"] = a.links[size_t(act.link)].name;
       item["channel"] = act.channel;
       item["gear"] = act.gear;
-      item["gain"] = act.gain;
-      item["bias_q"] = act.bias_q;
-      item["bias_qd"] = act.bias_qd;
+      write_param_fields(item, scene, kActuators, static_cast<int>(k));
       if (act.ctrl_limited) item["ctrl_range"] = {act.ctrl_range[0], act.ctrl_range[1]};
+      if (act.force_limited) item["force_range"] = {act.force_range[0], act.force_range[1]};
       actuators.push_back(item);
     }
     j["actuators"] = actuators;
@@ -292,12 +297,14 @@ std::optional<std::string> check_articulations(const Scene& scene) {
     if (act.channel < 0 || act.channel >= scene.channels)
       return at + ".channel: found " + std::to_string(act.channel) + "; expected a channel in [0, " +
              std::to_string(scene.channels) + ")";
-    for (double x : {act.gear, act.gain, act.bias_q, act.bias_qd})
-      if (!std::isfinite(x)) return at + ": found a value that is not finite";
-    if (act.ctrl_limited && !(std::isfinite(act.ctrl_range[0]) && std::isfinite(act.ctrl_range[1]) &&
-                              act.ctrl_range[0] < act.ctrl_range[1]))
-      return at + ".ctrl_range: found [" + std::to_string(act.ctrl_range[0]) + ", " +
-             std::to_string(act.ctrl_range[1]) + "]; expected finite [lower, upper] with lower < upper";
+    if (!std::isfinite(act.gear)) return at + ".gear: found " + number_text(act.gear) + "; expected a finite gear";
+    const auto check_range = [&](bool limited, const double* range, const char* key) -> std::optional<std::string> {
+      if (!limited || (std::isfinite(range[0]) && std::isfinite(range[1]) && range[0] < range[1])) return std::nullopt;
+      return at + "." + key + ": found [" + number_text(range[0]) + ", " + number_text(range[1]) +
+             "]; expected finite [lower, upper] with lower < upper";
+    };
+    if (auto problem = check_range(act.ctrl_limited, act.ctrl_range, "ctrl_range")) return problem;
+    if (auto problem = check_range(act.force_limited, act.force_range, "force_range")) return problem;
   }
   if (scene.params[ParamId::LinkMass].value.size() != a.links.size()) return std::nullopt;  // the shapes' check says
   return check_mass_matrices(scene);
