@@ -104,7 +104,7 @@ constexpr ElementKindFacts kKinds[] = {
     {K::Attachment, "attachment", "attachments", "Attachments", true, L::WhenPresent, true,
      [](const Scene& s) { return size_of(s.attachments); }, attachment_label, edits::delete_attachments},
     {K::Link, "link", "links", "Links", true, L::WhenPresent, true,
-     [](const Scene& s) { return s.articulations.link_count(); }, link_label, nullptr},
+     [](const Scene& s) { return s.articulations.link_count(); }, link_label, edits::delete_links},
     {K::Objective, "objective", "objectives", "Objectives", true, L::Always, true,
      [](const Scene& s) { return size_of(s.objectives); }, objective_label, edits::delete_objectives},
     {K::Parameter, "parameter", "parameters", "Parameters", false, L::Never, false,

@@ -227,6 +227,28 @@ Result<Scene> add_material_block(const Scene& scene, const Vec3& corner, const V
 Result<Scene> add_material_mesh(const Scene& scene, const std::filesystem::path& path, double scale, const Vec3& offset,
                                 bool slice, const MaterialBlock& block);
 
+// ---- Articulations (nudge/articulations.h) ------------------------------------------
+
+// A link joined by `joint` (hinge, slide, ball or weld) to link `parent`, its joint's
+// `axis` (a hinge's or slide's, in the link's frame, normalised) through the link's origin.
+// Its frame starts turned as its parent's, at the parent's tip: the far end of the
+// parent's first shape along the way the parent extends (its length_axis, else its first
+// capsule's or cylinder's axis away from its joint, else onward from its own parent,
+// else down, -y), or 0.3 m along that
+// way from its origin when it has no shape. It carries a capsule onward that way, 0.3 m
+// long and 0.03 m in radius, of density 1000 (its mass, centre and inertia), which its
+// length_axis follows. Named "link" and the first number no link has; the last link of
+// its parent's tree. Refused where it would change what a controller's joints input or a
+// weights objective reads.
+Result<Scene> add_link(const Scene& scene, int parent, ArticulationJoint joint, const Vec3& axis);
+// A new tree: a base link welded to the world at `position`, a box 0.2 x 0.1 x 0.2 m of
+// density 1000, named "base" (or "base" and a number); links are added onto it.
+Result<Scene> add_link_base(const Scene& scene, const Vec3& position);
+// Removes the links and every link below them, the actuators on their joints, and their
+// entries in the objectives (an objective left reading no link goes). Refused where it
+// would change what a controller's joints input or a weights objective reads.
+Result<Scene> delete_links(const Scene& scene, const std::vector<int>& links);
+
 // ---- Rigid bodies, joints, attachments, colliders --------------------------------
 
 // A body of `body.shape` (a mesh body with its mesh) and `size` (the entries its shape

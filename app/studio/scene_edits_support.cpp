@@ -139,6 +139,21 @@ void append_rows(ParameterSet& params, ParamElement element, int count) {
   }
 }
 
+void insert_rows(ParameterSet& params, ParamElement element, int at, int count) {
+  for (int i = 0; i < kParamCount; ++i) {
+    const auto id = static_cast<ParamId>(i);
+    const ParamFacts& facts = param_facts(id);
+    if (facts.element != element) continue;
+    Parameter& p = params[id];
+    const std::vector<double> row = param_default_row(facts, facts.cols);
+    std::vector<double> rows;
+    for (int r = 0; r < count; ++r) rows.insert(rows.end(), row.begin(), row.end());
+    p.value.insert(p.value.begin() + std::ptrdiff_t(size_t(at) * size_t(facts.cols)), rows.begin(), rows.end());
+    for (int& r : p.optimize_rows)
+      if (r >= at) r += count;
+  }
+}
+
 void remove_columns(Parameter& param, int steps, const IndexMap& columns) {
   const size_t old_cols = columns.size(), new_cols = size_t(kept_count(columns));
   std::vector<double> value(size_t(steps) * new_cols);

@@ -54,6 +54,10 @@ void remove_rows(ParameterSet& params, ParamElement element, const IndexMap& map
 // which add_body sets) to every parameter of the element kind. New rows are optimised
 // only where every row is.
 void append_rows(ParameterSet& params, ParamElement element, int count);
+// Inserts `count` rows of defaults at row `at` of every parameter of the element kind;
+// optimised rows at or after it move down by count, and the new rows are optimised only
+// where every row is.
+void insert_rows(ParameterSet& params, ParamElement element, int at, int count);
 // A per-step parameter (steps x columns) without the columns of deleted elements, or
 // with `count` more columns of zeros.
 void remove_columns(Parameter& param, int steps, const IndexMap& columns);

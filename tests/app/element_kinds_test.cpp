@@ -63,7 +63,10 @@ TEST_CASE("element kinds: counts, lines and deletion on every example scene") {
         continue;
       }
       CHECK(check_scene(*fewer).ok());
-      CHECK(kind.count(*fewer) == count - 1);
+      if (kind.kind == ElementKind::Link)  // a link goes with every link below it
+        CHECK(kind.count(*fewer) <= count - 1);
+      else
+        CHECK(kind.count(*fewer) == count - 1);
       deleted.insert(kind.kind);
     }
   }

@@ -100,6 +100,63 @@ void joint_items(const EditMenu& panel) {
   ImGui::EndMenu();
 }
 
+// The link an edit added: the first whose name differs from the one before at its index.
+Selection added_link(const Scene& before, const Scene& after) {
+  const std::vector<ArticulationLink>& was = before.articulations.links;
+  const std::vector<ArticulationLink>& now = after.articulations.links;
+  if (now.size() != was.size() + 1) return {Selection::Kind::Settings, 0, {}};
+  int k = 0;
+  while (size_t(k) < was.size() && was[size_t(k)].name == now[size_t(k)].name) ++k;
+  return {Selection::Kind::Link, k, {}};
+}
+
+// Edit > Add > Link on the Selected Link: a submenu of the joints, and the axis hinges
+// and slides take (the new link's frame, which starts turned as its parent's;
+// remembered between openings).
+void link_items(const EditMenu& panel) {
+  static std::array<double, 3> axis{0, 0, 1};
+  const Selection& sel = panel.editor.selection;
+  const bool applies = sel.kind == Selection::Kind::Link && sel.members().size() == 1 &&
+                       selection_exists(edited_scene(panel.state), sel);
+  const bool open = ImGui::BeginMenu("Link on the Selected Link", applies);
+  if (!applies && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("select one link (in the Scene panel or the viewport) to add a link onto it");
+  if (!open) return;
+  const int parent = sel.index;
+  ImGui::TextDisabled("onto %s, at its tip",
+                      edited_scene(panel.state).articulations.links[size_t(parent)].name.c_str());
+  ImGui::Separator();
+  struct Choice {
+    const char* label;
+    ArticulationJoint joint;
+    const char* tooltip;
+  };
+  static constexpr Choice kChoices[] = {
+      {"Hinge", ArticulationJoint::Hinge, "turns about the axis"},
+      {"Slide", ArticulationJoint::Slide, "slides along the axis"},
+      {"Ball", ArticulationJoint::Ball, "turns every way about the joint"},
+      {"Weld", ArticulationJoint::Weld, "fixed to the parent: no joint coordinate"},
+  };
+  for (const Choice& choice : kChoices) {
+    if (ImGui::MenuItem(choice.label)) {
+      const ArticulationJoint joint = choice.joint;
+      const edits::Vec3 along{axis[0], axis[1], axis[2]};
+      queue_edit(
+          panel.commands, std::string("add a ") + std::string(articulation_joint_name(joint)) + " link",
+          [parent, joint, along](const Scene& s) { return edits::add_link(s, parent, joint, along); }, added_link);
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", choice.tooltip);
+  }
+  ImGui::Separator();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("axis");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("a hinge's or slide's axis, in the link's frame (normalised)");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  ImGui::InputScalarN("##link axis", ImGuiDataType_Double, axis.data(), 3, nullptr, nullptr, "%.3g");
+  ImGui::EndMenu();
+}
+
 void add_items(const EditMenu& panel) {
   if (!ImGui::BeginMenu("Add")) return;
   const Vec3 at = drop_point(panel.state);
@@ -186,6 +243,12 @@ void add_items(const EditMenu& panel) {
         },
         new_collider);
   ImGui::SetItemTooltip("A static box in front of the view");
+  ImGui::Separator();
+  if (ImGui::MenuItem("Robot Base (link)"))
+    queue_edit(
+        panel.commands, "add a robot base", [at](const Scene& s) { return edits::add_link_base(s, at); }, added_link);
+  ImGui::SetItemTooltip("A link welded to the world above the middle of the view, to add links onto");
+  link_items(panel);
   ImGui::Separator();
   builder_item(panel, "Target for the Selection", nullptr, add_target_for_selection(panel.state),
                "select particles or bodies: the target pulls their centroid");

@@ -214,7 +214,7 @@ constexpr ParamFacts kFacts[kParamCount] = {
     {ParamId::LinkScale, "link_scale", E::Link, 1, "", 1.0, R::Positive, "articulations.links.scale",
      "a scale > 0 (1: the link as given)", "size", O::Colors, F::FieldWhenSet},
     {ParamId::LinkLength, "link_length", E::Link, 1, "", 1.0, R::Positive, "articulations.links.length",
-     "a stretch > 0 along the link's length_axis (1: the link as given)", "size", O::Colors, F::FieldWhenSet},
+     "a stretch > 0 along the link's length_axis (1: the link as given)", "length", O::Colors, F::FieldWhenSet},
     {ParamId::ActuatorGain, "actuator_gain", E::LinkActuator, 1, "", 1.0, R::Finite, "articulations.actuators.gain",
      "a finite gain (1: a motor; kp: a position servo)", "gain", O::None, F::Field},
     {ParamId::ActuatorBiasQ, "actuator_bias_q", E::LinkActuator, 1, "", 0.0, R::Finite,
