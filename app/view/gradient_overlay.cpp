@@ -48,7 +48,9 @@ bool link_uses(const Articulations& a, ParamId which, int k) {
     case ParamId::LinkDamping:
     case ParamId::LinkArmature: return link.joint != ArticulationJoint::Weld;
     case ParamId::LinkJointPosition:
-    case ParamId::LinkJointVelocity: return joint_velocity_count(link.joint) == 1;
+    case ParamId::LinkJointVelocity:
+    case ParamId::LinkStiffness:
+    case ParamId::LinkSpringRef: return joint_velocity_count(link.joint) == 1;
     case ParamId::LinkRotation:
     case ParamId::LinkAngularVelocity:
       return link.joint == ArticulationJoint::Ball || link.joint == ArticulationJoint::Free;

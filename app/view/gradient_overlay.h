@@ -95,7 +95,7 @@ float add_link_gradient_arrows(render::DrawList& list, const Scene& scene, Param
 // map; links whose joint has no such value keep their colour.
 void add_link_gradient_colors(render::DrawList& list, const Scene& scene, ParamId which);
 
-// Whether link k has a use for a link parameter: a hinge's or slide's q and qd, a ball's
+// Whether link k has a use for a link parameter: a hinge's or slide's q, qd and spring, a ball's
 // or free joint's rotation and angular velocity, a free joint's translation and velocity,
 // a length with a length_axis, damping and armature but on a weld; the others always.
 bool link_uses(const Articulations& a, ParamId which, int k);

@@ -292,11 +292,12 @@ class MujocoReferenceTest(unittest.TestCase):
 
         self.check_resized_links("link_length", np.array([1.3, 0.85]), lengthened)
 
-    def test_servo_gains_and_a_force_range_as_mujocos(self):
+    def test_servo_gains_a_force_range_and_a_joint_spring_as_mujocos(self):
         # Two position servos, the elbow's force clamped to [-0.4, 0.4] for part of the
-        # swing: the motion, and the gradients of the final angles with respect to each
-        # actuator's gain and biases (MuJoCo's gainprm[0], biasprm[1] and biasprm[2])
-        # against central differences of MuJoCo's own rollout.
+        # swing, a spring on the shoulder: the motion, and the gradients of the final
+        # angles with respect to each actuator's gain and biases (MuJoCo's gainprm[0],
+        # biasprm[1] and biasprm[2]) and the spring's stiffness and rest angle
+        # (jnt_stiffness, qpos_spring) against central differences of MuJoCo's own rollout.
         path = os.path.join(DATA, "servo_pendulum.xml")
         q0, qd0, amplitude = [0.4, -0.3], [0.0, 0.5], 0.6
         qs, qds, _, model = mujoco_rollout(path, q0, qd0, amplitude)
@@ -316,18 +317,20 @@ class MujocoReferenceTest(unittest.TestCase):
         cotangent[-1, :, 0] = w
         grads = sim.vjp({"joint_q": cotangent})
         h = 1e-6
-        for parameter, field, column in (("actuator_gain", "actuator_gainprm", 0),
-                                         ("actuator_bias_q", "actuator_biasprm", 1),
-                                         ("actuator_bias_qd", "actuator_biasprm", 2)):
-            for a in range(model.nu):
-                def moved(step):
-                    def edit(m):
-                        getattr(m, field)[a, column] += step
-                    return float(w @ mujoco_rollout(path, q0, qd0, amplitude, edit=edit)[0][-1])
+        # Each actuator's gain and biases, and the shoulder's spring (its link is row 0).
+        cases = [(parameter, a, field, (a, column)) for parameter, field, column in
+                 (("actuator_gain", "actuator_gainprm", 0), ("actuator_bias_q", "actuator_biasprm", 1),
+                  ("actuator_bias_qd", "actuator_biasprm", 2)) for a in range(model.nu)]
+        cases += [("link_stiffness", 0, "jnt_stiffness", 0), ("link_spring_ref", 0, "qpos_spring", 0)]
+        for parameter, row, field, index in cases:
+            def moved(step):
+                def edit(m):
+                    getattr(m, field)[index] += step
+                return float(w @ mujoco_rollout(path, q0, qd0, amplitude, edit=edit)[0][-1])
 
-                fd = (moved(h) - moved(-h)) / (2 * h)
-                self.assertAlmostEqual(grads[parameter][a, 0], fd, delta=1e-5 * max(1.0, abs(fd)),
-                                       msg=f"{parameter}[{a}]")
+            fd = (moved(h) - moved(-h)) / (2 * h)
+            self.assertAlmostEqual(grads[parameter][row, 0], fd, delta=1e-5 * max(1.0, abs(fd)),
+                                   msg=f"{parameter}[{row}]")
 
     @staticmethod
     def elbow_forces(path, q0, qd0, amplitude):

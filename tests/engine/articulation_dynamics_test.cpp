@@ -65,7 +65,7 @@ LinkContacts<double> smooth_contacts(const std::vector<Collider<double>>& shapes
 struct DoublePendulum {
   std::vector<LinkModel<double>> links{hinge_link(-1, 0, {0, 0, 2}, {0, 0, -0.25}, 1.0, {0.021, 0.021, 0.001}),
                                        hinge_link(0, 1, {0, 0, -0.5}, {0, 0, -0.2}, 0.5, {0.007, 0.007, 0.0005})};
-  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0}};
+  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0}};
   TreeModel tree{0, 2, 0, 2, 0, 2, 0};
   std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(2);
   std::vector<double> matrix = std::vector<double>(4), tau = std::vector<double>(2), qdd = std::vector<double>(2),
@@ -118,10 +118,10 @@ TEST_CASE("a double pendulum swings for 2 s as MuJoCo's Euler at dt = 1 ms does,
 // a welded link, and a second branch; damping, armature, actuators of both kinds.
 struct Branchy {
   std::vector<LinkModel<double>> links;
-  std::vector<DofModel<double>> dofs{{0.01, 0.3, 0, 0, 0, 0, 0, 0},
-                                     {0.02, 0.1, 1, 0, 0, 0, 0, 0},
-                                     {0.0, 0.05, 2, 0, 0, 0, 0, 0},
-                                     {0.03, 0.0, 3, 0, 0, 0, 0, 0}};
+  std::vector<DofModel<double>> dofs{{0.01, 0.3, 0, 0, 0, 0, 0, 0, 0, 0},
+                                     {0.02, 0.1, 1, 0, 0, 0, 0, 0, 0, 0},
+                                     {0.0, 0.05, 2, 0, 0, 0, 0, 0, 0, 0},
+                                     {0.03, 0.0, 3, 0, 0, 0, 0, 0, 0, 0}};
   std::vector<DofActuator<double>> actuators{{0, 0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0},
                                              {1, 1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0, 0, 0, 0},
                                              {3, 3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0}};
@@ -230,7 +230,7 @@ struct StepLoss {
 };
 
 struct StepGradients {
-  std::vector<double> q, qd, mass, armature, damping, gain, bias_q, bias_qd, controls;
+  std::vector<double> q, qd, mass, armature, damping, stiffness, spring_ref, gain, bias_q, bias_qd, controls;
   std::vector<Vec3<double>> com, pos;
   std::vector<Mat33<double>> inertia;
   Vec3<double> gravity{0, 0, 0};
@@ -253,7 +253,8 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
   const size_t links = b.links.size(), dofs = b.dofs.size();
   g.mass.assign(links, 0.0), g.com.assign(links, {0, 0, 0}), g.pos.assign(links, {0, 0, 0});
   g.inertia.assign(links, zero33<double>());
-  g.armature.assign(dofs, 0.0), g.damping.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
+  g.armature.assign(dofs, 0.0), g.damping.assign(dofs, 0.0), g.stiffness.assign(dofs, 0.0),
+      g.spring_ref.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
   g.bias_q.assign(b.actuators.size(), 0.0), g.bias_qd.assign(b.actuators.size(), 0.0);
   g.controls.assign(b.controls.size(), 0.0);
   g.point_offset.assign(b.point_offset.size(), {0, 0, 0}), g.point_radius.assign(b.point_radius.size(), 0.0);
@@ -267,7 +268,9 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
                               g.controls.data(),
                               &g.gravity,
                               {&g.contact_stiffness, &g.contact_damping, &g.contact_friction},
-                              {g.point_offset.data(), g.point_radius.data()}};
+                              {g.point_offset.data(), g.point_radius.data()},
+                              g.stiffness.data(),
+                              g.spring_ref.data()};
   for (int t = loss.steps - 1; t >= 0; --t)
     REQUIRE(adjoint_tree_step(b.tree, b.inputs(), qs[size_t(t)].data(), qds[size_t(t)].data(), b.scratch(), g.q.data(),
                               g.qd.data(), grad, 0));
@@ -290,6 +293,9 @@ void check_step_adjoint(Tree& b) {
     check_close(g.qd[size_t(i)], test::central_difference(loss.qd[size_t(i)], f), "qd", i);
     check_close(g.armature[size_t(i)], test::central_difference(b.dofs[size_t(i)].armature, f), "armature", i);
     check_close(g.damping[size_t(i)], test::central_difference(b.dofs[size_t(i)].damping, f), "damping", i);
+    if (b.dofs[size_t(i)].position < 0) continue;  // a hinge's or slide's spring
+    check_close(g.stiffness[size_t(i)], test::central_difference(b.dofs[size_t(i)].stiffness, f), "stiffness", i);
+    check_close(g.spring_ref[size_t(i)], test::central_difference(b.dofs[size_t(i)].spring_ref, f), "spring_ref", i);
   }
   for (int k = 0; k < int(b.links.size()); ++k) {
     LinkModel<double>& l = b.links[size_t(k)];
@@ -408,6 +414,25 @@ TEST_CASE("with limits pushing and a control clamped, a tree step's adjoint matc
   CHECK(dq == 0);
 }
 
+TEST_CASE("with joint springs, a tree step's adjoint matches central differences") {
+  Branchy b;
+  // MuJoCo's joint stiffness and springref on the slide, the arm and the hand.
+  b.dofs[0].stiffness = 3.0, b.dofs[0].spring_ref = 0.4;
+  b.dofs[1].stiffness = 1.5, b.dofs[1].spring_ref = -0.2;
+  b.dofs[2].stiffness = 0.8, b.dofs[2].spring_ref = 0.1;
+  // The spring's torque is -k (q - ref): nothing at ref (the actuators off here).
+  Branchy quiet = b;
+  for (DofActuator<double>& act : quiet.actuators) act.gain = act.bias_q = act.bias_qd = 0;
+  std::vector<double> q{0.4, -0.2, 0.1, 1.1}, qd(4, 0.0), tau(4);
+  actuator_forces(quiet.tree, quiet.inputs(), q.data(), qd.data(), tau.data());
+  CHECK(tau[0] == 0);
+  CHECK(tau[1] == 0);
+  q[0] = 0.5;
+  actuator_forces(quiet.tree, quiet.inputs(), q.data(), qd.data(), tau.data());
+  CHECK(tau[0] == doctest::Approx(-3.0 * 0.1));
+  check_step_adjoint(b);
+}
+
 TEST_CASE("with an actuator's force clamped to its forcerange, a tree step's adjoint matches central differences") {
   Branchy b;
   // The first motor's force 1.0 x 0.7 is clamped to 0.3; the servo's (about -1.6) and the
@@ -470,7 +495,7 @@ struct Floating {
     slide.axis = normalize(Vec3<double>{0.3, -1, 0.2});
     links = {body, limb, hand, slide};
     for (int i = 0; i < 11; ++i)
-      dofs.push_back({0.01 * (i % 3), 0.05 * (i % 4), i == 9 ? 11 : i == 10 ? 12 : -1, 0, 0, 0, 0, 0});
+      dofs.push_back({0.01 * (i % 3), 0.05 * (i % 4), i == 9 ? 11 : i == 10 ? 12 : -1, 0, 0, 0, 0, 0, 0, 0});
   }
   TreeScratch<double> scratch() {
     return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data(), mass.data(), step.data(), base.data()};

@@ -90,6 +90,8 @@ Scene branchy_scene(int steps) {
                0,    0,    0,    0.01, 0.012, 0.004, 0,    0,    0,    0.006, 0.01, 0.008, 0,    0,    0};
   r.damping = {0.3, 0.1, 0, 0.05, 0.0};
   r.armature = {0.01, 0.02, 0, 0.0, 0.03};
+  r.stiffness = {2.0, 0.0, 0, 0.6, 0.4};  // the weld has none
+  r.spring_ref = {0.2, 0.0, 0, -0.5, 0.9};
   r.q = {0.1, 0.4, 0, -0.7, 1.1};
   r.qd = {0.3, -0.5, 0, 0.8, 0.2};
   r.timestep = 0.01;
@@ -98,10 +100,11 @@ Scene branchy_scene(int steps) {
   return scene;
 }
 
-const std::vector<ParamId> kLinkParams = {ParamId::LinkPosition,      ParamId::LinkMass,          ParamId::LinkCom,
-                                          ParamId::LinkInertia,       ParamId::LinkDamping,       ParamId::LinkArmature,
-                                          ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::ActuatorGain,
-                                          ParamId::ActuatorBiasQ,     ParamId::ActuatorBiasQd};
+const std::vector<ParamId> kLinkParams = {
+    ParamId::LinkPosition,  ParamId::LinkMass,      ParamId::LinkCom,           ParamId::LinkInertia,
+    ParamId::LinkDamping,   ParamId::LinkArmature,  ParamId::LinkJointPosition, ParamId::LinkJointVelocity,
+    ParamId::LinkStiffness, ParamId::LinkSpringRef, ParamId::ActuatorGain,      ParamId::ActuatorBiasQ,
+    ParamId::ActuatorBiasQd};
 
 TEST_CASE("articulations: a double pendulum scene swings for 2 s as MuJoCo's does") {
   const Scene scene = robot_scene(double_pendulum_robot(), "double_pendulum.xml", 2000);
@@ -984,6 +987,14 @@ TEST_CASE("articulations: the scene check refuses a joint that moves nothing, an
   CHECK_MESSAGE(backwards.error().message.find("articulations.actuators[1].force_range: found [2, 1]; expected finite "
                                                "[lower, upper] with lower < upper") != std::string::npos,
                 backwards.error().message);
+
+  Scene sprung_weld = branchy_scene(3);
+  sprung_weld.params[ParamId::LinkStiffness].value[2] = 4;
+  const Status on_weld_spring = check_scene(sprung_weld);
+  REQUIRE_FALSE(on_weld_spring.ok());
+  CHECK_MESSAGE(on_weld_spring.error().message.find("articulations.links[2].stiffness: found 4 on a weld; expected 0 "
+                                                    "(a joint spring only on a hinge or a slide)") != std::string::npos,
+                on_weld_spring.error().message);
 
   Scene bad_gain = branchy_scene(3);
   bad_gain.params[ParamId::ActuatorBiasQd].value[1] = std::nan("");

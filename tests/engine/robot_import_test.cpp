@@ -5,6 +5,8 @@
 // body's axes, R diag R^T), and against hand-computed values.
 #include <doctest/doctest.h>
 
+#include <numbers>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -755,7 +757,7 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
     <geom type="plane" size="1 1 0.1"/>
     <camera name="side" pos="0 -2 1"/>
     <body name="a">
-      <joint name="j" range="-30 30" limited="false" stiffness="2"/>
+      <joint name="j" range="-30 30" limited="false" stiffness="2" springref="10" frictionloss="0.1"/>
       <geom size="0.1"/>
       <site name="s"/>
     </body>
@@ -771,13 +773,18 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
   check_row(r.q, 0, {0});  // the keyframe is not the start
   for (const char* line :
        {"integrator RK4 (nudge steps with MuJoCo's Euler)", "<visual> section", "<texture> elements (1)",
-        "<camera> elements (1)", "<site> elements (1)", "joint stiffness of j", "<contact> section",
+        "<camera> elements (1)", "<site> elements (1)", "joint frictionloss of j", "<contact> section",
         "<equality> section", "<tendon> section", "<keyframe> section"}) {
     CAPTURE(line);
     CHECK(contains(r.ignored, line));
   }
   CHECK_FALSE(r.articulations.links[0].limited);  // limited="false"
   REQUIRE(r.colliders.size() == 1);               // the plane is the floor
+  // A hinge's spring is imported: its stiffness, and its springref in radians.
+  CHECK_FALSE(contains(r.ignored, "joint stiffness of j"));
+  CHECK_FALSE(contains(r.ignored, "joint springref of j"));
+  check_row(r.stiffness, 0, {2});
+  check_row(r.spring_ref, 0, {10 * std::numbers::pi / 180});
 }
 
 TEST_CASE("a worldbody plane becomes a plane collider, and geoms without contype and conaffinity do not collide") {

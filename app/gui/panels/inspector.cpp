@@ -442,7 +442,9 @@ void link(const Page& page) {
       case ParamId::LinkDamping:
       case ParamId::LinkArmature: return joint == ArticulationJoint::Weld;
       case ParamId::LinkJointPosition:
-      case ParamId::LinkJointVelocity: return !axial;
+      case ParamId::LinkJointVelocity:
+      case ParamId::LinkStiffness:
+      case ParamId::LinkSpringRef: return !axial;
       case ParamId::LinkAngularVelocity: return !turns;
       case ParamId::LinkTranslation:
       case ParamId::LinkLinearVelocity: return !free;
@@ -458,8 +460,10 @@ void link(const Page& page) {
       edit_param_row(page, id, k, hinge || turns ? "N m s/rad" : "N s/m");
     else if (id == ParamId::LinkArmature)
       edit_param_row(page, id, k, hinge || turns ? "kg m^2" : "kg");
-    else if (id == ParamId::LinkJointPosition)
+    else if (id == ParamId::LinkJointPosition || id == ParamId::LinkSpringRef)
       edit_param_row(page, id, k, angular);
+    else if (id == ParamId::LinkStiffness)
+      edit_param_row(page, id, k, hinge ? "N m/rad" : "N/m");
     else if (id == ParamId::LinkJointVelocity)
       edit_param_row(page, id, k, hinge ? "rad/s" : "m/s");
     else

@@ -93,6 +93,10 @@ enum class ParamId : int {
   // mass and children's placements stretched, its mass by length, its inertia as the
   // stretched body's (families/articulations/link_resize.h).
   LinkLength,  // L x 1, > 0, 1: as given
+  // A hinge's or slide's spring (MuJoCo's joint stiffness and springref): a force
+  // -stiffness (q - spring_ref) on its coordinate.
+  LinkStiffness,  // L x 1, N m/rad (hinge) or N/m (slide), >= 0
+  LinkSpringRef,  // L x 1, rad or m, the q at which the spring is at rest
   // The articulations' actuators (nudge/articulations.h), A of them: force = gain u +
   // bias_q (gear q) + bias_qd (gear qd), as MuJoCo's gainprm[0] and biasprm[1], [2].
   ActuatorGain,    // A x 1, per unit of control: 1 for a motor, kp for a position servo

@@ -70,6 +70,11 @@ Q quat_z_to(V3 v) {
 }
 
 // Mass, centre of mass and inertia about it, in one frame.
+// A joint's own terms: damping, armature and a hinge's or slide's spring.
+struct JointTerms {
+  double damping = 0, armature = 0, stiffness = 0, spring_ref = 0;
+};
+
 struct MassProperties {
   double mass = 0;
   V3 com{0, 0, 0};
@@ -698,19 +703,18 @@ private:
       const bool last = j + 1 == joints;
       ArticulationLink link;
       link.parent = link_index;
-      double damping = 0, armature = 0;
+      JointTerms terms;
       if (contents.joints.empty()) {
         link.joint = ArticulationJoint::Weld;
       } else {
-        read_joint(contents.joints[j], childclass, link, damping, armature);
+        read_joint(contents.joints[j], childclass, link, terms);
       }
       link.name = last ? name : name + "_" + (link.joint_name.empty() ? "joint" + std::to_string(j) : link.joint_name);
       if (j == 0) link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
       if (last)
         for (const Geom& g : geoms)
           if (std::optional<LinkShape> s = shape_of(g, name)) link.shapes.push_back(*s);
-      link_index =
-          add_link(std::move(link), j == 0 ? pos : V3{0, 0, 0}, last ? mass : MassProperties{}, damping, armature);
+      link_index = add_link(std::move(link), j == 0 ? pos : V3{0, 0, 0}, last ? mass : MassProperties{}, terms);
     }
     for (const Placed& b : contents.bodies) read_body(b, link_index);
   }
@@ -722,8 +726,7 @@ private:
 
   // A <joint> (hinge, slide, ball or free) or a <freejoint>. A free joint turns about the
   // body's origin (MuJoCo ignores its pos) and a ball about its pos; neither has an axis.
-  void read_joint(const XMLElement* e, const std::string& childclass, ArticulationLink& link, double& damping,
-                  double& armature) {
+  void read_joint(const XMLElement* e, const std::string& childclass, ArticulationLink& link, JointTerms& terms) {
     const bool freejoint = std::string_view(e->Name()) == "freejoint";
     const Element el = with_defaults(e, "joint", freejoint ? "" : childclass);
     const std::string type = freejoint ? "free" : keyword(el, "type", {"hinge", "slide", "ball", "free"}, "hinge");
@@ -743,9 +746,9 @@ private:
     link.anchor[0] = anchor.x, link.anchor[1] = anchor.y, link.anchor[2] = anchor.z;
     link.axis[0] = unit.x, link.axis[1] = unit.y, link.axis[2] = unit.z;
     if (freejoint) return;  // a <freejoint> has a name and no defaults: no damping or armature
-    damping = number(el, "damping", 0);
-    armature = number(el, "armature", 0);
-    if (damping < 0 || armature < 0) fail(e, "damping and armature must not be negative");
+    terms.damping = number(el, "damping", 0);
+    terms.armature = number(el, "armature", 0);
+    if (terms.damping < 0 || terms.armature < 0) fail(e, "damping and armature must not be negative");
     const std::string label =
         link.joint_name.empty() ? "(unnamed, line " + std::to_string(e->GetLineNum()) + ")" : link.joint_name;
     // MuJoCo 3's autolimits: a range makes a joint limited unless limited="false".
@@ -762,19 +765,30 @@ private:
       if (!(link.range[0] < link.range[1])) fail(e, "range needs lower < upper");
       link.limited = true;  // its stiffness and damping: robot_scene, from MuJoCo's default time constant
     }
+    // A hinge's or slide's spring; a ball's (on its quaternion) is not imported.
+    const bool axial = type == "hinge" || type == "slide";
+    if (axial) {
+      terms.stiffness = number(el, "stiffness", 0);
+      if (terms.stiffness < 0) fail(e, "stiffness must not be negative");
+      terms.spring_ref =
+          link.joint == ArticulationJoint::Hinge ? angle(number(el, "springref", 0)) : number(el, "springref", 0);
+    }
     for (const char* k : {"stiffness", "frictionloss", "ref", "springref"})
-      if (number(el, k, 0) != 0) note("joint " + std::string(k) + " of " + label);
+      if ((!axial || k == std::string_view("frictionloss") || k == std::string_view("ref")) && number(el, k, 0) != 0)
+        note("joint " + std::string(k) + " of " + label);
   }
 
-  int add_link(ArticulationLink link, V3 pos, const MassProperties& m, double damping, double armature) {
+  int add_link(ArticulationLink link, V3 pos, const MassProperties& m, const JointTerms& terms) {
     robot_.articulations.links.push_back(std::move(link));
     for (double v : {pos.x, pos.y, pos.z}) robot_.pos.push_back(v);
     robot_.mass.push_back(m.mass);
     for (double v : {m.com.x, m.com.y, m.com.z}) robot_.com.push_back(v);
     const M3& i = m.inertia;
     for (double v : {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)}) robot_.inertia.push_back(v);
-    robot_.damping.push_back(damping);
-    robot_.armature.push_back(armature);
+    robot_.damping.push_back(terms.damping);
+    robot_.armature.push_back(terms.armature);
+    robot_.stiffness.push_back(terms.stiffness);
+    robot_.spring_ref.push_back(terms.spring_ref);
     robot_.q.push_back(0);
     robot_.qd.push_back(0);
     return robot_.articulations.link_count() - 1;

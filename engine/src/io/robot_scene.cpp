@@ -105,6 +105,8 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
   set_rows(ParamId::LinkArmature, robot.armature);
   set_rows(ParamId::LinkJointPosition, robot.q);
   set_rows(ParamId::LinkJointVelocity, robot.qd);
+  set_rows(ParamId::LinkStiffness, robot.stiffness);
+  set_rows(ParamId::LinkSpringRef, robot.spring_ref);
   set_rows(ParamId::ActuatorGain, robot.gain);
   set_rows(ParamId::ActuatorBiasQ, robot.bias_q);
   set_rows(ParamId::ActuatorBiasQd, robot.bias_qd);

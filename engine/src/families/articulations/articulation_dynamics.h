@@ -366,6 +366,7 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     T dq, dqd;
     const DofModel<T>& d = in.dofs[i];
     tau[i] = d.position >= 0 ? limit_force(d, q[d.position], qd[i], dq, dqd) : T(0);
+    if (d.stiffness != T(0)) tau[i] -= d.stiffness * (q[d.position] - d.spring_ref);
   }
   for (int a = 0; a < in.actuator_count; ++a) {
     const DofActuator<T>& act = in.actuators[a];
@@ -567,6 +568,8 @@ struct TreeGrad {
   Vec3<T>* gravity;             // one per tree
   LinkContactGrad<T> contact;   // one share per tree
   LinkPointGrad<T> points;      // per contact point (articulation_contact.h)
+  T* stiffness;                 // per coordinate: a hinge's or slide's spring
+  T* spring_ref;
 };
 
 // RNEA's adjoint at the motion inverse_dynamics left in the frames (at q, qd, qdd): adds
@@ -722,6 +725,10 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
       limit_force(d, q[d.position], qd[i], dq, dqd);
       adj_q[d.position] += dq * s.work[i];
       adj_qd[i] += dqd * s.work[i];
+      // the spring's -stiffness (q - spring_ref) too
+      if (d.stiffness != T(0)) adj_q[d.position] -= d.stiffness * s.work[i];
+      if (grad.stiffness) grad.stiffness[i] -= (q[d.position] - d.spring_ref) * s.work[i];
+      if (grad.spring_ref) grad.spring_ref[i] += d.stiffness * s.work[i];
     }
     const T mu = -s.work[i];
     s.tau[i] = mu;

@@ -134,6 +134,8 @@ public:
       g.pos = reinterpret_cast<Vec3<T>*>(exec.data(g_pos_));
       g.armature = exec.data(g_armature_);
       g.damping = exec.data(g_damping_);
+      g.stiffness = exec.data(g_stiffness_);
+      g.spring_ref = exec.data(g_spring_ref_);
       g.gravity = reinterpret_cast<Vec3<T>*>(exec.data(g_gravity_));
       g.contact = {exec.data(g_contact_), exec.data(g_contact_) + tree_count_, exec.data(g_contact_) + 2 * tree_count_};
       if (contact_points_ > 0)
@@ -159,6 +161,8 @@ public:
     zeroed(g_pos_, 3 * size_t(links_));
     zeroed(g_armature_, size_t(dofs_));
     zeroed(g_damping_, size_t(dofs_));
+    zeroed(g_stiffness_, size_t(dofs_));
+    zeroed(g_spring_ref_, size_t(dofs_));
     zeroed(g_gravity_, 3 * size_t(tree_count_));
     zeroed(g_contact_, 3 * size_t(tree_count_));
     zeroed(g_point_offset_, 3 * size_t(contact_points_));
@@ -177,13 +181,16 @@ public:
     const std::vector<double> pos = fetch_values(exec, exec.data(g_pos_), 3 * size_t(links_));
     const std::vector<double> armature = fetch_values(exec, exec.data(g_armature_), size_t(dofs_));
     const std::vector<double> damping = fetch_values(exec, exec.data(g_damping_), size_t(dofs_));
+    const std::vector<double> stiffness = fetch_values(exec, exec.data(g_stiffness_), size_t(dofs_));
+    const std::vector<double> spring_ref = fetch_values(exec, exec.data(g_spring_ref_), size_t(dofs_));
     const std::vector<double> gravity = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(tree_count_));
     const std::vector<double> adj_q = fetch_values(exec, adj0.joint_q, size_t(positions_));
     const std::vector<double> adj_qd = fetch_values(exec, adj0.joint_qd, size_t(dofs_));
-    for (auto id : {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia,
-                    ParamId::LinkDamping, ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity,
-                    ParamId::LinkRotation, ParamId::LinkTranslation, ParamId::LinkAngularVelocity,
-                    ParamId::LinkLinearVelocity, ParamId::LinkScale, ParamId::LinkLength})
+    for (auto id :
+         {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
+          ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
+          ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkScale,
+          ParamId::LinkLength, ParamId::LinkStiffness, ParamId::LinkSpringRef})
       p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
     std::vector<double>& scale = p[ParamId::LinkScale].grad;
     std::vector<double>& length = p[ParamId::LinkLength].grad;
@@ -222,6 +229,8 @@ public:
       if (joint == ArticulationJoint::Hinge || joint == ArticulationJoint::Slide) {
         p[ParamId::LinkJointPosition].grad[k] = q[0];
         p[ParamId::LinkJointVelocity].grad[k] = qd[0];
+        p[ParamId::LinkStiffness].grad[k] = stiffness[size_t(d)];
+        p[ParamId::LinkSpringRef].grad[k] = spring_ref[size_t(d)];
         continue;
       }
       if (joint == ArticulationJoint::Free) {
@@ -299,7 +308,8 @@ private:
   typename Exec::template Array<int> point_start_;
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;
-  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_gravity_, g_contact_;
+  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_stiffness_, g_spring_ref_, g_gravity_,
+      g_contact_;
   Array g_point_offset_, g_point_radius_, g_gain_, g_bias_q_, g_bias_qd_;
 };
 

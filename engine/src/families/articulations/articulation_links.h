@@ -123,7 +123,9 @@ std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& 
                                          static_cast<T>(l.range[0]),
                                          static_cast<T>(l.range[1]),
                                          static_cast<T>(l.limit_stiffness),
-                                         static_cast<T>(l.limit_damping)};
+                                         static_cast<T>(l.limit_damping),
+                                         static_cast<T>(axial ? link_param(p, ParamId::LinkStiffness, k, 0) : 0.0),
+                                         static_cast<T>(axial ? link_param(p, ParamId::LinkSpringRef, k, 0) : 0.0)};
   }
   return dofs;
 }

@@ -41,9 +41,10 @@ struct LinkModel {
 };
 
 // A joint coordinate's own terms: armature (added to M's diagonal), damping (a torque
-// -damping qd, implicit in the step as MuJoCo's Euler makes it), and its limits (a
-// penalty past [lower, upper]; limited 0: none). position: its entry in q, for a hinge's
-// or a slide's coordinate (whose q and qd are one number each), else -1.
+// -damping qd, implicit in the step as MuJoCo's Euler makes it), its limits (a penalty
+// past [lower, upper]; limited 0: none) and its spring (-stiffness (q - spring_ref),
+// explicit, as MuJoCo's). position: its entry in q, for a hinge's or a slide's
+// coordinate (whose q and qd are one number each), else -1.
 template <class T>
 struct DofModel {
   T armature;
@@ -51,6 +52,7 @@ struct DofModel {
   int position;
   int limited;
   T lower, upper, limit_stiffness, limit_damping;
+  T stiffness, spring_ref;
 };
 
 // An actuator on one coordinate, as MuJoCo's with an affine bias: a length l = gear q,

@@ -273,6 +273,13 @@ std::optional<std::string> check_articulations(const Scene& scene) {
     if (length.size() == a.links.size() && length[k] != 1.0 && !(norm3(l.length_axis) > 0))
       return at + ".length: found " + number_text(length[k]) +
              " on a link with no length_axis; expected 1, or a length_axis to stretch the link along";
+    for (ParamId spring : {ParamId::LinkStiffness, ParamId::LinkSpringRef}) {
+      const std::vector<double>& v = scene.params[spring].value;
+      if (v.size() == a.links.size() && v[k] != 0 && joint_velocity_count(l.joint) != 1)
+        return at + "." + std::string(param_key(param_facts(spring))) + ": found " + number_text(v[k]) + " on a " +
+               std::string(articulation_joint_name(l.joint)) +
+               "; expected 0 (a joint spring only on a hinge or a slide)";
+    }
     if (l.limited) {
       if (joint_velocity_count(l.joint) != 1)
         return at + ".range: found a range on a " + std::string(articulation_joint_name(l.joint)) +
