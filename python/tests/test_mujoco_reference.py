@@ -70,6 +70,13 @@ def mujoco_rollout(path, q0, qd0, amplitude, mass=None, edit=None):
     return np.array(qs), np.array(qds), energy, model
 
 
+def final_angle_grads(sim, w):
+    """Every parameter's gradient of L = w . q_T, the final joint angles weighed."""
+    cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
+    cotangent[-1, :, 0] = w
+    return sim.vjp({"joint_q": cotangent})
+
+
 def nudge_scene(path, q0, qd0, amplitude):
     model = mujoco.MjModel.from_xml_path(path)
     steps = round(SECONDS / model.opt.timestep)
@@ -141,12 +148,8 @@ class MujocoReferenceTest(unittest.TestCase):
                 _, _, _, model = mujoco_rollout(path, q0, qd0, amplitude)
                 scene = nudge_scene(path, q0, qd0, amplitude)
                 sim = nudge.Simulator(scene, device="cpu", precision="float64")
-                shapes = sim.trajectory_shapes()
-                # L = w . q_T: the final joint angles, weighed.
                 w = np.linspace(1.0, -0.5, model.nq)
-                cotangent = np.zeros(shapes["joint_q"])
-                cotangent[-1, :, 0] = w
-                grads = sim.vjp({"joint_q": cotangent})
+                grads = final_angle_grads(sim, w)
 
                 def loss(qd_start=qd0, mass=None):
                     qs, _, _, _ = mujoco_rollout(path, q0, qd_start, amplitude, mass)
@@ -243,9 +246,7 @@ class MujocoReferenceTest(unittest.TestCase):
         self.assertGreater(moved, 0.1)
         self.assertLess(err, 1e-6)
         w = np.array([1.0, -0.5])
-        cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
-        cotangent[-1, :, 0] = w
-        grads = sim.vjp({"joint_q": cotangent})
+        grads = final_angle_grads(sim, w)
         h = 1e-6
         for link in range(2):
             up, down = values.copy(), values.copy()
@@ -313,9 +314,7 @@ class MujocoReferenceTest(unittest.TestCase):
         self.assertLess(err_q, 1e-6)
         self.assertLess(err_qd, 1e-6)
         w = np.array([1.0, -0.5])
-        cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
-        cotangent[-1, :, 0] = w
-        grads = sim.vjp({"joint_q": cotangent})
+        grads = final_angle_grads(sim, w)
         h = 1e-6
         # Each actuator's gain and biases, and the shoulder's spring (its link is row 0).
         cases = [(parameter, a, field, (a, column)) for parameter, field, column in
