@@ -86,10 +86,15 @@ std::optional<command::EditScene> delete_selection(const StudioState& state) {
   const std::vector<int> all = sel.members();
   const studio::ElementKindFacts& kind = studio::element_kind_facts(sel.kind);
   if (!kind.remove) return std::nullopt;
-  return command::EditScene{
-      "delete " + counted(all, std::string(kind.singular).c_str(), std::string(kind.plural).c_str()),
-      [all, remove = kind.remove](const Scene& s) { return remove(s, all); },
-      {}};
+  std::string label = "delete " + counted(all, std::string(kind.singular).c_str(), std::string(kind.plural).c_str());
+  // A link goes with every link below it: the history says so.
+  if (sel.kind == K::Link)
+    for (const ArticulationLink& link : edited_scene(state).articulations.links)
+      if (std::find(all.begin(), all.end(), link.parent) != all.end()) {
+        label += " with the links below";
+        break;
+      }
+  return command::EditScene{label, [all, remove = kind.remove](const Scene& s) { return remove(s, all); }, {}};
 }
 
 std::optional<command::EditScene> toggle_pin_selection(const StudioState& state) {
