@@ -24,35 +24,23 @@ namespace {
 constexpr double kDensity = 1000;                        // kg/m^3, as a new body's
 constexpr double kLimbLength = 0.3, kLimbRadius = 0.03;  // m
 
-using V = std::array<double, 3>;
+// Points and directions in a link's frame, as nudge/vec3.h's (the edits' own Vec3 is an array).
+using V = nudge::Vec3<double>;
 
-double dot(const V& a, const V& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-V scaled(const V& a, double s) { return {a[0] * s, a[1] * s, a[2] * s}; }
-V plus(const V& a, const V& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-V minus(const V& a, const V& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 V of(const double* v) { return {v[0], v[1], v[2]}; }
 
 // A unit quaternion (x, y, z, w) that turns z onto the unit vector d.
 std::array<double, 4> z_onto(const V& d) {
-  const double c = d[2];
-  if (c < -1 + 1e-12) return {1, 0, 0, 0};  // half a turn about x
-  const double w = std::sqrt(0.5 * (1 + c)), k = 0.5 / w;
-  return {-d[1] * k, d[0] * k, 0, w};  // axis z x d = (-d_y, d_x, 0)
+  if (d.z < -1 + 1e-12) return {1, 0, 0, 0};  // half a turn about x
+  const double w = std::sqrt(0.5 * (1 + d.z)), k = 0.5 / w;
+  return {-d.y * k, d.x * k, 0, w};  // axis z x d = (-d_y, d_x, 0)
 }
 
-// A quaternion (x, y, z, w) as nudge/quat.h's, normalised; and v turned by it or back.
+// A quaternion (x, y, z, w) as nudge/quat.h's, normalised.
 Quat<double> unit_quat(const double* q) { return normalize(Quat<double>{q[0], q[1], q[2], q[3]}); }
-V turned(const double* q, const V& v) {
-  const nudge::Vec3<double> r = rotate(unit_quat(q), nudge::Vec3<double>{v[0], v[1], v[2]});
-  return {r.x, r.y, r.z};
-}
-V turned_back(const double* q, const V& v) {
-  const nudge::Vec3<double> r = inverse_rotate(unit_quat(q), nudge::Vec3<double>{v[0], v[1], v[2]});
-  return {r.x, r.y, r.z};
-}
 
 // A shape's axis in its link's frame: its own z turned by its quat.
-V shape_axis(const LinkShape& shape) { return turned(shape.quat, {0, 0, 1}); }
+V shape_axis(const LinkShape& shape) { return rotate(unit_quat(shape.quat), V{0, 0, 1}); }
 
 // The way link k extends, in its frame (unit): its length_axis, else its first capsule's
 // or cylinder's axis away from its joint's anchor, else onward from its parent (its
@@ -60,17 +48,15 @@ V shape_axis(const LinkShape& shape) { return turned(shape.quat, {0, 0, 1}); }
 V extension(const Scene& scene, int k) {
   const ArticulationLink& link = scene.articulations.links[size_t(k)];
   const V along = of(link.length_axis);
-  if (dot(along, along) > 0) return scaled(along, 1 / std::sqrt(dot(along, along)));
+  if (length_squared(along) > 0) return normalize(along);
   for (const LinkShape& shape : link.shapes) {
     if (shape.kind != LinkShape::Kind::Capsule && shape.kind != LinkShape::Kind::Cylinder) continue;
     const V axis = shape_axis(shape);
-    return dot(minus(of(shape.pos), of(link.anchor)), axis) < 0 ? scaled(axis, -1) : axis;
+    return dot(of(shape.pos) - of(link.anchor), axis) < 0 ? -1.0 * axis : axis;
   }
   const V from_parent = of(&scene.params[ParamId::LinkPosition].value[3 * size_t(k)]);
-  if (link.parent >= 0 && dot(from_parent, from_parent) > 1e-18) {
-    const V d = turned_back(link.quat, from_parent);
-    return scaled(d, 1 / std::sqrt(dot(d, d)));
-  }
+  if (link.parent >= 0 && length_squared(from_parent) > 1e-18)
+    return normalize(inverse_rotate(unit_quat(link.quat), from_parent));
   return {0, -1, 0};
 }
 
@@ -83,9 +69,9 @@ double reach(const LinkShape& shape, const V& d) {
     case LinkShape::Kind::Box:
     case LinkShape::Kind::Mesh: {
       // The box's half extents along d, in the shape's axes (its quat turns them).
-      const V local = turned_back(shape.quat, d);
-      return std::fabs(local[0]) * shape.size[0] + std::fabs(local[1]) * shape.size[1] +
-             std::fabs(local[2]) * shape.size[2];
+      const V local = inverse_rotate(unit_quat(shape.quat), d);
+      return std::fabs(local.x) * shape.size[0] + std::fabs(local.y) * shape.size[1] +
+             std::fabs(local.z) * shape.size[2];
     }
   }
   return 0;
@@ -94,9 +80,9 @@ double reach(const LinkShape& shape, const V& d) {
 // Where a new child of `link` goes, in the link's frame: the far end of its first shape
 // along d, else kLimbLength along d from its origin.
 V tip(const ArticulationLink& link, const V& d) {
-  if (link.shapes.empty()) return scaled(d, kLimbLength);
+  if (link.shapes.empty()) return kLimbLength * d;
   const LinkShape& shape = link.shapes.front();
-  return plus(of(shape.pos), scaled(d, reach(shape, d)));
+  return of(shape.pos) + reach(shape, d) * d;
 }
 
 // A name no link has: `stem`, else `stem` and the first free number from 1.
@@ -123,11 +109,11 @@ LinkBody capsule_body(const V& d, double r, double h) {
   const double across = cylinder * (r * r / 4 + h * h / 3) + caps * (2 * r * r / 5 + h * h + 3 * h * r / 4);
   LinkBody b;
   b.mass = cylinder + caps;
-  b.com = scaled(d, h);
+  b.com = h * d;
   // I = across (1 - d d^T) + along d d^T
   const double diff = along - across;
-  b.inertia = {across + diff * d[0] * d[0], across + diff * d[1] * d[1], across + diff * d[2] * d[2],
-               diff * d[0] * d[1],          diff * d[0] * d[2],          diff * d[1] * d[2]};
+  b.inertia = {across + diff * d.x * d.x, across + diff * d.y * d.y, across + diff * d.z * d.z,
+               diff * d.x * d.y,          diff * d.x * d.z,          diff * d.y * d.z};
   return b;
 }
 
@@ -163,9 +149,9 @@ Scene with_link_at(const Scene& scene, int at, ArticulationLink link, const V& p
     std::copy(values.begin(), values.end(),
               edited.params[id].value.begin() + std::ptrdiff_t(size_t(at) * values.size()));
   };
-  set(ParamId::LinkPosition, {pos[0], pos[1], pos[2]});
+  set(ParamId::LinkPosition, {pos.x, pos.y, pos.z});
   set(ParamId::LinkMass, {body.mass});
-  set(ParamId::LinkCom, {body.com[0], body.com[1], body.com[2]});
+  set(ParamId::LinkCom, {body.com.x, body.com.y, body.com.z});
   const auto& i = body.inertia;
   set(ParamId::LinkInertia, {i[0], i[1], i[2], i[3], i[4], i[5]});
   return edited;
@@ -180,7 +166,7 @@ Result<Scene> add_link(const Scene& scene, int parent, ArticulationJoint joint, 
   if (auto error = check_indices(action, "link", {parent}, a.link_count())) return *error;
   if (joint == ArticulationJoint::Free)
     return fail(action, "a free joint only joins a tree's root to the world; expected a hinge, slide, ball or weld");
-  V unit{axis[0], axis[1], axis[2]};
+  Vec3 unit = axis;
   if (joint_velocity_count(joint) == 1 && !normalise_direction(unit.data()))
     return fail(action, "the axis " + vec3_text(axis) + " is not a direction; expected a non-zero, finite axis");
   const ArticulationLink& up = a.links[size_t(parent)];
@@ -190,12 +176,12 @@ Result<Scene> add_link(const Scene& scene, int parent, ArticulationJoint joint, 
   link.parent = parent;
   link.joint = joint;
   std::copy(unit.begin(), unit.end(), link.axis);
-  std::copy(d.begin(), d.end(), link.length_axis);
+  link.length_axis[0] = d.x, link.length_axis[1] = d.y, link.length_axis[2] = d.z;
   LinkShape limb;
   limb.kind = LinkShape::Kind::Capsule;
   limb.size[0] = kLimbRadius, limb.size[1] = kLimbLength / 2;
-  const V centre = scaled(d, kLimbLength / 2);
-  std::copy(centre.begin(), centre.end(), limb.pos);
+  const V centre = (kLimbLength / 2) * d;
+  limb.pos[0] = centre.x, limb.pos[1] = centre.y, limb.pos[2] = centre.z;
   const std::array<double, 4> turn = z_onto(d);
   std::copy(turn.begin(), turn.end(), limb.quat);
   link.shapes = {limb};
