@@ -7,10 +7,13 @@ pendulum, a cartpole, a 7-joint arm), in one run on this machine's CPU, one thre
              mjd_transitionFD (the one-step transition Jacobians by finite differences,
              centred) at every step
 and the largest difference of the joint trajectories. Usage (after scripts/build release):
-  PYTHONPATH=build/release/python ~/.cache/nudge/python-venv/bin/python bench/compare_mujoco.py
+  PYTHONPATH=build/release/python ~/.cache/nudge/python-venv/bin/python bench/compare_mujoco.py [--integrator RK4]
+--integrator RK4 runs both on copies of the files that step with RK4 (Nudge's "rk4").
 """
+import argparse
 import os
 import sys
+import tempfile
 import time
 
 import mujoco
@@ -20,7 +23,7 @@ import nudge
 
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(SOURCE, "python", "tests"))
-from test_mujoco_reference import CASES, DATA, SECONDS, controls, nudge_scene  # noqa: E402
+from test_mujoco_reference import CASES, DATA, SECONDS, controls, nudge_scene, with_integrator  # noqa: E402
 
 
 def best_of(repeats, run):
@@ -33,10 +36,16 @@ def best_of(repeats, run):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--integrator", choices=["Euler", "RK4"], default="Euler")
+    integrator = parser.parse_args().integrator
+    folder = tempfile.TemporaryDirectory()
     print(f"{'robot':16s} {'joints':>6s} {'steps':>6s} | {'Nudge fwd':>10s} {'MuJoCo fwd':>10s} | "
           f"{'Nudge grad':>10s} {'MuJoCo FD':>10s} | {'max |dq|':>9s}   (us per step)")
     for name, (q0, qd0, amplitude) in CASES.items():
         path = os.path.join(DATA, name)
+        if integrator != "Euler":
+            path = with_integrator(path, folder.name, integrator)
         model = mujoco.MjModel.from_xml_path(path)
         data = mujoco.MjData(model)
         steps = round(SECONDS / model.opt.timestep)
@@ -76,7 +85,7 @@ def main():
         per = 1e6 / steps
         print(f"{name[:-4]:16s} {model.nv:6d} {steps:6d} | {nudge_forward * per:10.2f} {mj_forward * per:10.2f} | "
               f"{nudge_gradient * per:10.2f} {mj_fd * per:10.2f} | {err:9.1e}")
-    print(f"mujoco {mujoco.__version__}; Nudge float64 on the CPU, 1 thread; best of 5 (MuJoCo FD: of 2)")
+    print(f"mujoco {mujoco.__version__}, {integrator}; Nudge float64 on the CPU, 1 thread; best of 5 (MuJoCo FD: of 2)")
 
 
 if __name__ == "__main__":

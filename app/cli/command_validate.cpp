@@ -18,6 +18,15 @@ std::string articulation_summary(const Articulations& a) {
          " joint coordinates, " + std::to_string(a.actuators.size()) + " actuators), ";
 }
 
+// How the scene steps, as "semi-implicit Euler".
+const char* integrator_summary(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::ImplicitEuler: return "implicit Euler";
+    case Integrator::RungeKutta4: return "fourth-order Runge-Kutta";
+    default: return "semi-implicit Euler";
+  }
+}
+
 }  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
@@ -35,8 +44,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
               << scene->tet_count() << " tets, " << scene->material_points.count() << " material points, "
               << scene->body_count() << " bodies, " << scene->joint_count() << " joints, " << scene->colliders.size()
               << " colliders, " << articulation_summary(scene->articulations) << scene->settings.steps << " steps of "
-              << scene->settings.dt << " s ("
-              << (scene->settings.integrator == Integrator::ImplicitEuler ? "implicit" : "semi-implicit") << " Euler), "
+              << scene->settings.dt << " s (" << integrator_summary(scene->settings.integrator) << "), "
               << scene->channels << " control channels, " << scene->actuator_count() << " actuators, "
               << scene->objectives.size() << " objective terms\n";
     std::cout << "optimised parameters:";

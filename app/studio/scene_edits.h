@@ -248,6 +248,16 @@ Result<Scene> add_link_base(const Scene& scene, const Vec3& position);
 // entries in the objectives (an objective left reading no link goes). Refused where it
 // would change what a controller's joints input or a weights objective reads.
 Result<Scene> delete_links(const Scene& scene, const std::vector<int>& links);
+// An actuator on a link's hinge or slide (scene_edits_link_actuators.cpp), reading a new
+// control channel of its own (its controls zero): a motor of strength `gain` (force gain
+// u), a position servo of stiffness kp = gain (kp (u - q)) or a velocity servo of damping
+// kv = gain (kv (u - qd)), as actuator_gain, actuator_bias_q and actuator_bias_qd hold
+// them. Named "motor" or "servo" and the first number no actuator has.
+enum class LinkActuatorKind { Motor, PositionServo, VelocityServo };
+std::string_view link_actuator_kind_name(LinkActuatorKind kind);
+Result<Scene> add_link_actuator(const Scene& scene, int link, LinkActuatorKind kind, double gain);
+// Removes the actuators and their rows; their channels stay (others may read them).
+Result<Scene> delete_link_actuators(const Scene& scene, const std::vector<int>& actuators);
 
 // ---- Rigid bodies, joints, attachments, colliders --------------------------------
 

@@ -1,12 +1,13 @@
 """Nudge's articulations against MuJoCo (the mujoco package from PyPI) on the robots of
 tests/data/articulations: each MJCF file imported by Nudge and loaded by MuJoCo, run 2 s
 from the same state under the same controls with the same integrator (Euler, damping
-implicit) and time step. The joint trajectories agree to 1e-6; the energy drift of each
-is printed beside the other's; the gradients of a final state with respect to the initial
+implicit; or RK4, the files' integrator changed) and time step. The joint trajectories
+agree to 1e-6; the energy drift of each is printed beside the other's; the gradients of a final state with respect to the initial
 velocities, the links' masses and their scales agree with central differences of
 MuJoCo's own rollout.
 Skipped where mujoco is not installed (scripts/setup installs it in the tests' venv)."""
 import os
+import tempfile
 import unittest
 
 import numpy as np
@@ -70,6 +71,17 @@ def mujoco_rollout(path, q0, qd0, amplitude, mass=None, edit=None):
     return np.array(qs), np.array(qds), energy, model
 
 
+def with_integrator(path, folder, integrator):
+    """A copy of the MJCF file at path, in folder, that steps with integrator."""
+    with open(path) as f:
+        text = f.read()
+    assert 'integrator="Euler"' in text
+    copy = os.path.join(folder, os.path.basename(path))
+    with open(copy, "w") as f:
+        f.write(text.replace('integrator="Euler"', f'integrator="{integrator}"'))
+    return copy
+
+
 def final_angle_grads(sim, w):
     """Every parameter's gradient of L = w . q_T, the final joint angles weighed."""
     cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
@@ -119,7 +131,6 @@ class MujocoReferenceTest(unittest.TestCase):
         # into the lower bound and back. Both rest on MuJoCo's default time constant (20 ms),
         # MuJoCo's as a soft constraint and Nudge's as a spring and damper on the joint's
         # inertia at the start, so the swings agree closely, not exactly.
-        import tempfile
         with open(os.path.join(DATA, "double_pendulum.xml")) as f:
             text = f.read()
         text = text.replace('name="shoulder" type="hinge" axis="0 1 0"',
@@ -140,6 +151,37 @@ class MujocoReferenceTest(unittest.TestCase):
         self.assertLess(lowest_nudge, -0.28)
         self.assertGreater(lowest_nudge, -0.35)  # and stop near it
         self.assertLess(abs(lowest_nudge - lowest_mujoco), 0.02)
+
+    def test_a_ball_cone_limit_stops_a_swing_near_where_mujocos_does(self):
+        # ball_cone.xml: a pendulum on a ball with a 30-degree cone, started 20 degrees out
+        # about x and swung outwards at 3 rad/s. As for a hinge's limit, MuJoCo's cone is a
+        # soft constraint and Nudge's a spring and damper on the ball's mean inertia, both on
+        # MuJoCo's default time constant: the largest angles agree closely, not exactly.
+        path = os.path.join(DATA, "ball_cone.xml")
+        half = np.radians(20) / 2
+        wxyz = np.array([np.cos(half), np.sin(half), 0.0, 0.0])
+        qd0 = np.array([3.0, 0.0, 0.0])
+        qs, _, _, _ = mujoco_rollout(path, wxyz, qd0, 0.0)
+        scene = nudge.import_robot(path, steps=len(qs) - 1)
+        rotation = scene.parameter("link_rotation")
+        rotation[0] = np.concatenate([wxyz[1:], wxyz[:1]])
+        scene.set_parameter("link_rotation", rotation)
+        angular = scene.parameter("link_angular_velocity")
+        angular[0] = qd0
+        scene.set_parameter("link_angular_velocity", angular)
+        q = nudge.Simulator(scene, device="cpu", precision="float64").simulate()["joint_q"][:, :, 0]
+
+        def angles(vector, w):
+            return 2 * np.arctan2(np.linalg.norm(vector, axis=1), np.abs(w))
+
+        nudge_angle, mujoco_angle = angles(q[:, :3], q[:, 3]), angles(qs[:, 1:], qs[:, 0])
+        cone = np.radians(30)
+        print(f"\nball cone of {cone:.4f} rad: largest angle {nudge_angle.max():.4f} rad (MuJoCo "
+              f"{mujoco_angle.max():.4f}); max |angle - MuJoCo's| over 2 s {np.abs(nudge_angle - mujoco_angle).max():.3e}")
+        self.assertGreater(mujoco_angle.max(), cone - 0.01)  # both reach the cone
+        self.assertGreater(nudge_angle.max(), cone - 0.01)
+        self.assertLess(nudge_angle.max(), cone + 0.08)  # and stop near it
+        self.assertLess(abs(nudge_angle.max() - mujoco_angle.max()), 0.02)
 
     def test_final_state_gradients_against_mujoco_central_differences(self):
         for name, (q0, qd0, amplitude) in CASES.items():
@@ -173,12 +215,51 @@ class MujocoReferenceTest(unittest.TestCase):
                     self.assertAlmostEqual(grads["link_mass"][link, 0], fd, delta=1e-5 * max(1.0, abs(fd)))
 
     def test_a_free_body_with_a_ball_joint_tumbles_as_mujocos_does(self):
+        self.check_floating(os.path.join(DATA, "floating.xml"))
+
+    def test_rk4_tumbles_a_free_body_with_a_ball_joint_as_mujocos_rk4_does(self):
+        with tempfile.TemporaryDirectory() as folder:
+            self.check_floating(with_integrator(os.path.join(DATA, "floating.xml"), folder, "RK4"))
+
+    def test_rk4_trajectories_energy_and_gradients_as_mujocos_rk4(self):
+        # The same robots with integrator="RK4" in the file: Nudge imports it as "rk4". The
+        # trajectories agree as Euler's do; RK4's energy drift is printed beside Euler's; the
+        # gradient of the final angles with respect to the initial velocities agrees with
+        # central differences of MuJoCo's RK4 rollout.
+        with tempfile.TemporaryDirectory() as folder:
+            for name, (q0, qd0, amplitude) in CASES.items():
+                with self.subTest(robot=name):
+                    path = with_integrator(os.path.join(DATA, name), folder, "RK4")
+                    qs, qds, energy, model = mujoco_rollout(path, q0, qd0, amplitude)
+                    self.assertEqual(model.opt.integrator, mujoco.mjtIntegrator.mjINT_RK4)
+                    _, _, euler_energy, _ = mujoco_rollout(os.path.join(DATA, name), q0, qd0, amplitude)
+                    scene = nudge_scene(path, q0, qd0, amplitude)
+                    sim = nudge.Simulator(scene, device="cpu", precision="float64")
+                    traj = sim.simulate()
+                    q, qd = traj["joint_q"][:, :, 0], traj["joint_qd"][:, :, 0]
+                    err_q, err_qd = np.abs(q - qs).max(), np.abs(qd - qds).max()
+                    print(f"\n{name} (RK4): max |q - q_mujoco| {err_q:.2e} rad, |qd - qd_mujoco| {err_qd:.2e} "
+                          f"rad/s; MuJoCo's energy drift {energy[1] - energy[0]:+.3e} J with RK4, "
+                          f"{euler_energy[1] - euler_energy[0]:+.3e} J with Euler")
+                    self.assertLess(err_q, 1e-6)
+                    self.assertLess(err_qd, 1e-6)
+                    w = np.linspace(1.0, -0.5, model.nq)
+                    grads = final_angle_grads(sim, w)
+                    h = 1e-6
+                    for coordinate, link in enumerate(scene.joint_links):
+                        up, down = list(qd0), list(qd0)
+                        up[coordinate] += h
+                        down[coordinate] -= h
+                        fd = (w @ mujoco_rollout(path, q0, up, amplitude)[0][-1] -
+                              w @ mujoco_rollout(path, q0, down, amplitude)[0][-1]) / (2 * h)
+                        self.assertAlmostEqual(grads["link_qd"][link, 0], fd, delta=1e-5 * max(1.0, abs(fd)))
+
+    def check_floating(self, path):
         # floating.xml: a free body (its inertia off its axes) carrying a ball-jointed limb
         # with a hinge, tumbling in gravity for 2 s. MuJoCo's free joint keeps the body's
         # world position and orientation (w, x, y, z) in qpos; Nudge's keeps its translation
         # from where the file puts it, in the scene's y-up axes (x, y, z) -> (x, z, -y), and
         # its rotation (x, y, z, w). Angular velocities are in the body's frame in both.
-        path = os.path.join(DATA, "floating.xml")
         start = np.array([0.0, 0.0, 1.0])
         free_quat = np.array([0.95, 0.1, 0.2, -0.1]) / np.linalg.norm([0.95, 0.1, 0.2, -0.1])
         ball_quat = np.array([0.9, 0.2, -0.1, 0.3]) / np.linalg.norm([0.9, 0.2, -0.1, 0.3])
@@ -217,7 +298,8 @@ class MujocoReferenceTest(unittest.TestCase):
         expected_qd = np.concatenate([y_up(qds[:, :3]), qds[:, 3:]], axis=1)
         err_q, err_qd = np.abs(q - expected_q).max(), np.abs(qd - expected_qd).max()
         turned = np.abs(qs[:, 3:7] - qs[0, 3:7]).max()
-        print(f"\nfloating.xml: {len(qs) - 1} steps (the body's quaternion moves by up to {turned:.2f}), "
+        print(f"\n{os.path.basename(path)} ({mujoco.mjtIntegrator(model.opt.integrator).name}): {len(qs) - 1} steps "
+              f"(the body's quaternion moves by up to {turned:.2f}), "
               f"max |q - q_mujoco| {err_q:.2e}, |qd - qd_mujoco| {err_qd:.2e}; "
               f"MuJoCo's energy drift {energy[1] - energy[0]:+.3e} J")
         self.assertGreater(turned, 0.5)  # it tumbles

@@ -170,8 +170,9 @@ TEST_CASE("cli: import makes a scene of an MJCF robot beside it, which simulate 
 TEST_CASE("cli: import refuses what it cannot read, naming the file and line, and writes nothing") {
   TempDir dir;
   const fs::path robot = dir.path / "ball.xml";
-  std::ofstream(robot) << "<mujoco>\n  <worldbody>\n    <body name=\"b\">\n      <joint type=\"ball\" range=\"0 1\"/>\n"
-                          "    </body>\n  </worldbody>\n</mujoco>\n";  // a cone limit
+  std::ofstream(robot)
+      << "<mujoco>\n  <worldbody>\n    <body name=\"b\">\n      <joint type=\"ball\" range=\"0 200\"/>\n"
+         "    </body>\n  </worldbody>\n</mujoco>\n";  // a cone wider than a half turn
   const Run run = nudge("import " + robot.string());
   INFO(run.output);
   CHECK(run.exit_code == 2);

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "nudge/link_poses.h"
+#include "nudge/simulator.h"
 #include "scene_edits_test_scenes.h"
 #include "studio_test_scenes.h"
 
@@ -166,4 +167,71 @@ TEST_CASE("scene edits: adding and deleting links refuses what it cannot do, and
   const Result<Scene> deleted = edits::delete_links(walker, {2});
   REQUIRE_FALSE(deleted.ok());
   CHECK(deleted.error().message.find("delete links: the controller reads the joints") == 0);
+}
+
+TEST_CASE("scene edits: actuators added to a link's hinge on channels of their own, and deleted") {
+  TempDir temp;
+  const Scene scene = arm(temp.path);
+  REQUIRE(scene.channels == 2);
+  Scene driven = ok(edits::add_link_actuator(scene, 1, edits::LinkActuatorKind::Motor, 2.5));
+  driven = ok(edits::add_link_actuator(driven, 2, edits::LinkActuatorKind::PositionServo, 10));
+  driven = ok(edits::add_link_actuator(driven, 2, edits::LinkActuatorKind::VelocityServo, 0.5));
+  const std::vector<ArticulationActuator>& acts = driven.articulations.actuators;
+  REQUIRE(acts.size() == 3);
+  CHECK(acts[0].name == "motor1");
+  CHECK(acts[1].name == "servo1");
+  CHECK(acts[2].name == "servo2");
+  CHECK(acts[0].link == 1);
+  CHECK(acts[2].link == 2);
+  // Each on a new channel: the controls table grows by a column of zeros, the old
+  // channels' controls kept.
+  CHECK(driven.channels == 5);
+  CHECK(acts[0].channel == 2);
+  CHECK(acts[1].channel == 3);
+  CHECK(acts[2].channel == 4);
+  const std::vector<double>& before = values(scene, ParamId::Controls);
+  const std::vector<double>& after = values(driven, ParamId::Controls);
+  REQUIRE(after.size() == size_t(scene.settings.steps) * 5);
+  for (int t = 0; t < scene.settings.steps; ++t)
+    for (int c = 0; c < 5; ++c) CHECK(after[size_t(t * 5 + c)] == (c < 2 ? before[size_t(t * 2 + c)] : 0.0));
+  // MuJoCo's affine force: a motor's gain; kp (u - q); kv (u - qd).
+  CHECK(values(driven, ParamId::ActuatorGain) == std::vector<double>{2.5, 10, 0.5});
+  CHECK(values(driven, ParamId::ActuatorBiasQ) == std::vector<double>{0, -10, 0});
+  CHECK(values(driven, ParamId::ActuatorBiasQd) == std::vector<double>{0, 0, -0.5});
+  const std::string text = check_stable(driven, temp.path);
+  CHECK(text.find("\"servo2\"") != std::string::npos);
+  // A servo's control is its target: held at 0.4 rad (kp 200, the joints damped), link
+  // 2's hinge settles there, within what gravity bends it by.
+  Scene held = driven;
+  held.settings.steps = 3000;
+  shape_parameters(held);
+  for (int t = 0; t < held.settings.steps; ++t) held.params[ParamId::Controls].value[size_t(t * 5 + 3)] = 0.4;
+  held.params[ParamId::ActuatorGain].value[1] = 200, held.params[ParamId::ActuatorBiasQ].value[1] = -200;
+  held.params[ParamId::LinkDamping].value[1] = held.params[ParamId::LinkDamping].value[2] = 0.5;
+  SimulatorOptions options;
+  options.device = Device::Cpu;
+  Result<std::unique_ptr<Simulator>> sim = Simulator::create(held, options);
+  REQUIRE(sim.ok());
+  const Result<Trajectory> motion = (*sim)->trajectory(held.params);
+  REQUIRE(motion.ok());
+  const Trajectory& traj = *motion;
+  const int q2 = articulation_positions(held.articulations)[2];
+  CHECK(std::fabs(traj.joint_q[size_t(held.settings.steps) * size_t(traj.positions) + size_t(q2)] - 0.4) < 0.01);
+  // Deleted, with their rows; the channels stay.
+  const Scene fewer = ok(edits::delete_link_actuators(driven, {0, 2}));
+  REQUIRE(fewer.articulations.actuators.size() == 1);
+  CHECK(fewer.articulations.actuators[0].name == "servo1");
+  CHECK(values(fewer, ParamId::ActuatorGain) == std::vector<double>{10});
+  CHECK(values(fewer, ParamId::ActuatorBiasQ) == std::vector<double>{-10});
+  CHECK(fewer.channels == 5);
+  // Refusals.
+  check_error(edits::add_link_actuator(scene, 0, edits::LinkActuatorKind::Motor, 1),
+              "add motor: link 0 (base) has a weld joint; expected a hinge or a slide (an actuator drives one "
+              "coordinate)");
+  check_error(edits::add_link_actuator(scene, 7, edits::LinkActuatorKind::Motor, 1),
+              "add motor: link 7 does not exist; expected an index in [0, 3)");
+  check_error(edits::add_link_actuator(scene, 1, edits::LinkActuatorKind::PositionServo, 0),
+              "add position servo: found a gain of 0; expected a finite gain > 0");
+  check_error(edits::delete_link_actuators(driven, {3}),
+              "delete actuators: actuator 3 does not exist; expected an index in [0, 3)");
 }

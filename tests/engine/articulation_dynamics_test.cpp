@@ -1,6 +1,7 @@
 // The articulations' recursions on their own: the mass matrix, the bias forces and a
 // rollout of a double pendulum against MuJoCo's numbers, and the step's adjoint against
-// central differences in double, input by input.
+// central differences in double, input by input; the same for the RK4 step
+// (articulation_rk4.h).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -8,9 +9,36 @@
 
 #include "central_difference.h"
 #include "families/articulations/articulation_dynamics.h"
+#include "families/articulations/articulation_rk4.h"
 
 namespace nudge {
 namespace {
+
+// RK4's scratch for a tree of `dofs` coordinates and `positions` positions.
+struct Rk4Buffers {
+  int dofs;
+  std::vector<double> v = std::vector<double>(4 * size_t(dofs)), a = v, adj_v = v, adj_a = v,
+                      rate = std::vector<double>(size_t(dofs)), adj_rate = rate;
+  std::vector<double> q, adj_q;
+  Rk4Buffers(int coordinates, int positions) : dofs(coordinates), q(size_t(positions)), adj_q(size_t(positions)) {}
+  Rk4Scratch<double> scratch() {
+    return {v.data(), a.data(), adj_v.data(), adj_a.data(), rate.data(), adj_rate.data(), q.data(), adj_q.data(), dofs};
+  }
+};
+
+// One step of the fixture's tree, by RK4 where it says so (runge_kutta), and its adjoint.
+template <class Tree>
+bool step(Tree& b, const double* q, const double* qd, double* q_next, double* qd_next) {
+  if (b.runge_kutta) return tree_step_rk4(b.tree, b.inputs(), q, qd, b.scratch(), b.rk4.scratch(), q_next, qd_next);
+  return tree_step(b.tree, b.inputs(), q, qd, b.scratch(), q_next, qd_next);
+}
+template <class Tree>
+bool adjoint_step(Tree& b, const double* q, const double* qd, double* adj_q, double* adj_qd,
+                  const TreeGrad<double>& grad) {
+  if (b.runge_kutta)
+    return adjoint_tree_step_rk4(b.tree, b.inputs(), q, qd, b.scratch(), b.rk4.scratch(), adj_q, adj_qd, grad, 0);
+  return adjoint_tree_step(b.tree, b.inputs(), q, qd, b.scratch(), adj_q, adj_qd, grad, 0);
+}
 
 LinkModel<double> hinge_link(int parent, int dof, Vec3<double> pos, Vec3<double> com, double mass,
                              Vec3<double> diag_inertia) {
@@ -67,6 +95,8 @@ struct DoublePendulum {
                                        hinge_link(0, 1, {0, 0, -0.5}, {0, 0, -0.2}, 0.5, {0.007, 0.007, 0.0005})};
   std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0}};
   TreeModel tree{0, 2, 0, 2, 0, 2, 0};
+  bool runge_kutta = false;
+  Rk4Buffers rk4{2, 2};
   std::vector<LinkFrame<double>> frames = std::vector<LinkFrame<double>>(2);
   std::vector<double> matrix = std::vector<double>(4), tau = std::vector<double>(2), qdd = std::vector<double>(2),
                       work = std::vector<double>(2), mass = std::vector<double>(4), step = std::vector<double>(2),
@@ -114,6 +144,52 @@ TEST_CASE("a double pendulum swings for 2 s as MuJoCo's Euler at dt = 1 ms does,
   CHECK((k1 + u1) - (k0 + u0) == doctest::Approx(0.00344).epsilon(0.02));  // MuJoCo's drift, J
 }
 
+TEST_CASE("a double pendulum swings for 2 s as MuJoCo's RK4 at dt = 1 ms does, to 1e-9, and keeps its energy") {
+  DoublePendulum p;
+  p.runge_kutta = true;
+  std::vector<double> q{0.7, -0.4}, qd{0, 0}, qn(2), qdn(2);
+  double k0, u0;
+  tree_energy(p.tree, p.links.data(), q.data(), qd.data(), p.inputs().gravity, p.frames.data(), k0, u0);
+  for (int t = 0; t < 2000; ++t) {
+    REQUIRE(step(p, q.data(), qd.data(), qn.data(), qdn.data()));
+    q = qn, qd = qdn;
+  }
+  // mujoco 4.0.0: double_pendulum.xml with integrator RK4, qpos = (0.7, -0.4), 2000 x mj_step
+  CHECK(q[0] == doctest::Approx(-0.062249998692905).epsilon(1e-9));
+  CHECK(q[1] == doctest::Approx(-0.275849119850069).epsilon(1e-9));
+  CHECK(qd[0] == doctest::Approx(-0.332311140675306).epsilon(1e-9));
+  CHECK(qd[1] == doctest::Approx(-8.206085265965406).epsilon(1e-9));
+  double k1, u1;
+  tree_energy(p.tree, p.links.data(), q.data(), qd.data(), p.inputs().gravity, p.frames.data(), k1, u1);
+  // MuJoCo's RK4 drifts by -2.0e-11 J here, its Euler by +6.0e-3 J.
+  CHECK(std::fabs((k1 + u1) - (k0 + u0)) < 1e-9);
+}
+
+TEST_CASE("RK4's error falls as dt^4") {
+  // The double pendulum over 0.5 s at dt = 8, 4 and 2 ms against dt = 0.25 ms.
+  const auto final_q = [](double dt) {
+    DoublePendulum p;
+    p.runge_kutta = true;
+    std::vector<double> q{0.7, -0.4}, qd{0, 0}, qn(2), qdn(2);
+    TreeStepInputs<double> in = p.inputs();
+    in.dt = dt;
+    for (int t = 0; t < int(std::lround(0.5 / dt)); ++t) {
+      REQUIRE(tree_step_rk4(p.tree, in, q.data(), qd.data(), p.scratch(), p.rk4.scratch(), qn.data(), qdn.data()));
+      q = qn, qd = qdn;
+    }
+    return q;
+  };
+  const std::vector<double> truth = final_q(2.5e-4);
+  const auto error = [&](double dt) {
+    const std::vector<double> q = final_q(dt);
+    return std::max(std::fabs(q[0] - truth[0]), std::fabs(q[1] - truth[1]));
+  };
+  const double e8 = error(8e-3), e4 = error(4e-3), e2 = error(2e-3);
+  INFO("errors " << e8 << ", " << e4 << ", " << e2);
+  CHECK(e8 / e4 > 12);  // 16 for fourth order
+  CHECK(e4 / e2 > 12);
+}
+
 // A tree with every kind of joint and term: a slide carrying a hinge with an offset anchor,
 // a welded link, and a second branch; damping, armature, actuators of both kinds.
 struct Branchy {
@@ -127,6 +203,8 @@ struct Branchy {
                                              {3, 3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0}};
   std::vector<double> controls{0.7, 0.2};
   TreeModel tree{0, 5, 0, 4, 0, 4, 0};
+  bool runge_kutta = false;
+  Rk4Buffers rk4{4, 4};
   std::vector<double> q0{0.1, 0.4, -0.7, 1.1}, qd0{0.3, -0.5, 0.8, 0.2};
   Vec3<double> gravity{0.3, -0.2, -9.81};
   double dt = 0.01;
@@ -219,7 +297,7 @@ struct StepLoss {
   double operator()() {
     std::vector<double> x = q, xd = qd, xn(q.size()), xdn(qd.size());
     for (int t = 0; t < steps; ++t) {
-      REQUIRE(tree_step(b.tree, b.inputs(), x.data(), xd.data(), b.scratch(), xn.data(), xdn.data()));
+      REQUIRE(step(b, x.data(), xd.data(), xn.data(), xdn.data()));
       x = xn, xd = xdn;
     }
     double l = 0;
@@ -245,7 +323,7 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
   std::vector<std::vector<double>> qs{loss.q}, qds{loss.qd};
   for (int t = 0; t < loss.steps; ++t) {
     std::vector<double> xn(loss.q.size()), xdn(loss.qd.size());
-    REQUIRE(tree_step(b.tree, b.inputs(), qs.back().data(), qds.back().data(), b.scratch(), xn.data(), xdn.data()));
+    REQUIRE(step(b, qs.back().data(), qds.back().data(), xn.data(), xdn.data()));
     qs.push_back(xn), qds.push_back(xdn);
   }
   StepGradients g;
@@ -272,8 +350,7 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
                               g.stiffness.data(),
                               g.spring_ref.data()};
   for (int t = loss.steps - 1; t >= 0; --t)
-    REQUIRE(adjoint_tree_step(b.tree, b.inputs(), qs[size_t(t)].data(), qds[size_t(t)].data(), b.scratch(), g.q.data(),
-                              g.qd.data(), grad, 0));
+    REQUIRE(adjoint_step(b, qs[size_t(t)].data(), qds[size_t(t)].data(), g.q.data(), g.qd.data(), grad));
   return g;
 }
 
@@ -452,6 +529,31 @@ TEST_CASE("with an actuator's force clamped to its forcerange, a tree step's adj
   check_step_adjoint(b);
 }
 
+TEST_CASE("an RK4 tree step's adjoint matches central differences for every input") {
+  Branchy b;
+  b.runge_kutta = true;
+  check_step_adjoint(b);
+}
+
+TEST_CASE("with contacts (explicit in RK4's stages), an RK4 tree step's adjoint matches central differences") {
+  Branchy b;
+  b.runge_kutta = true;
+  const StepLoss<Branchy> at{b};
+  b.add_contacts(at.q.data());
+  check_step_adjoint(b);
+}
+
+TEST_CASE("with limits, springs and clamps, an RK4 tree step's adjoint matches central differences") {
+  Branchy b;
+  b.runge_kutta = true;
+  b.dofs[1].limited = 1, b.dofs[1].lower = -1.0, b.dofs[1].upper = 0.3;
+  b.dofs[1].limit_stiffness = 50, b.dofs[1].limit_damping = 2;
+  b.dofs[0].stiffness = 3.0, b.dofs[0].spring_ref = 0.4;
+  b.actuators[1].ctrl_limited = 1, b.actuators[1].ctrl_lower = -0.1, b.actuators[1].ctrl_upper = 0.1;
+  b.actuators[0].force_limited = 1, b.actuators[0].force_lower = -0.3, b.actuators[0].force_upper = 0.3;
+  check_step_adjoint(b);
+}
+
 // A floating base: a free root (its anchor off the origin) carrying a ball-jointed limb
 // with a hinge at its end, and a slide; its rotations start off unit length, as an
 // optimiser may leave them. Damping, armature and actuators on the hinge and the slide.
@@ -462,6 +564,8 @@ struct Floating {
                                              {10, 12, 1, 0.9, 15.0, -15.0, -1.5, 0, 0, 0, 0, 0, 0}};
   std::vector<double> controls{0.4, -0.3};
   TreeModel tree{0, 4, 0, 11, 0, 13, 0};
+  bool runge_kutta = false;
+  Rk4Buffers rk4{11, 13};
   Vec3<double> gravity{0.2, -9.81, 0.1};
   double dt = 0.01;
   std::vector<double> q0{0.1, 0.2, -0.05, 0.1, -0.2, 0.3, 0.9, 0.2, 0.1, -0.1, 0.95, 0.4, -0.1};
@@ -564,6 +668,40 @@ TEST_CASE("with a free base and a ball, a tree step's adjoint matches central di
 
 TEST_CASE("with a free base, a ball and contacts, a tree step's adjoint matches central differences") {
   Floating b;
+  b.add_contacts(b.q0.data());
+  check_step_adjoint(b);
+}
+
+TEST_CASE("with a ball past its cone limit, a tree step's adjoint matches central differences, Euler and RK4") {
+  Floating b;
+  // The limb's ball starts turned by 2 atan2(|v|, w) = 0.50 rad and turning further out;
+  // its cone is 0.3 rad. Its first coordinate holds the cone (dof_models).
+  DofModel<double>& cone = b.dofs[6];
+  cone.limited = 1, cone.lower = 0, cone.upper = 0.3, cone.limit_stiffness = 20, cone.limit_damping = 0.5;
+  ConeLimit<double> c;
+  REQUIRE(cone_limit(cone, &b.q0[7], &b.qd0[6], c));
+  CHECK(c.f < 0);  // it pushes back along the rotation's axis
+  std::vector<double> tau(11);
+  actuator_forces(b.tree, b.inputs(), b.q0.data(), b.qd0.data(), tau.data());
+  const Vec3<double> pushed{tau[6], tau[7], tau[8]};
+  CHECK(dot(pushed, c.axis) == doctest::Approx(c.f));
+  CHECK(length(cross(pushed, c.axis)) < 1e-12);
+  // Inside the cone, or when its rate turns back fast enough: nothing.
+  const double back[3] = {-30 * c.axis.x, -30 * c.axis.y, -30 * c.axis.z};
+  ConeLimit<double> other;
+  CHECK_FALSE(cone_limit(cone, &b.q0[7], back, other));
+  DofModel<double> wide = cone;
+  wide.upper = 0.6;
+  CHECK_FALSE(cone_limit(wide, &b.q0[7], &b.qd0[6], other));
+  check_step_adjoint(b);
+  b.runge_kutta = true;
+  check_step_adjoint(b);
+}
+
+TEST_CASE("with a free base, a ball and contacts, an RK4 tree step's adjoint matches central differences") {
+  Floating b;
+  b.runge_kutta = true;
+  check_step_adjoint(b);
   b.add_contacts(b.q0.data());
   check_step_adjoint(b);
 }

@@ -172,6 +172,36 @@ TEST_CASE("articulations: float32 agrees with float64") {
       branchy_scene(60), {ParamId::LinkMass, ParamId::LinkPosition, ParamId::LinkJointVelocity, ParamId::Controls});
 }
 
+TEST_CASE("articulations: with rk4, the scene's gradients, threads, checkpoints, float32 and its file") {
+  Scene scene = branchy_scene(30);
+  scene.settings.integrator = Integrator::RungeKutta4;
+  REQUIRE(check_scene(scene).ok());
+  // It is another step: the motion differs from Euler's.
+  const Trajectory euler = test::simulate_on_cpu(branchy_scene(30)), rk4 = test::simulate_on_cpu(scene);
+  CHECK(std::fabs(rk4.joint_q.back() - euler.joint_q.back()) > 1e-4);
+  std::vector<ParamId> ids = kLinkParams;
+  ids.push_back(ParamId::Controls);
+  ids.push_back(ParamId::Gravity);
+  test::check_against_central_differences(scene, ids);
+  test::require_same_bits_for_threads_and_checkpoints(scene);
+  test::check_float32_matches_float64(scene, {ParamId::LinkMass, ParamId::LinkJointVelocity, ParamId::Controls});
+  const std::string text = scene_json_text(scene);
+  CHECK(text.find("\"integrator\": \"rk4\"") != std::string::npos);
+  Result<Scene> loaded = parse_scene(text, "");
+  REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+  CHECK(loaded->settings.integrator == Integrator::RungeKutta4);
+  // Refused beside the families it does not step.
+  Scene mixed = scene;
+  RigidBody ball;
+  mixed.bodies.push_back(ball);
+  shape_parameters(mixed);
+  const Status refused = check_scene(mixed);
+  REQUIRE_FALSE(refused.ok());
+  CHECK_MESSAGE(refused.error().message.find("simulation.integrator: found rk4 in a scene with 1 rigid bodies") !=
+                    std::string::npos,
+                refused.error().message);
+}
+
 TEST_CASE("articulations: a joints objective's loss, its file form and its gradients") {
   Scene scene = branchy_scene(25);
   Objective joints;
@@ -792,10 +822,20 @@ TEST_CASE("articulations: balls and free joints keep in the file; the check refu
   Scene zero = scene;
   for (int c = 0; c < 4; ++c) zero.params[ParamId::LinkRotation].value[size_t(4 + c)] = 0;
   refused(zero, "articulations.links[1].rotation: found zero");
+  // A ball's range is a cone: [0, angle] with angle in (0, pi].
   Scene ranged = scene;
   ranged.articulations.links[1].limited = true;
   ranged.articulations.links[1].range[1] = 1;
-  refused(ranged, "articulations.links[1].range: found a range on a ball");
+  CHECK(check_scene(ranged).ok());
+  ranged.articulations.links[1].range[0] = -1;
+  refused(ranged, "articulations.links[1].range: found [-1, 1] on a ball; expected [0, angle] with angle in (0, pi]");
+  ranged.articulations.links[1].range[0] = 0, ranged.articulations.links[1].range[1] = 4;
+  refused(ranged, "articulations.links[1].range: found [0, 4] on a ball");
+  Scene free_range = scene;
+  free_range.articulations.links[0].limited = true;
+  refused(free_range,
+          "articulations.links[0].range: found a range on a free joint; expected one only on a hinge, a slide or a "
+          "ball");
   Scene driven = scene;
   driven.articulations.actuators[0].link = 1;
   refused(driven, "articulations.actuators[0].link: found the link \"limb\" with a ball");
@@ -958,7 +998,7 @@ TEST_CASE("articulations: a limited hinge stops at its range, and ranges and con
   weld.insert(at, "\"range\": [0, 1], ");
   const Result<Scene> welded = parse_scene(weld, "");
   REQUIRE_FALSE(welded.ok());
-  CHECK(welded.error().message.find("a range only on a hinge or a slide") != std::string::npos);
+  CHECK(welded.error().message.find("a range only on a hinge, a slide or a ball") != std::string::npos);
 }
 
 TEST_CASE("articulations: the scene check refuses a joint that moves nothing, and bad references") {

@@ -60,11 +60,19 @@ TEST_CASE("implicit scene file: the integrator and its solver settings") {
     CHECK(tuned->settings.implicit.linear_tolerance == 1e-12);
     CHECK(integrator_name(Integrator::ImplicitEuler) == "implicit_euler");
     CHECK(integrator_from_name("semi_implicit_euler") == Integrator::SemiImplicitEuler);
-    CHECK_FALSE(integrator_from_name("rk4").has_value());
+    CHECK(integrator_from_name("rk4") == Integrator::RungeKutta4);
+    CHECK(integrator_name(Integrator::RungeKutta4) == "rk4");
+    CHECK_FALSE(integrator_from_name("verlet").has_value());
   }
   SUBCASE("errors name the JSON path") {
-    CHECK(error_of(parse_scene(chain_file(R"(, "integrator": "rk4")"), "s.json")) ==
-          "s.json: $.simulation.integrator: found \"rk4\"; expected \"semi_implicit_euler\" or \"implicit_euler\"");
+    CHECK(error_of(parse_scene(chain_file(R"(, "integrator": "verlet")"), "s.json")) ==
+          "s.json: $.simulation.integrator: found \"verlet\"; expected \"semi_implicit_euler\", \"implicit_euler\" or "
+          "\"rk4\"");
+    // RK4 steps articulations only: a chain of particles is refused, not stepped by Euler.
+    const std::string rk4 = error_of(parse_scene(chain_file(R"(, "integrator": "rk4")"), "s.json"));
+    CHECK_MESSAGE(rk4.find("simulation.integrator: found rk4 in a scene with no articulations; expected "
+                           "semi_implicit_euler (rk4 steps articulations only)") != std::string::npos,
+                  rk4);
     CHECK(error_of(parse_scene(chain_file(R"(, "integrator": 1)"), "s.json")).find("$.simulation.integrator") !=
           std::string::npos);
     CHECK(

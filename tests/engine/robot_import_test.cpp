@@ -177,6 +177,23 @@ TEST_CASE("a free body with a ball-jointed limb imports its free joint, its ball
   CHECK(articulation_coordinate_count(r.articulations) == 10);
 }
 
+TEST_CASE("a ball's range imports as its cone limit, in radians, with MuJoCo's default time constant") {
+  const ImportedRobot r = imported(data_file("ball_cone.xml"));
+  REQUIRE(r.articulations.link_count() == 1);
+  const ArticulationLink& bob = r.articulations.links[0];
+  CHECK(bob.joint == ArticulationJoint::Ball);
+  CHECK(bob.limited);
+  CHECK(bob.range[0] == 0);
+  CHECK(bob.range[1] == doctest::Approx(std::numbers::pi / 6).epsilon(1e-15));
+  // robot_scene's spring and damper: the mean of the ball's three diagonal entries of M
+  // (about the joint: 0.01 + 0.16, 0.012 + 0.16, 0.002) over a 20 ms time constant.
+  const Scene scene = robot_scene(r, "ball_cone.xml", 10);
+  const double inertia = (0.17 + 0.172 + 0.002) / 3;
+  CHECK(scene.articulations.links[0].limit_stiffness == doctest::Approx(inertia / (0.02 * 0.02)).epsilon(1e-9));
+  CHECK(scene.articulations.links[0].limit_damping == doctest::Approx(2 * inertia / 0.02).epsilon(1e-9));
+  CHECK(check_scene(scene).ok());
+}
+
 TEST_CASE("the cartpole imports a damped slide cart, a hinge pole turned in degrees and a motor") {
   const ImportedRobot r = imported(data_file("cartpole.xml"));
   CHECK(r.name == "cartpole");
@@ -616,18 +633,21 @@ TEST_CASE("each kind of bad MJCF is refused with the file, the line and the elem
     CHECK(message ==
           file.string() + ":3: not valid XML: an element's end tag does not match its start (XMLElement name=body)");
   }
-  SUBCASE("a ball joint's cone limit, at its line") {
-    const auto file = dir.write("ball.xml", R"(<mujoco>
+  SUBCASE("a ball joint's cone limit past a half turn, or not from 0, at its line") {
+    for (const char* range : {"0 200", "10 60"}) {
+      const auto file = dir.write("ball.xml", std::string(R"(<mujoco>
   <worldbody>
     <body name="a">
-      <joint name="shoulder" type="ball" range="0 1"/>
+      <joint name="shoulder" type="ball" range=")") +
+                                                  range + R"("/>
       <geom size="0.1"/>
     </body>
   </worldbody>
 </mujoco>)");
-    const std::string message = import_error(file);
-    CHECK(message == file.string() + ":4: <joint name=\"shoulder\">: a ball joint's range (a cone limit) is not " +
-                         "supported yet; expected no range");
+      const std::string message = import_error(file);
+      CHECK(message == file.string() + ":4: <joint name=\"shoulder\">: a ball's range is a cone limit, \"0 angle\" " +
+                           "with angle in (0, 180] degrees (0, pi] rad");
+    }
   }
   SUBCASE("a free joint below another body") {
     const auto file = dir.write("free.xml",

@@ -137,8 +137,12 @@ TEST_CASE("scene gradient: every example scene through gradcheck") {
     bool walks = false;
     for (const ArticulationLink& link : scene->articulations.links)
       walks = walks || (link.joint == ArticulationJoint::Free && !scene->colliders.empty());
+    // The longest rollouts (cloth's and cloth_throw's cloths: cloth_throw's 289 particles
+    // over 1920 steps took this case 119 s of its 330 here) check the parameters they
+    // optimise; their families are checked entry by entry on drape and in their own suites.
+    const bool long_rollout = work > 300'000;
     require_gradients_match(*scene, 4, implicit ? 1e-4 : 1e-6, implicit ? 1e-6 : kGradCheckNoise, implicit ? 1e-11 : 0,
-                            hard_contact, walks ? 1e-4 : 0, implicit);
+                            hard_contact, walks ? 1e-4 : 0, implicit || long_rollout);
     ++checked;
   }
   CHECK(checked >= 5);

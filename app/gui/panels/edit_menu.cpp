@@ -203,6 +203,9 @@ void add_items(const EditMenu& panel) {
                           : shown.settings.integrator == Integrator::ImplicitEuler
                               ? "this scene steps with implicit_euler, which covers particles, springs, triangles "
                                 "and tets, not bodies: switch to semi_implicit_euler first"
+                          : shown.settings.integrator == Integrator::RungeKutta4
+                              ? "this scene steps with rk4, which steps articulations only: switch to "
+                                "semi_implicit_euler first"
                               : nullptr;
   const bool bodies_fit = no_bodies == nullptr;
   const auto body = [&](const char* item, const char* name, BodyShape shape, ShapeSize size) {

@@ -101,6 +101,10 @@ void settings(const Page& page) {
     row("integrator", "implicit (backward) Euler on springs and elements: Newton to " + number(im.newton_tolerance) +
                           " m/s (at most " + std::to_string(im.newton_iterations) + " iterations), GMRES (at most " +
                           std::to_string(im.linear_iterations) + "); gradients by implicit differentiation");
+  } else if (s.integrator == Integrator::RungeKutta4) {
+    row("integrator",
+        "classic Runge-Kutta (fourth order) on the articulations, as MuJoCo's RK4: four explicit "
+        "stages a step, gradients through each");
   } else {
     row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
   }
@@ -429,7 +433,10 @@ void link(const Page& page) {
   row("parent", link.parent < 0 ? std::string("world") : a.links[size_t(link.parent)].name);
   if (joint != ArticulationJoint::Weld) row("anchor", vec3(link.anchor) + " m (link frame)");
   if (axial) row("axis", vec3(link.axis) + " (link frame)");
-  if (link.limited)
+  if (link.limited && joint == ArticulationJoint::Ball)
+    row("cone limit", number(link.range[1]) + " rad, stiffness " + number(link.limit_stiffness) + ", damping " +
+                          number(link.limit_damping));
+  else if (link.limited)
     row("limits", "[" + number(link.range[0]) + ", " + number(link.range[1]) + "] " + (hinge ? "rad" : "m") +
                       ", stiffness " + number(link.limit_stiffness) + ", damping " + number(link.limit_damping));
   row("shapes", std::to_string(link.shapes.size()));
@@ -487,7 +494,31 @@ void link(const Page& page) {
     row("actuator", what);
     ImGui::PushID(static_cast<int>(n));
     edit_element_rows(page, ParamElement::LinkActuator, static_cast<int>(n), [](ParamId) { return false; });
+    if (button_row("", "", "Delete actuator", "Delete this actuator and its gain and biases (its channel stays)"))
+      queue_edit(page.commands, "delete actuator " + std::to_string(n),
+                 [n](const Scene& sc) { return studio::edits::delete_link_actuators(sc, {static_cast<int>(n)}); });
     ImGui::PopID();
+  }
+  // A new actuator on a hinge or slide, on a channel of its own (Controls edits its
+  // values; a position servo's are target angles, a velocity servo's target rates).
+  if (axial) {
+    using studio::edits::LinkActuatorKind;
+    const auto add = [&](const char* button, LinkActuatorKind kind, double gain, const char* tooltip) {
+      if (ImGui::SmallButton(button))
+        queue_edit(page.commands,
+                   "add a " + std::string(studio::edits::link_actuator_kind_name(kind)) + " to " + link.name,
+                   [k, kind, gain](const Scene& sc) { return studio::edits::add_link_actuator(sc, k, kind, gain); });
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+    };
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("add actuator");
+    ImGui::TableNextColumn();
+    add("Motor", LinkActuatorKind::Motor, 1.0, "force = gain u (gain 1), u on a new control channel");
+    add("Position servo", LinkActuatorKind::PositionServo, 10.0,
+        "force = kp (u - q) (kp 10): u, on a new channel, is the target");
+    add("Velocity servo", LinkActuatorKind::VelocityServo, 1.0,
+        "force = kv (u - qd) (kv 1): u, on a new channel, is the target rate");
   }
   const StudioState::Frame shown = state.shown_frame();
   const Trajectory* traj = shown.traj;

@@ -26,8 +26,9 @@ struct ImportedRobot {
   std::vector<double> pos, mass, com, inertia, damping, armature, q, qd, stiffness, spring_ref;
   // Per actuator: its gain and biases (actuator_gain, actuator_bias_q, actuator_bias_qd).
   std::vector<double> gain, bias_q, bias_qd;
-  int channels = 0;         // one per actuator, in order
-  double timestep = 0.002;  // MJCF's option timestep (MuJoCo's default)
+  int channels = 0;          // one per actuator, in order
+  double timestep = 0.002;   // MJCF's option timestep (MuJoCo's default)
+  bool runge_kutta = false;  // MJCF's option integrator="RK4": the scene steps with rk4
   double gravity[3] = {0, 0, -9.81};
   std::vector<ColliderShape> colliders;  // MJCF's worldbody planes (the floor), z up
   std::vector<std::string> ignored;      // what the file had that is not imported, for a note

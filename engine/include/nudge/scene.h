@@ -48,9 +48,10 @@ struct Ground {
 enum class Integrator {
   SemiImplicitEuler,  // v' = v + dt F(x, v) / m, x' = x + dt v' (the default)
   ImplicitEuler,      // backward Euler on the interaction forces, solved by Newton
+  RungeKutta4,        // classic fourth-order Runge-Kutta, for scenes of articulations only
 };
 
-// The names used in scene files: "semi_implicit_euler", "implicit_euler".
+// The names used in scene files: "semi_implicit_euler", "implicit_euler", "rk4".
 std::string_view integrator_name(Integrator integrator);
 std::optional<Integrator> integrator_from_name(std::string_view name);
 

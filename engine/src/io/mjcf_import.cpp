@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -412,8 +413,11 @@ private:
     if (!(robot_.timestep > 0)) fail(e, "timestep must be positive");
     const V3 g = vec3(el, "gravity", {robot_.gravity[0], robot_.gravity[1], robot_.gravity[2]});
     robot_.gravity[0] = g.x, robot_.gravity[1] = g.y, robot_.gravity[2] = g.z;
-    if (const char* integrator = e->Attribute("integrator"); integrator && std::string_view(integrator) != "Euler")
-      note("integrator " + std::string(integrator) + " (nudge steps with MuJoCo's Euler)");
+    if (const char* integrator = e->Attribute("integrator")) {
+      robot_.runge_kutta = std::string_view(integrator) == "RK4";
+      if (!robot_.runge_kutta && std::string_view(integrator) != "Euler")
+        note("integrator " + std::string(integrator) + " (nudge steps with MuJoCo's Euler)");
+    }
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       const std::string_view n = a->Name();
       if (n != "timestep" && n != "gravity" && n != "integrator") note("option " + std::string(n));
@@ -755,14 +759,19 @@ private:
     const std::string limited = keyword(el, "limited", {"true", "false", "auto"}, "auto");
     const bool has_range = find_attribute(el, "range").has_value();
     if (limited == "true" && !has_range) fail(e, "limited=\"true\" needs a range");
-    if ((type == "ball" || type == "free") && has_range && limited != "false")
-      fail(e, "a " + type + " joint's range (a cone limit) is not supported yet; expected no range");
+    if (type == "free" && has_range && limited != "false") fail(e, "a free joint has no range; expected none");
     if (has_range && limited != "false") {
       const std::vector<double> range = numbers(el, "range", 2, 2, {});
-      const bool hinge = link.joint == ArticulationJoint::Hinge;
-      link.range[0] = hinge ? angle(range[0]) : range[0];
-      link.range[1] = hinge ? angle(range[1]) : range[1];
-      if (!(link.range[0] < link.range[1])) fail(e, "range needs lower < upper");
+      const bool turns = link.joint == ArticulationJoint::Hinge || link.joint == ArticulationJoint::Ball;
+      link.range[0] = turns ? angle(range[0]) : range[0];
+      link.range[1] = turns ? angle(range[1]) : range[1];
+      if (link.joint == ArticulationJoint::Ball) {  // MuJoCo's cone: range="0 angle"
+        if (!(link.range[0] == 0 && link.range[1] > 0 && link.range[1] <= std::numbers::pi * (1 + 1e-12)))
+          fail(e, "a ball's range is a cone limit, \"0 angle\" with angle in (0, 180] degrees (0, pi] rad");
+        link.range[1] = std::min(link.range[1], std::numbers::pi);  // 180 degrees, rounded
+      } else if (!(link.range[0] < link.range[1])) {
+        fail(e, "range needs lower < upper");
+      }
       link.limited = true;  // its stiffness and damping: robot_scene, from MuJoCo's default time constant
     }
     // A hinge's or slide's spring; a ball's (on its quaternion) is not imported.

@@ -21,7 +21,8 @@ void z_up_to_y_up(const double* v, double* out) {
 
 // MuJoCo's default limit (solref 0.02 1: a time constant of 20 ms, critically damped) as
 // a spring and damper on each limited coordinate, scaled by its inertia at the initial q
-// (the mass matrix's diagonal with its armature): k = m / tc^2, b = 2 m / tc.
+// (the mass matrix's diagonal with its armature): k = m / tc^2, b = 2 m / tc. A ball's
+// cone takes the mean of its three coordinates' (its axis moves).
 void set_limit_terms(Scene& scene) {
   constexpr double kTimeConstant = 0.02;  // s
   Articulations& a = scene.articulations;
@@ -35,7 +36,9 @@ void set_limit_terms(Scene& scene) {
   for (size_t k = 0; k < a.links.size(); ++k) {
     ArticulationLink& l = a.links[k];
     if (!l.limited || coordinate[k] < 0) continue;
-    const double inertia = diagonal[size_t(coordinate[k])];
+    double inertia = diagonal[size_t(coordinate[k])];
+    if (l.joint == ArticulationJoint::Ball)
+      inertia = (inertia + diagonal[size_t(coordinate[k] + 1)] + diagonal[size_t(coordinate[k] + 2)]) / 3;
     l.limit_stiffness = inertia / (kTimeConstant * kTimeConstant);
     l.limit_damping = 2 * inertia / kTimeConstant;
   }
@@ -75,6 +78,7 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
   scene.description = "Imported from " + std::filesystem::path(source).filename().string() + ".";
   scene.settings.dt = robot.timestep;
   scene.settings.steps = steps;
+  if (robot.runge_kutta) scene.settings.integrator = Integrator::RungeKutta4;
   scene.channels = robot.channels;
   scene.articulations = robot.articulations;
   scene.articulations.source = source;

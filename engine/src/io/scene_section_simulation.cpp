@@ -24,7 +24,7 @@ void SceneReader::read_simulation(const Node& node, Scene& scene) const {
     s.checkpoint_every = int_in(*every, 0, kIntMax, "an integer (0: store every state)");
   read_param_columns(node, scene, "simulation", 1);
   if (auto ground = optional(node, "ground")) read_ground(*ground, scene);
-  const std::string integrators = "\"semi_implicit_euler\" or \"implicit_euler\"";
+  const std::string integrators = "\"semi_implicit_euler\", \"implicit_euler\" or \"rk4\"";
   if (auto integrator = optional(node, "integrator")) {
     const std::optional<Integrator> chosen = integrator_from_name(string(*integrator, integrators));
     if (!chosen) fail_found(*integrator, integrators);
@@ -94,8 +94,9 @@ static OrderedJson simulation_json(const Scene& scene) {
   sim["steps"] = scene.settings.steps;
   sim["checkpoint_every"] = scene.settings.checkpoint_every;
   // Only when not the default, so that scenes written before it existed save unchanged.
-  if (scene.settings.integrator != Integrator::SemiImplicitEuler) {
+  if (scene.settings.integrator != Integrator::SemiImplicitEuler)
     sim["integrator"] = std::string(integrator_name(scene.settings.integrator));
+  if (scene.settings.integrator == Integrator::ImplicitEuler) {
     const ImplicitSettings& im = scene.settings.implicit;
     sim["implicit"] = {{"newton_iterations", im.newton_iterations},
                        {"newton_tolerance", im.newton_tolerance},
@@ -163,6 +164,19 @@ static Problem check_settings(const Scene& scene) {
     return "simulation.integrator: found implicit_euler in a scene with articulations; expected semi_implicit_euler "
            "(the articulations take MuJoCo's Euler step, with their joints' damping implicit, whatever the "
            "particles' integrator)";
+  // RK4 steps the articulations' smooth motion; the other families' forces and contacts
+  // have semi-implicit steps of their own, which would silently run beside it.
+  if (s.integrator == Integrator::RungeKutta4) {
+    const auto refuse = [](const std::string& what) -> Problem {
+      return "simulation.integrator: found rk4 in a scene with " + what +
+             "; expected semi_implicit_euler (rk4 steps articulations only)";
+    };
+    if (scene.articulations.empty()) return refuse("no articulations");
+    if (scene.particle_count() > 0) return refuse(std::to_string(scene.particle_count()) + " particles");
+    if (scene.body_count() > 0) return refuse(std::to_string(scene.body_count()) + " rigid bodies");
+    if (scene.material_points.count() > 0)
+      return refuse(std::to_string(scene.material_points.count()) + " material points");
+  }
   return std::nullopt;
 }
 

@@ -3,7 +3,7 @@
 namespace nudge {
 
 namespace {
-constexpr std::string_view kIntegratorNames[] = {"semi_implicit_euler", "implicit_euler"};
+constexpr std::string_view kIntegratorNames[] = {"semi_implicit_euler", "implicit_euler", "rk4"};
 }
 
 std::string_view integrator_name(Integrator integrator) { return kIntegratorNames[static_cast<int>(integrator)]; }

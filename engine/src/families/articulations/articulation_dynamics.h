@@ -359,6 +359,53 @@ NUDGE_HD T limit_force(const DofModel<T>& d, T q, T qd, T& dq, T& dqd) {
   return f;
 }
 
+// A ball's cone limit (MuJoCo's ball range [0, angle]), kept as its first coordinate's
+// limit (upper: the angle, in (0, pi]). The ball's rotation turns by theta about the unit
+// axis a (the same in the link's axes and its parent's); past upper, its coordinates
+// (turns about the link's axes) feel the torque f a with f = -k (theta - upper) - b (qd . a),
+// never pulling it further out. False, and no torque, inside the cone.
+template <class T>
+struct ConeLimit {
+  Quat<T> raw;   // the ball's four numbers, as q holds them
+  T sign;        // +-1: the rotation with w >= 0 (q and -q turn alike)
+  Vec3<T> axis;  // a
+  T s, w;        // |v| and w of that unit rotation: theta = 2 atan2(s, w)
+  T f;
+};
+template <class T>
+NUDGE_HD bool cone_limit(const DofModel<T>& d, const T* q, const T* qd, ConeLimit<T>& c) {
+  if (!d.limited) return false;
+  c.raw = Quat<T>{q[0], q[1], q[2], q[3]};
+  const Quat<T> n = normalize(c.raw);
+  c.sign = n.w < T(0) ? T(-1) : T(1);
+  const Vec3<T> v{c.sign * n.x, c.sign * n.y, c.sign * n.z};
+  c.s = length(v), c.w = c.sign * n.w;
+  const T theta = T(2) * std::atan2(c.s, c.w);
+  if (!(theta > d.upper && c.s > T(0))) return false;
+  c.axis = (T(1) / c.s) * v;
+  c.f = -d.limit_stiffness * (theta - d.upper) - d.limit_damping * dot(Vec3<T>{qd[0], qd[1], qd[2]}, c.axis);
+  return c.f <= T(0);
+}
+
+// Its adjoint: lambda (dL/dtau on the ball's three coordinates) into the adjoints of the
+// four numbers and the three rates.
+template <class T>
+NUDGE_HD void adj_cone_limit(const DofModel<T>& d, const T* qd, const ConeLimit<T>& c, Vec3<T> lambda, T* adj_q,
+                             T* adj_qd) {
+  const Vec3<T> a = c.axis, rate{qd[0], qd[1], qd[2]};
+  const T along = dot(lambda, a);
+  const Vec3<T> adj_rate = (-d.limit_damping * along) * a;  // tau = f a
+  adj_qd[0] += adj_rate.x, adj_qd[1] += adj_rate.y, adj_qd[2] += adj_rate.z;
+  const Vec3<T> adj_a = c.f * lambda + (-d.limit_damping * along) * rate;
+  const T adj_theta = -d.limit_stiffness * along;
+  // theta = 2 atan2(s, w) with s^2 + w^2 = 1: dtheta/dv = 2 w a, dtheta/dw = -2 s; a = v / s.
+  const Vec3<T> adj_v = (T(2) * c.w * adj_theta) * a + (T(1) / c.s) * (adj_a + (-dot(a, adj_a)) * a);
+  const T adj_w = T(-2) * c.s * adj_theta;
+  Quat<T> adj_raw{0, 0, 0, 0};
+  adj_normalize(c.raw, Quat<T>{c.sign * adj_v.x, c.sign * adj_v.y, c.sign * adj_v.z, c.sign * adj_w}, adj_raw);
+  adj_q[0] += adj_raw.x, adj_q[1] += adj_raw.y, adj_q[2] += adj_raw.z, adj_q[3] += adj_raw.w;
+}
+
 // tau of the actuators and the limits acting on the tree's coordinates.
 template <class T>
 NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd, T* tau) {
@@ -375,6 +422,12 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     bool inside, free;
     const T u = actuator_control(in, act, inside);
     tau[i] += act.gear * actuator_force(act, u, q[act.position], qd[i], free);
+  }
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {  // the balls' cones
+    const LinkModel<T>& l = in.links[k];
+    ConeLimit<T> cone;
+    if (l.joint != int(LinkJoint::Ball) || !cone_limit(in.dofs[l.dof], q + l.position, qd + l.dof, cone)) continue;
+    tau[l.dof] += cone.f * cone.axis.x, tau[l.dof + 1] += cone.f * cone.axis.y, tau[l.dof + 2] += cone.f * cone.axis.z;
   }
 }
 
@@ -514,7 +567,8 @@ NUDGE_HD void integrate_positions(const TreeModel& tree, const LinkModel<T>* lin
 }
 
 // Its adjoint: adj_q holds dL/dq' on entry and dL/dq (from this map) on return; the
-// rates' shares are added to adj_qd.
+// rates' shares are added to adj_qd. The rates integrated were qd + dt qdd (the Euler
+// step's new ones) or, with qdd null, qd itself (RK4's weighted rates).
 template <class T>
 NUDGE_HD void adjoint_integrate_positions(const TreeModel& tree, const LinkModel<T>* links, const T* q, const T* qd,
                                           const T* qdd, T dt, T* adj_q, T* adj_qd) {
@@ -525,7 +579,8 @@ NUDGE_HD void adjoint_integrate_positions(const TreeModel& tree, const LinkModel
     for (int c = 0; c < shifts; ++c) adj_qd[l.dof + c] += dt * adj_q[l.position + c];
     if (turn >= 0) {
       const int d = l.dof + turn;
-      const Vec3<T> w{qd[d] + dt * qdd[d], qd[d + 1] + dt * qdd[d + 1], qd[d + 2] + dt * qdd[d + 2]};
+      const Vec3<T> w = qdd ? Vec3<T>{qd[d] + dt * qdd[d], qd[d + 1] + dt * qdd[d + 1], qd[d + 2] + dt * qdd[d + 2]}
+                            : Vec3<T>{qd[d], qd[d + 1], qd[d + 2]};
       T* adj = adj_q + l.position + turn;
       const T adj_next[4] = {adj[0], adj[1], adj[2], adj[3]};
       Vec3<T> adj_w{0, 0, 0};
@@ -679,22 +734,16 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
   }
 }
 
-// The adjoint of tree_step: adj_q and adj_qd hold dL/dq' and dL/dqd' on entry and
-// dL/dq and dL/dqd on return; the parameters' shares are added to grad. False where M~
-// is not positive definite.
+// The adjoint of tree_acceleration, called after it and after inverse_dynamics at its qdd
+// (so the frames hold that motion; contact_dt as the step saw its contacts): s.work holds
+// dL/dqdd on entry. Every input's share is added: q's to adj_q, qd's to adj_qd, the
+// parameters' to grad.
 template <class T>
-NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
-                                         const TreeScratch<T>& s, T* adj_q, T* adj_qd, const TreeGrad<T>& grad,
-                                         int tree_index) {
-  if (!tree_acceleration(tree, in, q, qd, s)) return false;
+NUDGE_HD_NOINLINE void adjoint_tree_acceleration(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q,
+                                                 const T* qd, const TreeScratch<T>& s, T* adj_q, T* adj_qd,
+                                                 const TreeGrad<T>& grad, int tree_index) {
   const bool touching = in.contacts.active();
-  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work, &in.contacts,
-                   in.dt);  // the motion at qdd, RNEA's adjoint reads
   const int first = tree.first_dof, n = tree.dofs;
-  // qd' = qd + dt qdd and q' from q and qd' (integrate_positions): dL/dqdd = dt dL/dqd'
-  // after q's share has reached qd'.
-  adjoint_integrate_positions(tree, in.links, q, qd, s.qdd, in.dt, adj_q, adj_qd);
-  for (int i = first; i < first + n; ++i) s.work[i] = in.dt * adj_qd[i];
   // lambda = (dr/dqdd)^-T dL/dqdd: M~ is symmetric; with contacts, dr/dqdd need not be.
   if (touching)
     lu_solve_transposed(s.matrix + tree.matrix, n, s.work + first);
@@ -718,6 +767,13 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
     adj_q[act.position] += act.gear * act.bias_q * act.gear * lambda;
     adj_qd[i] += act.gear * act.bias_qd * act.gear * lambda;
   }
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {  // the balls' cones, as tau
+    const LinkModel<T>& l = in.links[k];
+    ConeLimit<T> cone;
+    if (l.joint != int(LinkJoint::Ball) || !cone_limit(in.dofs[l.dof], q + l.position, qd + l.dof, cone)) continue;
+    const Vec3<T> lambda{s.work[l.dof], s.work[l.dof + 1], s.work[l.dof + 2]};
+    adj_cone_limit(in.dofs[l.dof], qd + l.dof, cone, lambda, adj_q + l.position, adj_qd + l.dof);
+  }
   for (int i = first; i < first + n; ++i) {
     const DofModel<T>& d = in.dofs[i];
     if (d.position >= 0) {
@@ -738,6 +794,23 @@ NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepIn
   }
   adjoint_inverse_dynamics(tree, in.links, q, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts,
                            in.dt);
+}
+
+// The adjoint of tree_step: adj_q and adj_qd hold dL/dq' and dL/dqd' on entry and
+// dL/dq and dL/dqd on return; the parameters' shares are added to grad. False where M~
+// is not positive definite.
+template <class T>
+NUDGE_HD_NOINLINE bool adjoint_tree_step(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
+                                         const TreeScratch<T>& s, T* adj_q, T* adj_qd, const TreeGrad<T>& grad,
+                                         int tree_index) {
+  if (!tree_acceleration(tree, in, q, qd, s)) return false;
+  inverse_dynamics(tree, in.links, qd, s.qdd, in.gravity, s.frames, s.work, &in.contacts,
+                   in.dt);  // the motion at qdd, RNEA's adjoint reads
+  // qd' = qd + dt qdd and q' from q and qd' (integrate_positions): dL/dqdd = dt dL/dqd'
+  // after q's share has reached qd'.
+  adjoint_integrate_positions(tree, in.links, q, qd, s.qdd, in.dt, adj_q, adj_qd);
+  for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) s.work[i] = in.dt * adj_qd[i];
+  adjoint_tree_acceleration(tree, in, q, qd, s, adj_q, adj_qd, grad, tree_index);
   return true;
 }
 

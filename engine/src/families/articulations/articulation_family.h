@@ -1,6 +1,7 @@
 // The articulations as a family of the rollout (nudge/articulations.h): their joint
 // coordinates and rates as state, their links' parameters, and one step per tree
-// (articulation_dynamics.h) in the bodies' phase, one kernel thread per tree. The
+// (articulation_dynamics.h; articulation_rk4.h with Integrator::RungeKutta4) in the
+// bodies' phase, one kernel thread per tree. The
 // actuators read the controls table every actuator reads. A scene without articulations
 // has no state, arrays or phase work from it.
 #pragma once
@@ -11,6 +12,7 @@
 
 #include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_links.h"
+#include "families/articulations/articulation_rk4.h"
 #include "kernels/model.h"
 #include "nudge/colliders.h"
 #include "nudge/parameter_facts.h"
@@ -29,13 +31,16 @@ struct ArticulationStepKernel {
   const TreeModel* trees;
   TreeStepInputs<T> in;
   TreeScratch<T> scratch;
+  Rk4Scratch<T> rk4;  // active with Integrator::RungeKutta4
   const T* q;
   const T* qd;
   T* q_next;
   T* qd_next;
   NUDGE_HD void operator()(int i) const {
     const TreeModel& tree = trees[i];
-    if (tree_step(tree, in, q, qd, scratch, q_next, qd_next)) return;
+    if (rk4.active() ? tree_step_rk4(tree, in, q, qd, scratch, rk4, q_next, qd_next)
+                     : tree_step(tree, in, q, qd, scratch, q_next, qd_next))
+      return;
     for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) qd_next[k] = std::numeric_limits<T>::quiet_NaN();
     for (int k = tree.first_position; k < tree.first_position + tree.positions; ++k)
       q_next[k] = std::numeric_limits<T>::quiet_NaN();
@@ -49,6 +54,7 @@ struct ArticulationAdjointKernel {
   const TreeModel* trees;
   TreeStepInputs<T> in;
   TreeScratch<T> scratch;
+  Rk4Scratch<T> rk4;
   const T* q;
   const T* qd;
   T* adj_q;
@@ -56,7 +62,9 @@ struct ArticulationAdjointKernel {
   TreeGrad<T> grad;
   NUDGE_HD void operator()(int i) const {
     const TreeModel& tree = trees[i];
-    if (adjoint_tree_step(tree, in, q, qd, scratch, adj_q, adj_qd, grad, i)) return;
+    if (rk4.active() ? adjoint_tree_step_rk4(tree, in, q, qd, scratch, rk4, adj_q, adj_qd, grad, i)
+                     : adjoint_tree_step(tree, in, q, qd, scratch, adj_q, adj_qd, grad, i))
+      return;
     for (int k = tree.first_dof; k < tree.first_dof + tree.dofs; ++k) adj_qd[k] = std::numeric_limits<T>::quiet_NaN();
     for (int k = tree.first_position; k < tree.first_position + tree.positions; ++k)
       adj_q[k] = std::numeric_limits<T>::quiet_NaN();
@@ -69,7 +77,8 @@ public:
   ArticulationFamily(const Scene& scene, const Exec& exec)
       : links_(scene.articulations.link_count()), dofs_(articulation_coordinate_count(scene.articulations)),
         positions_(articulation_position_count(scene.articulations)), channels_(scene.channels),
-        articulations_(scene.articulations), contact_(scene.contact), dt_(static_cast<T>(scene.settings.dt)) {
+        articulations_(scene.articulations), contact_(scene.contact), dt_(static_cast<T>(scene.settings.dt)),
+        runge_kutta_(scene.settings.integrator == Integrator::RungeKutta4) {
     if (links_ == 0) return;
     const Articulations& a = scene.articulations;
     coordinate_ = articulation_coordinates(a);
@@ -82,6 +91,12 @@ public:
     exec.resize(frames_, size_t(links_));
     for (Array* m : {&matrix_, &mass_}) exec.resize(*m, size_t(matrix > 0 ? matrix : 1));
     for (Array* v : {&tau_, &qdd_, &work_, &step_, &base_}) exec.resize(*v, size_t(dofs_ > 0 ? dofs_ : 1));
+    if (runge_kutta_) {
+      const size_t dofs = size_t(dofs_ > 0 ? dofs_ : 1), positions = size_t(positions_ > 0 ? positions_ : 1);
+      for (Array* v : {&rk4_v_, &rk4_a_, &rk4_adj_v_, &rk4_adj_a_}) exec.resize(*v, 4 * dofs);
+      for (Array* v : {&rk4_rate_, &rk4_adj_rate_}) exec.resize(*v, dofs);
+      for (Array* v : {&rk4_q_, &rk4_adj_q_}) exec.resize(*v, positions);
+    }
     points_ = link_contact_points(a);
     contact_points_ = static_cast<int>(points_.radius.size());
     if (contact_points_ > 0) exec.upload(point_start_, points_.start);
@@ -118,9 +133,10 @@ public:
 
   void integrate_bodies(const StepPass<T, Exec>& pass) {
     if (links_ == 0) return;
-    pass.exec.launch(tree_count_, ArticulationStepKernel<T>{pass.exec.data(trees_), inputs(pass.exec, pass.m, pass.t),
-                                                            scratch(pass.exec), pass.state.joint_q, pass.state.joint_qd,
-                                                            pass.next.joint_q, pass.next.joint_qd});
+    pass.exec.launch(tree_count_,
+                     ArticulationStepKernel<T>{pass.exec.data(trees_), inputs(pass.exec, pass.m, pass.t),
+                                               scratch(pass.exec), rk4_scratch(pass.exec), pass.state.joint_q,
+                                               pass.state.joint_qd, pass.next.joint_q, pass.next.joint_qd});
   }
 
   void adjoint_integrate_bodies(const AdjointPass<T, Exec>& pass) {
@@ -145,8 +161,8 @@ public:
         g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
     }
     exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), inputs(exec, pass.m, pass.t),
-                                                          scratch(exec), pass.state.joint_q, pass.state.joint_qd,
-                                                          pass.adj.joint_q, pass.adj.joint_qd, g});
+                                                          scratch(exec), rk4_scratch(exec), pass.state.joint_q,
+                                                          pass.state.joint_qd, pass.adj.joint_q, pass.adj.joint_qd, g});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -291,10 +307,18 @@ private:
             exec.data(work_),   exec.data(mass_),   exec.data(step_), exec.data(base_)};
   }
 
+  Rk4Scratch<T> rk4_scratch(const Exec& exec) {
+    if (!runge_kutta_) return {};
+    return {exec.data(rk4_v_),     exec.data(rk4_a_),     exec.data(rk4_adj_v_),
+            exec.data(rk4_adj_a_), exec.data(rk4_rate_),  exec.data(rk4_adj_rate_),
+            exec.data(rk4_q_),     exec.data(rk4_adj_q_), dofs_};
+  }
+
   int links_, dofs_, positions_, channels_;
   Articulations articulations_;
   ContactSettings contact_;
   T dt_;
+  bool runge_kutta_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
   LinkContactPoints points_;  // unscaled: the scale of each upload places them
   std::vector<int> coordinate_, position_;
@@ -305,6 +329,7 @@ private:
   typename Exec::template Array<DofActuator<T>> actuators_;
   typename Exec::template Array<LinkFrame<T>> frames_;
   Array matrix_, tau_, qdd_, work_, mass_, step_, base_;
+  Array rk4_v_, rk4_a_, rk4_adj_v_, rk4_adj_a_, rk4_rate_, rk4_adj_rate_, rk4_q_, rk4_adj_q_;  // RK4's only
   typename Exec::template Array<int> point_start_;
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,10 +105,16 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
       for (double& x : l.length_axis) x /= n;
     }
     if (auto v = r.optional(item, "range")) {
-      if (joint_velocity_count(l.joint) != 1)
-        r.fail_found(*v, "a range only on a hinge or a slide (this joint has no single coordinate)");
-      read_numbers(r, *v, l.range, "[lower, upper]: the joint's limits (rad or m)");
-      if (!(l.range[0] < l.range[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
+      if (l.joint == ArticulationJoint::Ball) {
+        const char* cone = "[0, angle]: a ball's cone limit, its largest angle in (0, pi] (rad)";
+        read_numbers(r, *v, l.range, cone);
+        if (!(l.range[0] == 0 && l.range[1] > 0 && l.range[1] <= std::numbers::pi)) r.fail_found(*v, cone);
+      } else {
+        if (joint_velocity_count(l.joint) != 1)
+          r.fail_found(*v, "a range only on a hinge, a slide or a ball (this joint has no limit)");
+        read_numbers(r, *v, l.range, "[lower, upper]: the joint's limits (rad or m)");
+        if (!(l.range[0] < l.range[1])) r.fail_found(*v, "[lower, upper] with lower < upper");
+      }
       l.limited = true;
     }
     const auto limit_term = [&](const char* key, double& out) {
@@ -280,13 +287,19 @@ std::optional<std::string> check_articulations(const Scene& scene) {
                std::string(articulation_joint_name(l.joint)) +
                "; expected 0 (a joint spring only on a hinge or a slide)";
     }
-    if (l.limited) {
+    if (l.limited && l.joint == ArticulationJoint::Ball) {  // a cone: [0, its angle]
+      if (!(l.range[0] == 0 && l.range[1] > 0 && l.range[1] <= std::numbers::pi))
+        return at + ".range: found [" + number_text(l.range[0]) + ", " + number_text(l.range[1]) +
+               "] on a ball; expected [0, angle] with angle in (0, pi] (a cone limit, as MuJoCo's)";
+    } else if (l.limited) {
       if (joint_velocity_count(l.joint) != 1)
         return at + ".range: found a range on a " + std::string(articulation_joint_name(l.joint)) +
-               "; expected one only on a hinge or a slide";
+               " joint; expected one only on a hinge, a slide or a ball";
       if (!(std::isfinite(l.range[0]) && std::isfinite(l.range[1]) && l.range[0] < l.range[1]))
         return at + ".range: found [" + std::to_string(l.range[0]) + ", " + std::to_string(l.range[1]) +
                "]; expected finite [lower, upper] with lower < upper";
+    }
+    if (l.limited) {
       if (!(l.limit_stiffness >= 0 && std::isfinite(l.limit_stiffness)))
         return at + ".limit_stiffness: found " + std::to_string(l.limit_stiffness) + "; expected a number >= 0";
       if (!(l.limit_damping >= 0 && std::isfinite(l.limit_damping)))
