@@ -1,9 +1,11 @@
 // The articulations' look: each link's shapes at its pose (forward kinematics of the
 // motion's joint coordinates at the step, or of the initial q), a line from each link to
-// its parent, and each joint's axis through its anchor.
+// its parent, each joint's axis through its anchor, and each limited joint's range.
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <span>
+#include <vector>
 
 #include "nudge/link_poses.h"
 #include "nudge/quat.h"
@@ -54,6 +56,93 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
   return c;
 }
 
+using V = Vec3<double>;
+
+V v3(const double* v) { return {v[0], v[1], v[2]}; }
+
+// A unit vector across the unit axis a: toward d where d has a part across it.
+V across(const V& a, const V& d) {
+  const V part = d - dot(d, a) * a;
+  if (length_squared(part) > 1e-18) return normalize(part);
+  const V other = std::fabs(a.x) < 0.9 ? V{1, 0, 0} : V{0, 1, 0};
+  return normalize(other - dot(other, a) * a);
+}
+
+// Link k's joint position entries at the step: the motion's, else its starting ones
+// (link_q; a ball's link_rotation).
+std::vector<double> joint_q_at(const Scene& scene, const Trajectory* traj, int step, int k) {
+  const Articulations& a = scene.articulations;
+  const int positions = articulation_position_count(a), at = articulation_positions(a)[size_t(k)];
+  const int count = joint_position_count(a.links[size_t(k)].joint);
+  if (traj && traj->positions == positions && positions > 0) {
+    const double* q = &traj->joint_q[size_t(std::clamp(step, 0, traj->steps)) * size_t(positions) + size_t(at)];
+    return {q, q + count};
+  }
+  if (a.links[size_t(k)].joint == ArticulationJoint::Ball) {
+    const double* r = &scene.params[ParamId::LinkRotation].value[4 * size_t(k)];
+    return {r, r + 4};
+  }
+  return {scene.params[ParamId::LinkJointPosition].value[size_t(k)]};
+}
+
+// Each limited joint's range about its anchor, `reach` long: a hinge's as an arc from its
+// lower to its upper bound with a spoke at each (turned about its axis from where its
+// centre of mass lies at the step), a slide's as a bar along its axis from bound to bound,
+// a ball's cone as a rim with four spokes around the way its centre of mass points when
+// the ball is not turned.
+void add_joint_limits(const DrawContext& context, const std::vector<LinkPose>& poses, double reach,
+                      render::LineBatch& lines) {
+  const Scene& scene = context.scene;
+  const Articulations& a = scene.articulations;
+  constexpr int kSegments = 24;
+  const auto segment = [&](const V& from, const V& to) {
+    lines.points.push_back(vec(from));
+    lines.points.push_back(vec(to));
+  };
+  for (size_t k = 0; k < a.links.size(); ++k) {
+    const ArticulationLink& link = a.links[k];
+    if (!link.limited) continue;
+    const LinkPose& pose = poses[k];
+    const Quat<double> turn = normalize(quat_of(pose.quat));
+    const V anchor = v3(pose.anchor),
+            com = v3(pose.pos) + rotate(turn, v3(&scene.params[ParamId::LinkCom].value[3 * k]));
+    const std::vector<double> q = joint_q_at(scene, context.traj, context.step, int(k));
+    if (link.joint == ArticulationJoint::Hinge) {
+      const V axis = normalize(v3(pose.axis)), u = across(axis, com - anchor), w = cross(axis, u);
+      const auto at = [&](double angle) {
+        const double t = angle - q[0];
+        return anchor + reach * (std::cos(t) * u + std::sin(t) * w);
+      };
+      for (int i = 0; i < kSegments; ++i) {
+        const double f0 = double(i) / kSegments, f1 = double(i + 1) / kSegments;
+        segment(at(link.range[0] + f0 * (link.range[1] - link.range[0])),
+                at(link.range[0] + f1 * (link.range[1] - link.range[0])));
+      }
+      segment(anchor, at(link.range[0]));
+      segment(anchor, at(link.range[1]));
+    } else if (link.joint == ArticulationJoint::Slide) {
+      const V axis = normalize(v3(pose.axis)), tick = 0.15 * reach * across(axis, com - anchor);
+      const V low = anchor + (link.range[0] - q[0]) * axis, high = anchor + (link.range[1] - q[0]) * axis;
+      segment(low, high);
+      segment(low - tick, low + tick);
+      segment(high - tick, high + tick);
+    } else if (link.joint == ArticulationJoint::Ball) {
+      // Not turned, the link's axes are its axes now turned back by the ball's rotation.
+      const Quat<double> rest = turn * conjugate(normalize(quat_of(q.data())));
+      const V centre = inverse_rotate(turn, com - anchor);  // the way to the centre of mass, in the link's axes
+      const V dir = length_squared(centre) > 1e-18 ? normalize(rotate(rest, centre)) : rotate(rest, V{0, -1, 0});
+      const V e1 = across(dir, V{1, 0, 0}), e2 = cross(dir, e1);
+      const double cone = link.range[1];
+      const auto rim = [&](double phi) {
+        return anchor + reach * (std::cos(cone) * dir + std::sin(cone) * (std::cos(phi) * e1 + std::sin(phi) * e2));
+      };
+      const double step = 2 * std::numbers::pi / kSegments;
+      for (int i = 0; i < kSegments; ++i) segment(rim(i * step), rim((i + 1) * step));
+      for (int i = 0; i < 4; ++i) segment(anchor, rim(i * std::numbers::pi / 2));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<ColliderShape> placed_link_shapes(const Scene& scene, const LinkPose& pose, int k) {
@@ -98,6 +187,11 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
     }
   }
   list.lines.push_back(std::move(lines));
+  render::LineBatch limits;
+  limits.width_pixels = 1.5f;
+  limits.colors = {{colors::kJoint.r, colors::kJoint.g, colors::kJoint.b, 0.6f}};
+  add_joint_limits(context, poses, axis_length, limits);
+  if (!limits.points.empty()) list.lines.push_back(std::move(limits));
 }
 
 std::optional<size_t> first_link_mesh(const Scene& scene, const render::DrawList& list) {
