@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gui/theme.h"
+#include "nudge/link_poses.h"
 #include "nudge/objective_facts.h"
 #include "studio/scene_edits.h"
 
@@ -86,6 +87,12 @@ std::optional<glm::dvec3> movable_origin(const Scene& scene, const Selection& se
     case Selection::Kind::Collider:
       for (const int i : members) sum += collider_origin(scene.colliders[size_t(i)]);
       return sum / double(members.size());
+    case Selection::Kind::Link:  // one link, by its frame's origin at the start
+      if (members.size() != 1) return std::nullopt;
+      {
+        const double* at = link_poses(scene)[size_t(sel.index)].pos;
+        return glm::dvec3(at[0], at[1], at[2]);
+      }
     case Selection::Kind::Objective: {
       if (members.size() != 1) return std::nullopt;
       const Objective& o = scene.objectives[size_t(sel.index)];
@@ -115,6 +122,12 @@ std::optional<command::EditScene> move_selection(const Scene& scene, const Selec
       return command::EditScene{"move " + counted(members.size(), "a collider", "colliders") + by,
                                 [members, delta](const Scene& s) { return edits::move_colliders(s, members, delta); },
                                 {}};
+    case Selection::Kind::Link: {
+      const int link = sel.index;
+      return command::EditScene{"move link " + std::to_string(link) + by,
+                                [link, delta](const Scene& s) { return edits::move_link(s, link, delta); },
+                                {}};
+    }
     case Selection::Kind::Objective: {
       const int objective = sel.index;
       const edits::Vec3 to = vec3(*origin + offset);

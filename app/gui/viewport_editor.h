@@ -1,7 +1,7 @@
 // The viewport's editing with the mouse: a click selects what is under the cursor
 // (Shift+click adds or removes an element of the same kind), Ctrl+drag selects the
 // particles (else the bodies) inside a box, and a translate gizmo on a movable selection
-// (particles, bodies, a collider, a target) moves it along an axis or in the view plane,
+// (particles, bodies, a collider, one link, a target) moves it along an axis or in the view plane,
 // snapped to the grid (Edit > Snap to Grid; Ctrl inverts it while dragging). A move is
 // one undoable step, queued when the button is released. A plain drag that does none of
 // this orbits the camera, as before.

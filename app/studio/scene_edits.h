@@ -248,6 +248,10 @@ Result<Scene> add_link_base(const Scene& scene, const Vec3& position);
 // entries in the objectives (an objective left reading no link goes). Refused where it
 // would change what a controller's joints input or a weights objective reads.
 Result<Scene> delete_links(const Scene& scene, const std::vector<int>& links);
+// Moves link `link`'s frame at the start by `offset` (m, world axes), with every link
+// below it: its placement (link_position, in its parent's frame and resized by the
+// parent's size) changes by what moves its origin so.
+Result<Scene> move_link(const Scene& scene, int link, const Vec3& offset);
 // An actuator on a link's hinge or slide (scene_edits_link_actuators.cpp), reading a new
 // control channel of its own (its controls zero): a motor of strength `gain` (force gain
 // u), a position servo of stiffness kp = gain (kp (u - q)) or a velocity servo of damping

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "nudge/controller.h"
+#include "nudge/link_poses.h"
+#include "nudge/mat33.h"
 #include "nudge/objective_facts.h"
 #include "nudge/quat.h"
 #include "studio/scene_edits.h"
@@ -210,6 +212,34 @@ Result<Scene> add_link_base(const Scene& scene, const Vec3& position) {
   body.inertia = {body.mass / 3 * (y2 + z2), body.mass / 3 * (x2 + z2), body.mass / 3 * (x2 + y2), 0, 0, 0};
   Scene edited = with_link_at(scene, scene.articulations.link_count(), std::move(base),
                               {position[0], position[1], position[2]}, body);
+  return finish(std::move(edited), action);
+}
+
+Result<Scene> move_link(const Scene& scene, int link, const Vec3& offset) {
+  constexpr std::string_view action = "move link";
+  if (auto error = check_input(scene, action)) return *error;
+  if (auto error = check_indices(action, "link", {link}, scene.articulations.link_count())) return *error;
+  if (!finite(offset)) return fail(action, "the offset " + vec3_text(offset) + " is not finite");
+  // The link's origin at the start is affine in its placement (the parent's pose, turned
+  // and resized by its link_scale and link_length): A's columns by moving each entry once.
+  const auto origin = [&](const Scene& s) { return of(link_poses(s)[size_t(link)].pos); };
+  const V start = origin(scene);
+  Mat33<double> a{};
+  Scene probe = scene;
+  std::vector<double>& pos = probe.params[ParamId::LinkPosition].value;
+  for (int c = 0; c < 3; ++c) {
+    const double kept = pos[3 * size_t(link) + size_t(c)];
+    pos[3 * size_t(link) + size_t(c)] = kept + 1;
+    const V column = origin(probe) - start;
+    pos[3 * size_t(link) + size_t(c)] = kept;
+    a(0, c) = column.x, a(1, c) = column.y, a(2, c) = column.z;
+  }
+  if (!(std::fabs(determinant(a)) > 1e-12))
+    return fail(action, "link " + std::to_string(link) + "'s placement does not move it (a parent of size 0?)");
+  const V change = inverse(a) * V{offset[0], offset[1], offset[2]};
+  Scene edited = scene;
+  double* row = &edited.params[ParamId::LinkPosition].value[3 * size_t(link)];
+  row[0] += change.x, row[1] += change.y, row[2] += change.z;
   return finish(std::move(edited), action);
 }
 

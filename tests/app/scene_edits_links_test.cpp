@@ -235,3 +235,27 @@ TEST_CASE("scene edits: actuators added to a link's hinge on channels of their o
   check_error(edits::delete_link_actuators(driven, {3}),
               "delete actuators: actuator 3 does not exist; expected an index in [0, 3)");
 }
+
+TEST_CASE("scene edits: a link moved by an offset in the world takes the links below it along") {
+  TempDir temp;
+  Scene scene = arm(temp.path);
+  scene.params[ParamId::LinkJointPosition].value = {0, 0.4, -0.3};  // the hinges turned at the start
+  // link1 resized: its placement of link2 stretches with it.
+  scene.params[ParamId::LinkScale].value[1] = 1.5;
+  const std::vector<LinkPose> before = link_poses(scene);
+  const edits::Vec3 offset{0.1, -0.05, 0.2};
+  for (int k : {1, 2}) {
+    const Scene moved = ok(edits::move_link(scene, k, offset));
+    const std::vector<LinkPose> after = link_poses(moved);
+    for (int j = 0; j < 3; ++j) {
+      INFO("moved link " << k << ", link " << j);
+      const bool follows = j >= k;  // link 2 hangs from link 1
+      for (int c = 0; c < 3; ++c)
+        CHECK(after[size_t(j)].pos[c] ==
+              doctest::Approx(before[size_t(j)].pos[c] + (follows ? offset[size_t(c)] : 0.0)).epsilon(1e-12));
+    }
+    check_stable(moved, temp.path);
+  }
+  check_error(edits::move_link(scene, 3, offset), "move link: link 3 does not exist; expected an index in [0, 3)");
+  check_error(edits::move_link(scene, 1, {0, INFINITY, 0}), "move link: the offset [0, inf, 0] is not finite");
+}
