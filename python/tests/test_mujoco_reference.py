@@ -217,6 +217,20 @@ class MujocoReferenceTest(unittest.TestCase):
     def test_a_free_body_with_a_ball_joint_tumbles_as_mujocos_does(self):
         self.check_floating(os.path.join(DATA, "floating.xml"))
 
+    def test_a_ball_joints_spring_as_mujocos(self):
+        # floating.xml with stiffness 2 on the ball: MuJoCo's spring toward qpos_spring (no
+        # turn), -k times the rotation vector, explicit in both.
+        with open(os.path.join(DATA, "floating.xml")) as f:
+            text = f.read()
+        sprung = text.replace('type="ball" pos="0 0 0.02" damping="0.01"',
+                              'type="ball" pos="0 0 0.02" damping="0.01" stiffness="2"')
+        self.assertNotEqual(sprung, text)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "floating.xml")
+            with open(path, "w") as f:
+                f.write(sprung)
+            self.check_floating(path)
+
     def test_rk4_tumbles_a_free_body_with_a_ball_joint_as_mujocos_rk4_does(self):
         with tempfile.TemporaryDirectory() as folder:
             self.check_floating(with_integrator(os.path.join(DATA, "floating.xml"), folder, "RK4"))

@@ -370,8 +370,10 @@ void check_step_adjoint(Tree& b) {
     check_close(g.qd[size_t(i)], test::central_difference(loss.qd[size_t(i)], f), "qd", i);
     check_close(g.armature[size_t(i)], test::central_difference(b.dofs[size_t(i)].armature, f), "armature", i);
     check_close(g.damping[size_t(i)], test::central_difference(b.dofs[size_t(i)].damping, f), "damping", i);
-    if (b.dofs[size_t(i)].position < 0) continue;  // a hinge's or slide's spring
+    // Every coordinate's stiffness: a hinge's or slide's spring, a ball's on its first (no
+    // other coordinate reads it, and both sides are 0 there).
     check_close(g.stiffness[size_t(i)], test::central_difference(b.dofs[size_t(i)].stiffness, f), "stiffness", i);
+    if (b.dofs[size_t(i)].position < 0) continue;  // a hinge's or slide's spring_ref
     check_close(g.spring_ref[size_t(i)], test::central_difference(b.dofs[size_t(i)].spring_ref, f), "spring_ref", i);
   }
   for (int k = 0; k < int(b.links.size()); ++k) {
@@ -693,6 +695,30 @@ TEST_CASE("with a ball past its cone limit, a tree step's adjoint matches centra
   DofModel<double> wide = cone;
   wide.upper = 0.6;
   CHECK_FALSE(cone_limit(wide, &b.q0[7], &b.qd0[6], other));
+  check_step_adjoint(b);
+  b.runge_kutta = true;
+  check_step_adjoint(b);
+}
+
+TEST_CASE("a ball's spring pulls toward no turn; its adjoint matches central differences, Euler and RK4") {
+  Floating b;
+  DofModel<double>& spring = b.dofs[6];  // the limb's ball: its first coordinate holds the spring
+  spring.stiffness = 3.0;
+  // The torque is -k theta a: along the rotation's axis, by its angle.
+  std::vector<double> tau(11);
+  actuator_forces(b.tree, b.inputs(), b.q0.data(), b.qd0.data(), tau.data());
+  const Quat<double> n = normalize(Quat<double>{b.q0[7], b.q0[8], b.q0[9], b.q0[10]});
+  const Vec3<double> v{n.x, n.y, n.z};
+  const double theta = 2 * std::atan2(length(v), n.w);
+  const Vec3<double> expected = (-3.0 * theta / length(v)) * v;
+  CHECK(tau[6] == doctest::Approx(expected.x).epsilon(1e-12));
+  CHECK(tau[7] == doctest::Approx(expected.y).epsilon(1e-12));
+  CHECK(tau[8] == doctest::Approx(expected.z).epsilon(1e-12));
+  // q and -q are one rotation: the same torque.
+  std::vector<double> flipped = b.q0, tau_flipped(11);
+  for (int c = 7; c < 11; ++c) flipped[size_t(c)] = -flipped[size_t(c)];
+  actuator_forces(b.tree, b.inputs(), flipped.data(), b.qd0.data(), tau_flipped.data());
+  for (int i = 6; i < 9; ++i) CHECK(tau_flipped[size_t(i)] == doctest::Approx(tau[size_t(i)]).epsilon(1e-12));
   check_step_adjoint(b);
   b.runge_kutta = true;
   check_step_adjoint(b);

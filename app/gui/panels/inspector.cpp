@@ -448,9 +448,9 @@ void link(const Page& page) {
     switch (id) {
       case ParamId::LinkDamping:
       case ParamId::LinkArmature: return joint == ArticulationJoint::Weld;
+      case ParamId::LinkStiffness: return !axial && joint != ArticulationJoint::Ball;  // a ball's: toward no turn
       case ParamId::LinkJointPosition:
       case ParamId::LinkJointVelocity:
-      case ParamId::LinkStiffness:
       case ParamId::LinkSpringRef: return !axial;
       case ParamId::LinkAngularVelocity: return !turns;
       case ParamId::LinkTranslation:
@@ -470,7 +470,7 @@ void link(const Page& page) {
     else if (id == ParamId::LinkJointPosition || id == ParamId::LinkSpringRef)
       edit_param_row(page, id, k, angular);
     else if (id == ParamId::LinkStiffness)
-      edit_param_row(page, id, k, hinge ? "N m/rad" : "N/m");
+      edit_param_row(page, id, k, hinge || turns ? "N m/rad" : "N/m");
     else if (id == ParamId::LinkJointVelocity)
       edit_param_row(page, id, k, hinge ? "rad/s" : "m/s");
     else

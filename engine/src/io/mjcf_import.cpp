@@ -416,7 +416,7 @@ private:
     if (const char* integrator = e->Attribute("integrator")) {
       robot_.runge_kutta = std::string_view(integrator) == "RK4";
       if (!robot_.runge_kutta && std::string_view(integrator) != "Euler")
-        note("integrator " + std::string(integrator) + " (nudge steps with MuJoCo's Euler)");
+        note("option integrator=\"" + std::string(integrator) + "\" (nudge steps with MuJoCo's Euler or RK4)");
     }
     for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
       const std::string_view n = a->Name();
@@ -774,17 +774,21 @@ private:
       }
       link.limited = true;  // its stiffness and damping: robot_scene, from MuJoCo's default time constant
     }
-    // A hinge's or slide's spring; a ball's (on its quaternion) is not imported.
-    const bool axial = type == "hinge" || type == "slide";
-    if (axial) {
+    // A hinge's or slide's spring about springref; a ball's about no turn (MuJoCo's
+    // qpos_spring is the model's reference pose, and a ball has no springref).
+    const bool axial = type == "hinge" || type == "slide", ball = type == "ball";
+    if (axial || ball) {
       terms.stiffness = number(el, "stiffness", 0);
       if (terms.stiffness < 0) fail(e, "stiffness must not be negative");
+    }
+    if (axial)
       terms.spring_ref =
           link.joint == ArticulationJoint::Hinge ? angle(number(el, "springref", 0)) : number(el, "springref", 0);
+    for (const char* k : {"stiffness", "frictionloss", "ref", "springref"}) {
+      const std::string_view key = k;
+      const bool imported = (axial && (key == "stiffness" || key == "springref")) || (ball && key == "stiffness");
+      if (!imported && number(el, k, 0) != 0) note("joint " + std::string(k) + " of " + label);
     }
-    for (const char* k : {"stiffness", "frictionloss", "ref", "springref"})
-      if ((!axial || k == std::string_view("frictionloss") || k == std::string_view("ref")) && number(el, k, 0) != 0)
-        note("joint " + std::string(k) + " of " + label);
   }
 
   int add_link(ArticulationLink link, V3 pos, const MassProperties& m, const JointTerms& terms) {

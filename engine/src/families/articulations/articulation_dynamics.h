@@ -406,6 +406,47 @@ NUDGE_HD void adj_cone_limit(const DofModel<T>& d, const T* qd, const ConeLimit<
   adj_q[0] += adj_raw.x, adj_q[1] += adj_raw.y, adj_q[2] += adj_raw.z, adj_q[3] += adj_raw.w;
 }
 
+// A ball's spring (MuJoCo's joint stiffness on a ball, toward no turn): its coordinates
+// feel -k phi, phi = theta a the rotation vector of its rotation (the one with w >= 0,
+// as MuJoCo's mju_subQuat takes it), k its first coordinate's stiffness.
+template <class T>
+NUDGE_HD Vec3<T> ball_rotation_vector(const T* q, Quat<T>& raw, T& sign, Vec3<T>& v, T& s, T& w) {
+  raw = Quat<T>{q[0], q[1], q[2], q[3]};
+  const Quat<T> n = normalize(raw);
+  sign = n.w < T(0) ? T(-1) : T(1);
+  v = Vec3<T>{sign * n.x, sign * n.y, sign * n.z};
+  s = length(v), w = sign * n.w;
+  // theta / s = 2 atan2(s, w) / s, whose limit at s = 0 is 2 / w
+  const T ratio = s > T(1e-8) ? T(2) * std::atan2(s, w) / s : T(2) / w;
+  return ratio * v;
+}
+
+// Its adjoint in q: lambda (dL/dtau on the three coordinates) into the four numbers'
+// adjoints (dL/dk is -phi . lambda).
+template <class T>
+NUDGE_HD void adj_ball_spring(T k, const T* q, Vec3<T> lambda, T* adj_q) {
+  Quat<T> raw;
+  T sign, s, w;
+  Vec3<T> v;
+  ball_rotation_vector(q, raw, sign, v, s, w);
+  // dphi/dv = (theta / s)(1 - a a^T) + 2 w a a^T, dphi/dw = -2 s a (s^2 + w^2 = 1); at s = 0,
+  // dphi/dv = (2 / w) 1 and dphi/dw = -2 v / w^2.
+  Vec3<T> adj_v;
+  T adj_w;
+  if (s > T(1e-8)) {
+    const Vec3<T> a = (T(1) / s) * v;
+    const T along = dot(a, lambda), ratio = T(2) * std::atan2(s, w) / s;
+    adj_v = (-k) * (ratio * (lambda + (-along) * a) + (T(2) * w * along) * a);
+    adj_w = (-k) * (T(-2) * s * along);
+  } else {
+    adj_v = (-k * T(2) / w) * lambda;
+    adj_w = (-k) * (T(-2) / (w * w)) * dot(v, lambda);
+  }
+  Quat<T> adj_raw{0, 0, 0, 0};
+  adj_normalize(raw, Quat<T>{sign * adj_v.x, sign * adj_v.y, sign * adj_v.z, sign * adj_w}, adj_raw);
+  adj_q[0] += adj_raw.x, adj_q[1] += adj_raw.y, adj_q[2] += adj_raw.z, adj_q[3] += adj_raw.w;
+}
+
 // tau of the actuators and the limits acting on the tree's coordinates.
 template <class T>
 NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd, T* tau) {
@@ -413,7 +454,7 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     T dq, dqd;
     const DofModel<T>& d = in.dofs[i];
     tau[i] = d.position >= 0 ? limit_force(d, q[d.position], qd[i], dq, dqd) : T(0);
-    if (d.stiffness != T(0)) tau[i] -= d.stiffness * (q[d.position] - d.spring_ref);
+    if (d.stiffness != T(0) && d.position >= 0) tau[i] -= d.stiffness * (q[d.position] - d.spring_ref);
   }
   for (int a = 0; a < in.actuator_count; ++a) {
     const DofActuator<T>& act = in.actuators[a];
@@ -423,10 +464,19 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     const T u = actuator_control(in, act, inside);
     tau[i] += act.gear * actuator_force(act, u, q[act.position], qd[i], free);
   }
-  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {  // the balls' cones
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {  // the balls' springs and cones
     const LinkModel<T>& l = in.links[k];
+    if (l.joint != int(LinkJoint::Ball)) continue;
+    const DofModel<T>& d = in.dofs[l.dof];
+    if (d.stiffness != T(0)) {
+      Quat<T> raw;
+      T sign, s, w;
+      Vec3<T> v;
+      const Vec3<T> phi = ball_rotation_vector(q + l.position, raw, sign, v, s, w);
+      tau[l.dof] -= d.stiffness * phi.x, tau[l.dof + 1] -= d.stiffness * phi.y, tau[l.dof + 2] -= d.stiffness * phi.z;
+    }
     ConeLimit<T> cone;
-    if (l.joint != int(LinkJoint::Ball) || !cone_limit(in.dofs[l.dof], q + l.position, qd + l.dof, cone)) continue;
+    if (!cone_limit(d, q + l.position, qd + l.dof, cone)) continue;
     tau[l.dof] += cone.f * cone.axis.x, tau[l.dof + 1] += cone.f * cone.axis.y, tau[l.dof + 2] += cone.f * cone.axis.z;
   }
 }
@@ -767,12 +817,21 @@ NUDGE_HD_NOINLINE void adjoint_tree_acceleration(const TreeModel& tree, const Tr
     adj_q[act.position] += act.gear * act.bias_q * act.gear * lambda;
     adj_qd[i] += act.gear * act.bias_qd * act.gear * lambda;
   }
-  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {  // the balls' cones, as tau
+  for (int k = tree.first_link; k < tree.first_link + tree.links; ++k) {  // the balls' springs and cones, as tau
     const LinkModel<T>& l = in.links[k];
-    ConeLimit<T> cone;
-    if (l.joint != int(LinkJoint::Ball) || !cone_limit(in.dofs[l.dof], q + l.position, qd + l.dof, cone)) continue;
+    if (l.joint != int(LinkJoint::Ball)) continue;
+    const DofModel<T>& d = in.dofs[l.dof];
     const Vec3<T> lambda{s.work[l.dof], s.work[l.dof + 1], s.work[l.dof + 2]};
-    adj_cone_limit(in.dofs[l.dof], qd + l.dof, cone, lambda, adj_q + l.position, adj_qd + l.dof);
+    if (grad.stiffness) {  // -phi . lambda
+      Quat<T> raw;
+      T sign, sn, w;
+      Vec3<T> v;
+      grad.stiffness[l.dof] -= dot(lambda, ball_rotation_vector(q + l.position, raw, sign, v, sn, w));
+    }
+    if (d.stiffness != T(0)) adj_ball_spring(d.stiffness, q + l.position, lambda, adj_q + l.position);
+    ConeLimit<T> cone;
+    if (cone_limit(d, q + l.position, qd + l.dof, cone))
+      adj_cone_limit(d, qd + l.dof, cone, lambda, adj_q + l.position, adj_qd + l.dof);
   }
   for (int i = first; i < first + n; ++i) {
     const DofModel<T>& d = in.dofs[i];

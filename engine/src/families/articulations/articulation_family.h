@@ -249,6 +249,7 @@ public:
         p[ParamId::LinkSpringRef].grad[k] = spring_ref[size_t(d)];
         continue;
       }
+      if (joint == ArticulationJoint::Ball) p[ParamId::LinkStiffness].grad[k] = stiffness[size_t(d)];
       if (joint == ArticulationJoint::Free) {
         for (size_t c = 0; c < 3; ++c) {
           p[ParamId::LinkTranslation].grad[3 * k + c] = *q++;

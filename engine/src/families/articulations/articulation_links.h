@@ -107,8 +107,9 @@ std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet
 }
 
 // Per coordinate: its link's armature and damping (all of a ball's or a free joint's
-// coordinates share them, as MuJoCo's), and a hinge's or slide's limits and place in q; a
-// ball's cone limit on its first coordinate (articulation_dynamics.h's cone_limit).
+// coordinates share them, as MuJoCo's), and a hinge's or slide's limits, spring and place
+// in q; a ball's cone limit and spring on its first coordinate (articulation_dynamics.h's
+// cone_limit and ball_spring).
 template <class T>
 std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& p) {
   const std::vector<int> coordinate = articulation_coordinates(a), position = articulation_positions(a);
@@ -117,16 +118,17 @@ std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& 
     const ArticulationLink& l = a.links[k];
     const bool axial = joint_velocity_count(l.joint) == 1, ball = l.joint == ArticulationJoint::Ball;
     for (int c = 0; c < joint_velocity_count(l.joint); ++c)
-      dofs[size_t(coordinate[k] + c)] = {static_cast<T>(link_param(p, ParamId::LinkArmature, k, 0)),
-                                         static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0)),
-                                         axial ? position[k] : -1,
-                                         (axial || (ball && c == 0)) && l.limited ? 1 : 0,
-                                         static_cast<T>(l.range[0]),
-                                         static_cast<T>(l.range[1]),
-                                         static_cast<T>(l.limit_stiffness),
-                                         static_cast<T>(l.limit_damping),
-                                         static_cast<T>(axial ? link_param(p, ParamId::LinkStiffness, k, 0) : 0.0),
-                                         static_cast<T>(axial ? link_param(p, ParamId::LinkSpringRef, k, 0) : 0.0)};
+      dofs[size_t(coordinate[k] + c)] = {
+          static_cast<T>(link_param(p, ParamId::LinkArmature, k, 0)),
+          static_cast<T>(link_param(p, ParamId::LinkDamping, k, 0)),
+          axial ? position[k] : -1,
+          (axial || (ball && c == 0)) && l.limited ? 1 : 0,
+          static_cast<T>(l.range[0]),
+          static_cast<T>(l.range[1]),
+          static_cast<T>(l.limit_stiffness),
+          static_cast<T>(l.limit_damping),
+          static_cast<T>(axial || (ball && c == 0) ? link_param(p, ParamId::LinkStiffness, k, 0) : 0.0),
+          static_cast<T>(axial ? link_param(p, ParamId::LinkSpringRef, k, 0) : 0.0)};
   }
   return dofs;
 }

@@ -282,10 +282,13 @@ std::optional<std::string> check_articulations(const Scene& scene) {
              " on a link with no length_axis; expected 1, or a length_axis to stretch the link along";
     for (ParamId spring : {ParamId::LinkStiffness, ParamId::LinkSpringRef}) {
       const std::vector<double>& v = scene.params[spring].value;
-      if (v.size() == a.links.size() && v[k] != 0 && joint_velocity_count(l.joint) != 1)
+      const bool ball_stiffness = spring == ParamId::LinkStiffness && l.joint == ArticulationJoint::Ball;
+      if (v.size() == a.links.size() && v[k] != 0 && joint_velocity_count(l.joint) != 1 && !ball_stiffness)
         return at + "." + std::string(param_key(param_facts(spring))) + ": found " + number_text(v[k]) + " on a " +
                std::string(articulation_joint_name(l.joint)) +
-               "; expected 0 (a joint spring only on a hinge or a slide)";
+               (spring == ParamId::LinkStiffness
+                    ? "; expected 0 (a joint spring only on a hinge, a slide or a ball)"
+                    : "; expected 0 (a spring_ref only on a hinge or a slide: a ball's spring pulls toward no turn)");
     }
     if (l.limited && l.joint == ArticulationJoint::Ball) {  // a cone: [0, its angle]
       if (!(l.range[0] == 0 && l.range[1] > 0 && l.range[1] <= std::numbers::pi))
