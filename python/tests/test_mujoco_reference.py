@@ -82,6 +82,15 @@ def with_integrator(path, folder, integrator):
     return copy
 
 
+def nudge_against(scene, qs, qds):
+    """Nudge's simulator of the scene (float64 on the CPU), and the largest differences of
+    its q and qd from MuJoCo's qs and qds."""
+    sim = nudge.Simulator(scene, device="cpu", precision="float64")
+    traj = sim.simulate()
+    q, qd = traj["joint_q"][:, :, 0], traj["joint_qd"][:, :, 0]
+    return sim, np.abs(q - qs).max(), np.abs(qd - qds).max()
+
+
 def final_angle_grads(sim, w):
     """Every parameter's gradient of L = w . q_T, the final joint angles weighed."""
     cotangent = np.zeros(sim.trajectory_shapes()["joint_q"])
@@ -248,10 +257,7 @@ class MujocoReferenceTest(unittest.TestCase):
                     self.assertEqual(model.opt.integrator, mujoco.mjtIntegrator.mjINT_RK4)
                     _, _, euler_energy, _ = mujoco_rollout(os.path.join(DATA, name), q0, qd0, amplitude)
                     scene = nudge_scene(path, q0, qd0, amplitude)
-                    sim = nudge.Simulator(scene, device="cpu", precision="float64")
-                    traj = sim.simulate()
-                    q, qd = traj["joint_q"][:, :, 0], traj["joint_qd"][:, :, 0]
-                    err_q, err_qd = np.abs(q - qs).max(), np.abs(qd - qds).max()
+                    sim, err_q, err_qd = nudge_against(scene, qs, qds)
                     print(f"\n{name} (RK4): max |q - q_mujoco| {err_q:.2e} rad, |qd - qd_mujoco| {err_qd:.2e} "
                           f"rad/s; MuJoCo's energy drift {energy[1] - energy[0]:+.3e} J with RK4, "
                           f"{euler_energy[1] - euler_energy[0]:+.3e} J with Euler")
@@ -401,10 +407,7 @@ class MujocoReferenceTest(unittest.TestCase):
         clamped = np.abs(self.elbow_forces(path, q0, qd0, amplitude)) >= 0.4 - 1e-12
         self.assertTrue(0.05 < clamped.mean() < 0.95, f"the elbow's force is clamped at {clamped.mean():.0%} of the steps")
         scene = nudge_scene(path, q0, qd0, amplitude)
-        sim = nudge.Simulator(scene, device="cpu", precision="float64")
-        traj = sim.simulate()
-        q, qd = traj["joint_q"][:, :, 0], traj["joint_qd"][:, :, 0]
-        err_q, err_qd = np.abs(q - qs).max(), np.abs(qd - qds).max()
+        sim, err_q, err_qd = nudge_against(scene, qs, qds)
         print(f"\nservo_pendulum.xml: force clamped at {clamped.mean():.0%} of the steps; max |q - q_mujoco| "
               f"{err_q:.2e} rad, |qd - qd_mujoco| {err_qd:.2e} rad/s")
         self.assertLess(err_q, 1e-6)
