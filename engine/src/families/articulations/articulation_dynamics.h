@@ -359,30 +359,56 @@ NUDGE_HD T limit_force(const DofModel<T>& d, T q, T qd, T& dq, T& dqd) {
   return f;
 }
 
+// A ball's rotation as its four numbers hold it, taken apart for its cone and its spring:
+// the unit rotation with w >= 0 (q and -q turn alike, as MuJoCo's mju_subQuat takes
+// them), its vector part v, s = |v| and w; it turns by theta = 2 atan2(s, w) about
+// a = v / s, the same axis in the link's axes and its parent's.
+template <class T>
+struct BallTurn {
+  Quat<T> raw;  // the four numbers, as q holds them
+  T sign;       // +-1: the one with w >= 0
+  Vec3<T> v;
+  T s, w;
+  NUDGE_HD T angle() const { return T(2) * std::atan2(s, w); }
+  // phi = theta a; theta / s tends to 2 / w at s = 0.
+  NUDGE_HD Vec3<T> rotation_vector() const { return (s > T(1e-8) ? angle() / s : T(2) / w) * v; }
+};
+template <class T>
+NUDGE_HD BallTurn<T> ball_turn(const T* q) {
+  BallTurn<T> t;
+  t.raw = Quat<T>{q[0], q[1], q[2], q[3]};
+  const Quat<T> n = normalize(t.raw);
+  t.sign = n.w < T(0) ? T(-1) : T(1);
+  t.v = Vec3<T>{t.sign * n.x, t.sign * n.y, t.sign * n.z};
+  t.s = length(t.v), t.w = t.sign * n.w;
+  return t;
+}
+// dL/dv and dL/dw of the unit rotation back to the four numbers (through the sign and
+// the normalisation), added to adj_q.
+template <class T>
+NUDGE_HD void adj_ball_turn(const BallTurn<T>& t, Vec3<T> adj_v, T adj_w, T* adj_q) {
+  Quat<T> adj_raw{0, 0, 0, 0};
+  adj_normalize(t.raw, Quat<T>{t.sign * adj_v.x, t.sign * adj_v.y, t.sign * adj_v.z, t.sign * adj_w}, adj_raw);
+  adj_q[0] += adj_raw.x, adj_q[1] += adj_raw.y, adj_q[2] += adj_raw.z, adj_q[3] += adj_raw.w;
+}
+
 // A ball's cone limit (MuJoCo's ball range [0, angle]), kept as its first coordinate's
-// limit (upper: the angle, in (0, pi]). The ball's rotation turns by theta about the unit
-// axis a (the same in the link's axes and its parent's); past upper, its coordinates
-// (turns about the link's axes) feel the torque f a with f = -k (theta - upper) - b (qd . a),
-// never pulling it further out. False, and no torque, inside the cone.
+// limit (upper: the angle, in (0, pi]). Past upper, its coordinates (turns about the
+// link's axes) feel the torque f a with f = -k (theta - upper) - b (qd . a), never
+// pulling it further out. False, and no torque, inside the cone.
 template <class T>
 struct ConeLimit {
-  Quat<T> raw;   // the ball's four numbers, as q holds them
-  T sign;        // +-1: the rotation with w >= 0 (q and -q turn alike)
+  BallTurn<T> turn;
   Vec3<T> axis;  // a
-  T s, w;        // |v| and w of that unit rotation: theta = 2 atan2(s, w)
   T f;
 };
 template <class T>
 NUDGE_HD bool cone_limit(const DofModel<T>& d, const T* q, const T* qd, ConeLimit<T>& c) {
   if (!d.limited) return false;
-  c.raw = Quat<T>{q[0], q[1], q[2], q[3]};
-  const Quat<T> n = normalize(c.raw);
-  c.sign = n.w < T(0) ? T(-1) : T(1);
-  const Vec3<T> v{c.sign * n.x, c.sign * n.y, c.sign * n.z};
-  c.s = length(v), c.w = c.sign * n.w;
-  const T theta = T(2) * std::atan2(c.s, c.w);
-  if (!(theta > d.upper && c.s > T(0))) return false;
-  c.axis = (T(1) / c.s) * v;
+  c.turn = ball_turn(q);
+  const T theta = c.turn.angle();
+  if (!(theta > d.upper && c.turn.s > T(0))) return false;
+  c.axis = (T(1) / c.turn.s) * c.turn.v;
   c.f = -d.limit_stiffness * (theta - d.upper) - d.limit_damping * dot(Vec3<T>{qd[0], qd[1], qd[2]}, c.axis);
   return c.f <= T(0);
 }
@@ -393,58 +419,37 @@ template <class T>
 NUDGE_HD void adj_cone_limit(const DofModel<T>& d, const T* qd, const ConeLimit<T>& c, Vec3<T> lambda, T* adj_q,
                              T* adj_qd) {
   const Vec3<T> a = c.axis, rate{qd[0], qd[1], qd[2]};
-  const T along = dot(lambda, a);
+  const T along = dot(lambda, a), s = c.turn.s;
   const Vec3<T> adj_rate = (-d.limit_damping * along) * a;  // tau = f a
   adj_qd[0] += adj_rate.x, adj_qd[1] += adj_rate.y, adj_qd[2] += adj_rate.z;
   const Vec3<T> adj_a = c.f * lambda + (-d.limit_damping * along) * rate;
   const T adj_theta = -d.limit_stiffness * along;
   // theta = 2 atan2(s, w) with s^2 + w^2 = 1: dtheta/dv = 2 w a, dtheta/dw = -2 s; a = v / s.
-  const Vec3<T> adj_v = (T(2) * c.w * adj_theta) * a + (T(1) / c.s) * (adj_a + (-dot(a, adj_a)) * a);
-  const T adj_w = T(-2) * c.s * adj_theta;
-  Quat<T> adj_raw{0, 0, 0, 0};
-  adj_normalize(c.raw, Quat<T>{c.sign * adj_v.x, c.sign * adj_v.y, c.sign * adj_v.z, c.sign * adj_w}, adj_raw);
-  adj_q[0] += adj_raw.x, adj_q[1] += adj_raw.y, adj_q[2] += adj_raw.z, adj_q[3] += adj_raw.w;
+  const Vec3<T> adj_v = (T(2) * c.turn.w * adj_theta) * a + (T(1) / s) * (adj_a + (-dot(a, adj_a)) * a);
+  adj_ball_turn(c.turn, adj_v, T(-2) * s * adj_theta, adj_q);
 }
 
 // A ball's spring (MuJoCo's joint stiffness on a ball, toward no turn): its coordinates
-// feel -k phi, phi = theta a the rotation vector of its rotation (the one with w >= 0,
-// as MuJoCo's mju_subQuat takes it), k its first coordinate's stiffness.
-template <class T>
-NUDGE_HD Vec3<T> ball_rotation_vector(const T* q, Quat<T>& raw, T& sign, Vec3<T>& v, T& s, T& w) {
-  raw = Quat<T>{q[0], q[1], q[2], q[3]};
-  const Quat<T> n = normalize(raw);
-  sign = n.w < T(0) ? T(-1) : T(1);
-  v = Vec3<T>{sign * n.x, sign * n.y, sign * n.z};
-  s = length(v), w = sign * n.w;
-  // theta / s = 2 atan2(s, w) / s, whose limit at s = 0 is 2 / w
-  const T ratio = s > T(1e-8) ? T(2) * std::atan2(s, w) / s : T(2) / w;
-  return ratio * v;
-}
-
-// Its adjoint in q: lambda (dL/dtau on the three coordinates) into the four numbers'
+// feel -k phi, phi = theta a its rotation vector, k its first coordinate's stiffness.
+// The adjoint in q: lambda (dL/dtau on the three coordinates) into the four numbers'
 // adjoints (dL/dk is -phi . lambda).
 template <class T>
 NUDGE_HD void adj_ball_spring(T k, const T* q, Vec3<T> lambda, T* adj_q) {
-  Quat<T> raw;
-  T sign, s, w;
-  Vec3<T> v;
-  ball_rotation_vector(q, raw, sign, v, s, w);
+  const BallTurn<T> t = ball_turn(q);
   // dphi/dv = (theta / s)(1 - a a^T) + 2 w a a^T, dphi/dw = -2 s a (s^2 + w^2 = 1); at s = 0,
   // dphi/dv = (2 / w) 1 and dphi/dw = -2 v / w^2.
   Vec3<T> adj_v;
   T adj_w;
-  if (s > T(1e-8)) {
-    const Vec3<T> a = (T(1) / s) * v;
-    const T along = dot(a, lambda), ratio = T(2) * std::atan2(s, w) / s;
-    adj_v = (-k) * (ratio * (lambda + (-along) * a) + (T(2) * w * along) * a);
-    adj_w = (-k) * (T(-2) * s * along);
+  if (t.s > T(1e-8)) {
+    const Vec3<T> a = (T(1) / t.s) * t.v;
+    const T along = dot(a, lambda), ratio = t.angle() / t.s;
+    adj_v = (-k) * (ratio * (lambda + (-along) * a) + (T(2) * t.w * along) * a);
+    adj_w = (-k) * (T(-2) * t.s * along);
   } else {
-    adj_v = (-k * T(2) / w) * lambda;
-    adj_w = (-k) * (T(-2) / (w * w)) * dot(v, lambda);
+    adj_v = (-k * T(2) / t.w) * lambda;
+    adj_w = (-k) * (T(-2) / (t.w * t.w)) * dot(t.v, lambda);
   }
-  Quat<T> adj_raw{0, 0, 0, 0};
-  adj_normalize(raw, Quat<T>{sign * adj_v.x, sign * adj_v.y, sign * adj_v.z, sign * adj_w}, adj_raw);
-  adj_q[0] += adj_raw.x, adj_q[1] += adj_raw.y, adj_q[2] += adj_raw.z, adj_q[3] += adj_raw.w;
+  adj_ball_turn(t, adj_v, adj_w, adj_q);
 }
 
 // tau of the actuators and the limits acting on the tree's coordinates.
@@ -469,10 +474,7 @@ NUDGE_HD void actuator_forces(const TreeModel& tree, const TreeStepInputs<T>& in
     if (l.joint != int(LinkJoint::Ball)) continue;
     const DofModel<T>& d = in.dofs[l.dof];
     if (d.stiffness != T(0)) {
-      Quat<T> raw;
-      T sign, s, w;
-      Vec3<T> v;
-      const Vec3<T> phi = ball_rotation_vector(q + l.position, raw, sign, v, s, w);
+      const Vec3<T> phi = ball_turn(q + l.position).rotation_vector();
       tau[l.dof] -= d.stiffness * phi.x, tau[l.dof + 1] -= d.stiffness * phi.y, tau[l.dof + 2] -= d.stiffness * phi.z;
     }
     ConeLimit<T> cone;
@@ -822,12 +824,7 @@ NUDGE_HD_NOINLINE void adjoint_tree_acceleration(const TreeModel& tree, const Tr
     if (l.joint != int(LinkJoint::Ball)) continue;
     const DofModel<T>& d = in.dofs[l.dof];
     const Vec3<T> lambda{s.work[l.dof], s.work[l.dof + 1], s.work[l.dof + 2]};
-    if (grad.stiffness) {  // -phi . lambda
-      Quat<T> raw;
-      T sign, sn, w;
-      Vec3<T> v;
-      grad.stiffness[l.dof] -= dot(lambda, ball_rotation_vector(q + l.position, raw, sign, v, sn, w));
-    }
+    if (grad.stiffness) grad.stiffness[l.dof] -= dot(lambda, ball_turn(q + l.position).rotation_vector());
     if (d.stiffness != T(0)) adj_ball_spring(d.stiffness, q + l.position, lambda, adj_q + l.position);
     ConeLimit<T> cone;
     if (cone_limit(d, q + l.position, qd + l.dof, cone))
