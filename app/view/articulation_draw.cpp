@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "nudge/convex_mesh.h"
 #include "nudge/link_poses.h"
 #include "nudge/quat.h"
 #include "view/collider_mesh.h"
@@ -46,14 +47,34 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
       turn = turn * Quat<double>{std::sqrt(0.5), 0, 0, std::sqrt(0.5)};
       break;
     case LinkShape::Kind::Sphere:
-    case LinkShape::Kind::Mesh:  // its file is not drawn yet: a sphere of its first size
       c.type = ColliderType::Sphere;
       c.radius = s.size[0] > 0 ? s.size[0] : 0.03;
+      break;
+    case LinkShape::Kind::Mesh:  // drawn by its hull (link_hull_mesh); picked by the sphere around it
+      c.type = ColliderType::Sphere;
+      c.radius = 0.03;
+      if (s.hull) {
+        double r2 = 0;
+        for (const std::array<double, 3>& v : s.hull->vertices) {
+          const double x = v[0] * s.mesh_scale[0], y = v[1] * s.mesh_scale[1], z = v[2] * s.mesh_scale[2];
+          r2 = std::max(r2, x * x + y * y + z * z);
+        }
+        c.radius = std::sqrt(r2);
+      }
       break;
   }
   c.position[0] = at.x, c.position[1] = at.y, c.position[2] = at.z;
   c.orientation[0] = turn.x, c.orientation[1] = turn.y, c.orientation[2] = turn.z, c.orientation[3] = turn.w;
   return c;
+}
+
+// A mesh shape's hull, by its mesh_scale (which its link's size has resized), placed as
+// the shape is.
+render::Mesh link_hull_mesh(const LinkShape& resized, const ColliderShape& placed, render::Rgba color) {
+  ConvexMesh scaled = *resized.hull;
+  for (std::array<double, 3>& v : scaled.vertices)
+    for (size_t k = 0; k < 3; ++k) v[k] *= resized.mesh_scale[k];
+  return hull_mesh(scaled, placed.position, placed.orientation, color);
 }
 
 using V = Vec3<double>;
@@ -172,8 +193,14 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
     const ArticulationLink& link = a.links[k];
     const LinkPose& pose = poses[k];
     const std::vector<ColliderShape> placed = placed_link_shapes(scene, pose, int(k));
-    for (size_t s = 0; s < placed.size(); ++s)
-      list.meshes.push_back(collider_mesh(placed[s], {0, 0, 0}, 0, rgba_of(link.shapes[s].rgba)));
+    for (size_t s = 0; s < placed.size(); ++s) {
+      const LinkShape& shape = link.shapes[s];
+      if (shape.kind == LinkShape::Kind::Mesh && shape.hull)
+        list.meshes.push_back(
+            link_hull_mesh(resized_link_shape(shape, link, pose.size), placed[s], rgba_of(shape.rgba)));
+      else
+        list.meshes.push_back(collider_mesh(placed[s], {0, 0, 0}, 0, rgba_of(shape.rgba)));
+    }
     if (link.shapes.empty())  // a link drawn by its frame's origin
       list.spheres.push_back({vec(pose.pos), link_marker_radius(context.options), colors::kBody});
     if (link.parent >= 0) {

@@ -46,10 +46,12 @@ bool link_uses(const Articulations& a, ParamId which, int k) {
   const ArticulationLink& link = a.links[size_t(k)];
   switch (which) {
     case ParamId::LinkDamping:
-    case ParamId::LinkArmature: return link.joint != ArticulationJoint::Weld;
+    case ParamId::LinkArmature:
+    case ParamId::LinkFrictionLoss: return link.joint != ArticulationJoint::Weld;
+    case ParamId::LinkStiffness:  // a ball's spring pulls toward no turn
+      return joint_velocity_count(link.joint) == 1 || link.joint == ArticulationJoint::Ball;
     case ParamId::LinkJointPosition:
     case ParamId::LinkJointVelocity:
-    case ParamId::LinkStiffness:
     case ParamId::LinkSpringRef: return joint_velocity_count(link.joint) == 1;
     case ParamId::LinkRotation:
     case ParamId::LinkAngularVelocity:

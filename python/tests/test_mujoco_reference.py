@@ -32,6 +32,10 @@ CASES = {
     "arm7.xml": ([0.3, 0.3, 0.4, 0.4, -0.3, 0.6, 0.2], [0.1, 0.0, -0.2, 0.1, 0.3, 0.0, -0.1], 0.05),
 }
 SECONDS = 2.0
+# How far a swing with joint friction may go from MuJoCo's (rad): measured 9e-3 with
+# 0.3 N m and 6.4e-2 with 1 N m, where the elbow sticks a little apart from MuJoCo's
+# (test_joint_friction_slows_and_holds_a_swing_near_where_mujocos_does).
+FRICTION_TOLERANCE = 0.1
 
 
 def controls(model, steps, amplitude):
@@ -191,6 +195,77 @@ class MujocoReferenceTest(unittest.TestCase):
         self.assertGreater(nudge_angle.max(), cone - 0.01)
         self.assertLess(nudge_angle.max(), cone + 0.08)  # and stop near it
         self.assertLess(abs(nudge_angle.max() - mujoco_angle.max()), 0.02)
+
+    def test_joint_friction_slows_and_holds_a_swing_near_where_mujocos_does(self):
+        # The double pendulum with frictionloss on both hinges: MuJoCo's friction is a soft
+        # constraint (its default solref, 20 ms), Nudge's a smooth -F tanh(qd / v) with v
+        # 0.01 rad/s, so the swings agree closely, not exactly. With 0.3 and 1 N m the
+        # pendulum swings and settles; with 5 N m (above gravity's 3.4 N m on the shoulder at
+        # the start) both hold it, each creeping a little (MuJoCo's constraint is soft).
+        with open(os.path.join(DATA, "double_pendulum.xml")) as f:
+            text = f.read()
+        for friction, still in ((0.3, False), (1.0, False), (5.0, True)):
+            rubbed = text.replace('type="hinge" axis="0 1 0"', f'type="hinge" axis="0 1 0" frictionloss="{friction}"')
+            self.assertEqual(rubbed.count("frictionloss"), 2)
+            with tempfile.TemporaryDirectory() as folder:
+                path = os.path.join(folder, "rubbed_pendulum.xml")
+                with open(path, "w") as f:
+                    f.write(rubbed)
+                qs, _, _, _ = mujoco_rollout(path, [0.7, -0.4], [0.0, 0.0], 0.0)
+                scene = nudge_scene(path, [0.7, -0.4], [0.0, 0.0], 0.0)
+            self.assertTrue(np.all(scene.parameter("link_frictionloss")[:, 0] == friction))
+            q = nudge.Simulator(scene, device="cpu", precision="float64").simulate()["joint_q"][:, :, 0]
+            err = np.abs(q - qs).max(axis=0)
+            moved_mujoco, moved_nudge = np.abs(qs - qs[0]).max(axis=0), np.abs(q - q[0]).max(axis=0)
+            print(f"\nfrictionloss {friction} N m: max |q - q_mujoco| over 2 s {err[0]:.3e}, {err[1]:.3e} rad; "
+                  f"final q {q[-1, 0]:.4f}, {q[-1, 1]:.4f} (MuJoCo {qs[-1, 0]:.4f}, {qs[-1, 1]:.4f}); "
+                  f"largest move {moved_nudge.max():.4f} rad (MuJoCo {moved_mujoco.max():.4f})")
+            if still:
+                self.assertLess(moved_mujoco.max(), 0.1)
+                self.assertLess(moved_nudge.max(), 0.1)
+            else:
+                self.assertGreater(moved_nudge.max(), 0.3)
+                self.assertLess(err.max(), FRICTION_TOLERANCE)
+
+    def test_a_mesh_links_mass_and_inertia_swing_it_as_mujocos(self):
+        # A two-link pendulum whose links are only mesh geoms (an irregular tetrahedron in
+        # an OBJ file, scaled, placed and turned): its mass, centre and inertia are the
+        # hull's, as MuJoCo's inertia="convex", so the swings agree as the robots' do.
+        obj = ("v 0 0 0\nv 0.3 0 0.05\nv 0.05 0.2 0\nv 0.1 0.05 0.25\n"
+               "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+        xml = """<mujoco model="mesh_pendulum">
+  <option timestep="0.001" integrator="Euler"/>
+  <asset><mesh name="rock" file="rock.obj" scale="1.2 0.8 1.5"/></asset>
+  <worldbody>
+    <body name="upper" pos="0 0 2">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="mesh" mesh="rock" pos="0.05 0 -0.3" quat="0.9 0.1 0.3 0.2"/>
+      <body name="lower" pos="0 0 -0.5">
+        <joint name="elbow" type="hinge" axis="1 0.2 0"/>
+        <geom type="mesh" mesh="rock" pos="0 0.02 -0.2" density="500"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "rock.obj"), "w") as f:
+                f.write(obj)
+            path = os.path.join(folder, "mesh_pendulum.xml")
+            with open(path, "w") as f:
+                f.write(xml)
+            qs, qds, _, model = mujoco_rollout(path, [0.7, -0.4], [0.0, 1.0], 0.0)
+            scene = nudge_scene(path, [0.7, -0.4], [0.0, 1.0], 0.0)
+        names = scene.link_names
+        for body in (1, 2):
+            link = names.index(model.body(body).name)
+            # MuJoCo keeps a mesh's vertices in float32: masses agree to its rounding.
+            self.assertAlmostEqual(scene.parameter("link_mass")[link, 0], model.body_mass[body],
+                                   delta=1e-6 * model.body_mass[body])
+        _, err_q, err_qd = nudge_against(scene, qs, qds)
+        print(f"\nmesh pendulum: masses {model.body_mass[1]:.6f}, {model.body_mass[2]:.6f} kg; "
+              f"max |q - q_mujoco| {err_q:.2e} rad, |qd - qd_mujoco| {err_qd:.2e} rad/s")
+        self.assertLess(err_q, 1e-6)
+        self.assertLess(err_qd, 1e-6)
 
     def test_final_state_gradients_against_mujoco_central_differences(self):
         for name, (q0, qd0, amplitude) in CASES.items():

@@ -93,7 +93,7 @@ LinkContacts<double> smooth_contacts(const std::vector<Collider<double>>& shapes
 struct DoublePendulum {
   std::vector<LinkModel<double>> links{hinge_link(-1, 0, {0, 0, 2}, {0, 0, -0.25}, 1.0, {0.021, 0.021, 0.001}),
                                        hinge_link(0, 1, {0, 0, -0.5}, {0, 0, -0.2}, 0.5, {0.007, 0.007, 0.0005})};
-  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0}};
+  std::vector<DofModel<double>> dofs{{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
   TreeModel tree{0, 2, 0, 2, 0, 2, 0};
   bool runge_kutta = false;
   Rk4Buffers rk4{2, 2};
@@ -194,10 +194,10 @@ TEST_CASE("RK4's error falls as dt^4") {
 // a welded link, and a second branch; damping, armature, actuators of both kinds.
 struct Branchy {
   std::vector<LinkModel<double>> links;
-  std::vector<DofModel<double>> dofs{{0.01, 0.3, 0, 0, 0, 0, 0, 0, 0, 0},
-                                     {0.02, 0.1, 1, 0, 0, 0, 0, 0, 0, 0},
-                                     {0.0, 0.05, 2, 0, 0, 0, 0, 0, 0, 0},
-                                     {0.03, 0.0, 3, 0, 0, 0, 0, 0, 0, 0}};
+  std::vector<DofModel<double>> dofs{{0.01, 0.3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                     {0.02, 0.1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                     {0.0, 0.05, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                     {0.03, 0.0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
   std::vector<DofActuator<double>> actuators{{0, 0, 0, 1.5, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0},
                                              {1, 1, 1, 0.8, 20.0, -20.0, -2.0, 0, 0, 0, 0, 0, 0},
                                              {3, 3, 0, 1.0, 1.0, 0.0, 0.0, 0, 0, 0, 0, 0, 0}};
@@ -308,7 +308,8 @@ struct StepLoss {
 };
 
 struct StepGradients {
-  std::vector<double> q, qd, mass, armature, damping, stiffness, spring_ref, gain, bias_q, bias_qd, controls;
+  std::vector<double> q, qd, mass, armature, damping, stiffness, spring_ref, frictionloss, gain, bias_q, bias_qd,
+      controls;
   std::vector<Vec3<double>> com, pos;
   std::vector<Mat33<double>> inertia;
   Vec3<double> gravity{0, 0, 0};
@@ -332,7 +333,7 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
   g.mass.assign(links, 0.0), g.com.assign(links, {0, 0, 0}), g.pos.assign(links, {0, 0, 0});
   g.inertia.assign(links, zero33<double>());
   g.armature.assign(dofs, 0.0), g.damping.assign(dofs, 0.0), g.stiffness.assign(dofs, 0.0),
-      g.spring_ref.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
+      g.spring_ref.assign(dofs, 0.0), g.frictionloss.assign(dofs, 0.0), g.gain.assign(b.actuators.size(), 0.0);
   g.bias_q.assign(b.actuators.size(), 0.0), g.bias_qd.assign(b.actuators.size(), 0.0);
   g.controls.assign(b.controls.size(), 0.0);
   g.point_offset.assign(b.point_offset.size(), {0, 0, 0}), g.point_radius.assign(b.point_radius.size(), 0.0);
@@ -348,7 +349,8 @@ StepGradients adjoint_gradients(Tree& b, StepLoss<Tree>& loss) {
                               {&g.contact_stiffness, &g.contact_damping, &g.contact_friction},
                               {g.point_offset.data(), g.point_radius.data()},
                               g.stiffness.data(),
-                              g.spring_ref.data()};
+                              g.spring_ref.data(),
+                              g.frictionloss.data()};
   for (int t = loss.steps - 1; t >= 0; --t)
     REQUIRE(adjoint_step(b, qs[size_t(t)].data(), qds[size_t(t)].data(), g.q.data(), g.qd.data(), grad));
   return g;
@@ -373,6 +375,10 @@ void check_step_adjoint(Tree& b) {
     // Every coordinate's stiffness: a hinge's or slide's spring, a ball's on its first (no
     // other coordinate reads it, and both sides are 0 there).
     check_close(g.stiffness[size_t(i)], test::central_difference(b.dofs[size_t(i)].stiffness, f), "stiffness", i);
+    // Its dry friction, at frictionloss 0 too (a fixture without a friction_velocity has none).
+    if (b.dofs[size_t(i)].friction_velocity > 0)
+      check_close(g.frictionloss[size_t(i)], test::central_difference(b.dofs[size_t(i)].frictionloss, f),
+                  "frictionloss", i);
     if (b.dofs[size_t(i)].position < 0) continue;  // a hinge's or slide's spring_ref
     check_close(g.spring_ref[size_t(i)], test::central_difference(b.dofs[size_t(i)].spring_ref, f), "spring_ref", i);
   }
@@ -601,7 +607,7 @@ struct Floating {
     slide.axis = normalize(Vec3<double>{0.3, -1, 0.2});
     links = {body, limb, hand, slide};
     for (int i = 0; i < 11; ++i)
-      dofs.push_back({0.01 * (i % 3), 0.05 * (i % 4), i == 9 ? 11 : i == 10 ? 12 : -1, 0, 0, 0, 0, 0, 0, 0});
+      dofs.push_back({0.01 * (i % 3), 0.05 * (i % 4), i == 9 ? 11 : i == 10 ? 12 : -1, 0, 0, 0, 0, 0, 0, 0, 0, 0});
   }
   TreeScratch<double> scratch() {
     return {frames.data(), matrix.data(), tau.data(), qdd.data(), work.data(), mass.data(), step.data(), base.data()};
@@ -730,6 +736,83 @@ TEST_CASE("with a free base, a ball and contacts, an RK4 tree step's adjoint mat
   check_step_adjoint(b);
   b.add_contacts(b.q0.data());
   check_step_adjoint(b);
+}
+
+// Dry friction on every coordinate, with a friction_velocity near the fixtures' rates so
+// that both the tanh and its slope move; and at frictionloss 0, where only its gradient is.
+template <class Tree>
+void add_friction(Tree& b, double frictionloss, double velocity) {
+  for (size_t i = 0; i < b.dofs.size(); ++i) {
+    b.dofs[i].frictionloss = frictionloss * (1 + 0.3 * double(i % 3));
+    b.dofs[i].friction_velocity = velocity;
+  }
+}
+
+TEST_CASE("with joint friction, a tree step's adjoint matches central differences, Euler and RK4") {
+  for (const double frictionloss : {0.0, 0.4}) {
+    INFO("frictionloss " << frictionloss);
+    Branchy b;
+    add_friction(b, frictionloss, 0.5);
+    check_step_adjoint(b);
+    b.runge_kutta = true;
+    check_step_adjoint(b);
+    Floating f;
+    add_friction(f, frictionloss, 0.5);
+    check_step_adjoint(f);
+    f.runge_kutta = true;
+    check_step_adjoint(f);
+  }
+}
+
+TEST_CASE("with joint friction and contacts, a tree step's adjoint matches central differences") {
+  Branchy b;
+  add_friction(b, 0.4, 0.5);
+  const StepLoss<Branchy> at{b};
+  b.add_contacts(at.q.data());
+  check_step_adjoint(b);
+  Floating f;
+  add_friction(f, 0.4, 0.5);
+  f.add_contacts(f.q0.data());
+  check_step_adjoint(f);
+}
+
+// One link of the double pendulum, with a dt to choose.
+struct Pendulum : DoublePendulum {
+  double dt = 1e-3;
+  Pendulum() {
+    links.resize(1), dofs.resize(1);
+    tree = {0, 1, 0, 1, 0, 1, 0};
+  }
+  TreeStepInputs<double> inputs() { return {links.data(), dofs.data(), nullptr, 0, nullptr, {0, 0, -9.81}, dt, {}}; }
+};
+
+TEST_CASE("dry friction holds a joint below its breakaway torque, lets it slip above, and stays stable") {
+  // Held out at 30 degrees, gravity's torque on the hinge is m g r sin 30 = 1 x 9.81 x
+  // 0.25 x 0.5 = 1.23 N m.
+  Pendulum p;
+  const auto angle_after = [&](double frictionloss, double velocity, double dt, double seconds) {
+    p.dofs[0].frictionloss = frictionloss, p.dofs[0].friction_velocity = velocity;
+    p.dt = dt;
+    double q = std::numbers::pi / 6, qd = 0;
+    for (int t = 0; t < int(std::lround(seconds / dt)); ++t) {
+      double qn, qdn;
+      REQUIRE(step(p, &q, &qd, &qn, &qdn));
+      q = qn, qd = qdn;
+      REQUIRE(std::isfinite(q));
+    }
+    return q;
+  };
+  const double start = std::numbers::pi / 6;
+  // A smooth friction creeps, at v atanh(tau / F) = 0.01 atanh(0.245) = 2.5 mrad/s here.
+  const double held = angle_after(5.0, 0.01, 1e-3, 1.0);
+  CHECK(held < start);
+  CHECK(held > start - 0.004);
+  CHECK(angle_after(0.5, 0.01, 1e-3, 1.0) < start - 0.3);  // below gravity's torque: it slips
+  // Linearly implicit: a friction_velocity 100 times smaller at a dt ten times larger
+  // holds as well (the force's slope F / v is 5e4 N m s/rad, dt F / v / I about 6000).
+  const double stiff = angle_after(5.0, 1e-4, 1e-2, 1.0);
+  CHECK(stiff < start);
+  CHECK(stiff > start - 0.004);
 }
 
 TEST_CASE("a joint's rotation integrates by the exact exponential, and its adjoint matches central differences") {

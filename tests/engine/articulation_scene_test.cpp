@@ -64,9 +64,9 @@ void drive_and_weigh(Scene& scene, double amplitude, double rate, double spread)
   scene.objectives = {w};
 }
 
-// A tree with a slide carrying a hinge, a weld and a second hinge, damping, armature, a
-// motor and a position servo on controls, and a weights objective on every joint's q and
-// qd at every step.
+// A tree with a slide carrying a hinge, a weld and a second hinge, damping, armature, dry
+// friction (smoothed over 0.3 rad/s, near the joints' rates), a motor and a position
+// servo on controls, and a weights objective on every joint's q and qd at every step.
 Scene branchy_scene(int steps) {
   ImportedRobot r;
   r.name = "branchy";
@@ -80,6 +80,7 @@ Scene branchy_scene(int steps) {
   ArticulationLink hand = hinge("hand", 2, {1, 0, 0.4});
   ArticulationLink side = hinge("side", 0, {0, 0, 1});
   r.articulations.links = {slide, arm, weld, hand, side};
+  for (ArticulationLink& l : r.articulations.links) l.friction_velocity = 0.3;
   r.articulations.actuators = {{"push", 0, 0, 1.5}, {"servo", 1, 1, 0.8}};
   r.gain = {1.0, 20.0}, r.bias_q = {0.0, -20.0}, r.bias_qd = {0.0, -2.0};
   r.channels = 2;
@@ -90,6 +91,7 @@ Scene branchy_scene(int steps) {
                0,    0,    0,    0.01, 0.012, 0.004, 0,    0,    0,    0.006, 0.01, 0.008, 0,    0,    0};
   r.damping = {0.3, 0.1, 0, 0.05, 0.0};
   r.armature = {0.01, 0.02, 0, 0.0, 0.03};
+  r.frictionloss = {0.2, 0.1, 0, 0.05, 0.0};
   r.stiffness = {2.0, 0.0, 0, 0.6, 0.4};  // the weld has none
   r.spring_ref = {0.2, 0.0, 0, -0.5, 0.9};
   r.q = {0.1, 0.4, 0, -0.7, 1.1};
@@ -103,8 +105,8 @@ Scene branchy_scene(int steps) {
 const std::vector<ParamId> kLinkParams = {
     ParamId::LinkPosition,  ParamId::LinkMass,      ParamId::LinkCom,           ParamId::LinkInertia,
     ParamId::LinkDamping,   ParamId::LinkArmature,  ParamId::LinkJointPosition, ParamId::LinkJointVelocity,
-    ParamId::LinkStiffness, ParamId::LinkSpringRef, ParamId::ActuatorGain,      ParamId::ActuatorBiasQ,
-    ParamId::ActuatorBiasQd};
+    ParamId::LinkStiffness, ParamId::LinkSpringRef, ParamId::LinkFrictionLoss,  ParamId::ActuatorGain,
+    ParamId::ActuatorBiasQ, ParamId::ActuatorBiasQd};
 
 TEST_CASE("articulations: a double pendulum scene swings for 2 s as MuJoCo's does") {
   const Scene scene = robot_scene(double_pendulum_robot(), "double_pendulum.xml", 2000);
@@ -138,6 +140,7 @@ TEST_CASE("articulations: the scene file keeps every link, joint, shape and actu
     CHECK(a.links[k].parent == scene.articulations.links[k].parent);
     CHECK(a.links[k].joint == scene.articulations.links[k].joint);
     for (int c = 0; c < 4; ++c) CHECK(a.links[k].quat[c] == scene.articulations.links[k].quat[c]);
+    CHECK(a.links[k].friction_velocity == 0.3);
   }
   CHECK(a.links[1].shapes.size() == 1);
   CHECK(a.links[1].shapes[0].kind == LinkShape::Kind::Capsule);
@@ -1036,6 +1039,21 @@ TEST_CASE("articulations: the scene check refuses a joint that moves nothing, an
       on_weld_spring.error().message.find("articulations.links[2].stiffness: found 4 on a weld; expected 0 "
                                           "(a joint spring only on a hinge, a slide or a ball)") != std::string::npos,
       on_weld_spring.error().message);
+
+  Scene rubbed_weld = branchy_scene(3);
+  rubbed_weld.params[ParamId::LinkFrictionLoss].value[2] = 0.5;
+  const Status on_weld_friction = check_scene(rubbed_weld);
+  REQUIRE_FALSE(on_weld_friction.ok());
+  CHECK_MESSAGE(on_weld_friction.error().message.find("articulations.links[2].frictionloss: found 0.5 on a weld; "
+                                                      "expected 0 (a weld does not move)") != std::string::npos,
+                on_weld_friction.error().message);
+  Scene sharp = branchy_scene(3);
+  sharp.articulations.links[1].friction_velocity = 0;
+  const Status no_rate = check_scene(sharp);
+  REQUIRE_FALSE(no_rate.ok());
+  CHECK_MESSAGE(no_rate.error().message.find(
+                    "articulations.links[1].friction_velocity: found 0; expected a rate > 0") != std::string::npos,
+                no_rate.error().message);
 
   Scene bad_gain = branchy_scene(3);
   bad_gain.params[ParamId::ActuatorBiasQd].value[1] = std::nan("");

@@ -15,8 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "../obj_cube.h"
 #include "../source_dir.h"
 #include "nudge/articulations.h"
+#include "nudge/convex_mesh.h"
 #include "nudge/quat.h"
 #include "gradient_outcome.h"
 #include "temp_dir.h"
@@ -29,6 +31,32 @@ namespace {
 using V3 = Vec3<double>;
 using M3 = Mat33<double>;
 constexpr double kPi = 3.14159265358979323846;
+
+// An ASCII STL tetrahedron (a mesh geom's file).
+constexpr const char* kTetrahedronStl = R"(solid t
+facet normal 0 0 -1
+ outer loop
+  vertex 0 0 0
+  vertex 0 1 0
+  vertex 1 0 0
+ endloop
+endfacet
+facet normal 0 0 1
+ outer loop
+  vertex 0 0 0
+  vertex 1 0 0
+  vertex 0 0 1
+ endloop
+endfacet
+facet normal 1 1 1
+ outer loop
+  vertex 1 0 0
+  vertex 0 1 0
+  vertex 0 0 1
+ endloop
+endfacet
+endsolid t
+)";
 
 std::filesystem::path data_file(const char* name) {
   return test::source_dir() / "tests" / "data" / "articulations" / name;
@@ -587,8 +615,10 @@ TEST_CASE("inertiafromgeom true takes the geoms over an inertial, and false leav
   check_row(automatic.mass, 1, {8});
 }
 
-TEST_CASE("mesh geoms keep their file relative to the MJCF's folder through meshdir, and need an inertial") {
+TEST_CASE("mesh geoms keep their file relative to the MJCF's folder through meshdir, and read its hull") {
   test::TempDir dir("robot-import");
+  dir.write("robot/meshes/parts/shell.stl", kTetrahedronStl);
+  dir.write("robot/meshes/cover.obj", test::cube_obj(-0.5, 0.5));
   const auto file = dir.write("robot/arm.xml", R"(<mujoco>
   <compiler meshdir="meshes"/>
   <asset>
@@ -618,8 +648,47 @@ TEST_CASE("mesh geoms keep their file relative to the MJCF's folder through mesh
   check_vec(shapes[0].mesh_scale, {0.001, 0.001, 0.001});
   check_vec(shapes[0].rgba, {0, 0, 1, 1});
   CHECK(shapes[1].mesh == "meshes/cover.obj");
+  // Each file's hull is read with the robot (load_link_mesh), once per asset.
+  REQUIRE(shapes[0].hull);
+  CHECK(shapes[0].hull->vertices.size() == 4);
+  REQUIRE(shapes[1].hull);
+  CHECK(shapes[1].hull->vertices.size() == 8);
+  CHECK(r.articulations.links[1].shapes[0].hull == shapes[1].hull);
   // A mesh only for show (density 0) needs no inertial: the sphere alone gives the mass.
   check_row(r.mass, 1, {1000 * 4.0 / 3.0 * kPi * 0.05 * 0.05 * 0.05});
+}
+
+TEST_CASE("a mesh geom's mass, centre and inertia are its hull's, as MuJoCo's (inertia=\"convex\")") {
+  test::TempDir dir("robot-import");
+  dir.write("t.stl", kTetrahedronStl);
+  // The tetrahedron (0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1) scaled by 0.1: 1/6000 m^3,
+  // its centroid at (0.025, 0.025, 0.025); at density 1000, 1/6 kg; the geom 0.3 m up.
+  const auto file = dir.write("mesh.xml", R"(<mujoco>
+  <asset><mesh name="m" file="t.stl" scale="0.1 0.1 0.1"/></asset>
+  <worldbody>
+    <body name="a">
+      <joint/>
+      <geom type="mesh" mesh="m" pos="0 0 0.3"/>
+    </body>
+    <body name="b">
+      <joint/>
+      <geom type="mesh" mesh="m" mass="2"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const ImportedRobot r = imported(file);
+  CHECK(r.mass[0] == doctest::Approx(1.0 / 6).epsilon(1e-12));
+  check_row(r.com, 0, {0.025, 0.025, 0.325});
+  CHECK(r.mass[1] == doctest::Approx(2).epsilon(1e-12));
+  // Its inertia about the centroid, checked here by its symmetry (xx = yy = zz, and
+  // xy = xz > 0: the tensor's -∫(x - cx)(y - cy) dm, the points' x and y anticorrelated)
+  // and against MuJoCo's in python/tests/test_mujoco_reference.py.
+  const double* i = &r.inertia[0];
+  CHECK(i[0] > 0);
+  CHECK(i[1] == doctest::Approx(i[0]).epsilon(1e-12));
+  CHECK(i[2] == doctest::Approx(i[0]).epsilon(1e-12));
+  CHECK(i[3] > 0);  // products of inertia -∫xy dV about the centroid: the stored entries
+  CHECK(i[4] == doctest::Approx(i[3]).epsilon(1e-12));
 }
 
 TEST_CASE("each kind of bad MJCF is refused with the file, the line and the element") {
@@ -670,19 +739,12 @@ TEST_CASE("each kind of bad MJCF is refused with the file, the line and the elem
     CHECK(has(import_error(file),
               file.string() + ":8: <motor>: an actuator on a ball or free joint is not supported yet"));
   }
-  SUBCASE("a mesh without an inertial") {
-    const auto file = dir.write("mesh.xml", R"(<mujoco>
-  <asset><mesh name="m" file="m.stl"/></asset>
-  <worldbody>
-    <body name="a">
-      <joint/>
-      <geom type="mesh" mesh="m"/>
-    </body>
-  </worldbody>
+  SUBCASE("a mesh file that cannot be read, at its asset's line") {
+    const auto file = dir.write("gone.xml", R"(<mujoco>
+  <asset><mesh name="m" file="gone.stl"/></asset>
 </mujoco>)");
-    const std::string message = import_error(file);
-    CHECK(has(message, file.string() + ":6: <geom>: the mass and inertia of a mesh are not computed yet"));
-    CHECK(has(message, "add an <inertial> to body \"a\""));
+    CHECK(has(import_error(file),
+              file.string() + ":2: <mesh name=\"m\">: " + (dir.path / "gone.stl").string() + ": no such file"));
   }
   SUBCASE("an actuator on an unknown joint") {
     const auto file = dir.write("actuator.xml", R"(<mujoco>
@@ -793,10 +855,9 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
   CHECK(r.timestep == 0.005);
   check_vec(r.gravity, {0, 0, -1});
   check_row(r.q, 0, {0});  // the keyframe is not the start
-  for (const char* line :
-       {"option integrator=\"implicitfast\" (nudge steps with MuJoCo's Euler or RK4)", "<visual> section",
-        "<texture> elements (1)", "<camera> elements (1)", "<site> elements (1)", "joint frictionloss of j",
-        "<contact> section", "<equality> section", "<tendon> section", "<keyframe> section"}) {
+  for (const char* line : {"option integrator=\"implicitfast\" (nudge steps with MuJoCo's Euler or RK4)",
+                           "<visual> section", "<texture> elements (1)", "<camera> elements (1)", "<site> elements (1)",
+                           "<contact> section", "<equality> section", "<tendon> section", "<keyframe> section"}) {
     CAPTURE(line);
     CHECK(contains(r.ignored, line));
   }
@@ -807,6 +868,9 @@ TEST_CASE("what MJCF has beyond the imported subset is listed, not refused") {
   CHECK_FALSE(contains(r.ignored, "joint springref of j"));
   check_row(r.stiffness, 0, {2});
   check_row(r.spring_ref, 0, {10 * std::numbers::pi / 180});
+  // Its dry friction too (link_frictionloss), in N m: MuJoCo's frictionloss has no angle.
+  CHECK_FALSE(contains(r.ignored, "joint frictionloss of j"));
+  check_row(r.frictionloss, 0, {0.1});
 }
 
 TEST_CASE("a worldbody plane becomes a plane collider, and geoms without contype and conaffinity do not collide") {
@@ -910,12 +974,11 @@ TEST_CASE("the two-link URDF imports its revolute, prismatic and fixed joints wi
 
 TEST_CASE("URDF meshes from package:// resolve beside the URDF's folder, best effort") {
   test::TempDir dir("robot-import");
-  dir.write("arm_description/meshes/upper.stl", "solid upper\nendsolid upper\n");
+  dir.write("arm_description/meshes/upper.stl", kTetrahedronStl);
   const auto file = dir.write("arm_description/urdf/arm.urdf", R"(<robot name="arm">
   <link name="base"/>
   <link name="upper">
     <visual><geometry><mesh filename="package://arm_description/meshes/upper.stl" scale="2 2 2"/></geometry></visual>
-    <visual><geometry><mesh filename="package://other/meshes/lower.stl"/></geometry></visual>
   </link>
   <joint name="j" type="continuous">
     <parent link="base"/><child link="upper"/>
@@ -923,11 +986,25 @@ TEST_CASE("URDF meshes from package:// resolve beside the URDF's folder, best ef
 </robot>)");
   const ImportedRobot r = imported(file);
   const auto& shapes = r.articulations.links[1].shapes;
-  REQUIRE(shapes.size() == 2);
+  REQUIRE(shapes.size() == 1);
   CHECK(shapes[0].mesh == "../meshes/upper.stl");
   check_vec(shapes[0].mesh_scale, {2, 2, 2});
-  CHECK(shapes[1].mesh == "other/meshes/lower.stl");    // found nowhere: the first guess
+  REQUIRE(shapes[0].hull);
+  CHECK(shapes[0].hull->vertices.size() == 4);
   check_vec(r.articulations.links[1].axis, {1, 0, 0});  // URDF's default axis
+  // A mesh found nowhere is refused at its element, named by the first guess.
+  const auto lost = dir.write("arm_description/urdf/lost.urdf", R"(<robot name="arm">
+  <link name="base"/>
+  <link name="upper">
+    <visual><geometry><mesh filename="package://other/meshes/lower.stl"/></geometry></visual>
+  </link>
+  <joint name="j" type="continuous">
+    <parent link="base"/><child link="upper"/>
+  </joint>
+</robot>)");
+  CHECK(has(import_error(lost), lost.string() + ":4: <link name=\"upper\"> <mesh>: " +
+                                    (dir.path / "arm_description/urdf/other/meshes/lower.stl").string() +
+                                    ": no such file"));
 }
 
 // Two imports of one robot (a URDF and an MJCF file) thrown the same way: start sets the
@@ -1015,7 +1092,7 @@ TEST_CASE("a URDF planar joint is two slides across its axis and a turn about it
   <link name="base"/>
   <joint name="slider" type="planar">
     <origin xyz="0 0 1"/><axis xyz="0 1 0"/>
-    <dynamics damping="0.1"/>
+    <dynamics damping="0.1" friction="0.2"/>
     <parent link="base"/><child link="block"/>
   </joint>
   <link name="block">
@@ -1028,9 +1105,9 @@ TEST_CASE("a URDF planar joint is two slides across its axis and a turn about it
   <worldbody>
     <body name="base">
       <body name="block" pos="0 0 1">
-        <joint type="slide" axis="0 0 -1" damping="0.1"/>
-        <joint type="slide" axis="-1 0 0" damping="0.1"/>
-        <joint type="hinge" axis="0 1 0" damping="0.1"/>
+        <joint type="slide" axis="0 0 -1" damping="0.1" frictionloss="0.2"/>
+        <joint type="slide" axis="-1 0 0" damping="0.1" frictionloss="0.2"/>
+        <joint type="hinge" axis="0 1 0" damping="0.1" frictionloss="0.2"/>
         <inertial pos="0.1 0 0.05" mass="1.5" diaginertia="0.01 0.02 0.03"/>
       </body>
     </body>
@@ -1047,6 +1124,7 @@ TEST_CASE("a URDF planar joint is two slides across its axis and a turn about it
   CHECK(from_urdf.mass[1] == 0);
   CHECK(from_urdf.mass[2] == 0);
   check_vec(links[3].axis, {0, 1, 0});
+  CHECK(from_urdf.frictionloss == std::vector<double>{0, 0.2, 0.2, 0.2});  // URDF's friction on all three
   require_same_motion(from_urdf, urdf.string(), from_mjcf, mjcf.string(), [](Scene& scene) {
     std::vector<double>& qd = scene.params[ParamId::LinkJointVelocity].value;
     qd[1] = 0.5, qd[2] = -1.0, qd[3] = 4.0;

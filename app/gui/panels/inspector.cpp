@@ -447,7 +447,8 @@ void link(const Page& page) {
   const auto unused = [&](ParamId id) {
     switch (id) {
       case ParamId::LinkDamping:
-      case ParamId::LinkArmature: return joint == ArticulationJoint::Weld;
+      case ParamId::LinkArmature:
+      case ParamId::LinkFrictionLoss: return joint == ArticulationJoint::Weld;
       case ParamId::LinkStiffness: return !axial && joint != ArticulationJoint::Ball;  // a ball's: toward no turn
       case ParamId::LinkJointPosition:
       case ParamId::LinkJointVelocity:
@@ -469,6 +470,8 @@ void link(const Page& page) {
       edit_param_row(page, id, k, hinge || turns ? "kg m^2" : "kg");
     else if (id == ParamId::LinkJointPosition || id == ParamId::LinkSpringRef)
       edit_param_row(page, id, k, angular);
+    else if (id == ParamId::LinkFrictionLoss)
+      edit_param_row(page, id, k, hinge || turns ? "N m" : "N");
     else if (id == ParamId::LinkStiffness)
       edit_param_row(page, id, k, hinge || turns ? "N m/rad" : "N/m");
     else if (id == ParamId::LinkJointVelocity)

@@ -19,11 +19,17 @@
 // link_linear_velocity for balls and free joints).
 #pragma once
 
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "nudge/result.h"
+
 namespace nudge {
+
+struct ConvexMesh;  // nudge/convex_mesh.h
 
 enum class ArticulationJoint { Weld, Hinge, Slide, Ball, Free };
 
@@ -45,10 +51,18 @@ struct LinkShape {
   double rgba[4] = {0.7, 0.7, 0.7, 1.0};
   std::string mesh;  // Mesh: an OBJ or STL file, relative to the scene file
   double mesh_scale[3] = {1, 1, 1};
+  // Mesh: the convex hull of the file's vertices, in its units and axes (mesh_scale
+  // applies where it is used), read with the scene or the robot (load_link_mesh). It is
+  // drawn, and its vertices are the shape's contact points.
+  std::shared_ptr<const ConvexMesh> hull;
   // Whether the link meets the colliders here (MJCF's contype and conaffinity both 0:
   // drawn only).
   bool collides = true;
 };
+
+// Reads an OBJ or STL file (by its extension, in any case) and makes a mesh shape's hull:
+// the convex hull of its vertices. Errors start with the file's path.
+Result<std::shared_ptr<const ConvexMesh>> load_link_mesh(const std::filesystem::path& file);
 
 struct ArticulationLink {
   std::string name;
@@ -68,6 +82,11 @@ struct ArticulationLink {
   bool limited = false;
   double range[2] = {0, 0};
   double limit_stiffness = 0, limit_damping = 0;
+  // The rate (rad/s or m/s) over which its dry friction (link_frictionloss) grows from 0 to
+  // near full: the force is -frictionloss tanh(qd / friction_velocity), in place of
+  // MuJoCo's friction constraint. Smaller holds a joint stiller and changes its gradient
+  // faster; the step takes the force's slope implicitly, so any value > 0 stays stable.
+  double friction_velocity = 0.01;
   std::vector<LinkShape> shapes;
 };
 

@@ -97,6 +97,9 @@ enum class ParamId : int {
   // -stiffness (q - spring_ref) on its coordinate.
   LinkStiffness,  // L x 1, N m/rad (hinge) or N/m (slide), >= 0
   LinkSpringRef,  // L x 1, rad or m, the q at which the spring is at rest
+  // A joint's dry friction (MuJoCo's frictionloss), on each of its coordinates: a force
+  // -frictionloss tanh(qd / friction_velocity), linearly implicit in the step.
+  LinkFrictionLoss,  // L x 1, N m (hinge, ball) or N (slide), >= 0
   // The articulations' actuators (nudge/articulations.h), A of them: force = gain u +
   // bias_q (gear q) + bias_qd (gear qd), as MuJoCo's gainprm[0] and biasprm[1], [2].
   ActuatorGain,    // A x 1, per unit of control: 1 for a motor, kp for a position servo

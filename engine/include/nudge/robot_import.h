@@ -21,9 +21,10 @@ struct ImportedRobot {
   std::string name;  // MJCF's model, URDF's robot name
   Articulations articulations;
   // Per link: pos (3), mass, com (3), inertia (6: xx, yy, zz, xy, xz, yz about the centre
-  // of mass in the link's axes), damping, armature, initial q and qd; and a hinge's or
-  // slide's spring (stiffness, spring_ref), where the file gives one (MJCF).
-  std::vector<double> pos, mass, com, inertia, damping, armature, q, qd, stiffness, spring_ref;
+  // of mass in the link's axes), damping, armature, dry friction (MJCF's frictionloss,
+  // URDF's friction), initial q and qd; and a hinge's or slide's spring (stiffness,
+  // spring_ref), where the file gives one (MJCF).
+  std::vector<double> pos, mass, com, inertia, damping, armature, frictionloss, q, qd, stiffness, spring_ref;
   // Per actuator: its gain and biases (actuator_gain, actuator_bias_q, actuator_bias_qd).
   std::vector<double> gain, bias_q, bias_qd;
   int channels = 0;          // one per actuator, in order

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "nudge/articulations.h"
+#include "nudge/convex_mesh.h"
 #include "nudge/mat33.h"
 #include "nudge/quat.h"
 #include "nudge/vec3.h"
@@ -71,9 +72,9 @@ Q quat_z_to(V3 v) {
 }
 
 // Mass, centre of mass and inertia about it, in one frame.
-// A joint's own terms: damping, armature and a hinge's or slide's spring.
+// A joint's own terms: damping, armature, dry friction and a hinge's or slide's spring.
 struct JointTerms {
-  double damping = 0, armature = 0, stiffness = 0, spring_ref = 0;
+  double damping = 0, armature = 0, frictionloss = 0, stiffness = 0, spring_ref = 0;
 };
 
 struct MassProperties {
@@ -153,6 +154,7 @@ struct Geom {
 struct Mesh {
   std::filesystem::path file;  // relative to the MJCF's folder, or absolute
   double scale[3] = {1, 1, 1};
+  std::shared_ptr<const ConvexMesh> hull;  // of the file's vertices (load_link_mesh)
 };
 
 enum class InertiaFromGeom { False, True, Auto };
@@ -439,6 +441,10 @@ private:
         mesh.file = relative.is_absolute() ? relative : relative.lexically_normal();
         const std::vector<double> scale = numbers(el, "scale", 3, 3, {1, 1, 1});
         std::copy(scale.begin(), scale.end(), mesh.scale);
+        Result<std::shared_ptr<const ConvexMesh>> hull =
+            load_link_mesh(mesh.file.is_absolute() ? mesh.file : file_.parent_path() / mesh.file);
+        if (!hull) fail(e, hull.error().message);
+        mesh.hull = *hull;
         meshes_[name] = mesh;
       } else if (tag == "material") {
         const Element el = with_defaults(e, "material", "");
@@ -587,14 +593,33 @@ private:
     const double density = number(g.el, "density", 1000),
                  mass = given_mass ? number(g.el, "mass", 0) : density * volume;
     if (mass < 0 || density < 0) fail(g.el.e, "mass and density must not be negative");
-    if (g.type == "mesh") {
-      if (given_mass ? mass == 0 : density == 0) return std::nullopt;  // only for show
-      fail(g.el.e, "the mass and inertia of a mesh are not computed yet: add an <inertial> to body " + in_quotes(body) +
-                       " (or density=\"0\" to a geom that is only for show)");
-    }
+    if (g.type == "mesh") return mesh_mass(g, body, given_mass, mass, density);
     if (mass == 0 || volume <= 0) return std::nullopt;  // planes, height fields: MuJoCo gives them no mass either
     const M3 rot = to_matrix(g.quat);
     return MassProperties{mass, g.pos, rot * diagonal33(mass * moments) * transpose(rot)};
+  }
+
+  // A mesh geom's: its hull's (MuJoCo's default, inertia="convex"), scaled, of the given
+  // mass or density, its centre at the hull's centroid placed by the geom.
+  std::optional<MassProperties> mesh_mass(const Geom& g, const std::string& body, bool given_mass, double mass,
+                                          double density) const {
+    if (given_mass ? mass == 0 : density == 0) return std::nullopt;  // only for show
+    const auto mesh = meshes_.find(text(g.el, "mesh").value_or(""));
+    if (mesh == meshes_.end()) return std::nullopt;  // shape_of names the geom's missing mesh
+    ConvexMesh scaled = *mesh->second.hull;
+    for (std::array<double, 3>& v : scaled.vertices)
+      for (size_t k = 0; k < 3; ++k) v[k] *= mesh->second.scale[k];
+    const MeshMassProperties unit = mesh_mass_properties(scaled.vertices, scaled.triangles);
+    // A mirroring scale turns the hull inside out, negating its integrals.
+    const double sign = unit.volume < 0 ? -1 : 1, volume = sign * unit.volume;
+    if (!(volume > 0)) fail(g.el.e, "the mesh's hull has no volume: body " + in_quotes(body) + " gets no mass from it");
+    const double per_volume = given_mass ? mass / volume : density;
+    M3 inertia;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) inertia(r, c) = per_volume * sign * unit.inertia[3 * r + c];
+    const M3 rot = to_matrix(g.quat);
+    const V3 centre{unit.centroid[0], unit.centroid[1], unit.centroid[2]};
+    return MassProperties{per_volume * volume, g.pos + rotate(g.quat, centre), rot * inertia * transpose(rot)};
   }
 
   std::optional<LinkShape> shape_of(const Geom& g, const std::string& body) {
@@ -612,6 +637,7 @@ private:
       const auto mesh = meshes_.find(*name);
       if (mesh == meshes_.end()) fail(g.el.e, "mesh " + in_quotes(*name) + " is not defined in <asset>");
       s.mesh = mesh->second.file.generic_string();
+      s.hull = mesh->second.hull;
       std::copy(mesh->second.scale, mesh->second.scale + 3, s.mesh_scale);
     } else {
       note(g.type + " geoms (not drawn), e.g. on body " + in_quotes(body));
@@ -752,7 +778,9 @@ private:
     if (freejoint) return;  // a <freejoint> has a name and no defaults: no damping or armature
     terms.damping = number(el, "damping", 0);
     terms.armature = number(el, "armature", 0);
-    if (terms.damping < 0 || terms.armature < 0) fail(e, "damping and armature must not be negative");
+    terms.frictionloss = number(el, "frictionloss", 0);
+    if (terms.damping < 0 || terms.armature < 0 || terms.frictionloss < 0)
+      fail(e, "damping, armature and frictionloss must not be negative");
     const std::string label =
         link.joint_name.empty() ? "(unnamed, line " + std::to_string(e->GetLineNum()) + ")" : link.joint_name;
     // MuJoCo 3's autolimits: a range makes a joint limited unless limited="false".
@@ -784,7 +812,7 @@ private:
     if (axial)
       terms.spring_ref =
           link.joint == ArticulationJoint::Hinge ? angle(number(el, "springref", 0)) : number(el, "springref", 0);
-    for (const char* k : {"stiffness", "frictionloss", "ref", "springref"}) {
+    for (const char* k : {"stiffness", "ref", "springref"}) {
       const std::string_view key = k;
       const bool imported = (axial && (key == "stiffness" || key == "springref")) || (ball && key == "stiffness");
       if (!imported && number(el, k, 0) != 0) note("joint " + std::string(k) + " of " + label);
@@ -800,6 +828,7 @@ private:
     for (double v : {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)}) robot_.inertia.push_back(v);
     robot_.damping.push_back(terms.damping);
     robot_.armature.push_back(terms.armature);
+    robot_.frictionloss.push_back(terms.frictionloss);
     robot_.stiffness.push_back(terms.stiffness);
     robot_.spring_ref.push_back(terms.spring_ref);
     robot_.q.push_back(0);

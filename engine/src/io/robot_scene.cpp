@@ -107,6 +107,7 @@ Scene robot_scene(const ImportedRobot& robot, const std::string& source, int ste
   set_rows(ParamId::LinkInertia, robot.inertia);
   set_rows(ParamId::LinkDamping, robot.damping);
   set_rows(ParamId::LinkArmature, robot.armature);
+  set_rows(ParamId::LinkFrictionLoss, robot.frictionloss);
   set_rows(ParamId::LinkJointPosition, robot.q);
   set_rows(ParamId::LinkJointVelocity, robot.qd);
   set_rows(ParamId::LinkStiffness, robot.stiffness);

@@ -67,6 +67,11 @@ struct Joint {
   bool planar = false;  // a hinge about the axis after two slides across it
 };
 
+// A joint's <dynamics>: its damping and its dry friction (link_damping, link_frictionloss).
+struct JointDynamics {
+  double damping = 0, friction = 0;
+};
+
 class UrdfReader {
 public:
   explicit UrdfReader(const std::filesystem::path& file) : file_(file), label_(file.string()) {
@@ -259,7 +264,7 @@ private:
     link.parent = parent;
     V3 pos{0, 0, 0};
     Q quat{0, 0, 0, 1};
-    double damping = 0;
+    JointDynamics dynamics;
     if (joint == nullptr) {
       link.joint = ArticulationJoint::Weld;  // the root, welded to the world
     } else {
@@ -274,15 +279,15 @@ private:
         unit = normalize(axis);
         link.axis[0] = unit.x, link.axis[1] = unit.y, link.axis[2] = unit.z;
       }
-      if (joint->type != ArticulationJoint::Free) read_joint_extras(*joint, link, damping);
+      if (joint->type != ArticulationJoint::Free) read_joint_extras(*joint, link, dynamics);
       if (joint->planar) {
         // In the plane normal to the axis: a slide along each of two directions across it
         // (massless links, as MJCF's several joints in one body), then the turn about it.
         const V3 across = normalize(std::fabs(unit.x) < 0.9 ? cross(unit, V3{1, 0, 0}) : cross(unit, V3{0, 1, 0}));
         const V3 second = cross(unit, across);
-        parent = emit_slide(name + "_" + joint->name + "_1", joint->name + "_1", parent, across, pos, quat, damping);
+        parent = emit_slide(name + "_" + joint->name + "_1", joint->name + "_1", parent, across, pos, quat, dynamics);
         parent = emit_slide(name + "_" + joint->name + "_2", joint->name + "_2", parent, second, V3{0, 0, 0},
-                            Q{0, 0, 0, 1}, damping);
+                            Q{0, 0, 0, 1}, dynamics);
         link.parent = parent;
         pos = {0, 0, 0}, quat = {0, 0, 0, 1};
       }
@@ -311,21 +316,22 @@ private:
       }
     }
 
-    const int index = add_link(std::move(link), pos, mass, com, inertia, damping);
+    const int index = add_link(std::move(link), pos, mass, com, inertia, dynamics);
     for (const Joint& j : joints_)
       if (j.parent == name) emit(j.child, &j, index);
   }
 
   // Appends a link and its parameters' rows (no armature, starting at q = qd = 0); returns
   // its index.
-  int add_link(ArticulationLink link, V3 pos, double mass, V3 com, const M3& inertia, double damping) {
+  int add_link(ArticulationLink link, V3 pos, double mass, V3 com, const M3& inertia, const JointDynamics& dynamics) {
     robot_.articulations.links.push_back(std::move(link));
     for (double v : {pos.x, pos.y, pos.z}) robot_.pos.push_back(v);
     robot_.mass.push_back(mass);
     for (double v : {com.x, com.y, com.z}) robot_.com.push_back(v);
     for (double v : {inertia(0, 0), inertia(1, 1), inertia(2, 2), inertia(0, 1), inertia(0, 2), inertia(1, 2)})
       robot_.inertia.push_back(v);
-    robot_.damping.push_back(damping);
+    robot_.damping.push_back(dynamics.damping);
+    robot_.frictionloss.push_back(dynamics.friction);
     robot_.armature.push_back(0);
     robot_.q.push_back(0);
     robot_.qd.push_back(0);
@@ -335,7 +341,7 @@ private:
   // A massless link that only carries a slide along axis (part of a planar joint); returns
   // its index.
   int emit_slide(const std::string& name, const std::string& joint_name, int parent, V3 axis, V3 pos, Q quat,
-                 double damping) {
+                 const JointDynamics& dynamics) {
     ArticulationLink link;
     link.name = name;
     link.parent = parent;
@@ -343,14 +349,14 @@ private:
     link.joint_name = joint_name;
     link.axis[0] = axis.x, link.axis[1] = axis.y, link.axis[2] = axis.z;
     link.quat[0] = quat.x, link.quat[1] = quat.y, link.quat[2] = quat.z, link.quat[3] = quat.w;
-    return add_link(std::move(link), pos, 0, V3{0, 0, 0}, zero33<double>(), damping);
+    return add_link(std::move(link), pos, 0, V3{0, 0, 0}, zero33<double>(), dynamics);
   }
 
-  void read_joint_extras(const Joint& j, ArticulationLink& link, double& damping) {
+  void read_joint_extras(const Joint& j, ArticulationLink& link, JointDynamics& dynamics) {
     if (const XMLElement* d = j.e->FirstChildElement("dynamics")) {
-      damping = number(d, "damping", 0.0);
-      if (damping < 0) fail(d, "damping must not be negative");
-      if (number(d, "friction", 0.0) != 0) note("joint friction of " + j.name);
+      dynamics.damping = number(d, "damping", 0.0);
+      dynamics.friction = number(d, "friction", 0.0);
+      if (dynamics.damping < 0 || dynamics.friction < 0) fail(d, "damping and friction must not be negative");
     }
     const std::string_view type = j.e->Attribute("type");
     if (const XMLElement* limit = j.e->FirstChildElement("limit");
@@ -393,6 +399,10 @@ private:
         const char* filename = g->Attribute("filename");
         if (filename == nullptr) fail(g, "needs a filename");
         s.mesh = mesh_path(filename);
+        const std::filesystem::path path(s.mesh);
+        Result<std::shared_ptr<const ConvexMesh>> hull = load_link_mesh(path.is_absolute() ? path : folder_ / path);
+        if (!hull) fail(g, hull.error().message);
+        s.hull = *hull;
         const std::vector<double> scale = numbers(g, "scale", 3, {1, 1, 1});
         std::copy(scale.begin(), scale.end(), s.mesh_scale);
       } else {

@@ -10,7 +10,7 @@
 //                       r(q, qd, qdd) = M qdd + c - tau of the generalised forces
 //   mass matrix         the composite-rigid-body algorithm (CRBA), then a Cholesky solve
 // The step is MuJoCo's Euler: qdd from (M + armature + dt damping) qdd = tau - c - damping
-// qd (damping implicit), then qd' = qd + dt qdd, q' = q + dt qd' (a ball's or free joint's
+// qd (damping implicit; a joint's dry friction linearly implicit, dry_friction), then qd' = qd + dt qdd, q' = q + dt qd' (a ball's or free joint's
 // rotation turned by dt qd', joint_rotation.h). A joint has as many motions (columns of
 // the Jacobian, per unit of each of its qd) as qd entries: a hinge's or slide's one, a
 // ball's three turns about the link's axes, a free joint's three shifts along the world's
@@ -359,6 +359,22 @@ NUDGE_HD T limit_force(const DofModel<T>& d, T q, T qd, T& dq, T& dqd) {
   return f;
 }
 
+// A coordinate's dry friction at the rate qd: the force F tanh(qd / v) that resists it
+// (F: frictionloss, v: friction_velocity; the residual adds it), and its slope in qd,
+// F / v sech^2. The step takes it linearly implicit, F tanh(qd / v) + dt slope qdd, as
+// it takes damping: its slope joins M~'s diagonal, so a small v stays stable, and near
+// qd = 0 the friction is a damping of F / v that holds the joint all but still.
+template <class T>
+struct DryFriction {
+  T force, slope;
+};
+template <class T>
+NUDGE_HD DryFriction<T> dry_friction(const DofModel<T>& d, T qd) {
+  if (d.frictionloss == T(0)) return {T(0), T(0)};
+  const T t = std::tanh(qd / d.friction_velocity);
+  return {d.frictionloss * t, d.frictionloss / d.friction_velocity * (T(1) - t * t)};
+}
+
 // A ball's rotation as its four numbers hold it, taken apart for its cone and its spring:
 // the unit rotation with w >= 0 (q and -q turn alike, as MuJoCo's mju_subQuat takes
 // them), its vector part v, s = |v| and w; it turns by theta = 2 atan2(s, w) about
@@ -518,7 +534,8 @@ NUDGE_HD void add_contact_damping(const TreeModel& tree, const LinkModel<T>* lin
 }
 
 // The step's residual with contacts at qdd, into r: r = M qdd + c - J^T F(qd + dt qdd) +
-// armature qdd + damping (qd + dt qdd) - tau. Returns its largest magnitude.
+// armature qdd + damping (qd + dt qdd) + friction (dry_friction) - tau. Returns its
+// largest magnitude.
 template <class T>
 NUDGE_HD T contact_step_residual(const TreeModel& tree, const TreeStepInputs<T>& in, const T* qd,
                                  const TreeScratch<T>& s, const T* qdd, T* r) {
@@ -526,7 +543,9 @@ NUDGE_HD T contact_step_residual(const TreeModel& tree, const TreeStepInputs<T>&
   T largest = 0;
   for (int i = tree.first_dof; i < tree.first_dof + tree.dofs; ++i) {
     const DofModel<T>& d = in.dofs[i];
-    r[i] += d.armature * qdd[i] + d.damping * (qd[i] + in.dt * qdd[i]) - s.tau[i];
+    const DryFriction<T> friction = dry_friction(d, qd[i]);
+    r[i] += d.armature * qdd[i] + d.damping * (qd[i] + in.dt * qdd[i]) + friction.force +
+            in.dt * friction.slope * qdd[i] - s.tau[i];
     largest = std::fabs(r[i]) > largest ? std::fabs(r[i]) : largest;
   }
   return largest;
@@ -579,7 +598,8 @@ NUDGE_HD_NOINLINE bool implicit_contact_acceleration(const TreeModel& tree, cons
 }
 
 // The step's qdd into s.qdd and the frames at q in s.frames, with the factor of
-// M~ = M + armature + dt damping (Cholesky) or, with contacts, of dr/dqdd (LU) left in
+// M~ = M + armature + dt (damping + friction's slope) (Cholesky) or, with contacts, of
+// dr/dqdd (LU) left in
 // s.matrix. False where M~ is not positive definite (a tree without mass on some
 // coordinate).
 template <class T>
@@ -591,11 +611,15 @@ NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepIn
   const bool touching = in.contacts.active();
   T* m = (touching ? s.mass : s.matrix) + tree.matrix;
   mass_matrix(tree, in.links, s.frames, m);
-  for (int i = 0; i < n; ++i) m[i * n + i] += in.dofs[first + i].armature + in.dt * in.dofs[first + i].damping;
+  for (int i = 0; i < n; ++i) {
+    const DofModel<T>& d = in.dofs[first + i];
+    m[i * n + i] += d.armature + in.dt * (d.damping + dry_friction(d, qd[first + i]).slope);
+  }
   if (touching) return implicit_contact_acceleration(tree, in, qd, s);
   for (int i = first; i < first + n; ++i) s.work[i] = 0;
   inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd);  // qdd holds c
-  for (int i = first; i < first + n; ++i) s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i];
+  for (int i = first; i < first + n; ++i)
+    s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i] - dry_friction(in.dofs[i], qd[i]).force;
   if (!cholesky_factor(m, n)) return false;
   cholesky_solve(m, n, s.qdd + first);
   return true;
@@ -677,6 +701,7 @@ struct TreeGrad {
   LinkPointGrad<T> points;      // per contact point (articulation_contact.h)
   T* stiffness;                 // per coordinate: a hinge's or slide's spring
   T* spring_ref;
+  T* frictionloss;  // per coordinate
 };
 
 // RNEA's adjoint at the motion inverse_dynamics left in the frames (at q, qd, qdd): adds
@@ -847,6 +872,15 @@ NUDGE_HD_NOINLINE void adjoint_tree_acceleration(const TreeModel& tree, const Tr
     if (grad.armature) grad.armature[i] += mu * s.qdd[i];
     if (grad.damping) grad.damping[i] += mu * (in.dt * s.qdd[i] + qd[i]);
     adj_qd[i] += mu * in.dofs[i].damping;
+    // the friction's F tanh(qd / v) + dt slope qdd, whose slope F / v sech^2 has the
+    // derivative -2 slope tanh / v in qd
+    // (dL/dfrictionloss is wanted at frictionloss 0 too, where dry_friction skips the tanh)
+    if (d.friction_velocity != T(0) && (d.frictionloss != T(0) || grad.frictionloss)) {
+      const T t = std::tanh(qd[i] / d.friction_velocity), sech2 = T(1) - t * t;
+      if (grad.frictionloss) grad.frictionloss[i] += mu * (t + in.dt * s.qdd[i] * sech2 / d.friction_velocity);
+      const T slope = d.frictionloss / d.friction_velocity * sech2;
+      adj_qd[i] += mu * slope * (T(1) - T(2) * in.dt * s.qdd[i] * t / d.friction_velocity);
+    }
   }
   adjoint_inverse_dynamics(tree, in.links, q, qd, s.qdd, s.tau, s.frames, adj_q, adj_qd, grad, tree_index, &in.contacts,
                            in.dt);

@@ -152,6 +152,7 @@ public:
       g.damping = exec.data(g_damping_);
       g.stiffness = exec.data(g_stiffness_);
       g.spring_ref = exec.data(g_spring_ref_);
+      g.frictionloss = exec.data(g_frictionloss_);
       g.gravity = reinterpret_cast<Vec3<T>*>(exec.data(g_gravity_));
       g.contact = {exec.data(g_contact_), exec.data(g_contact_) + tree_count_, exec.data(g_contact_) + 2 * tree_count_};
       if (contact_points_ > 0)
@@ -179,6 +180,7 @@ public:
     zeroed(g_damping_, size_t(dofs_));
     zeroed(g_stiffness_, size_t(dofs_));
     zeroed(g_spring_ref_, size_t(dofs_));
+    zeroed(g_frictionloss_, size_t(dofs_));
     zeroed(g_gravity_, 3 * size_t(tree_count_));
     zeroed(g_contact_, 3 * size_t(tree_count_));
     zeroed(g_point_offset_, 3 * size_t(contact_points_));
@@ -199,6 +201,7 @@ public:
     const std::vector<double> damping = fetch_values(exec, exec.data(g_damping_), size_t(dofs_));
     const std::vector<double> stiffness = fetch_values(exec, exec.data(g_stiffness_), size_t(dofs_));
     const std::vector<double> spring_ref = fetch_values(exec, exec.data(g_spring_ref_), size_t(dofs_));
+    const std::vector<double> frictionloss = fetch_values(exec, exec.data(g_frictionloss_), size_t(dofs_));
     const std::vector<double> gravity = fetch_values(exec, exec.data(g_gravity_), 3 * size_t(tree_count_));
     const std::vector<double> adj_q = fetch_values(exec, adj0.joint_q, size_t(positions_));
     const std::vector<double> adj_qd = fetch_values(exec, adj0.joint_qd, size_t(dofs_));
@@ -206,7 +209,7 @@ public:
          {ParamId::LinkPosition, ParamId::LinkMass, ParamId::LinkCom, ParamId::LinkInertia, ParamId::LinkDamping,
           ParamId::LinkArmature, ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkRotation,
           ParamId::LinkTranslation, ParamId::LinkAngularVelocity, ParamId::LinkLinearVelocity, ParamId::LinkScale,
-          ParamId::LinkLength, ParamId::LinkStiffness, ParamId::LinkSpringRef})
+          ParamId::LinkLength, ParamId::LinkStiffness, ParamId::LinkSpringRef, ParamId::LinkFrictionLoss})
       p[id].grad.assign(size_t(links_) * size_t(param_facts(id).cols), 0.0);
     std::vector<double>& scale = p[ParamId::LinkScale].grad;
     std::vector<double>& length = p[ParamId::LinkLength].grad;
@@ -239,6 +242,7 @@ public:
       for (int c = 0; c < joint_velocity_count(joint); ++c) {  // a ball's coordinates share them
         p[ParamId::LinkArmature].grad[k] += armature[size_t(d + c)];
         p[ParamId::LinkDamping].grad[k] += damping[size_t(d + c)];
+        p[ParamId::LinkFrictionLoss].grad[k] += frictionloss[size_t(d + c)];
       }
       const double* q = &adj_q[size_t(position_[k])];
       const double* qd = &adj_qd[size_t(d)];
@@ -334,8 +338,8 @@ private:
   typename Exec::template Array<int> point_start_;
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;
-  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_stiffness_, g_spring_ref_, g_gravity_,
-      g_contact_;
+  Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_stiffness_, g_spring_ref_, g_frictionloss_,
+      g_gravity_, g_contact_;
   Array g_point_offset_, g_point_radius_, g_gain_, g_bias_q_, g_bias_qd_;
 };
 

@@ -10,6 +10,7 @@
 #include "families/articulations/articulation_model.h"
 #include "families/articulations/link_resize.h"
 #include "nudge/articulations.h"
+#include "nudge/convex_mesh.h"
 #include "nudge/parameter_facts.h"
 #include "nudge/parameters.h"
 #include "nudge/quat.h"
@@ -106,8 +107,8 @@ std::vector<LinkModel<T>> link_models(const Articulations& a, const ParameterSet
   return links;
 }
 
-// Per coordinate: its link's armature and damping (all of a ball's or a free joint's
-// coordinates share them, as MuJoCo's), and a hinge's or slide's limits, spring and place
+// Per coordinate: its link's armature, damping and dry friction (all of a ball's or a
+// free joint's coordinates share them, as MuJoCo's), and a hinge's or slide's limits, spring and place
 // in q; a ball's cone limit and spring on its first coordinate (articulation_dynamics.h's
 // cone_limit and ball_spring).
 template <class T>
@@ -128,7 +129,9 @@ std::vector<DofModel<T>> dof_models(const Articulations& a, const ParameterSet& 
           static_cast<T>(l.limit_stiffness),
           static_cast<T>(l.limit_damping),
           static_cast<T>(axial || (ball && c == 0) ? link_param(p, ParamId::LinkStiffness, k, 0) : 0.0),
-          static_cast<T>(axial ? link_param(p, ParamId::LinkSpringRef, k, 0) : 0.0)};
+          static_cast<T>(axial ? link_param(p, ParamId::LinkSpringRef, k, 0) : 0.0),
+          static_cast<T>(link_param(p, ParamId::LinkFrictionLoss, k, 0)),
+          static_cast<T>(l.friction_velocity)};
   }
   return dofs;
 }
@@ -229,7 +232,8 @@ inline std::vector<std::vector<double>> initial_mass_matrices(const Articulation
 // The links' contact points (articulation_contact.h), from their shapes in their frames:
 // a sphere's centre with its radius; a capsule's two end centres with its radius, and a
 // cylinder's likewise (it meets things as the capsule around it would); a box's eight
-// corners with radius 0. A mesh gives none, nor does a shape that does not collide.
+// corners with radius 0; a mesh's hull's vertices (times its mesh_scale) with radius 0. A
+// shape that does not collide gives none.
 struct LinkContactPoints {
   std::vector<int> start;  // per link, and one past the last
   std::vector<Vec3<double>> offset;
@@ -262,7 +266,13 @@ inline LinkContactPoints link_contact_points(const Articulations& a) {
             add(centre + rotate(q, corner), 0.0);
           }
           break;
-        case LinkShape::Kind::Mesh: break;
+        case LinkShape::Kind::Mesh:
+          if (!shape.hull) break;  // the scene check refuses a colliding mesh without one
+          for (const std::array<double, 3>& v : shape.hull->vertices)
+            add(centre + rotate(q, Vec3<double>{v[0] * shape.mesh_scale[0], v[1] * shape.mesh_scale[1],
+                                                v[2] * shape.mesh_scale[2]}),
+                0.0);
+          break;
       }
     }
   }

@@ -43,8 +43,9 @@ struct LinkModel {
 // A joint coordinate's own terms: armature (added to M's diagonal), damping (a torque
 // -damping qd, implicit in the step as MuJoCo's Euler makes it), its limits (a penalty
 // past [lower, upper]; limited 0: none) and its spring (-stiffness (q - spring_ref),
-// explicit, as MuJoCo's). position: its entry in q, for a hinge's or a slide's
-// coordinate (whose q and qd are one number each), else -1.
+// explicit, as MuJoCo's) and its dry friction (-frictionloss tanh(qd / friction_velocity),
+// linearly implicit: articulation_dynamics.h's dry_friction). position: its entry in q,
+// for a hinge's or a slide's coordinate (whose q and qd are one number each), else -1.
 template <class T>
 struct DofModel {
   T armature;
@@ -53,6 +54,7 @@ struct DofModel {
   int limited;
   T lower, upper, limit_stiffness, limit_damping;
   T stiffness, spring_ref;
+  T frictionloss, friction_velocity;
 };
 
 // An actuator on one coordinate, as MuJoCo's with an affine bias: a length l = gear q,

@@ -58,6 +58,15 @@ LinkShape read_shape(const SceneReader& r, const Node& node) {
   if (auto v = r.optional(node, "mesh")) s.mesh = r.string(*v, "an OBJ or STL file");
   if (auto v = r.optional(node, "mesh_scale")) read_numbers(r, *v, s.mesh_scale, "[x, y, z]: the mesh's scale");
   if (auto v = r.optional(node, "collides")) s.collides = r.boolean(*v);
+  if (s.kind == LinkShape::Kind::Mesh) {  // its hull, from the file relative to the scene's folder
+    const char* expected = "the path of an OBJ or STL file, relative to the scene's folder";
+    const Node file = r.required(node, "mesh", expected);
+    if (s.mesh.empty()) r.fail_found(file, expected);
+    const std::filesystem::path path(s.mesh);
+    Result<std::shared_ptr<const ConvexMesh>> hull = load_link_mesh(path.is_absolute() ? path : r.folder() / path);
+    if (!hull) r.fail(file.path, hull.error().message);
+    s.hull = *hull;
+  }
   return s;
 }
 
@@ -77,8 +86,9 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
   for (size_t k = 0; k < links.size(); ++k) {
     const Node item = links.element(k);
     if (!item.json.is_object()) r.fail_found(item, "a link object with a \"name\" and a \"joint\"");
-    r.expect_object(item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis",
-                                                "length_axis", "range", "limit_stiffness", "limit_damping", "shapes"}));
+    r.expect_object(
+        item, section_keys(kLinks, {"name", "parent", "joint", "joint_name", "quat", "anchor", "axis", "length_axis",
+                                    "range", "limit_stiffness", "limit_damping", "friction_velocity", "shapes"}));
     ArticulationLink l;
     const Node name = r.required(item, "name", "the link's name, unique in the scene");
     l.name = r.string(name, "the link's name");
@@ -126,6 +136,11 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
     };
     limit_term("limit_stiffness", l.limit_stiffness);
     limit_term("limit_damping", l.limit_damping);
+    if (auto v = r.optional(item, "friction_velocity")) {
+      const char* expected = "a rate > 0 (rad/s or m/s) over which the joint's friction grows";
+      l.friction_velocity = r.number(*v, expected);
+      if (!(l.friction_velocity > 0)) r.fail_found(*v, expected);
+    }
     if (auto shapes = r.optional(item, "shapes")) {
       r.expect_array(*shapes, "an array of shapes");
       for (size_t s = 0; s < shapes->size(); ++s) l.shapes.push_back(read_shape(r, shapes->element(s)));
@@ -206,6 +221,7 @@ OrderedJson articulations_json(const Scene& scene) {
       item["limit_stiffness"] = l.limit_stiffness;
       item["limit_damping"] = l.limit_damping;
     }
+    if (l.friction_velocity != ArticulationLink{}.friction_velocity) item["friction_velocity"] = l.friction_velocity;
     write_param_fields(item, scene, kLinks, static_cast<int>(k));
     if (!l.shapes.empty()) {
       OrderedJson shapes = OrderedJson::array();
@@ -290,6 +306,15 @@ std::optional<std::string> check_articulations(const Scene& scene) {
                     ? "; expected 0 (a joint spring only on a hinge, a slide or a ball)"
                     : "; expected 0 (a spring_ref only on a hinge or a slide: a ball's spring pulls toward no turn)");
     }
+    for (size_t j = 0; j < l.shapes.size(); ++j)
+      if (l.shapes[j].kind == LinkShape::Kind::Mesh && l.shapes[j].collides && !l.shapes[j].hull)
+        return index_path(at + ".shapes", static_cast<long long>(j)) + ".mesh: found \"" + l.shapes[j].mesh +
+               "\" not read; expected its hull read with the scene (load_scene) or the robot (nudge import)";
+    const std::vector<double>& friction = scene.params[ParamId::LinkFrictionLoss].value;
+    if (friction.size() == a.links.size() && friction[k] != 0 && l.joint == ArticulationJoint::Weld)
+      return at + ".frictionloss: found " + number_text(friction[k]) + " on a weld; expected 0 (a weld does not move)";
+    if (!(l.friction_velocity > 0 && std::isfinite(l.friction_velocity)))
+      return at + ".friction_velocity: found " + number_text(l.friction_velocity) + "; expected a rate > 0";
     if (l.limited && l.joint == ArticulationJoint::Ball) {  // a cone: [0, its angle]
       if (!(l.range[0] == 0 && l.range[1] > 0 && l.range[1] <= std::numbers::pi))
         return at + ".range: found [" + number_text(l.range[0]) + ", " + number_text(l.range[1]) +
