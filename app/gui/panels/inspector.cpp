@@ -439,6 +439,10 @@ void link(const Page& page) {
   else if (link.limited)
     row("limits", "[" + number(link.range[0]) + ", " + number(link.range[1]) + "] " + (hinge ? "rad" : "m") +
                       ", stiffness " + number(link.limit_stiffness) + ", damping " + number(link.limit_damping));
+  if (scene.params[ParamId::LinkFrictionLoss].value[size_t(k)] != 0)  // the rate its friction grows over
+    row("friction velocity", number(link.friction_velocity) + (joint == ArticulationJoint::Slide  ? " m/s"
+                                                               : joint == ArticulationJoint::Free ? " m/s or rad/s"
+                                                                                                  : " rad/s"));
   row("shapes", std::to_string(link.shapes.size()));
   // Its parameters in the table's order, but those its joint has no use for; the
   // inertia (six numbers) and a rotation (four) are shown, not typed in.
