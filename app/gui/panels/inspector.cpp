@@ -84,6 +84,7 @@ void settings(const Page& page) {
   if (!scene.colliders.empty()) row("colliders", std::to_string(scene.colliders.size()));
   if (scene.joint_count() > 0) row("joints", std::to_string(scene.joint_count()));
   if (!scene.attachments.empty()) row("attachments", std::to_string(scene.attachments.size()));
+  if (!scene.articulations.empty()) row("links", std::to_string(scene.articulations.link_count()));
   double channels = scene.channels;
   if (number_row("muscle channels", &channels, 1, "",
                  "how many control channels drive muscles (springs); one in use cannot be removed"))
@@ -105,8 +106,12 @@ void settings(const Page& page) {
     row("integrator",
         "classic Runge-Kutta (fourth order) on the articulations, as MuJoCo's RK4: four explicit "
         "stages a step, gradients through each");
-  } else {
+  } else if (scene.articulations.empty()) {
     row("integrator", "semi-implicit (symplectic) Euler: v += dt F/m, then x += dt v (fixed dt, first order)");
+  } else {  // the joints' step is MuJoCo's Euler
+    row("integrator",
+        "semi-implicit Euler: v += dt F/m, then x += dt v; articulations as MuJoCo's Euler, damping, "
+        "joint friction and contacts implicit in the joints' velocities");
   }
   row("checkpoints", s.checkpoint_every == 0 ? "every state stored" : "every " + std::to_string(s.checkpoint_every));
   if (const studio::RolloutResult* motion = state.shown.current(); motion && motion->ok()) {
