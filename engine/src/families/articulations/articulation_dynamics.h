@@ -10,8 +10,9 @@
 //                       r(q, qd, qdd) = M qdd + c - tau of the generalised forces
 //   mass matrix         the composite-rigid-body algorithm (CRBA), then a Cholesky solve
 // The step is MuJoCo's Euler: qdd from (M + armature + dt damping) qdd = tau - c - damping
-// qd (damping implicit; a joint's dry friction linearly implicit, dry_friction), then qd' = qd + dt qdd, q' = q + dt qd' (a ball's or free joint's
-// rotation turned by dt qd', joint_rotation.h). A joint has as many motions (columns of
+// qd (damping implicit; a joint's dry friction linearly implicit, dry_friction), then
+// qd' = qd + dt qdd, q' = q + dt qd' (a ball's or free joint's rotation turned by dt qd',
+// joint_rotation.h). A joint has as many motions (columns of
 // the Jacobian, per unit of each of its qd) as qd entries: a hinge's or slide's one, a
 // ball's three turns about the link's axes, a free joint's three shifts along the world's
 // axes and three turns.
@@ -599,9 +600,8 @@ NUDGE_HD_NOINLINE bool implicit_contact_acceleration(const TreeModel& tree, cons
 
 // The step's qdd into s.qdd and the frames at q in s.frames, with the factor of
 // M~ = M + armature + dt (damping + friction's slope) (Cholesky) or, with contacts, of
-// dr/dqdd (LU) left in
-// s.matrix. False where M~ is not positive definite (a tree without mass on some
-// coordinate).
+// dr/dqdd (LU) left in s.matrix. False where M~ is not positive definite (a tree without
+// mass on some coordinate).
 template <class T>
 NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepInputs<T>& in, const T* q, const T* qd,
                                          const TreeScratch<T>& s) {
@@ -873,8 +873,8 @@ NUDGE_HD_NOINLINE void adjoint_tree_acceleration(const TreeModel& tree, const Tr
     if (grad.damping) grad.damping[i] += mu * (in.dt * s.qdd[i] + qd[i]);
     adj_qd[i] += mu * in.dofs[i].damping;
     // the friction's F tanh(qd / v) + dt slope qdd, whose slope F / v sech^2 has the
-    // derivative -2 slope tanh / v in qd
-    // (dL/dfrictionloss is wanted at frictionloss 0 too, where dry_friction skips the tanh)
+    // derivative -2 slope tanh / v in qd; dL/dF is wanted at F = 0 too, where
+    // dry_friction skips the tanh
     if (d.friction_velocity != T(0) && (d.frictionloss != T(0) || grad.frictionloss)) {
       const T t = std::tanh(qd[i] / d.friction_velocity), sech2 = T(1) - t * t;
       if (grad.frictionloss) grad.frictionloss[i] += mu * (t + in.dt * s.qdd[i] * sech2 / d.friction_velocity);
