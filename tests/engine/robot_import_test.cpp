@@ -494,7 +494,7 @@ TEST_CASE("defaults apply through nested classes, class and childclass, to joint
     <default class="light">
       <geom density="100"/>
       <default class="lighter">
-        <joint damping="3" armature="0.5"/>
+        <joint damping="3" armature="0.5" frictionloss="0.2"/>
         <geom type="sphere" size="0.05"/>
       </default>
     </default>
@@ -535,6 +535,9 @@ TEST_CASE("defaults apply through nested classes, class and childclass, to joint
   check_row(r.damping, 2, {3});
   check_row(r.armature, 0, {0});
   check_row(r.armature, 1, {0.5});
+  check_row(r.frictionloss, 0, {0});  // dof_frictionloss
+  check_row(r.frictionloss, 1, {0.2});
+  check_row(r.frictionloss, 2, {0.2});
   for (const ArticulationLink& l : r.articulations.links) check_vec(l.axis, {0, 1, 0});
   CHECK(r.articulations.links[2].shapes[0].kind == LinkShape::Kind::Sphere);
   // MuJoCo: actuator_gainprm[0] 20 5 2 3 and actuator_biasprm[1:3] (-20, 0), (-5, -0.5), (0, -2), (-1, -0.2).
