@@ -50,7 +50,7 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
       c.type = ColliderType::Sphere;
       c.radius = s.size[0] > 0 ? s.size[0] : 0.03;
       break;
-    case LinkShape::Kind::Mesh:  // drawn by its hull (link_hull_mesh); picked by the sphere around it
+    case LinkShape::Kind::Mesh:  // drawn by its hull (draw_articulations); picked by the sphere around it
       c.type = ColliderType::Sphere;
       c.radius = 0.03;
       if (s.hull) {
@@ -66,15 +66,6 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
   c.position[0] = at.x, c.position[1] = at.y, c.position[2] = at.z;
   c.orientation[0] = turn.x, c.orientation[1] = turn.y, c.orientation[2] = turn.z, c.orientation[3] = turn.w;
   return c;
-}
-
-// A mesh shape's hull, by its mesh_scale (which its link's size has resized), placed as
-// the shape is.
-render::Mesh link_hull_mesh(const LinkShape& resized, const ColliderShape& placed, render::Rgba color) {
-  ConvexMesh scaled = *resized.hull;
-  for (std::array<double, 3>& v : scaled.vertices)
-    for (size_t k = 0; k < 3; ++k) v[k] *= resized.mesh_scale[k];
-  return hull_mesh(scaled, placed.position, placed.orientation, color);
 }
 
 using V = Vec3<double>;
@@ -192,14 +183,14 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& link = a.links[k];
     const LinkPose& pose = poses[k];
-    const std::vector<ColliderShape> placed = placed_link_shapes(scene, pose, int(k));
-    for (size_t s = 0; s < placed.size(); ++s) {
-      const LinkShape& shape = link.shapes[s];
-      if (shape.kind == LinkShape::Kind::Mesh && shape.hull)
+    for (const LinkShape& shape : link.shapes) {
+      const LinkShape resized = resized_link_shape(shape, link, pose.size);
+      const ColliderShape placed = placed_shape(resized, pose);
+      if (resized.kind == LinkShape::Kind::Mesh && resized.hull)  // its hull, by its (resized) mesh_scale
         list.meshes.push_back(
-            link_hull_mesh(resized_link_shape(shape, link, pose.size), placed[s], rgba_of(shape.rgba)));
+            hull_mesh(*resized.hull, placed.position, placed.orientation, rgba_of(shape.rgba), resized.mesh_scale));
       else
-        list.meshes.push_back(collider_mesh(placed[s], {0, 0, 0}, 0, rgba_of(shape.rgba)));
+        list.meshes.push_back(collider_mesh(placed, {0, 0, 0}, 0, rgba_of(shape.rgba)));
     }
     if (link.shapes.empty())  // a link drawn by its frame's origin
       list.spheres.push_back({vec(pose.pos), link_marker_radius(context.options), colors::kBody});

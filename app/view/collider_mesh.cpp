@@ -111,16 +111,17 @@ render::Mesh body_mesh(const RigidBody& body, const ShapeSize& size, const doubl
   return collider_mesh(shape, {0, 0, 0}, 0, color);
 }
 
-render::Mesh hull_mesh(const ConvexMesh& hull, const double* position, const double* orientation, render::Rgba color) {
+render::Mesh hull_mesh(const ConvexMesh& hull, const double* position, const double* orientation, render::Rgba color,
+                       const double* scale) {
   render::Mesh mesh;
   mesh.colors = {color};
   const glm::quat q(static_cast<float>(orientation[3]), static_cast<float>(orientation[0]),
                     static_cast<float>(orientation[1]), static_cast<float>(orientation[2]));
-  const glm::vec3 p = vec(position);
+  const glm::vec3 p = vec(position), stretch = scale ? vec(scale) : glm::vec3(1.0f);
   // Flat shading: each triangle has its own three vertices and its face's normal.
   for (const std::array<int, 3>& t : hull.triangles) {
     glm::vec3 corner[3];
-    for (int k = 0; k < 3; ++k) corner[k] = q * vec(hull.vertices[size_t(t[size_t(k)])].data()) + p;
+    for (int k = 0; k < 3; ++k) corner[k] = q * (stretch * vec(hull.vertices[size_t(t[size_t(k)])].data())) + p;
     const glm::vec3 n = glm::normalize(glm::cross(corner[1] - corner[0], corner[2] - corner[0]));
     const auto first = static_cast<std::uint32_t>(mesh.positions.size());
     mesh.positions.insert(mesh.positions.end(), {corner[0], corner[1], corner[2]});

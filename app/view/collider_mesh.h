@@ -20,7 +20,9 @@ render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, f
 render::Mesh body_mesh(const RigidBody& body, const ShapeSize& size, const double* position, const double* orientation,
                        render::Rgba color);
 
-// A convex hull (a mesh body's, in its own frame), flat-shaded, placed likewise.
-render::Mesh hull_mesh(const ConvexMesh& hull, const double* position, const double* orientation, render::Rgba color);
+// A convex hull (a mesh body's, in its own frame), flat-shaded, placed likewise; scale,
+// when given, stretches its vertices along its axes first (a link's mesh_scale).
+render::Mesh hull_mesh(const ConvexMesh& hull, const double* position, const double* orientation, render::Rgba color,
+                       const double* scale = nullptr);
 
 }  // namespace nudge::view

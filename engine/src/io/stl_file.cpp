@@ -13,19 +13,20 @@ namespace {
 
 constexpr std::size_t kHeaderBytes = 84, kTriangleBytes = 50;
 
-float little_endian_float(const char* p) {
+// STL's numbers are little-endian, whatever the machine's order.
+std::uint32_t little_endian_u32(const char* p) {
   const auto* b = reinterpret_cast<const unsigned char*>(p);
-  const std::uint32_t bits =
-      std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+  return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
+}
+
+float little_endian_float(const char* p) {
+  const std::uint32_t bits = little_endian_u32(p);
   float value;
   std::memcpy(&value, &bits, sizeof value);
   return value;
 }
 
-std::uint32_t triangle_count(std::string_view bytes) {
-  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data() + 80);
-  return std::uint32_t(b[0]) | std::uint32_t(b[1]) << 8 | std::uint32_t(b[2]) << 16 | std::uint32_t(b[3]) << 24;
-}
+std::uint32_t triangle_count(std::string_view bytes) { return little_endian_u32(bytes.data() + 80); }
 
 Result<std::vector<std::array<double, 3>>> parse_binary(std::string_view bytes, std::string_view label) {
   const std::uint32_t n = triangle_count(bytes);
