@@ -7,6 +7,7 @@
 #pragma once
 
 #include "families/actuators/actuator_model.h"
+#include "families/articulations/link_shape_model.h"
 #include "families/bending/bending_model.h"
 #include "families/body_contacts/body_contact_model.h"
 #include "kernels/body_coupling.h"
@@ -42,13 +43,15 @@ struct ModelView {
   BodyCouplingView<T> coupling;  // the slots through which joints and body contacts reach bodies
   ParticleBodyModel<T> particle_bodies;
   ActuatorModel<T> actuators;
+  LinkShapeModel<T> link_shapes;  // the articulations' links as particles meet them
 };
 
-// Whether particles meet anything local to them (the ground, colliders, bodies): without, the
+// Whether particles meet anything local to them (the ground, colliders, bodies, links): without, the
 // particle passes run a branch-free body that vectorises.
 template <class T>
 NUDGE_HD bool has_local_contact(const ModelView<T>& m) {
-  return m.ground.enabled || m.colliders.count > 0 || m.particle_bodies.contact || m.particle_bodies.attachments;
+  return m.ground.enabled || m.colliders.count > 0 || m.particle_bodies.contact || m.particle_bodies.attachments ||
+         m.link_shapes.particles;
 }
 
 template <class T>

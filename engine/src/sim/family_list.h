@@ -17,14 +17,15 @@
 //
 // One step, forward (Box2D's solver stages, written down):
 //   control               the controls the actuators read at this step (the controller)
+//   kinematics            where what others meet is at the step's start (the links)
 //   interaction_forces    forces between particles (springs, the corner families)
 //   integrate_particles   gather them, add the local forces (ground, colliders, bodies), integrate
 //   couple_bodies(first)  wrenches between bodies into coupling slots (joints, contacts, actuators)
 //   integrate_bodies      gather the wrenches, integrate
 //   integrate_continua    what has a step of its own on its own grid (material points)
 // and its adjoint, in this order:
-//   adjoint_integrate_continua,
-//   couple_bodies again (the slots hold another step's), adjoint_integrate_bodies,
+//   adjoint_integrate_continua, kinematics and
+//   couple_bodies again (their arrays hold another step's), adjoint_integrate_bodies,
 //   adjoint_integrate_particles, gather_particle_body_adjoints,
 //   adjoint_interaction_forces, adjoint_couple_bodies(first), adjoint_control,
 //   gather_body_adjoints.
@@ -131,6 +132,9 @@ public:
   // The forward phases.
   void control(const StepPass<T, Exec>& s) {
     run(s, [](auto& f, const auto& p) -> decltype(f.control(p)) { f.control(p); });
+  }
+  void kinematics(const StepPass<T, Exec>& s) {
+    run(s, [](auto& f, const auto& p) -> decltype(f.kinematics(p)) { f.kinematics(p); });
   }
   void interaction_forces(const StepPass<T, Exec>& s) {
     run(s, [](auto& f, const auto& p) -> decltype(f.interaction_forces(p)) { f.interaction_forces(p); });

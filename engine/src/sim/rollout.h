@@ -366,6 +366,7 @@ private:
     const StepPass<T, Exec> pass{exec_, m, t, s, next, clock_step};
     families_.control(pass);  // row t of the controls the actuators read
     after_control();
+    families_.kinematics(pass);
     if (implicit_) {
       implicit_->step(exec_, m, t, s, next, families_);
     } else {
@@ -383,9 +384,12 @@ private:
     const ModelView<T> m = model_view();
     const AdjointPass<T, Exec> pass{exec_, m, t, s, next, adj_state(), exec_.data(adj_f_), grad};
     families_.adjoint_integrate_continua(pass);  // the last phase's adjoint first
-    // The bodies' adjoint first: it needs step t's whole wrench (the slots hold another
-    // step's), and leaves the bodies' dL/dwrench, which the particles' adjoint reads.
-    families_.couple_bodies(StepPass<T, Exec>{exec_, m, t, s, {}});
+    // The bodies' adjoint first: it needs step t's whole wrench and the links' places
+    // (the arrays hold another step's), and leaves the bodies' and links' dL/dwrench,
+    // which the particles' adjoint reads.
+    const StepPass<T, Exec> again{exec_, m, t, s, {}};
+    families_.kinematics(again);
+    families_.couple_bodies(again);
     families_.adjoint_integrate_bodies(pass);
     if (implicit_) {  // the step's adjoint solve, then the same passes with dL/dF = dt lambda
       implicit_->solve_adjoint(exec_, m, t, next, pass.adj, families_);

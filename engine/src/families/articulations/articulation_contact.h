@@ -26,6 +26,10 @@ struct LinkContacts {
   const int* point_start = nullptr;  // per link, and one past the last: its points' range
   const Vec3<T>* offset = nullptr;   // per point, in its link's frame
   const T* radius = nullptr;         // per point (0: a box's corner)
+  // Per link, a wrench from elsewhere (particles: particle_link_contact.h), about the
+  // origin, constant over the step; and where its adjoint adds dL/d(it). Null: none.
+  const Spatial<T>* external = nullptr;
+  Spatial<T>* adj_external = nullptr;
   NUDGE_HD bool active() const { return colliders.count > 0 && point_start != nullptr; }
 };
 

@@ -184,6 +184,7 @@ NUDGE_HD_NOINLINE void inverse_dynamics(const TreeModel& tree, const LinkModel<T
       for (int c = 0; c < l.dofs; ++c) fr.vc += (qd[l.dof + c] + contact_dt * qdd[l.dof + c]) * fr.motion[c];
       fr.f += T(-1) * link_contact_wrench(*contacts, k, l.mass, fr.rot, fr.origin, fr.vc);
     }
+    if (contacts && contacts->external) fr.f += T(-1) * contacts->external[k];
     fr.subtree = fr.f;
   }
   for (int k = end - 1; k >= tree.first_link; --k) {
@@ -617,7 +618,7 @@ NUDGE_HD_NOINLINE bool tree_acceleration(const TreeModel& tree, const TreeStepIn
   }
   if (touching) return implicit_contact_acceleration(tree, in, qd, s);
   for (int i = first; i < first + n; ++i) s.work[i] = 0;
-  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd);  // qdd holds c
+  inverse_dynamics(tree, in.links, qd, s.work, in.gravity, s.frames, s.qdd, &in.contacts);  // qdd holds c
   for (int i = first; i < first + n; ++i)
     s.qdd[i] = s.tau[i] - s.qdd[i] - in.dofs[i].damping * qd[i] - dry_friction(in.dofs[i], qd[i]).force;
   if (!cholesky_factor(m, n)) return false;
@@ -741,6 +742,8 @@ NUDGE_HD_NOINLINE void adjoint_inverse_dynamics(const TreeModel& tree, const Lin
     const Spatial<T> hbar = {cross(fbar.ang, fr.v.ang), cross(fbar.ang, fr.v.lin) + cross(fbar.lin, fr.v.ang)};
     fr.adj_v += apply_inertia(in, hbar);
     adj_apply_inertia(in, fr.v, hbar, adj_mass, adj_com, adj_rot);
+    // f -= the external wrench, a constant of the step
+    if (contacts && contacts->adj_external) contacts->adj_external[k] += T(-1) * fbar;
     // f -= the contacts' wrench (of the link's velocity and of points its frame carries)
     if (touching) {
       T stiffness = 0, damping = 0, friction = 0;

@@ -13,6 +13,9 @@
 #include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_links.h"
 #include "families/articulations/articulation_rk4.h"
+#include "families/articulations/link_motion.h"
+#include "families/articulations/link_solid_shapes.h"
+#include "families/articulations/particle_link_contact.h"
 #include "kernels/model.h"
 #include "nudge/colliders.h"
 #include "nudge/parameter_facts.h"
@@ -71,6 +74,77 @@ struct ArticulationAdjointKernel {
   }
 };
 
+// Per tree: each link's frame and velocity at the step's start, and its shapes' places.
+template <class T>
+struct LinkMotionKernel {
+  const TreeModel* trees;
+  const LinkModel<T>* links;
+  const T* q;
+  const T* qd;
+  LinkFrame<T>* frames;
+  LinkMotion<T>* motion;
+  const int* shape_start;
+  const Vec3<T>* shape_pos;
+  const Mat33<T>* shape_rot;
+  ShapePlacement<T>* placement;
+  NUDGE_HD void operator()(int i) const {
+    tree_link_motion(trees[i], links, q, qd, frames, motion, shape_start, shape_pos, shape_rot, placement);
+  }
+};
+
+// Per link: the particles' wrench on it, which its tree's step takes as external.
+template <class T>
+struct LinkParticleWrenchKernel {
+  ModelView<T> m;
+  StateView<const T> s;
+  Spatial<T>* wrench;
+  NUDGE_HD void operator()(int k) const { wrench[k] = link_particle_wrench(m, k, s); }
+};
+
+// Per link, after the particles' adjoint: what its motion and its shapes owe to its
+// contacts with particles (every particle's dL/dF in adj_f).
+template <class T>
+struct LinkParticleAdjointKernel {
+  ModelView<T> m;
+  StateView<const T> s;
+  const T* adj_f;
+  Spatial<T>* adj_velocity;
+  Spatial<T>* adj_frame;
+  T* grad_mass;         // per link, or null
+  Vec3<T>* grad_centre;  // per shape, or null
+  Vec3<T>* grad_turn;    // per shape
+  T* grad_size;          // 3 per shape
+  NUDGE_HD void operator()(int k) const {
+    const ParticleLinkAdjoint<T> a = adj_link_particle_wrench(m, k, s, adj_f, [&](int j, const ParticleLinkAdjoint<T>& shape) {
+      if (!grad_centre) return;
+      grad_centre[j] += shape.centre;
+      grad_turn[j] += shape.turn;
+      for (int c = 0; c < 3; ++c) grad_size[3 * j + c] += shape.size[c];
+    });
+    adj_velocity[k] = a.velocity;
+    adj_frame[k] = a.frame;
+    if (grad_mass) grad_mass[k] += a.link_mass;
+  }
+};
+
+// Per tree: the links' motions' adjoint into dL/dq, dL/dqd and the links' placements.
+template <class T>
+struct LinkMotionAdjointKernel {
+  const TreeModel* trees;
+  const LinkModel<T>* links;
+  const T* q;
+  const T* qd;
+  LinkFrame<T>* frames;
+  const Spatial<T>* adj_velocity;
+  const Spatial<T>* adj_frame;
+  T* adj_q;
+  T* adj_qd;
+  Vec3<T>* grad_pos;
+  NUDGE_HD void operator()(int i) const {
+    adjoint_tree_link_motion(trees[i], links, q, qd, frames, adj_velocity, adj_frame, adj_q, adj_qd, grad_pos);
+  }
+};
+
 template <class T, Backend Exec>
 class ArticulationFamily {
 public:
@@ -100,6 +174,14 @@ public:
     points_ = link_contact_points(a);
     contact_points_ = static_cast<int>(points_.radius.size());
     if (contact_points_ > 0) exec.upload(point_start_, points_.start);
+    particles_ = scene.contact.bodies && scene.particle_count() > 0 && has_solid_link_shapes(a);
+    if (particles_) {
+      const size_t links = size_t(links_);
+      exec.resize(motion_frames_, links);
+      exec.resize(motion_, links);
+      for (Array* w : {&external_, &adj_external_, &adj_velocity_, &adj_frame_}) exec.resize(*w, 6 * links);
+      reach_ = static_cast<T>(kBodyContactReachWidths * scene.contact.smoothing);
+    }
   }
 
   void state_fields(std::vector<StateField>& out) const {
@@ -112,7 +194,9 @@ public:
   void upload(const ParameterSet& p, StateView<T> initial, const Exec& exec) {
     if (links_ == 0) return;
     const Articulations& a = articulations_;
-    exec.upload(links_model_, link_models<T>(a, p));
+    const std::vector<LinkModel<T>> links = link_models<T>(a, p);
+    exec.upload(links_model_, links);
+    if (particles_) upload_solid_shapes(link_solid_shapes(a, p), links, exec);
     exec.upload(dofs_model_, dof_models<T>(a, p));
     if (actuator_count_ > 0) exec.upload(actuators_, actuator_models<T>(a, p));
     if (contact_points_ > 0) {  // where the links' sizes put them
@@ -129,6 +213,55 @@ public:
       exec.upload_to(initial.joint_qd, as_t(initial_velocities(a, p)));
     }
     for (int k = 0; k < 3; ++k) gravity_[k] = static_cast<T>(p[ParamId::Gravity].value[size_t(k)]);
+  }
+
+  // The model's view of the links' shapes, which particles meet.
+  void put_model(ModelView<T>& m, const Exec& exec) const {
+    if (!particles_) return;
+    LinkShapeModel<T>& ls = m.link_shapes;
+    ls.particles = true;
+    ls.count = shape_count_;
+    ls.shape = exec.data(shapes_);
+    ls.link = exec.data(shape_link_);
+    ls.shape_start = exec.data(shape_start_);
+    ls.pos = exec.data(shape_pos_);
+    ls.rot = exec.data(shape_rot_);
+    ls.bound = exec.data(shape_bound_);
+    ls.link_mass = exec.data(link_mass_);
+    ls.motion = exec.data(motion_);
+    ls.placement = exec.data(placement_);
+    ls.adj_wrench = spatial(exec, adj_external_);
+    ls.reach = reach_;
+  }
+
+  // Where the links are at the step's start, and the particles' wrench on each, for the
+  // particles' pass and the trees' step.
+  void kinematics(const StepPass<T, Exec>& pass) {
+    if (!particles_) return;
+    const Exec& exec = pass.exec;
+    exec.launch(tree_count_, LinkMotionKernel<T>{exec.data(trees_), exec.data(links_model_), pass.state.joint_q,
+                                                 pass.state.joint_qd, exec.data(motion_frames_), exec.data(motion_),
+                                                 exec.data(shape_start_), exec.data(shape_pos_),
+                                                 exec.data(shape_rot_), exec.data(placement_)});
+    exec.launch(links_, LinkParticleWrenchKernel<T>{pass.m, pass.state, spatial(exec, external_)});
+  }
+
+  // After the particles' adjoint: the links' contacts with particles, through the links'
+  // motions, into dL/dq and dL/dqd.
+  void gather_particle_body_adjoints(const AdjointPass<T, Exec>& pass) {
+    if (!particles_) return;
+    const Exec& exec = pass.exec;
+    const bool grads = !pass.grad.operator_product;
+    exec.launch(links_, LinkParticleAdjointKernel<T>{
+                            pass.m, pass.state, pass.adj_f, spatial(exec, adj_velocity_), spatial(exec, adj_frame_),
+                            grads ? exec.data(g_mass_) : nullptr,
+                            grads ? reinterpret_cast<Vec3<T>*>(exec.data(g_shape_centre_)) : nullptr,
+                            reinterpret_cast<Vec3<T>*>(exec.data(g_shape_turn_)), exec.data(g_shape_size_)});
+    exec.launch(tree_count_,
+                LinkMotionAdjointKernel<T>{exec.data(trees_), exec.data(links_model_), pass.state.joint_q,
+                                           pass.state.joint_qd, exec.data(motion_frames_), spatial(exec, adj_velocity_),
+                                           spatial(exec, adj_frame_), pass.adj.joint_q, pass.adj.joint_qd,
+                                           grads ? reinterpret_cast<Vec3<T>*>(exec.data(g_pos_)) : nullptr});
   }
 
   void integrate_bodies(const StepPass<T, Exec>& pass) {
@@ -161,7 +294,12 @@ public:
       if (channels_ > 0 && pass.grad.actuators.controls)
         g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
     }
-    exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), inputs(exec, pass.m, pass.t),
+    TreeStepInputs<T> in = inputs(exec, pass.m, pass.t);
+    if (particles_) {
+      exec.zero(adj_external_);
+      in.contacts.adj_external = spatial(exec, adj_external_);
+    }
+    exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), in,
                                                           scratch(exec), rk4_scratch(exec), pass.state.joint_q,
                                                           pass.state.joint_qd, pass.adj.joint_q, pass.adj.joint_qd, g});
   }
@@ -185,6 +323,7 @@ public:
     zeroed(g_contact_, 3 * size_t(tree_count_));
     zeroed(g_point_offset_, 3 * size_t(contact_points_));
     zeroed(g_point_radius_, size_t(contact_points_));
+    for (Array* g : {&g_shape_centre_, &g_shape_turn_, &g_shape_size_}) zeroed(*g, 3 * size_t(shape_count_));
     for (Array* g : {&g_gain_, &g_bias_q_, &g_bias_qd_}) zeroed(*g, size_t(actuator_count_));
   }
 
@@ -276,6 +415,12 @@ public:
       const std::vector<double> radius = fetch_values(exec, exec.data(g_point_radius_), size_t(contact_points_));
       add_contact_point_size_grad(articulations_, p, points_, offset, radius, scale, length);
     }
+    if (shape_count_ > 0) {  // the solids particles met
+      const size_t values = 3 * size_t(shape_count_);
+      add_solid_shape_size_grad(articulations_, p, fetch_values(exec, exec.data(g_shape_centre_), values),
+                                fetch_values(exec, exec.data(g_shape_turn_), values),
+                                fetch_values(exec, exec.data(g_shape_size_), values), scale, length);
+    }
     // The contact parameters' shares, after the colliders' own (their family sets them).
     if (contact_points_ > 0 && p[ParamId::ContactStiffness].grad.size() == 1) {
       const std::vector<double> contact = fetch_values(exec, exec.data(g_contact_), 3 * size_t(tree_count_));
@@ -303,8 +448,51 @@ private:
   }
 
   LinkContacts<T> contacts(const Exec& exec, const ModelView<T>& m) const {
-    if (contact_points_ == 0 || m.colliders.count == 0) return {};
-    return {m.colliders, exec.data(point_start_), exec.data(point_offset_), exec.data(point_radius_)};
+    LinkContacts<T> c;
+    if (contact_points_ > 0 && m.colliders.count > 0)
+      c = {m.colliders, exec.data(point_start_), exec.data(point_offset_), exec.data(point_radius_)};
+    if (particles_) c.external = spatial(exec, external_);
+    return c;
+  }
+
+  // An array of 6 per link as a Spatial per link.
+  static Spatial<T>* spatial(const Exec& exec, Array& a) { return reinterpret_cast<Spatial<T>*>(exec.data(a)); }
+  static const Spatial<T>* spatial(const Exec& exec, const Array& a) {
+    return reinterpret_cast<const Spatial<T>*>(exec.data(a));
+  }
+
+  // The links' shapes at this upload's sizes, with the links' masses.
+  void upload_solid_shapes(const LinkSolidShapes& solid, const std::vector<LinkModel<T>>& links, const Exec& exec) {
+    shape_count_ = static_cast<int>(solid.count());
+    const auto as_t = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
+    exec.upload(planes_, solid.planes.empty() ? std::vector<T>{T(0)} : as_t(solid.planes));  // a valid pointer
+    std::vector<Collider<T>> shapes;
+    std::vector<Vec3<T>> pos;
+    std::vector<Mat33<T>> rot;
+    for (size_t j = 0; j < solid.count(); ++j) {
+      const Collider<double>& d = solid.shape[j];
+      Collider<T> c{};
+      c.type = d.type;
+      for (int e = 0; e < 3; ++e) c.position[e] = T(0), c.size[e] = static_cast<T>(d.size[e]);
+      for (int e = 0; e < 9; ++e) c.rotation[e] = static_cast<T>(d.rotation[e]);
+      if (d.type == ShapeType::Convex)
+        c.planes = exec.data(planes_) + 4 * size_t(solid.plane_start[j]), c.plane_count = d.plane_count;
+      shapes.push_back(c);
+      pos.push_back({static_cast<T>(solid.pos[j].x), static_cast<T>(solid.pos[j].y), static_cast<T>(solid.pos[j].z)});
+      Mat33<T> r;
+      for (int e = 0; e < 9; ++e) r.m[e] = static_cast<T>(solid.rot[j].m[e]);
+      rot.push_back(r);
+    }
+    exec.upload(shapes_, shapes);
+    exec.upload(shape_link_, solid.link);
+    exec.upload(shape_start_, solid.start);
+    exec.upload(shape_pos_, pos);
+    exec.upload(shape_rot_, rot);
+    exec.upload(shape_bound_, as_t(solid.bound));
+    exec.resize(placement_, solid.count());
+    std::vector<T> mass;
+    for (const LinkModel<T>& l : links) mass.push_back(l.mass);
+    exec.upload(link_mass_, mass);
   }
 
   TreeScratch<T> scratch(const Exec& exec) {
@@ -325,6 +513,9 @@ private:
   T dt_;
   bool runge_kutta_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
+  bool particles_ = false;  // particles meet the links' shapes
+  int shape_count_ = 0;
+  T reach_ = 0;
   LinkContactPoints points_;  // unscaled: the scale of each upload places them
   std::vector<int> coordinate_, position_;
   T gravity_[3] = {0, 0, 0};
@@ -341,6 +532,17 @@ private:
   Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_stiffness_, g_spring_ref_, g_frictionloss_,
       g_gravity_, g_contact_;
   Array g_point_offset_, g_point_radius_, g_gain_, g_bias_q_, g_bias_qd_;
+  // Particles against the links' shapes (link_solid_shapes.h, particle_link_contact.h).
+  typename Exec::template Array<Collider<T>> shapes_;
+  typename Exec::template Array<int> shape_link_, shape_start_;
+  typename Exec::template Array<Vec3<T>> shape_pos_;
+  typename Exec::template Array<Mat33<T>> shape_rot_;
+  Array shape_bound_, link_mass_, planes_;
+  typename Exec::template Array<LinkFrame<T>> motion_frames_;
+  typename Exec::template Array<LinkMotion<T>> motion_;
+  typename Exec::template Array<ShapePlacement<T>> placement_;
+  Array external_, adj_external_, adj_velocity_, adj_frame_;  // a Spatial per link each
+  Array g_shape_centre_, g_shape_turn_, g_shape_size_;
 };
 
 }  // namespace nudge

@@ -20,12 +20,6 @@
 
 namespace nudge {
 
-// Beyond this many smoothing widths past touching, the softplus switch's force is below
-// 4e-18 of its stiffness times the width: bodies (and particles) that far apart are
-// skipped. A shorter reach was not exact enough: at 20 widths (2e-9) the cut moved with
-// a particle's radius and central differences of a radius gradient of 3e-7 saw it.
-inline constexpr double kBodyContactReachWidths = 40.0;
-
 template <class T, Backend Exec>
 class BodyContactFamily {
 public:

@@ -4,14 +4,15 @@
 //   x' = x + dt v'
 // The interaction forces (springs', triangles') are gathered by the particle kernels
 // (step_kernels.h, kernels/span_kernels.h) and passed in;
-// the forces here are those local to the particle, and the bodies' (whose states it
-// reads from the step's state).
+// the forces here are those local to the particle, and the bodies' and links' (whose states it
+// reads from the step's state and the kinematics phase).
 #pragma once
 
 #include "families/colliders/collider_contact.h"
 #include "families/ground/ground_contact.h"
 #include "families/ground/ground_projection.h"
 #include "kernels/model.h"
+#include "families/articulations/particle_link_contact.h"
 #include "families/attachments/particle_body.h"
 #include "nudge/vec3.h"
 
@@ -32,6 +33,7 @@ NUDGE_HD Vec3<T> particle_force(const ModelView<T>& m, int i, Vec3<T> x, Vec3<T>
     if (ground_penalty(m.ground)) f += contact_force(m.ground, x, v);
     if (m.colliders.count > 0) f += colliders_force(m.colliders, i, x, v, mass);
     if (particles_meet_bodies(m)) f += particle_body_force(m, i, x, v, state);
+    if (particles_meet_links(m)) f += particle_link_force(m, i, x, v);
   }
   return f + interaction_sum;
 }
@@ -87,6 +89,7 @@ NUDGE_HD void particle_velocity_adjoint(const ModelView<T>& m, int i, StateView<
     if (m.colliders.count > 0)
       colliders_adjoint(m.colliders, grad.colliders, i, xi, vi, mass, af, ax, av, grad.particles.mass[i]);
     if (particles_meet_bodies(m)) adj_particle_body_force(m, grad, i, xi, vi, state, af, ax, av);
+    if (particles_meet_links(m)) adj_particle_link_force(m, grad, i, xi, vi, af, ax, av);
   }
   store3(adj.x, i, p.n, ax);
   store3(adj.v, i, p.n, av);

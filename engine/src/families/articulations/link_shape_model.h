@@ -1,0 +1,46 @@
+// The links' solid shapes as other elements meet them (particles and cloth today), and
+// where each link is at the start of the step. A link's sphere, capsule, box or mesh is a
+// collider that moves with its link: a shape in its own frame (colliders' conventions),
+// placed in its link's frame, which the kinematics phase places in the world.
+#pragma once
+
+#include "families/articulations/articulation_model.h"
+#include "families/colliders/collider_model.h"
+
+namespace nudge {
+
+// A link's frame and spatial velocity (about the world's origin) at the step's q and qd.
+template <class T>
+struct LinkMotion {
+  Mat33<T> rot;
+  Vec3<T> origin;
+  Spatial<T> v;
+};
+
+// A shape's axes and centre in the world at the step's start.
+template <class T>
+struct ShapePlacement {
+  Mat33<T> rot;
+  Vec3<T> centre;
+};
+
+template <class T>
+struct LinkShapeModel {
+  bool particles = false;              // particles meet the shapes
+  int count = 0;                       // S shapes
+  const Collider<T>* shape = nullptr;  // S: each in its own frame (at the origin, unturned)
+  const int* link = nullptr;           // S: the link it moves with
+  const int* shape_start = nullptr;    // per link, and one past the last: its shapes' range
+  const Vec3<T>* pos = nullptr;        // S: its centre in its link's frame
+  const Mat33<T>* rot = nullptr;       // S: its axes in its link's frame
+  const T* bound = nullptr;            // S: the radius about its centre that holds it
+  const T* link_mass = nullptr;        // per link (a restitution's contact mass)
+  // At the step's start (the kinematics phase): per link, and per shape.
+  const LinkMotion<T>* motion = nullptr;
+  const ShapePlacement<T>* placement = nullptr;
+  // Per link, dL/d(the wrench particles put on it), from the trees' adjoint (a motion).
+  const Spatial<T>* adj_wrench = nullptr;
+  T reach = 0;  // m: beyond a shape's bound, a particle's radius and this, no force
+};
+
+}  // namespace nudge
