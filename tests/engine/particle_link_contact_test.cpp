@@ -16,6 +16,7 @@
 #include "gradient_outcome.h"
 #include "nudge/convex_mesh.h"
 #include "nudge/link_poses.h"
+#include "nudge/live_simulation.h"
 #include "nudge/objective_facts.h"
 #include "nudge/quat.h"
 #include "nudge/robot_import.h"
@@ -391,6 +392,17 @@ TEST_CASE("particle on a link: a particle resting on a sprung platform weighs it
   // the particle sits on the box's top (1 m + q + 2 cm + its radius), in by its weight / stiffness
   CHECK(particle_y == doctest::Approx(1.0 + platform + 0.02 + 0.02 - 0.1 * g / 2e4).epsilon(1e-4));
   CHECK(fallen_y < 0);
+  // live play reports the contact, carrying the particle's weight
+  Result<std::unique_ptr<LiveSimulation>> live = LiveSimulation::create(solid, nullptr);
+  REQUIRE(live.ok());
+  for (int t = 0; t < steps; ++t) REQUIRE((*live)->step().ok());
+  const std::vector<Contact> contacts = (*live)->contacts();
+  REQUIRE(contacts.size() == 1);
+  CHECK(contacts[0].kind == Contact::Kind::ParticleLink);
+  CHECK(contacts[0].a == 0);
+  CHECK(contacts[0].b == 0);
+  CHECK(contacts[0].force[1] == doctest::Approx(0.1 * g).epsilon(1e-3));
+  CHECK(contacts[0].point[1] == doctest::Approx(1.0 + platform + 0.02).epsilon(1e-4));
 }
 
 TEST_CASE("particle on a link: a pendulum swinging through particles, its gradients against central differences") {

@@ -28,6 +28,7 @@ struct Contact {
     BodyCollider,      // a: body; b: collider
     BodyBody,          // a: the body whose contact point it is; b: the body whose shape it meets
     ParticleBody,      // a: particle; b: body
+    ParticleLink,      // a: particle; b: an articulation's link
   };
   Kind kind = Kind::ParticleGround;
   int a = -1, b = -1;

@@ -16,6 +16,7 @@
 #include "families/articulations/link_motion.h"
 #include "families/articulations/link_solid_shapes.h"
 #include "families/articulations/particle_link_contact.h"
+#include "families/colliders/contact_report.h"
 #include "kernels/model.h"
 #include "nudge/colliders.h"
 #include "nudge/parameter_facts.h"
@@ -158,6 +159,7 @@ public:
     coordinate_ = articulation_coordinates(a);
     position_ = articulation_positions(a);
     const std::vector<TreeModel> trees = tree_models(a);
+    host_trees_ = trees;
     const int matrix = trees.back().matrix + trees.back().dofs * trees.back().dofs;
     tree_count_ = static_cast<int>(trees.size());
     exec.upload(trees_, trees);
@@ -196,7 +198,10 @@ public:
     const Articulations& a = articulations_;
     const std::vector<LinkModel<T>> links = link_models<T>(a, p);
     exec.upload(links_model_, links);
-    if (particles_) upload_solid_shapes(link_solid_shapes(a, p), links, exec);
+    if (particles_) {
+      upload_solid_shapes(link_solid_shapes(a, p), links, exec);
+      host_links_ = links;  // live play's contacts place the links on the host
+    }
     exec.upload(dofs_model_, dof_models<T>(a, p));
     if (actuator_count_ > 0) exec.upload(actuators_, actuator_models<T>(a, p));
     if (contact_points_ > 0) {  // where the links' sizes put them
@@ -244,6 +249,34 @@ public:
                                                  exec.data(shape_start_), exec.data(shape_pos_),
                                                  exec.data(shape_rot_), exec.data(placement_)});
     exec.launch(links_, LinkParticleWrenchKernel<T>{pass.m, pass.state, spatial(exec, external_)});
+  }
+
+  // Live play, on a host rollout: each particle within a link's shape's reach, with the
+  // force on the particle; the links placed at state s.
+  void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
+    if (!particles_) return;
+    std::vector<LinkFrame<T>> frames(static_cast<size_t>(links_));
+    std::vector<LinkMotion<T>> motion(static_cast<size_t>(links_));
+    std::vector<ShapePlacement<T>> placement(static_cast<size_t>(shape_count_));
+    LinkShapeModel<T> ls = m.link_shapes;
+    for (const TreeModel& tree : host_trees_)
+      tree_link_motion(tree, host_links_.data(), s.joint_q, s.joint_qd, frames.data(), motion.data(),
+                       ls.shape_start, ls.pos, ls.rot, placement.data());
+    ls.motion = motion.data(), ls.placement = placement.data();
+    const int n = m.particles.n;
+    for (int i = 0; i < n; ++i) {
+      const Vec3<T> x = load3(s.x, i, n), v = load3(s.v, i, n);
+      const T radius = m.colliders.radius[i];
+      for (int j = 0; j < shape_count_; ++j) {
+        if (particle_link_apart(ls, j, x, radius)) continue;
+        const ShapePlacement<T>& at = placement[size_t(j)];
+        const SdfSample<T> sd = collider_sdf(ls.shape[j], mul_transpose(at.rot, x - at.centre));
+        const T depth = radius - sd.distance;
+        if (depth <= -smooth_reach(m.colliders.smoothing)) continue;
+        const ParticleLinkTouch<T> touch = particle_link_contact(m.colliders, ls, j, x, v, radius, m.particles.mass[i]);
+        out.push_back(make_contact(Contact::Kind::ParticleLink, i, ls.link[j], touch.point, touch.force, depth));
+      }
+    }
   }
 
   // After the particles' adjoint: the links' contacts with particles, through the links'
@@ -516,6 +549,8 @@ private:
   bool particles_ = false;  // particles meet the links' shapes
   int shape_count_ = 0;
   T reach_ = 0;
+  std::vector<TreeModel> host_trees_;
+  std::vector<LinkModel<T>> host_links_;
   LinkContactPoints points_;  // unscaled: the scale of each upload places them
   std::vector<int> coordinate_, position_;
   T gravity_[3] = {0, 0, 0};
