@@ -38,6 +38,8 @@ struct Touch {
   Spatial<double> velocity{{0.4, -1.1, 0.7}, {0.5, 0.2, -0.3}};
   double link_mass = 0.7, mass = 0.05, radius = 0.02;
   Vec3<double> x{0, 0, 0}, v{-0.3, 0.6, 0.2};
+  // the point's body's spin and centre (a particle's: none)
+  Vec3<double> w{0.8, -0.5, 1.2}, pivot{0.1, 0.2, -0.1};
 
   // The model the kernels see; the placement as the kinematics phase gives it.
   struct View {
@@ -60,10 +62,11 @@ struct Touch {
     ls.pos = &pos, ls.rot = &rot, ls.bound = &view.bound, ls.link_mass = &link_mass;
     ls.motion = &view.motion, ls.placement = &view.placement, ls.adj_wrench = &view.adj;
   }
+  PointMotion<double> motion() const { return {v, w, pivot}; }
   ParticleLinkTouch<double> touch() const {
     View view;
     fill(view);
-    return particle_link_contact(cm, view.ls, 0, x, v, radius, mass);
+    return point_link_contact(cm, view.ls, 0, x, motion(), radius, mass);
   }
 };
 
@@ -73,21 +76,22 @@ Mat33<double> turned(Vec3<double> w) {
   return angle == 0 ? identity33<double>() : to_matrix(quat_from_axis_angle((1.0 / angle) * w, angle));
 }
 
-// Checks adj_particle_link_contact against central differences of L = fbar . F + wbar . W
-// (the particle's force, the link's wrench), for each input the touch has.
+// Checks adj_point_link_contact against central differences of L = pbar . P + wbar . W
+// (the point's body's wrench about its pivot, the link's wrench), for each input.
 void check_touch_adjoint(const Touch& base) {
-  const Vec3<double> fbar{0.7, -0.4, 1.1};
+  const Wrench<double> pbar{{0.7, -0.4, 1.1}, {-0.2, 0.5, 0.3}};
   const Spatial<double> wbar{{0.3, 0.8, -0.5}, {-0.6, 0.2, 0.9}};
   const auto loss = [&](const Touch& t) {
     const ParticleLinkTouch<double> touch = t.touch();
     const Spatial<double> w = link_side_wrench(touch);
-    return dot(fbar, touch.force) + dot(wbar.ang, w.ang) + dot(wbar.lin, w.lin);
+    const Vec3<double> torque = cross(touch.point - t.pivot, touch.force);
+    return dot(pbar.force, touch.force) + dot(pbar.torque, torque) + dot(wbar.ang, w.ang) + dot(wbar.lin, w.lin);
   };
   REQUIRE(length(base.touch().force) > 0.1);  // in contact
   Touch::View view;
   base.fill(view);
   ParticleLinkAdjoint<double> a;
-  adj_particle_link_contact(base.cm, view.ls, 0, base.x, base.v, base.radius, base.mass, fbar, wbar, a);
+  adj_point_link_contact(base.cm, view.ls, 0, base.x, base.motion(), base.radius, base.mass, pbar, wbar, a);
   const double h = 1e-6;
   const auto check = [&](std::string what, double adjoint, const std::function<void(Touch&, double)>& move) {
     Touch plus = base, minus = base;
@@ -101,6 +105,8 @@ void check_touch_adjoint(const Touch& base) {
   for (int c = 0; c < 3; ++c) {
     check("x", (&a.x.x)[c], [&](Touch& t, double s) { t.x += s * e[c]; });
     check("v", (&a.v.x)[c], [&](Touch& t, double s) { t.v += s * e[c]; });
+    check("spin", (&a.w.x)[c], [&](Touch& t, double s) { t.w += s * e[c]; });
+    check("pivot", (&a.pivot.x)[c], [&](Touch& t, double s) { t.pivot += s * e[c]; });
     check("link velocity ang", (&a.velocity.ang.x)[c], [&](Touch& t, double s) { t.velocity.ang += s * e[c]; });
     check("link velocity lin", (&a.velocity.lin.x)[c], [&](Touch& t, double s) { t.velocity.lin += s * e[c]; });
     // a twist of the link's frame: a turn about the origin, then a shift
@@ -376,6 +382,19 @@ Scene sprung_platform(bool solid, int steps) {
   return scene;
 }
 
+// The platform with a 10 cm box of 0.4 kg on it (2 mm above its top) instead of the particle.
+Scene box_on_platform(bool solid, int steps) {
+  Scene scene = sprung_platform(solid, steps);
+  scene.pinned.clear();
+  scene.params[ParamId::InitialPosition].value.clear();
+  scene.bodies = {test::rigid_body(BodyShape::Box)};
+  shape_parameters(scene);
+  test::set_sizes(scene, {{0.05, 0.05, 0.05}});
+  scene.params[ParamId::BodyPosition].value = {0.03, 1.0 + 0.02 + 0.05 + 0.002, -0.02};
+  scene.params[ParamId::BodyDensity].value = {400};
+  return scene;
+}
+
 TEST_CASE("particle on a link: a particle resting on a sprung platform weighs it down by its weight") {
   const int steps = 3000;
   const Scene solid = sprung_platform(true, steps), ghost = sprung_platform(false, steps);
@@ -403,6 +422,89 @@ TEST_CASE("particle on a link: a particle resting on a sprung platform weighs it
   CHECK(contacts[0].b == 0);
   CHECK(contacts[0].force[1] == doctest::Approx(0.1 * g).epsilon(1e-3));
   CHECK(contacts[0].point[1] == doctest::Approx(1.0 + platform + 0.02).epsilon(1e-4));
+}
+
+TEST_CASE("body on a link: a box resting on a sprung platform weighs it down by its weight") {
+  const int steps = 3000;
+  const Scene solid = box_on_platform(true, steps), ghost = box_on_platform(false, steps);
+  REQUIRE(check_scene(solid).ok());
+  const Trajectory held = test::simulate_on_cpu(solid), fell = test::simulate_on_cpu(ghost);
+  const double g = 9.81, k = 50, box = 0.4;
+  const double platform = held.joint_q[size_t(steps)], alone = fell.joint_q[size_t(steps)];
+  const double box_y = held.body_x[size_t(steps) * 3 + 1], fallen_y = fell.body_x[size_t(steps) * 3 + 1];
+  INFO("the platform rests at " << platform << " m with the box, " << alone << " m without; the box at " << box_y
+                                << " m on it, " << fallen_y << " m through it");
+  CHECK(platform == doctest::Approx(-(0.5 + box) * g / k).epsilon(1e-3));
+  CHECK(alone == doctest::Approx(-0.5 * g / k).epsilon(1e-3));
+  // on its four lower corners, each in by a quarter of its weight / stiffness
+  CHECK(box_y == doctest::Approx(1.0 + platform + 0.02 + 0.05 - box * g / 4 / 2e4).epsilon(1e-4));
+  CHECK(fallen_y < 0);
+}
+
+// The swinging pendulum with a sphere body against link1's capsule and a box body
+// against link2's ball: the bodies' points meet the links' solids and the links' points
+// the bodies' shapes.
+Scene pendulum_against_bodies(int steps) {
+  ImportedRobot r = pendulum_with_shapes();
+  r.articulations.links[0].length_axis[2] = 1;
+  r.articulations.links[1].length_axis[0] = 0.3, r.articulations.links[1].length_axis[2] = 1;
+  Scene scene = robot_scene(r, "", steps);
+  scene.params[ParamId::LinkScale].value = {1.0, 1.05};
+  smooth_contact(scene);
+  const std::vector<double> q(scene.params[ParamId::LinkJointPosition].value);
+  const std::vector<LinkPose> poses = link_poses(scene, q);
+  const auto world = [&](int link, Vec3<double> local) {
+    const LinkPose& pose = poses[size_t(link)];
+    const Quat<double> turn{pose.quat[0], pose.quat[1], pose.quat[2], pose.quat[3]};
+    return Vec3<double>{pose.pos[0], pose.pos[1], pose.pos[2]} + rotate(turn, local);
+  };
+  scene.bodies = {test::rigid_body(BodyShape::Sphere), test::rigid_body(BodyShape::Box)};
+  shape_parameters(scene);
+  test::set_sizes(scene, {{0.05, 0, 0}, {0.04, 0.04, 0.04}});
+  // the sphere 4 mm into the capsule's side; the box 4 mm into the (scaled) ball's side
+  const Vec3<double> sphere = world(0, {0.04 + 0.05 - 0.004, 0, -0.2});
+  const Vec3<double> box = world(1, {1.05 * (-0.05) - 0.04 + 0.004, 0, 1.05 * -0.4});
+  scene.params[ParamId::BodyPosition].value = {sphere.x, sphere.y, sphere.z, box.x, box.y, box.z};
+  scene.params[ParamId::BodyOrientation].value = {0, 0, 0, 1, 0.05, 0.1, 0, 1};
+  scene.params[ParamId::BodyVelocity].value = {0.2, -0.1, 0.05, -0.1, 0.3, 0.0};
+  scene.params[ParamId::BodyAngularVelocity].value = {0.5, 0, 1.0, 0, 0.8, 0};
+  scene.params[ParamId::BodyDensity].value = {600, 900};
+  drive_and_weigh_joints(scene);
+  Objective target;
+  target.type = ObjectiveType::Target;
+  target.bodies = {0, 1};
+  target.target = {0.3, 1.5, 0.2};
+  scene.objectives.push_back(target);
+  Objective turn;
+  turn.type = ObjectiveType::Orientation;
+  turn.bodies = {1};
+  scene.objectives.push_back(turn);
+  return scene;
+}
+
+TEST_CASE("body on a link: a pendulum swinging against bodies, its gradients against central differences") {
+  const Scene scene = pendulum_against_bodies(40);
+  REQUIRE(check_scene(scene).ok());
+  // both bodies are pushed by the links: each moves otherwise when the shapes are drawn only
+  Scene ghosts = scene;
+  for (ArticulationLink& link : ghosts.articulations.links)
+    for (LinkShape& shape : link.shapes) shape.collides = false;
+  const Trajectory touched = test::simulate_on_cpu(scene), free = test::simulate_on_cpu(ghosts);
+  for (size_t b = 0; b < 2; ++b) {
+    const size_t at = (size_t(touched.steps) * 2 + b) * 3;
+    CAPTURE(b);
+    CHECK(length(Vec3<double>{touched.body_x[at] - free.body_x[at], touched.body_x[at + 1] - free.body_x[at + 1],
+                              touched.body_x[at + 2] - free.body_x[at + 2]}) > 1e-4);
+  }
+  const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(scene);
+  test::check_has_gradient(out, {ParamId::ContactStiffness, ParamId::BodyPosition, ParamId::LinkJointVelocity});
+  const std::vector<ParamId> ids = {
+      ParamId::BodyPosition,     ParamId::BodyOrientation,   ParamId::BodyVelocity,    ParamId::BodyAngularVelocity,
+      ParamId::BodyDensity,      ParamId::BodyRadius,        ParamId::BodyHalfExtents, ParamId::ContactStiffness,
+      ParamId::ContactDamping,   ParamId::ContactFriction,   ParamId::LinkPosition,    ParamId::LinkMass,
+      ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkScale,       ParamId::LinkLength};
+  test::check_against_central_differences(scene, ids);
+  test::check_float32_matches_float64(scene, {ParamId::BodyPosition, ParamId::LinkJointVelocity});
 }
 
 TEST_CASE("particle on a link: a pendulum swinging through particles, its gradients against central differences") {

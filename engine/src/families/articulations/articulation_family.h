@@ -13,6 +13,7 @@
 #include "families/articulations/articulation_dynamics.h"
 #include "families/articulations/articulation_links.h"
 #include "families/articulations/articulation_rk4.h"
+#include "families/articulations/body_link_contact.h"
 #include "families/articulations/link_motion.h"
 #include "families/articulations/link_solid_shapes.h"
 #include "families/articulations/particle_link_contact.h"
@@ -93,13 +94,19 @@ struct LinkMotionKernel {
   }
 };
 
-// Per link: the particles' wrench on it, which its tree's step takes as external.
+// Per link: the particles' and bodies' wrench on it, which its tree's step takes as
+// external.
 template <class T>
-struct LinkParticleWrenchKernel {
+struct LinkExternalWrenchKernel {
   ModelView<T> m;
   StateView<const T> s;
   Spatial<T>* wrench;
-  NUDGE_HD void operator()(int k) const { wrench[k] = link_particle_wrench(m, k, s); }
+  NUDGE_HD void operator()(int k) const {
+    Spatial<T> w{{0, 0, 0}, {0, 0, 0}};
+    if (m.link_shapes.particles) w += link_particle_wrench(m, k, s);
+    if (m.link_shapes.bodies) w += link_body_wrench(m, k, s);
+    wrench[k] = w;
+  }
 };
 
 // Per link, after the particles' adjoint: what its motion and its shapes owe to its
@@ -115,16 +122,66 @@ struct LinkParticleAdjointKernel {
   Vec3<T>* grad_centre;  // per shape, or null
   Vec3<T>* grad_turn;    // per shape
   T* grad_size;          // 3 per shape
+  Vec3<T>* grad_point_offset;  // per link contact point, or null
+  T* grad_point_radius;
   NUDGE_HD void operator()(int k) const {
-    const ParticleLinkAdjoint<T> a = adj_link_particle_wrench(m, k, s, adj_f, [&](int j, const ParticleLinkAdjoint<T>& shape) {
+    const auto on_shape = [&](int j, const ParticleLinkAdjoint<T>& shape) {
       if (!grad_centre) return;
       grad_centre[j] += shape.centre;
       grad_turn[j] += shape.turn;
       for (int c = 0; c < 3; ++c) grad_size[3 * j + c] += shape.size[c];
-    });
-    adj_velocity[k] = a.velocity;
-    adj_frame[k] = a.frame;
-    if (grad_mass) grad_mass[k] += a.link_mass;
+    };
+    Spatial<T> velocity{{0, 0, 0}, {0, 0, 0}}, frame{{0, 0, 0}, {0, 0, 0}};
+    T link_mass = 0;
+    if (m.link_shapes.particles) {
+      const ParticleLinkAdjoint<T> a = adj_link_particle_wrench(m, k, s, adj_f, on_shape);
+      velocity += a.velocity, frame += a.frame, link_mass += a.link_mass;
+    }
+    if (m.link_shapes.bodies) {
+      const int nb = m.bodies.count;
+      for (int b = 0; b < nb; ++b) {
+        BodyLinkAdjoint<T> a;
+        adj_body_link_contacts(m, b, load_body(s, b, nb), k, load_wrench(m.coupling.adj_wrench, b, nb),
+                               m.link_shapes.adj_wrench[k], a, on_shape, [&](int j, Vec3<T> offset, T radius) {
+                                 if (!grad_point_offset) return;
+                                 grad_point_offset[j] += offset;
+                                 grad_point_radius[j] += radius;
+                               });
+        velocity += a.link.velocity, frame += a.link.frame, link_mass += a.link.link_mass;
+      }
+    }
+    adj_velocity[k] = velocity;
+    adj_frame[k] = frame;
+    if (grad_mass) grad_mass[k] += link_mass;
+  }
+};
+
+// Per body, after the particles' adjoint: what its state and parameters owe to its
+// contacts with links, added to adj and to the bodies' gradients.
+template <class T>
+struct BodyLinkAdjointKernel {
+  ModelView<T> m;
+  StateView<const T> s;
+  StateView<T> adj;
+  BodyGrad<T> grad;  // null members: not wanted
+  NUDGE_HD void operator()(int b) const {
+    const int nb = m.bodies.count;
+    const BodyState<T> sb = load_body(s, b, nb);
+    const Wrench<T> bbar = load_wrench(m.coupling.adj_wrench, b, nb);
+    BodyLinkAdjoint<T> a;
+    for (int k = 0; k < m.link_shapes.links; ++k)
+      adj_body_link_contacts(m, b, sb, k, bbar, m.link_shapes.adj_wrench[k], a,
+                             [](int, const ParticleLinkAdjoint<T>&) {}, [](int, Vec3<T>, T) {});
+    BodyState<T> total = load_body(StateView<const T>(adj), b, nb);
+    total.x += a.body.x, total.v += a.body.v, total.w += a.body.w;
+    total.q = {total.q.x + a.body.q.x, total.q.y + a.body.q.y, total.q.z + a.body.q.z, total.q.w + a.body.q.w};
+    store_body(adj, b, nb, total);
+    if (!grad.mass) return;
+    grad.mass[b] += a.body_mass;
+    add3(grad.size, b, nb, a.body_size);
+    grad.stiffness[b] += a.stiffness;
+    grad.damping[b] += a.damping;
+    grad.friction[b] += a.friction;
   }
 };
 
@@ -177,7 +234,9 @@ public:
     contact_points_ = static_cast<int>(points_.radius.size());
     if (contact_points_ > 0) exec.upload(point_start_, points_.start);
     particles_ = scene.contact.bodies && scene.particle_count() > 0 && has_solid_link_shapes(a);
-    if (particles_) {
+    bodies_ = scene.contact.bodies && scene.body_count() > 0 && (has_solid_link_shapes(a) || contact_points_ > 0);
+    if (bodies_ && contact_points_ == 0) exec.upload(point_start_, points_.start);  // all empty, but there
+    if (met()) {
       const size_t links = size_t(links_);
       exec.resize(motion_frames_, links);
       exec.resize(motion_, links);
@@ -198,8 +257,8 @@ public:
     const Articulations& a = articulations_;
     const std::vector<LinkModel<T>> links = link_models<T>(a, p);
     exec.upload(links_model_, links);
-    if (particles_) {
-      upload_solid_shapes(link_solid_shapes(a, p), links, exec);
+    if (met()) {
+      upload_solid_shapes(p, link_solid_shapes(a, p), links, exec);
       host_links_ = links;  // live play's contacts place the links on the host
     }
     exec.upload(dofs_model_, dof_models<T>(a, p));
@@ -222,9 +281,15 @@ public:
 
   // The model's view of the links' shapes, which particles meet.
   void put_model(ModelView<T>& m, const Exec& exec) const {
-    if (!particles_) return;
+    if (!met()) return;
     LinkShapeModel<T>& ls = m.link_shapes;
-    ls.particles = true;
+    ls.particles = particles_;
+    ls.bodies = bodies_;
+    ls.links = links_;
+    ls.link_bound = exec.data(link_bound_);
+    ls.point_start = exec.data(point_start_);
+    ls.point_offset = exec.data(point_offset_);
+    ls.point_radius = exec.data(point_radius_);
     ls.count = shape_count_;
     ls.shape = exec.data(shapes_);
     ls.link = exec.data(shape_link_);
@@ -242,13 +307,13 @@ public:
   // Where the links are at the step's start, and the particles' wrench on each, for the
   // particles' pass and the trees' step.
   void kinematics(const StepPass<T, Exec>& pass) {
-    if (!particles_) return;
+    if (!met()) return;
     const Exec& exec = pass.exec;
     exec.launch(tree_count_, LinkMotionKernel<T>{exec.data(trees_), exec.data(links_model_), pass.state.joint_q,
                                                  pass.state.joint_qd, exec.data(motion_frames_), exec.data(motion_),
                                                  exec.data(shape_start_), exec.data(shape_pos_),
                                                  exec.data(shape_rot_), exec.data(placement_)});
-    exec.launch(links_, LinkParticleWrenchKernel<T>{pass.m, pass.state, spatial(exec, external_)});
+    exec.launch(links_, LinkExternalWrenchKernel<T>{pass.m, pass.state, spatial(exec, external_)});
   }
 
   // Live play, on a host rollout: each particle within a link's shape's reach, with the
@@ -282,14 +347,20 @@ public:
   // After the particles' adjoint: the links' contacts with particles, through the links'
   // motions, into dL/dq and dL/dqd.
   void gather_particle_body_adjoints(const AdjointPass<T, Exec>& pass) {
-    if (!particles_) return;
+    if (!met()) return;
     const Exec& exec = pass.exec;
     const bool grads = !pass.grad.operator_product;
+    const bool points = grads && contact_points_ > 0;
     exec.launch(links_, LinkParticleAdjointKernel<T>{
                             pass.m, pass.state, pass.adj_f, spatial(exec, adj_velocity_), spatial(exec, adj_frame_),
                             grads ? exec.data(g_mass_) : nullptr,
                             grads ? reinterpret_cast<Vec3<T>*>(exec.data(g_shape_centre_)) : nullptr,
-                            reinterpret_cast<Vec3<T>*>(exec.data(g_shape_turn_)), exec.data(g_shape_size_)});
+                            reinterpret_cast<Vec3<T>*>(exec.data(g_shape_turn_)), exec.data(g_shape_size_),
+                            points ? reinterpret_cast<Vec3<T>*>(exec.data(g_point_offset_)) : nullptr,
+                            points ? exec.data(g_point_radius_) : nullptr});
+    if (bodies_)
+      exec.launch(pass.m.bodies.count,
+                  BodyLinkAdjointKernel<T>{pass.m, pass.state, pass.adj, grads ? pass.grad.bodies : BodyGrad<T>{}});
     exec.launch(tree_count_,
                 LinkMotionAdjointKernel<T>{exec.data(trees_), exec.data(links_model_), pass.state.joint_q,
                                            pass.state.joint_qd, exec.data(motion_frames_), spatial(exec, adj_velocity_),
@@ -328,9 +399,9 @@ public:
         g.controls = pass.grad.actuators.controls + size_t(pass.t) * size_t(channels_);
     }
     TreeStepInputs<T> in = inputs(exec, pass.m, pass.t);
-    if (particles_) {
+    if (met()) {
       exec.zero(adj_external_);
-      in.contacts.adj_external = spatial(exec, adj_external_);
+      in.contacts.adj_external = spatial(exec, adj_external_);  // particles' and bodies'
     }
     exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), in,
                                                           scratch(exec), rk4_scratch(exec), pass.state.joint_q,
@@ -484,7 +555,7 @@ private:
     LinkContacts<T> c;
     if (contact_points_ > 0 && m.colliders.count > 0)
       c = {m.colliders, exec.data(point_start_), exec.data(point_offset_), exec.data(point_radius_)};
-    if (particles_) c.external = spatial(exec, external_);
+    if (met()) c.external = spatial(exec, external_);
     return c;
   }
 
@@ -495,7 +566,8 @@ private:
   }
 
   // The links' shapes at this upload's sizes, with the links' masses.
-  void upload_solid_shapes(const LinkSolidShapes& solid, const std::vector<LinkModel<T>>& links, const Exec& exec) {
+  void upload_solid_shapes(const ParameterSet& p, const LinkSolidShapes& solid, const std::vector<LinkModel<T>>& links,
+                           const Exec& exec) {
     shape_count_ = static_cast<int>(solid.count());
     const auto as_t = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
     exec.upload(planes_, solid.planes.empty() ? std::vector<T>{T(0)} : as_t(solid.planes));  // a valid pointer
@@ -526,7 +598,23 @@ private:
     std::vector<T> mass;
     for (const LinkModel<T>& l : links) mass.push_back(l.mass);
     exec.upload(link_mass_, mass);
+    // each link's reach: its solids' and its contact points' (as this upload sizes them)
+    std::vector<double> bound(size_t(links_), 0.0);
+    for (size_t j = 0; j < solid.count(); ++j) {
+      double& b = bound[size_t(solid.link[j])];
+      b = std::max(b, length(solid.pos[j]) + solid.bound[j]);
+    }
+    if (contact_points_ > 0) {
+      const LinkContactPoints resized = resized_contact_points(articulations_, p, points_);
+      for (size_t k = 0; k < size_t(links_); ++k)
+        for (int j = resized.start[k]; j < resized.start[k + 1]; ++j)
+          bound[k] = std::max(bound[k], length(resized.offset[size_t(j)]) + resized.radius[size_t(j)]);
+    }
+    exec.upload(link_bound_, as_t(bound));
   }
+
+  // Whether anything meets the links beside the colliders: the kinematics phase runs.
+  bool met() const { return particles_ || bodies_; }
 
   TreeScratch<T> scratch(const Exec& exec) {
     return {exec.data(frames_), exec.data(matrix_), exec.data(tau_),  exec.data(qdd_),
@@ -547,6 +635,7 @@ private:
   bool runge_kutta_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
   bool particles_ = false;  // particles meet the links' shapes
+  bool bodies_ = false;     // free bodies meet the links' shapes and points
   int shape_count_ = 0;
   T reach_ = 0;
   std::vector<TreeModel> host_trees_;
@@ -572,7 +661,7 @@ private:
   typename Exec::template Array<int> shape_link_, shape_start_;
   typename Exec::template Array<Vec3<T>> shape_pos_;
   typename Exec::template Array<Mat33<T>> shape_rot_;
-  Array shape_bound_, link_mass_, planes_;
+  Array shape_bound_, link_mass_, link_bound_, planes_;
   typename Exec::template Array<LinkFrame<T>> motion_frames_;
   typename Exec::template Array<LinkMotion<T>> motion_;
   typename Exec::template Array<ShapePlacement<T>> placement_;

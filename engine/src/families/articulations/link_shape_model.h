@@ -1,7 +1,8 @@
-// The links' solid shapes as other elements meet them (particles and cloth today), and
-// where each link is at the start of the step. A link's sphere, capsule, box or mesh is a
-// collider that moves with its link: a shape in its own frame (colliders' conventions),
-// placed in its link's frame, which the kinematics phase places in the world.
+// The links' solid shapes and contact points as other elements meet them (particles,
+// cloth and free bodies), and where each link is at the start of the step. A link's
+// sphere, capsule, box or mesh is a collider that moves with its link: a shape in its own
+// frame (colliders' conventions), placed in its link's frame, which the kinematics phase
+// places in the world.
 #pragma once
 
 #include "families/articulations/articulation_model.h"
@@ -27,6 +28,8 @@ struct ShapePlacement {
 template <class T>
 struct LinkShapeModel {
   bool particles = false;              // particles meet the shapes
+  bool bodies = false;                 // free bodies meet the links (body_link_contact.h)
+  int links = 0;
   int count = 0;                       // S shapes
   const Collider<T>* shape = nullptr;  // S: each in its own frame (at the origin, unturned)
   const int* link = nullptr;           // S: the link it moves with
@@ -35,6 +38,11 @@ struct LinkShapeModel {
   const Mat33<T>* rot = nullptr;       // S: its axes in its link's frame
   const T* bound = nullptr;            // S: the radius about its centre that holds it
   const T* link_mass = nullptr;        // per link (a restitution's contact mass)
+  const T* link_bound = nullptr;       // per link: the radius about its origin that holds its solids and points
+  // The links' contact points (articulation_links.h), which bodies' shapes meet.
+  const int* point_start = nullptr;       // per link, and one past the last
+  const Vec3<T>* point_offset = nullptr;  // in its link's frame
+  const T* point_radius = nullptr;
   // At the step's start (the kinematics phase): per link, and per shape.
   const LinkMotion<T>* motion = nullptr;
   const ShapePlacement<T>* placement = nullptr;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "families/articulations/link_shape_model.h"
+#include "families/bodies/body_step.h"
 #include "families/colliders/collider_contact.h"
 #include "families/colliders/collider_sdf.h"
 #include "families/colliders/contact_restitution.h"
@@ -39,19 +40,32 @@ struct ParticleLinkTouch {
   Vec3<T> point;  // c, where the link feels -force
 };
 
-// The contact of a particle (x, v, radius, mass) with shape j.
+// How the point that meets a shape moves: at c its velocity is v + w x (c - centre) (a
+// rigid body's point: the body's velocity, spin and centre; a particle's: w = 0).
 template <class T>
-NUDGE_HD ParticleLinkTouch<T> particle_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j,
-                                                    Vec3<T> x, Vec3<T> v, T radius, T mass) {
+struct PointMotion {
+  Vec3<T> v, w, centre;
+};
+
+// The contact of a point (its sphere's centre x, its motion, radius and mass) with shape j.
+template <class T>
+NUDGE_HD ParticleLinkTouch<T> point_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j,
+                                                 Vec3<T> x, const PointMotion<T>& pm, T radius, T mass) {
   const ShapePlacement<T>& at = ls.placement[j];
   const int k = ls.link[j];
   const SdfSample<T> sd = collider_sdf(ls.shape[j], mul_transpose(at.rot, x - at.centre));
   const Vec3<T> n = at.rot * sd.normal;
   const Vec3<T> c = x - radius * n;
   const Spatial<T>& lv = ls.motion[k].v;
-  const Vec3<T> v_rel = v - (lv.lin + cross(lv.ang, c));
+  const Vec3<T> v_rel = (pm.v + cross(pm.w, c - pm.centre)) - (lv.lin + cross(lv.ang, c));
   const ColliderModel<T> law = contact_model_for(cm, reduced_mass(mass, ls.link_mass[k]));
   return {contact_law_force(law, sd.distance, n, v_rel, radius), c};
+}
+
+template <class T>
+NUDGE_HD ParticleLinkTouch<T> particle_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j,
+                                                    Vec3<T> x, Vec3<T> v, T radius, T mass) {
+  return point_link_contact(cm, ls, j, x, PointMotion<T>{v, {0, 0, 0}, x}, radius, mass);
 }
 
 // The link's side as a wrench about the origin (torque, force).
@@ -75,8 +89,8 @@ NUDGE_HD void add_hull_scale_adjoint(T phi, Vec3<T> normal, Vec3<T> q, T adj_phi
 // The adjoints of one contact's inputs, accumulated.
 template <class T>
 struct ParticleLinkAdjoint {
-  // The particle's: its state, radius and mass, and the contact parameters' shares.
-  Vec3<T> x{0, 0, 0}, v{0, 0, 0};
+  // The point's: its centre and motion, radius and mass, and the contact parameters' shares.
+  Vec3<T> x{0, 0, 0}, v{0, 0, 0}, w{0, 0, 0}, pivot{0, 0, 0};  // pivot: its motion's centre
   T radius = 0, mass = 0, stiffness = 0, damping = 0, friction = 0;
   // The link's: dL/d(its spatial velocity), dL per twist of its frame, dL/d(its mass).
   Spatial<T> velocity{{0, 0, 0}, {0, 0, 0}}, frame{{0, 0, 0}, {0, 0, 0}};
@@ -88,26 +102,28 @@ struct ParticleLinkAdjoint {
   T size[3] = {0, 0, 0};
 };
 
-// Given dL/d(the force on the particle), fbar, and dL/d(the link's wrench), wbar.
+// Given dL/d(the wrench on the point's body, about its motion's centre: F and
+// (c - centre) x F), pbar, and dL/d(the link's wrench), wbar.
 template <class T>
-NUDGE_HD void adj_particle_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j, Vec3<T> x,
-                                        Vec3<T> v, T radius, T mass, Vec3<T> fbar, Spatial<T> wbar,
-                                        ParticleLinkAdjoint<T>& out) {
+NUDGE_HD void adj_point_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j, Vec3<T> x,
+                                     const PointMotion<T>& pm, T radius, T mass, const Wrench<T>& pbar,
+                                     Spatial<T> wbar, ParticleLinkAdjoint<T>& out) {
   const ShapePlacement<T>& at = ls.placement[j];
   const int k = ls.link[j];
   const Vec3<T> d = x - at.centre, q = mul_transpose(at.rot, d);
   const SdfSample<T> sd = collider_sdf(ls.shape[j], q);
   if (radius - sd.distance <= T(0) && cm.smoothing <= T(0)) return;  // no contact, no gradient
   const Vec3<T> n = at.rot * sd.normal;
-  const Vec3<T> c = x - radius * n;
+  const Vec3<T> c = x - radius * n, arm = c - pm.centre;
   const Spatial<T>& lv = ls.motion[k].v;
-  const Vec3<T> v_rel = v - (lv.lin + cross(lv.ang, c));
+  const Vec3<T> v_rel = (pm.v + cross(pm.w, arm)) - (lv.lin + cross(lv.ang, c));
   const T link_mass = ls.link_mass[k], contact_mass = reduced_mass(mass, link_mass);
   const ColliderModel<T> law = contact_model_for(cm, contact_mass);
   const Vec3<T> f = contact_law_force(law, sd.distance, n, v_rel, radius);
-  // particle: F; link: -(c x F, F)
-  const Vec3<T> adj_f = fbar - wbar.lin + cross(c, wbar.ang);
+  // point: (F, arm x F); link: -(c x F, F)
+  const Vec3<T> adj_f = pbar.force + cross(pbar.torque, arm) - wbar.lin + cross(c, wbar.ang);
   Vec3<T> adj_c = T(-1) * cross(f, wbar.ang);
+  Vec3<T> adj_arm = cross(f, pbar.torque);
   // F = contact_law(phi, n, v_rel, radius)
   T adj_phi = 0, adj_damping = 0, adj_contact_mass = 0;
   Vec3<T> adj_n{0, 0, 0}, adj_v_rel{0, 0, 0};
@@ -117,11 +133,14 @@ NUDGE_HD void adj_particle_link_contact(const ColliderModel<T>& cm, const LinkSh
   const T sum = mass + link_mass;
   out.mass += adj_contact_mass * link_mass * link_mass / (sum * sum);
   out.link_mass += adj_contact_mass * mass * mass / (sum * sum);
-  // v_rel = v - V.lin - V.ang x c
+  // v_rel = v + w x arm - V.lin - V.ang x c, arm = c - centre
   out.v += adj_v_rel;
+  out.w += cross(arm, adj_v_rel);
+  adj_arm += cross(adj_v_rel, pm.w);
   out.velocity.lin += T(-1) * adj_v_rel;
   out.velocity.ang += T(-1) * cross(c, adj_v_rel);
-  adj_c += T(-1) * cross(adj_v_rel, lv.ang);
+  adj_c += adj_arm + T(-1) * cross(adj_v_rel, lv.ang);
+  out.pivot += T(-1) * adj_arm;
   // c = x - radius n
   out.x += adj_c;
   adj_n += T(-1) * radius * adj_c;
@@ -142,6 +161,15 @@ NUDGE_HD void adj_particle_link_contact(const ColliderModel<T>& cm, const LinkSh
   const Mat33<T>& link_rot = ls.motion[k].rot;
   out.centre += mul_transpose(link_rot, adj_centre);
   out.turn += mul_transpose(link_rot, turn);
+}
+
+// Given dL/d(the force on the particle), fbar, and dL/d(the link's wrench), wbar.
+template <class T>
+NUDGE_HD void adj_particle_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j, Vec3<T> x,
+                                        Vec3<T> v, T radius, T mass, Vec3<T> fbar, Spatial<T> wbar,
+                                        ParticleLinkAdjoint<T>& out) {
+  adj_point_link_contact(cm, ls, j, x, PointMotion<T>{v, {0, 0, 0}, x}, radius, mass, Wrench<T>{fbar, {0, 0, 0}},
+                         wbar, out);
 }
 
 // The force of every link on particle i.
@@ -166,7 +194,7 @@ NUDGE_HD_NOINLINE void adj_particle_link_force(const ModelView<T>& m, const Grad
   for (int j = 0; j < ls.count; ++j)
     if (!particle_link_apart(ls, j, x, radius))
       adj_particle_link_contact(m.colliders, ls, j, x, v, radius, mass, adj_f, ls.adj_wrench[ls.link[j]], a);
-  adj_x += a.x;
+  adj_x += a.x + a.pivot;  // the pivot is the particle itself
   adj_v += a.v;
   grad.colliders.radius[i] += a.radius;
   grad.colliders.stiffness[i] += a.stiffness;

@@ -8,6 +8,7 @@
 #include "families/bodies/body_state_io.h"
 #include "families/bodies/body_step.h"
 #include "kernels/model.h"
+#include "families/articulations/body_link_contact.h"
 #include "families/attachments/particle_body.h"
 
 namespace nudge {
@@ -17,16 +18,10 @@ NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
   return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
 }
 
-// dL/d(shape size) of body point j, given dL/d of its offset and radius (the point
-// follows the size as BodyModel::point_sign and point_sized_radius say).
-template <class T>
-NUDGE_HD Vec3<T> point_size_gradient(const BodyModel<T>& bm, int j, Vec3<T> adj_offset, T adj_radius) {
-  const Vec3<T> sign = load3(bm.point_sign, j, bm.points);
-  return {sign.x * adj_offset.x + bm.point_sized_radius[j] * adj_radius, sign.y * adj_offset.y, sign.z * adj_offset.z};
-}
 
-// Gravity, every contact of body b with the colliders, and what joints and other bodies
-// left in its coupling slots, about its centre of mass.
+// Gravity, every contact of body b with the colliders, what joints and other bodies
+// left in its coupling slots, and the particles' and links' contacts, about its centre
+// of mass.
 template <class T>
 NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>& s, StateView<const T> state) {
   const BodyModel<T>& bm = m.bodies;
@@ -39,6 +34,7 @@ NUDGE_HD Wrench<T> body_wrench(const ModelView<T>& m, int b, const BodyState<T>&
     }
   if (m.coupling.slots > 0) f += gathered_wrench(m.coupling, b);
   if (particles_meet_bodies(m)) f += body_particle_wrench(m, b, s, state);
+  if (bodies_meet_links(m)) f += body_link_wrench(m, b, s);
   return f;
 }
 
@@ -77,8 +73,9 @@ struct BodyAdjointKernel {  // over bodies
     add3(grad.force, b, count, adj_f.force);
     add_matrix(grad.inertia, b, count, adj_inertia.inertia);
     add_matrix(grad.inv_inertia, b, count, adj_inertia.inv_inertia);
-    // For the adjoints of the interactions with joints, other bodies and particles.
-    if (m.coupling.slots > 0 || particles_meet_bodies(m)) store_wrench(m.coupling.adj_wrench, b, count, adj_f);
+    // For the adjoints of the interactions with joints, other bodies, particles and links.
+    if (m.coupling.slots > 0 || particles_meet_bodies(m) || bodies_meet_links(m))
+      store_wrench(m.coupling.adj_wrench, b, count, adj_f);
     T adj_contact_mass = 0;  // through a restitution's damping
     Vec3<T> adj_size{0, 0, 0};
     for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j) {

@@ -27,6 +27,14 @@ struct BodyModel {
   const T* bound = nullptr;            // B
 };
 
+// dL/d(shape size) of body point j, given dL/d of its offset and radius (the point
+// follows the size as BodyModel::point_sign and point_sized_radius say).
+template <class T>
+NUDGE_HD Vec3<T> point_size_gradient(const BodyModel<T>& bm, int j, Vec3<T> adj_offset, T adj_radius) {
+  const Vec3<T> sign = load3(bm.point_sign, j, bm.points);
+  return {sign.x * adj_offset.x + bm.point_sized_radius[j] * adj_radius, sign.y * adj_offset.y, sign.z * adj_offset.z};
+}
+
 // One slot per body (no two threads add to one address); global parameters' shares are
 // summed at the end in body order.
 template <class T>
