@@ -202,8 +202,8 @@ TEST_CASE("particle on a link: a shape is the collider of its kind, placed in it
   LinkShape mesh;
   mesh.kind = LinkShape::Kind::Mesh;
   mesh.mesh_scale[0] = 2;
-  Result<ConvexMesh> hull = convex_hull({{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
-                                         {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}});
+  Result<ConvexMesh> hull =
+      convex_hull({{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1}, {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}});
   REQUIRE(hull.ok());
   mesh.hull = std::make_shared<const ConvexMesh>(*hull);
   link.shapes = {capsule, drawn, mesh};
@@ -439,6 +439,61 @@ TEST_CASE("body on a link: a box resting on a sprung platform weighs it down by 
   // on its four lower corners, each in by a quarter of its weight / stiffness
   CHECK(box_y == doctest::Approx(1.0 + platform + 0.02 + 0.05 - box * g / 4 / 2e4).epsilon(1e-4));
   CHECK(fallen_y < 0);
+  // live play reports the box's four lower corners on the platform, carrying its weight
+  Result<std::unique_ptr<LiveSimulation>> live = LiveSimulation::create(solid, nullptr);
+  REQUIRE(live.ok());
+  for (int t = 0; t < steps; ++t) REQUIRE((*live)->step().ok());
+  double carried = 0;
+  int corners = 0;
+  for (const Contact& c : (*live)->contacts()) {
+    CHECK(c.kind == Contact::Kind::BodyLink);
+    carried += c.force[1];
+    corners += c.depth > 0 ? 1 : 0;
+  }
+  CHECK(corners == 4);
+  CHECK(carried == doctest::Approx(box * g).epsilon(1e-3));
+}
+
+TEST_CASE("live play: a link's contacts with the floor carry its weight") {
+  ImportedRobot r;
+  r.name = "block";
+  ArticulationLink block;
+  block.name = "block";
+  block.joint = ArticulationJoint::Free;
+  LinkShape cube;
+  cube.kind = LinkShape::Kind::Box;
+  cube.size[0] = cube.size[1] = cube.size[2] = 0.05;
+  block.shapes = {cube};
+  r.articulations.links = {block};
+  r.pos = {0, 0, 0.06};
+  r.mass = {1.0};
+  r.com = {0, 0, 0};
+  r.inertia = {0.002, 0.002, 0.002, 0, 0, 0};
+  r.damping = {0};
+  r.armature = {0};
+  r.timestep = 0.001;
+  Scene scene = robot_scene(r, "", 1500);
+  scene.colliders = {ColliderShape{}};  // the plane y = 0
+  scene.params[ParamId::ContactStiffness].value = {2e4};
+  scene.params[ParamId::ContactDamping].value = {50};
+  scene.params[ParamId::ContactFriction].value = {0.5};
+  scene.contact.damp_approach_only = false;
+  REQUIRE(check_scene(scene).ok());
+  Result<std::unique_ptr<LiveSimulation>> live = LiveSimulation::create(scene, nullptr);
+  REQUIRE(live.ok());
+  for (int t = 0; t < 1500; ++t) REQUIRE((*live)->step().ok());
+  double carried = 0;
+  int corners = 0;
+  for (const Contact& c : (*live)->contacts()) {
+    CHECK(c.kind == Contact::Kind::LinkCollider);
+    CHECK(c.a == 0);
+    CHECK(c.point[1] == doctest::Approx(-c.depth).epsilon(1e-9));  // a corner, sunk by its depth
+    CHECK(c.depth == doctest::Approx(9.81 / 4 / 2e4).epsilon(1e-2));
+    carried += c.force[1];
+    ++corners;
+  }
+  CHECK(corners == 4);
+  CHECK(carried == doctest::Approx(9.81).epsilon(1e-3));
 }
 
 // The swinging pendulum with a sphere body against link1's capsule and a box body
@@ -499,9 +554,9 @@ TEST_CASE("body on a link: a pendulum swinging against bodies, its gradients aga
   const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(scene);
   test::check_has_gradient(out, {ParamId::ContactStiffness, ParamId::BodyPosition, ParamId::LinkJointVelocity});
   const std::vector<ParamId> ids = {
-      ParamId::BodyPosition,     ParamId::BodyOrientation,   ParamId::BodyVelocity,    ParamId::BodyAngularVelocity,
-      ParamId::BodyDensity,      ParamId::BodyRadius,        ParamId::BodyHalfExtents, ParamId::ContactStiffness,
-      ParamId::ContactDamping,   ParamId::ContactFriction,   ParamId::LinkPosition,    ParamId::LinkMass,
+      ParamId::BodyPosition,      ParamId::BodyOrientation,   ParamId::BodyVelocity,    ParamId::BodyAngularVelocity,
+      ParamId::BodyDensity,       ParamId::BodyRadius,        ParamId::BodyHalfExtents, ParamId::ContactStiffness,
+      ParamId::ContactDamping,    ParamId::ContactFriction,   ParamId::LinkPosition,    ParamId::LinkMass,
       ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::LinkScale,       ParamId::LinkLength};
   test::check_against_central_differences(scene, ids);
   test::check_float32_matches_float64(scene, {ParamId::BodyPosition, ParamId::LinkJointVelocity});
@@ -524,12 +579,12 @@ TEST_CASE("particle on a link: a pendulum swinging through particles, its gradie
   }
   const test::Outcome out = test::require_same_bits_for_threads_and_checkpoints(scene);
   test::check_has_gradient(out, {ParamId::ContactStiffness, ParamId::LinkMass, ParamId::InitialPosition});
-  const std::vector<ParamId> ids = {
-      ParamId::InitialPosition,  ParamId::InitialVelocity,   ParamId::Mass,           ParamId::ParticleRadius,
-      ParamId::ContactStiffness, ParamId::ContactDamping,    ParamId::ContactFriction, ParamId::LinkPosition,
-      ParamId::LinkMass,         ParamId::LinkCom,           ParamId::LinkInertia,    ParamId::LinkDamping,
-      ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::Gravity, ParamId::LinkScale,
-      ParamId::LinkLength};
+  const std::vector<ParamId> ids = {ParamId::InitialPosition,   ParamId::InitialVelocity,   ParamId::Mass,
+                                    ParamId::ParticleRadius,    ParamId::ContactStiffness,  ParamId::ContactDamping,
+                                    ParamId::ContactFriction,   ParamId::LinkPosition,      ParamId::LinkMass,
+                                    ParamId::LinkCom,           ParamId::LinkInertia,       ParamId::LinkDamping,
+                                    ParamId::LinkJointPosition, ParamId::LinkJointVelocity, ParamId::Gravity,
+                                    ParamId::LinkScale,         ParamId::LinkLength};
   test::check_against_central_differences(scene, ids);
   test::check_float32_matches_float64(scene, {ParamId::InitialPosition, ParamId::LinkJointVelocity});
   // (rk4 and implicit_euler refuse a scene with articulations and particles)

@@ -29,6 +29,8 @@ struct Contact {
     BodyBody,          // a: the body whose contact point it is; b: the body whose shape it meets
     ParticleBody,      // a: particle; b: body
     ParticleLink,      // a: particle; b: an articulation's link
+    LinkCollider,      // a: link; b: collider
+    BodyLink,          // a: body; b: link (the force on the body)
   };
   Kind kind = Kind::ParticleGround;
   int a = -1, b = -1;

@@ -17,7 +17,7 @@
 #include "families/articulations/link_motion.h"
 #include "families/articulations/link_solid_shapes.h"
 #include "families/articulations/particle_link_contact.h"
-#include "families/colliders/contact_report.h"
+#include "families/articulations/link_contact_report.h"
 #include "kernels/model.h"
 #include "nudge/colliders.h"
 #include "nudge/parameter_facts.h"
@@ -118,10 +118,10 @@ struct LinkParticleAdjointKernel {
   const T* adj_f;
   Spatial<T>* adj_velocity;
   Spatial<T>* adj_frame;
-  T* grad_mass;         // per link, or null
-  Vec3<T>* grad_centre;  // per shape, or null
-  Vec3<T>* grad_turn;    // per shape
-  T* grad_size;          // 3 per shape
+  T* grad_mass;                // per link, or null
+  Vec3<T>* grad_centre;        // per shape, or null
+  Vec3<T>* grad_turn;          // per shape
+  T* grad_size;                // 3 per shape
   Vec3<T>* grad_point_offset;  // per link contact point, or null
   T* grad_point_radius;
   NUDGE_HD void operator()(int k) const {
@@ -170,8 +170,9 @@ struct BodyLinkAdjointKernel {
     const Wrench<T> bbar = load_wrench(m.coupling.adj_wrench, b, nb);
     BodyLinkAdjoint<T> a;
     for (int k = 0; k < m.link_shapes.links; ++k)
-      adj_body_link_contacts(m, b, sb, k, bbar, m.link_shapes.adj_wrench[k], a,
-                             [](int, const ParticleLinkAdjoint<T>&) {}, [](int, Vec3<T>, T) {});
+      adj_body_link_contacts(
+          m, b, sb, k, bbar, m.link_shapes.adj_wrench[k], a, [](int, const ParticleLinkAdjoint<T>&) {},
+          [](int, Vec3<T>, T) {});
     BodyState<T> total = load_body(StateView<const T>(adj), b, nb);
     total.x += a.body.x, total.v += a.body.v, total.w += a.body.w;
     total.q = {total.q.x + a.body.q.x, total.q.y + a.body.q.y, total.q.z + a.body.q.z, total.q.w + a.body.q.w};
@@ -257,10 +258,10 @@ public:
     const Articulations& a = articulations_;
     const std::vector<LinkModel<T>> links = link_models<T>(a, p);
     exec.upload(links_model_, links);
-    if (met()) {
-      upload_solid_shapes(p, link_solid_shapes(a, p), links, exec);
-      host_links_ = links;  // live play's contacts place the links on the host
-    }
+    if (met()) upload_solid_shapes(p, link_solid_shapes(a, p), links, exec);
+    host_links_ = links;  // live play's contacts place the links on the host
+    host_link_mass_.clear();
+    for (const LinkModel<T>& l : links) host_link_mass_.push_back(l.mass);
     exec.upload(dofs_model_, dof_models<T>(a, p));
     if (actuator_count_ > 0) exec.upload(actuators_, actuator_models<T>(a, p));
     if (contact_points_ > 0) {  // where the links' sizes put them
@@ -270,6 +271,8 @@ public:
         offset.push_back({static_cast<T>(o.x), static_cast<T>(o.y), static_cast<T>(o.z)});
       exec.upload(point_offset_, offset);
       exec.upload(point_radius_, std::vector<T>(points.radius.begin(), points.radius.end()));
+      host_point_offset_ = offset;
+      host_point_radius_.assign(points.radius.begin(), points.radius.end());
     }
     if (dofs_ > 0) {
       const auto as_t = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
@@ -309,39 +312,33 @@ public:
   void kinematics(const StepPass<T, Exec>& pass) {
     if (!met()) return;
     const Exec& exec = pass.exec;
-    exec.launch(tree_count_, LinkMotionKernel<T>{exec.data(trees_), exec.data(links_model_), pass.state.joint_q,
-                                                 pass.state.joint_qd, exec.data(motion_frames_), exec.data(motion_),
-                                                 exec.data(shape_start_), exec.data(shape_pos_),
-                                                 exec.data(shape_rot_), exec.data(placement_)});
+    exec.launch(tree_count_,
+                LinkMotionKernel<T>{exec.data(trees_), exec.data(links_model_), pass.state.joint_q, pass.state.joint_qd,
+                                    exec.data(motion_frames_), exec.data(motion_), exec.data(shape_start_),
+                                    exec.data(shape_pos_), exec.data(shape_rot_), exec.data(placement_)});
     exec.launch(links_, LinkExternalWrenchKernel<T>{pass.m, pass.state, spatial(exec, external_)});
   }
 
-  // Live play, on a host rollout: each particle within a link's shape's reach, with the
-  // force on the particle; the links placed at state s.
+  // Live play, on a host rollout: the links' contacts with colliders, particles and
+  // bodies (link_contact_report.h), the links placed at state s.
   void contacts(const ModelView<T>& m, StateView<const T> s, std::vector<Contact>& out) const {
-    if (!particles_) return;
+    if (links_ == 0 || (!met() && (contact_points_ == 0 || m.colliders.count == 0))) return;
+    LinkShapeModel<T> ls = met() ? m.link_shapes : LinkShapeModel<T>{};
+    const std::vector<int> no_shapes(size_t(links_) + 1, 0);
+    if (!met()) ls.shape_start = no_shapes.data();
+    ls.links = links_;
+    ls.point_start = points_.start.data();
+    ls.point_offset = host_point_offset_.data();
+    ls.point_radius = host_point_radius_.data();
+    ls.link_mass = host_link_mass_.data();
     std::vector<LinkFrame<T>> frames(static_cast<size_t>(links_));
     std::vector<LinkMotion<T>> motion(static_cast<size_t>(links_));
     std::vector<ShapePlacement<T>> placement(static_cast<size_t>(shape_count_));
-    LinkShapeModel<T> ls = m.link_shapes;
     for (const TreeModel& tree : host_trees_)
-      tree_link_motion(tree, host_links_.data(), s.joint_q, s.joint_qd, frames.data(), motion.data(),
-                       ls.shape_start, ls.pos, ls.rot, placement.data());
+      tree_link_motion(tree, host_links_.data(), s.joint_q, s.joint_qd, frames.data(), motion.data(), ls.shape_start,
+                       ls.pos, ls.rot, placement.data());
     ls.motion = motion.data(), ls.placement = placement.data();
-    const int n = m.particles.n;
-    for (int i = 0; i < n; ++i) {
-      const Vec3<T> x = load3(s.x, i, n), v = load3(s.v, i, n);
-      const T radius = m.colliders.radius[i];
-      for (int j = 0; j < shape_count_; ++j) {
-        if (particle_link_apart(ls, j, x, radius)) continue;
-        const ShapePlacement<T>& at = placement[size_t(j)];
-        const SdfSample<T> sd = collider_sdf(ls.shape[j], mul_transpose(at.rot, x - at.centre));
-        const T depth = radius - sd.distance;
-        if (depth <= -smooth_reach(m.colliders.smoothing)) continue;
-        const ParticleLinkTouch<T> touch = particle_link_contact(m.colliders, ls, j, x, v, radius, m.particles.mass[i]);
-        out.push_back(make_contact(Contact::Kind::ParticleLink, i, ls.link[j], touch.point, touch.force, depth));
-      }
-    }
+    report_link_contacts(m, s, ls, out);
   }
 
   // After the particles' adjoint: the links' contacts with particles, through the links'
@@ -403,9 +400,9 @@ public:
       exec.zero(adj_external_);
       in.contacts.adj_external = spatial(exec, adj_external_);  // particles' and bodies'
     }
-    exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), in,
-                                                          scratch(exec), rk4_scratch(exec), pass.state.joint_q,
-                                                          pass.state.joint_qd, pass.adj.joint_q, pass.adj.joint_qd, g});
+    exec.launch(tree_count_, ArticulationAdjointKernel<T>{exec.data(trees_), in, scratch(exec), rk4_scratch(exec),
+                                                          pass.state.joint_q, pass.state.joint_qd, pass.adj.joint_q,
+                                                          pass.adj.joint_qd, g});
   }
 
   void zero_gradients(const Exec& exec) {
@@ -638,8 +635,11 @@ private:
   bool bodies_ = false;     // free bodies meet the links' shapes and points
   int shape_count_ = 0;
   T reach_ = 0;
+  // Live play's (contacts): the trees, links and contact points as the last upload made them.
   std::vector<TreeModel> host_trees_;
   std::vector<LinkModel<T>> host_links_;
+  std::vector<Vec3<T>> host_point_offset_;
+  std::vector<T> host_point_radius_, host_link_mass_;
   LinkContactPoints points_;  // unscaled: the scale of each upload places them
   std::vector<int> coordinate_, position_;
   T gravity_[3] = {0, 0, 0};

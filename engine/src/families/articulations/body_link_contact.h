@@ -67,8 +67,8 @@ NUDGE_HD void each_body_link_contact(const ModelView<T>& m, int b, const BodySta
     const Vec3<T> p = link_point_at(ls, k, j);
     const T reach = bm.bound[b] + ls.point_radius[j] + ls.reach;
     if (length_squared(p - s.x) > reach * reach) continue;
-    const PairWrench<T> w = body_pair_contact(m.colliders, bm.shape[b], contact_point_state(p, lv), s,
-                                              Vec3<T>{0, 0, 0}, ls.point_radius[j], ls.link_mass[k], bm.mass[b]);
+    const PairWrench<T> w = body_pair_contact(m.colliders, bm.shape[b], contact_point_state(p, lv), s, Vec3<T>{0, 0, 0},
+                                              ls.point_radius[j], ls.link_mass[k], bm.mass[b]);
     each(w.b, Spatial<T>{w.a.torque + cross(p, w.a.force), w.a.force});
   }
 }
@@ -98,17 +98,16 @@ template <class T>
 struct BodyLinkAdjoint {
   BodyState<T> body = zero_body_state<T>();
   T body_mass = 0, stiffness = 0, damping = 0, friction = 0;
-  Vec3<T> body_size{0, 0, 0};  // its shape's size, through its points and its shape
-  ParticleLinkAdjoint<T> link;   // the link's fields: velocity, frame, link_mass
+  Vec3<T> body_size{0, 0, 0};   // its shape's size, through its points and its shape
+  ParticleLinkAdjoint<T> link;  // the link's fields: velocity, frame, link_mass
 };
 
 // Body b's contacts with link k, given dL/d(the body's wrench), bbar, and dL/d(the
 // link's), wbar. on_shape(e, a) receives each of the link's solids' own shares, and
 // on_point(j, offset, radius) each of its points' (in its frame).
 template <class T, class OnShape, class OnPoint>
-NUDGE_HD void adj_body_link_contacts(const ModelView<T>& m, int b, const BodyState<T>& s, int k,
-                                     const Wrench<T>& bbar, Spatial<T> wbar, BodyLinkAdjoint<T>& out,
-                                     OnShape on_shape, OnPoint on_point) {
+NUDGE_HD void adj_body_link_contacts(const ModelView<T>& m, int b, const BodyState<T>& s, int k, const Wrench<T>& bbar,
+                                     Spatial<T> wbar, BodyLinkAdjoint<T>& out, OnShape on_shape, OnPoint on_point) {
   const LinkShapeModel<T>& ls = m.link_shapes;
   const BodyModel<T>& bm = m.bodies;
   if (body_link_apart(m, b, s.x, k)) return;
@@ -142,17 +141,16 @@ NUDGE_HD void adj_body_link_contacts(const ModelView<T>& m, int b, const BodySta
     const T reach = bm.bound[b] + ls.point_radius[j] + ls.reach;
     if (length_squared(p - s.x) > reach * reach) continue;
     const BodyState<T> sp = contact_point_state(p, lv);
-    const PairWrench<T> w =
-        body_pair_contact(m.colliders, bm.shape[b], sp, s, Vec3<T>{0, 0, 0}, ls.point_radius[j], ls.link_mass[k],
-                          bm.mass[b]);
+    const PairWrench<T> w = body_pair_contact(m.colliders, bm.shape[b], sp, s, Vec3<T>{0, 0, 0}, ls.point_radius[j],
+                                              ls.link_mass[k], bm.mass[b]);
     // the link's side about the origin: (torque + p x F, F)
     const PairWrench<T> adj_ret{{wbar.lin + cross(wbar.ang, p), wbar.ang}, bbar};
     BodyState<T> adj_sp = zero_body_state<T>();
     Vec3<T> adj_offset{0, 0, 0}, adj_p = cross(w.a.force, wbar.ang);
     T adj_radius = 0, adj_size[3] = {0, 0, 0};
     adj_body_pair_contact(m.colliders, bm.shape[b], sp, s, Vec3<T>{0, 0, 0}, ls.point_radius[j], adj_ret, adj_sp,
-                          out.body, adj_offset, adj_radius, out.stiffness, out.damping, out.friction,
-                          ls.link_mass[k], bm.mass[b], &out.link.link_mass, &out.body_mass, adj_size);
+                          out.body, adj_offset, adj_radius, out.stiffness, out.damping, out.friction, ls.link_mass[k],
+                          bm.mass[b], &out.link.link_mass, &out.body_mass, adj_size);
     out.body_size += Vec3<T>{adj_size[0], adj_size[1], adj_size[2]};
     // sp = (p, 1, V.lin + V.ang x p, V.ang)
     adj_p += adj_sp.x + cross(adj_sp.v, lv.ang);

@@ -27,8 +27,8 @@ struct ShapePlacement {
 
 template <class T>
 struct LinkShapeModel {
-  bool particles = false;              // particles meet the shapes
-  bool bodies = false;                 // free bodies meet the links (body_link_contact.h)
+  bool particles = false;  // particles meet the shapes
+  bool bodies = false;     // free bodies meet the links (body_link_contact.h)
   int links = 0;
   int count = 0;                       // S shapes
   const Collider<T>* shape = nullptr;  // S: each in its own frame (at the origin, unturned)

@@ -58,9 +58,7 @@ inline LinkSolidShapes link_solid_shapes(const Articulations& a, const Parameter
       double bound = 0;
       const double* size = shape.size;
       switch (shape.kind) {
-        case LinkShape::Kind::Sphere:
-          c.type = ShapeType::Sphere, c.size[0] = size[0], bound = size[0];
-          break;
+        case LinkShape::Kind::Sphere: c.type = ShapeType::Sphere, c.size[0] = size[0], bound = size[0]; break;
         case LinkShape::Kind::Capsule:
         case LinkShape::Kind::Cylinder:
           c.type = ShapeType::Capsule, c.size[0] = size[0], c.size[1] = size[1], bound = size[0] + size[1];

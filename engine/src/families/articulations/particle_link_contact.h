@@ -79,7 +79,8 @@ NUDGE_HD Spatial<T> link_side_wrench(const ParticleLinkTouch<T>& touch) {
 // sigma_c d/dsigma_c gives phi n'_c (phi n'_c - q_c) and n' n'_c^2 - n'_c e_c: adds
 // dL/d(log sigma_c) from dL/dphi and dL/dn' (local).
 template <class T>
-NUDGE_HD void add_hull_scale_adjoint(T phi, Vec3<T> normal, Vec3<T> q, T adj_phi, Vec3<T> adj_normal, T* adj_log_scale) {
+NUDGE_HD void add_hull_scale_adjoint(T phi, Vec3<T> normal, Vec3<T> q, T adj_phi, Vec3<T> adj_normal,
+                                     T* adj_log_scale) {
   const T n[3] = {normal.x, normal.y, normal.z}, qs[3] = {q.x, q.y, q.z};
   const T an[3] = {adj_normal.x, adj_normal.y, adj_normal.z};
   const T along = dot(adj_normal, normal);
@@ -106,8 +107,8 @@ struct ParticleLinkAdjoint {
 // (c - centre) x F), pbar, and dL/d(the link's wrench), wbar.
 template <class T>
 NUDGE_HD void adj_point_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j, Vec3<T> x,
-                                     const PointMotion<T>& pm, T radius, T mass, const Wrench<T>& pbar,
-                                     Spatial<T> wbar, ParticleLinkAdjoint<T>& out) {
+                                     const PointMotion<T>& pm, T radius, T mass, const Wrench<T>& pbar, Spatial<T> wbar,
+                                     ParticleLinkAdjoint<T>& out) {
   const ShapePlacement<T>& at = ls.placement[j];
   const int k = ls.link[j];
   const Vec3<T> d = x - at.centre, q = mul_transpose(at.rot, d);
@@ -150,7 +151,8 @@ NUDGE_HD void adj_point_link_contact(const ColliderModel<T>& cm, const LinkShape
   Vec3<T> turn = cross(n, adj_n);
   const Vec3<T> adj_ns = mul_transpose(at.rot, adj_n);
   const Vec3<T> adj_d = at.rot * collider_sdf_adjoint(ls.shape[j], q, adj_phi, adj_ns, out.size);
-  if (ls.shape[j].type == ShapeType::Convex) add_hull_scale_adjoint(sd.distance, sd.normal, q, adj_phi, adj_ns, out.size);
+  if (ls.shape[j].type == ShapeType::Convex)
+    add_hull_scale_adjoint(sd.distance, sd.normal, q, adj_phi, adj_ns, out.size);
   turn += T(-1) * cross(d, adj_d);
   out.x += adj_d;
   // d = x - centre; centre = origin + R_link pos, R = R_link R_shape: a twist (w, u) of the
@@ -168,8 +170,8 @@ template <class T>
 NUDGE_HD void adj_particle_link_contact(const ColliderModel<T>& cm, const LinkShapeModel<T>& ls, int j, Vec3<T> x,
                                         Vec3<T> v, T radius, T mass, Vec3<T> fbar, Spatial<T> wbar,
                                         ParticleLinkAdjoint<T>& out) {
-  adj_point_link_contact(cm, ls, j, x, PointMotion<T>{v, {0, 0, 0}, x}, radius, mass, Wrench<T>{fbar, {0, 0, 0}},
-                         wbar, out);
+  adj_point_link_contact(cm, ls, j, x, PointMotion<T>{v, {0, 0, 0}, x}, radius, mass, Wrench<T>{fbar, {0, 0, 0}}, wbar,
+                         out);
 }
 
 // The force of every link on particle i.
@@ -179,7 +181,8 @@ NUDGE_HD_NOINLINE Vec3<T> particle_link_force(const ModelView<T>& m, int i, Vec3
   const T radius = m.colliders.radius[i], mass = m.particles.mass[i];
   Vec3<T> f{0, 0, 0};
   for (int j = 0; j < ls.count; ++j)
-    if (!particle_link_apart(ls, j, x, radius)) f += particle_link_contact(m.colliders, ls, j, x, v, radius, mass).force;
+    if (!particle_link_apart(ls, j, x, radius))
+      f += particle_link_contact(m.colliders, ls, j, x, v, radius, mass).force;
   return f;
 }
 
@@ -214,8 +217,8 @@ NUDGE_HD Spatial<T> link_particle_wrench(const ModelView<T>& m, int k, StateView
       const Vec3<T> x = load3(s.x, i, n);
       const T radius = m.colliders.radius[i];
       if (particle_link_apart(ls, j, x, radius)) continue;
-      w += link_side_wrench(
-          particle_link_contact(m.colliders, ls, j, x, load3(s.v, i, n), radius, m.particles.mass[i]));
+      w +=
+          link_side_wrench(particle_link_contact(m.colliders, ls, j, x, load3(s.v, i, n), radius, m.particles.mass[i]));
     }
   return w;
 }

@@ -18,7 +18,6 @@ NUDGE_HD BodyInertia<T> load_inertia(const BodyModel<T>& bm, int b) {
   return {bm.mass[b], load_matrix(bm.inertia, b, bm.count), load_matrix(bm.inv_inertia, b, bm.count)};
 }
 
-
 // Gravity, every contact of body b with the colliders, what joints and other bodies
 // left in its coupling slots, and the particles' and links' contacts, about its centre
 // of mass.

@@ -222,16 +222,23 @@ extern const SceneSection kCollidersSection{
     CheckStage::Elements,
     check_colliders};
 
+// Whether anything in the scene meets something else through the contact law: colliders,
+// two bodies, bodies and particles, or links' shapes and bodies or particles.
+static bool contact_matters(const Scene& scene) {
+  const auto& links = scene.articulations.links;
+  const bool link_shapes = std::any_of(links.begin(), links.end(), [](const auto& l) { return !l.shapes.empty(); });
+  const bool others = scene.body_count() > 0 || scene.particle_count() > 0;
+  return !scene.colliders.empty() || scene.body_count() > 1 || (scene.body_count() > 0 && scene.particle_count() > 0) ||
+         (link_shapes && others);
+}
+
 // What colliders, bodies and particles meet each other with.
-extern const SceneSection kContactSection{"contact", ReadStage::Elements,
-                                          [](const SectionInput& in, Scene& scene) -> AfterShaping {
-                                            if (in.node) in.reader.read_contact(*in.node, scene);
-                                            return {};
-                                          },
-                                          [](const Scene& scene) {
-                                            const bool meet = !scene.colliders.empty() || scene.body_count() > 1 ||
-                                                              (scene.body_count() > 0 && scene.particle_count() > 0);
-                                            return meet ? contact_json(scene) : OrderedJson();
-                                          }};
+extern const SceneSection kContactSection{
+    "contact", ReadStage::Elements,
+    [](const SectionInput& in, Scene& scene) -> AfterShaping {
+      if (in.node) in.reader.read_contact(*in.node, scene);
+      return {};
+    },
+    [](const Scene& scene) { return contact_matters(scene) ? contact_json(scene) : OrderedJson(); }};
 
 }  // namespace nudge::scene_io
