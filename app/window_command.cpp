@@ -49,6 +49,8 @@ DefaultCommand window_command() {
     app.add_flag("--live", options->live,
                  "Start live play once the motion is computed: Ctrl+right drag pulls, the Live tab's sliders drive");
     app.add_flag("--contacts", options->contacts, "Draw contact points and forces (View > Contacts)");
+    app.add_flag("--collision-shapes", options->collision_shapes,
+                 "Draw the links' shapes that are felt but not drawn, in red (View > Collision Shapes)");
     app.add_flag("--through-shot", options->through_shot,
                  "Look through the footage's camera with the shot behind the scene (the Footage tab)");
     app.add_option("--quit-after", options->quit_after_seconds,

@@ -88,6 +88,7 @@ int run_gui(const GuiOptions& options) {
   if (options.play) studio.play();
   if (options.through_shot) studio.look_through_shot();
   if (options.contacts) studio.show_contacts();
+  if (options.collision_shapes) studio.show_collision_shapes();
   if (options.live) studio.start_live_when_ready();
   if (std::optional<view::GradientOverlay> overlay = view::gradient_overlay_for_parameter(options.gradient_overlay))
     studio.show_gradient(*overlay);

@@ -16,6 +16,7 @@ struct GuiOptions {
   bool through_shot = false;                 // look through the footage's camera, its frame behind the scene
   bool live = false;                         // start live play once the motion is computed (the Live tab)
   bool contacts = false;                     // View > Contacts
+  bool collision_shapes = false;             // View > Collision Shapes
   double quit_after_seconds = 0;             // > 0: close by itself after this long (demos, scripts)
   int samples = 0;                           // 0: 4 on a GPU, 1 on a CPU rasteriser
   bool vsync = true;

@@ -221,7 +221,7 @@ bool Studio::import_robot_file(const std::filesystem::path& path) {
   }
   const Articulations& a = imported->scene().articulations;
   const std::string summary = std::to_string(a.link_count()) + " links, " +
-                              std::to_string(articulation_coordinate_count(a)) + " joints, " +
+                              std::to_string(articulation_coordinate_count(a)) + " joint coordinates, " +
                               std::to_string(a.actuators.size()) + " actuators";
   set_document(std::move(*imported));
   state_.log.info("imported " + path.string() + ": " + summary + " (Save asks where to keep the scene)");
@@ -233,7 +233,7 @@ void Studio::adopt_opened(studio::Document document) {
   if (!document.has_path() && document.copy_of().empty()) {  // a robot's file, imported on the command line
     const Articulations& a = document.scene().articulations;
     state_.log.info("imported " + document.scene().articulations.source + ": " + std::to_string(a.link_count()) +
-                    " links, " + std::to_string(articulation_coordinate_count(a)) + " joints, " +
+                    " links, " + std::to_string(articulation_coordinate_count(a)) + " joint coordinates, " +
                     std::to_string(a.actuators.size()) + " actuators (Save asks where to keep the scene)");
     set_document(std::move(document));
     return;
@@ -478,6 +478,7 @@ view::SceneDrawOptions Studio::shown_draw_options() const {
   options.bodies = state_.ui.view.bodies;
   options.joints = state_.ui.view.joints;
   options.attachments = state_.ui.view.attachments;
+  options.collision_shapes = state_.ui.view.collision_shapes;
   options.grid = state_.ui.view.grid;
   return options;
 }

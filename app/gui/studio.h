@@ -58,6 +58,7 @@ public:
     state_.ui.bring_panel = panel_name::kFootage;
   }
   void show_contacts() { state_.ui.view.contacts = true; }
+  void show_collision_shapes() { state_.ui.view.collision_shapes = true; }
   // A sweep's table in the Sweep tab (`nudge TABLE.csv`), in front.
   void show_sweep(const std::filesystem::path& table) { open_sweep(table); }
   // Live play from frame 0 once the motion has come (`--live`), the Live tab in front.

@@ -222,6 +222,7 @@ struct ViewFlags {
   bool bodies = true;
   bool joints = true;
   bool attachments = true;
+  bool collision_shapes = false;  // links' felt-only shapes (a URDF's <collision> geoms)
   bool grid = true;
   bool ghosts = true;     // the initial and previous iterates while optimising
   bool contacts = false;  // contact points and forces, of live play or at the play head

@@ -155,12 +155,30 @@ void add_joint_limits(const DrawContext& context, const std::vector<LinkPose>& p
   }
 }
 
+// A link's shape at its pose and size, in one colour: a mesh as its hull (by its resized
+// mesh_scale), the others as the collider shape they are.
+render::Mesh link_shape_mesh(const LinkShape& shape, const ArticulationLink& link, const LinkPose& pose,
+                             render::Rgba color) {
+  const LinkShape resized = resized_link_shape(shape, link, pose.size);
+  const ColliderShape placed = placed_shape(resized, pose);
+  if (resized.kind == LinkShape::Kind::Mesh && resized.hull)
+    return hull_mesh(*resized.hull, placed.position, placed.orientation, color, resized.mesh_scale);
+  return collider_mesh(placed, {0, 0, 0}, 0, color);
+}
+
 }  // namespace
+
+bool has_collision_shapes(const Scene& scene) {
+  for (const ArticulationLink& link : scene.articulations.links)
+    if (drawn_shape_count(link) < static_cast<int>(link.shapes.size())) return true;
+  return false;
+}
 
 std::vector<ColliderShape> placed_link_shapes(const Scene& scene, const LinkPose& pose, int k) {
   const ArticulationLink& link = scene.articulations.links[size_t(k)];
   std::vector<ColliderShape> placed;
-  for (const LinkShape& s : link.shapes) placed.push_back(placed_shape(resized_link_shape(s, link, pose.size), pose));
+  for (const LinkShape& s : link.shapes)
+    if (s.drawn) placed.push_back(placed_shape(resized_link_shape(s, link, pose.size), pose));
   return placed;
 }
 
@@ -180,19 +198,18 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
   lines.width_pixels = 2.5f;
   lines.colors = {colors::kJoint};
   const float axis_length = 0.6f * context.options.bounds.radius() / 8.0f;
+  // The felt-only shapes first: first_link_mesh finds the drawn ones at the list's end.
+  if (context.options.collision_shapes)
+    for (size_t k = 0; k < a.links.size(); ++k)
+      for (const LinkShape& shape : a.links[k].shapes)
+        if (!shape.drawn) list.meshes.push_back(link_shape_mesh(shape, a.links[k], poses[k], colors::kCollisionShape));
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& link = a.links[k];
     const LinkPose& pose = poses[k];
     for (const LinkShape& shape : link.shapes) {
-      const LinkShape resized = resized_link_shape(shape, link, pose.size);
-      const ColliderShape placed = placed_shape(resized, pose);
-      if (resized.kind == LinkShape::Kind::Mesh && resized.hull)  // its hull, by its (resized) mesh_scale
-        list.meshes.push_back(
-            hull_mesh(*resized.hull, placed.position, placed.orientation, rgba_of(shape.rgba), resized.mesh_scale));
-      else
-        list.meshes.push_back(collider_mesh(placed, {0, 0, 0}, 0, rgba_of(shape.rgba)));
+      if (shape.drawn) list.meshes.push_back(link_shape_mesh(shape, link, pose, rgba_of(shape.rgba)));
     }
-    if (link.shapes.empty())  // a link drawn by its frame's origin
+    if (drawn_shape_count(link) == 0)  // a link drawn by its frame's origin
       list.spheres.push_back({vec(pose.pos), link_marker_radius(context.options), colors::kBody});
     if (link.parent >= 0) {
       lines.points.push_back(vec(poses[size_t(link.parent)].pos));
@@ -214,7 +231,7 @@ void draw_articulations(const DrawContext& context, render::DrawList& list) {
 
 std::optional<size_t> first_link_mesh(const Scene& scene, const render::DrawList& list) {
   size_t shapes = 0;
-  for (const ArticulationLink& link : scene.articulations.links) shapes += link.shapes.size();
+  for (const ArticulationLink& link : scene.articulations.links) shapes += size_t(drawn_shape_count(link));
   if (list.meshes.size() < shapes) return std::nullopt;
   return list.meshes.size() - shapes;
 }
@@ -227,10 +244,10 @@ void add_link_highlight(render::DrawList& list, const Scene& scene, const Trajec
   const ArticulationLink& link = a.links[size_t(k)];
   if (const std::optional<size_t> first = first_link_mesh(scene, list); first && options.bodies) {
     size_t at = *first;
-    for (int j = 0; j < k; ++j) at += a.links[size_t(j)].shapes.size();
-    for (size_t s = 0; s < link.shapes.size(); ++s) list.meshes[at + s].colors = {color};
+    for (int j = 0; j < k; ++j) at += size_t(drawn_shape_count(a.links[size_t(j)]));
+    for (int s = 0; s < drawn_shape_count(link); ++s) list.meshes[at + size_t(s)].colors = {color};
   }
-  if (link.shapes.empty() || !options.bodies)
+  if (drawn_shape_count(link) == 0 || !options.bodies)
     list.spheres.push_back({vec(pose.pos), 1.6f * link_marker_radius(options), color});
   if (link.joint == ArticulationJoint::Weld) return;
   render::LineBatch axis;

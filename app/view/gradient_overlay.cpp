@@ -243,7 +243,7 @@ void add_link_gradient_colors(render::DrawList& list, const Scene& scene, ParamI
   const float range = *half_range;
   std::optional<size_t> first = first_link_mesh(scene, list);
   for (int k = 0; k < links && first; ++k) {
-    const size_t shapes = a.links[size_t(k)].shapes.size();
+    const size_t shapes = size_t(drawn_shape_count(a.links[size_t(k)]));
     if (link_uses(a, which, k))
       for (size_t s = 0; s < shapes; ++s)
         list.meshes[*first + s].colors = {

@@ -388,7 +388,7 @@ void pick_links(const PickContext& c) {
   const std::vector<LinkPose> poses = link_poses_at(c.scene, c.traj, c.step);
   for (int k = 0; k < c.scene.articulations.link_count(); ++k) {
     const LinkPose& pose = poses[size_t(k)];
-    if (c.scene.articulations.links[size_t(k)].shapes.empty()) {
+    if (drawn_shape_count(c.scene.articulations.links[size_t(k)]) == 0) {
       c.chooser.small(Pick::Kind::Link, k, glm::dvec3(pose.pos[0], pose.pos[1], pose.pos[2]),
                       0.02 * c.options.bounds.radius());
       continue;

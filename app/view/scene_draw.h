@@ -54,8 +54,9 @@ struct SceneDrawOptions {
   bool colliders = true;
   bool bodies = true;
   bool joints = true;
-  bool attachments = true;  // particles tied to bodies
-  bool actuators = true;    // arrows of what each pushes with at the step (view/actuator_arrows.h)
+  bool attachments = true;        // particles tied to bodies
+  bool collision_shapes = false;  // the links' shapes that are felt but not drawn (LinkShape::drawn)
+  bool actuators = true;          // arrows of what each pushes with at the step (view/actuator_arrows.h)
   bool grid = true;
 };
 
@@ -117,9 +118,11 @@ void add_joint(render::DrawList& list, const Scene& scene, const Trajectory* tra
 // The articulations' links at step `step` of traj (the initial q when traj is null or
 // has no joint motion of this scene), as drawn.
 std::vector<LinkPose> link_poses_at(const Scene& scene, const Trajectory* traj, int step);
-// Link k's shapes as drawn at its pose: each a collider shape placed in the world (a
+// Link k's drawn shapes (LinkShape::drawn) at its pose: each a collider shape placed in the world (a
 // capsule's or cylinder's as a capsule, a mesh's as a sphere of its first size).
 std::vector<ColliderShape> placed_link_shapes(const Scene& scene, const LinkPose& pose, int k);
+// Whether some link has a shape that is felt but not drawn (SceneDrawOptions::collision_shapes).
+bool has_collision_shapes(const Scene& scene);
 // Where the links' meshes start in a list scene_draw_list made: the articulations are its
 // last layer to add meshes, one per shape in link order, so theirs end it. Empty when the
 // list has fewer meshes than the links have shapes (the bodies' layer hidden).
@@ -161,6 +164,8 @@ inline constexpr render::Rgba kSimulatedTrack{0.9f, 0.9f, 0.95f, 0.35f};   // it
 inline constexpr render::Rgba kCollider{0.55f, 0.52f, 0.48f, 1};
 inline constexpr render::Rgba kBody{0.78f, 0.62f, 0.42f, 1};
 inline constexpr render::Rgba kJoint{0.82f, 0.4f, 0.95f, 1};  // violet: no body, target or muscle has it
+inline constexpr render::Rgba kCollisionShape{0.9f, 0.32f, 0.28f,
+                                              1};  // a link's felt-only shape, as ROS tools colour it
 inline constexpr render::Rgba kCloth{0.45f, 0.62f, 0.78f, 1};
 inline constexpr render::Rgba kSoft{0.80f, 0.52f, 0.56f, 1};  // soft bodies (tets): flesh, unlike bodies' wood
 }  // namespace colors

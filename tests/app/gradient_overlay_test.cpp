@@ -215,6 +215,38 @@ TEST_CASE("gradient overlay: links' arrows in the world's axes at their initial 
   CHECK_FALSE(view::gradient_overlay_applies({ParamId::LinkJointPosition}, scene_with({0, 0, 0}, {})));
 }
 
+// A link's felt-only shape (a URDF's <collision> geom) is drawn only with View > Collision
+// Shapes, in one red, before the drawn shapes: the overlay tints the drawn ones alone.
+TEST_CASE("gradient overlay: a link's felt-only shape is drawn on request and left untinted") {
+  Scene scene = scene_with({3, 3, 0}, {});
+  scene.articulations = two_links();
+  CHECK_FALSE(view::has_collision_shapes(scene));
+  LinkShape felt;
+  felt.kind = LinkShape::Kind::Box;
+  felt.size[0] = felt.size[1] = felt.size[2] = 0.25;
+  felt.drawn = false;
+  scene.articulations.links[0].shapes.insert(scene.articulations.links[0].shapes.begin(), felt);
+  CHECK(view::has_collision_shapes(scene));
+  shape_parameters(scene);
+  scene.params[ParamId::LinkMass].grad = {1.0, -0.5};
+  view::SceneDrawOptions options;
+  options.bounds.lo = {-1, -1, -1};
+  options.bounds.hi = {1, 1, 1};
+  render::DrawList list = view::scene_draw_list(scene, nullptr, 0, options);
+  REQUIRE(list.meshes.size() == 2);  // the base's sphere and the arm's capsule
+  view::add_gradient_overlay(list, {ParamId::LinkMass}, scene, nullptr, 0, options);
+  CHECK(list.meshes[0].colors[0] == render::map_value(render::ColorMap::Diverging, 1.0f, -1.0f, 1.0f));
+  CHECK(list.meshes[1].colors[0] == render::map_value(render::ColorMap::Diverging, -0.5f, -1.0f, 1.0f));
+  options.collision_shapes = true;
+  list = view::scene_draw_list(scene, nullptr, 0, options);
+  REQUIRE(list.meshes.size() == 3);
+  CHECK(list.meshes[0].colors[0] == view::colors::kCollisionShape);
+  view::add_gradient_overlay(list, {ParamId::LinkMass}, scene, nullptr, 0, options);
+  CHECK(list.meshes[0].colors[0] == view::colors::kCollisionShape);
+  CHECK(list.meshes[1].colors[0] == render::map_value(render::ColorMap::Diverging, 1.0f, -1.0f, 1.0f));
+  CHECK(list.meshes[2].colors[0] == render::map_value(render::ColorMap::Diverging, -0.5f, -1.0f, 1.0f));
+}
+
 TEST_CASE("gradient overlay: a joint's anchor gradient is offered and drawn as an arrow at its initial anchor") {
   render::GpuContext gpu = make_gpu();
   const Scene scene = hinged_body_scene();

@@ -393,6 +393,10 @@ TEST_CASE("picking: an articulation's links by their shapes at the pose of that 
   a.links[1].shapes.resize(1);
   a.links[1].shapes[0].kind = LinkShape::Kind::Box;
   for (double& h : a.links[1].shapes[0].size) h = 0.2;
+  LinkShape felt;  // felt but not drawn: never picked
+  felt.size[0] = 0.6;
+  felt.drawn = false;
+  a.links[1].shapes.push_back(felt);
   shape_parameters(scene);
   scene.params[ParamId::LinkPosition].value = {0, 0, 0, 1.5, 0, 0, 0, 1.5, 0};
   const render::Camera camera = camera_at({0, 0, 6});
@@ -410,7 +414,8 @@ TEST_CASE("picking: an articulation's links by their shapes at the pose of that 
   };
   check_pick(at(0, {0.1, 0.1, 0}), Pick::Kind::Link, 0);
   check_pick(at(0, {1.65, -0.15, 0}), Pick::Kind::Link, 1);
-  CHECK_FALSE(at(0, {1.8, 0, 0}));  // past the box (its front face, 0.2 nearer the eye, spans 1.3 to 1.7)
+  CHECK_FALSE(
+      at(0, {1.8, 0, 0}));  // past the box (its front face, 0.2 nearer the eye, spans 1.3 to 1.7), in the felt sphere
   check_pick(at(0, {1.5, 1.5, 0}), Pick::Kind::Link, 2);
   check_pick(at(1, {0, 1.5, 0}), Pick::Kind::Link, 1);
   CHECK_FALSE(at(1, {1.5, 0, 0}));

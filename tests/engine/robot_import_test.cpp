@@ -19,6 +19,8 @@
 #include "../source_dir.h"
 #include "nudge/articulations.h"
 #include "nudge/convex_mesh.h"
+#include "nudge/live_simulation.h"
+#include "nudge/parameters.h"
 #include "nudge/quat.h"
 #include "gradient_outcome.h"
 #include "temp_dir.h"
@@ -1008,6 +1010,92 @@ TEST_CASE("URDF meshes from package:// resolve beside the URDF's folder, best ef
   CHECK(has(import_error(lost), lost.string() + ":4: <link name=\"upper\"> <mesh>: " +
                                     (dir.path / "arm_description/urdf/other/meshes/lower.stl").string() +
                                     ": no such file"));
+}
+
+// ROS draws a URDF link by its visuals and simulates it by its collision geoms. A free
+// link drawn as a big tetrahedron mesh and felt as a 10 cm cube rests on a floor on the
+// cube's four lower corners; the scene file keeps which shape is which.
+TEST_CASE("a URDF link is drawn by its visuals and collides by its collision geoms") {
+  test::TempDir dir("robot-import");
+  dir.write("shell.stl", kTetrahedronStl);
+  const auto file = dir.write("block.urdf", R"(<robot name="block">
+  <link name="world"/>
+  <joint name="free" type="floating">
+    <origin xyz="0 0 0.06"/>
+    <parent link="world"/><child link="block"/>
+  </joint>
+  <link name="block">
+    <inertial><mass value="1"/><inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>
+    <visual><origin xyz="-0.15 -0.15 -0.15"/><geometry><mesh filename="shell.stl" scale="0.3 0.3 0.3"/></geometry></visual>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+  </link>
+</robot>)");
+  const ImportedRobot r = imported(file);
+  REQUIRE(r.articulations.link_count() == 1);
+  const std::vector<LinkShape>& shapes = r.articulations.links[0].shapes;
+  REQUIRE(shapes.size() == 2);
+  CHECK(shapes[0].kind == LinkShape::Kind::Mesh);
+  CHECK(shapes[0].drawn);
+  CHECK_FALSE(shapes[0].collides);
+  CHECK(shapes[1].kind == LinkShape::Kind::Box);
+  CHECK_FALSE(shapes[1].drawn);
+  CHECK(shapes[1].collides);
+  CHECK(drawn_shape_count(r.articulations.links[0]) == 1);
+
+  Scene scene = robot_scene(r, file.string(), 1500);
+  scene.colliders = {ColliderShape{}};  // the plane y = 0
+  scene.params[ParamId::ContactStiffness].value = {2e4};
+  scene.params[ParamId::ContactDamping].value = {50};
+  scene.params[ParamId::ContactFriction].value = {0.5};
+  scene.contact.damp_approach_only = false;
+  REQUIRE(check_scene(scene).ok());
+  const auto saved = dir.path / "block.json";
+  REQUIRE(save_scene(scene, saved).ok());
+  Result<Scene> again = load_scene(saved);
+  REQUIRE(again.ok());
+  const std::vector<LinkShape>& kept = again->articulations.links.at(0).shapes;
+  REQUIRE(kept.size() == 2);
+  CHECK((kept[0].drawn && !kept[0].collides && !kept[1].drawn && kept[1].collides));
+
+  Result<std::unique_ptr<LiveSimulation>> live = LiveSimulation::create(*again, nullptr);
+  REQUIRE(live.ok());
+  for (int t = 0; t < 1500; ++t) REQUIRE((*live)->step().ok());
+  int corners = 0;
+  for (const Contact& c : (*live)->contacts()) {
+    CHECK(c.kind == Contact::Kind::LinkCollider);
+    CHECK(std::fabs(c.point[0]) == doctest::Approx(0.05).epsilon(1e-3));  // the cube's, not the mesh's
+    CHECK(std::fabs(c.point[2]) == doctest::Approx(0.05).epsilon(1e-3));
+    ++corners;
+  }
+  CHECK(corners == 4);
+
+  // A shape neither drawn nor felt is refused where it is.
+  again->articulations.links[0].shapes[1].collides = false;
+  const Status refused = check_scene(*again);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().message.find("shapes[1]: found a shape neither drawn nor colliding") != std::string::npos);
+}
+
+// MuJoCo's viewer hides geom groups 3 and up, where robots keep their collision geoms.
+TEST_CASE("an MJCF geom in group 3 or up collides and is not drawn") {
+  test::TempDir dir("robot-import");
+  const auto file = dir.write("groups.xml", R"(<mujoco>
+  <worldbody>
+    <body name="b">
+      <joint type="hinge"/>
+      <geom type="sphere" size="0.1" contype="0" conaffinity="0" group="2"/>
+      <geom type="box" size="0.1 0.1 0.1" group="3"/>
+      <geom type="capsule" size="0.05 0.1"/>
+      <geom type="sphere" size="0.05" contype="0" conaffinity="0" group="4"/>
+    </body>
+  </worldbody>
+</mujoco>)");
+  const std::vector<LinkShape>& shapes = imported(file).articulations.links.at(0).shapes;
+  REQUIRE(shapes.size() == 4);
+  CHECK((shapes[0].drawn && !shapes[0].collides));
+  CHECK((!shapes[1].drawn && shapes[1].collides));
+  CHECK((shapes[2].drawn && shapes[2].collides));
+  CHECK((shapes[3].drawn && !shapes[3].collides));  // neither seen nor felt in MuJoCo: kept drawn
 }
 
 // Two imports of one robot (a URDF and an MJCF file) thrown the same way: start sets the

@@ -954,7 +954,7 @@ class GuiTest:
         app, err_path = self.start_nudge("robot", "tests/data/articulations/arm7.xml")
         stderr = lambda: err_path.read_text(errors="replace")
         try:
-            check("arm7.xml: 8 links, 7 joints, 7 actuators" in stderr(), "the arm was imported (8 links, 7 joints)")
+            check("arm7.xml: 8 links, 7 joint coordinates, 7 actuators" in stderr(), "the arm was imported (8 links, 7 joint coordinates)")
             check("steps simulated" in stderr(), "its motion was simulated")
             shot = Screenshot(self.out / "gui_robot.png", self.env)
             axes = sum(1 for x, _ in shot.positions(JOINT_COLOUR) if x < SIDE_DOCK_LEFT)

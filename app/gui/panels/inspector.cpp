@@ -448,7 +448,9 @@ void link(const Page& page) {
     row("friction velocity", number(link.friction_velocity) + (joint == ArticulationJoint::Slide  ? " m/s"
                                                                : joint == ArticulationJoint::Free ? " m/s or rad/s"
                                                                                                   : " rad/s"));
-  row("shapes", std::to_string(link.shapes.size()));
+  const int drawn = drawn_shape_count(link), shapes = static_cast<int>(link.shapes.size());
+  row("shapes", std::to_string(shapes) +
+                    (drawn < shapes ? " (" + std::to_string(shapes - drawn) + " felt, not drawn)" : std::string()));
   // Its parameters in the table's order, but those its joint has no use for; the
   // inertia (six numbers) and a rotation (four) are shown, not typed in.
   const bool free = joint == ArticulationJoint::Free, turns = free || joint == ArticulationJoint::Ball;

@@ -104,6 +104,10 @@ void view_menu(const MenuBar& panel) {
   ImGui::MenuItem("Colliders", nullptr, &v.colliders);
   if (panel.state.document.scene().joint_count() > 0) ImGui::MenuItem("Joints", nullptr, &v.joints);
   if (!panel.state.document.scene().attachments.empty()) ImGui::MenuItem("Attachments", nullptr, &v.attachments);
+  if (view::has_collision_shapes(panel.state.document.scene())) {
+    ImGui::MenuItem("Collision Shapes", nullptr, &v.collision_shapes);
+    ImGui::SetItemTooltip("The links' shapes that are felt but not drawn (a URDF's <collision> geoms), in red");
+  }
   ImGui::MenuItem("Ground Grid", nullptr, &v.grid);
   ImGui::SetItemTooltip("The ground plane's grid: x red, z blue, 0.1 m or 1 m cells");
   ImGui::MenuItem("Through the Shot's Camera", "C", &v.through_shot,

@@ -58,6 +58,10 @@ struct LinkShape {
   // Whether the link meets the colliders here (MJCF's contype and conaffinity both 0:
   // drawn only).
   bool collides = true;
+  // Whether the studio draws it. A URDF link with both <visual> and <collision> geoms is
+  // drawn by its visuals (collides false) and felt through its collision geoms (drawn
+  // false), as ROS tools show and simulate it.
+  bool drawn = true;
 };
 
 // Reads an OBJ or STL file (by its extension, in any case) and makes a mesh shape's hull:
@@ -89,6 +93,9 @@ struct ArticulationLink {
   double friction_velocity = 0.01;
   std::vector<LinkShape> shapes;
 };
+
+// How many of the link's shapes the studio draws (LinkShape::drawn).
+int drawn_shape_count(const ArticulationLink& link);
 
 // A force on one link's joint from a control channel, as MuJoCo's actuators with a fixed
 // gain and an affine bias: force = gain u + bias_q (gear q) + bias_qd (gear qd), applied

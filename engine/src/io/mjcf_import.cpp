@@ -656,6 +656,9 @@ private:
     }
     if (rgba) std::copy(rgba->begin(), rgba->end(), s.rgba);
     s.collides = collides(g.el);
+    // MuJoCo's viewer shows geom groups 0 to 2 by default; robots keep their collision
+    // geoms in group 3 and up. One that is neither seen nor felt stays drawn.
+    s.drawn = number(g.el, "group", 0) < 3 || !s.collides;
     return s;
   }
 

@@ -373,61 +373,74 @@ private:
       if (j.e->FirstChildElement(extra)) note("joint " + std::string(extra) + " of " + j.name);
   }
 
-  // The link's visuals, or its collision shapes when it has none.
+  // The link's shapes: its visuals drawn and its collision geoms felt. A link with only
+  // one of the two is drawn and felt by it.
   void read_shapes(const XMLElement* e, ArticulationLink& link) {
-    const char* tag = e->FirstChildElement("visual") ? "visual" : "collision";
-    for (const XMLElement* v = e->FirstChildElement(tag); v; v = v->NextSiblingElement(tag)) {
-      const XMLElement* geometry = v->FirstChildElement("geometry");
-      if (geometry == nullptr) fail(v, "needs a <geometry>");
-      const XMLElement* g = geometry->FirstChildElement();
-      if (g == nullptr) fail(geometry, "needs a box, cylinder, sphere or mesh");
-      LinkShape s;
-      const std::string_view kind = g->Name();
-      if (kind == "box") {
-        s.kind = LinkShape::Kind::Box;
-        const std::vector<double> size = numbers(g, "size", 3, {});
-        for (int k = 0; k < 3; ++k) s.size[k] = size[k] / 2;  // URDF's sizes are whole, nudge's half
-      } else if (kind == "cylinder" || kind == "capsule") {
-        s.kind = kind == "cylinder" ? LinkShape::Kind::Cylinder : LinkShape::Kind::Capsule;
-        s.size[0] = number(g, "radius", std::nullopt);
-        s.size[1] = number(g, "length", std::nullopt) / 2;
-      } else if (kind == "sphere") {
-        s.kind = LinkShape::Kind::Sphere;
-        s.size[0] = number(g, "radius", std::nullopt);
-      } else if (kind == "mesh") {
-        s.kind = LinkShape::Kind::Mesh;
-        const char* filename = g->Attribute("filename");
-        if (filename == nullptr) fail(g, "needs a filename");
-        s.mesh = mesh_path(filename);
-        const std::filesystem::path path(s.mesh);
-        Result<std::shared_ptr<const ConvexMesh>> hull = load_link_mesh(path.is_absolute() ? path : folder_ / path);
-        if (!hull) fail(g, hull.error().message);
-        s.hull = *hull;
-        const std::vector<double> scale = numbers(g, "scale", 3, {1, 1, 1});
-        std::copy(scale.begin(), scale.end(), s.mesh_scale);
-      } else {
-        fail(g, "is not a URDF geometry; expected box, cylinder, sphere or mesh");
+    const bool visuals = e->FirstChildElement("visual") != nullptr;
+    const bool collisions = e->FirstChildElement("collision") != nullptr;
+    for (const char* tag : {"visual", "collision"}) {
+      const bool visual = std::string_view(tag) == "visual";
+      for (const XMLElement* v = e->FirstChildElement(tag); v; v = v->NextSiblingElement(tag)) {
+        LinkShape s = read_shape(v);
+        s.drawn = visual || !visuals;
+        s.collides = !visual || !collisions;
+        link.shapes.push_back(s);
       }
-      for (int k = 0; k < 3; ++k)
-        if (s.size[k] < 0) fail(g, "sizes must not be negative");
-      V3 pos;
-      Q quat;
-      origin(v, pos, quat);
-      s.pos[0] = pos.x, s.pos[1] = pos.y, s.pos[2] = pos.z;
-      s.quat[0] = quat.x, s.quat[1] = quat.y, s.quat[2] = quat.z, s.quat[3] = quat.w;
-      if (const XMLElement* material = v->FirstChildElement("material")) {
-        std::optional<std::vector<double>> color;
-        if (const XMLElement* c = material->FirstChildElement("color")) {
-          color = rgba(c);
-        } else if (const char* name = material->Attribute("name")) {
-          const auto m = materials_.find(name);
-          if (m != materials_.end()) color = m->second;
-        }
-        if (color) std::copy(color->begin(), color->end(), s.rgba);
-        if (material->FirstChildElement("texture")) note("material textures (drawn in their color)");
-      }
-      link.shapes.push_back(s);
     }
+  }
+
+  // One <visual> or <collision>: its geometry, placement and colour.
+  LinkShape read_shape(const XMLElement* v) {
+    const XMLElement* geometry = v->FirstChildElement("geometry");
+    if (geometry == nullptr) fail(v, "needs a <geometry>");
+    const XMLElement* g = geometry->FirstChildElement();
+    if (g == nullptr) fail(geometry, "needs a box, cylinder, sphere or mesh");
+    LinkShape s;
+    const std::string_view kind = g->Name();
+    if (kind == "box") {
+      s.kind = LinkShape::Kind::Box;
+      const std::vector<double> size = numbers(g, "size", 3, {});
+      for (int k = 0; k < 3; ++k) s.size[k] = size[k] / 2;  // URDF's sizes are whole, nudge's half
+    } else if (kind == "cylinder" || kind == "capsule") {
+      s.kind = kind == "cylinder" ? LinkShape::Kind::Cylinder : LinkShape::Kind::Capsule;
+      s.size[0] = number(g, "radius", std::nullopt);
+      s.size[1] = number(g, "length", std::nullopt) / 2;
+    } else if (kind == "sphere") {
+      s.kind = LinkShape::Kind::Sphere;
+      s.size[0] = number(g, "radius", std::nullopt);
+    } else if (kind == "mesh") {
+      s.kind = LinkShape::Kind::Mesh;
+      const char* filename = g->Attribute("filename");
+      if (filename == nullptr) fail(g, "needs a filename");
+      s.mesh = mesh_path(filename);
+      const std::filesystem::path path(s.mesh);
+      Result<std::shared_ptr<const ConvexMesh>> hull = load_link_mesh(path.is_absolute() ? path : folder_ / path);
+      if (!hull) fail(g, hull.error().message);
+      s.hull = *hull;
+      const std::vector<double> scale = numbers(g, "scale", 3, {1, 1, 1});
+      std::copy(scale.begin(), scale.end(), s.mesh_scale);
+    } else {
+      fail(g, "is not a URDF geometry; expected box, cylinder, sphere or mesh");
+    }
+    for (int k = 0; k < 3; ++k)
+      if (s.size[k] < 0) fail(g, "sizes must not be negative");
+    V3 pos;
+    Q quat;
+    origin(v, pos, quat);
+    s.pos[0] = pos.x, s.pos[1] = pos.y, s.pos[2] = pos.z;
+    s.quat[0] = quat.x, s.quat[1] = quat.y, s.quat[2] = quat.z, s.quat[3] = quat.w;
+    if (const XMLElement* material = v->FirstChildElement("material")) {
+      std::optional<std::vector<double>> color;
+      if (const XMLElement* c = material->FirstChildElement("color")) {
+        color = rgba(c);
+      } else if (const char* name = material->Attribute("name")) {
+        const auto m = materials_.find(name);
+        if (m != materials_.end()) color = m->second;
+      }
+      if (color) std::copy(color->begin(), color->end(), s.rgba);
+      if (material->FirstChildElement("texture")) note("material textures (drawn in their color)");
+    }
+    return s;
   }
 
   // A mesh's file relative to the URDF's folder. package://<package>/<path> names a ROS

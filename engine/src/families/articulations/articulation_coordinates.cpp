@@ -2,6 +2,8 @@
 // entries of qd and of q, in link order; a link's shapes at its size.
 #include "nudge/articulations.h"
 
+#include <algorithm>
+
 #include "families/articulations/link_resize.h"
 #include "nudge/quat.h"
 
@@ -19,6 +21,11 @@ Quat<double> turn_from_z(Vec3<double> to) {
 }
 
 }  // namespace
+
+int drawn_shape_count(const ArticulationLink& link) {
+  return static_cast<int>(
+      std::count_if(link.shapes.begin(), link.shapes.end(), [](const LinkShape& s) { return s.drawn; }));
+}
 
 LinkShape resized_link_shape(const LinkShape& shape, const ArticulationLink& link, LinkSize size) {
   LinkShape out = shape;

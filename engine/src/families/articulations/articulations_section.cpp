@@ -45,7 +45,7 @@ void read_numbers(const SceneReader& r, const Node& node, double (&out)[N], std:
 }
 
 LinkShape read_shape(const SceneReader& r, const Node& node) {
-  r.expect_object(node, {"kind", "size", "pos", "quat", "rgba", "mesh", "mesh_scale", "collides"});
+  r.expect_object(node, {"kind", "size", "pos", "quat", "rgba", "mesh", "mesh_scale", "collides", "drawn"});
   LinkShape s;
   const std::string kind = r.string(r.required(node, "kind", kShapeKinds), kShapeKinds);
   const auto found = std::find(kShapeNames.begin(), kShapeNames.end(), kind);
@@ -58,6 +58,7 @@ LinkShape read_shape(const SceneReader& r, const Node& node) {
   if (auto v = r.optional(node, "mesh")) s.mesh = r.string(*v, "an OBJ or STL file");
   if (auto v = r.optional(node, "mesh_scale")) read_numbers(r, *v, s.mesh_scale, "[x, y, z]: the mesh's scale");
   if (auto v = r.optional(node, "collides")) s.collides = r.boolean(*v);
+  if (auto v = r.optional(node, "drawn")) s.drawn = r.boolean(*v);
   if (s.kind == LinkShape::Kind::Mesh) {  // its hull, from the file relative to the scene's folder
     const char* expected = "the path of an OBJ or STL file, relative to the scene's folder";
     const Node file = r.required(node, "mesh", expected);
@@ -196,6 +197,7 @@ OrderedJson shape_json(const LinkShape& s) {
     j["mesh_scale"] = {s.mesh_scale[0], s.mesh_scale[1], s.mesh_scale[2]};
   }
   if (!s.collides) j["collides"] = false;
+  if (!s.drawn) j["drawn"] = false;
   return j;
 }
 
@@ -306,10 +308,14 @@ std::optional<std::string> check_articulations(const Scene& scene) {
                     ? "; expected 0 (a joint spring only on a hinge, a slide or a ball)"
                     : "; expected 0 (a spring_ref only on a hinge or a slide: a ball's spring pulls toward no turn)");
     }
-    for (size_t j = 0; j < l.shapes.size(); ++j)
+    for (size_t j = 0; j < l.shapes.size(); ++j) {
+      const std::string shape_at = index_path(at + ".shapes", static_cast<long long>(j));
       if (l.shapes[j].kind == LinkShape::Kind::Mesh && l.shapes[j].collides && !l.shapes[j].hull)
-        return index_path(at + ".shapes", static_cast<long long>(j)) + ".mesh: found \"" + l.shapes[j].mesh +
+        return shape_at + ".mesh: found \"" + l.shapes[j].mesh +
                "\" not read; expected its hull read with the scene (load_scene) or the robot (nudge import)";
+      if (!l.shapes[j].drawn && !l.shapes[j].collides)
+        return shape_at + ": found a shape neither drawn nor colliding; expected \"drawn\" or \"collides\" true";
+    }
     const std::vector<double>& friction = scene.params[ParamId::LinkFrictionLoss].value;
     if (friction.size() == a.links.size() && friction[k] != 0 && l.joint == ArticulationJoint::Weld)
       return at + ".frictionloss: found " + number_text(friction[k]) + " on a weld; expected 0 (a weld does not move)";
