@@ -51,6 +51,8 @@ constexpr std::array kGuides{
                  "A quadruped from MJCF on a free base: a network on a clock learns to walk it forward."},
     ExampleGuide{"quadruped_codesign", A::Design,
                  "Co-design: the quadruped's leg lengths and a network that reads its joints, optimised together."},
+    ExampleGuide{"paddle_flick", A::Design,
+                 "A hinged paddle flicks the cloth resting on it to a target: its motor learns the flick."},
     ExampleGuide{"tether", A::Design, "A ball on a rope: choose the launch so it swings to the target."},
     ExampleGuide{"slide", A::Design, "Curling with a box: pick the push and spin that stop it on the mark."},
     ExampleGuide{"stiff_cloth_implicit", A::Design,

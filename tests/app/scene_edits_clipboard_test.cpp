@@ -258,6 +258,13 @@ TEST_CASE("scene edits: extracting a whole scene and pasting it into an empty on
     const Scene copy = ok(edits::extract(scene, all(scene.particle_count()), all(scene.body_count())));
     const Scene pasted = ok(edits::merge(empty_like(scene), copy, {0, 0, 0}));
     check_same_elements(pasted, scene);
+    check_stable(pasted, temp.path);
+    CHECK(pasted.objectives.empty());
+    // The links (paddle_flick) stay behind, and with them their actuators' channels.
+    if (!scene.articulations.empty()) {
+      CHECK(pasted.articulations.empty());
+      continue;
+    }
     CHECK(pasted.channels == scene.channels);
     REQUIRE(pasted.actuators.size() == scene.actuators.size());
     for (size_t a = 0; a < scene.actuators.size(); ++a) {
@@ -266,8 +273,6 @@ TEST_CASE("scene edits: extracting a whole scene and pasting it into an empty on
       CHECK(pasted.actuators[a].channel == scene.actuators[a].channel);
     }
     CHECK(values(pasted, ParamId::Controls) == values(scene, ParamId::Controls));
-    CHECK(pasted.objectives.empty());
-    check_stable(pasted, temp.path);
     // Pasting the copy into the scene itself: the originals stay as they were, and the
     // copies after them are the same.
     const Scene twice = ok(edits::merge(scene, copy, {0, 0, 0}));

@@ -119,6 +119,11 @@ struct Articulations {
   std::vector<ArticulationLink> links;  // every tree's, parents first
   std::vector<ArticulationActuator> actuators;
   std::string source;  // the MJCF or URDF file they were imported from, as written; or empty
+  // Whether links meet each other: each link's contact points against the other links'
+  // solids, except its parent's and its children's (MuJoCo's parent filter). Off by
+  // default: the contact is explicit, so stiff contact between light links needs a
+  // small dt.
+  bool self_contact = false;
 
   int link_count() const { return static_cast<int>(links.size()); }
   bool empty() const { return links.empty(); }

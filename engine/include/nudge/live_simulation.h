@@ -31,6 +31,7 @@ struct Contact {
     ParticleLink,      // a: particle; b: an articulation's link
     LinkCollider,      // a: link; b: collider
     BodyLink,          // a: body; b: link (the force on the body)
+    LinkLink,          // a: the link whose contact point it is; b: the link whose shape it meets
   };
   Kind kind = Kind::ParticleGround;
   int a = -1, b = -1;

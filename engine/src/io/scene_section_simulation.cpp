@@ -176,6 +176,8 @@ static Problem check_settings(const Scene& scene) {
     if (scene.body_count() > 0) return refuse(std::to_string(scene.body_count()) + " rigid bodies");
     if (scene.material_points.count() > 0)
       return refuse(std::to_string(scene.material_points.count()) + " material points");
+    if (scene.articulations.self_contact)
+      return refuse("articulations.self_contact (the links' contact with each other is a semi-implicit step's)");
   }
   return std::nullopt;
 }

@@ -18,6 +18,7 @@
 #include "families/articulations/link_solid_shapes.h"
 #include "families/articulations/particle_link_contact.h"
 #include "families/articulations/link_contact_report.h"
+#include "families/articulations/link_link_contact.h"
 #include "kernels/model.h"
 #include "nudge/colliders.h"
 #include "nudge/parameter_facts.h"
@@ -105,6 +106,7 @@ struct LinkExternalWrenchKernel {
     Spatial<T> w{{0, 0, 0}, {0, 0, 0}};
     if (m.link_shapes.particles) w += link_particle_wrench(m, k, s);
     if (m.link_shapes.bodies) w += link_body_wrench(m, k, s);
+    if (m.link_shapes.each_other) w += link_link_wrench(m, k);
     wrench[k] = w;
   }
 };
@@ -124,6 +126,7 @@ struct LinkParticleAdjointKernel {
   T* grad_size;                // 3 per shape
   Vec3<T>* grad_point_offset;  // per link contact point, or null
   T* grad_point_radius;
+  T* grad_contact;  // 3 per link (stiffness, damping, friction: its points' contacts with links), or null
   NUDGE_HD void operator()(int k) const {
     const auto on_shape = [&](int j, const ParticleLinkAdjoint<T>& shape) {
       if (!grad_centre) return;
@@ -148,6 +151,20 @@ struct LinkParticleAdjointKernel {
                                  grad_point_radius[j] += radius;
                                });
         velocity += a.link.velocity, frame += a.link.frame, link_mass += a.link.link_mass;
+      }
+    }
+    if (m.link_shapes.each_other) {
+      LinkLinkAdjoint<T> a;
+      adj_link_link_contacts(m, k, a, on_shape, [&](int j, Vec3<T> offset, T radius) {
+        if (!grad_point_offset) return;
+        grad_point_offset[j] += offset;
+        grad_point_radius[j] += radius;
+      });
+      velocity += a.velocity, frame += a.frame, link_mass += a.link_mass;
+      if (grad_contact) {
+        grad_contact[3 * k] += a.stiffness;
+        grad_contact[3 * k + 1] += a.damping;
+        grad_contact[3 * k + 2] += a.friction;
       }
     }
     adj_velocity[k] = velocity;
@@ -237,6 +254,12 @@ public:
     particles_ = scene.contact.bodies && scene.particle_count() > 0 && has_solid_link_shapes(a);
     bodies_ = scene.contact.bodies && scene.body_count() > 0 && (has_solid_link_shapes(a) || contact_points_ > 0);
     if (bodies_ && contact_points_ == 0) exec.upload(point_start_, points_.start);  // all empty, but there
+    each_other_ = a.self_contact && a.link_count() > 1 && has_solid_link_shapes(a) && contact_points_ > 0;
+    if (each_other_) {
+      std::vector<int> parent;
+      for (const ArticulationLink& l : a.links) parent.push_back(l.parent);
+      exec.upload(link_parent_, parent);
+    }
     if (met()) {
       const size_t links = size_t(links_);
       exec.resize(motion_frames_, links);
@@ -288,6 +311,8 @@ public:
     LinkShapeModel<T>& ls = m.link_shapes;
     ls.particles = particles_;
     ls.bodies = bodies_;
+    ls.each_other = each_other_;
+    ls.parent = each_other_ ? exec.data(link_parent_) : nullptr;
     ls.links = links_;
     ls.link_bound = exec.data(link_bound_);
     ls.point_start = exec.data(point_start_);
@@ -354,7 +379,8 @@ public:
                             grads ? reinterpret_cast<Vec3<T>*>(exec.data(g_shape_centre_)) : nullptr,
                             reinterpret_cast<Vec3<T>*>(exec.data(g_shape_turn_)), exec.data(g_shape_size_),
                             points ? reinterpret_cast<Vec3<T>*>(exec.data(g_point_offset_)) : nullptr,
-                            points ? exec.data(g_point_radius_) : nullptr});
+                            points ? exec.data(g_point_radius_) : nullptr,
+                            grads && each_other_ ? exec.data(g_link_contact_) : nullptr});
     if (bodies_)
       exec.launch(pass.m.bodies.count,
                   BodyLinkAdjointKernel<T>{pass.m, pass.state, pass.adj, grads ? pass.grad.bodies : BodyGrad<T>{}});
@@ -422,6 +448,7 @@ public:
     zeroed(g_frictionloss_, size_t(dofs_));
     zeroed(g_gravity_, 3 * size_t(tree_count_));
     zeroed(g_contact_, 3 * size_t(tree_count_));
+    zeroed(g_link_contact_, each_other_ ? 3 * size_t(links_) : 0);
     zeroed(g_point_offset_, 3 * size_t(contact_points_));
     zeroed(g_point_radius_, size_t(contact_points_));
     for (Array* g : {&g_shape_centre_, &g_shape_turn_, &g_shape_size_}) zeroed(*g, 3 * size_t(shape_count_));
@@ -529,6 +556,11 @@ public:
                                  ParamId::ContactFriction};
       for (size_t c = 0; c < 3; ++c)
         for (size_t t = 0; t < size_t(tree_count_); ++t) p[shares[c]].grad[0] += contact[c * size_t(tree_count_) + t];
+      if (each_other_) {  // the links' contacts with each other
+        const std::vector<double> pairs = fetch_values(exec, exec.data(g_link_contact_), 3 * size_t(links_));
+        for (size_t k = 0; k < size_t(links_); ++k)
+          for (size_t c = 0; c < 3; ++c) p[shares[c]].grad[0] += pairs[3 * k + c];
+      }
     }
   }
 
@@ -611,7 +643,7 @@ private:
   }
 
   // Whether anything meets the links beside the colliders: the kinematics phase runs.
-  bool met() const { return particles_ || bodies_; }
+  bool met() const { return particles_ || bodies_ || each_other_; }
 
   TreeScratch<T> scratch(const Exec& exec) {
     return {exec.data(frames_), exec.data(matrix_), exec.data(tau_),  exec.data(qdd_),
@@ -631,8 +663,9 @@ private:
   T dt_;
   bool runge_kutta_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
-  bool particles_ = false;  // particles meet the links' shapes
-  bool bodies_ = false;     // free bodies meet the links' shapes and points
+  bool particles_ = false;   // particles meet the links' shapes
+  bool bodies_ = false;      // free bodies meet the links' shapes and points
+  bool each_other_ = false;  // links meet links (articulations.self_contact)
   int shape_count_ = 0;
   T reach_ = 0;
   // Live play's (contacts): the trees, links and contact points as the last upload made them.
@@ -654,11 +687,11 @@ private:
   typename Exec::template Array<Vec3<T>> point_offset_;
   Array point_radius_;
   Array g_mass_, g_com_, g_inertia_, g_pos_, g_armature_, g_damping_, g_stiffness_, g_spring_ref_, g_frictionloss_,
-      g_gravity_, g_contact_;
+      g_gravity_, g_contact_, g_link_contact_;
   Array g_point_offset_, g_point_radius_, g_gain_, g_bias_q_, g_bias_qd_;
   // Particles against the links' shapes (link_solid_shapes.h, particle_link_contact.h).
   typename Exec::template Array<Collider<T>> shapes_;
-  typename Exec::template Array<int> shape_link_, shape_start_;
+  typename Exec::template Array<int> shape_link_, shape_start_, link_parent_;
   typename Exec::template Array<Vec3<T>> shape_pos_;
   typename Exec::template Array<Mat33<T>> shape_rot_;
   Array shape_bound_, link_mass_, link_bound_, planes_;

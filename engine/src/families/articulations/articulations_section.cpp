@@ -77,9 +77,10 @@ AfterShaping read_articulations(const SectionInput& in, Scene& scene) {
   if (!in.node) return {};
   const SceneReader& r = in.reader;
   const Node& node = *in.node;
-  r.expect_object(node, {"source", "links", "actuators"});
+  r.expect_object(node, {"source", "self_contact", "links", "actuators"});
   Articulations& a = scene.articulations;
   if (auto source = r.optional(node, "source")) a.source = r.string(*source, "the MJCF or URDF file it came from");
+  if (auto self = r.optional(node, "self_contact")) a.self_contact = r.boolean(*self);
   const Node links = r.required(node, "links", "an array of links: {\"name\", \"joint\", ...}");
   r.expect_array(links, "an array of links");
   std::map<std::string, int> by_name;
@@ -206,6 +207,7 @@ OrderedJson articulations_json(const Scene& scene) {
   if (a.empty()) return OrderedJson();
   OrderedJson j;
   if (!a.source.empty()) j["source"] = a.source;
+  if (a.self_contact) j["self_contact"] = true;
   OrderedJson links = OrderedJson::array();
   for (size_t k = 0; k < a.links.size(); ++k) {
     const ArticulationLink& l = a.links[k];

@@ -1,5 +1,5 @@
 // The links' solid shapes and contact points as other elements meet them (particles,
-// cloth and free bodies), and where each link is at the start of the step. A link's
+// cloth, free bodies and other links), and where each link is at the start of the step. A link's
 // sphere, capsule, box or mesh is a collider that moves with its link: a shape in its own
 // frame (colliders' conventions), placed in its link's frame, which the kinematics phase
 // places in the world.
@@ -27,8 +27,9 @@ struct ShapePlacement {
 
 template <class T>
 struct LinkShapeModel {
-  bool particles = false;  // particles meet the shapes
-  bool bodies = false;     // free bodies meet the links (body_link_contact.h)
+  bool particles = false;   // particles meet the shapes
+  bool bodies = false;      // free bodies meet the links (body_link_contact.h)
+  bool each_other = false;  // links meet links (link_link_contact.h)
   int links = 0;
   int count = 0;                       // S shapes
   const Collider<T>* shape = nullptr;  // S: each in its own frame (at the origin, unturned)
@@ -39,6 +40,7 @@ struct LinkShapeModel {
   const T* bound = nullptr;            // S: the radius about its centre that holds it
   const T* link_mass = nullptr;        // per link (a restitution's contact mass)
   const T* link_bound = nullptr;       // per link: the radius about its origin that holds its solids and points
+  const int* parent = nullptr;         // per link: its parent, or -1 (each_other)
   // The links' contact points (articulation_links.h), which bodies' shapes meet.
   const int* point_start = nullptr;       // per link, and one past the last
   const Vec3<T>* point_offset = nullptr;  // in its link's frame
