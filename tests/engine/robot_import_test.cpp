@@ -1090,7 +1090,8 @@ TEST_CASE("an MJCF geom in group 3 or up collides and is not drawn") {
     </body>
   </worldbody>
 </mujoco>)");
-  const std::vector<LinkShape>& shapes = imported(file).articulations.links.at(0).shapes;
+  const ImportedRobot r = imported(file);
+  const std::vector<LinkShape>& shapes = r.articulations.links.at(0).shapes;
   REQUIRE(shapes.size() == 4);
   CHECK((shapes[0].drawn && !shapes[0].collides));
   CHECK((!shapes[1].drawn && shapes[1].collides));
