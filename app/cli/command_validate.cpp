@@ -11,11 +11,13 @@ namespace nudge {
 
 namespace {
 
-// "L links (Q joint coordinates, A actuators), " where the scene has articulations.
+// "L links (Q joint coordinates, A actuators[, meeting each other]), " where the scene has
+// articulations.
 std::string articulation_summary(const Articulations& a) {
   if (a.empty()) return "";
   return std::to_string(a.link_count()) + " links (" + std::to_string(articulation_coordinate_count(a)) +
-         " joint coordinates, " + std::to_string(a.actuators.size()) + " actuators), ";
+         " joint coordinates, " + std::to_string(a.actuators.size()) + " actuators" +
+         (a.self_contact ? ", meeting each other" : "") + "), ";
 }
 
 // How the scene steps, as "semi-implicit Euler".

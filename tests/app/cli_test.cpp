@@ -154,6 +154,15 @@ TEST_CASE("cli: import makes a scene of an MJCF robot beside it, which simulate 
   const nlohmann::json j = nlohmann::json::parse(in);
   CHECK(j["articulations"]["source"] == "double_pendulum.xml");
   CHECK(j["articulations"]["links"].size() == 2);
+  // validate says when the links meet each other
+  CHECK(nudge("validate " + scene.string()).output.find("2 links (2 joint coordinates, 0 actuators), ") !=
+        std::string::npos);
+  nlohmann::json meeting = j;
+  meeting["articulations"]["self_contact"] = true;
+  const fs::path meeting_scene = dir.path / "meeting.json";
+  std::ofstream(meeting_scene) << meeting.dump(1);
+  CHECK(nudge("validate " + meeting_scene.string())
+            .output.find("2 links (2 joint coordinates, 0 actuators, meeting each other), ") != std::string::npos);
   const fs::path joints = dir.path / "joints.csv";
   const Run sim = nudge("simulate " + scene.string() + " --joints-out " + joints.string());
   INFO(sim.output);
