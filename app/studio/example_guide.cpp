@@ -53,6 +53,9 @@ constexpr std::array kGuides{
                  "Co-design: the quadruped's leg lengths and a network that reads its joints, optimised together."},
     ExampleGuide{"paddle_flick", A::Design,
                  "A hinged paddle flicks the cloth resting on it to a target: its motor learns the flick."},
+    ExampleGuide{
+        "bat_strike", A::Design,
+        "Two links that meet: swing a bat so the block it strikes slides to the mark (from zero: no gradient)."},
     ExampleGuide{"tether", A::Design, "A ball on a rope: choose the launch so it swings to the target."},
     ExampleGuide{"slide", A::Design, "Curling with a box: pick the push and spin that stop it on the mark."},
     ExampleGuide{"stiff_cloth_implicit", A::Design,
