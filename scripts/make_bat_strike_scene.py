@@ -55,6 +55,8 @@ def main():
     scene["objectives"] = [
         {"type": "reach", "link": "block", "point": [0, 0, 0], "target": [0.15, 0.041, -0.65], "step": STEPS}]
     scene["optimizer"] = {"method": "lbfgs", "iterations": 100}
+    # looking down on the bat's sweep and the block's path (the floor patch is 4 m wide)
+    scene["camera"] = {"eye": [0.9, 1.0, 0.7], "target": [0.2, 0.0, -0.35], "fov_degrees": 45}
     path = os.path.join(ROOT, "scenes", "bat_strike.json")
     with open(path, "w") as f:
         json.dump(scene, f, indent=1)

@@ -93,6 +93,19 @@ TEST_CASE("link on a link: a block rests on a welded platform by its weight, and
   }
   CHECK(corners == 4);
   CHECK(carried == doctest::Approx(0.4 * 9.81).epsilon(1e-3));
+  // Started from the recorded motion's last frame (the studio's contacts at the play
+  // head), live play has the links where the motion has them: the same contacts.
+  Result<std::unique_ptr<LiveSimulation>> probe = LiveSimulation::create(touching, nullptr);
+  REQUIRE(probe.ok());
+  const Trajectory recorded = test::simulate_on_cpu(touching);
+  REQUIRE((*probe)->start_from(recorded, steps).ok());
+  const std::vector<Contact> at_frame = (*probe)->contacts(), stepped = (*live)->contacts();
+  REQUIRE(at_frame.size() == stepped.size());
+  for (size_t c = 0; c < at_frame.size(); ++c)
+    for (int k = 0; k < 3; ++k) {
+      CHECK(at_frame[c].point[size_t(k)] == doctest::Approx(stepped[c].point[size_t(k)]).epsilon(1e-9));
+      CHECK(at_frame[c].force[size_t(k)] == doctest::Approx(stepped[c].force[size_t(k)]).epsilon(1e-6));
+    }
 }
 
 // pendulum_with_shapes' double pendulum (particle_link_contact_test.cpp) with a free 8 cm

@@ -465,7 +465,7 @@ TEST_CASE("live play: a link's contacts with the floor carry its weight") {
   cube.size[0] = cube.size[1] = cube.size[2] = 0.05;
   block.shapes = {cube};
   r.articulations.links = {block};
-  r.pos = {0, 0, 0.06};
+  r.pos = {0.3, 0.2, 0.06};  // (0.3, 0.06, -0.2) in the scene's y up
   r.mass = {1.0};
   r.com = {0, 0, 0};
   r.inertia = {0.002, 0.002, 0.002, 0, 0, 0};
@@ -488,6 +488,8 @@ TEST_CASE("live play: a link's contacts with the floor carry its weight") {
     CHECK(c.kind == Contact::Kind::LinkCollider);
     CHECK(c.a == 0);
     CHECK(c.point[1] == doctest::Approx(-c.depth).epsilon(1e-9));  // a corner, sunk by its depth
+    CHECK(std::fabs(c.point[0] - 0.3) == doctest::Approx(0.05).epsilon(1e-3));
+    CHECK(std::fabs(c.point[2] + 0.2) == doctest::Approx(0.05).epsilon(1e-3));
     CHECK(c.depth == doctest::Approx(9.81 / 4 / 2e4).epsilon(1e-2));
     carried += c.force[1];
     ++corners;

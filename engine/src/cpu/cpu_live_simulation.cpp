@@ -47,8 +47,13 @@ public:
     const size_t frames = size_t(traj.steps) + 1, nb = size_t(bodies_);
     const bool sized = traj.x.size() == frames * 3 * size_t(particles_) && traj.v.size() == traj.x.size() &&
                        traj.body_x.size() == frames * 3 * nb && traj.body_q.size() == frames * 4 * nb &&
-                       traj.body_v.size() == frames * 3 * nb && traj.body_w.size() == frames * 3 * nb;
+                       traj.body_v.size() == frames * 3 * nb && traj.body_w.size() == frames * 3 * nb &&
+                       traj.joint_q.size() == frames * size_t(traj.positions) &&
+                       traj.joint_qd.size() == frames * size_t(traj.coordinates);
     if (!sized) return Error{"live play: the motion's arrays do not match its sizes (body velocities missing?)"};
+    if (!rollout_.live_joints_match(traj))
+      return Error{"live play: the motion has " + std::to_string(traj.positions) + " joint positions and " +
+                   std::to_string(traj.coordinates) + " joint rates, the scene's articulations others"};
     if (points_ > 0) (void)rollout_.live_upload(params_);  // the points' initial state again
     rollout_.live_write(traj, frame);
     step_ = frame;

@@ -222,6 +222,10 @@ public:
     store_frame(one, 0, state(0));
     return one;
   }
+  // Whether a trajectory's joint arrays are this rollout's (live_write writes them).
+  bool live_joints_match(const Trajectory& traj) const {
+    return traj.positions == positions_ && traj.coordinates == coordinates_;
+  }
   void live_write(const Trajectory& traj, int frame) {
     const int n = particles_, nb = bodies_;
     const size_t t = size_t(frame), values = particle_values();
@@ -240,6 +244,11 @@ public:
         }
         for (int k = 0; k < 4; ++k) h.body_q[size_t(k) * nb + b] = static_cast<T>(traj.body_q[(t * nb + b) * 4 + k]);
       }
+      // the articulations' joints: their positions and rates at that frame
+      for (int i = 0; i < positions_; ++i)
+        h.joint_q[i] = static_cast<T>(traj.joint_q[t * size_t(positions_) + size_t(i)]);
+      for (int i = 0; i < coordinates_; ++i)
+        h.joint_qd[i] = static_cast<T>(traj.joint_qd[t * size_t(coordinates_) + size_t(i)]);
     });
   }
   ModelView<T> live_model() const { return model_view(); }
