@@ -283,8 +283,6 @@ public:
     exec.upload(links_model_, links);
     if (met()) upload_solid_shapes(p, link_solid_shapes(a, p), links, exec);
     host_links_ = links;  // live play's contacts place the links on the host
-    host_link_mass_.clear();
-    for (const LinkModel<T>& l : links) host_link_mass_.push_back(l.mass);
     exec.upload(dofs_model_, dof_models<T>(a, p));
     if (actuator_count_ > 0) exec.upload(actuators_, actuator_models<T>(a, p));
     if (contact_points_ > 0) {  // where the links' sizes put them
@@ -355,7 +353,9 @@ public:
     ls.point_start = points_.start.data();
     ls.point_offset = host_point_offset_.data();
     ls.point_radius = host_point_radius_.data();
-    ls.link_mass = host_link_mass_.data();
+    std::vector<T> link_mass;
+    for (const LinkModel<T>& l : host_links_) link_mass.push_back(l.mass);
+    ls.link_mass = link_mass.data();
     std::vector<LinkFrame<T>> frames(static_cast<size_t>(links_));
     std::vector<LinkMotion<T>> motion(static_cast<size_t>(links_));
     std::vector<ShapePlacement<T>> placement(static_cast<size_t>(shape_count_));
@@ -672,7 +672,7 @@ private:
   std::vector<TreeModel> host_trees_;
   std::vector<LinkModel<T>> host_links_;
   std::vector<Vec3<T>> host_point_offset_;
-  std::vector<T> host_point_radius_, host_link_mass_;
+  std::vector<T> host_point_radius_;
   LinkContactPoints points_;  // unscaled: the scale of each upload places them
   std::vector<int> coordinate_, position_;
   T gravity_[3] = {0, 0, 0};

@@ -29,41 +29,41 @@ void report_link_contacts(const ModelView<T>& m, StateView<const T> s, const Lin
         out.push_back(make_contact(Contact::Kind::LinkCollider, k, c, touch.point, w.force, touch.depth));
       }
     }
-  // A point against solid e: its depth, and the contact with the force on the point.
-  // point_link: the link it moves with, whose own, parent's and children's solids it
-  // does not meet; or -1.
-  const auto touch_solid = [&](Contact::Kind kind, int a, Vec3<T> x, const PointMotion<T>& pm, T radius, T mass,
-                               int point_link) {
-    for (int e = 0; e < ls.count; ++e) {
-      if (point_link >= 0 && !link_pair_near(ls, point_link, ls.link[e])) continue;
-      if (particle_link_apart(ls, e, x, radius)) continue;
-      const ShapePlacement<T>& at = ls.placement[e];
-      const T depth = radius - collider_sdf(ls.shape[e], mul_transpose(at.rot, x - at.centre)).distance;
-      if (depth <= reach) continue;
-      const ParticleLinkTouch<T> touch = point_link_contact(cm, ls, e, x, pm, radius, mass);
-      out.push_back(make_contact(kind, a, ls.link[e], touch.point, touch.force, depth));
-    }
+  // A point against solid e (within its bound): the contact with the force on the point.
+  const auto touch_solid = [&](Contact::Kind kind, int a, int e, Vec3<T> x, const PointMotion<T>& pm, T radius,
+                               T mass) {
+    const ShapePlacement<T>& at = ls.placement[e];
+    const T depth = radius - collider_sdf(ls.shape[e], mul_transpose(at.rot, x - at.centre)).distance;
+    if (depth <= reach) return;
+    const ParticleLinkTouch<T> t = point_link_contact(cm, ls, e, x, pm, radius, mass);
+    out.push_back(make_contact(kind, a, ls.link[e], t.point, t.force, depth));
+  };
+  // ... against every solid
+  const auto touch_solids = [&](Contact::Kind kind, int a, Vec3<T> x, const PointMotion<T>& pm, T radius, T mass) {
+    for (int e = 0; e < ls.count; ++e)
+      if (!particle_link_apart(ls, e, x, radius)) touch_solid(kind, a, e, x, pm, radius, mass);
   };
   if (ls.particles) {
     const int n = m.particles.n;
     for (int i = 0; i < n; ++i) {
       const Vec3<T> x = load3(s.x, i, n);
-      touch_solid(Contact::Kind::ParticleLink, i, x, {load3(s.v, i, n), {0, 0, 0}, x}, cm.radius[i],
-                  m.particles.mass[i], -1);
+      touch_solids(Contact::Kind::ParticleLink, i, x, {load3(s.v, i, n), {0, 0, 0}, x}, cm.radius[i],
+                   m.particles.mass[i]);
     }
   }
   if (ls.each_other)  // the links' points against the other links' solids
     for (int k = 0; k < ls.links; ++k)
-      for (int j = ls.point_start[k]; j < ls.point_start[k + 1]; ++j)
-        touch_solid(Contact::Kind::LinkLink, k, link_point_at(ls, k, j), link_point_motion(ls, k), ls.point_radius[j],
-                    ls.link_mass[k], k);
+      for (int e = 0; e < ls.links; ++e)
+        each_link_pair_touch(ls, k, e, [&](int, int solid, Vec3<T> x, T radius) {
+          touch_solid(Contact::Kind::LinkLink, k, solid, x, link_point_motion(ls, k), radius, ls.link_mass[k]);
+        });
   if (!ls.bodies) return;
   const BodyModel<T>& bm = m.bodies;
   for (int b = 0; b < bm.count; ++b) {
     const BodyState<T> sb = load_body(s, b, bm.count);
     for (int j = bm.point_start[b]; j < bm.point_start[b + 1]; ++j)  // its points, the links' solids
-      touch_solid(Contact::Kind::BodyLink, b, body_point_at(bm, sb, j), {sb.v, sb.w, sb.x}, bm.point_radius[j],
-                  bm.mass[b], -1);
+      touch_solids(Contact::Kind::BodyLink, b, body_point_at(bm, sb, j), {sb.v, sb.w, sb.x}, bm.point_radius[j],
+                   bm.mass[b]);
     for (int k = 0; k < ls.links; ++k)  // the links' points, its shape: the force on the body
       for (int j = ls.point_start[k]; j < ls.point_start[k + 1]; ++j) {
         const Vec3<T> p = link_point_at(ls, k, j);

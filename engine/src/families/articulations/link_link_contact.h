@@ -31,22 +31,44 @@ NUDGE_HD PointMotion<T> link_point_motion(const LinkShapeModel<T>& ls, int a) {
   return {v.lin, v.ang, {0, 0, 0}};
 }
 
+// Calls each(j, s, x, radius) for each of link a's points j (its centre x in the world,
+// its radius) within reach of link e's solid s.
+template <class T, class Each>
+NUDGE_HD void each_link_pair_touch(const LinkShapeModel<T>& ls, int a, int e, Each each) {
+  if (!link_pair_near(ls, a, e)) return;
+  for (int j = ls.point_start[a]; j < ls.point_start[a + 1]; ++j) {
+    const Vec3<T> x = link_point_at(ls, a, j);
+    const T radius = ls.point_radius[j];
+    for (int s = ls.shape_start[e]; s < ls.shape_start[e + 1]; ++s)
+      if (!particle_link_apart(ls, s, x, radius)) each(j, s, x, radius);
+  }
+}
+
 // Calls each(wrench on link a, wrench on link e, both about the origin) for every contact
 // of link a's points with link e's solids.
 template <class T, class Each>
 NUDGE_HD void each_link_pair_contact(const ModelView<T>& m, int a, int e, Each each) {
   const LinkShapeModel<T>& ls = m.link_shapes;
-  if (!link_pair_near(ls, a, e)) return;
   const PointMotion<T> pm = link_point_motion(ls, a);
-  for (int j = ls.point_start[a]; j < ls.point_start[a + 1]; ++j) {
-    const Vec3<T> x = link_point_at(ls, a, j);
-    const T radius = ls.point_radius[j];
-    for (int s = ls.shape_start[e]; s < ls.shape_start[e + 1]; ++s) {
-      if (particle_link_apart(ls, s, x, radius)) continue;
-      const ParticleLinkTouch<T> touch = point_link_contact(m.colliders, ls, s, x, pm, radius, ls.link_mass[a]);
-      each(Spatial<T>{cross(touch.point, touch.force), touch.force}, link_side_wrench(touch));
-    }
-  }
+  each_link_pair_touch(ls, a, e, [&](int, int s, Vec3<T> x, T radius) {
+    const ParticleLinkTouch<T> touch = point_link_contact(m.colliders, ls, s, x, pm, radius, ls.link_mass[a]);
+    each(Spatial<T>{cross(touch.point, touch.force), touch.force}, link_side_wrench(touch));
+  });
+}
+
+// Calls each(j, s, x, adjoint) with the adjoint of every contact of link a's points with
+// link e's solids, from both links' dL/d(external wrench) (ls.adj_wrench).
+template <class T, class Each>
+NUDGE_HD void each_link_pair_adjoint(const ModelView<T>& m, int a, int e, Each each) {
+  const LinkShapeModel<T>& ls = m.link_shapes;
+  const PointMotion<T> pm = link_point_motion(ls, a);
+  const Spatial<T>& abar = ls.adj_wrench[a];
+  const Wrench<T> pbar{abar.lin, abar.ang};  // the points' side: (F, c x F)
+  each_link_pair_touch(ls, a, e, [&](int j, int s, Vec3<T> x, T radius) {
+    ParticleLinkAdjoint<T> adj;
+    adj_point_link_contact(m.colliders, ls, s, x, pm, radius, ls.link_mass[a], pbar, ls.adj_wrench[e], adj);
+    each(j, s, x, adj);
+  });
 }
 
 // The wrench of every other link on link k, about the origin: at its points and on its
@@ -75,46 +97,25 @@ struct LinkLinkAdjoint {
 template <class T, class OnShape, class OnPoint>
 NUDGE_HD void adj_link_link_contacts(const ModelView<T>& m, int k, LinkLinkAdjoint<T>& out, OnShape on_shape,
                                      OnPoint on_point) {
-  const LinkShapeModel<T>& ls = m.link_shapes;
-  const auto as_wrench = [](const Spatial<T>& s) { return Wrench<T>{s.lin, s.ang}; };  // (F, c x F)
-  for (int e = 0; e < ls.links; ++e) {
-    if (link_pair_near(ls, k, e)) {  // k's points, e's solids: k's share is the points'
-      const PointMotion<T> pm = link_point_motion(ls, k);
-      for (int j = ls.point_start[k]; j < ls.point_start[k + 1]; ++j) {
-        const Vec3<T> x = link_point_at(ls, k, j);
-        const T radius = ls.point_radius[j];
-        for (int s = ls.shape_start[e]; s < ls.shape_start[e + 1]; ++s) {
-          if (particle_link_apart(ls, s, x, radius)) continue;
-          ParticleLinkAdjoint<T> a;
-          adj_point_link_contact(m.colliders, ls, s, x, pm, radius, ls.link_mass[k], as_wrench(ls.adj_wrench[k]),
-                                 ls.adj_wrench[e], a);
-          out.velocity.lin += a.v;  // the motion's centre is the fixed origin
-          out.velocity.ang += a.w;
-          out.frame.lin += a.x;  // x = origin + R offset
-          out.frame.ang += cross(x, a.x);
-          out.link_mass += a.mass;
-          out.stiffness += a.stiffness, out.damping += a.damping, out.friction += a.friction;
-          on_point(j, mul_transpose(ls.motion[k].rot, a.x), a.radius);
-        }
-      }
-    }
-    if (link_pair_near(ls, e, k)) {  // e's points, k's solids: k's share is the solids'
-      const PointMotion<T> pm = link_point_motion(ls, e);
-      for (int j = ls.point_start[e]; j < ls.point_start[e + 1]; ++j) {
-        const Vec3<T> x = link_point_at(ls, e, j);
-        const T radius = ls.point_radius[j];
-        for (int s = ls.shape_start[k]; s < ls.shape_start[k + 1]; ++s) {
-          if (particle_link_apart(ls, s, x, radius)) continue;
-          ParticleLinkAdjoint<T> a;
-          adj_point_link_contact(m.colliders, ls, s, x, pm, radius, ls.link_mass[e], as_wrench(ls.adj_wrench[e]),
-                                 ls.adj_wrench[k], a);
-          out.velocity += a.velocity;
-          out.frame += a.frame;
-          out.link_mass += a.link_mass;
-          on_shape(s, a);
-        }
-      }
-    }
+  const Mat33<T>& rot = m.link_shapes.motion[k].rot;
+  for (int e = 0; e < m.link_shapes.links; ++e) {
+    // k's points, e's solids: k's share is the points'
+    each_link_pair_adjoint(m, k, e, [&](int j, int, Vec3<T> x, const ParticleLinkAdjoint<T>& a) {
+      out.velocity.lin += a.v;  // the motion's centre is the fixed origin
+      out.velocity.ang += a.w;
+      out.frame.lin += a.x;  // x = origin + R offset
+      out.frame.ang += cross(x, a.x);
+      out.link_mass += a.mass;
+      out.stiffness += a.stiffness, out.damping += a.damping, out.friction += a.friction;
+      on_point(j, mul_transpose(rot, a.x), a.radius);
+    });
+    // e's points, k's solids: k's share is the solids'
+    each_link_pair_adjoint(m, e, k, [&](int, int s, Vec3<T>, const ParticleLinkAdjoint<T>& a) {
+      out.velocity += a.velocity;
+      out.frame += a.frame;
+      out.link_mass += a.link_mass;
+      on_shape(s, a);
+    });
   }
 }
 
