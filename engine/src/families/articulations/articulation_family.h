@@ -255,6 +255,7 @@ public:
     bodies_ = scene.contact.bodies && scene.body_count() > 0 && (has_solid_link_shapes(a) || contact_points_ > 0);
     if (bodies_ && contact_points_ == 0) exec.upload(point_start_, points_.start);  // all empty, but there
     each_other_ = a.self_contact && a.link_count() > 1 && has_solid_link_shapes(a) && contact_points_ > 0;
+    material_points_ = material_points_meet_links(scene);
     if (each_other_) {
       std::vector<int> parent;
       for (const ArticulationLink& l : a.links) parent.push_back(l.parent);
@@ -265,6 +266,8 @@ public:
       exec.resize(motion_frames_, links);
       exec.resize(motion_, links);
       for (Array* w : {&external_, &adj_external_, &adj_velocity_, &adj_frame_}) exec.resize(*w, 6 * links);
+      if (material_points_)
+        for (Array* w : {&grid_adj_velocity_, &grid_adj_frame_}) exec.resize(*w, 6 * links);
       reach_ = static_cast<T>(kBodyContactReachWidths * scene.contact.smoothing);
     }
   }
@@ -328,6 +331,14 @@ public:
     ls.placement = exec.data(placement_);
     ls.adj_wrench = spatial(exec, adj_external_);
     ls.reach = reach_;
+    if (!material_points_) return;
+    ls.material_points = true;
+    ls.external = spatial(exec, external_);
+    ls.grid_adj_velocity = spatial(exec, grid_adj_velocity_);
+    ls.grid_adj_frame = spatial(exec, grid_adj_frame_);
+    ls.grad_centre = reinterpret_cast<Vec3<T>*>(exec.data(g_shape_centre_));
+    ls.grad_turn = reinterpret_cast<Vec3<T>*>(exec.data(g_shape_turn_));
+    ls.grad_size = exec.data(g_shape_size_);
   }
 
   // Where the links are at the step's start, and the particles' wrench on each, for the
@@ -389,6 +400,18 @@ public:
                                            pass.state.joint_qd, exec.data(motion_frames_), spatial(exec, adj_velocity_),
                                            spatial(exec, adj_frame_), pass.adj.joint_q, pass.adj.joint_qd,
                                            grads ? reinterpret_cast<Vec3<T>*>(exec.data(g_pos_)) : nullptr});
+  }
+
+  // After the grid's adjoint (adjoint_couple_bodies): the links' contacts with material
+  // points, through the links' motions, into dL/dq and dL/dqd.
+  void gather_body_adjoints(const AdjointPass<T, Exec>& pass) {
+    if (!material_points_) return;
+    const Exec& exec = pass.exec;
+    exec.launch(tree_count_, LinkMotionAdjointKernel<T>{
+                                 exec.data(trees_), exec.data(links_model_), pass.state.joint_q, pass.state.joint_qd,
+                                 exec.data(motion_frames_), spatial(exec, grid_adj_velocity_),
+                                 spatial(exec, grid_adj_frame_), pass.adj.joint_q, pass.adj.joint_qd,
+                                 pass.grad.operator_product ? nullptr : reinterpret_cast<Vec3<T>*>(exec.data(g_pos_))});
   }
 
   void integrate_bodies(const StepPass<T, Exec>& pass) {
@@ -643,7 +666,7 @@ private:
   }
 
   // Whether anything meets the links beside the colliders: the kinematics phase runs.
-  bool met() const { return particles_ || bodies_ || each_other_; }
+  bool met() const { return particles_ || bodies_ || each_other_ || material_points_; }
 
   TreeScratch<T> scratch(const Exec& exec) {
     return {exec.data(frames_), exec.data(matrix_), exec.data(tau_),  exec.data(qdd_),
@@ -663,9 +686,10 @@ private:
   T dt_;
   bool runge_kutta_;
   int tree_count_ = 0, actuator_count_ = 0, contact_points_ = 0;
-  bool particles_ = false;   // particles meet the links' shapes
-  bool bodies_ = false;      // free bodies meet the links' shapes and points
-  bool each_other_ = false;  // links meet links (articulations.self_contact)
+  bool particles_ = false;        // particles meet the links' shapes
+  bool bodies_ = false;           // free bodies meet the links' shapes and points
+  bool each_other_ = false;       // links meet links (articulations.self_contact)
+  bool material_points_ = false;  // the material points' grid meets the links' solids
   int shape_count_ = 0;
   T reach_ = 0;
   // Live play's (contacts): the trees, links and contact points as the last upload made them.
@@ -698,8 +722,11 @@ private:
   typename Exec::template Array<LinkFrame<T>> motion_frames_;
   typename Exec::template Array<LinkMotion<T>> motion_;
   typename Exec::template Array<ShapePlacement<T>> placement_;
-  Array external_, adj_external_, adj_velocity_, adj_frame_;  // a Spatial per link each
-  Array g_shape_centre_, g_shape_turn_, g_shape_size_;
+  // A Spatial per link each. put_model (const) hands the grid external_, its own pair and
+  // the shapes' gradients to write: they are mutable.
+  mutable Array external_, grid_adj_velocity_, grid_adj_frame_;
+  Array adj_external_, adj_velocity_, adj_frame_;
+  mutable Array g_shape_centre_, g_shape_turn_, g_shape_size_;
 };
 
 }  // namespace nudge

@@ -51,6 +51,18 @@ struct LinkShapeModel {
   // Per link, dL/d(the wrench particles put on it), from the trees' adjoint (a motion).
   const Spatial<T>* adj_wrench = nullptr;
   T reach = 0;  // m: beyond a shape's bound, a particle's radius and this, no force
+  // Material points' grid meets the solids (material_points/mpm_link_boundary.h): it adds
+  // its wrench on each link to external (the trees' step reads it) after the kinematics
+  // phase wrote the others'; its adjoint writes each link's dL/d(velocity) and dL per
+  // twist of its frame into grid_adj_velocity and grid_adj_frame, and adds its shapes'
+  // shares to grad_centre, grad_turn and grad_size (in their links' frames).
+  bool material_points = false;
+  Spatial<T>* external = nullptr;           // per link
+  Spatial<T>* grid_adj_velocity = nullptr;  // per link
+  Spatial<T>* grid_adj_frame = nullptr;     // per link
+  Vec3<T>* grad_centre = nullptr;           // S
+  Vec3<T>* grad_turn = nullptr;             // S
+  T* grad_size = nullptr;                   // 3 x S
 };
 
 }  // namespace nudge

@@ -15,6 +15,7 @@
 #include "families/colliders/collider_model.h"
 #include "nudge/articulations.h"
 #include "nudge/convex_mesh.h"
+#include "nudge/scene.h"
 
 namespace nudge {
 
@@ -40,6 +41,20 @@ inline bool has_solid_link_shapes(const Articulations& a) {
     for (const LinkShape& shape : link.shapes)
       if (is_solid(shape)) return true;
   return false;
+}
+
+// Whether a scene's material points meet its links' solids: a 3D grid (a 2D grid's
+// masses are per unit depth, and the scene check refuses one with solids).
+inline bool material_points_meet_links(const Scene& scene) {
+  return scene.material_points.count() > 0 && scene.material_points.dims == 3 &&
+         has_solid_link_shapes(scene.articulations);
+}
+
+inline size_t solid_link_shape_count(const Articulations& a) {
+  size_t n = 0;
+  for (const ArticulationLink& link : a.links)
+    for (const LinkShape& shape : link.shapes) n += is_solid(shape) ? 1 : 0;
+  return n;
 }
 
 inline LinkSolidShapes link_solid_shapes(const Articulations& a, const ParameterSet& p) {

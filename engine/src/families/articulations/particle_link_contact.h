@@ -74,19 +74,6 @@ NUDGE_HD Spatial<T> link_side_wrench(const ParticleLinkTouch<T>& touch) {
   return {T(-1) * cross(touch.point, touch.force), T(-1) * touch.force};
 }
 
-// A hull scaled by S = diag(sigma) has the face n . q <= d as n' . q <= d', with
-// n' = S^-1 n / |S^-1 n| and d' = d / |S^-1 n|. On the nearest face (phi = n' . q - d'),
-// sigma_c d/dsigma_c gives phi n'_c (phi n'_c - q_c) and n' n'_c^2 - n'_c e_c: adds
-// dL/d(log sigma_c) from dL/dphi and dL/dn' (local).
-template <class T>
-NUDGE_HD void add_hull_scale_adjoint(T phi, Vec3<T> normal, Vec3<T> q, T adj_phi, Vec3<T> adj_normal,
-                                     T* adj_log_scale) {
-  const T n[3] = {normal.x, normal.y, normal.z}, qs[3] = {q.x, q.y, q.z};
-  const T an[3] = {adj_normal.x, adj_normal.y, adj_normal.z};
-  const T along = dot(adj_normal, normal);
-  for (int c = 0; c < 3; ++c) adj_log_scale[c] += n[c] * (adj_phi * (phi * n[c] - qs[c]) + n[c] * along - an[c]);
-}
-
 // The adjoints of one contact's inputs, accumulated.
 template <class T>
 struct ParticleLinkAdjoint {

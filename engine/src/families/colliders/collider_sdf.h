@@ -156,4 +156,25 @@ NUDGE_HD Vec3<T> collider_sdf_adjoint(const Collider<T>& c, Vec3<T> x, T adj_dis
   return to_world(c, adj_q);  // q = R^T (x - p)
 }
 
+// A hull scaled by S = diag(sigma) has the face n . q <= d as n' . q <= d', with
+// n' = S^-1 n / |S^-1 n| and d' = d / |S^-1 n|. On the nearest face (phi = n' . q - d'),
+// sigma_c d/dsigma_c gives phi n'_c (phi n'_c - q_c) and n' n'_c^2 - n'_c e_c: adds
+// dL/d(log sigma_c) from dL/dphi and dL/dn' (local).
+template <class T>
+NUDGE_HD void add_hull_scale_adjoint(T phi, Vec3<T> normal, Vec3<T> q, T adj_phi, Vec3<T> adj_normal,
+                                     T* adj_log_scale) {
+  const T n[3] = {normal.x, normal.y, normal.z}, qs[3] = {q.x, q.y, q.z};
+  const T an[3] = {adj_normal.x, adj_normal.y, adj_normal.z};
+  const T along = dot(adj_normal, normal);
+  for (int c = 0; c < 3; ++c) adj_log_scale[c] += n[c] * (adj_phi * (phi * n[c] - qs[c]) + n[c] * along - an[c]);
+}
+
+// The same for convex collider c at world point x, from dL/dphi and dL/dn (world).
+template <class T>
+NUDGE_HD void add_hull_scale_adjoint_at(const Collider<T>& c, Vec3<T> x, T adj_phi, Vec3<T> adj_normal,
+                                        T* adj_log_scale) {
+  const sdf_detail::Local<T> l = sdf_detail::local(c, x);
+  add_hull_scale_adjoint(l.face_distance, l.face_normal, l.q, adj_phi, to_local(c, adj_normal), adj_log_scale);
+}
+
 }  // namespace nudge

@@ -9,6 +9,9 @@
 // shape is a boundary moving with it, and the momentum the nodes lose to it reaches it
 // as a wrench through a coupling slot, so the step's grid is made in couple_bodies,
 // before the bodies' step, and its adjoint runs in adjoint_couple_bodies, after theirs.
+// The links' solids meet it the same way (mpm_link_boundary.h), after the bodies: their
+// wrench is added to the links' external wrench, and their adjoint leaves the links'
+// shares for the articulations to gather.
 // A scene without material points has no state, arrays or phase work from it.
 #pragma once
 
@@ -18,6 +21,8 @@
 #include <vector>
 
 #include "families/colliders/collider_placement.h"
+#include "families/articulations/link_solid_shapes.h"
+#include "families/material_points/mpm_link_boundary.h"
 #include "families/material_points/mpm_stepper.h"
 #include "kernels/model.h"
 #include "nudge/scene.h"
@@ -173,7 +178,14 @@ public:
       exec.resize(body_shape_, size_t(bodies_));
       exec.resize(body_motion_, size_t(bodies_));
     }
-    stepper_.reserve(exec, grid_, n_, groups_count_, bodies_ > 0);
+    // The links' solids too (the articulations place them in the kinematics phase).
+    link_solids_ = material_points_meet_links(scene) ? int(solid_link_shape_count(scene.articulations)) : 0;
+    if (link_solids_ > 0) {
+      exec.resize(link_shape_, size_t(link_solids_));
+      exec.resize(link_motion_, size_t(link_solids_));
+      exec.resize(link_adj_wrench_, 6 * size_t(link_solids_));
+    }
+    stepper_.reserve(exec, grid_, n_, groups_count_, bodies_ > 0, link_solids_ > 0);
   }
 
   // Each body's slots for the wrench the grid gives it: (body, world), in body order.
@@ -230,22 +242,29 @@ public:
     grid_of_ = {};  // new parameters: the last grid is stale
   }
 
-  // With bodies, the step's grid comes before the bodies' step, which takes the wrench
-  // its nodes give each body (into slots 2 (first + b)); the gather back to the points
-  // comes after it, in the continua phase. In the adjoint, the grid made again here (the
-  // bodies' adjoint needs the wrench) serves adjoint_couple_bodies.
+  // With bodies (or links), the step's grid comes before the bodies' step, which takes
+  // the wrench its nodes give each body (into slots 2 (first + b)) and each link (added
+  // to its external wrench); the gather back to the points comes after it, in the
+  // continua phase. In the adjoint, the grid made again here (the bodies' adjoint needs
+  // the wrench) serves adjoint_couple_bodies.
   void couple_bodies(const StepPass<T, Exec>& pass, int first) {
-    if (bodies_ == 0) return;
-    grid_step(pass.exec, pass.m, pass.t, pass.state, pass.next);
-    pass.exec.launch(bodies_,
-                     MpmBodyWrenchSumKernel<T>{stepper_.with_node_records(pass.exec, body_view(pass.exec, pass.m)),
-                                               stepper_.active_nodes(pass.exec), stepper_.active_count(),
-                                               grid_.node_count(), pass.m.coupling, 2 * first});
+    if (!meets_solids()) return;
+    const Exec& exec = pass.exec;
+    grid_step(exec, pass.m, pass.t, pass.state, pass.next);
+    if (bodies_ > 0)
+      exec.launch(bodies_, MpmBodyWrenchSumKernel<T>{stepper_.with_node_records(exec, body_view(exec, pass.m)),
+                                                     stepper_.active_nodes(exec), stepper_.active_count(),
+                                                     grid_.node_count(), pass.m.coupling, 2 * first});
+    if (link_solids_ > 0)
+      exec.launch(
+          pass.m.link_shapes.links,
+          MpmLinkWrenchSumKernel<T>{pass.m.link_shapes, stepper_.with_link_records(exec, link_view(exec, pass.m)),
+                                    stepper_.active_nodes(exec), stepper_.active_count(), grid_.node_count()});
   }
 
   void integrate_continua(const StepPass<T, Exec>& pass) {
     if (n_ == 0) return;
-    if (bodies_ > 0) {  // the grid was couple_bodies'
+    if (meets_solids()) {  // the grid was couple_bodies'
       stepper_.gather(pass.exec, grid_, model(pass.exec), point_state(pass.state), point_state(pass.next));
       return;
     }
@@ -256,7 +275,7 @@ public:
   }
 
   void adjoint_integrate_continua(const AdjointPass<T, Exec>& pass) {
-    if (n_ == 0 || bodies_ > 0) return;  // with bodies: adjoint_couple_bodies
+    if (n_ == 0 || meets_solids()) return;  // with bodies or links: adjoint_couple_bodies
     const Exec& exec = pass.exec;
     pull(exec, pass.m, pass.t);
     move_boundaries(exec, pass.m, pass.t, pass.state.vessel_angle, nullptr);
@@ -265,19 +284,29 @@ public:
     adjoint_step_shares(pass);
   }
 
-  // With bodies, the step's whole adjoint, once the bodies' adjoint has left their
-  // dL/dwrench: the bodies' shares of dL/dstate into their slots, their shapes' shares of
-  // dL/dsize into the bodies' gradient.
+  // With bodies or links, the step's whole adjoint, once the bodies' and the trees'
+  // adjoints have left their dL/dwrench: the bodies' shares of dL/dstate into their
+  // slots, their shapes' shares of dL/dsize into the bodies' gradient; the links' shares
+  // into the links' model (the articulations gather them).
   void adjoint_couple_bodies(const AdjointPass<T, Exec>& pass, int first) {
-    if (bodies_ == 0) return;
+    if (!meets_solids()) return;
     const Exec& exec = pass.exec;
     if (grid_of_.t != pass.t || grid_of_.x != pass.state.point_x) grid_step(exec, pass.m, pass.t, pass.state, {});
-    const MpmBodies<T> bodies = body_view(exec, pass.m);
-    stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), bodies, point_state(pass.state), point_state(pass.adj),
+    if (link_solids_ > 0)
+      exec.launch(link_solids_, MpmLinkAdjWrenchKernel<T>{pass.m.link_shapes, exec.data(link_adj_wrench_)});
+    const MpmSolids<T> solids = solids_view(exec, pass.m);
+    stepper_.adjoint(exec, grid_, model(exec), boundaries(exec), solids, point_state(pass.state), point_state(pass.adj),
                      grad(exec), true);
-    exec.launch(bodies_, MpmBodyShareSumKernel<T>{stepper_.with_node_records(exec, bodies), stepper_.active_nodes(exec),
-                                                  stepper_.active_count(), grid_.node_count(), pass.state,
-                                                  pass.m.coupling, 2 * first, pass.grad.bodies.size});
+    if (bodies_ > 0)
+      exec.launch(bodies_,
+                  MpmBodyShareSumKernel<T>{stepper_.with_node_records(exec, solids.bodies), stepper_.active_nodes(exec),
+                                           stepper_.active_count(), grid_.node_count(), pass.state, pass.m.coupling,
+                                           2 * first, pass.grad.bodies.size});
+    if (link_solids_ > 0)
+      exec.launch(pass.m.link_shapes.links,
+                  MpmLinkShareSumKernel<T>{pass.m.link_shapes, stepper_.with_link_records(exec, solids.links),
+                                           stepper_.active_nodes(exec), stepper_.active_count(), grid_.node_count(),
+                                           !pass.grad.operator_product});
     adjoint_step_shares(pass);
   }
 
@@ -406,7 +435,9 @@ private:
     pull(exec, m, t);
     move_boundaries(exec, m, t, s.vessel_angle, next.vessel_angle);
     exec.launch(bodies_, MpmPoseBodiesKernel<T>{m.bodies, s, exec.data(body_shape_), exec.data(body_motion_)});
-    stepper_.grid(exec, grid_, model(exec), boundaries(exec), body_view(exec, m), point_state(s), point_state(next));
+    exec.launch(link_solids_,
+                MpmPoseLinkSolidsKernel<T>{m.link_shapes, exec.data(link_shape_), exec.data(link_motion_)});
+    stepper_.grid(exec, grid_, model(exec), boundaries(exec), solids_view(exec, m), point_state(s), point_state(next));
     grid_of_ = {t, s.point_x};
   }
 
@@ -420,6 +451,18 @@ private:
     b.adj_wrench = m.coupling.adj_wrench;
     return b;
   }
+
+  MpmBodies<T> link_view(const Exec& exec, const ModelView<T>& m) const {
+    if (link_solids_ == 0) return {};
+    return link_solids_view(m.link_shapes, static_cast<T>(points_.collider_friction), exec.data(link_shape_),
+                            exec.data(link_motion_), exec.data(link_adj_wrench_));
+  }
+
+  MpmSolids<T> solids_view(const Exec& exec, const ModelView<T>& m) const {
+    return {bodies_ > 0 ? body_view(exec, m) : MpmBodies<T>{}, link_view(exec, m)};
+  }
+
+  bool meets_solids() const { return bodies_ > 0 || link_solids_ > 0; }
 
   // After a step's adjoint: the vessels' angles and their channels' controls, gravity
   // and the pulls' controls.
@@ -471,6 +514,10 @@ private:
   int bodies_ = 0;  // the bodies the grid meets: all of the scene's, in 3D
   typename Exec::template Array<Collider<T>> body_shape_;
   typename Exec::template Array<BodyPartMotion<T>> body_motion_;
+  int link_solids_ = 0;  // the links' solid shapes the grid meets: all of them, in 3D
+  typename Exec::template Array<Collider<T>> link_shape_;
+  typename Exec::template Array<BodyPartMotion<T>> link_motion_;
+  Array link_adj_wrench_;  // 6 x link_solids_: each one's dL/d(force, torque)
   struct GridOf {
     int t = -1;
     const T* x = nullptr;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "families/articulations/link_solid_shapes.h"
 #include "io/scene_section.h"
 #include "io/scene_sections.h"
 #include "nudge/parameter_facts.h"
@@ -253,6 +254,10 @@ Problem check_material_points(const Scene& scene) {
   if (mp.dims == 2 && !scene.bodies.empty())
     return at + ".dimensions: found 2 with " + std::to_string(scene.bodies.size()) +
            " rigid bodies; bodies meet material points in 3D only (set \"dimensions\": 3, or remove the bodies)";
+  if (mp.dims == 2 && has_solid_link_shapes(scene.articulations))
+    return at +
+           ".dimensions: found 2 with articulations whose links collide; links meet material points in 3D only"
+           " (set \"dimensions\": 3, or mark the links' shapes \"collides\": false)";
   if (mp.cells < 4 || mp.cells > 1024) return found(at + ".grid.cells", mp.cells, "cells per side in [4, 1024]");
   if (!(mp.size > 0) || !std::isfinite(mp.size)) return found(at + ".grid.size", mp.size, "a side > 0 (m)");
   if (mp.wall_cells < 1 || 2 * mp.wall_cells >= mp.cells)

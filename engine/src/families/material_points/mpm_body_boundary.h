@@ -50,10 +50,12 @@ struct BodyPartShares {
 };
 
 // Given dL/d(the effect's v, force and torque): adds dL/dv, dL/dm and the body's shares.
+// hull_scale: a convex shape's size shares are dL/d(log of its scale along each of its
+// axes), as the links' meshes take them (link_solid_shapes.h); else a hull has none.
 template <class T>
 NUDGE_HD void adj_body_part_effect(const Collider<T>& shape, const BodyPartMotion<T>& m, T friction, T reach, T dt,
                                    Vec3<T> x, Vec3<T> v, T mass, const BodyPartEffect<T>& adj_effect, Vec3<T>& adj_v,
-                                   T& adj_mass, BodyPartShares<T>& shares) {
+                                   T& adj_mass, BodyPartShares<T>& shares, bool hull_scale = false) {
   const SdfSample<T> sdf = collider_sdf(shape, x);
   if (!(sdf.distance < reach)) {
     adj_v += adj_effect.v;
@@ -71,6 +73,7 @@ NUDGE_HD void adj_body_part_effect(const Collider<T>& shape, const BodyPartMotio
   const Vec3<T> adj_delta = (-mass / dt) * adj_force;
   adj_mass += -dot(adj_force, delta) / dt;
   const PartVelocityAdjoint<T> a = adj_part_velocity(c, reach, x, v, adj_effect.v + adj_delta, shares.size);
+  if (hull_scale && shape.type == ShapeType::Convex) add_hull_scale_adjoint_at(shape, x, a.phi, a.n, shares.size);
   adj_v += a.in - adj_delta;
   // solid_v = v_b + w_b x r: a . (w x r) = w . (r x a) = r . (a x w)
   shares.v += a.solid;
@@ -98,6 +101,7 @@ struct MpmBodies {
 
   int count = 0;  // B; 0: no body meets the grid
   T friction = 0;
+  bool hull_scale = false;                    // adj_body_part_effect's: the links' solids (mpm_link_boundary.h)
   const Collider<T>* shape = nullptr;         // B: posed
   const BodyPartMotion<T>* motion = nullptr;  // B
   const T* bound = nullptr;                   // B: a sphere about the centre that holds the shape
@@ -105,6 +109,13 @@ struct MpmBodies {
   T* node_wrench = nullptr;                   // 6 kMaxNodeBodies x nodes: force, torque
   const T* adj_wrench = nullptr;              // 6 x B: dL/d(force, torque) (adjoint only)
   T* node_share = nullptr;                    // kShares kMaxNodeBodies x nodes (adjoint only)
+};
+
+// What the grid's nodes meet after its boundaries, in this order: the free bodies, then
+// the links' solids (mpm_link_boundary.h), each a body part by the same law.
+template <class T>
+struct MpmSolids {
+  MpmBodies<T> bodies, links;
 };
 
 // A body's shape (in its own frame, BodyModel::shape) placed at its state.
@@ -172,24 +183,34 @@ NUDGE_HD Vec3<T> bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int 
 // Given dL/d(bodies_velocity's result): returns dL/dv, adds dL/d(node mass), and writes
 // each body met's shares of dL (through the node's velocity and its wrench) at node id:
 // the bodies the step's bodies_velocity recorded there.
+// bodies_velocity's result again, through the bodies the step's grid recorded at node id;
+// each one's input velocity into input where given. Returns how many there were in met.
+template <class T>
+NUDGE_HD Vec3<T> recorded_bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int id, int nodes, Vec3<T> x,
+                                          Vec3<T> v, T mass, Vec3<T>* input, int& met) {
+  met = 0;
+  for (; met < kMaxNodeBodies && bodies.node_body[met * nodes + id] >= 0; ++met) {
+    const int b = bodies.node_body[met * nodes + id];
+    if (input) input[met] = v;
+    v = body_part_effect(bodies.shape[b], bodies.motion[b], bodies.friction, reach, dt, x, v, mass).v;
+  }
+  return v;
+}
+
 template <class T>
 NUDGE_HD Vec3<T> adj_bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int id, int nodes, Vec3<T> x, Vec3<T> v,
                                      T mass, Vec3<T> adj_out, T& adj_mass) {
-  // Forward again through the recorded bodies, keeping each one's input velocity.
   Vec3<T> input[kMaxNodeBodies];
   int met = 0;
-  for (; met < kMaxNodeBodies && bodies.node_body[met * nodes + id] >= 0; ++met) {
-    const int b = bodies.node_body[met * nodes + id];
-    input[met] = v;
-    v = body_part_effect(bodies.shape[b], bodies.motion[b], bodies.friction, reach, dt, x, v, mass).v;
-  }
+  recorded_bodies_velocity(bodies, reach, dt, id, nodes, x, v, mass, input, met);
   for (int s = met - 1; s >= 0; --s) {
     const int b = bodies.node_body[s * nodes + id];
     const Wrench<T> adj_w = load_wrench(bodies.adj_wrench, b, bodies.count);
     BodyPartShares<T> shares;
     Vec3<T> adj_in{0, 0, 0};
     adj_body_part_effect(bodies.shape[b], bodies.motion[b], bodies.friction, reach, dt, x, input[s], mass,
-                         BodyPartEffect<T>{adj_out, adj_w.force, adj_w.torque}, adj_in, adj_mass, shares);
+                         BodyPartEffect<T>{adj_out, adj_w.force, adj_w.torque}, adj_in, adj_mass, shares,
+                         bodies.hull_scale);
     const Vec3<T> parts[4] = {shares.centre, shares.turn, shares.v, shares.w};
     T* out = bodies.node_share + size_t(MpmBodies<T>::kShares * s) * nodes + id;
     for (int p = 0; p < 4; ++p)

@@ -179,11 +179,12 @@ NUDGE_HD Vec3<T> boundary_velocity(const MpmBoundaries<T>& b, Vec3<T> x, Vec3<T>
 // One contact's adjoint: given its input velocity vin and dL/d(part_velocity's result),
 // dL/dvin and the contact's dL/d(solid_v), dL/d(the node's place as the shape sees it,
 // through phi and n: the shape moved by d is the node moved by -d) and dL/dn (of the
-// normal as placed, before any turn of it); dL/d(the shape's size) is added to adj_size
-// where given.
+// normal as placed, before any turn of it) and dL/dphi; dL/d(the shape's size) is added
+// to adj_size where given.
 template <class T>
 struct PartVelocityAdjoint {
   Vec3<T> in, solid, x, n;
+  T phi;
 };
 
 template <class T>
@@ -214,7 +215,7 @@ NUDGE_HD PartVelocityAdjoint<T> adj_part_velocity(const PartContact<T>& c, T rea
   const T adj_phi = -(adj_band * smooth_step_slope((reach - c.sdf.distance) / reach) +
                       adj_depth * smooth_step_slope(-c.sdf.distance / reach)) /
                     reach;
-  return {adj_in, adj_solid, collider_sdf_adjoint(c.shape, x, adj_phi, adj_n, adj_size), adj_n};
+  return {adj_in, adj_solid, collider_sdf_adjoint(c.shape, x, adj_phi, adj_n, adj_size), adj_n, adj_phi};
 }
 
 // Given dL/d(boundary_velocity's result): adds dL/dv, and each group's shares of

@@ -236,13 +236,13 @@ NUDGE_HD Vec3<T> node_position(const MpmGrid<T>& g, const int node[3]) {
 }
 
 // Per active node (index i of the active list): its momentum and mass from the points
-// around it, then its velocity (the walls, the boundaries, then the bodies, which it
-// gives the momentum it loses to them).
+// around it, then its velocity (the walls, the boundaries, then the bodies and the links'
+// solids, which it gives the momentum it loses to them).
 template <int D, class T>
 struct MpmGridKernel {
   MpmGrid<T> g;
   MpmBoundaries<T> bounds;
-  MpmBodies<T> bodies;
+  MpmSolids<T> solids;
   MpmBins<T> bins;   // the step's places and bins
   const T* records;  // ScatterRecord<D>, by slot
   T* momentum;       // 3 x nodes
@@ -271,7 +271,8 @@ struct MpmGridKernel {
     // A node without mass has no point to read its velocity: no boundary work.
     const Vec3<T> x = node_position(g, node);
     Vec3<T> v = mm > T(0) ? boundary_velocity(bounds, x, walled) : walled;
-    if (bodies.count > 0) v = bodies_velocity(bodies, g.dx, g.dt, id, nodes, x, v, mm);
+    if (solids.bodies.count > 0) v = bodies_velocity(solids.bodies, g.dx, g.dt, id, nodes, x, v, mm);
+    if (solids.links.count > 0) v = bodies_velocity(solids.links, g.dx, g.dt, id, nodes, x, v, mm);
     store3(velocity, id, nodes, v);
   }
 };
@@ -389,7 +390,7 @@ template <int D, class T>
 struct MpmAdjGridKernel {
   MpmGrid<T> g;
   MpmBoundaries<T> bounds;
-  MpmBodies<T> bodies;  // with adj_wrench: each body's shares at the node
+  MpmSolids<T> solids;  // with adj_wrench: each one's shares at the node
   MpmBins<T> bins;
   const T* records;   // GatherAdjointRecord<D>, by slot
   const T* momentum;  // 3 x nodes
@@ -416,10 +417,20 @@ struct MpmAdjGridKernel {
     const Vec3<T> mv = load3(momentum, id, nodes);
     const Vec3<T> x = node_position(g, node);
     T amass = 0;
-    if (bodies.count > 0 && mass[id] > T(0))  // the bodies the step's grid recorded at the node
-      adj_v = adj_bodies_velocity(bodies, g.dx, g.dt, id, nodes, x,
-                                  boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id])), mass[id], adj_v,
-                                  amass);
+    if ((solids.bodies.count > 0 || solids.links.count > 0) && mass[id] > T(0)) {
+      // The solids the step's grid recorded at the node: the links' after the bodies'.
+      const Vec3<T> bounded = boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id]));
+      if (solids.links.count > 0) {
+        int met = 0;
+        const Vec3<T> after_bodies =
+            solids.bodies.count > 0
+                ? recorded_bodies_velocity<T>(solids.bodies, g.dx, g.dt, id, nodes, x, bounded, mass[id], nullptr, met)
+                : bounded;
+        adj_v = adj_bodies_velocity(solids.links, g.dx, g.dt, id, nodes, x, after_bodies, mass[id], adj_v, amass);
+      }
+      if (solids.bodies.count > 0)
+        adj_v = adj_bodies_velocity(solids.bodies, g.dx, g.dt, id, nodes, x, bounded, mass[id], adj_v, amass);
+    }
     Vec3<T> adj_walled{0, 0, 0};
     for (int k = 0; k < bounds.groups; ++k) shares.angle[k * nodes + id] = shares.rate[k * nodes + id] = T(0);
     if (mass[id] > T(0) && bounds.parts > 0)

@@ -18,8 +18,9 @@ template <class T, Backend Exec>
 class MpmStepper {
 public:
   // Sizes the scratch for n points on grid g, with `groups` boundary groups and a
-  // record of the bodies each node meets where `bodies`.
-  void reserve(const Exec& exec, const MpmGrid<T>& g, int n, int groups = 0, bool bodies = false) {
+  // record of the bodies (and of the links' solids) each node meets where `bodies`
+  // (`links`).
+  void reserve(const Exec& exec, const MpmGrid<T>& g, int n, int groups = 0, bool bodies = false, bool links = false) {
     const size_t nodes = size_t(g.node_count()), points = size_t(n > 0 ? n : 1);
     for (auto* a : {&cell_, &order_, &slot_}) exec.resize(*a, points);
     exec.resize(start_, nodes + 1);
@@ -45,11 +46,8 @@ public:
 
     for (auto* a : {&next_vn_, &next_xn_}) exec.resize(*a, 3 * points);
     for (auto* a : {&next_cn_, &next_fn_}) exec.resize(*a, 9 * points);
-    if (bodies) {
-      exec.resize(node_body_, kMaxNodeBodies * nodes);
-      exec.resize(node_wrench_, 6 * kMaxNodeBodies * nodes);
-      exec.resize(node_share_, MpmBodies<T>::kShares * kMaxNodeBodies * nodes);
-    }
+    if (bodies) body_records_.reserve(exec, nodes);
+    if (links) link_records_.reserve(exec, nodes);
   }
 
   // The points from state s into next, the grid bounded by b (this step's motion).
@@ -59,18 +57,18 @@ public:
     gather(exec, g, m, s, next);
   }
 
-  // The forward's halves, for a step whose grid meets bodies, which take their wrench
-  // between them: the step's grid (F' into next.f, or a scratch where next.f is null),
-  // each node's bodies and the wrench it gives each (with_node_records()); then
+  // The forward's halves, for a step whose grid meets bodies or links, which take their
+  // wrench between them: the step's grid (F' into next.f, or a scratch where next.f is
+  // null), each node's solids and the wrench it gives each (with_node_records()); then
   // the gather of the grid's velocities into next's v, C and x.
   void grid(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
-            MpmBodies<T> bodies, MpmPointState<T> s, MpmPointState<T> next) {
+            MpmSolids<T> solids, MpmPointState<T> s, MpmPointState<T> next) {
     if (m.n == 0) return;
     if (!next.f) next.f = exec.data(next_fn_);
     if (g.dims == 2)
-      grid_of_step<2>(exec, g, m, b, with_node_records(exec, bodies), s, next);
+      grid_of_step<2>(exec, g, m, b, with_node_records(exec, solids), s, next);
     else
-      grid_of_step<3>(exec, g, m, b, with_node_records(exec, bodies), s, next);
+      grid_of_step<3>(exec, g, m, b, with_node_records(exec, solids), s, next);
   }
   void gather(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, MpmPointState<T> s,
               MpmPointState<T> next) {
@@ -82,19 +80,19 @@ public:
   }
 
   // adj holds dL/d(next state) on entry and dL/d(state s) on return; grad receives this
-  // step's shares (act: this step's dL/d(pull) of each point, overwritten); bodies (with
-  // adj_wrench) their shares at each node (with_node_records()). After it, active_nodes()
+  // step's shares (act: this step's dL/d(pull) of each point, overwritten); the solids
+  // (with adj_wrench) their shares at each node (with_node_records()). After it, active_nodes()
   // lists the nodes whose gravity_shares() (3 x nodes) and boundary_shares() are this
   // step's; the other nodes' entries are stale. grid_ready: the last grid() was this
   // step's, from s, and need not be made again.
   void adjoint(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
-               MpmBodies<T> bodies, MpmPointState<T> s, MpmPointState<T> adj, MpmPointGrad<T> grad,
+               MpmSolids<T> solids, MpmPointState<T> s, MpmPointState<T> adj, MpmPointGrad<T> grad,
                bool grid_ready = false) {
     if (m.n == 0) return;
     if (g.dims == 2)
-      adjoint_in<2>(exec, g, m, b, with_node_records(exec, bodies), s, adj, grad, grid_ready);
+      adjoint_in<2>(exec, g, m, b, with_node_records(exec, solids), s, adj, grad, grid_ready);
     else
-      adjoint_in<3>(exec, g, m, b, with_node_records(exec, bodies), s, adj, grad, grid_ready);
+      adjoint_in<3>(exec, g, m, b, with_node_records(exec, solids), s, adj, grad, grid_ready);
   }
 
   // dL/dg's share of each active node from the last adjoint (3 x nodes).
@@ -105,14 +103,12 @@ public:
   const int* active_nodes(const Exec& exec) const { return exec.data(active_); }
   int active_count() const { return active_count_host_; }
 
-  // `bodies` with this stepper's records of the bodies each node met in the last grid()
-  // or adjoint(): their wrenches, or their shares.
-  MpmBodies<T> with_node_records(const Exec& exec, MpmBodies<T> bodies) {
-    if (bodies.count == 0) return bodies;
-    bodies.node_body = exec.data(node_body_);
-    bodies.node_wrench = exec.data(node_wrench_);
-    bodies.node_share = exec.data(node_share_);
-    return bodies;
+  // `bodies` (the links' solids) with this stepper's records of the bodies (solids) each
+  // node met in the last grid() or adjoint(): their wrenches, or their shares.
+  MpmBodies<T> with_node_records(const Exec& exec, MpmBodies<T> bodies) { return body_records_.on(exec, bodies); }
+  MpmBodies<T> with_link_records(const Exec& exec, MpmBodies<T> links) { return link_records_.on(exec, links); }
+  MpmSolids<T> with_node_records(const Exec& exec, MpmSolids<T> solids) {
+    return {with_node_records(exec, solids.bodies), with_link_records(exec, solids.links)};
   }
 
 private:
@@ -133,14 +129,14 @@ private:
 
   template <int D>
   void adjoint_in(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
-                  MpmBodies<T> bodies, MpmPointState<T> s, MpmPointState<T> adj, MpmPointGrad<T> grad,
+                  MpmSolids<T> solids, MpmPointState<T> s, MpmPointState<T> adj, MpmPointGrad<T> grad,
                   bool grid_ready) {
     // The step's grid again, and F' into a scratch (the next state's F is not needed).
     MpmPointState<T> scratch_next{nullptr, nullptr, nullptr, exec.data(next_fn_)};
-    if (!grid_ready) grid_of_step<D>(exec, g, m, b, bodies, s, scratch_next);
+    if (!grid_ready) grid_of_step<D>(exec, g, m, b, solids, s, scratch_next);
     const MpmNextAdjoint<T> next{exec.data(next_vn_), exec.data(next_cn_), exec.data(next_xn_), exec.data(next_fn_)};
     exec.launch(m.n, MpmTakeNextAdjointKernel<D, T>{g, m.n, bins(exec), adj, next, exec.data(records_)});
-    launch_nodes(exec, MpmAdjGridKernel<D, T>{g, b, bodies, bins(exec), exec.data(records_), exec.data(momentum_),
+    launch_nodes(exec, MpmAdjGridKernel<D, T>{g, b, solids, bins(exec), exec.data(records_), exec.data(momentum_),
                                               exec.data(mass_), exec.data(adj_momentum_), exec.data(adj_mass_),
                                               exec.data(adj_gravity_), boundary_shares(exec)});
     exec.launch(m.n, MpmAdjPointKernel<D, T>{g, m, s, bins(exec), exec.data(affine_), exec.data(velocity_),
@@ -149,12 +145,12 @@ private:
 
   template <int D>
   void grid_of_step(const Exec& exec, const MpmGrid<T>& g, const MpmPointsModel<T>& m, const MpmBoundaries<T>& b,
-                    MpmBodies<T> bodies, MpmPointState<T> s, MpmPointState<T> next) {
+                    MpmSolids<T> solids, MpmPointState<T> s, MpmPointState<T> next) {
     exec.launch(m.n, MpmPlaceKernel<T>{g, m.n, s.x, bins(exec)});
     exec.launch(1, MpmBinKernel<T>{g, m.n, bins(exec)});
     active_count_host_ = *exec.host_view(static_cast<const int*>(exec.data(active_count_)), 1, count_host_);
     exec.launch(m.n, MpmPrepareKernel<D, T>{g, m, s, next, bins(exec), exec.data(affine_), exec.data(records_)});
-    launch_nodes(exec, MpmGridKernel<D, T>{g, b, bodies, bins(exec), exec.data(records_), exec.data(momentum_),
+    launch_nodes(exec, MpmGridKernel<D, T>{g, b, solids, bins(exec), exec.data(records_), exec.data(momentum_),
                                            exec.data(mass_), exec.data(velocity_)});
   }
 
@@ -167,8 +163,25 @@ private:
   Array affine_, records_, momentum_, mass_, velocity_;
   Array adj_momentum_, adj_mass_, adj_gravity_, share_angle_, share_rate_;
   Array next_vn_, next_cn_, next_xn_, next_fn_;
-  IntArray node_body_;
-  Array node_wrench_, node_share_;
+  // Per node, the solids it met in the step's grid (kMaxNodeBodies each) and what it
+  // gave each (their wrenches) or took back (their shares).
+  struct SolidRecords {
+    IntArray solid;
+    Array wrench, share;
+    void reserve(const Exec& exec, size_t nodes) {
+      exec.resize(solid, kMaxNodeBodies * nodes);
+      exec.resize(wrench, 6 * kMaxNodeBodies * nodes);
+      exec.resize(share, MpmBodies<T>::kShares * kMaxNodeBodies * nodes);
+    }
+    MpmBodies<T> on(const Exec& exec, MpmBodies<T> solids) {
+      if (solids.count == 0) return solids;
+      solids.node_body = exec.data(solid);
+      solids.node_wrench = exec.data(wrench);
+      solids.node_share = exec.data(share);
+      return solids;
+    }
+  };
+  SolidRecords body_records_, link_records_;
 };
 
 }  // namespace nudge
