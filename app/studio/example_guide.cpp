@@ -56,6 +56,8 @@ constexpr std::array kGuides{
     ExampleGuide{
         "bat_strike", A::Design,
         "Two links that meet: swing a bat so the block it strikes slides to the mark (from zero: no gradient)."},
+    ExampleGuide{"jelly_catapult", A::Design,
+                 "A catapult's arm throws a ball of jelly (material points) from its cup: aim it through the mark."},
     ExampleGuide{"tether", A::Design, "A ball on a rope: choose the launch so it swings to the target."},
     ExampleGuide{"slide", A::Design, "Curling with a box: pick the push and spin that stop it on the mark."},
     ExampleGuide{"stiff_cloth_implicit", A::Design,

@@ -146,8 +146,17 @@ TEST_CASE("scene gradient: every example scene through gradcheck") {
     // over 1920 steps took this case 119 s of its 330 here) check the parameters they
     // optimise; their families are checked entry by entry on drape and in their own suites.
     const bool long_rollout = work > 300'000;
+    // Material resting on a link (jelly_catapult's ball in its cup): the grid's boundary
+    // switches between stopping a node and letting it go as the relative velocity's
+    // normal part changes sign, and friction between sticking and sliding, at every node
+    // of the resting contact. The loss is rough at a finite difference's scale for what
+    // moves the cup against the resting material (link_position[1]: -0.556 at steps of 1e-3 and
+    // 1e-5, -0.84 at 1e-7, against an adjoint of -0.553), so such a scene checks the
+    // parameters it optimises (its controls, to 3e-9); the coupling's adjoint is checked
+    // entry by entry in material_point_link_test.
+    const bool material_on_links = scene->material_points.count() > 0 && scene->articulations.link_count() > 0;
     require_gradients_match(*scene, 4, implicit ? 1e-4 : 1e-6, implicit ? 1e-6 : kGradCheckNoise, implicit ? 1e-11 : 0,
-                            hard_contact, walks ? 1e-4 : 0, implicit || long_rollout);
+                            hard_contact, walks ? 1e-4 : 0, implicit || long_rollout || material_on_links);
     ++checked;
   }
   CHECK(checked >= 5);
