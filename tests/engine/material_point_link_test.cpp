@@ -15,6 +15,7 @@
 
 #include "families/material_points/mpm_link_boundary.h"
 #include "gradient_outcome.h"
+#include "link_shape_inputs.h"
 #include "nudge/convex_mesh.h"
 #include "nudge/quat.h"
 #include "nudge/robot_import.h"
@@ -25,38 +26,10 @@ namespace nudge {
 namespace {
 
 // One grid node (x, v, mass) against one solid of one link, every input in double.
-struct NodeTouch {
-  Collider<double> shape{};
-  std::vector<double> planes;
-  Vec3<double> pos{0.02, -0.01, 0.05};
-  Mat33<double> rot = to_matrix(normalize(Quat<double>{0.1, -0.2, 0.3, 0.9}));
-  Mat33<double> link_rot = to_matrix(normalize(Quat<double>{-0.3, 0.1, 0.2, 0.8}));
-  Vec3<double> origin{0.3, 0.9, -0.2};
-  Spatial<double> velocity{{0.4, -1.1, 0.7}, {0.5, 0.2, -0.3}};
+struct NodeTouch : test::LinkShapeInputs {
   double friction = 0.4, reach = 0.05, dt = 1e-3, mass = 0.03;
   Vec3<double> x{0, 0, 0}, v{-0.3, 0.6, 0.2};
 
-  // The model the kernels see, placed as the kinematics phase places it.
-  struct View {
-    LinkShapeModel<double> ls;
-    int link = 0, start[2] = {0, 1};
-    double bound = 10;
-    LinkMotion<double> motion;
-    ShapePlacement<double> placement;
-    Collider<double> shape;
-    Spatial<double> adj{{0, 0, 0}, {0, 0, 0}};
-  };
-  void fill(View& view) const {
-    view.shape = shape;
-    if (shape.type == ShapeType::Convex) view.shape.planes = planes.data();
-    view.motion = {link_rot, origin, velocity};
-    view.placement = {link_rot * rot, origin + link_rot * pos};
-    LinkShapeModel<double>& ls = view.ls;
-    ls.material_points = true, ls.count = 1, ls.links = 1;
-    ls.shape = &view.shape, ls.link = &view.link, ls.shape_start = view.start;
-    ls.pos = &pos, ls.rot = &rot, ls.bound = &view.bound;
-    ls.motion = &view.motion, ls.placement = &view.placement, ls.adj_wrench = &view.adj;
-  }
   // The node's velocity after the solid, and the link's wrench about the origin.
   struct Effect {
     Vec3<double> v;
@@ -71,10 +44,7 @@ struct NodeTouch {
   }
 };
 
-Mat33<double> turned(Vec3<double> w) {
-  const double angle = length(w);
-  return angle == 0 ? identity33<double>() : to_matrix(quat_from_axis_angle((1.0 / angle) * w, angle));
-}
+using test::turned;
 
 // The adjoint of L = vbar . v' + wbar . W (the node's velocity after the solid, the
 // link's wrench) as the grid's kernels take it (the part's adjoint, then its link's
@@ -129,14 +99,7 @@ void check_node_adjoint(const NodeTouch& base) {
     if (type != ShapeType::Convex && (c == 0 || type == ShapeType::Box || (c == 1 && type == ShapeType::Capsule)))
       check("size", a.size[c], [&](NodeTouch& t, double s) { t.shape.size[c] += s; });
     if (type == ShapeType::Convex)  // its log scale along c
-      check("hull scale", a.size[c], [&](NodeTouch& t, double s) {
-        for (size_t f = 0; f < t.planes.size(); f += 4) {
-          t.planes[f + size_t(c)] /= std::exp(s);
-          const double norm = std::sqrt(t.planes[f] * t.planes[f] + t.planes[f + 1] * t.planes[f + 1] +
-                                        t.planes[f + 2] * t.planes[f + 2]);
-          for (size_t k = 0; k < 4; ++k) t.planes[f + k] /= norm;
-        }
-      });
+      check("hull scale", a.size[c], [&](NodeTouch& t, double s) { test::scale_hull(t.planes, c, s); });
   }
   check("node mass", adj_mass, [](NodeTouch& t, double s) { t.mass += s; });
 }

@@ -14,6 +14,7 @@
 #include "families/articulations/link_solid_shapes.h"
 #include "families/articulations/particle_link_contact.h"
 #include "gradient_outcome.h"
+#include "link_shape_inputs.h"
 #include "nudge/convex_mesh.h"
 #include "nudge/link_poses.h"
 #include "nudge/live_simulation.h"
@@ -27,41 +28,13 @@ namespace nudge {
 namespace {
 
 // One particle against one shape of one link, every input of the contact in double.
-struct Touch {
+struct Touch : test::LinkShapeInputs {
   ColliderModel<double> cm;
-  Collider<double> shape{};
-  std::vector<double> planes;
-  Vec3<double> pos{0.02, -0.01, 0.05};
-  Mat33<double> rot = to_matrix(normalize(Quat<double>{0.1, -0.2, 0.3, 0.9}));
-  Mat33<double> link_rot = to_matrix(normalize(Quat<double>{-0.3, 0.1, 0.2, 0.8}));
-  Vec3<double> origin{0.3, 0.9, -0.2};
-  Spatial<double> velocity{{0.4, -1.1, 0.7}, {0.5, 0.2, -0.3}};
-  double link_mass = 0.7, mass = 0.05, radius = 0.02;
+  double mass = 0.05, radius = 0.02;
   Vec3<double> x{0, 0, 0}, v{-0.3, 0.6, 0.2};
   // the point's body's spin and centre (a particle's: none)
   Vec3<double> w{0.8, -0.5, 1.2}, pivot{0.1, 0.2, -0.1};
 
-  // The model the kernels see; the placement as the kinematics phase gives it.
-  struct View {
-    LinkShapeModel<double> ls;
-    int link = 0, start[2] = {0, 1};
-    double bound = 10;
-    LinkMotion<double> motion;
-    ShapePlacement<double> placement;
-    Collider<double> shape;
-    Spatial<double> adj{{0, 0, 0}, {0, 0, 0}};
-  };
-  void fill(View& view) const {
-    view.shape = shape;
-    if (shape.type == ShapeType::Convex) view.shape.planes = planes.data();
-    view.motion = {link_rot, origin, velocity};
-    view.placement = {link_rot * rot, origin + link_rot * pos};
-    LinkShapeModel<double>& ls = view.ls;
-    ls.particles = true, ls.count = 1;
-    ls.shape = &view.shape, ls.link = &view.link, ls.shape_start = view.start;
-    ls.pos = &pos, ls.rot = &rot, ls.bound = &view.bound, ls.link_mass = &link_mass;
-    ls.motion = &view.motion, ls.placement = &view.placement, ls.adj_wrench = &view.adj;
-  }
   PointMotion<double> motion() const { return {v, w, pivot}; }
   ParticleLinkTouch<double> touch() const {
     View view;
@@ -70,11 +43,7 @@ struct Touch {
   }
 };
 
-// A turn by the rotation vector w.
-Mat33<double> turned(Vec3<double> w) {
-  const double angle = length(w);
-  return angle == 0 ? identity33<double>() : to_matrix(quat_from_axis_angle((1.0 / angle) * w, angle));
-}
+using test::turned;
 
 // Checks adj_point_link_contact against central differences of L = pbar . P + wbar . W
 // (the point's body's wrench about its pivot, the link's wrench), for each input.
@@ -121,14 +90,7 @@ void check_touch_adjoint(const Touch& base) {
     if (type != ShapeType::Convex && (c == 0 || type == ShapeType::Box || (c == 1 && type == ShapeType::Capsule)))
       check("size", a.size[c], [&](Touch& t, double s) { t.shape.size[c] += s; });
     if (base.shape.type == ShapeType::Convex)  // its log scale along c
-      check("hull scale", a.size[c], [&](Touch& t, double s) {
-        for (size_t f = 0; f < t.planes.size(); f += 4) {
-          t.planes[f + size_t(c)] /= std::exp(s);
-          const double norm = std::sqrt(t.planes[f] * t.planes[f] + t.planes[f + 1] * t.planes[f + 1] +
-                                        t.planes[f + 2] * t.planes[f + 2]);
-          for (size_t k = 0; k < 4; ++k) t.planes[f + k] /= norm;
-        }
-      });
+      check("hull scale", a.size[c], [&](Touch& t, double s) { test::scale_hull(t.planes, c, s); });
   }
   check("radius", a.radius, [](Touch& t, double s) { t.radius += s; });
   check("stiffness", a.stiffness, [](Touch& t, double s) { t.cm.stiffness += s; });
