@@ -40,7 +40,7 @@ ColliderShape placed_shape(const LinkShape& s, const LinkPose& pose) {
       for (int k = 0; k < 3; ++k) c.half_extents[k] = s.size[k];
       break;
     case LinkShape::Kind::Capsule:
-    case LinkShape::Kind::Cylinder:  // drawn as a capsule for now
+    case LinkShape::Kind::Cylinder:  // picked by the capsule around it; drawn by cylinder_mesh
       c.type = ColliderType::Capsule;
       c.radius = s.size[0];
       c.half_length = s.size[1];
@@ -156,13 +156,15 @@ void add_joint_limits(const DrawContext& context, const std::vector<LinkPose>& p
 }
 
 // A link's shape at its pose and size, in one colour: a mesh as its hull (by its resized
-// mesh_scale), the others as the collider shape they are.
+// mesh_scale), a cylinder with its flat caps, the others as the collider shape they are.
 render::Mesh link_shape_mesh(const LinkShape& shape, const ArticulationLink& link, const LinkPose& pose,
                              render::Rgba color) {
   const LinkShape resized = resized_link_shape(shape, link, pose.size);
   const ColliderShape placed = placed_shape(resized, pose);
   if (resized.kind == LinkShape::Kind::Mesh && resized.hull)
     return hull_mesh(*resized.hull, placed.position, placed.orientation, color, resized.mesh_scale);
+  if (resized.kind == LinkShape::Kind::Cylinder)
+    return cylinder_mesh(placed.radius, placed.half_length, placed.position, placed.orientation, color);
   return collider_mesh(placed, {0, 0, 0}, 0, color);
 }
 

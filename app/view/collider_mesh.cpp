@@ -53,7 +53,55 @@ void add_rounded(render::Mesh& mesh, float r, float stretch) {
     }
 }
 
+// A cylinder of radius r along y from -h to h: its side (smooth normals, two rings) and
+// its two flat caps (a fan each).
+void add_cylinder(render::Mesh& mesh, float r, float h) {
+  constexpr int kSegments = 24;
+  const auto ring = [&](float y, float ny, bool side) {
+    for (int j = 0; j <= kSegments; ++j) {
+      const float phi = 2 * std::numbers::pi_v<float> * static_cast<float>(j) / kSegments;
+      const glm::vec3 out{std::cos(phi), 0, std::sin(phi)};
+      mesh.positions.push_back(r * out + glm::vec3(0, y, 0));
+      mesh.normals.push_back(side ? out : glm::vec3(0, ny, 0));
+    }
+  };
+  const auto side = static_cast<std::uint32_t>(mesh.positions.size());
+  ring(h, 0, true);
+  ring(-h, 0, true);
+  for (std::uint32_t j = 0; j < kSegments; ++j) {
+    const std::uint32_t a = side + j, b = a + kSegments + 1;  // the top ring's, the bottom's
+    mesh.indices.insert(mesh.indices.end(), {a, a + 1, b, a + 1, b + 1, b});
+  }
+  for (const float y : {h, -h}) {  // counter-clockwise seen from outside
+    const float ny = y > 0 ? 1.0f : -1.0f;
+    const auto centre = static_cast<std::uint32_t>(mesh.positions.size());
+    mesh.positions.push_back({0, y, 0});
+    mesh.normals.push_back({0, ny, 0});
+    ring(y, ny, false);
+    for (std::uint32_t j = 0; j < kSegments; ++j) {
+      const std::uint32_t a = centre + 1 + j;
+      if (y > 0)
+        mesh.indices.insert(mesh.indices.end(), {centre, a + 1, a});
+      else
+        mesh.indices.insert(mesh.indices.end(), {centre, a, a + 1});
+    }
+  }
+}
+
 }  // namespace
+
+render::Mesh cylinder_mesh(double radius, double half_length, const double* position, const double* orientation,
+                           render::Rgba color) {
+  render::Mesh mesh;
+  mesh.colors = {color};
+  add_cylinder(mesh, static_cast<float>(radius), static_cast<float>(half_length));
+  const glm::quat q(static_cast<float>(orientation[3]), static_cast<float>(orientation[0]),
+                    static_cast<float>(orientation[1]), static_cast<float>(orientation[2]));
+  const glm::vec3 p = vec(position);
+  for (glm::vec3& v : mesh.positions) v = q * v + p;
+  for (glm::vec3& n : mesh.normals) n = q * n;
+  return mesh;
+}
 
 render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, float patch_half_size,
                            render::Rgba color) {

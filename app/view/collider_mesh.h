@@ -1,7 +1,7 @@
-// What a static collider or a rigid body looks like: a lit triangle mesh of its shape (a
-// plane as a square patch around the motion, a box, a sphere, a capsule, a convex
-// hull), placed and
-// turned as the scene or the motion says. Shared by the window and `nudge render`.
+// What a static collider, a rigid body or a link's shape looks like: a lit triangle mesh
+// of its shape (a plane as a square patch around the motion, a box, a sphere, a capsule,
+// a cylinder, a convex hull), placed and turned as the scene or the motion says. Shared
+// by the window and `nudge render`.
 #pragma once
 
 #include "nudge/bodies.h"
@@ -19,6 +19,11 @@ render::Mesh collider_mesh(const ColliderShape& shape, glm::vec3 patch_center, f
 // (x, y, z, w).
 render::Mesh body_mesh(const RigidBody& body, const ShapeSize& size, const double* position, const double* orientation,
                        render::Rgba color);
+
+// A cylinder (a link's) of this radius and half length along its y, with flat caps, placed
+// likewise.
+render::Mesh cylinder_mesh(double radius, double half_length, const double* position, const double* orientation,
+                           render::Rgba color);
 
 // A convex hull (a mesh body's, in its own frame), flat-shaded, placed likewise; scale,
 // when given, stretches its vertices along its axes first (a link's mesh_scale).

@@ -512,3 +512,46 @@ TEST_CASE(
   options.triangles = false;
   CHECK(view::scene_draw_list(scene, nullptr, 0, options).meshes.empty());
 }
+
+TEST_CASE("scene draw: a link's cylinder is drawn as a cylinder, its ends flat, not as the capsule around it") {
+  // One link at (0, 1, 0) with a cylinder of radius 0.05 and half length 0.2 along its z
+  // (MJCF's axis), which is the world's z at q = 0.
+  Scene scene;
+  scene.settings.steps = 5;
+  scene.articulations.links.resize(1);
+  ArticulationLink& link = scene.articulations.links[0];
+  link.name = "rod";
+  link.joint = ArticulationJoint::Hinge;
+  link.shapes.resize(1);
+  link.shapes[0].kind = LinkShape::Kind::Cylinder;
+  link.shapes[0].size[0] = 0.05, link.shapes[0].size[1] = 0.2;
+  shape_parameters(scene);
+  scene.params[ParamId::LinkPosition].value = {0, 1, 0};
+  REQUIRE(check_scene(scene).ok());
+  const view::SceneDrawOptions options = view::scene_draw_options(scene, nullptr, 1.5f);
+  const render::DrawList list = view::scene_draw_list(scene, nullptr, 0, options);
+  REQUIRE(list.meshes.size() == 1);
+  const render::Mesh& rod = list.meshes[0];
+  REQUIRE(rod.positions.size() == rod.normals.size());
+  float reach = 0;
+  int on_caps = 0;
+  for (size_t k = 0; k < rod.positions.size(); ++k) {
+    const glm::vec3 p = rod.positions[k];
+    CHECK(std::hypot(p.x, p.y - 1.0f) <= 0.05f + 1e-5f);
+    reach = std::max(reach, std::fabs(p.z));
+    if (std::fabs(rod.normals[k].z) > 0.999f) {  // a cap's: on an end's plane
+      CHECK(std::fabs(std::fabs(p.z) - 0.2f) < 1e-5f);
+      ++on_caps;
+    }
+  }
+  CHECK(reach == doctest::Approx(0.2f).epsilon(1e-5));  // a capsule's would be 0.25
+  CHECK(on_caps >= 2 * 24);
+  // Every triangle faces out: its normal points away from the rod's centre.
+  for (size_t t = 0; t + 2 < rod.indices.size(); t += 3) {
+    const glm::vec3 a = rod.positions[rod.indices[t]], b = rod.positions[rod.indices[t + 1]],
+                    c = rod.positions[rod.indices[t + 2]];
+    const glm::vec3 n = glm::cross(b - a, c - a), centre = (a + b + c) / 3.0f - glm::vec3(0, 1, 0);
+    if (glm::length(n) < 1e-9f) continue;
+    CHECK(glm::dot(n, centre) > 0);
+  }
+}
