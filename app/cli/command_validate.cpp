@@ -11,13 +11,19 @@ namespace nudge {
 
 namespace {
 
-// "L links (Q joint coordinates, A actuators[, meeting each other]), " where the scene has
-// articulations.
-std::string articulation_summary(const Articulations& a) {
+// "L links (Q joint coordinates, A actuators[, meeting each other][, meeting the material
+// points]), " where the scene has articulations. Material points meet the links' shapes
+// that collide, on a 3D grid.
+std::string articulation_summary(const Scene& scene) {
+  const Articulations& a = scene.articulations;
   if (a.empty()) return "";
+  bool collides = false;
+  for (const ArticulationLink& link : a.links)
+    for (const LinkShape& shape : link.shapes) collides = collides || shape.collides;
+  const bool points = collides && scene.material_points.count() > 0 && scene.material_points.dims == 3;
   return std::to_string(a.link_count()) + " links (" + std::to_string(articulation_coordinate_count(a)) +
          " joint coordinates, " + std::to_string(a.actuators.size()) + " actuators" +
-         (a.self_contact ? ", meeting each other" : "") + "), ";
+         (a.self_contact ? ", meeting each other" : "") + (points ? ", meeting the material points" : "") + "), ";
 }
 
 // How the scene steps, as "semi-implicit Euler".
@@ -45,7 +51,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
               << scene->triangle_count() << " triangles, " << scene->bending_count() << " bending edges, "
               << scene->tet_count() << " tets, " << scene->material_points.count() << " material points, "
               << scene->body_count() << " bodies, " << scene->joint_count() << " joints, " << scene->colliders.size()
-              << " colliders, " << articulation_summary(scene->articulations) << scene->settings.steps << " steps of "
+              << " colliders, " << articulation_summary(*scene) << scene->settings.steps << " steps of "
               << scene->settings.dt << " s (" << integrator_summary(scene->settings.integrator) << "), "
               << scene->channels << " control channels, " << scene->actuator_count() << " actuators, "
               << scene->objectives.size() << " objective terms\n";

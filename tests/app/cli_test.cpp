@@ -163,6 +163,10 @@ TEST_CASE("cli: import makes a scene of an MJCF robot beside it, which simulate 
   std::ofstream(meeting_scene) << meeting.dump(1);
   CHECK(nudge("validate " + meeting_scene.string())
             .output.find("2 links (2 joint coordinates, 0 actuators, meeting each other), ") != std::string::npos);
+  // and when material points meet them
+  CHECK(nudge("validate " + (source_dir() / "scenes" / "jelly_catapult.json").string())
+            .output.find("1 links (1 joint coordinates, 1 actuators, meeting the material points), ") !=
+        std::string::npos);
   const fs::path joints = dir.path / "joints.csv";
   const Run sim = nudge("simulate " + scene.string() + " --joints-out " + joints.string());
   INFO(sim.output);
