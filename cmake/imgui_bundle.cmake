@@ -23,6 +23,10 @@ if(TARGET glfw AND TARGET Vulkan::Vulkan AND EXISTS "${NUDGE_IMGUI_BUNDLE_DIR}/i
   # Our code uses the current API only; obsolete names are compile errors.
   target_compile_definitions(nudge_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_DISABLE_OBSOLETE_KEYIO)
   target_compile_options(nudge_imgui PRIVATE -w)
+  # ImPlot's items for the types we plot (doubles; floats beside them) rather than its
+  # twelve: implot_items.cpp's instantiations of every plot for every type were the
+  # longest compile of a cold release build (146 s).
+  target_compile_definitions(nudge_imgui PRIVATE "IMPLOT_CUSTOM_NUMERIC_TYPES=(float)(double)")
   set_target_properties(nudge_imgui PROPERTIES UNITY_BUILD OFF)  # their sources are not written to share one file
   target_link_libraries(nudge_imgui PUBLIC glfw Vulkan::Vulkan)
   set_target_properties(nudge_imgui PROPERTIES POSITION_INDEPENDENT_CODE ON)
