@@ -459,7 +459,7 @@ private:
   }
 
   MpmSolids<T> solids_view(const Exec& exec, const ModelView<T>& m) const {
-    return {bodies_ > 0 ? body_view(exec, m) : MpmBodies<T>{}, link_view(exec, m)};
+    return {body_view(exec, m), link_view(exec, m)};
   }
 
   bool meets_solids() const { return bodies_ > 0 || link_solids_ > 0; }

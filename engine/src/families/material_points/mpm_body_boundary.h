@@ -180,29 +180,30 @@ NUDGE_HD Vec3<T> bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int 
   return v;
 }
 
-// Given dL/d(bodies_velocity's result): returns dL/dv, adds dL/d(node mass), and writes
-// each body met's shares of dL (through the node's velocity and its wrench) at node id:
-// the bodies the step's bodies_velocity recorded there.
 // bodies_velocity's result again, through the bodies the step's grid recorded at node id;
-// each one's input velocity into input where given. Returns how many there were in met.
+// where given, each one's input velocity into input and how many there were into met.
 template <class T>
 NUDGE_HD Vec3<T> recorded_bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int id, int nodes, Vec3<T> x,
-                                          Vec3<T> v, T mass, Vec3<T>* input, int& met) {
-  met = 0;
-  for (; met < kMaxNodeBodies && bodies.node_body[met * nodes + id] >= 0; ++met) {
-    const int b = bodies.node_body[met * nodes + id];
-    if (input) input[met] = v;
+                                          Vec3<T> v, T mass, Vec3<T>* input = nullptr, int* met = nullptr) {
+  int s = 0;
+  for (; s < kMaxNodeBodies && bodies.node_body[s * nodes + id] >= 0; ++s) {
+    const int b = bodies.node_body[s * nodes + id];
+    if (input) input[s] = v;
     v = body_part_effect(bodies.shape[b], bodies.motion[b], bodies.friction, reach, dt, x, v, mass).v;
   }
+  if (met) *met = s;
   return v;
 }
 
+// Given dL/d(bodies_velocity's result): returns dL/dv, adds dL/d(node mass), and writes
+// each body met's shares of dL (through the node's velocity and its wrench) at node id:
+// the bodies the step's bodies_velocity recorded there.
 template <class T>
 NUDGE_HD Vec3<T> adj_bodies_velocity(const MpmBodies<T>& bodies, T reach, T dt, int id, int nodes, Vec3<T> x, Vec3<T> v,
                                      T mass, Vec3<T> adj_out, T& adj_mass) {
   Vec3<T> input[kMaxNodeBodies];
   int met = 0;
-  recorded_bodies_velocity(bodies, reach, dt, id, nodes, x, v, mass, input, met);
+  recorded_bodies_velocity(bodies, reach, dt, id, nodes, x, v, mass, input, &met);
   for (int s = met - 1; s >= 0; --s) {
     const int b = bodies.node_body[s * nodes + id];
     const Wrench<T> adj_w = load_wrench(bodies.adj_wrench, b, bodies.count);

@@ -421,11 +421,9 @@ struct MpmAdjGridKernel {
       // The solids the step's grid recorded at the node: the links' after the bodies'.
       const Vec3<T> bounded = boundary_velocity(bounds, x, grid_velocity(g, node, mv, mass[id]));
       if (solids.links.count > 0) {
-        int met = 0;
-        const Vec3<T> after_bodies =
-            solids.bodies.count > 0
-                ? recorded_bodies_velocity<T>(solids.bodies, g.dx, g.dt, id, nodes, x, bounded, mass[id], nullptr, met)
-                : bounded;
+        const Vec3<T> after_bodies = solids.bodies.count > 0 ? recorded_bodies_velocity(solids.bodies, g.dx, g.dt, id,
+                                                                                        nodes, x, bounded, mass[id])
+                                                             : bounded;
         adj_v = adj_bodies_velocity(solids.links, g.dx, g.dt, id, nodes, x, after_bodies, mass[id], adj_v, amass);
       }
       if (solids.bodies.count > 0)
