@@ -10,7 +10,10 @@
 namespace nudge {
 
 void add_device_options(CLI::App& command, DeviceOptions& options) {
-  command.add_option("--device", options.device, "Where to run: auto (a CUDA GPU if present), cpu, cuda")
+  command
+      .add_option("--device", options.device,
+                  "Where to run: auto (a CUDA GPU if present, except for articulations and material points, which run "
+                  "faster on the CPU), cpu, cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
       ->each([&options](const std::string&) { options.device_given = true; });
   command.add_option("--precision", options.precision, "Scalar type of the rollout: float32 or float64")

@@ -20,6 +20,7 @@
 #include "nudge/parameters.h"
 #include "nudge/scene.h"
 #include "nudge/simulator.h"
+#include "../source_dir.h"
 #include "actuator_test_scenes.h"
 #include "test_scenes.h"
 
@@ -235,9 +236,7 @@ NamedResults results(const Scene& scene, Device device, Precision precision) {
 // An example scene (scenes/NAME.json) cut to its first `steps` steps: objectives past
 // them are moved to the last.
 Scene example(const std::string& name, int steps) {
-  const char* source = std::getenv("NUDGE_SOURCE_DIR");
-  REQUIRE_MESSAGE(source != nullptr, "NUDGE_SOURCE_DIR is not set (run through ctest)");
-  Result<Scene> loaded = load_scene(std::string(source) + "/scenes/" + name + ".json");
+  Result<Scene> loaded = load_scene(test::source_dir() / "scenes" / (name + ".json"));
   REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
   Scene scene = *loaded;
   scene.settings.steps = std::min(scene.settings.steps, steps);
@@ -476,4 +475,21 @@ TEST_CASE("cuda: device choice: auto uses the GPU when there is one and otherwis
   double loss = 0;
   gradient(*sim, scene, loss);
   CHECK(loss > 0);
+}
+
+TEST_CASE("cuda: device choice: auto runs articulations and material points on the CPU, saying why") {
+  CHECK(cpu_faster_reason(tetrahedron_scene(10)).empty());
+  for (const auto& [name, words] :
+       {std::pair<std::string, std::string>{"cartpole_balance", "articulations run faster on the CPU"},
+        {"jelly_bounce", "material points run faster on the CPU"},
+        {"jelly_catapult", "articulations and material points run faster on the CPU"}}) {
+    CAPTURE(name);
+    const Scene scene = example(name, 10);
+    CHECK(cpu_faster_reason(scene).starts_with(words));
+    auto sim = make(scene, Device::Auto, Precision::Float64);
+    CHECK(sim->device_name().starts_with("cpu, "));
+    CHECK(sim->cpu_fallback() == cpu_faster_reason(scene));
+    // Asked for, the GPU still runs them.
+    if (cuda_available()) CHECK(make(scene, Device::Cuda, Precision::Float64)->device_name().starts_with("cuda, "));
+  }
 }

@@ -18,7 +18,13 @@ namespace nudge {
 enum class Device { Auto, Cpu, Cuda };
 enum class Precision { Float32, Float64 };
 
-std::optional<Device> device_from_name(std::string_view name);        // "auto", "cpu", "cuda"
+std::optional<Device> device_from_name(std::string_view name);  // "auto", "cpu", "cuda"
+// Why Device::Auto runs this scene on the CPU although a GPU is there (empty: it does
+// not). Articulations and material points do: one tree's recursion, and one small grid's
+// steps, are too little work per step to fill a GPU, and the launches dominate (on an
+// H200, cartpole_swingup's gradient took 0.61 s against 0.013 s on one CPU thread, and
+// B4's 4.1 s against 1.5 s on two threads here). Device::Cuda still runs them there.
+std::string cpu_faster_reason(const Scene& scene);
 std::optional<Precision> precision_from_name(std::string_view name);  // "float32", "float64"
 std::string_view precision_name(Precision p);
 
@@ -104,8 +110,9 @@ struct StateAdjoints {
 
 class Simulator {
 public:
-  // Chooses the backend. With Device::Auto and no usable GPU, runs on the CPU and says
-  // why in cpu_fallback(). Device::Cuda without a GPU is an Error.
+  // Chooses the backend. With Device::Auto and no usable GPU, or a scene that runs faster
+  // on the CPU (cpu_faster_reason), runs on the CPU and says why in cpu_fallback().
+  // Device::Cuda without a GPU is an Error.
   static Result<std::unique_ptr<Simulator>> create(const Scene& scene, const SimulatorOptions& options = {});
   virtual ~Simulator() = default;
 
@@ -126,8 +133,8 @@ public:
   virtual std::string device_name() const = 0;  // e.g. "cpu, 2 threads, float64"
   // What the rollout does differently from what was asked (checkpointing to fit memory).
   const std::string& notice() const { return notice_; }
-  // Why Device::Auto runs on the CPU ("no usable CUDA GPU (...)"); empty on a GPU, or when
-  // the CPU was asked for.
+  // Why Device::Auto runs on the CPU ("no usable CUDA GPU (...)", or cpu_faster_reason's
+  // words); empty on a GPU, or when the CPU was asked for.
   const std::string& cpu_fallback() const { return cpu_fallback_; }
   // The checkpoint interval the rollout uses: 0 when it stores every state.
   int checkpoint_every() const { return checkpoint_every_; }

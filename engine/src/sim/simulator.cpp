@@ -22,6 +22,15 @@ std::optional<Precision> precision_from_name(std::string_view name) {
 
 std::string_view precision_name(Precision p) { return p == Precision::Float32 ? "float32" : "float64"; }
 
+std::string cpu_faster_reason(const Scene& scene) {
+  const bool links = scene.articulations.link_count() > 0, points = scene.material_points.count() > 0;
+  if (!links && !points) return {};
+  return std::string(links && points ? "articulations and material points run"
+                     : links         ? "articulations run"
+                                     : "material points run") +
+         " faster on the CPU than on a GPU; running on the CPU (--device cuda runs them on the GPU)";
+}
+
 bool cuda_available(std::string* why) {
 #if defined(NUDGE_WITH_CUDA)
   return cuda_device_present(why);
@@ -74,7 +83,8 @@ Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const S
                  std::to_string(std::max(1, int(std::sqrt(double(steps))))) + ") to store fewer"};
 
   std::string why;
-  if (options.device == Device::Cuda || options.device == Device::Auto) {
+  const std::string cpu_faster = options.device == Device::Auto ? cpu_faster_reason(scene) : std::string();
+  if (options.device == Device::Cuda || (options.device == Device::Auto && cpu_faster.empty())) {
 #if defined(NUDGE_WITH_CUDA)
     if (auto sim = make_cuda_simulator(scene, options.precision, checkpoint_every, &why)) {
       sim->notice_ = checkpoint_notice;
@@ -88,7 +98,8 @@ Result<std::unique_ptr<Simulator>> Simulator::create(const Scene& scene, const S
   }
   auto sim = make_cpu_simulator(scene, options.precision, options.threads, checkpoint_every);
   sim->checkpoint_every_ = checkpoint_every;
-  if (options.device == Device::Auto) sim->cpu_fallback_ = "no usable CUDA GPU (" + why + "); running on the CPU";
+  if (options.device == Device::Auto)
+    sim->cpu_fallback_ = cpu_faster.empty() ? "no usable CUDA GPU (" + why + "); running on the CPU" : cpu_faster;
   sim->notice_ = checkpoint_notice;
   return Result<std::unique_ptr<Simulator>>(std::move(sim));
 }
