@@ -22,6 +22,7 @@
 #include "nudge/simulator.h"
 #include "../source_dir.h"
 #include "actuator_test_scenes.h"
+#include "cut_scene.h"
 #include "test_scenes.h"
 
 using namespace nudge;
@@ -233,18 +234,12 @@ NamedResults results(const Scene& scene, Device device, Precision precision) {
   return out;
 }
 
-// An example scene (scenes/NAME.json) cut to its first `steps` steps: objectives past
-// them are moved to the last.
+// An example scene (scenes/NAME.json) cut to its first `steps` steps.
 Scene example(const std::string& name, int steps) {
   Result<Scene> loaded = load_scene(test::source_dir() / "scenes" / (name + ".json"));
   REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
   Scene scene = *loaded;
-  scene.settings.steps = std::min(scene.settings.steps, steps);
-  for (Objective& o : scene.objectives) {
-    if (o.step > scene.settings.steps) o.step = -1;
-    if (o.from_step > scene.settings.steps) o.from_step = -1;
-  }
-  shape_parameters(scene);
+  test::cut_to_steps(scene, steps);
   return scene;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../source_dir.h"
+#include "cut_scene.h"
 #include "sanitized.h"
 #include "nudge/gradcheck.h"
 #include "nudge/link_poses.h"
@@ -176,12 +177,8 @@ TEST_CASE("example: every scene in scenes/ loads, is valid and simulates") {
     // Under the sanitizers a scene of material points runs its first 50 steps: a grid per
     // step makes its whole rollout most of the suite's time there.
     Scene run = scene;
-    if (test::kSanitized && run.material_points.count() > 0) {
-      run.settings.steps = std::min(run.settings.steps, 50);
-      for (Objective& o : run.objectives)  // jelly_bounce samples its bounce every 50 steps
-        if (o.step > run.settings.steps) o.step = -1;
-      shape_parameters(run);
-    }
+    if (test::kSanitized && run.material_points.count() > 0)
+      test::cut_to_steps(run, 50);  // jelly_bounce samples its bounce every 50 steps
     std::unique_ptr<Simulator> sim = cpu_simulator(run);
     const double loss = evaluate_loss(*sim, run.params);
     CHECK(std::isfinite(loss));
